@@ -1,0 +1,8 @@
+// Every family's routes, in one list for the router.
+import type { RouteDef } from '../http/route.js';
+import { groupRoutes } from './groups.js';
+import { namespaceRoutes } from './namespaces.js';
+import { projectRoutes } from './projects.js';
+import { userRoutes } from './user.js';
+
+export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes];

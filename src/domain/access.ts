@@ -1,0 +1,87 @@
+// Roles and visibility: who may see and do what (GitLab's ProjectPolicy and GroupPolicy,
+// reduced to access levels). Members of a group are members of its subgroups and projects.
+import { ACCESS, type Member, type Namespace, type Project, type State, type User } from '../store/state.js';
+import { tget, tvalues } from '../store/table.js';
+
+function activeLevel(member: Member | undefined, today: string): number {
+  if (!member) return ACCESS.none;
+  if (member.expiresAt !== null && member.expiresAt <= today) return ACCESS.none;
+  return member.accessLevel;
+}
+
+export function today(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** The namespace and its ancestors, nearest first. */
+export function ancestry(state: State, namespaceId: number | null): Namespace[] {
+  const out: Namespace[] = [];
+  let id = namespaceId;
+  while (id !== null) {
+    const ns = tget(state.namespaces, id);
+    if (!ns) break;
+    out.push(ns);
+    id = ns.parentId;
+  }
+  return out;
+}
+
+export function groupAccess(state: State, user: User | null, ns: Namespace, now: number): number {
+  if (!user) return ACCESS.none;
+  const t = today(now);
+  let level: number = ACCESS.none;
+  for (const g of ancestry(state, ns.id)) level = Math.max(level, activeLevel(g.members[user.id], t));
+  return level;
+}
+
+export function projectAccess(state: State, user: User | null, project: Project, now: number): number {
+  if (!user) return ACCESS.none;
+  const ns = tget(state.namespaces, project.namespaceId);
+  if (ns && ns.kind === 'user' && ns.ownerId === user.id) return ACCESS.owner;
+  const direct = activeLevel(project.members[user.id], today(now));
+  const inherited = ns && ns.kind === 'group' ? groupAccess(state, user, ns, now) : ACCESS.none;
+  return Math.max(direct, inherited);
+}
+
+function visibleTo(visibility: Project['visibility'], user: User | null, level: number): boolean {
+  if (user?.admin) return true;
+  if (level >= ACCESS.guest) return true;
+  if (visibility === 'public') return true;
+  return visibility === 'internal' && user !== null && !user.external;
+}
+
+export function canReadProject(state: State, user: User | null, project: Project, now: number): boolean {
+  if (project.pendingDelete) return false;
+  return visibleTo(project.visibility, user, projectAccess(state, user, project, now));
+}
+
+export function canReadGroup(state: State, user: User | null, group: Namespace, now: number): boolean {
+  if (group.pendingDelete) return false;
+  if (visibleTo(group.visibility, user, groupAccess(state, user, group, now))) return true;
+  // Members of anything inside a private group may see the group itself.
+  return user !== null && hasDescendantAccess(state, user, group, now);
+}
+
+function hasDescendantAccess(state: State, user: User, group: Namespace, now: number): boolean {
+  const t = today(now);
+  for (const ns of tvalues(state.namespaces)) {
+    if (ns.id !== group.id && activeLevel(ns.members[user.id], t) > ACCESS.none && isWithin(state, ns.id, group.id)) return true;
+  }
+  for (const p of tvalues(state.projects)) {
+    if (activeLevel(p.members[user.id], t) > ACCESS.none && isWithin(state, p.namespaceId, group.id)) return true;
+  }
+  return false;
+}
+
+export function isWithin(state: State, namespaceId: number, ancestorId: number): boolean {
+  return ancestry(state, namespaceId).some((ns) => ns.id === ancestorId);
+}
+
+/** The ability ladder: admins may do everything; others need the role. */
+export function hasProjectRole(state: State, user: User | null, project: Project, level: number, now: number): boolean {
+  return !!user && (user.admin || projectAccess(state, user, project, now) >= level);
+}
+
+export function hasGroupRole(state: State, user: User | null, group: Namespace, level: number, now: number): boolean {
+  return !!user && (user.admin || groupAccess(state, user, group, now) >= level);
+}

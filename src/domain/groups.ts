@@ -1,0 +1,75 @@
+// Groups: namespaces of kind `group`, nested by `parentId`, with their own members.
+import { ACCESS, nextId, type Namespace, type State, type Visibility } from '../store/state.js';
+import { tget, tset, tvalues } from '../store/table.js';
+import { GROUP_NAME_MESSAGE, PATH_MESSAGE, isPathTaken, isReservedTopLevel, isValidGroupName, isValidPath } from './paths.js';
+import { VISIBILITY_ORDER } from './visibility.js';
+
+export type Errors = Record<string, string[]>;
+
+export interface GroupInput {
+  name: string;
+  path: string;
+  parentId?: number | null;
+  visibility?: Visibility;
+  description?: string;
+  /** Becomes the group's Owner. */
+  creatorId?: number | null;
+  requestAccessEnabled?: boolean;
+  projectCreationLevel?: Namespace['projectCreationLevel'];
+  subgroupCreationLevel?: Namespace['subgroupCreationLevel'];
+}
+
+const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
+
+export function validateGroup(state: State, input: GroupInput): Errors {
+  const errors: Errors = {};
+  const parent = input.parentId ? tget(state.namespaces, input.parentId) : undefined;
+  if (!input.name) push(errors, 'name', "can't be blank");
+  else if (!isValidGroupName(input.name)) push(errors, 'name', GROUP_NAME_MESSAGE);
+  if (!input.path) push(errors, 'path', "can't be blank");
+  else if (!isValidPath(input.path)) push(errors, 'path', PATH_MESSAGE);
+  else if (!parent && isReservedTopLevel(input.path)) push(errors, 'path', `${input.path} is a reserved name`);
+  else if (isPathTaken(state, parent ? `${parent.fullPath}/${input.path}` : input.path)) push(errors, 'path', 'has already been taken');
+  const visibility = input.visibility ?? state.instance.settings.default_group_visibility;
+  if (parent && VISIBILITY_ORDER[visibility] > VISIBILITY_ORDER[parent.visibility])
+    push(errors, 'visibility_level', `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`);
+  return errors;
+}
+
+export function createGroup(draft: State, input: GroupInput, now: number): Namespace {
+  const id = nextId(draft, 'namespace');
+  const parent = input.parentId ? tget(draft.namespaces, input.parentId) : undefined;
+  const group: Namespace = {
+    id,
+    kind: 'group',
+    name: input.name,
+    path: input.path,
+    fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
+    parentId: parent ? parent.id : null,
+    ownerId: null,
+    visibility: input.visibility ?? draft.instance.settings.default_group_visibility,
+    description: input.description ?? '',
+    createdAt: now,
+    updatedAt: now,
+    members: {},
+    requestAccessEnabled: input.requestAccessEnabled ?? true,
+    projectCreationLevel: input.projectCreationLevel ?? 'developer',
+    subgroupCreationLevel: input.subgroupCreationLevel ?? 'maintainer',
+    pendingDelete: false,
+  };
+  if (input.creatorId) {
+    group.members[input.creatorId] = {
+      userId: input.creatorId, accessLevel: ACCESS.owner, createdAt: now, createdById: input.creatorId, expiresAt: null,
+    };
+  }
+  tset(draft.namespaces, id, group);
+  tset(draft.paths, group.fullPath.toLowerCase(), { kind: 'namespace', id });
+  return group;
+}
+
+/** Direct subgroups of a group, in id order. */
+export function subgroups(state: State, groupId: number): Namespace[] {
+  const out: Namespace[] = [];
+  for (const ns of tvalues(state.namespaces)) if (ns.parentId === groupId && ns.kind === 'group') out.push(ns);
+  return out;
+}

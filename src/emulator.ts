@@ -1,0 +1,218 @@
+// The facade: one world, its clock, the router of every family, and the doors onto them.
+import { Clock, type ClockOptions } from './clock.js';
+import defaultWorld from '../fixtures/default.json' with { type: 'json' };
+import { TASKS, dueTasks } from './domain/tasks.js';
+import { createSession, findUserByUsername } from './domain/users.js';
+import { Faults } from './faults.js';
+import { seedDraft, type Fixture, type SeedHandles } from './fixture.js';
+import { EmulatorError } from './http/errors.js';
+import { Pipeline } from './http/pipeline.js';
+import { Router } from './http/router.js';
+import { Journal } from './journal.js';
+import { ROUTES } from './api/index.js';
+import { handleControl, CONTROL_PREFIX } from './control/control.js';
+import { emptyState, type Instance, type Settings, type State } from './store/state.js';
+import { Store, type Snapshot } from './store/store.js';
+
+export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
+export const DEFAULT_FIXTURE = defaultWorld as Fixture;
+
+export interface EmulatorOptions {
+  /** The world to start from; the default world when absent, an empty one with `{}`. */
+  fixture?: Fixture;
+  /** Where the MSW handlers answer; default `https://gitlab.example.com`. */
+  baseUrl?: string;
+  /**
+   * The URL GitLab believes it lives at, for `web_url` and pagination links. Without it,
+   * URLs start at the origin each request used.
+   */
+  externalUrl?: string;
+  /** Seed of the generator behind tokens and generated ids. */
+  seed?: number;
+  clock?: ClockOptions;
+  /** How many requests the journal keeps; 1000 by default, 0 for none. */
+  journalLimit?: number;
+}
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface Server {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const router = new Router();
+router.add(ROUTES);
+
+export class Emulator {
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly faults = new Faults();
+  readonly baseUrl: string;
+  readonly externalUrl: string | undefined;
+  readonly store: Store;
+  #seeded: Snapshot;
+  #named = new Map<string, Snapshot>();
+  #pipeline: Pipeline;
+  #options: EmulatorOptions;
+
+  /** Use `createEmulator`. */
+  constructor(options: EmulatorOptions, initial?: State) {
+    this.#options = options;
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.externalUrl = options.externalUrl?.replace(/\/+$/, '');
+    this.clock = new Clock(options.clock);
+    this.journal = new Journal(options.journalLimit ?? 1000);
+    this.store = new Store(initial ?? emptyState(options.seed ?? 1));
+    this.#seeded = this.store.snapshot();
+    this.#pipeline = new Pipeline({
+      store: this.store,
+      clock: this.clock,
+      router,
+      journal: this.journal,
+      faults: this.faults,
+      env: { clock: this.clock },
+      externalUrl: this.externalUrl,
+      runDue: () => this.#runDue(),
+    });
+    this.clock.onChange(() => this.#runDue());
+  }
+
+  /** The world as it is now (read-only). */
+  get state(): State {
+    return this.store.state;
+  }
+
+  /** Serves one request of the GitLab API (`/api/v4/...`) or of the control API (`/-/emulator/...`). */
+  handle = (request: Request): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith(CONTROL_PREFIX)) return handleControl(this, request);
+    return this.#pipeline.handle(request);
+  };
+
+  /** Adds a fixture's records to the world. */
+  seed(fixture: Fixture): SeedHandles {
+    let handles!: SeedHandles;
+    this.store.update((draft) => {
+      handles = seedDraft(draft, fixture, this.clock.now());
+    });
+    return handles;
+  }
+
+  snapshot(): Snapshot {
+    return this.store.snapshot();
+  }
+
+  restore(snapshot: Snapshot): void {
+    this.store.restore(snapshot);
+  }
+
+  /** Back to the world as it was seeded at creation; forgets rate-limit windows. */
+  reset(): void {
+    this.store.restore(this.#seeded);
+    this.#pipeline.resetRateLimits();
+  }
+
+  /** Marks the current world as the one `reset()` returns to. */
+  markSeeded(): void {
+    this.#seeded = this.store.snapshot();
+  }
+
+  /** Named snapshots, for tests that reach the emulator only over HTTP. */
+  saveSnapshot(name: string): Snapshot {
+    const snap = this.snapshot();
+    this.#named.set(name, snap);
+    return snap;
+  }
+
+  restoreSnapshot(name: string): boolean {
+    const snap = this.#named.get(name);
+    if (snap) this.restore(snap);
+    return snap !== undefined;
+  }
+
+  snapshotNames(): string[] {
+    return [...this.#named.keys()];
+  }
+
+  deleteSnapshot(name: string): boolean {
+    return this.#named.delete(name);
+  }
+
+  /** An independent emulator starting from this one's current world. */
+  fork(): Emulator {
+    const other = new Emulator({ ...this.#options, clock: { now: this.clock.now(), frozen: this.clock.frozen } }, this.state);
+    other.#seeded = this.#seeded;
+    return other;
+  }
+
+  /** Tier, offering and settings of the instance. */
+  configure(instance: { tier?: Instance['tier']; offering?: Instance['offering']; settings?: Partial<Settings> }): void {
+    this.store.update((draft) => {
+      if (instance.tier) draft.instance.tier = instance.tier;
+      if (instance.offering) draft.instance.offering = instance.offering;
+      if (instance.settings) Object.assign(draft.instance.settings, instance.settings);
+    });
+  }
+
+  /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web. */
+  signIn(username: string): string {
+    const user = findUserByUsername(this.state, username);
+    if (!user) throw new EmulatorError(`no user '${username}'`);
+    let cookie = '';
+    this.store.update((draft) => {
+      cookie = createSession(draft, user.id);
+    });
+    return cookie;
+  }
+
+  /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */
+  runUntilIdle(): number {
+    const before = this.#tasksRun;
+    for (let guard = 0; guard < 100_000 && this.state.tasks.length > 0; guard++) {
+      const at = Math.min(...this.state.tasks.map((t) => t.at));
+      if (at > this.clock.now()) this.clock.set(at); // the clock's listener runs what is due
+      else this.#runDue();
+    }
+    return this.#tasksRun - before;
+  }
+
+  #running = false;
+  #tasksRun = 0;
+
+  #runDue(): void {
+    if (this.#running || this.state.tasks.length === 0) return;
+    this.#running = true;
+    try {
+      for (let due = dueTasks(this.state, this.clock.now()); due.length > 0; due = dueTasks(this.state, this.clock.now())) {
+        const now = this.clock.now();
+        const ids = new Set(due.map((t) => t.id));
+        this.store.update((draft) => {
+          draft.tasks = draft.tasks.filter((t) => !ids.has(t.id));
+          for (const task of due) TASKS[task.kind]?.(draft, task.payload, now);
+        });
+        this.#tasksRun += due.length;
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Starts a `node:http` server on this emulator (default host 127.0.0.1, port 0 picks a free one). */
+  async listen(options: ListenOptions = {}): Promise<Server> {
+    const { startServer } = await import('./transports/node-server.js');
+    return startServer(this, options);
+  }
+}
+
+/** Creates an emulator on the default world, or on `options.fixture`. */
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const emulator = new Emulator(options);
+  emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
+  emulator.markSeeded();
+  return emulator;
+}

@@ -1,0 +1,154 @@
+// Who is calling (lib/gitlab/auth/auth_finders.rb, lib/api/api_guard.rb): OAuth and personal,
+// project and impersonation tokens, CI job tokens on the routes that allow them, the session
+// cookie; then scopes, expiry and revocation on the clock, blocked users, and sudo.
+import type { State, Token, User } from '../store/state.js';
+import { tget } from '../store/table.js';
+import { today } from '../domain/access.js';
+import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.js';
+
+export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session';
+
+export interface Caller {
+  user: User | null;
+  method: AuthMethod;
+  token?: Token;
+  /** The administrator who used sudo, when the request runs as another user. */
+  sudoFrom?: User;
+}
+
+export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as const });
+
+export interface AuthRequirements {
+  /** `none`: credentials are never looked at; `public`: anonymous allowed; `user`; `admin`. */
+  auth: 'none' | 'public' | 'user' | 'admin';
+  /** Scopes accepted besides `api` (and `read_api` on GET/HEAD), e.g. `read_repository`. */
+  scopes: readonly string[];
+  jobToken: boolean;
+}
+
+const SESSION_COOKIES = ['_gitlab_session', '_service_session'];
+
+function bearer(headers: Headers): string | undefined {
+  const h = headers.get('authorization');
+  const m = h ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
+  return m ? m[1]!.trim() : undefined;
+}
+
+function basicJobToken(headers: Headers): string | undefined {
+  const h = headers.get('authorization');
+  const m = h ? /^Basic\s+(.+)$/i.exec(h.trim()) : null;
+  if (!m) return undefined;
+  try {
+    const [user, pass] = atob(m[1]!).split(':', 2);
+    return user === 'gitlab-ci-token' ? pass : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cookie(headers: Headers): string | undefined {
+  const h = headers.get('cookie');
+  if (!h) return undefined;
+  for (const part of h.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k && SESSION_COOKIES.includes(k)) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function checkToken(state: State, token: Token, now: number): User {
+  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (token.expiresAt !== null && token.expiresAt <= today(now))
+    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  if (token.kind === 'impersonation' && !state.instance.settings.impersonation_enabled)
+    throw invalidToken('Token is an impersonation token but impersonation was disabled.');
+  if (token.kind === 'project' && state.instance.offering === 'hosted' && state.instance.tier === 'free') throw unauthorized();
+  const user = tget(state.users, token.userId);
+  if (!user) throw unauthorized();
+  return user;
+}
+
+function checkUserState(user: User): void {
+  if (user.state === 'blocked' || user.state === 'banned') throw forbidden('Your account has been blocked.');
+  if (user.state === 'blocked_pending_approval')
+    throw forbidden('Your account is pending approval from your administrator and hence blocked.');
+}
+
+function checkScopes(token: Token, method: string, req: AuthRequirements): void {
+  const read = method === 'GET' || method === 'HEAD';
+  const accepted = read ? ['api', 'read_api', ...req.scopes] : ['api'];
+  if (!token.scopes.some((s) => accepted.includes(s))) throw insufficientScope([...req.scopes, 'api', 'read_api']);
+}
+
+/** Finds the caller; throws GitLab's 401/403 for bad credentials. Sudo is applied separately. */
+export function authenticate(
+  state: State,
+  request: Request,
+  params: Record<string, unknown>,
+  req: AuthRequirements,
+  now: number,
+): Caller {
+  if (req.auth === 'none') return ANONYMOUS;
+  const h = request.headers;
+  const oauthValue = bearer(h) ?? str(params.access_token);
+  const oauth = oauthValue ? tget(state.tokens, oauthValue) : undefined;
+  let caller: Caller | undefined;
+  if (oauth && oauth.kind === 'oauth') {
+    caller = { user: checkToken(state, oauth, now), method: 'oauth', token: oauth };
+  } else {
+    const patValue = str(params.private_token) ?? str(h.get('private-token')) ?? oauthValue;
+    const jobValue = req.jobToken ? str(params.job_token) ?? str(h.get('job-token')) ?? basicJobToken(h) : undefined;
+    if (patValue) {
+      const token = tget(state.tokens, patValue);
+      if (token && token.kind === 'job' && req.jobToken) caller = jobCaller(state, token);
+      else if (!token || token.kind === 'job' || token.kind === 'oauth') throw unauthorized();
+      else caller = { user: checkToken(state, token, now), method: token.kind, token };
+    } else if (jobValue) {
+      const token = tget(state.tokens, jobValue);
+      if (!token || token.kind !== 'job') throw unauthorized();
+      caller = jobCaller(state, token);
+    } else {
+      const session = cookie(h);
+      const safe = request.method === 'GET' || request.method === 'HEAD' || h.has('x-csrf-token');
+      const userId = session && safe ? tget(state.sessions, session) : undefined;
+      const user = userId !== undefined ? tget(state.users, userId) : undefined;
+      caller = user ? { user, method: 'session' } : ANONYMOUS;
+    }
+  }
+  if (caller.user) checkUserState(caller.user);
+  if (caller.token && caller.method !== 'job') checkScopes(caller.token, request.method, req);
+  return caller;
+}
+
+function jobCaller(state: State, token: Token): Caller {
+  const project = token.projectId !== undefined ? tget(state.projects, token.projectId) : undefined;
+  const job = project && token.jobId !== undefined ? project.jobs[token.jobId] : undefined;
+  const user = job ? tget(state.users, job.userId) : undefined;
+  if (!job || job.status !== 'running' || !user) throw unauthorized();
+  return { user, method: 'job', token };
+}
+
+/** `sudo` parameter or `Sudo` header: an admin with a sudo-scoped token acts as another user. */
+export function applySudo(state: State, caller: Caller, value: string | undefined): Caller {
+  if (value === undefined || value === '') return caller;
+  if (!caller.user) throw unauthorized();
+  if (!caller.user.admin) throw forbidden('Must be admin to use sudo');
+  if (!caller.token || caller.method === 'job')
+    throw forbidden('Must be authenticated using an OAuth or personal access token to use sudo');
+  if (!caller.token.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+  const id = /^\d+$/.test(value) ? Number(value) : tget(state.usernames, value.toLowerCase());
+  const target = id !== undefined ? tget(state.users, id) : undefined;
+  if (!target) throw notFound(`User with ID or username '${value}'`);
+  return { ...caller, user: target, sudoFrom: caller.user };
+}
+
+/** The route's own demand: a signed-in user, or an administrator. */
+export function requireAuth(caller: Caller, req: AuthRequirements): void {
+  if (req.auth === 'user' && !caller.user) throw unauthorized();
+  if (req.auth === 'admin') {
+    if (!caller.user) throw unauthorized();
+    if (!caller.user.admin) throw forbidden();
+  }
+}

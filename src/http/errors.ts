@@ -1,0 +1,80 @@
+// The only place that knows GitLab's error envelopes (lib/api/helpers.rb, Grape, rack-oauth2).
+// Handlers throw ApiError values built by these factories; anything else thrown is a 500.
+
+export type ErrorBody = Record<string, unknown> | string | number | null;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
+    this.name = 'ApiError';
+  }
+}
+
+const message = (status: number, text: unknown, headers?: Record<string, string>) =>
+  new ApiError(status, { message: text }, headers);
+
+/** Grape's own errors (unknown route, parameter validation) use the `error` key. */
+export const grapeError = (status: number, text: string) => new ApiError(status, { error: text });
+
+export const routeNotFound = () => grapeError(404, '404 Not Found');
+export const apiV3Gone = () => grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
+
+/** `not_found!(resource)`: `404 Project Not Found`; without a resource, `404 Not Found`. */
+export const notFound = (resource?: string) =>
+  message(404, resource ? `404 ${resource} Not Found` : '404 Not Found');
+/** ActiveRecord::RecordNotFound, rescued globally: note the lower-case "found". */
+export const recordNotFound = () => message(404, '404 Not found');
+
+export const unauthorized = (reason?: string) =>
+  message(401, reason ? `401 Unauthorized - ${reason}` : '401 Unauthorized');
+export const forbidden = (reason?: string) => message(403, reason ? `403 Forbidden - ${reason}` : '403 Forbidden');
+export const badRequest = (reason?: string) =>
+  message(400, reason ? `400 Bad request - ${reason}` : '400 Bad request');
+export const missingAttribute = (name: string) => badRequest(`"${name}" not given`);
+/** `render_validation_error!`: each attribute to its list of messages. */
+export const validationFailed = (errors: Record<string, string[]>) => message(400, errors);
+export const conflict = (text = '409 Conflict') => message(409, text);
+export const notAllowed = (text = '405 Method Not Allowed') => message(405, text);
+export const unprocessable = (text = '422 Unprocessable Entity') => message(422, text);
+export const preconditionFailed = () => message(412, '412 Precondition Failed');
+export const uriTooLong = () => message(414, '414 Request-URI Too Large');
+export const unsupportedMediaType = (type: string) =>
+  grapeError(415, `The provided content-type '${type}' is not supported.`);
+export const customError = (status: number, text: unknown) => message(status, text);
+
+/** ApplicationRateLimiter (`check_rate_limit!`). */
+export const rateLimited = (retryAfterSeconds: number) =>
+  message(429, { error: 'This endpoint has been requested too many times. Try again later.' }, {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+export const serverError = () => message(500, '500 Internal Server Error');
+
+const OAUTH_REALM = 'Protected by OAuth 2.0';
+
+/** rack-oauth2's 401 for an expired, revoked or disabled token. */
+export function invalidToken(description: string): ApiError {
+  return new ApiError(401, { error: 'invalid_token', error_description: description }, {
+    'WWW-Authenticate': `Bearer realm="${OAUTH_REALM}", error="invalid_token", error_description="${description}"`,
+  });
+}
+
+/** rack-oauth2's 403 when the token lacks every scope the endpoint accepts. */
+export function insufficientScope(scopes: string[]): ApiError {
+  const description = 'The request requires higher privileges than provided by the access token.';
+  return new ApiError(403, { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') }, {
+    'WWW-Authenticate': `Bearer realm="${OAUTH_REALM}", error="insufficient_scope", error_description="${description}", scope="${scopes.join(' ')}"`,
+  });
+}
+
+/** Misuse of the emulator itself (a fixture naming an unknown user, say): never an HTTP answer. */
+export class EmulatorError extends Error {
+  constructor(text: string) {
+    super(`[gitlab-emulator] ${text}`);
+    this.name = 'EmulatorError';
+  }
+}

@@ -1,0 +1,47 @@
+// A route declares: method, path, parameters with GitLab's types and defaults, who may call it,
+// and a handler. The pipeline does the rest (auth, params, transaction, errors, journal).
+import type { Offering, Tier } from '../store/state.js';
+import type { Context } from './context.js';
+import type { Constraint, Param, ParamSpec, Parsed } from './params.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface Reply {
+  status: number;
+  /** Rendered as JSON unless `raw` is given. */
+  body?: unknown;
+  raw?: Uint8Array | string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RouteDef<S extends ParamSpec = ParamSpec> {
+  method: Method;
+  /** Relative to /api/v4, in hono's syntax: `/projects/:id/repository/files/:file_path`. */
+  path: string;
+  params?: S;
+  constraints?: readonly Constraint[];
+  /** `public` (default): anonymous allowed; `user`: authenticate!; `admin`; `none`: never reads credentials. */
+  auth?: 'none' | 'public' | 'user' | 'admin';
+  scopes?: readonly string[];
+  jobToken?: boolean;
+  /** Lowest tier that has the route; below it the route answers 404. */
+  tier?: Tier;
+  offering?: Offering;
+  /** Name of a rate limit in the instance settings (`rate_limits`). */
+  rateLimit?: string;
+  handler(ctx: Context<Parsed<S>>): Reply | Promise<Reply>;
+}
+
+/** Declares a route; the identity function that gives the handler its parameter types. */
+export function route<S extends ParamSpec>(def: RouteDef<S>): RouteDef<ParamSpec> {
+  return def as unknown as RouteDef<ParamSpec>;
+}
+
+export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const noContent = (): Reply => ({ status: 204 });
+export const accepted = (): Reply => ({ status: 202, body: { message: '202 Accepted' } });
+export const redirect = (location: string, status = 302): Reply => ({ status, headers: { Location: location }, raw: '' });
+
+export type AnyParam = Param<unknown, boolean>;

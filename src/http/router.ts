@@ -1,0 +1,36 @@
+// Matches a raw (still percent-encoded) path against the declared routes, so an encoded `/`
+// in a parameter never splits a segment; each parameter is then decoded exactly once.
+import { TrieRouter } from 'hono/router/trie-router';
+import type { RouteDef } from './route.js';
+
+export interface Match {
+  route: RouteDef;
+  params: Record<string, string>;
+}
+
+export class Router {
+  #trie = new TrieRouter<RouteDef>();
+  readonly routes: RouteDef[] = [];
+
+  add(defs: readonly RouteDef[]): void {
+    for (const def of defs) {
+      this.#trie.add(def.method, def.path, def);
+      this.routes.push(def);
+    }
+  }
+
+  /** `rawPath` is relative to /api/v4; HEAD matches GET routes; a trailing slash is ignored. */
+  match(method: string, rawPath: string): Match | 'bad-encoding' | undefined {
+    const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
+    const [found] = this.#trie.match(method === 'HEAD' ? 'GET' : method, path) as unknown as [[RouteDef, Record<string, string>][]];
+    const hit = found[0];
+    if (!hit) return undefined;
+    const params: Record<string, string> = {};
+    try {
+      for (const [k, v] of Object.entries(hit[1])) params[k] = decodeURIComponent(v);
+    } catch {
+      return 'bad-encoding';
+    }
+    return { route: hit[0], params };
+  }
+}

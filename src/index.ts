@@ -1,0 +1,11 @@
+// `gitlab-emulator`: loads neither msw nor node:http.
+export { createEmulator, Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE } from './emulator.js';
+export type { EmulatorOptions, ListenOptions, Server } from './emulator.js';
+export { Clock, parseDuration, type ClockOptions, type DurationInput } from './clock.js';
+export type { Fixture, FixtureUser, FixtureGroup, FixtureProject, FixtureToken, FixtureMember, FixtureJob, SeedHandles, RoleName } from './fixture.js';
+export type { JournalEntry } from './journal.js';
+export type { FaultRule, Fault } from './faults.js';
+export type { Snapshot } from './store/store.js';
+export type { State, Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token } from './store/state.js';
+export { ACCESS } from './store/state.js';
+export { EmulatorError } from './http/errors.js';

@@ -1,0 +1,53 @@
+// A keyed collection split into small chunks, so that an immer update copies one chunk
+// (at most a few hundred entries) and the chunk index, never the whole collection.
+// Numeric keys chunk by range (iteration stays in ascending id order); string keys by hash.
+
+export interface Table<T> {
+  size: number;
+  chunks: Record<string, Record<string, T>>;
+}
+
+const CHUNK = 256;
+
+export function emptyTable<T>(): Table<T> {
+  return { size: 0, chunks: {} };
+}
+
+function chunkOf(key: string | number): string {
+  if (typeof key === 'number') return String(Math.floor(key / CHUNK));
+  let h = 2166136261;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  return 's' + ((h >>> 0) % 1024);
+}
+
+export function tget<T>(table: Table<T>, key: string | number): T | undefined {
+  const c = table.chunks[chunkOf(key)];
+  return c === undefined ? undefined : c[key];
+}
+
+export function tset<T>(table: Table<T>, key: string | number, value: T): void {
+  const ck = chunkOf(key);
+  let c = table.chunks[ck];
+  if (c === undefined) c = table.chunks[ck] = {};
+  if (!(key in c)) table.size++;
+  c[key] = value;
+}
+
+export function tdel<T>(table: Table<T>, key: string | number): boolean {
+  const c = table.chunks[chunkOf(key)];
+  if (c === undefined || !(key in c)) return false;
+  delete c[key];
+  table.size--;
+  return true;
+}
+
+export function* tvalues<T>(table: Table<T>): IterableIterator<T> {
+  for (const ck in table.chunks) {
+    const c = table.chunks[ck]!;
+    for (const k in c) yield c[k]!;
+  }
+}
+
+export function tlist<T>(table: Table<T>): T[] {
+  return Array.from(tvalues(table));
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', msw: 'src/msw.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    target: 'node20',
+    external: ['msw'],
+  },
+  {
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    target: 'node20',
+  },
+]);
