@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // The examples import the package by name, as a user's tests do.
+    alias: { 'gitlab-emulator/msw': new URL('./src/msw.ts', import.meta.url).pathname, 'gitlab-emulator': new URL('./src/index.ts', import.meta.url).pathname },
+  },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,

@@ -2,8 +2,9 @@
 // `gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL]`
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createEmulator, DEFAULT_FIXTURE } from './emulator.js';
+import { createEmulator, DEFAULT_FIXTURE, type Emulator } from './emulator.js';
 import type { Fixture } from './fixture.js';
+import { tget, tvalues } from './store/table.js';
 
 const USAGE = `usage: gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL]
 
@@ -73,14 +74,23 @@ async function main(argv: string[]): Promise<void> {
   } catch (e) {
     die(`cannot listen on ${values.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
   }
-  const admin = (fixture.users ?? []).find((u) => u.admin && u.tokens?.length);
   process.stdout.write(`listening on ${server.url}\n`);
-  if (admin) process.stdout.write(`admin token: ${admin.tokens![0]!.token ?? '(generated; see the fixture)'}\n`);
+  const token = adminToken(emulator);
+  process.stdout.write(token ? `admin token: ${token}\n` : 'admin token: none (the fixture gives no administrator a token)\n');
   const stop = () => {
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The oldest usable token of an administrator, so a person can start with curl. */
+function adminToken(emulator: Emulator): string | undefined {
+  const { state } = emulator;
+  const usable = [...tvalues(state.tokens)]
+    .filter((t) => (t.kind === 'personal' || t.kind === 'oauth') && !t.revoked && tget(state.users, t.userId)?.admin)
+    .sort((a, b) => a.id - b.id);
+  return usable[0]?.token;
 }
 
 void main(process.argv.slice(2));

@@ -1,7 +1,7 @@
 // Projects: GET /projects, GET/PUT/DELETE /projects/:id, POST /projects, POST /projects/user/:user_id
 // (lib/api/projects.rb, app/finders/projects_finder.rb).
 import { canReadProject, groupAccess, hasProjectRole, projectAccess } from '../domain/access.js';
-import { createProject, normalizeProjectInput, projectFullPath, repath, validateProject, FEATURES } from '../domain/projects.js';
+import { createProject, normalizeProjectInput, projectFullPath, rename, repath, validateProject, FEATURES } from '../domain/projects.js';
 import { VISIBILITIES, VISIBILITY_ORDER, minVisibility } from '../domain/visibility.js';
 import { basicProjectDetails, projectEntity, projectForViewer, type ProjectView } from '../entities/project.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
@@ -260,7 +260,7 @@ export const projectRoutes = [
       if (Object.keys(errors).length) throw validationFailed(errors);
       ctx.update((draft) => {
         const d = tget(draft.projects, project.id)!;
-        d.name = next.name;
+        if (next.name !== d.name) rename(draft, d, next.name);
         if (next.path !== d.path) repath(draft, d, next.path);
         d.visibility = next.visibility;
         if (p.description !== undefined) d.description = p.description;

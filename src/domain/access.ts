@@ -9,8 +9,15 @@ function activeLevel(member: Member | undefined, today: string): number {
   return member.accessLevel;
 }
 
+let lastDay = { start: 0, end: -1, text: '' };
+
+/** The UTC date of `now`, `YYYY-MM-DD` (memoised per day: access checks ask on every request). */
 export function today(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
+  if (now < lastDay.start || now >= lastDay.end) {
+    const start = now - (((now % 86_400_000) + 86_400_000) % 86_400_000);
+    lastDay = { start, end: start + 86_400_000, text: new Date(start).toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
 }
 
 /** The namespace and its ancestors, nearest first. */

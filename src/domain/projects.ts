@@ -38,8 +38,10 @@ export function validateProject(state: State, input: ProjectInput & { name: stri
   const ns = tget(state.namespaces, input.namespaceId);
   if (!input.name) push(errors, 'name', "can't be blank");
   else if (!isValidProjectName(input.name)) push(errors, 'name', PROJECT_NAME_MESSAGE);
-  else if (ns && projectsIn(state, ns.id).some((p) => p.id !== except && p.name.toLowerCase() === input.name.toLowerCase()))
-    push(errors, 'name', 'has already been taken');
+  else {
+    const holder = ns ? tget(state.projectNames, nameKey(ns.id, input.name)) : undefined;
+    if (holder !== undefined && holder !== except) push(errors, 'name', 'has already been taken');
+  }
   if (!input.path) push(errors, 'path', "can't be blank");
   else if (!isValidPath(input.path)) push(errors, 'path', PATH_MESSAGE);
   else if (ns && isPathTaken(state, `${ns.fullPath}/${input.path}`)) {
@@ -51,6 +53,8 @@ export function validateProject(state: State, input: ProjectInput & { name: stri
     push(errors, 'visibility_level', `${visibility} is not allowed in a ${ns.visibility} group.`);
   return errors;
 }
+
+const nameKey = (namespaceId: number, name: string) => `${namespaceId}/${name.toLowerCase()}`;
 
 export function createProject(draft: State, raw: ProjectInput, now: number): Project {
   const input = normalizeProjectInput(raw);
@@ -82,6 +86,7 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
   };
   tset(draft.projects, id, project);
   tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });
+  tset(draft.projectNames, nameKey(ns.id, project.name), id);
   return project;
 }
 
@@ -104,6 +109,12 @@ export function repath(draft: State, project: Project, newPath: string): void {
   tset(draft.paths, `${ns.fullPath}/${newPath}`.toLowerCase(), { kind: 'project', id: project.id });
 }
 
+export function rename(draft: State, project: Project, name: string): void {
+  tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
+  project.name = name;
+  tset(draft.projectNames, nameKey(project.namespaceId, name), project.id);
+}
+
 /** Removes a project and its path; the timed half of `DELETE /projects/:id`. */
 export function destroyProject(draft: State, id: number): void {
   const project = tget(draft.projects, id);
@@ -113,5 +124,6 @@ export function destroyProject(draft: State, id: number): void {
     const entry = tget(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase());
     if (entry?.kind === 'project' && entry.id === id) tdel(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase());
   }
+  if (tget(draft.projectNames, nameKey(project.namespaceId, project.name)) === id) tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
   tdel(draft.projects, id);
 }

@@ -23,11 +23,12 @@ const FEATURE_MIN_ROLE: Record<string, number> = {
   merge_requests: ACCESS.reporter, container_registry: ACCESS.reporter, environments: ACCESS.reporter,
 };
 
-export function featureAvailable(v: ProjectView, project: Project, feature: string): boolean {
+/** `access` is the viewer's access level, when the caller has computed it already. */
+export function featureAvailable(v: ProjectView, project: Project, feature: string, access?: number): boolean {
   const level = project.features[feature] ?? 'enabled';
   if (level === 'disabled') return false;
   if (v.viewer?.admin) return true;
-  const access = projectAccess(v.state, v.viewer, project, v.now);
+  if (access === undefined) access = projectAccess(v.state, v.viewer, project, v.now);
   const min = feature === 'repository' && project.visibility === 'private' ? ACCESS.reporter : FEATURE_MIN_ROLE[feature] ?? ACCESS.guest;
   if (level === 'private') return access >= min;
   return project.visibility === 'private' ? access >= min : true;
@@ -56,9 +57,9 @@ export function projectIdentity(v: ProjectView, project: Project) {
 }
 
 /** BasicProjectDetails: lists for anonymous callers and `simple=true`. */
-export function basicProjectDetails(v: ProjectView, project: Project) {
+export function basicProjectDetails(v: ProjectView, project: Project, access?: number) {
   const { ns, fullPath } = projectPaths(v.state, project);
-  const readCode = featureAvailable(v, project, 'repository');
+  const readCode = featureAvailable(v, project, 'repository', access);
   const web = `${v.webBase}/${fullPath}`;
   const topics = [...project.topics].sort();
   return {
@@ -86,15 +87,15 @@ function memberAccess(level: number) {
 export function projectEntity(v: ProjectView, project: Project, opts: { permissions?: boolean } = {}) {
   const { ns } = projectPaths(v.state, project);
   const api = `${v.webBase}/api/v4/projects/${project.id}`;
-  const can = (f: string) => featureAvailable(v, project, f);
   const access = projectAccess(v.state, v.viewer, project, v.now);
+  const can = (f: string) => featureAvailable(v, project, f, access);
   const admin = !!v.viewer?.admin || access >= ACCESS.maintainer;
   const owner = ns.kind === 'user' && ns.ownerId !== null ? tget(v.state.users, ns.ownerId) : undefined;
   const f = project.features;
   const s = project.settings;
   const pick = <T>(key: string, fallback: T): T => (key in s ? (s[key] as T) : fallback);
   const entity = {
-    ...basicProjectDetails(v, project),
+    ...basicProjectDetails(v, project, access),
     container_registry_image_prefix: `registry.${hostOf(v.webBase)}/${projectPaths(v.state, project).fullPath.toLowerCase()}`,
     _links: {
       self: api,

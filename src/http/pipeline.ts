@@ -184,15 +184,22 @@ export class Pipeline {
   }
 }
 
-/** A fast 53-bit string/bytes hash (cyrb53), enough to tell versions of a response apart. */
+/** A fast 53-bit hash (cyrb53), enough to tell versions of a response apart. */
 function hash(input: Uint8Array | string): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
-  const n = input.length;
-  for (let i = 0; i < n; i++) {
-    const c = typeof input === 'string' ? input.charCodeAt(i) : input[i]!;
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+  if (typeof input === 'string') {
+    for (let i = 0; i < input.length; i++) {
+      const c = input.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  } else {
+    for (let i = 0; i < input.length; i++) {
+      const c = input[i]!;
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);

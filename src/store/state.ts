@@ -172,6 +172,8 @@ export interface State {
   projects: Table<Project>;
   /** Lower-cased full path -> namespace or project. */
   paths: Table<PathEntry>;
+  /** `<namespace id>/<lower-cased project name>` -> project id: names are unique in a namespace. */
+  projectNames: Table<number>;
   tasks: Task[];
 }
 
@@ -201,6 +203,7 @@ export function emptyState(seed = 1): State {
     namespaces: emptyTable(),
     projects: emptyTable(),
     paths: emptyTable(),
+    projectNames: emptyTable(),
     tasks: [],
   };
 }

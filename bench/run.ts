@@ -1,0 +1,161 @@
+// Benchmarks of the core, each against a baseline measured in the same run, printed as ratios.
+// Run with `npm run bench`. No test asserts on these numbers: machines are shared and noisy.
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { createEmulator, type Fixture } from '../src/index.js';
+import { handlers } from '../src/msw.js';
+
+const BASE = 'https://gitlab.example.com';
+const TOKEN = 'glpat-emulator-root-token';
+const lines: string[] = [];
+const say = (line: string) => {
+  lines.push(line);
+  console.log(line);
+};
+const fmt = (n: number, digits = 3) => n.toFixed(digits);
+
+async function timeLoop(n: number, fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < Math.min(200, n); i++) await fn(); // warm up
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await fn();
+  return (performance.now() - start) / n;
+}
+
+/** Per-request time through the MSW door against one static MSW handler with the same JSON. */
+async function mswDoor(): Promise<void> {
+  const emulator = await createEmulator();
+  const url = `${BASE}/api/v4/projects/1`;
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const sample = await (await emulator.handle(new Request(url, { headers }))).json();
+  const n = 400;
+  const baseline = setupServer(http.get(url, () => HttpResponse.json(sample)));
+  const server = setupServer(...handlers(emulator));
+  const rounds: { staticMs: number; emuMs: number }[] = [];
+  // Short alternating rounds, median reported: robust against a busy machine and a cold JIT.
+  for (let round = 0; round < 15; round++) {
+    baseline.listen({ onUnhandledRequest: 'error' });
+    const staticMs = await timeLoop(n, async () => (await fetch(url, { headers })).json());
+    baseline.close();
+    server.listen({ onUnhandledRequest: 'error' });
+    const emuMs = await timeLoop(n, async () => (await fetch(url, { headers })).json());
+    server.close();
+    if (round > 0) rounds.push({ staticMs, emuMs });
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const ratio = median(rounds.map((r) => r.emuMs / r.staticMs));
+  const emuMs = median(rounds.map((r) => r.emuMs));
+  const staticMs = median(rounds.map((r) => r.staticMs));
+  say(`msw door: GET /projects/1 ${fmt(emuMs)} ms/request vs static MSW handler ${fmt(staticMs)} ms -> median ratio ${fmt(ratio, 2)}x (goal <= 1.3x)`);
+}
+
+async function rps(url: string, headers: Record<string, string>, seconds: number, concurrency: number): Promise<number> {
+  let count = 0;
+  const end = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        count++;
+      }
+    }),
+  );
+  return count / seconds;
+}
+
+/** Requests per second for a paged project list against raw node:http serving the same bytes. */
+async function serverDoor(): Promise<void> {
+  const projects: NonNullable<Fixture['projects']> = Array.from({ length: 200 }, (_, i) => ({
+    namespace: 'acme', path: `p${i}`, visibility: 'public' as const, creator: 'alice',
+  }));
+  const emulator = await createEmulator({
+    fixture: {
+      users: [
+        { username: 'root', admin: true, tokens: [{ token: TOKEN, scopes: ['api'] }] },
+        { username: 'alice' },
+      ],
+      groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
+      projects,
+    },
+  });
+  const server = await emulator.listen({ port: 0 });
+  const path = '/api/v4/projects?per_page=20&page=2';
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const sample = await fetch(server.url + path, { headers });
+  const bytes = Buffer.from(await sample.arrayBuffer());
+  const sampleHeaders = Object.fromEntries(sample.headers);
+  const raw: HttpServer = createServer((_req, res) => {
+    res.writeHead(200, sampleHeaders);
+    res.end(bytes);
+  });
+  await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+  const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}${path}`;
+  await rps(rawUrl, headers, 0.5, 16);
+  const rawRps = await rps(rawUrl, headers, 3, 16);
+  await rps(server.url + path, headers, 0.5, 16);
+  const emuRps = await rps(server.url + path, headers, 3, 16);
+  raw.close();
+  await server.close();
+  say(`server door: GET ${path} ${Math.round(emuRps)} req/s vs raw node:http ${Math.round(rawRps)} req/s -> ${fmt((100 * emuRps) / rawRps, 0)}% (goal >= 60%)`);
+}
+
+/** From createEmulator() with the default world to its first answer. */
+async function startup(): Promise<void> {
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    const e = await createEmulator();
+    const res = await e.handle(new Request(`${BASE}/api/v4/projects`));
+    await res.text();
+    times.push(performance.now() - start);
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  say(`startup: createEmulator() to first answer, first ${fmt(times[0]!, 1)} ms, median ${fmt(sorted[10]!, 2)} ms (goal < 50 ms)`);
+}
+
+/** snapshot() plus restore() on a world of 10,000 projects. */
+async function snapshots(): Promise<void> {
+  const projects = Array.from({ length: 10_000 }, (_, i) => ({ namespace: 'acme', path: `p${i}`, creator: 'alice' }));
+  const seedStart = performance.now();
+  const e = await createEmulator({
+    fixture: { users: [{ username: 'alice' }], groups: [{ path: 'acme', members: [{ user: 'alice', access_level: 'owner' }] }], projects },
+  });
+  const seedMs = performance.now() - seedStart;
+  const n = 1_000_000;
+  const start = performance.now();
+  for (let i = 0; i < n; i++) e.restore(e.snapshot());
+  const us = ((performance.now() - start) * 1000) / n;
+  // The baseline: the cost of the same loop over a plain object assignment.
+  let holder = { state: e.state };
+  const bStart = performance.now();
+  for (let i = 0; i < n; i++) holder = { state: holder.state };
+  const baseUs = ((performance.now() - bStart) * 1000) / n;
+  say(`snapshot+restore on 10,000 projects: ${fmt(us, 4)} us (plain object copy ${fmt(baseUs, 4)} us) (goal < 10 us); seeding them took ${Math.round(seedMs)} ms`);
+  // What one update of one project costs at that size (the partitioning claim).
+  const updates = 2000;
+  const uStart = performance.now();
+  for (let i = 0; i < updates; i++) {
+    e.store.update((d) => {
+      const chunk = d.projects.chunks[String(Math.floor(5000 / 256))]!;
+      chunk[5000]!.description = `v${i}`;
+    });
+  }
+  say(`one project update in a 10,000-project world: ${fmt((performance.now() - uStart) / updates, 4)} ms`);
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  if (!only || only === 'startup') await startup();
+  if (!only || only === 'msw') await mswDoor();
+  if (!only || only === 'server') await serverDoor();
+  if (!only || only === 'snapshot') await snapshots();
+  if (!only || only === 'git') {
+    const gitBench = './git.js'; // written alongside the git families
+    const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);
+    if (mod && 'benchGit' in mod) for (const line of await (mod.benchGit as () => Promise<string[]>)()) say(line);
+  }
+}
+
+await main();
