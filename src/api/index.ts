@@ -3,6 +3,7 @@ import type { RouteDef } from '../http/route.js';
 import { groupRoutes } from './groups.js';
 import { namespaceRoutes } from './namespaces.js';
 import { projectRoutes } from './projects.js';
+import { templateRoutes } from './templates.js';
 import { userRoutes } from './user.js';
 
-export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes];
+export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes, ...templateRoutes];
