@@ -92,13 +92,24 @@ async function serverDoor(): Promise<void> {
   });
   await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
   const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}${path}`;
+  const ratios: number[] = [];
+  const rates: { raw: number; emu: number }[] = [];
   await rps(rawUrl, headers, 0.5, 16);
-  const rawRps = await rps(rawUrl, headers, 3, 16);
   await rps(server.url + path, headers, 0.5, 16);
-  const emuRps = await rps(server.url + path, headers, 3, 16);
+  // Alternating one-second rounds, median reported: both sides see the same machine load.
+  for (let round = 0; round < 7; round++) {
+    const rawRps = await rps(rawUrl, headers, 1, 16);
+    const emuRps = await rps(server.url + path, headers, 1, 16);
+    ratios.push(emuRps / rawRps);
+    rates.push({ raw: rawRps, emu: emuRps });
+  }
+  const mid = [...ratios].sort((a, b) => a - b)[3]!;
+  const at = rates[ratios.indexOf(mid)]!;
+  const emuRps = at.emu;
+  const rawRps = at.raw;
   raw.close();
   await server.close();
-  say(`server door: GET ${path} ${Math.round(emuRps)} req/s vs raw node:http ${Math.round(rawRps)} req/s -> ${fmt((100 * emuRps) / rawRps, 0)}% (goal >= 60%)`);
+  say(`server door: GET ${path} ${Math.round(emuRps)} req/s vs raw node:http ${Math.round(rawRps)} req/s -> median ${fmt(100 * mid, 0)}% (goal >= 60%)`);
 }
 
 /** From createEmulator() with the default world to its first answer. */

@@ -13,7 +13,7 @@ afterAll(() => server.close());
 describe('a client against the server', () => {
   it('creates a project in a group and lists it back', async () => {
     const group = await api.Groups.show('acme');
-    const project = await api.Projects.create({ name: 'Integration', namespaceId: group.id as number });
+    const project = await api.Projects.create({ name: 'Integration', path: 'integration', namespaceId: group.id as number });
     expect(project.path_with_namespace).toBe('acme/integration');
     const listed = await api.Groups.allProjects('acme');
     expect(listed.map((p) => p.path)).toContain('integration');

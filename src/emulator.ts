@@ -5,13 +5,18 @@ import { TASKS, dueTasks } from './domain/tasks.js';
 import { createSession, findUserByUsername } from './domain/users.js';
 import { Faults } from './faults.js';
 import { seedDraft, type Fixture, type SeedHandles } from './fixture.js';
+import { produce } from 'immer';
+import { repositoryHandle, type RepositoryHandle } from './domain/repository-handle.js';
+import { seedRepositories } from './domain/repository-seed.js';
+import { ObjectDatabase } from './git/objects.js';
 import { EmulatorError } from './http/errors.js';
 import { Pipeline } from './http/pipeline.js';
 import { Router } from './http/router.js';
 import { Journal } from './journal.js';
 import { ROUTES } from './api/index.js';
 import { handleControl, CONTROL_PREFIX } from './control/control.js';
-import { emptyState, type Instance, type Settings, type State } from './store/state.js';
+import { emptyState, type Instance, type Project, type Settings, type State } from './store/state.js';
+import { tget } from './store/table.js';
 import { Store, type Snapshot } from './store/store.js';
 
 export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
@@ -55,19 +60,22 @@ export class Emulator {
   readonly baseUrl: string;
   readonly externalUrl: string | undefined;
   readonly store: Store;
+  /** Git objects of every repository; shared with forks, since objects are never rewritten. */
+  readonly objects: ObjectDatabase;
   #seeded: Snapshot;
   #named = new Map<string, Snapshot>();
   #pipeline: Pipeline;
   #options: EmulatorOptions;
 
   /** Use `createEmulator`. */
-  constructor(options: EmulatorOptions, initial?: State) {
+  constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
     this.#options = options;
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.externalUrl = options.externalUrl?.replace(/\/+$/, '');
     this.clock = new Clock(options.clock);
     this.journal = new Journal(options.journalLimit ?? 1000);
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
+    this.objects = objects ?? new ObjectDatabase();
     this.#seeded = this.store.snapshot();
     this.#pipeline = new Pipeline({
       store: this.store,
@@ -75,7 +83,11 @@ export class Emulator {
       router,
       journal: this.journal,
       faults: this.faults,
-      env: { clock: this.clock },
+      env: {
+        clock: this.clock,
+        git: this.objects,
+        throttle: (name, scope, limit) => this.#pipeline.throttle(name, scope, limit),
+      },
       externalUrl: this.externalUrl,
       runDue: () => this.#runDue(),
     });
@@ -94,13 +106,35 @@ export class Emulator {
     return this.#pipeline.handle(request);
   };
 
-  /** Adds a fixture's records to the world. */
-  seed(fixture: Fixture): SeedHandles {
+  /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
+  async seed(fixture: Fixture): Promise<SeedHandles> {
+    const base = this.store.state;
+    const now = this.clock.now();
     let handles!: SeedHandles;
-    this.store.update((draft) => {
-      handles = seedDraft(draft, fixture, this.clock.now());
+    const seeded = produce(base, (draft) => {
+      handles = seedDraft(draft, fixture, now);
     });
+    const refs = await seedRepositories(this.objects, seeded, fixture, handles, now);
+    if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');
+    this.store.state = refs ? produce(seeded, refs) : seeded;
     return handles;
+  }
+
+  /**
+   * A project's repository, for tests: its objects (isomorphic-git can read the gitdir on `fs`),
+   * its refs as the world has them now, files at a revision, the log, and an export to a real
+   * directory that the `git` command reads.
+   */
+  git(project: number | string): RepositoryHandle {
+    const find = (): Project => {
+      const state = this.state;
+      const entry = typeof project === 'string' && !/^\d+$/.test(project) ? tget(state.paths, project.toLowerCase()) : undefined;
+      const id = entry ? (entry.kind === 'project' ? entry.id : undefined) : Number(project);
+      const p = id === undefined ? undefined : tget(state.projects, id);
+      if (!p) throw new EmulatorError(`no project '${project}'`);
+      return p;
+    };
+    return repositoryHandle(this.objects.repository(find().id), find);
   }
 
   snapshot(): Snapshot {
@@ -145,7 +179,7 @@ export class Emulator {
 
   /** An independent emulator starting from this one's current world. */
   fork(): Emulator {
-    const other = new Emulator({ ...this.#options, clock: { now: this.clock.now(), frozen: this.clock.frozen } }, this.state);
+    const other = new Emulator({ ...this.#options, clock: { now: this.clock.now(), frozen: this.clock.frozen } }, this.state, this.objects);
     other.#seeded = this.#seeded;
     return other;
   }
@@ -212,7 +246,7 @@ export class Emulator {
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const emulator = new Emulator(options);
-  emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
+  await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();
   return emulator;
 }

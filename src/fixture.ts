@@ -66,6 +66,55 @@ export interface FixtureProject {
   jobs?: FixtureJob[];
   /** Full paths of projects whose CI job tokens may reach this project. */
   job_token_allowlist?: string[];
+  repository?: FixtureRepository;
+}
+
+/**
+ * A project's repository, built in this order: `files` (and `lfs`) as one "Initial commit" on
+ * the default branch, then `branches`, then `commits` one by one, then `tags`. Authors are the
+ * project's creator unless a commit names one; times are the emulator's clock unless given.
+ *
+ *     repository: {
+ *       files: { 'README.md': '# Hello\n' },
+ *       branches: { develop: 'main' },
+ *       commits: [{ branch: 'develop', message: 'Add app', author: 'alice', files: { 'app.rb': 'puts 1\n', 'README.md': null } }],
+ *       tags: { 'v1.0': 'main', 'v1.1': { ref: 'develop', message: 'Release 1.1' } },
+ *     }
+ */
+export interface FixtureRepository {
+  /** Path -> text, committed together as "Initial commit" on the default branch. */
+  files?: Record<string, string>;
+  /** New branches: name -> the branch, tag or commit they start from. */
+  branches?: Record<string, string>;
+  commits?: FixtureCommit[];
+  /** Lightweight tags name -> ref; annotated ones `{ ref, message }`. */
+  tags?: Record<string, string | { ref: string; message: string }>;
+  /** HEAD; the project's `default_branch`, else `main`, when absent. */
+  default_branch?: string;
+  /**
+   * Files kept in Git LFS: path -> Base64 content. The initial commit holds a pointer file at
+   * the path and the project owns the object, so `/raw?lfs=true` serves the content.
+   */
+  lfs?: Record<string, string>;
+  /** Protected branches (name or wildcard); who may push and merge, maintainers by default. */
+  protected_branches?: Record<string, { push_access_level?: number | RoleName; merge_access_level?: number | RoleName }>;
+}
+
+export interface FixtureCommit {
+  /** The default branch when absent; a new branch starts from `start_branch`, else the default branch. */
+  branch?: string;
+  start_branch?: string;
+  message: string;
+  /** Username of the author and committer; the project's creator when absent. */
+  author?: string;
+  /** Path -> text; `null` deletes the file. */
+  files?: Record<string, string | null>;
+  /** Path -> Base64 content, for binary files. */
+  base64?: Record<string, string>;
+  /** Paths whose executable bit is set. */
+  executable?: string[];
+  /** ISO 8601 time of the commit. */
+  date?: string;
 }
 
 export interface Fixture {

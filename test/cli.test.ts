@@ -71,9 +71,9 @@ describe('gitlab-emulator serve', () => {
   it('refuses a fixture that names an unknown user, saying which', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gle-'));
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ groups: [{ path: 'g', members: [{ user: 'ghost', access_level: 30 }] }] }));
+    writeFileSync(file, JSON.stringify({ groups: [{ path: 'gg', members: [{ user: 'ghost', access_level: 30 }] }] }));
     const p = run(['serve', '--fixture', file]);
     expect(await p.exited).toBe(1);
-    expect(p.output().stderr).toMatch(/group 'g' names unknown user 'ghost'/);
+    expect(p.output().stderr).toMatch(/group 'gg' names unknown user 'ghost'/);
   });
 });

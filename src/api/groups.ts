@@ -4,7 +4,7 @@ import { ancestry, canReadGroup, canReadProject, groupAccess, hasGroupRole, isWi
 import { createGroup, validateGroup, type Errors } from '../domain/groups.js';
 import { VISIBILITIES, VISIBILITY_ORDER } from '../domain/visibility.js';
 import { groupDetail, groupEntity } from '../entities/group.js';
-import { basicProjectDetails, projectEntity } from '../entities/project.js';
+import { projectEntity } from '../entities/project.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Context } from '../http/context.js';
 import { customError, forbidden, validationFailed } from '../http/errors.js';
@@ -13,7 +13,7 @@ import { findGroup } from '../http/resolve.js';
 import { accepted, created, json, route } from '../http/route.js';
 import { ACCESS, type Namespace, type Project, type State } from '../store/state.js';
 import { tget, tvalues } from '../store/table.js';
-import { PROJECT_LIST_PARAMS, listProjects } from './projects.js';
+import { PROJECT_LIST_PARAMS, listProjects, projectListReply } from './projects.js';
 
 const ACCESS_LEVELS = [ACCESS.guest, ACCESS.planner, ACCESS.reporter, ACCESS.developer, ACCESS.maintainer, ACCESS.owner];
 
@@ -105,6 +105,7 @@ export const groupRoutes = [
   route({
     method: 'GET',
     path: '/groups',
+    cacheable: true,
     params: LIST_PARAMS,
     handler: (ctx) => json(ctx.paginate(listGroups(ctx, ctx.params, tvalues(ctx.state.namespaces))).map((g) => groupEntity(ctx.state, g, ctx))),
   }),
@@ -112,6 +113,7 @@ export const groupRoutes = [
   route({
     method: 'GET',
     path: '/groups/:id',
+    cacheable: true,
     params: { id: str().required(), with_projects: bool().default(true), with_custom_attributes: bool().default(false) },
     handler: (ctx) => {
       const group = findGroup(ctx, ctx.params.id);
@@ -211,6 +213,7 @@ export const groupRoutes = [
   route({
     method: 'GET',
     path: '/groups/:id/subgroups',
+    cacheable: true,
     params: { ...LIST_PARAMS, id: str().required() },
     handler: (ctx) => {
       const group = findGroup(ctx, ctx.params.id);
@@ -223,13 +226,12 @@ export const groupRoutes = [
   route({
     method: 'GET',
     path: '/groups/:id/projects',
+    cacheable: true,
     params: { ...PROJECT_LIST_PARAMS, id: str().required(), include_subgroups: bool().default(false), with_shared: bool().default(true) },
     handler: (ctx) => {
       const group = findGroup(ctx, ctx.params.id);
       const list = listProjects(ctx, groupProjects(ctx, group, ctx.params.include_subgroups));
-      const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase };
-      const page = ctx.paginate(list);
-      return json(ctx.params.simple ? page.map((p) => basicProjectDetails(v, p)) : page.map((p) => projectEntity(v, p)));
+      return projectListReply(ctx, ctx.paginate(list), 'project');
     },
   }),
 ];

@@ -28,6 +28,7 @@ export const namespaceRoutes = [
   route({
     method: 'GET',
     path: '/namespaces',
+    cacheable: true,
     auth: 'user',
     params: { search: str(), owned_only: bool().default(false), top_level_only: bool().default(false), page: int(), per_page: int() },
     handler: (ctx) => {
@@ -45,6 +46,7 @@ export const namespaceRoutes = [
   route({
     method: 'GET',
     path: '/namespaces/:id',
+    cacheable: true,
     auth: 'user',
     params: { id: str().required() },
     handler: (ctx) => {

@@ -3,14 +3,16 @@
 import { canReadProject, groupAccess, hasProjectRole, projectAccess } from '../domain/access.js';
 import { createProject, normalizeProjectInput, projectFullPath, rename, repath, validateProject, FEATURES } from '../domain/projects.js';
 import { VISIBILITIES, VISIBILITY_ORDER, minVisibility } from '../domain/visibility.js';
-import { basicProjectDetails, projectEntity, projectForViewer, type ProjectView } from '../entities/project.js';
+import { initializeWithReadme } from '../domain/commit-service.js';
+import { jsonArray } from '../entities/cache.js';
+import { projectEntity, projectJson, type ProjectRendering, type ProjectView } from '../entities/project.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Context } from '../http/context.js';
 import { badRequest, forbidden, notFound, validationFailed } from '../http/errors.js';
 import { checkMaxOffset, keysetUnsupported, paginateKeysetById } from '../http/pagination.js';
 import { arr, bool, datetime, int, str, type ParamSpec, type Parsed } from '../http/params.js';
 import { findProject } from '../http/resolve.js';
-import { accepted, created, json, route } from '../http/route.js';
+import { accepted, created, json, route, type Reply } from '../http/route.js';
 import { ACCESS, type FeatureAccess, type Project, type State, type User } from '../store/state.js';
 import { tget, tvalues } from '../store/table.js';
 
@@ -80,7 +82,7 @@ function canCreateIn(state: State, user: User, nsId: number, now: number): boole
   return groupAccess(state, user, ns, now) >= need;
 }
 
-function createFor(ctx: Context<unknown>, owner: User, p: Editable & { namespace_id?: number }) {
+async function createFor(ctx: Context<unknown>, owner: User, p: Editable & { namespace_id?: number; initialize_with_readme?: boolean }) {
   const now = ctx.now();
   const nsId = p.namespace_id ?? owner.namespaceId;
   if (!canCreateIn(ctx.state, owner, nsId, now)) throw validationFailed({ namespace: ['is not valid'] });
@@ -97,6 +99,10 @@ function createFor(ctx: Context<unknown>, owner: User, p: Editable & { namespace
   ctx.update((draft) => {
     project = createProject(draft, input, now);
   });
+  if (p.initialize_with_readme) {
+    const made = tget(ctx.state.projects, project.id)!;
+    ctx.update((await initializeWithReadme(ctx.env.git.repository(made.id), made, owner, now)).recipe);
+  }
   return created(projectEntity(view(ctx), tget(ctx.state.projects, project.id)!));
 }
 
@@ -137,15 +143,17 @@ function listProjects(ctx: Context<ListParams>, candidates: Iterable<Project>): 
     if (p.order_by !== 'updated_at') throw badRequest('`updated_at` filter and `updated_at` sorting must be paired');
   }
   const search = p.search?.toLowerCase();
+  const byMembership = p.membership || p.min_access_level !== undefined || p.owned || p.starred;
   const out: Project[] = [];
   for (const project of candidates) {
     if (!canReadProject(state, user, project, now)) continue;
-    const access = projectAccess(state, user, project, now);
-    if ((p.membership || p.min_access_level !== undefined || p.owned || p.starred) && !user) continue;
-    if (p.owned && !(access >= ACCESS.owner)) continue;
-    if (p.starred) continue; // stars are not part of the world yet: nobody has starred anything
-    if (p.membership && access < ACCESS.guest) continue;
-    if (p.min_access_level !== undefined && access < p.min_access_level) continue;
+    if (byMembership) {
+      if (!user || p.starred) continue; // stars are not part of the world yet: nobody has starred anything
+      const access = projectAccess(state, user, project, now);
+      if (p.owned && !(access >= ACCESS.owner)) continue;
+      if (p.membership && access < ACCESS.guest) continue;
+      if (p.min_access_level !== undefined && access < p.min_access_level) continue;
+    }
     if (p.archived !== undefined && project.archived !== p.archived) continue;
     if (p.visibility && project.visibility !== p.visibility) continue;
     if (p.id_after !== undefined && !(project.id > p.id_after)) continue;
@@ -183,10 +191,12 @@ function sortProjects(list: Project[], orderBy: string, sort: string): Project[]
   });
 }
 
-export function renderProjectList(ctx: Context<ListParams>, projects: Project[], withPermissions: boolean) {
+/** A list of projects as GitLab renders it: BasicProjectDetails to anonymous callers and with `simple`. */
+export function projectListReply(ctx: Context<ListParams>, projects: Project[], rendering: ProjectRendering): Reply {
   const v = view(ctx);
-  if (ctx.params.simple || !ctx.user) return projects.map((p) => basicProjectDetails(v, p));
-  return projects.map((p) => projectEntity(v, p, { permissions: withPermissions }));
+  const r = ctx.params.simple || (!ctx.user && rendering === 'with-access') ? 'basic' : rendering;
+  const { json, etag } = jsonArray(projects.map((p) => projectJson(v, p, r)));
+  return { status: 200, json, etag };
 }
 
 export { LIST_PARAMS as PROJECT_LIST_PARAMS, listProjects };
@@ -195,6 +205,7 @@ export const projectRoutes = [
   route({
     method: 'GET',
     path: '/projects',
+    cacheable: true,
     params: LIST_PARAMS,
     handler: (ctx) => {
       const p = ctx.params;
@@ -203,18 +214,22 @@ export const projectRoutes = [
         if (ctx.raw.order_by !== 'id') throw keysetUnsupported();
         const { items, headers } = paginateKeysetById(all, { ...p, sort: p.sort as 'asc' | 'desc' }, ctx.linkBase);
         Object.assign(ctx.responseHeaders, headers);
-        return json(renderProjectList(ctx, items, true));
+        return projectListReply(ctx, items, 'with-access');
       }
       if (!ctx.user) checkMaxOffset(p, ctx.state.instance.settings.offset_pagination_limit, 'Project');
-      return json(renderProjectList(ctx, ctx.paginate(all), true));
+      return projectListReply(ctx, ctx.paginate(all), 'with-access');
     },
   }),
 
   route({
     method: 'GET',
     path: '/projects/:id',
+    cacheable: true,
     params: { id: str().required(), statistics: bool().default(false), license: bool().default(false), with_custom_attributes: bool().default(false) },
-    handler: (ctx) => json(projectForViewer(view(ctx), findProject(ctx, ctx.params.id))),
+    handler: (ctx) => {
+      const { json: body } = projectJson(view(ctx), findProject(ctx, ctx.params.id), ctx.user ? 'with-access' : 'basic');
+      return { status: 200, json: body };
+    },
   }),
 
   route({

@@ -27,6 +27,7 @@ export const templateRoutes = [
   route({
     method: 'GET',
     path: '/templates/gitignores',
+    cacheable: true,
     auth: 'none',
     params: { page: int(), per_page: int() },
     handler: (ctx) => json(ctx.paginate(GITIGNORE_TEMPLATES).map((t) => ({ key: t.key, name: t.name }))),
@@ -34,6 +35,7 @@ export const templateRoutes = [
   route({
     method: 'GET',
     path: '/templates/gitignores/:key',
+    cacheable: true,
     auth: 'none',
     params: { key: str().required() },
     handler: (ctx) => {

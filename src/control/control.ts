@@ -33,9 +33,24 @@ function journalEntries(e: Emulator, limit: number) {
     .map(({ before: _b, after: _a, ...rest }) => rest);
 }
 
+/** Seeds a fixture sent over HTTP: one of the wrong shape is the caller's mistake, a 400. */
+async function seed(e: Emulator, fixture: Fixture) {
+  try {
+    return await e.seed(fixture);
+  } catch (err) {
+    if (err instanceof EmulatorError || !(err instanceof Error)) throw err;
+    throw new EmulatorError(`invalid fixture: ${err.message}`);
+  }
+}
+
 export async function handleControl(e: Emulator, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return fail(400, `undecodable path ${url.pathname}`);
+  }
   const m = request.method.toUpperCase();
   const [head, name, action] = parts;
   try {
@@ -52,7 +67,7 @@ export async function handleControl(e: Emulator, request: Request): Promise<Resp
       e.faults.clear();
       return reply(undefined, 204);
     }
-    if (head === 'seed' && m === 'POST') return reply(e.seed((await bodyOf(request)) as Fixture), 201);
+    if (head === 'seed' && m === 'POST') return reply(await seed(e, (await bodyOf(request)) as Fixture), 201);
     if (head === 'snapshots') {
       if (!name && m === 'GET') return reply(e.snapshotNames());
       if (name && !action && (m === 'POST' || m === 'PUT')) {

@@ -59,6 +59,9 @@ function visibleTo(visibility: Project['visibility'], user: User | null, level: 
 
 export function canReadProject(state: State, user: User | null, project: Project, now: number): boolean {
   if (project.pendingDelete) return false;
+  // Cheap answers first: most reads are of public projects, or by someone who sees everything.
+  if (user?.admin || project.visibility === 'public') return true;
+  if (project.visibility === 'internal' && user !== null && !user.external) return true;
   return visibleTo(project.visibility, user, projectAccess(state, user, project, now));
 }
 

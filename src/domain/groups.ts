@@ -1,7 +1,10 @@
 // Groups: namespaces of kind `group`, nested by `parentId`, with their own members.
 import { ACCESS, nextId, type Namespace, type State, type Visibility } from '../store/state.js';
 import { tget, tset, tvalues } from '../store/table.js';
-import { GROUP_NAME_MESSAGE, PATH_MESSAGE, isPathTaken, isReservedTopLevel, isValidGroupName, isValidPath } from './paths.js';
+import {
+  GROUP_NAME_MESSAGE, MAX_LENGTH, NAMESPACE_PATH_MESSAGE, OCI_PATH_MESSAGE, isOciPath, isPathTaken, isReservedTopLevel,
+  isValidGroupName, isValidNamespacePath, tooLong,
+} from './paths.js';
 import { VISIBILITY_ORDER } from './visibility.js';
 
 export type Errors = Record<string, string[]>;
@@ -21,18 +24,31 @@ export interface GroupInput {
 
 const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
 
+/** Namespace then Group validations, in their order (app/models/namespace.rb, group.rb). */
 export function validateGroup(state: State, input: GroupInput): Errors {
   const errors: Errors = {};
   const parent = input.parentId ? tget(state.namespaces, input.parentId) : undefined;
   if (!input.name) push(errors, 'name', "can't be blank");
-  else if (!isValidGroupName(input.name)) push(errors, 'name', GROUP_NAME_MESSAGE);
+  else if (input.name.length > MAX_LENGTH) push(errors, 'name', tooLong(MAX_LENGTH));
+  // Names are unique among the children of one parent; top-level groups may share a name.
+  if (input.name && parent && subgroups(state, parent.id).some((g) => g.name === input.name))
+    push(errors, 'name', 'has already been taken');
+  if (input.description !== undefined && input.description.length > 500) push(errors, 'description', tooLong(500));
   if (!input.path) push(errors, 'path', "can't be blank");
-  else if (!isValidPath(input.path)) push(errors, 'path', PATH_MESSAGE);
-  else if (!parent && isReservedTopLevel(input.path)) push(errors, 'path', `${input.path} is a reserved name`);
-  else if (isPathTaken(state, parent ? `${parent.fullPath}/${input.path}` : input.path)) push(errors, 'path', 'has already been taken');
+  else {
+    if (input.path.length > MAX_LENGTH) push(errors, 'path', tooLong(MAX_LENGTH));
+    if (!isOciPath(input.path)) push(errors, 'path', OCI_PATH_MESSAGE);
+    if (!isValidNamespacePath(input.path)) push(errors, 'path', NAMESPACE_PATH_MESSAGE);
+    else if (!parent && isReservedTopLevel(input.path)) push(errors, 'path', `${input.path} is a reserved name`);
+    if (input.path.length < 2) push(errors, 'path', 'is too short (minimum is 2 characters)');
+  }
+  if (input.name && !isValidGroupName(input.name)) push(errors, 'name', GROUP_NAME_MESSAGE);
   const visibility = input.visibility ?? state.instance.settings.default_group_visibility;
   if (parent && VISIBILITY_ORDER[visibility] > VISIBILITY_ORDER[parent.visibility])
     push(errors, 'visibility_level', `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`);
+  // The route's uniqueness is checked last and reported on the path.
+  if (input.path && !errors.path && isPathTaken(state, parent ? `${parent.fullPath}/${input.path}` : input.path))
+    push(errors, 'path', 'has already been taken');
   return errors;
 }
 

@@ -1,13 +1,22 @@
-// Names and paths of namespaces and projects (lib/gitlab/path_regex.rb, app/models/project.rb).
+// Names and paths of namespaces and projects (lib/gitlab/path_regex.rb, lib/gitlab/regex.rb,
+// app/models/project.rb, app/models/namespace.rb).
 import type { State } from '../store/state.js';
 import { tget } from '../store/table.js';
 
-export const PATH_MESSAGE =
+export const PROJECT_PATH_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+export const NAMESPACE_PATH_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
+/** Gitlab::Regex.oci_repository_path_regex_message: checked on every new or changed path. */
+export const OCI_PATH_MESSAGE =
+  "can only include non-accented letters, digits, '_', '-' and '.'. It must not start with '-', '_', or '.', nor end with '-', '_', '.', '.git', or '.atom'.";
 export const PROJECT_NAME_MESSAGE =
   "can contain only letters, digits, emoji, '_', '.', '+', dashes, or spaces. It must start with a letter, digit, emoji, or '_'.";
 export const GROUP_NAME_MESSAGE =
   "can contain only letters, digits, emoji, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.";
+
+export const MAX_LENGTH = 255;
+export const tooLong = (max: number) => `is too long (maximum is ${max} characters)`;
 
 const RESERVED_TOP_LEVEL = new Set([
   '-', '.well-known', '404.html', '422.html', '500.html', '502.html', '503.html', 'admin', 'api', 'apple-touch-icon.png',
@@ -16,8 +25,26 @@ const RESERVED_TOP_LEVEL = new Set([
   'slash-command-logo.png', 'snippets', 'unsubscribes', 'uploads', 'users', 'v2',
 ]);
 
-export function isValidPath(path: string): boolean {
-  return /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/.test(path) && !/\.(git|atom)$/.test(path);
+// Ruby's \p{Alnum} is letters, marks and decimal digits; U+00A9..U+1F9FF stands for emoji.
+const PROJECT_NAME = /^[\p{L}\p{M}\p{Nd}\u{00A9}-\u{1F9FF}_][\p{L}\p{M}\p{Nd}\p{Pd}+\u{00A9}-\u{1F9FF}_. ]*$/u;
+const GROUP_NAME = /^[\p{L}\p{M}\p{Nd}\u{00A9}-\u{1F9FF}_][\p{L}\p{M}\p{Nd}\p{Pd}\u{00A9}-\u{1F9FF}_(). ]*$/u;
+const NO_SUFFIX = /\.(git|atom)$/;
+const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
+const NAMESPACE_PATH = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
+const OCI_PATH = /^[a-zA-Z0-9]+(?:[._-][a-zA-Z0-9]+)*$/;
+
+/** Gitlab::PathRegex.project_path_format_regex. */
+export function isValidProjectPath(path: string): boolean {
+  return PROJECT_PATH.test(path) && !NO_SUFFIX.test(path);
+}
+
+/** Gitlab::PathRegex.namespace_format_regex: like a project path, but not ending in '.'. */
+export function isValidNamespacePath(path: string): boolean {
+  return NAMESPACE_PATH.test(path) && !NO_SUFFIX.test(path);
+}
+
+export function isOciPath(path: string): boolean {
+  return OCI_PATH.test(path);
 }
 
 export function isReservedTopLevel(path: string): boolean {
@@ -25,21 +52,30 @@ export function isReservedTopLevel(path: string): boolean {
 }
 
 export function isValidProjectName(name: string): boolean {
-  return /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Extended_Pictographic}_.+\- ]*$/u.test(name);
+  return PROJECT_NAME.test(name);
 }
 
 export function isValidGroupName(name: string): boolean {
-  return /^[\p{L}\p{N}\p{Extended_Pictographic}_][\p{L}\p{N}\p{Extended_Pictographic}_.()\- ]*$/u.test(name);
+  return GROUP_NAME.test(name);
 }
 
-/** A path derived from a name, as GitLab does when only `name` is given. */
+/** Rails' `String#parameterize`: ASCII, words joined by '-', lower case. */
+export function parameterize(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-z0-9\-_]+/gi, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+}
+
+/**
+ * The path GitLab derives when only `name` is given (Projects::CreateService): the name itself
+ * when it is a valid path, else the name parameterized ("Foo Project" -> "foo-project").
+ */
 export function pathFromName(name: string): string {
-  return name
-    .trim()
-    .toLowerCase()
-    .replace(/[^a-z0-9_.-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
-    .replace(/-{2,}/g, '-');
+  return isValidProjectPath(name) ? name : parameterize(name);
 }
 
 export function isPathTaken(state: State, fullPath: string): boolean {

@@ -1,8 +1,11 @@
 // Projects: creation rules, names and paths unique in their namespace, features, deletion.
-import { nextId, type Project, type State, type Visibility } from '../store/state.js';
+import { emptyRepository, nextId, type Project, type State, type Visibility } from '../store/state.js';
 import { tdel, tget, tset, tvalues } from '../store/table.js';
 import type { Errors } from './groups.js';
-import { PATH_MESSAGE, PROJECT_NAME_MESSAGE, isPathTaken, isValidPath, isValidProjectName, pathFromName } from './paths.js';
+import {
+  MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
+  isValidProjectPath, pathFromName, tooLong,
+} from './paths.js';
 import { VISIBILITY_ORDER } from './visibility.js';
 
 export const FEATURES = [
@@ -37,14 +40,19 @@ export function validateProject(state: State, input: ProjectInput & { name: stri
   const errors: Errors = {};
   const ns = tget(state.namespaces, input.namespaceId);
   if (!input.name) push(errors, 'name', "can't be blank");
+  else if (input.name.length > MAX_LENGTH) push(errors, 'name', tooLong(MAX_LENGTH));
   else if (!isValidProjectName(input.name)) push(errors, 'name', PROJECT_NAME_MESSAGE);
   else {
     const holder = ns ? tget(state.projectNames, nameKey(ns.id, input.name)) : undefined;
     if (holder !== undefined && holder !== except) push(errors, 'name', 'has already been taken');
   }
+  // ProjectPathValidator, the length, then the OCI rule on a new or changed path: each adds its message.
+  const pathChanged = except === undefined || tget(state.projects, except)?.path !== input.path;
   if (!input.path) push(errors, 'path', "can't be blank");
-  else if (!isValidPath(input.path)) push(errors, 'path', PATH_MESSAGE);
-  else if (ns && isPathTaken(state, `${ns.fullPath}/${input.path}`)) {
+  if (input.path && !isValidProjectPath(input.path)) push(errors, 'path', PROJECT_PATH_MESSAGE);
+  if (input.path.length > MAX_LENGTH) push(errors, 'path', tooLong(MAX_LENGTH));
+  if (input.path && pathChanged && !isOciPath(input.path)) push(errors, 'path', OCI_PATH_MESSAGE);
+  if (!errors.path && ns && isPathTaken(state, `${ns.fullPath}/${input.path}`)) {
     const existing = tget(state.paths, `${ns.fullPath}/${input.path}`.toLowerCase());
     if (!(existing?.kind === 'project' && existing.id === except)) push(errors, 'path', 'has already been taken');
   }
@@ -83,6 +91,7 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
     jobTokenAllowlist: [],
     jobs: {},
     starCount: 0,
+    repository: emptyRepository(),
   };
   tset(draft.projects, id, project);
   tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });

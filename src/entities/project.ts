@@ -3,7 +3,9 @@
 // Anonymous viewers get ProjectDetails; members and admins the full entity.
 import { ACCESS, type Project, type State, type User } from '../store/state.js';
 import { tget } from '../store/table.js';
-import { groupAccess, projectAccess } from '../domain/access.js';
+import { ancestry, groupAccess, projectAccess } from '../domain/access.js';
+import { cachedJson, type Fragment } from './cache.js';
+import { isEmptyRepository } from '../domain/repository.js';
 import { fullName, namespaceBasic } from './namespace.js';
 import { iso } from './time.js';
 import { userBasic, type UrlBase } from './user.js';
@@ -110,7 +112,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     marked_for_deletion_at: null,
     marked_for_deletion_on: null,
     packages_enabled: pick('packages_enabled', true),
-    empty_repo: pick('empty_repo', true),
+    empty_repo: isEmptyRepository(project),
     archived: project.archived,
     ...(owner ? { owner: userBasic(owner, v) } : {}),
     resolve_outdated_diff_discussions: pick('resolve_outdated_diff_discussions', false),
@@ -209,7 +211,14 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
   return { ...entity, permissions: { project_access: memberAccess(direct), group_access: memberAccess(inherited) } };
 }
 
-/** What GET /projects/:id answers: ProjectDetails to anonymous callers, ProjectWithAccess otherwise. */
-export function projectForViewer(v: ProjectView, project: Project) {
-  return v.viewer ? projectEntity(v, project, { permissions: true }) : basicProjectDetails(v, project);
+export type ProjectRendering = 'basic' | 'project' | 'with-access';
+
+/** The rendered JSON of one project for this viewer, reused while nothing it reads has changed. */
+export function projectJson(v: ProjectView, project: Project, rendering: ProjectRendering): Fragment {
+  const access = projectAccess(v.state, v.viewer, project, v.now);
+  const chain = ancestry(v.state, project.namespaceId);
+  const owner = chain[0]?.kind === 'user' && chain[0].ownerId !== null ? tget(v.state.users, chain[0].ownerId) : undefined;
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}`, [...chain, owner, v.viewer], () =>
+    rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
+  );
 }

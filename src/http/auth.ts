@@ -51,7 +51,13 @@ function cookie(headers: Headers): string | undefined {
   if (!h) return undefined;
   for (const part of h.split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k && SESSION_COOKIES.includes(k)) return decodeURIComponent(v.join('='));
+    if (k && SESSION_COOKIES.includes(k)) {
+      try {
+        return decodeURIComponent(v.join('='));
+      } catch {
+        return undefined; // not a cookie this server could have set
+      }
+    }
   }
   return undefined;
 }
@@ -70,10 +76,15 @@ function checkToken(state: State, token: Token, now: number): User {
   return user;
 }
 
-function checkUserState(user: User): void {
+/** lib/gitlab/auth/user_access_denied_reason.rb: users who may not use the API, and why. */
+function checkUserState(user: User, webBase: string): void {
   if (user.state === 'blocked' || user.state === 'banned') throw forbidden('Your account has been blocked.');
   if (user.state === 'blocked_pending_approval')
     throw forbidden('Your account is pending approval from your administrator and hence blocked.');
+  if (user.state === 'deactivated')
+    throw forbidden(
+      `Your account has been deactivated by your administrator. Please log back in from a web browser to reactivate your account at ${webBase}`,
+    );
 }
 
 function checkScopes(token: Token, method: string, req: AuthRequirements): void {
@@ -82,13 +93,17 @@ function checkScopes(token: Token, method: string, req: AuthRequirements): void 
   if (!token.scopes.some((s) => accepted.includes(s))) throw insufficientScope([...req.scopes, 'api', 'read_api']);
 }
 
-/** Finds the caller; throws GitLab's 401/403 for bad credentials. Sudo is applied separately. */
+/**
+ * Finds the caller; throws GitLab's 401/403 for bad credentials. Sudo is applied separately.
+ * `webBase` is the URL GitLab believes it lives at (the request's origin unless configured).
+ */
 export function authenticate(
   state: State,
   request: Request,
   params: Record<string, unknown>,
   req: AuthRequirements,
   now: number,
+  webBase: string = new URL(request.url).origin,
 ): Caller {
   if (req.auth === 'none') return ANONYMOUS;
   const h = request.headers;
@@ -117,7 +132,7 @@ export function authenticate(
       caller = user ? { user, method: 'session' } : ANONYMOUS;
     }
   }
-  if (caller.user) checkUserState(caller.user);
+  if (caller.user) checkUserState(caller.user, webBase);
   if (caller.token && caller.method !== 'job') checkScopes(caller.token, request.method, req);
   return caller;
 }
@@ -128,6 +143,14 @@ function jobCaller(state: State, token: Token): Caller {
   const user = job ? tget(state.users, job.userId) : undefined;
   if (!job || job.status !== 'running' || !user) throw unauthorized();
   return { user, method: 'job', token };
+}
+
+/** The `sudo` parameter (a string, or a number in a JSON body), else the `Sudo` header. */
+export function sudoValue(request: Request, params: Record<string, unknown>): string | undefined {
+  const p = params.sudo;
+  if (typeof p === 'string' && p !== '') return p;
+  if (typeof p === 'number' && Number.isInteger(p)) return String(p);
+  return request.headers.get('sudo') ?? undefined;
 }
 
 /** `sudo` parameter or `Sudo` header: an admin with a sudo-scoped token acts as another user. */

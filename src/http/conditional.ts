@@ -7,6 +7,7 @@ export function checkUnmodifiedSince(ctx: Context<unknown>, updatedAt: number): 
   const header = ctx.request.headers.get('if-unmodified-since');
   if (!header) return;
   const since = Date.parse(header);
-  // HTTP dates have whole seconds; anything changed later in that second counts as changed.
-  if (Number.isFinite(since) && Math.floor(updatedAt / 1000) * 1000 > since) throw preconditionFailed();
+  // As `check_unmodified_since!` compares: the record's time keeps its milliseconds while an HTTP
+  // date has whole seconds, so a change later within that second counts as a change.
+  if (Number.isFinite(since) && updatedAt > since) throw preconditionFailed();
 }

@@ -3,6 +3,7 @@
 // handler succeeds, so a failed request changes nothing.
 import { produce } from 'immer';
 import type { Clock } from '../clock.js';
+import type { ObjectDatabase } from '../git/objects.js';
 import type { State, Task } from '../store/state.js';
 import { nextId } from '../store/state.js';
 import type { Recipe } from '../store/store.js';
@@ -12,10 +13,18 @@ import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
 /** Services of the emulator that handlers reach through the context. */
 export interface Env {
   clock: Clock;
+  /** The git objects of every repository (refs are in the world). */
+  git: ObjectDatabase;
+  /**
+   * Counts one use of a rate limit that only some requests of a route hit (a large blob, say):
+   * false once `limit` uses fall in one period. Settings' `rate_limits[name]` overrides the limit.
+   */
+  throttle(name: string, scope: string, limit: { limit: number; period_seconds: number }): boolean;
 }
 
 export class Context<P = Record<string, unknown>> {
   #state: State;
+  #recipes: Recipe[] = [];
   readonly responseHeaders: Record<string, string> = {};
 
   constructor(
@@ -48,7 +57,19 @@ export class Context<P = Record<string, unknown>> {
 
   update(recipe: Recipe): State {
     this.#state = produce(this.#state, recipe);
+    this.#recipes.push(recipe);
     return this.#state;
+  }
+
+  /**
+   * The world to commit when `current` is the world now and `base` the one this request read.
+   * A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
+   * seed, timed work): its updates are then applied again onto the current world, and an
+   * update that no longer holds (a branch that moved) fails the request.
+   */
+  commitOnto(current: State, base: State): State {
+    if (current === base) return this.#state;
+    return this.#recipes.reduce((s, r) => produce(s, r), current);
   }
 
   /** Schedules timed work on the clock, as part of this request's changes. */

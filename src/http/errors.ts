@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
+    /** Set when the body is sent as it is (a string), not as JSON. */
+    readonly contentType?: string,
   ) {
     super(typeof body === 'object' && body !== null ? JSON.stringify(body) : String(body));
     this.name = 'ApiError';
@@ -21,6 +23,19 @@ const message = (status: number, text: unknown, headers?: Record<string, string>
 export const grapeError = (status: number, text: string) => new ApiError(status, { error: text });
 
 export const routeNotFound = () => grapeError(404, '404 Not Found');
+
+/**
+ * Grape's InvalidMessageBody (a body that does not parse as its content type says), rendered
+ * as Grape composes its long messages: "\nProblem:\n  ...\nResolution:\n  ...".
+ */
+export const invalidMessageBody = (format: string) =>
+  grapeError(
+    400,
+    `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
+  );
+
+/** Gitlab::Middleware::HandleMalformedStrings: parameters Rack or Rails cannot read, in plain text. */
+export const malformedRequest = () => new ApiError(400, 'Bad Request', {}, 'text/plain');
 export const apiV3Gone = () => grapeError(410, 'API V3 is no longer supported. Use API V4 instead.');
 
 /** `not_found!(resource)`: `404 Project Not Found`; without a resource, `404 Not Found`. */

@@ -33,26 +33,42 @@ export function pageRequest(input: PageInput): { page: number; perPage: number; 
   return { page: Math.max(1, pageParam), perPage, perPageParam };
 }
 
-/** Rails' `Hash#to_query`: keys sorted, CGI-escaped, arrays as `k[]=v`, hashes as `k[s]=v`. */
+/**
+ * Rails' `Hash#to_query`: each `key=value` CGI-escaped, arrays as `k[]=v`, hashes as `k[s]=v`,
+ * empty arrays and hashes left out, and the pieces sorted as strings (inside an array of
+ * hashes they keep their order).
+ */
 export function toQuery(params: Record<string, unknown>): string {
+  return hashToQuery(params);
+}
+
+function hashToQuery(hash: Record<string, unknown>, namespace?: string): string {
   const parts: string[] = [];
-  const add = (key: string, value: unknown) => {
-    if (value === undefined) return;
-    if (Array.isArray(value)) {
-      if (value.length === 0) add(`${key}[]`, '');
-      for (const v of value) add(`${key}[]`, v);
-    } else if (value !== null && typeof value === 'object') {
-      for (const k of Object.keys(value).sort()) add(`${key}[${k}]`, (value as Record<string, unknown>)[k]);
-    } else {
-      parts.push(`${cgiEscape(key)}=${cgiEscape(value === null ? '' : String(value))}`);
-    }
-  };
-  for (const key of Object.keys(params).sort()) add(key, params[key]);
+  for (const key of Object.keys(hash)) {
+    const value = hash[key];
+    if (value === undefined) continue;
+    if ((Array.isArray(value) || isHash(value)) && Object.keys(value).length === 0) continue;
+    parts.push(valueToQuery(value, namespace === undefined ? key : `${namespace}[${key}]`));
+  }
+  if (!namespace?.includes('[]')) parts.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return parts.join('&');
 }
 
+function valueToQuery(value: unknown, key: string): string {
+  if (Array.isArray(value)) {
+    const prefix = `${key}[]`;
+    return value.length === 0 ? `${cgiEscape(prefix)}=` : value.map((v) => valueToQuery(v, prefix)).join('&');
+  }
+  if (isHash(value)) return hashToQuery(value, key);
+  return `${cgiEscape(key)}=${cgiEscape(value === null ? '' : String(value))}`;
+}
+
+const isHash = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
+
 function cgiEscape(s: string): string {
-  return encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
+  // A lone surrogate has no UTF-8 form: it is written as U+FFFD, as a well-formed string would be.
+  return encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
 }
 
 function link(base: LinkBase, extra: Record<string, unknown>, rel: string): string {

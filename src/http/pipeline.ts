@@ -5,13 +5,15 @@ import type { Faults } from '../faults.js';
 import type { Journal } from '../journal.js';
 import type { State, Tier } from '../store/state.js';
 import type { Store } from '../store/store.js';
-import { applySudo, authenticate, requireAuth, type Caller, ANONYMOUS } from './auth.js';
+import { applySudo, authenticate, requireAuth, sudoValue, type Caller, ANONYMOUS } from './auth.js';
 import { Context, type Env } from './context.js';
-import { ApiError, apiV3Gone, rateLimited, routeNotFound, serverError, uriTooLong } from './errors.js';
+import { ApiError, apiV3Gone, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from './errors.js';
 import { parseParams } from './params.js';
 import { MAX_QUERY_LENGTH, parseBody, parseQuery } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
 import type { Router } from './router.js';
+import { hash53 } from '../hash.js';
+import { today } from '../domain/access.js';
 
 export const API_PREFIX = '/api/v4';
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
@@ -40,14 +42,67 @@ interface RateWindow {
   count: number;
 }
 
+interface Answer {
+  caller: Caller;
+  reply: Reply;
+  headers: Record<string, string>;
+}
+
+/**
+ * Answers of cacheable GET routes for the current world. The world is immutable, so an answer
+ * is a function of (world, URL, credentials, day) for routes whose output does not read the
+ * time of day; a new world starts an empty cache. Bounded, and only the current world is kept.
+ */
+class AnswerCache {
+  #state: State | undefined;
+  #map = new Map<string, Answer>();
+
+  get(state: State, key: string): Answer | undefined {
+    return state === this.#state ? this.#map.get(key) : undefined;
+  }
+
+  set(state: State, key: string, answer: Answer): void {
+    if (state !== this.#state || this.#map.size >= 256) {
+      this.#state = state;
+      this.#map = new Map();
+    }
+    this.#map.set(key, answer);
+  }
+}
+
+const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cookie', 'sudo'];
+
+function answerKey(request: Request, url: URL, now: number): string {
+  let key = `${url.href}\n${today(now)}`;
+  for (const h of CREDENTIAL_HEADERS) key += `\n${request.headers.get(h) ?? ''}`;
+  return key;
+}
+
 export class Pipeline {
   #rate = new Map<string, RateWindow>();
+  #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: PipelineDeps) {}
 
   resetRateLimits(): void {
     this.#rate.clear();
+  }
+
+  /** A rate limit counted by the handler itself (`Env.throttle`); the settings may override it. */
+  throttle(name: string, scope: string, fallback: { limit: number; period_seconds: number }): boolean {
+    const limit = this.deps.store.state.instance.settings.rate_limits[name] ?? fallback;
+    const now = this.deps.clock.now();
+    const id = `${name}|${scope}`;
+    const period = limit.period_seconds * 1000;
+    let w = this.#rate.get(id);
+    if (!w || now >= w.start + period || now < w.start) {
+      w = { start: now, count: 0 };
+      this.#rate.set(id, w);
+    }
+    if (w.count >= limit.limit) return false;
+    w.count++;
+    return true;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -80,36 +135,48 @@ export class Pipeline {
         if (path === null) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
         if (url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
         const match = this.deps.router.match(method, path === '' ? '/' : path);
-        if (match === 'bad-encoding' || match === undefined || !this.#available(match.route)) throw routeNotFound();
+        if (match === 'bad-encoding') throw malformedRequest(); // HandleMalformedStrings: a path that is not UTF-8
+        if (match === undefined || !this.#available(match.route)) throw routeNotFound();
         const { route } = match;
         routeKey = `${route.method} ${route.path}`;
-        const query = parseQuery(url.search);
-        const body = await parseBody(request);
-        const raw = { ...query, ...body.params, ...match.params };
         const state = this.deps.store.state;
         const now = this.deps.clock.now();
-        const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
-        caller = authenticate(state, request, raw, req, now);
-        const sudo = typeof raw.sudo === 'string' ? raw.sudo : request.headers.get('sudo') ?? undefined;
-        caller = applySudo(state, caller, sudo);
-        requireAuth(caller, req);
-        this.#checkRateLimit(state, route, routeKey, caller, now);
-        const parsed = parseParams(route.params ?? {}, raw, route.constraints);
-        if (!parsed.ok) throw parsed.error;
-        const origin = this.deps.externalUrl ?? url.origin;
-        const linkParams: Record<string, unknown> = { ...query, ...body.params, ...match.params };
-        for (const [k, p] of Object.entries(route.params ?? {})) {
-          if (linkParams[k] === undefined && p.options.default !== undefined) linkParams[k] = p.options.default;
+        const cacheKey = route.cacheable && request.body === null ? answerKey(request, url, now) : undefined;
+        const hit = cacheKey !== undefined ? this.#answers.get(state, cacheKey) : undefined;
+        if (hit) {
+          caller = hit.caller;
+          this.#checkRateLimit(state, route, routeKey, caller, now);
+          reply = hit.reply;
+          Object.assign(ctxHeaders, hit.headers);
+        } else {
+          const query = parseQuery(url.search);
+          const body = await parseBody(request);
+          const raw = { ...query, ...body.params, ...match.params };
+          const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
+          const origin = this.deps.externalUrl ?? url.origin;
+          caller = authenticate(state, request, raw, req, now, origin);
+          if (req.auth !== 'none') caller = applySudo(state, caller, sudoValue(request, raw)); // routes that never read credentials ignore sudo
+          requireAuth(caller, req);
+          this.#checkRateLimit(state, route, routeKey, caller, now);
+          const parsed = parseParams(route.params ?? {}, raw, route.constraints);
+          if (!parsed.ok) throw parsed.error;
+          const linkParams: Record<string, unknown> = { ...query, ...body.params, ...match.params };
+          for (const [k, p] of Object.entries(route.params ?? {})) {
+            if (linkParams[k] === undefined && p.options.default !== undefined) linkParams[k] = p.options.default;
+          }
+          const ctx = new Context(state, this.deps.env, request, url, parsed.value, raw, caller, origin, {
+            base: origin + url.pathname,
+            params: linkParams,
+          });
+          reply = await route.handler(ctx);
+          Object.assign(ctxHeaders, ctx.responseHeaders);
+          if (ctx.state !== state) this.deps.store.state = ctx.commitOnto(this.deps.store.state, state);
+          if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
+            this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
+          }
         }
-        const ctx = new Context(state, this.deps.env, request, url, parsed.value, raw, caller, origin, {
-          base: origin + url.pathname,
-          params: linkParams,
-        });
-        reply = await route.handler(ctx);
-        Object.assign(ctxHeaders, ctx.responseHeaders);
-        if (ctx.state !== state) this.deps.store.state = ctx.state;
       } catch (e) {
-        if (e instanceof ApiError) reply = { status: e.status, body: e.body, headers: e.headers };
+        if (e instanceof ApiError) reply = { status: e.status, body: e.body, headers: e.headers, contentType: e.contentType };
         else {
           defect = e instanceof Error ? e.stack ?? e.message : String(e);
           const err = serverError();
@@ -164,7 +231,10 @@ export class Pipeline {
     for (const [k, v] of Object.entries(extra)) headers.set(k, v);
     for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
     let body: Uint8Array | string | null = null;
-    if (reply.raw !== undefined) {
+    if (reply.json !== undefined) {
+      body = reply.json;
+      headers.set('Content-Type', 'application/json');
+    } else if (reply.raw !== undefined) {
       body = reply.raw;
       headers.set('Content-Type', reply.contentType ?? 'application/octet-stream');
     } else if (reply.body !== undefined) {
@@ -172,7 +242,7 @@ export class Pipeline {
       headers.set('Content-Type', reply.contentType ?? 'application/json');
     }
     if (body !== null && reply.status === 200 && (method === 'GET' || method === 'HEAD') && !headers.has('ETag')) {
-      const etag = `W/"${hash(body)}"`;
+      const etag = reply.etag ?? `W/"${typeof body === 'string' ? hash53(body) : hash53(new TextDecoder().decode(body))}"`;
       headers.set('ETag', etag);
       const inm = request.headers.get('if-none-match');
       if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
@@ -182,26 +252,4 @@ export class Pipeline {
     if (reply.status === 204 || reply.status === 304) body = null;
     return new Response(method === 'HEAD' ? null : (body as BodyInit | null), { status: reply.status, headers });
   }
-}
-
-/** A fast 53-bit hash (cyrb53), enough to tell versions of a response apart. */
-function hash(input: Uint8Array | string): string {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  if (typeof input === 'string') {
-    for (let i = 0; i < input.length; i++) {
-      const c = input.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-  } else {
-    for (let i = 0; i < input.length; i++) {
-      const c = input[i]!;
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
 }

@@ -1,21 +1,83 @@
 // GitLab's parameter sources, merged as Grape merges them: query string < body < path.
-// Brackets (`a[]=`, `h[k]=`, `a[][k]=`) are read by qs; `+` in a query value is a space.
-import qs from 'qs';
-import { grapeError } from './errors.js';
+// Query strings and form bodies are read as Rack reads them (Rack::QueryParser): `a[]=x`
+// arrays, `h[k]=v` hashes, `a[][k]=v` arrays of hashes (a repeated key starts a new hash),
+// `+` as a space, the last of `a=1&a=2`. What Rack or Rails cannot read (a broken
+// %-encoding, bytes that are not UTF-8, a NUL, `a=1&a[]=2`) GitLab answers with a plain
+// `400 Bad Request` (Gitlab::Middleware::HandleMalformedStrings) before any route runs.
+import { invalidMessageBody, malformedRequest } from './errors.js';
 
 export const MAX_QUERY_LENGTH = 10 * 1024; // Puma's limit on a query string
+const PARAM_DEPTH_LIMIT = 100; // Rack's default
 
-const QS_OPTIONS: qs.IParseOptions = {
-  arrayLimit: 10_000,
-  parameterLimit: 10_000,
-  depth: 10,
-  duplicates: 'last', // Rack keeps the last of `a=1&a=2`
-  allowPrototypes: false,
-};
+type Params = Record<string, unknown>;
 
-export function parseQuery(search: string): Record<string, unknown> {
+/** A hash of parameters: no prototype, so any key (`__proto__`, `toString`) is plain data. */
+const makeParams = (): Params => Object.create(null) as Params;
+const isHash = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function unescape(text: string): string {
+  let out: string;
+  try {
+    out = decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw malformedRequest();
+  }
+  if (out.includes('\0')) throw malformedRequest();
+  return out;
+}
+
+function hasKey(hash: Params, key: string): boolean {
+  if (key.includes('[]')) return false;
+  let h: unknown = hash;
+  for (const part of key.split(/[[\]]+/)) {
+    if (part === '') continue;
+    if (!isHash(h) || !Object.prototype.hasOwnProperty.call(h, part)) return false;
+    h = h[part];
+  }
+  return true;
+}
+
+/** Rack::QueryParser#normalize_params (Rack 2.2). */
+function normalize(params: Params, name: string, v: unknown, depth: number): unknown {
+  if (depth <= 0) throw malformedRequest();
+  const m = /^[[\]]*([^[\]]+)\]*/.exec(name);
+  const k = m ? m[1]! : '';
+  const after = m ? name.slice(m[0].length) : '';
+  if (k === '') return name === '[]' ? [v] : undefined;
+  if (after === '') params[k] = v;
+  else if (after === '[') params[name] = v;
+  else if (after === '[]') {
+    const list = (params[k] ??= []);
+    if (!Array.isArray(list)) throw malformedRequest();
+    list.push(v);
+  } else if (after.startsWith('[]')) {
+    const md = /^\[\]\[([^[\]]+)\]$/.exec(after) ?? /^\[\](.+)$/.exec(after);
+    const child = md![1]!;
+    const list = (params[k] ??= []);
+    if (!Array.isArray(list)) throw malformedRequest();
+    const last: unknown = list[list.length - 1];
+    if (isHash(last) && !hasKey(last, child)) normalize(last, child, v, depth - 1);
+    else list.push(normalize(makeParams(), child, v, depth - 1));
+  } else {
+    const hash = (params[k] ??= makeParams());
+    if (!isHash(hash)) throw malformedRequest();
+    params[k] = normalize(hash, after, v, depth - 1);
+  }
+  return params;
+}
+
+/** Rack's `parse_nested_query`: a query string or a form body into nested parameters. */
+export function parseQuery(search: string): Params {
   const text = search.startsWith('?') ? search.slice(1) : search;
-  return text === '' ? {} : (qs.parse(text, QS_OPTIONS) as Record<string, unknown>);
+  const params = makeParams();
+  for (const part of text.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = unescape(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : unescape(part.slice(eq + 1));
+    normalize(params, key, value, PARAM_DEPTH_LIMIT);
+  }
+  return params;
 }
 
 export interface ParsedBody {
@@ -24,7 +86,6 @@ export interface ParsedBody {
   bytes?: Uint8Array;
 }
 
-const invalidBody = () => grapeError(400, 'message body does not match declared format');
 
 export async function parseBody(request: Request): Promise<ParsedBody> {
   if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return { params: {} };
@@ -38,7 +99,7 @@ export async function parseBody(request: Request): Promise<ParsedBody> {
     try {
       value = JSON.parse(text);
     } catch {
-      throw invalidBody();
+      throw invalidMessageBody('application/json');
     }
     return { params: isObject(value) ? value : {}, bytes };
   }
@@ -53,17 +114,15 @@ async function parseMultipart(request: Request): Promise<Record<string, unknown>
   try {
     form = await request.formData();
   } catch {
-    throw invalidBody();
+    throw invalidMessageBody('multipart/form-data');
   }
-  const pairs: string[] = [];
-  const files: [string, unknown][] = [];
+  // Each part is one parameter, named as in a query string (`files[]`, `h[k]`); files stay File values.
+  const params = makeParams();
   for (const [key, value] of form.entries()) {
     if (key === '') continue; // an extra, empty part some clients send
-    if (typeof value === 'string') pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(value)}`);
-    else files.push([key.replace(/\[\]$/, ''), value]);
+    if (typeof value === 'string' && value.includes('\0')) throw malformedRequest();
+    normalize(params, key, value, PARAM_DEPTH_LIMIT);
   }
-  const params = parseQuery(pairs.join('&'));
-  for (const [key, file] of files) params[key] = file;
   return params;
 }
 

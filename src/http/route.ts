@@ -11,6 +11,9 @@ export interface Reply {
   /** Rendered as JSON unless `raw` is given. */
   body?: unknown;
   raw?: Uint8Array | string;
+  /** JSON already serialised (cached entity fragments), with its ETag when known. */
+  json?: string;
+  etag?: string;
   contentType?: string;
   headers?: Record<string, string>;
 }
@@ -30,6 +33,11 @@ export interface RouteDef<S extends ParamSpec = ParamSpec> {
   offering?: Offering;
   /** Name of a rate limit in the instance settings (`rate_limits`). */
   rateLimit?: string;
+  /**
+   * The answer depends only on the world, the URL, the credentials and the day (not the time
+   * of day), so a GET may be answered again from cache while the world is unchanged.
+   */
+  cacheable?: boolean;
   handler(ctx: Context<Parsed<S>>): Reply | Promise<Reply>;
 }
 

@@ -120,6 +120,40 @@ export interface Job {
   ref: string;
 }
 
+/** A tag: `target` is the tag object of an annotated tag, else the commit itself. */
+export interface TagRef {
+  target: string;
+  /** The commit the tag points at, peeled. */
+  commit: string;
+  /** The annotation of an annotated tag; null for a lightweight tag. */
+  message: string | null;
+}
+
+/** Who may push to and merge into a protected branch (access levels; 0 is no one). */
+export interface ProtectedBranch {
+  pushAccessLevel: number;
+  mergeAccessLevel: number;
+}
+
+/**
+ * The refs of a project's repository. The objects they name live in the git object store
+ * (append-only), so a snapshot of the world includes every repository at no cost.
+ * HEAD is `Project.defaultBranch`.
+ */
+export interface Repository {
+  /** Branch name -> commit sha. */
+  branches: Record<string, string>;
+  tags: Record<string, TagRef>;
+  /** Branch name or wildcard pattern (`release/*`) -> its protection. */
+  protectedBranches: Record<string, ProtectedBranch>;
+  /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
+  lfs: Record<string, string>;
+}
+
+export function emptyRepository(): Repository {
+  return { branches: {}, tags: {}, protectedBranches: {}, lfs: {} };
+}
+
 export interface Project {
   id: number;
   name: string;
@@ -142,6 +176,7 @@ export interface Project {
   jobTokenAllowlist: number[];
   jobs: Record<number, Job>;
   starCount: number;
+  repository: Repository;
 }
 
 export interface PathEntry {

@@ -1,0 +1,31 @@
+// Branches as GitLab renders them (lib/api/entities/branch.rb).
+import { commitEntity, type CommitRef } from './commit.js';
+
+export interface BranchFacts {
+  name: string;
+  commit: CommitRef;
+  /** Merged into the default branch (and not the same commit). */
+  merged: boolean;
+  protected: boolean;
+  developersCanPush: boolean;
+  developersCanMerge: boolean;
+  canPush: boolean;
+  default: boolean;
+}
+
+/** A ref in a `/-/tree/` URL: each segment escaped, the slashes kept. */
+export const refPath = (ref: string) => ref.split('/').map(encodeURIComponent).join('/');
+
+export function branchEntity(projectWebUrl: string, b: BranchFacts) {
+  return {
+    name: b.name,
+    commit: commitEntity(projectWebUrl, b.commit),
+    merged: b.merged,
+    protected: b.protected,
+    developers_can_push: b.developersCanPush,
+    developers_can_merge: b.developersCanMerge,
+    can_push: b.canPush,
+    default: b.default,
+    web_url: `${projectWebUrl}/-/tree/${refPath(b.name)}`,
+  };
+}

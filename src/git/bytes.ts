@@ -1,0 +1,64 @@
+// Bytes of file contents: UTF-8, Base64 as Ruby reads (lenient) and writes it (strict), SHA-256.
+// No Buffer, so the core runs outside Node too.
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const VALUE = new Int16Array(128).fill(-1);
+for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
+
+export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** `Base64.strict_encode64`. */
+export function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  if (i < bytes.length) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
+    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
+    out += i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63]! + '=' : '==';
+  }
+  return out;
+}
+
+/** `Base64.decode64`: characters outside the alphabet are skipped, padding is optional. */
+export function fromBase64(text: string): Uint8Array {
+  const values: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61) break; // '=' ends the data
+    const v = c < 128 ? VALUE[c]! : -1;
+    if (v >= 0) values.push(v);
+  }
+  const out = new Uint8Array(Math.floor((values.length * 3) / 4));
+  let o = 0;
+  for (let i = 0; i < values.length; i += 4) {
+    const n = (values[i]! << 18) | ((values[i + 1] ?? 0) << 12) | ((values[i + 2] ?? 0) << 6) | (values[i + 3] ?? 0);
+    if (o < out.length) out[o++] = n >> 16;
+    if (o < out.length && i + 2 < values.length) out[o++] = (n >> 8) & 255;
+    if (o < out.length && i + 3 < values.length) out[o++] = n & 255;
+  }
+  return out;
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** A Git LFS pointer file (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md). */
+export function lfsPointer(oid: string, size: number): string {
+  return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${size}\n`;
+}
+
+/** The sha256 oid of an LFS pointer, or null when the blob is not one. */
+export function parseLfsPointer(bytes: Uint8Array): { oid: string; size: number } | null {
+  if (bytes.length > 200) return null;
+  const text = new TextDecoder().decode(bytes);
+  const m = /^version https:\/\/git-lfs\.github\.com\/spec\/v1\noid sha256:([0-9a-f]{64})\nsize (\d+)\n?$/.exec(text);
+  return m ? { oid: m[1]!, size: Number(m[2]) } : null;
+}

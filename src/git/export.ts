@@ -1,0 +1,52 @@
+// A repository written out as a real bare git directory: every object reachable from its refs
+// (copied byte for byte, as loose objects), the refs themselves and HEAD. The real `git` can
+// then check it (`git fsck`) and read it (`git log`). Loads node:fs only when called.
+import type { RepositoryObjects } from './objects.js';
+
+export interface ExportRefs {
+  branches: Record<string, string>;
+  tags: Record<string, { target: string }>;
+  head: string;
+}
+
+/** Every object reachable from the given object ids. */
+export async function reachableObjects(repo: RepositoryObjects, roots: Iterable<string>): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length) {
+    const oid = stack.pop()!;
+    if (seen.has(oid)) continue;
+    seen.add(oid);
+    const type = await repo.type(oid);
+    if (type === 'commit') {
+      const c = await repo.readCommit(oid);
+      stack.push(c.tree, ...c.parents);
+    } else if (type === 'tree') {
+      for (const e of (await repo.readTree(oid)).values()) if (e.type !== 'commit') stack.push(e.oid);
+    } else if (type === 'tag') {
+      stack.push((await repo.readTag(oid)).object);
+    }
+  }
+  return seen;
+}
+
+export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string): Promise<void> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const roots = [...Object.values(refs.branches), ...Object.values(refs.tags).map((t) => t.target)];
+  for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) await mkdir(join(dir, d), { recursive: true });
+  await writeFile(join(dir, 'HEAD'), `ref: refs/heads/${refs.head}\n`);
+  await writeFile(join(dir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
+  for (const oid of await reachableObjects(repo, roots)) {
+    const path = repo.objectPath(oid);
+    if (!repo.db.volume.existsSync(path)) continue; // the empty tree, which git knows without a file
+    await mkdir(join(dir, 'objects', oid.slice(0, 2)), { recursive: true });
+    await writeFile(join(dir, 'objects', oid.slice(0, 2), oid.slice(2)), repo.db.volume.readFileSync(path) as Uint8Array);
+  }
+  const writeRef = async (ref: string, oid: string) => {
+    await mkdir(join(dir, ref, '..'), { recursive: true });
+    await writeFile(join(dir, ref), `${oid}\n`);
+  };
+  for (const [name, sha] of Object.entries(refs.branches)) await writeRef(`refs/heads/${name}`, sha);
+  for (const [name, t] of Object.entries(refs.tags)) await writeRef(`refs/tags/${name}`, t.target);
+}

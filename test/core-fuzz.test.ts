@@ -1,0 +1,184 @@
+// Bad input across every route: random methods, ids, broken percent-encodings, random bodies,
+// query strings and credentials. Whatever arrives, the answer is never a 500, always comes,
+// and a request that fails changes nothing.
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../src/api/index.js';
+import { createEmulator, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
+
+const ORIGIN = 'https://gitlab.example.com';
+
+const fixture: Fixture = {
+  users: [
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
+    { username: 'alice', tokens: [{ token: 'alice-token' }, { token: 'alice-read', scopes: ['read_api'] }] },
+    { username: 'carol', external: true, tokens: [{ token: 'carol-token' }] },
+  ],
+  groups: [
+    { path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] },
+    { path: 'team', parent: 'acme', visibility: 'private' },
+  ],
+  projects: [
+    { namespace: 'acme', path: 'website', visibility: 'public', topics: ['web'] },
+    { namespace: 'acme/team', path: 'tools', visibility: 'private' },
+    { namespace: 'alice', path: 'mine', visibility: 'internal' },
+  ],
+};
+
+let gitlab: Emulator;
+let seeded: Snapshot;
+
+beforeAll(async () => {
+  gitlab = await createEmulator({ fixture, clock: { now: '2030-01-01T00:00:00Z', frozen: true }, journalLimit: 5 });
+  seeded = gitlab.snapshot();
+});
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+const UNDECODABLE = ['%', '%E0%A4%A', '%zz', '%C3%28', '%ED%A0%80', '%00', '%2', '%%'];
+
+/** A path segment: known ids and paths, odd numbers, text with or without broken encodings. */
+const segment = fc.oneof(
+  fc.constantFrom('1', '2', '3', '4', '5', 'acme', 'acme%2Fwebsite', 'acme%2Fteam', 'acme%2Fteam%2Ftools', 'alice', 'alice%2Fmine', 'root'),
+  fc.constantFrom('0', '-1', '007', '9007199254740993', '1e3', '1.5', ' ', '%20', '..', '.', '%2E%2E', 'ACME%2FWEBSITE'),
+  fc.constantFrom(...UNDECODABLE),
+  fc.string({ maxLength: 12, unit: 'grapheme' }).map(encodeURIComponent),
+  fc.tuple(fc.string({ maxLength: 5 }), fc.constantFrom(...UNDECODABLE)).map(([a, b]) => encodeURIComponent(a) + b),
+);
+
+/** A path matching a declared route, its parameters filled with random segments. */
+const routePath = fc
+  .tuple(fc.constantFrom(...ROUTES), fc.array(segment, { minLength: 4, maxLength: 4 }), fc.boolean())
+  .map(([route, segs, slash]) => {
+    let i = 0;
+    const path = route.path.replace(/:[a-z_]+/g, () => segs[i++ % segs.length]!);
+    return { method: route.method as string, path: path + (slash ? '/' : ''), params: Object.keys(route.params ?? {}) };
+  });
+
+/** Any path under /api/v4, including ones no route has. */
+const anyPath = fc.array(segment, { minLength: 0, maxLength: 4 }).map((segs) => ({ method: 'GET', path: `/${segs.join('/')}`, params: [] as string[] }));
+
+const scalar = fc.oneof(
+  fc.string({ maxLength: 10, unit: 'grapheme' }),
+  fc.constantFrom('', 'true', 'True', 'TrUe', '0', '1', '-1', 'private', 'public', 'internal', 'id', 'asc', 'desc', 'keyset', 'name', '2030-01-01', '2030-01-01T00:00:00+01:00', 'a,b'),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
+const value = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 4 }), scalar, { maxKeys: 3 }));
+
+/** A query string: pairs for declared names and random ones, or raw text with brackets and broken escapes. */
+function queryFor(params: string[]) {
+  const key = fc.oneof(fc.constantFrom(...params, 'page', 'per_page', 'sudo', 'private_token', 'id'), fc.string({ maxLength: 6 }));
+  const pair = fc.tuple(key, fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('1', 'true', 'TrUe', '-5', '999999999999999999999', 'x'))).map(
+    ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`,
+  );
+  const raw = fc.oneof(
+    fc.constantFrom('a[]=1&a[]=2', 'a[b]=1&a[c]=2', 'a[][b]=1&a[][b]=2', 'a=1&a[]=2', 'a[]=1&a[b]=2', 'x[[[=1', '[]=1', 'a[=1', '&&=&', '=', 'a'),
+    fc.constantFrom(...UNDECODABLE).map((u) => `search=${u}`),
+    fc.string({ maxLength: 20 }),
+  );
+  return fc.array(fc.oneof(pair, pair, raw), { maxLength: 5 }).map((parts) => (parts.length ? `?${parts.join('&')}` : ''));
+}
+
+function bodyFor(params: string[]) {
+  const jsonObject = fc.dictionary(fc.oneof(fc.constantFrom(...params, 'sudo', 'id', '__proto__', 'constructor'), fc.string({ maxLength: 5 })), value, { maxKeys: 5 });
+  return fc.oneof(
+    fc.constant(undefined),
+    jsonObject.map((o) => ({ type: 'application/json', text: JSON.stringify(o) })),
+    fc.jsonValue().map((v) => ({ type: 'application/json', text: JSON.stringify(v) })),
+    fc.string({ maxLength: 20 }).map((text) => ({ type: 'application/json', text })),
+    queryFor(params).map((q) => ({ type: 'application/x-www-form-urlencoded', text: q.slice(1) })),
+    fc.string({ maxLength: 20 }).map((text) => ({ type: 'multipart/form-data; boundary=xyz', text })),
+    jsonObject.map((o) => ({ type: 'multipart/form-data', form: o })),
+    fc.string({ maxLength: 20 }).map((text) => ({ type: 'text/plain', text })),
+  );
+}
+
+const headers = fc.record(
+  {
+    'PRIVATE-TOKEN': fc.constantFrom('root-token', 'alice-token', 'alice-read', 'carol-token', 'garbage', ''),
+    Authorization: fc.constantFrom('Bearer root-token', 'Bearer nope', 'Basic Z2l0bGFiLWNpLXRva2VuOng=', 'Basic %%%', 'Bearer'),
+    Sudo: fc.oneof(fc.constantFrom('alice', 'ALICE', '2', 'nobody', '-1', ''), fc.string({ maxLength: 6 })),
+    Cookie: fc.constantFrom('_gitlab_session=%E0%A4%A', '_gitlab_session=', '_gitlab_session', 'a=b; _service_session=%zz'),
+    'If-None-Match': fc.constantFrom('*', 'W/"x"', ''),
+    'If-Unmodified-Since': fc.constantFrom('yesterday', 'Thu, 01 Jan 1970 00:00:00 GMT', 'Tue, 01 Jan 2030 00:00:00 GMT'),
+    'JOB-TOKEN': fc.constantFrom('job', ''),
+  },
+  { requiredKeys: [] },
+);
+
+const requestArb = fc
+  .tuple(fc.oneof(routePath, routePath, routePath, anyPath), fc.option(fc.constantFrom(...METHODS), { nil: undefined }))
+  .chain(([target, method]) =>
+    fc.record({
+      method: fc.constant(method ?? target.method),
+      path: fc.constant(target.path),
+      query: queryFor(target.params),
+      body: bodyFor(target.params),
+      headers,
+    }),
+  );
+
+type Fuzzed = typeof requestArb extends fc.Arbitrary<infer T> ? T : never;
+
+function build(r: Fuzzed): Request {
+  const h = new Headers();
+  for (const [k, v] of Object.entries(r.headers)) h.set(k, v as string);
+  const init: RequestInit = { method: r.method, headers: h };
+  if (r.body && r.method !== 'GET' && r.method !== 'HEAD') {
+    if ('form' in r.body && r.body.form) {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(r.body.form)) form.append(k, typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+      init.body = form;
+    } else if ('text' in r.body) {
+      h.set('Content-Type', r.body.type);
+      init.body = r.body.text;
+    }
+  }
+  return new Request(`${ORIGIN}/api/v4${r.path}${r.query}`, init);
+}
+
+async function attempt(r: Fuzzed) {
+  gitlab.restore(seeded);
+  gitlab.runUntilIdle();
+  const before = gitlab.state;
+  const res = await gitlab.handle(build(r));
+  await res.arrayBuffer();
+  return { res, before, after: gitlab.state, entry: gitlab.journal.last() };
+}
+
+describe('bad input', () => {
+  it('is never answered with a 500, and a failed request changes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (r) => {
+        const { res, before, after, entry } = await attempt(r);
+        expect(res.status, `${r.method} ${r.path}${r.query}`).not.toBe(500);
+        expect(entry?.error).toBeUndefined();
+        if (res.status < 200 || res.status > 299) expect(after).toBe(before);
+      }),
+      { numRuns: 1500, timeout: 2000 },
+    );
+  });
+
+  it('an undecodable percent-encoding in a path parameter is 404, never an exception', async () => {
+    for (const route of ROUTES.filter((r) => r.path.includes(':'))) {
+      for (const bad of UNDECODABLE) {
+        const path = route.path.replace(/:[a-z_]+/g, bad);
+        const res = await gitlab.handle(new Request(`${ORIGIN}/api/v4${path}`, { method: route.method, headers: { 'PRIVATE-TOKEN': 'root-token' } }));
+        expect([400, 404], `${route.method} ${path}`).toContain(res.status);
+      }
+    }
+  });
+
+  it('reads never change the world', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb.filter((r) => r.method === 'GET' || r.method === 'HEAD'), async (r) => {
+        const { before, after } = await attempt(r);
+        expect(after).toBe(before);
+      }),
+      { numRuns: 300, timeout: 2000 },
+    );
+  });
+});
