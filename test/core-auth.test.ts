@@ -26,12 +26,14 @@ const fixture: Fixture = {
         { token: 'alice-sudo', scopes: ['api', 'sudo'] },
         { token: 'alice-expiring', scopes: ['api'], expires_at: '2030-01-10' },
         { token: 'alice-revoked', scopes: ['api'], revoked: true },
+        { token: 'alice-revoked-expired', scopes: ['api'], revoked: true, expires_at: '2029-12-31' },
+        { token: 'alice-read-impersonation', scopes: ['read_api'], kind: 'impersonation' },
         { token: 'alice-oauth', scopes: ['api'], kind: 'oauth' },
         { token: 'alice-impersonation', scopes: ['api'], kind: 'impersonation' },
       ],
     },
     { username: 'Eve.Smith', tokens: [{ token: 'eve-api' }] },
-    { username: 'blocked', state: 'blocked', tokens: [{ token: 'blocked-api' }] },
+    { username: 'blocked', state: 'blocked', tokens: [{ token: 'blocked-api' }, { token: 'blocked-read', scopes: ['read_api'] }] },
     { username: 'banned', state: 'banned', tokens: [{ token: 'banned-api' }] },
     { username: 'pending', state: 'blocked_pending_approval', tokens: [{ token: 'pending-api' }] },
     { username: 'deactivated', state: 'deactivated', tokens: [{ token: 'deactivated-api' }] },
@@ -235,6 +237,35 @@ describe('expiry and revocation', () => {
     const res = await call('/user', withHeaders({ 'PRIVATE-TOKEN': 'alice-revoked' }));
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: 'invalid_token', error_description: 'Token was revoked. You have to re-authorize from the user.' });
+  });
+});
+
+describe('the order of token checks', () => {
+  // AccessTokenValidationService: expired, revoked, scopes, impersonation; the owner comes after.
+  it('an expired token that is also revoked is reported as expired', async () => {
+    const res = await call('/user', withHeaders({ 'PRIVATE-TOKEN': 'alice-revoked-expired' }));
+    expect(res.body.error_description).toMatch(/^Token is expired/);
+  });
+
+  it('a scope too narrow is reported before disabled impersonation', async () => {
+    gitlab.configure({ settings: { impersonation_enabled: false } });
+    const res = await call('/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'alice-read-impersonation', 'Content-Type': 'application/json' },
+      body: '{"name":"x"}',
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('insufficient_scope');
+  });
+
+  it('a scope too narrow is reported before a blocked account', async () => {
+    const res = await call('/projects', {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'blocked-read', 'Content-Type': 'application/json' },
+      body: '{"name":"x"}',
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('insufficient_scope');
   });
 });
 

@@ -130,7 +130,7 @@ describe('query string length', () => {
     afterAll(() => server.close());
 
     it('is 414, never 431, however long the query', async () => {
-      for (const n of [10 * 1024 + 1, 64 * 1024, 200 * 1024]) {
+      for (const n of [10 * 1024 + 1, 64 * 1024, 1024 * 1024]) {
         const res = await fetch(`${server.url}/api/v4/projects${longQuery(n)}`);
         expect(res.status).toBe(414);
         expect(await res.json()).toEqual({ message: '414 Request-URI Too Large' });
@@ -283,7 +283,7 @@ describe('errors', () => {
     });
   });
 
-  it('an empty JSON body on a read is nothing at all', async () => {
+  it('an empty JSON body is no parameters at all', async () => {
     const res = await call('/projects/acme%2Fwebsite', { method: 'DELETE', headers: { ...ROOT, 'Content-Type': 'application/json' }, body: '' });
     expect(res.status).toBe(202);
   });

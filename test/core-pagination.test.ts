@@ -177,6 +177,13 @@ describe('offset pagination', () => {
     expect(pieces).toContain('empty%5B%5D=');
   });
 
+  it('per_page=0 is 400, a value not allowed', async () => {
+    const e = await emulatorWith(1);
+    const res = await get(e, `${ORIGIN}/api/v4/projects?per_page=0`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'per_page has a value not allowed' });
+  });
+
   it('a non-integer page is 400', async () => {
     const e = await emulatorWith(1);
     for (const [k, v] of [['page', 'abc'], ['per_page', '1.5']]) {

@@ -414,6 +414,33 @@ describe('groups', () => {
     expect(await groupPaths(as('root'), '&order_by=id&sort=desc')).toEqual(['internal-group', 'acme/team', 'acme']);
   });
 
+  it('are edited by an Owner; a new path moves the subgroups and projects below', async () => {
+    expect((await call('PUT', '/groups/acme', as('bob'), { description: 'x' })).status).toBe(403);
+    const res = await call('PUT', '/groups/acme', as('alice'), { path: 'acme-inc', name: 'Acme Inc', description: 'Renamed' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ path: 'acme-inc', full_path: 'acme-inc', name: 'Acme Inc', description: 'Renamed' });
+    expect(res.body.projects.map((p: { path_with_namespace: string }) => p.path_with_namespace).sort()).toEqual([
+      'acme-inc/intranet', 'acme-inc/secrets', 'acme-inc/website',
+    ]);
+    expect((await get('/groups/acme-inc%2Fteam', as('alice'))).body.full_name).toBe('Acme Inc / Team');
+    expect((await get('/projects/acme-inc%2Fteam%2Ftools', as('alice'))).status).toBe(200);
+    expect((await get('/projects/acme%2Fwebsite', as('alice'))).status).toBe(404);
+    expect((await call('POST', '/groups', as('alice'), { name: 'Acme', path: 'acme' })).status).toBe(201);
+  });
+
+  it('an edit that breaks a rule is 400 with each property and its errors', async () => {
+    const lower = await call('PUT', '/groups/acme', as('alice'), { visibility: 'private' });
+    expect(lower.status).toBe(400);
+    expect(lower.body).toEqual({ message: { visibility_level: ['private is not allowed since this group contains projects with higher visibility.'] } });
+    await call('POST', '/groups', as('alice'), { name: 'Labs', path: 'labs', parent_id: seeded.groups.acme!.id, visibility: 'public' });
+    const clash = await call('PUT', '/groups/acme%2Flabs', as('alice'), { name: 'Team', path: 'team' });
+    expect(clash.body).toEqual({ message: { name: ['has already been taken'], path: ['has already been taken'] } });
+    const badPath = await call('PUT', '/groups/acme%2Flabs', as('alice'), { path: 'x' });
+    expect(badPath.body).toEqual({ message: { path: ['is too short (minimum is 2 characters)'] } });
+    const same = await call('PUT', '/groups/acme%2Flabs', as('alice'), { name: 'Labs', path: 'labs', description: 'same' });
+    expect(same.status).toBe(200);
+  });
+
   it('are deleted with their subgroups and projects once the background job has run', async () => {
     expect((await call('DELETE', '/groups/acme', as('bob'))).status).toBe(403);
     const res = await call('DELETE', '/groups/acme', as('alice'));

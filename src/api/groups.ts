@@ -1,8 +1,8 @@
 // Groups: GET /groups, GET/PUT/DELETE /groups/:id, POST /groups, subgroups and group projects
 // (lib/api/groups.rb, app/finders/groups_finder.rb).
 import { ancestry, canReadGroup, canReadProject, groupAccess, hasGroupRole, isWithin } from '../domain/access.js';
-import { createGroup, validateGroup, type Errors } from '../domain/groups.js';
-import { VISIBILITIES, VISIBILITY_ORDER } from '../domain/visibility.js';
+import { changeGroupPath, createGroup, validateGroup, type Errors } from '../domain/groups.js';
+import { VISIBILITIES } from '../domain/visibility.js';
 import { groupDetail, groupEntity } from '../entities/group.js';
 import { projectEntity } from '../entities/project.js';
 import { checkUnmodifiedSince } from '../http/conditional.js';
@@ -168,14 +168,14 @@ export const groupRoutes = [
       const now = ctx.now();
       const group = findGroup(ctx, p.id);
       if (!hasGroupRole(ctx.state, ctx.user, group, ACCESS.owner, now)) throw forbidden();
-      const errors: Errors = {};
-      if (p.path !== undefined && p.path !== group.path) errors.path = ['cannot be changed through this emulator yet'];
-      const parent = group.parentId !== null ? tget(ctx.state.namespaces, group.parentId) : undefined;
-      if (p.visibility && parent && VISIBILITY_ORDER[p.visibility] > VISIBILITY_ORDER[parent.visibility])
-        errors.visibility_level = [`${p.visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`];
-      if (p.name !== undefined && p.name.trim() === '') errors.name = ["can't be blank"];
+      const input = {
+        name: p.name ?? group.name, path: p.path ?? group.path, parentId: group.parentId,
+        visibility: p.visibility ?? group.visibility, description: p.description ?? group.description,
+      };
+      const errors = validateGroup(ctx.state, input, group);
       if (Object.keys(errors).length) throw validationFailed(errors);
       ctx.update((draft) => {
+        if (input.path !== group.path) changeGroupPath(draft, group.id, input.path);
         const g = tget(draft.namespaces, group.id)!;
         if (p.name !== undefined) g.name = p.name;
         if (p.description !== undefined) g.description = p.description;

@@ -20,7 +20,7 @@ interface Pending {
 }
 
 async function linesOf(repo: RepositoryObjects, blob: string): Promise<string[]> {
-  return repo.memo(`lines:${blob}`, async () => splitLines(await repo.readBlob(blob)));
+  return repo.memo(`lines:${blob}`, async () => splitLines(await repo.readBlob(blob)), (lines) => lines.length);
 }
 
 /** Blame of `path` at commit `sha`; null when the path is not a file there. */
@@ -69,5 +69,5 @@ export async function blame(repo: RepositoryObjects, sha: string, path: string):
       for (const [f] of remaining) owner[f] = next;
     }
     return { lines: final.map((l) => (l.endsWith('\n') ? l.slice(0, -1) : l)), commits: owner };
-  });
+  }, (b) => 2 * b.lines.length);
 }

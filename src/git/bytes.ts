@@ -7,38 +7,47 @@ for (let i = 0; i < ALPHABET.length; i++) VALUE[ALPHABET.charCodeAt(i)] = i;
 
 export const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
+const CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0));
+
 /** `Base64.strict_encode64`. */
 export function toBase64(bytes: Uint8Array): string {
-  let out = '';
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  let o = 0;
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+    out[o++] = CODES[n >> 18]!;
+    out[o++] = CODES[(n >> 12) & 63]!;
+    out[o++] = CODES[(n >> 6) & 63]!;
+    out[o++] = CODES[n & 63]!;
   }
   if (i < bytes.length) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += ALPHABET[n >> 18]! + ALPHABET[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63]! + '=' : '==';
+    out[o++] = CODES[n >> 18]!;
+    out[o++] = CODES[(n >> 12) & 63]!;
+    out[o++] = i + 1 < bytes.length ? CODES[(n >> 6) & 63]! : 61;
+    out[o++] = 61;
   }
-  return out;
+  return new TextDecoder().decode(out);
 }
 
 /** `Base64.decode64`: characters outside the alphabet are skipped, padding is optional. */
 export function fromBase64(text: string): Uint8Array {
-  const values: number[] = [];
+  const values = new Uint8Array(text.length);
+  let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 61) break; // '=' ends the data
     const v = c < 128 ? VALUE[c]! : -1;
-    if (v >= 0) values.push(v);
+    if (v >= 0) values[n++] = v;
   }
-  const out = new Uint8Array(Math.floor((values.length * 3) / 4));
+  const out = new Uint8Array(Math.floor((n * 3) / 4));
   let o = 0;
-  for (let i = 0; i < values.length; i += 4) {
-    const n = (values[i]! << 18) | ((values[i + 1] ?? 0) << 12) | ((values[i + 2] ?? 0) << 6) | (values[i + 3] ?? 0);
-    if (o < out.length) out[o++] = n >> 16;
-    if (o < out.length && i + 2 < values.length) out[o++] = (n >> 8) & 255;
-    if (o < out.length && i + 3 < values.length) out[o++] = n & 255;
+  for (let i = 0; i < n; i += 4) {
+    const w = (values[i]! << 18) | ((i + 1 < n ? values[i + 1]! : 0) << 12) | ((i + 2 < n ? values[i + 2]! : 0) << 6) | (i + 3 < n ? values[i + 3]! : 0);
+    if (o < out.length) out[o++] = w >> 16;
+    if (o < out.length && i + 2 < n) out[o++] = (w >> 8) & 255;
+    if (o < out.length && i + 3 < n) out[o++] = w & 255;
   }
   return out;
 }

@@ -206,7 +206,7 @@ export async function reachable(repo: RepositoryObjects, tip: string): Promise<R
       }
     }
     return seen;
-  });
+  }, (set) => set.size);
 }
 
 export interface CommitStats {

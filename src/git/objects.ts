@@ -180,10 +180,10 @@ export class ObjectDatabase {
   readonly volume = new Volume();
   readonly fs: FsClient = createFsFromVolume(this.volume) as unknown as FsClient;
   // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
-  readonly parsed = new Lru<Tree | CommitData | TagData>(200_000);
+  readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
   readonly blobs = new Lru<Uint8Array>(64 * 1024 * 1024);
   /** Facts derived from immutable objects (last commit of a path, blame, stats): never stale. */
-  readonly memo = new Lru<unknown>(100_000);
+  readonly memo = new Lru<unknown>(4_000_000);
   #repos = new Map<number, RepositoryObjects>();
 
   /** The objects of one project's repository. */
@@ -248,11 +248,8 @@ export class RepositoryObjects {
   /** Writes a tree; git's entry order is applied by isomorphic-git. */
   async writeTree(entries: Iterable<TreeEntry>): Promise<string> {
     this.#ensure();
+    // Even the empty tree is written: git knows it without a file, an exported copy may not.
     const tree = [...entries].map((e) => ({ mode: e.mode, path: e.name, oid: e.oid, type: e.type }));
-    if (tree.length === 0) {
-      // The empty tree is implied by git, but fsck and cat-file want it present when referenced.
-      return git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree: [] });
-    }
     return git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree });
   }
 
@@ -295,7 +292,7 @@ export class RepositoryObjects {
       return object;
     }
     const parsed = type === 'tree' ? parseTree(object) : type === 'commit' ? parseCommit(object) : parseTag(object);
-    this.db.parsed.set(oid, parsed, 1);
+    this.db.parsed.set(oid, parsed, parsed instanceof Map ? 1 + parsed.size : 1);
     return parsed;
   }
 
@@ -324,12 +321,12 @@ export class RepositoryObjects {
     return this.#get(oid, 'tag') as Promise<TagData>;
   }
 
-  /** A derived fact about immutable objects, computed once. */
-  async memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  /** A derived fact about immutable objects, computed once; `weight` is its rough size in items. */
+  async memo<T>(key: string, compute: () => Promise<T>, weight: (value: T) => number = () => 1): Promise<T> {
     const hit = this.db.memo.get(key);
     if (hit !== undefined) return hit as T;
     const value = await compute();
-    this.db.memo.set(key, value, 1);
+    this.db.memo.set(key, value, 1 + weight(value));
     return value;
   }
 }

@@ -64,10 +64,12 @@ function cookie(headers: Headers): string | undefined {
 
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
-function checkToken(state: State, token: Token, now: number): User {
-  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+/** AccessTokenValidationService's order: expired, revoked, scopes, impersonation; then the owner. */
+function checkToken(state: State, token: Token, now: number, method: string, req: AuthRequirements): User {
   if (token.expiresAt !== null && token.expiresAt <= today(now))
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  checkScopes(token, method, req);
   if (token.kind === 'impersonation' && !state.instance.settings.impersonation_enabled)
     throw invalidToken('Token is an impersonation token but impersonation was disabled.');
   if (token.kind === 'project' && state.instance.offering === 'hosted' && state.instance.tier === 'free') throw unauthorized();
@@ -111,7 +113,7 @@ export function authenticate(
   const oauth = oauthValue ? tget(state.tokens, oauthValue) : undefined;
   let caller: Caller | undefined;
   if (oauth && oauth.kind === 'oauth') {
-    caller = { user: checkToken(state, oauth, now), method: 'oauth', token: oauth };
+    caller = { user: checkToken(state, oauth, now, request.method, req), method: 'oauth', token: oauth };
   } else {
     const patValue = str(params.private_token) ?? str(h.get('private-token')) ?? oauthValue;
     const jobValue = req.jobToken ? str(params.job_token) ?? str(h.get('job-token')) ?? basicJobToken(h) : undefined;
@@ -119,7 +121,7 @@ export function authenticate(
       const token = tget(state.tokens, patValue);
       if (token && token.kind === 'job' && req.jobToken) caller = jobCaller(state, token);
       else if (!token || token.kind === 'job' || token.kind === 'oauth') throw unauthorized();
-      else caller = { user: checkToken(state, token, now), method: token.kind, token };
+      else caller = { user: checkToken(state, token, now, request.method, req), method: token.kind, token };
     } else if (jobValue) {
       const token = tget(state.tokens, jobValue);
       if (!token || token.kind !== 'job') throw unauthorized();
@@ -133,7 +135,6 @@ export function authenticate(
     }
   }
   if (caller.user) checkUserState(caller.user, webBase);
-  if (caller.token && caller.method !== 'job') checkScopes(caller.token, request.method, req);
   return caller;
 }
 

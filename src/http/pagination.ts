@@ -21,7 +21,7 @@ export interface LinkBase {
 
 function intParam(name: string, raw: unknown, fallback: number): number {
   if (raw === undefined || raw === null || raw === '') return fallback;
-  const n = typeof raw === 'number' ? raw : /^\s*[-+]?\d+\s*$/.test(String(raw)) ? Number(raw) : NaN;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*[-+]?\d+\s*$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n)) throw grapeError(400, `${name} is invalid`);
   return n;
 }
@@ -29,6 +29,8 @@ function intParam(name: string, raw: unknown, fallback: number): number {
 export function pageRequest(input: PageInput): { page: number; perPage: number; perPageParam: number } {
   const pageParam = intParam('page', input.page, 1);
   const perPageParam = intParam('per_page', input.per_page, 20);
+  // `use :pagination` declares per_page with `except_values: [0]`.
+  if (perPageParam === 0) throw grapeError(400, 'per_page has a value not allowed');
   const perPage = perPageParam <= 0 ? 20 : Math.min(perPageParam, MAX_PER_PAGE);
   return { page: Math.max(1, pageParam), perPage, perPageParam };
 }

@@ -73,7 +73,7 @@ class AnswerCache {
 const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cookie', 'sudo'];
 
 function answerKey(request: Request, url: URL, now: number): string {
-  let key = `${url.href}\n${today(now)}`;
+  let key = `${request.method} ${url.href}\n${today(now)}`; // a route may answer HEAD unlike GET
   for (const h of CREDENTIAL_HEADERS) key += `\n${request.headers.get(h) ?? ''}`;
   return key;
 }
@@ -135,7 +135,8 @@ export class Pipeline {
         if (path === null) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
         if (url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
         const match = this.deps.router.match(method, path === '' ? '/' : path);
-        if (match === 'bad-encoding') throw malformedRequest(); // HandleMalformedStrings: a path that is not UTF-8
+        // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
+        if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
         if (match === undefined || !this.#available(match.route)) throw routeNotFound();
         const { route } = match;
         routeKey = `${route.method} ${route.path}`;
