@@ -496,3 +496,24 @@ describe('GET /user', () => {
     expect((await get('/user', ANON)).body).toEqual({ message: '401 Unauthorized' });
   });
 });
+
+describe('project names', () => {
+  it('are unique in a namespace as GitLab checks them: case-sensitively, while paths are not', async () => {
+    const e = await createEmulator();
+    const post = (body: object) =>
+      e.handle(
+        new Request('https://gitlab.example.com/api/v4/projects', {
+          method: 'POST',
+          headers: { 'PRIVATE-TOKEN': 'glpat-emulator-alice-token', 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    expect((await post({ name: 'Tools', path: 'tools-a' })).status).toBe(201);
+    expect((await post({ name: 'tools', path: 'tools-b' })).status).toBe(201);
+    const dup = await post({ name: 'Tools', path: 'tools-c' });
+    expect(dup.status).toBe(400);
+    expect(await dup.json()).toEqual({ message: { name: ['has already been taken'] } });
+    const path = await post({ name: 'Other', path: 'TOOLS-A' });
+    expect((await path.json()).message.path).toContain('has already been taken');
+  });
+});

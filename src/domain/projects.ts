@@ -62,7 +62,8 @@ export function validateProject(state: State, input: ProjectInput & { name: stri
   return errors;
 }
 
-const nameKey = (namespaceId: number, name: string) => `${namespaceId}/${name.toLowerCase()}`;
+// Rails' uniqueness validation of `name` in a namespace is case-sensitive (unlike paths).
+const nameKey = (namespaceId: number, name: string) => `${namespaceId}/${name}`;
 
 export function createProject(draft: State, raw: ProjectInput, now: number): Project {
   const input = normalizeProjectInput(raw);

@@ -207,7 +207,7 @@ export interface State {
   projects: Table<Project>;
   /** Lower-cased full path -> namespace or project. */
   paths: Table<PathEntry>;
-  /** `<namespace id>/<lower-cased project name>` -> project id: names are unique in a namespace. */
+  /** `<namespace id>/<project name>` -> project id: names are unique in a namespace. */
   projectNames: Table<number>;
   tasks: Task[];
 }
