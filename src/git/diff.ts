@@ -1,5 +1,6 @@
-// Line diffs (Myers' O(ND) algorithm after trimming the common ends), for blame and for commit
-// stats. Lines keep their newline, so a last line without one differs from the same text with it.
+// Line diffs (Myers' O(ND) algorithm after trimming the common ends, then git's xdiff group
+// compaction and indent heuristic), for blame and for commit stats. Lines keep their newline, so
+// a last line without one differs from the same text with it.
 
 const decoder = new TextDecoder();
 
@@ -38,7 +39,8 @@ export function matchLines(older: readonly string[], newer: readonly string[]): 
   let endO = older.length;
   let endN = newer.length;
   while (endO > start && endN > start && older[endO - 1] === newer[endN - 1]) map[--endN] = --endO;
-  if (start === endO || start === endN) return map;
+  if (start === endO && endO === older.length && start === endN && endN === newer.length) return map;
+  if (start === endO || start === endN) return compact(older, newer, map);
   const ids = new Map<string, number>();
   const intern = (s: string) => {
     let id = ids.get(s);
@@ -48,7 +50,186 @@ export function matchLines(older: readonly string[], newer: readonly string[]): 
   const a = Int32Array.from(older.slice(start, endO), intern);
   const b = Int32Array.from(newer.slice(start, endN), intern);
   for (const [i, j] of myers(a, b)) map[start + j] = start + i;
-  return map;
+  return compact(older, newer, map);
+}
+
+/** One side of a diff as xdiff keeps it: the lines and which of them changed (with a 0 on either end). */
+interface Side {
+  recs: readonly string[];
+  /** `rchg[i + 1]` is 1 when line i changed. */
+  rchg: Uint8Array;
+}
+
+interface Group {
+  start: number;
+  end: number;
+}
+
+const changed = (f: Side, i: number) => f.rchg[i + 1] === 1;
+const mark = (f: Side, i: number, v: number) => (f.rchg[i + 1] = v);
+
+function groupInit(f: Side): Group {
+  let end = 0;
+  while (changed(f, end)) end++;
+  return { start: 0, end };
+}
+
+function groupNext(f: Side, g: Group): boolean {
+  if (g.end === f.recs.length) return false;
+  g.start = g.end + 1;
+  for (g.end = g.start; changed(f, g.end); g.end++);
+  return true;
+}
+
+function groupPrevious(f: Side, g: Group): boolean {
+  if (g.start === 0) return false;
+  g.end = g.start - 1;
+  for (g.start = g.end; changed(f, g.start - 1); g.start--);
+  return true;
+}
+
+function slideDown(f: Side, g: Group): boolean {
+  if (g.end >= f.recs.length || f.recs[g.start] !== f.recs[g.end]) return false;
+  mark(f, g.start++, 0);
+  mark(f, g.end++, 1);
+  while (changed(f, g.end)) g.end++;
+  return true;
+}
+
+function slideUp(f: Side, g: Group): boolean {
+  if (g.start <= 0 || f.recs[g.start - 1] !== f.recs[g.end - 1]) return false;
+  mark(f, --g.start, 1);
+  mark(f, --g.end, 0);
+  while (changed(f, g.start - 1)) g.start--;
+  return true;
+}
+
+/** Columns of indentation (tabs to 8), -1 for a blank line (xdiff's get_indent). */
+function indentOf(line: string): number {
+  let n = 0;
+  for (const c of line) {
+    if (c === ' ') n++;
+    else if (c === '\t') n += 8 - (n % 8);
+    else if (c === '\n' || c === '\r' || c === '\f' || c === '\v') continue;
+    else return n;
+    if (n >= 200) return 200;
+  }
+  return -1;
+}
+
+/** xdiff's indent heuristic: how bad a split before line `split` looks (measure_split, score_add_split). */
+function splitScore(f: Side, split: number, score: { indent: number; penalty: number }): void {
+  const n = f.recs.length;
+  const eof = split >= n;
+  const indent0 = eof ? -1 : indentOf(f.recs[split]!);
+  let preBlank = 0;
+  let preIndent = -1;
+  for (let i = split - 1; i >= 0; i--) {
+    preIndent = indentOf(f.recs[i]!);
+    if (preIndent !== -1) break;
+    if (++preBlank === 20) {
+      preIndent = 0;
+      break;
+    }
+  }
+  let postBlankRun = 0;
+  let postIndent = -1;
+  for (let i = split + 1; i < n; i++) {
+    postIndent = indentOf(f.recs[i]!);
+    if (postIndent !== -1) break;
+    if (++postBlankRun === 20) {
+      postIndent = 0;
+      break;
+    }
+  }
+  if (preIndent === -1 && preBlank === 0) score.penalty += 1;
+  if (eof) score.penalty += 21;
+  const postBlank = indent0 === -1 ? 1 + postBlankRun : 0;
+  const totalBlank = preBlank + postBlank;
+  score.penalty += -30 * totalBlank + 6 * postBlank;
+  const indent = indent0 !== -1 ? indent0 : postIndent;
+  const anyBlanks = totalBlank !== 0;
+  score.indent += indent;
+  if (indent === -1 || preIndent === -1 || indent === preIndent) return;
+  if (indent > preIndent) score.penalty += anyBlanks ? 10 : -4;
+  else if (postIndent !== -1 && postIndent > indent) score.penalty += anyBlanks ? 17 : 24;
+  else score.penalty += anyBlanks ? 17 : 23;
+}
+
+/**
+ * xdl_change_compact: slides each group of changed lines to where git puts it (next to a change
+ * in the other file, else where the indent heuristic likes it best), so that equal lines are
+ * attributed as `git blame` attributes them.
+ */
+function compactSide(f: Side, o: Side): void {
+  const g = groupInit(f);
+  const go = groupInit(o);
+  for (;;) {
+    if (g.end !== g.start) {
+      let size: number;
+      let earliestEnd: number;
+      let endMatchingOther: number;
+      do {
+        size = g.end - g.start;
+        endMatchingOther = -1;
+        while (slideUp(f, g)) groupPrevious(o, go);
+        earliestEnd = g.end;
+        if (go.end > go.start) endMatchingOther = g.end;
+        while (slideDown(f, g)) {
+          groupNext(o, go);
+          if (go.end > go.start) endMatchingOther = g.end;
+        }
+      } while (size !== g.end - g.start);
+      if (g.end === earliestEnd) {
+        // it could not move
+      } else if (endMatchingOther !== -1) {
+        while (go.end === go.start) {
+          slideUp(f, g);
+          groupPrevious(o, go);
+        }
+      } else {
+        let shift = Math.max(earliestEnd, g.end - size - 1, g.end - 100);
+        let best = -1;
+        let bestScore = { indent: 0, penalty: 0 };
+        for (; shift <= g.end; shift++) {
+          const score = { indent: 0, penalty: 0 };
+          splitScore(f, shift, score);
+          splitScore(f, shift - size, score);
+          const cmp = 60 * Math.sign(score.indent - bestScore.indent) + (score.penalty - bestScore.penalty);
+          if (best === -1 || cmp <= 0) {
+            bestScore = score;
+            best = shift;
+          }
+        }
+        while (g.end > best) {
+          slideUp(f, g);
+          groupPrevious(o, go);
+        }
+      }
+    }
+    if (!groupNext(f, g)) break;
+    groupNext(o, go);
+  }
+}
+
+function compact(older: readonly string[], newer: readonly string[], map: Int32Array): Int32Array {
+  const a: Side = { recs: older, rchg: new Uint8Array(older.length + 2) };
+  const b: Side = { recs: newer, rchg: new Uint8Array(newer.length + 2) };
+  a.rchg.fill(1, 1, older.length + 1);
+  for (let j = 0; j < newer.length; j++) {
+    if (map[j]! >= 0) mark(a, map[j]!, 0);
+    else mark(b, j, 1);
+  }
+  compactSide(a, b);
+  compactSide(b, a);
+  const out = new Int32Array(newer.length).fill(-1);
+  let i = 0;
+  for (let j = 0; j < newer.length; j++) {
+    if (changed(b, j)) continue;
+    while (changed(a, i)) i++;
+    out[j] = i++;
+  }
+  return out;
 }
 
 /** Matched index pairs `[i in a, j in b]` of a shortest edit script. */
