@@ -171,7 +171,8 @@ export class Pipeline {
           });
           reply = await route.handler(ctx);
           Object.assign(ctxHeaders, ctx.responseHeaders);
-          if (ctx.state !== state) this.deps.store.state = ctx.commitOnto(this.deps.store.state, state);
+          // Only a successful answer commits: a failed request changes nothing, however it failed.
+          if (ctx.state !== state && reply.status < 400) this.deps.store.state = ctx.commitOnto(this.deps.store.state, state);
           if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
             this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
           }
