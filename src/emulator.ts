@@ -8,6 +8,7 @@ import { seedDraft, type Fixture, type SeedHandles } from './fixture.js';
 import { produce } from 'immer';
 import { repositoryHandle, type RepositoryHandle } from './domain/repository-handle.js';
 import { seedRepositories } from './domain/repository-seed.js';
+import { projectByIdOrPath } from './domain/paths.js';
 import { ObjectDatabase } from './git/objects.js';
 import { EmulatorError } from './http/errors.js';
 import { Pipeline } from './http/pipeline.js';
@@ -16,7 +17,6 @@ import { Journal } from './journal.js';
 import { ROUTES } from './api/index.js';
 import { handleControl, CONTROL_PREFIX } from './control/control.js';
 import { emptyState, type Instance, type Project, type Settings, type State } from './store/state.js';
-import { tget } from './store/table.js';
 import { Store, type Snapshot } from './store/store.js';
 
 export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
@@ -127,10 +127,7 @@ export class Emulator {
    */
   git(project: number | string): RepositoryHandle {
     const find = (): Project => {
-      const state = this.state;
-      const entry = typeof project === 'string' && !/^\d+$/.test(project) ? tget(state.paths, project.toLowerCase()) : undefined;
-      const id = entry ? (entry.kind === 'project' ? entry.id : undefined) : Number(project);
-      const p = id === undefined ? undefined : tget(state.projects, id);
+      const p = projectByIdOrPath(this.state, project);
       if (!p) throw new EmulatorError(`no project '${project}'`);
       return p;
     };

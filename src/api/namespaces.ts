@@ -1,12 +1,13 @@
 // Namespaces: GET /namespaces, GET /namespaces/:id (lib/api/namespaces.rb).
 import { groupAccess } from '../domain/access.js';
+import { namespaceByIdOrPath } from '../domain/paths.js';
 import { namespaceEntity } from '../entities/namespace.js';
 import type { Context } from '../http/context.js';
 import { notFound } from '../http/errors.js';
 import { bool, int, str } from '../http/params.js';
 import { json, route } from '../http/route.js';
 import { ACCESS, type Namespace } from '../store/state.js';
-import { tget, tvalues } from '../store/table.js';
+import { tvalues } from '../store/table.js';
 
 function visible(ctx: Context<unknown>, ns: Namespace, ownedOnly = false): boolean {
   const user = ctx.user!;
@@ -50,10 +51,8 @@ export const namespaceRoutes = [
     auth: 'user',
     params: { id: str().required() },
     handler: (ctx) => {
-      const id = ctx.params.id;
-      const entry = /^\d+$/.test(id) ? { id: Number(id) } : tget(ctx.state.paths, id.toLowerCase());
-      const ns = entry ? tget(ctx.state.namespaces, entry.id) : undefined;
-      if (!ns || (entry && 'kind' in entry && entry.kind !== 'namespace') || !visible(ctx, ns)) throw notFound('Namespace');
+      const ns = namespaceByIdOrPath(ctx.state, ctx.params.id);
+      if (!ns || !visible(ctx, ns)) throw notFound('Namespace');
       return json(render(ctx, ns));
     },
   }),

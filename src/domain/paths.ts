@@ -1,6 +1,6 @@
 // Names and paths of namespaces and projects (lib/gitlab/path_regex.rb, lib/gitlab/regex.rb,
 // app/models/project.rb, app/models/namespace.rb).
-import type { State } from '../store/state.js';
+import type { Namespace, Project, State } from '../store/state.js';
 import { tget } from '../store/table.js';
 
 export const PROJECT_PATH_MESSAGE =
@@ -80,4 +80,24 @@ export function pathFromName(name: string): string {
 
 export function isPathTaken(state: State, fullPath: string): boolean {
   return tget(state.paths, fullPath.toLowerCase()) !== undefined;
+}
+
+/**
+ * `:id` as GitLab reads it (lib/api/helpers.rb find_project): a number is an id; anything else
+ * is a full path, and for projects only a path with a `/` can name one.
+ */
+export function projectByIdOrPath(state: State, id: string | number): Project | undefined {
+  const text = String(id);
+  if (/^-?\d+$/.test(text)) return tget(state.projects, Number(text));
+  if (!text.includes('/')) return undefined;
+  const entry = tget(state.paths, text.toLowerCase());
+  return entry?.kind === 'project' ? tget(state.projects, entry.id) : undefined;
+}
+
+/** A group's or user's namespace by id or full path (find_group, find_namespace). */
+export function namespaceByIdOrPath(state: State, id: string | number): Namespace | undefined {
+  const text = String(id);
+  if (/^-?\d+$/.test(text)) return tget(state.namespaces, Number(text));
+  const entry = tget(state.paths, text.toLowerCase());
+  return entry?.kind === 'namespace' ? tget(state.namespaces, entry.id) : undefined;
 }
