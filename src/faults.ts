@@ -1,4 +1,6 @@
 // Fault injection per route: added latency, a forced status, a dropped connection.
+import type { ErrorBody } from './http/errors.js';
+
 export interface FaultRule {
   /** Any method when absent. */
   method?: string;
@@ -6,7 +8,8 @@ export interface FaultRule {
   path: string | RegExp;
   latencyMs?: number;
   status?: number;
-  body?: unknown;
+  /** JSON body of the forced status; GitLab-like `{ message }` when absent. */
+  body?: ErrorBody;
   /** Answer with a network error (MSW, handle) or destroy the socket (server). */
   drop?: boolean;
   /** How many requests it applies to; forever when absent. */

@@ -1,9 +1,10 @@
 // A fast 53-bit hash (cyrb53): enough to tell versions of a response apart for ETags.
-export function hash53(input: string): string {
+export function hash53(input: string | Uint8Array): string {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
+  const text = typeof input === 'string';
   for (let i = 0; i < input.length; i++) {
-    const c = input.charCodeAt(i);
+    const c = text ? input.charCodeAt(i) : (input as Uint8Array)[i]!;
     h1 = Math.imul(h1 ^ c, 2654435761);
     h2 = Math.imul(h2 ^ c, 1597334677);
   }

@@ -4,7 +4,7 @@
 import { produce } from 'immer';
 import type { Clock } from '../clock.js';
 import type { ObjectDatabase } from '../git/objects.js';
-import type { State, Task } from '../store/state.js';
+import type { RateLimit, State, Task } from '../store/state.js';
 import { nextId } from '../store/state.js';
 import type { Recipe } from '../store/store.js';
 import type { Caller } from './auth.js';
@@ -19,7 +19,7 @@ export interface Env {
    * Counts one use of a rate limit that only some requests of a route hit (a large blob, say):
    * false once `limit` uses fall in one period. Settings' `rate_limits[name]` overrides the limit.
    */
-  throttle(name: string, scope: string, limit: { limit: number; period_seconds: number }): boolean;
+  throttle(name: string, scope: string, limit: RateLimit): boolean;
 }
 
 export class Context<P = Record<string, unknown>> {

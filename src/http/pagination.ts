@@ -3,6 +3,7 @@
 // Link URLs carry every parameter of the request (and declared defaults), sorted, as Rails'
 // Hash#to_query writes them, and start at the origin the client used.
 import { grapeError } from './errors.js';
+import { isHash } from './request-params.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -65,8 +66,6 @@ function valueToQuery(value: unknown, key: string): string {
   return `${cgiEscape(key)}=${cgiEscape(value === null ? '' : String(value))}`;
 }
 
-const isHash = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
 
 function cgiEscape(s: string): string {
   // A lone surrogate has no UTF-8 form: it is written as U+FFFD, as a well-formed string would be.

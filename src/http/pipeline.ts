@@ -3,7 +3,7 @@
 import type { Clock } from '../clock.js';
 import type { Faults } from '../faults.js';
 import type { Journal } from '../journal.js';
-import type { State, Tier } from '../store/state.js';
+import type { RateLimit, State, Tier } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { applySudo, authenticate, requireAuth, sudoValue, type Caller, ANONYMOUS } from './auth.js';
 import { Context, type Env } from './context.js';
@@ -11,6 +11,7 @@ import { ApiError, apiV3Gone, malformedRequest, rateLimited, routeNotFound, serv
 import { parseParams } from './params.js';
 import { MAX_QUERY_LENGTH, parseBody, parseQuery } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
+import { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
 import { hash53 } from '../hash.js';
 import { today } from '../domain/access.js';
@@ -35,11 +36,6 @@ export interface PipelineDeps {
   externalUrl: string | undefined;
   /** Runs timed work that is due; called before each request. */
   runDue(): void;
-}
-
-interface RateWindow {
-  start: number;
-  count: number;
 }
 
 interface Answer {
@@ -79,7 +75,7 @@ function answerKey(request: Request, url: URL, now: number): string {
 }
 
 export class Pipeline {
-  #rate = new Map<string, RateWindow>();
+  #rate = new RateLimiter();
   #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
 
@@ -90,19 +86,9 @@ export class Pipeline {
   }
 
   /** A rate limit counted by the handler itself (`Env.throttle`); the settings may override it. */
-  throttle(name: string, scope: string, fallback: { limit: number; period_seconds: number }): boolean {
+  throttle(name: string, scope: string, fallback: RateLimit): boolean {
     const limit = this.deps.store.state.instance.settings.rate_limits[name] ?? fallback;
-    const now = this.deps.clock.now();
-    const id = `${name}|${scope}`;
-    const period = limit.period_seconds * 1000;
-    let w = this.#rate.get(id);
-    if (!w || now >= w.start + period || now < w.start) {
-      w = { start: now, count: 0 };
-      this.#rate.set(id, w);
-    }
-    if (w.count >= limit.limit) return false;
-    w.count++;
-    return true;
+    return this.#rate.take(`${name}|${scope}`, limit, this.deps.clock.now()).ok;
   }
 
   async handle(request: Request): Promise<Response> {
@@ -131,7 +117,7 @@ export class Pipeline {
       let defect: string | undefined;
       const ctxHeaders: Record<string, string> = {};
       try {
-        if (fault?.status) throw new ApiError(fault.status, (fault.body ?? { message: `${fault.status} Injected fault` }) as never);
+        if (fault?.status) throw new ApiError(fault.status, fault.body ?? { message: `${fault.status} Injected fault` });
         if (path === null) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
         if (url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
         const match = this.deps.router.match(method, path === '' ? '/' : path);
@@ -216,17 +202,11 @@ export class Pipeline {
     for (const name of [route.rateLimit, key]) {
       const limit = name ? limits[name] : undefined;
       if (!limit) continue;
-      const id = `${name}|${caller.user?.id ?? 'anonymous'}`;
-      const period = limit.period_seconds * 1000;
-      let w = this.#rate.get(id);
-      if (!w || now >= w.start + period || now < w.start) {
-        w = { start: now, count: 0 };
-        this.#rate.set(id, w);
-      }
-      if (w.count >= limit.limit) throw rateLimited((w.start + period - now) / 1000);
-      w.count++;
+      const used = this.#rate.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
+      if (!used.ok) throw rateLimited(used.retryAfter);
     }
   }
+
 
   #render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
     const headers = new Headers(BASE_HEADERS);
@@ -244,7 +224,7 @@ export class Pipeline {
       headers.set('Content-Type', reply.contentType ?? 'application/json');
     }
     if (body !== null && reply.status === 200 && (method === 'GET' || method === 'HEAD') && !headers.has('ETag')) {
-      const etag = reply.etag ?? `W/"${typeof body === 'string' ? hash53(body) : hash53(new TextDecoder().decode(body))}"`;
+      const etag = reply.etag ?? `W/"${hash53(body)}"`;
       headers.set('ETag', etag);
       const inm = request.headers.get('if-none-match');
       if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {

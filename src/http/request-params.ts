@@ -13,7 +13,8 @@ type Params = Record<string, unknown>;
 
 /** A hash of parameters: no prototype, so any key (`__proto__`, `toString`) is plain data. */
 const makeParams = (): Params => Object.create(null) as Params;
-const isHash = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
+/** A parameter hash (not an array, not an uploaded file). */
+export const isHash = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
 
 function unescape(text: string): string {
   let out: string;
