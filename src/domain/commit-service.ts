@@ -178,38 +178,35 @@ export function readmeContent(project: Project): string {
   return project.description ? `# ${project.name}\n\n${project.description}\n` : `# ${project.name}\n`;
 }
 
-/** POST /projects with `initialize_with_readme`: an "Initial commit" of README.md on the default branch. */
-export async function initializeWithReadme(repo: RepositoryObjects, project: Project, user: User, now: number): Promise<Outcome> {
+/** The first commit of an empty repository: README.md alone, on the default branch. */
+async function firstReadmeCommit(repo: RepositoryObjects, project: Project, user: User, message: string, content: string, now: number): Promise<Outcome> {
   const branch = defaultBranchName(project);
   const who = personOf(user);
   const sha = await writeFileCommit(repo, null, {
-    message: 'Initial commit',
+    message,
     author: who,
     committer: who,
     now,
-    actions: [{ action: 'create', path: 'README.md', content: new TextEncoder().encode(readmeContent(project)) }],
+    actions: [{ action: 'create', path: 'README.md', content: new TextEncoder().encode(content) }],
   });
   return { sha, recipe: moveBranch(project.id, branch, undefined, sha, now) };
 }
 
+/** POST /projects with `initialize_with_readme`: an "Initial commit" of README.md on the default branch. */
+export function initializeWithReadme(repo: RepositoryObjects, project: Project, user: User, now: number): Promise<Outcome> {
+  return firstReadmeCommit(repo, project, user, 'Initial commit', readmeContent(project), now);
+}
+
 /** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
 export async function createBranch(repo: RepositoryObjects, project: Project, user: User, name: string, ref: string, now: number): Promise<Outcome> {
+  if (!isValidBranchName(name)) throw failed('Branch name is invalid');
   const recipes: Recipe[] = [];
   let view = project;
   if (isEmptyRepository(project)) {
-    const branch = defaultBranchName(project);
-    const who = personOf(user);
-    const sha = await writeFileCommit(repo, null, {
-      message: 'Add README.md',
-      author: who,
-      committer: who,
-      now,
-      actions: [{ action: 'create', path: 'README.md', content: new Uint8Array() }],
-    });
-    recipes.push(moveBranch(project.id, branch, undefined, sha, now));
-    view = { ...project, repository: { ...project.repository, branches: { [branch]: sha } } };
+    const readme = await firstReadmeCommit(repo, project, user, 'Add README.md', '', now);
+    recipes.push(readme.recipe);
+    view = { ...project, repository: { ...project.repository, branches: { [defaultBranchName(project)]: readme.sha } } };
   }
-  if (!isValidBranchName(name)) throw failed('Branch name is invalid');
   if (view.repository.branches[name] !== undefined) throw failed('Branch already exists');
   const target = await resolveCommit(repo, view, ref);
   if (!target) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
