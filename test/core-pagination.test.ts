@@ -303,3 +303,28 @@ describe('keyset pagination of GET /projects', () => {
     }
   });
 });
+
+describe('the maximum offset', () => {
+  const deep = 'page=2501&per_page=20'; // offset 50,020, past the default limit of 50,000
+
+  it('refuses deep offsets of anonymous group lists with 405, naming the type', async () => {
+    const e = await createEmulator();
+    const res = await e.handle(new Request(`https://gitlab.example.com/api/v4/groups?${deep}`));
+    expect(res.status).toBe(405);
+    expect(await res.json()).toEqual({
+      error:
+        'Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type Group. Remaining records can be retrieved using keyset pagination.',
+    });
+  });
+
+  it('leaves project lists and signed-in group lists alone, as current GitLab does', async () => {
+    const e = await createEmulator();
+    const projects = await e.handle(new Request(`https://gitlab.example.com/api/v4/projects?${deep}`));
+    expect(projects.status).toBe(200);
+    expect(await projects.json()).toEqual([]);
+    const groups = await e.handle(
+      new Request(`https://gitlab.example.com/api/v4/groups?${deep}`, { headers: { 'PRIVATE-TOKEN': 'glpat-emulator-alice-token' } }),
+    );
+    expect(groups.status).toBe(200);
+  });
+});

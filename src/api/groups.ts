@@ -9,6 +9,7 @@ import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Context } from '../http/context.js';
 import { customError, forbidden, validationFailed } from '../http/errors.js';
 import { arr, bool, int, str, type ParamSpec, type Parsed } from '../http/params.js';
+import { checkMaxOffset } from '../http/pagination.js';
 import { findGroup } from '../http/resolve.js';
 import { accepted, created, json, route } from '../http/route.js';
 import { ACCESS, type Namespace, type Project, type State } from '../store/state.js';
@@ -107,7 +108,11 @@ export const groupRoutes = [
     path: '/groups',
     cacheable: true,
     params: LIST_PARAMS,
-    handler: (ctx) => json(ctx.paginate(listGroups(ctx, ctx.params, tvalues(ctx.state.namespaces))).map((g) => groupEntity(ctx.state, g, ctx))),
+    handler: (ctx) => {
+      // Anonymous lists go through paginate_with_strategies, which caps offsets for Group.
+      if (!ctx.user) checkMaxOffset(ctx.params, ctx.state.instance.settings.offset_pagination_limit, 'Group');
+      return json(ctx.paginate(listGroups(ctx, ctx.params, tvalues(ctx.state.namespaces))).map((g) => groupEntity(ctx.state, g, ctx)));
+    },
   }),
 
   route({

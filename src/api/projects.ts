@@ -9,7 +9,7 @@ import { projectEntity, projectJson, type ProjectRendering, type ProjectView } f
 import { checkUnmodifiedSince } from '../http/conditional.js';
 import type { Context } from '../http/context.js';
 import { badRequest, forbidden, notFound, validationFailed } from '../http/errors.js';
-import { checkMaxOffset, keysetUnsupported, paginateKeysetById } from '../http/pagination.js';
+import { keysetUnsupported, paginateKeysetById } from '../http/pagination.js';
 import { arr, bool, datetime, int, str, type ParamSpec, type Parsed } from '../http/params.js';
 import { findProject } from '../http/resolve.js';
 import { accepted, created, json, route, type Reply } from '../http/route.js';
@@ -216,7 +216,6 @@ export const projectRoutes = [
         Object.assign(ctx.responseHeaders, headers);
         return projectListReply(ctx, items, 'with-access');
       }
-      if (!ctx.user) checkMaxOffset(p, ctx.state.instance.settings.offset_pagination_limit, 'Project');
       return projectListReply(ctx, ctx.paginate(all), 'with-access');
     },
   }),
