@@ -4,7 +4,7 @@ import { canPushCode, canReadCode } from '../domain/repository.js';
 import { commitFiles, fileAt, personOf, type FileAction } from '../domain/commit-service.js';
 import { resolveCommit } from '../domain/repository.js';
 import { blameRange, fileEntity, fileHeaders, fileMetadata, type FileFacts } from '../entities/file.js';
-import { blame } from '../git/blame.js';
+import { blame, blameRuns } from '../git/blame.js';
 import { fromBase64, parseLfsPointer, sha256Hex, utf8 } from '../git/bytes.js';
 import { isBinary } from '../git/diff.js';
 import { lastCommitForPath } from '../git/history.js';
@@ -13,6 +13,7 @@ import { MODE_EXECUTABLE } from '../git/tree.js';
 import type { Context } from '../http/context.js';
 import { customError, forbidden, grapeError, malformedRequest, notFound } from '../http/errors.js';
 import { any, bool, hash, int, str } from '../http/params.js';
+import { LONE_SURROGATE } from '../http/request-params.js';
 import { findProject } from '../http/resolve.js';
 import { created, json, noContent, route, type Reply } from '../http/route.js';
 import type { Project } from '../store/state.js';
@@ -142,7 +143,7 @@ function contentBytes(p: WriteParams): Uint8Array {
   if (c !== null && typeof c !== 'string' && typeof c !== 'number' && typeof c !== 'boolean') throw grapeError(400, 'content is invalid');
   const text = c === null || c === undefined ? '' : String(c);
   // Text that is no Unicode string (a NUL, half a surrogate pair) is what HandleMalformedStrings refuses.
-  if (/\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) throw malformedRequest();
+  if (text.includes('\0') || LONE_SURROGATE.test(text)) throw malformedRequest();
   return p.encoding === 'base64' ? fromBase64(text) : utf8(text);
 }
 
@@ -185,17 +186,16 @@ export const fileRoutes = [
       id: str().required(),
       file_path: str().required(),
       ref: str().required().notBlank(),
-      range: hash({ start: int().required().notBlank(), end: int().required().notBlank() }),
+      range: hash({
+        start: int().required().notBlank().where((n) => n > 0),
+        end: int().required().notBlank().where((n) => n > 0),
+      }),
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const head = ctx.request.method === 'HEAD';
       const path = validFilePath(p.file_path);
       const range = head ? undefined : p.range;
-      if (range) {
-        const bad = (['start', 'end'] as const).filter((k) => !(range[k] > 0)).map((k) => `range[${k}] does not have a valid value`);
-        if (bad.length) throw grapeError(400, bad.join(', '));
-      }
       const l = await locate(ctx, p.id, p.ref, path);
       const f = await facts(l, p.ref, await l.repo.readBlob(l.entry.oid));
       Object.assign(ctx.responseHeaders, headersOf(f, true));
@@ -205,15 +205,8 @@ export const fileRoutes = [
       const first = range ? range.start : 1;
       if (range && first > b.lines.length) throw customError(400, 'range is outside of the file length');
       const last = range ? Math.min(range.end, b.lines.length) : b.lines.length;
-      const groups: { sha: string; lines: string[] }[] = [];
-      for (let i = first - 1; i < last; i++) {
-        const sha = b.commits[i]!;
-        const g = groups[groups.length - 1];
-        if (g?.sha === sha) g.lines.push(b.lines[i]!);
-        else groups.push({ sha, lines: [b.lines[i]!] });
-      }
       const out = [];
-      for (const g of groups) out.push(blameRange({ sha: g.sha, commit: await l.repo.readCommit(g.sha) }, g.lines));
+      for (const g of blameRuns(b, first, last)) out.push(blameRange({ sha: g.sha, commit: await l.repo.readCommit(g.sha) }, g.lines));
       return json(out);
     },
   }),
@@ -224,10 +217,9 @@ export const fileRoutes = [
     scopes: SCOPES,
     jobToken: true,
     cacheable: true,
-    params: { id: str().required(), file_path: str().required(), ref: str(), lfs: bool().default(false) },
+    params: { id: str().required(), file_path: str().required(), ref: str().notBlank(), lfs: bool().default(false) },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      if (p.ref !== undefined && p.ref.trim() === '') throw grapeError(400, 'ref is empty'); // allow_blank: false, when sent
       const path = validFilePath(p.file_path, true);
       const l = await locate(ctx, p.id, p.ref ?? 'HEAD', path);
       const content = await l.repo.readBlob(l.entry.oid);

@@ -71,3 +71,15 @@ export async function blame(repo: RepositoryObjects, sha: string, path: string):
     return { lines: final.map((l) => (l.endsWith('\n') ? l.slice(0, -1) : l)), commits: owner };
   }, (b) => 2 * b.lines.length);
 }
+
+/** Lines `first`..`last` (1-based, inclusive) of a blame, as runs of consecutive lines from one commit. */
+export function blameRuns(result: Blame, first: number, last: number): { sha: string; lines: string[] }[] {
+  const runs: { sha: string; lines: string[] }[] = [];
+  for (let i = first - 1; i < last; i++) {
+    const sha = result.commits[i]!;
+    const run = runs[runs.length - 1];
+    if (run?.sha === sha) run.lines.push(result.lines[i]!);
+    else runs.push({ sha, lines: [result.lines[i]!] });
+  }
+  return runs;
+}

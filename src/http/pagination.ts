@@ -3,7 +3,7 @@
 // Link URLs carry every parameter of the request (and declared defaults), sorted, as Rails'
 // Hash#to_query writes them, and start at the origin the client used.
 import { grapeError } from './errors.js';
-import { isHash } from './request-params.js';
+import { LONE_SURROGATE, isHash } from './request-params.js';
 
 export const MAX_PER_PAGE = 100;
 export const COUNT_LIMIT = 10_000;
@@ -69,7 +69,7 @@ function valueToQuery(value: unknown, key: string): string {
 
 function cgiEscape(s: string): string {
   // A lone surrogate has no UTF-8 form: it is written as U+FFFD, as a well-formed string would be.
-  return encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
+  return encodeURIComponent(s.replace(new RegExp(LONE_SURROGATE, 'g'), '\uFFFD')).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()).replace(/%20/g, '+');
 }
 
 function link(base: LinkBase, extra: Record<string, unknown>, rel: string): string {

@@ -18,6 +18,8 @@ interface Options {
   required: boolean;
   default?: unknown;
   values?: readonly unknown[];
+  /** Grape's `values:` given as a lambda. */
+  test?: (value: unknown) => boolean;
   allowBlank: boolean;
 }
 
@@ -34,6 +36,10 @@ export class Param<T, R extends boolean = false> {
   }
   values<const V extends T>(list: readonly V[]): Param<V, R> {
     return new Param<V, R>(this.coerce as Coerce<V>, { ...this.options, values: list });
+  }
+  /** Grape's `values:` given as a lambda: a value it refuses "does not have a valid value". */
+  where(test: (value: T) => boolean): Param<T, R> {
+    return new Param<T, R>(this.coerce, { ...this.options, test: test as (value: unknown) => boolean });
   }
   /** Grape's `allow_blank: false`: an empty string is "is empty". */
   notBlank(): Param<T, R> {
@@ -144,10 +150,11 @@ function coerceAll(spec: ParamSpec, raw: Record<string, unknown>, issues: Issue[
     const p = spec[key]!;
     const name = prefix ? `${prefix}[${key}]` : key;
     const value = Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined;
-    const { required, allowBlank, values } = p.options;
+    const { required, allowBlank, values, test } = p.options;
     if (value === undefined) {
       if (required) issues.push({ name, text: 'is missing', missing: true });
-      if (!allowBlank) issues.push({ name, text: 'is empty' });
+      // Grape reports an absent required parameter as empty too; an absent optional one is fine.
+      if (required && !allowBlank) issues.push({ name, text: 'is empty' });
       if (p.options.default !== undefined) out[key] = p.options.default;
       continue;
     }
@@ -165,7 +172,8 @@ function coerceAll(spec: ParamSpec, raw: Record<string, unknown>, issues: Issue[
       else if (p.options.default !== undefined) out[key] = p.options.default;
       continue;
     }
-    if (values && !(Array.isArray(c) ? c.every((v) => values.includes(v)) : values.includes(c))) {
+    const valid = (v: unknown) => (!values || values.includes(v)) && (!test || test(v));
+    if (!(Array.isArray(c) ? c.every(valid) : valid(c))) {
       issues.push({ name, text: 'does not have a valid value' });
       continue;
     }

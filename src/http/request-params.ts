@@ -13,6 +13,9 @@ type Params = Record<string, unknown>;
 
 /** A hash of parameters: no prototype, so any key (`__proto__`, `toString`) is plain data. */
 const makeParams = (): Params => Object.create(null) as Params;
+/** Half a UTF-16 surrogate pair: text that has no UTF-8 form. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** A parameter hash (not an array, not an uploaded file). */
 export const isHash = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
 
