@@ -8,7 +8,7 @@ import { commitStats, log } from '../git/history.js';
 import type { RepositoryObjects } from '../git/objects.js';
 import type { Context } from '../http/context.js';
 import { customError, forbidden, notFound } from '../http/errors.js';
-import { pageRequest, paginateOffset } from '../http/pagination.js';
+import { offsetHeaders, pageRequest } from '../http/pagination.js';
 import { bool, datetime, int, str } from '../http/params.js';
 import { findProject } from '../http/resolve.js';
 import { json, route, type Reply } from '../http/route.js';
@@ -58,10 +58,7 @@ export const commitRoutes = [
       const offset = (page - 1) * perPage;
       const items = all.slice(offset, offset + perPage);
       // Kaminari is told there is one commit more than it was given: a full page has a next.
-      const { headers } = paginateOffset(new Array<undefined>(offset + items.length + 1), p, ctx.linkBase);
-      delete headers['X-Total'];
-      delete headers['X-Total-Pages'];
-      Object.assign(ctx.responseHeaders, headers);
+      Object.assign(ctx.responseHeaders, offsetHeaders(offset + items.length + 1, p, ctx.linkBase, { excludeTotalHeaders: true }));
       const web = projectWebUrl(ctx.state, project, ctx);
       const out = [];
       for (const c of items) {

@@ -83,10 +83,17 @@ export interface PageResult<T> {
 
 /** Offset pagination of an in-memory list. */
 export function paginateOffset<T>(all: readonly T[], input: PageInput, base: LinkBase): PageResult<T> {
+  const { page, perPage } = pageRequest(input);
+  return { items: all.slice((page - 1) * perPage, page * perPage), headers: offsetHeaders(all.length, input, base) };
+}
+
+/**
+ * The headers of one page of `total` rows (OffsetHeaderBuilder). `excludeTotalHeaders` leaves
+ * out X-Total and X-Total-Pages, for lists whose total is a guess (commits).
+ */
+export function offsetHeaders(total: number, input: PageInput, base: LinkBase, opts: { excludeTotalHeaders?: boolean } = {}): Record<string, string> {
   const { page, perPage, perPageParam } = pageRequest(input);
-  const total = all.length;
   const totalPages = Math.max(1, Math.ceil(total / perPage));
-  const items = all.slice((page - 1) * perPage, page * perPage);
   const outOfRange = page > totalPages;
   const prev = page > 1 && !outOfRange ? page - 1 : null;
   const next = page < totalPages ? page + 1 : null;
@@ -104,11 +111,11 @@ export function paginateOffset<T>(all: readonly T[], input: PageInput, base: Lin
     'X-Next-Page': next ? String(next) : '',
     'X-Prev-Page': prev ? String(prev) : '',
   };
-  if (counted) {
+  if (counted && !opts.excludeTotalHeaders) {
     headers['X-Total'] = String(total);
     headers['X-Total-Pages'] = String(totalPages);
   }
-  return { items, headers };
+  return headers;
 }
 
 /** GitLab refuses deep offsets on types that offer keyset pagination. */
