@@ -95,3 +95,22 @@ export function hasProjectRole(state: State, user: User | null, project: Project
 export function hasGroupRole(state: State, user: User | null, group: Namespace, level: number, now: number): boolean {
   return !!user && (user.admin || groupAccess(state, user, group, now) >= level);
 }
+
+/** Role needed to use a feature whose access level is `private` (members only). */
+const FEATURE_MIN_ROLE: Record<string, number> = {
+  merge_requests: ACCESS.reporter, container_registry: ACCESS.reporter, environments: ACCESS.reporter,
+};
+
+/**
+ * ProjectFeature#feature_available?: a disabled feature is for nobody; a `private` one, or any
+ * feature of a private project, is for members of the feature's minimum role (the repository
+ * needs reporters in private projects). `access` saves recomputing the user's level.
+ */
+export function canUseFeature(state: State, user: User | null, project: Project, feature: string, now: number, access?: number): boolean {
+  const level = project.features[feature] ?? 'enabled';
+  if (level === 'disabled') return false;
+  if (user?.admin) return true;
+  if (level !== 'private' && project.visibility !== 'private') return true;
+  const min = feature === 'repository' && project.visibility === 'private' ? ACCESS.reporter : FEATURE_MIN_ROLE[feature] ?? ACCESS.guest;
+  return (access ?? projectAccess(state, user, project, now)) >= min;
+}

@@ -3,7 +3,7 @@
 // what a revision names (branch, tag, full or abbreviated sha, HEAD, `~n` and `^n`).
 import type { RepositoryObjects } from '../git/objects.js';
 import { ACCESS, type Project, type ProtectedBranch, type State, type User } from '../store/state.js';
-import { hasProjectRole, projectAccess } from './access.js';
+import { canUseFeature, hasProjectRole, projectAccess } from './access.js';
 
 /** The branch HEAD names; an empty repository's first branch becomes it. */
 export function defaultBranchName(project: Project): string {
@@ -15,14 +15,9 @@ export function isEmptyRepository(project: Project): boolean {
   return true;
 }
 
-/** ProjectPolicy `read_code`: repository features that are private need reporters in private projects. */
+/** ProjectPolicy `read_code`. */
 export function canReadCode(state: State, user: User | null, project: Project, now: number): boolean {
-  const level = project.features.repository ?? 'enabled';
-  if (level === 'disabled') return false;
-  if (user?.admin) return true;
-  const min = project.visibility === 'private' ? ACCESS.reporter : ACCESS.guest;
-  if (level === 'private' || project.visibility === 'private') return projectAccess(state, user, project, now) >= min;
-  return true;
+  return canUseFeature(state, user, project, 'repository', now);
 }
 
 /** ProjectPolicy `push_code`: developers and above, never into an archived project. */

@@ -3,7 +3,7 @@
 // Anonymous viewers get ProjectDetails; members and admins the full entity.
 import { ACCESS, type Project, type State, type User } from '../store/state.js';
 import { tget } from '../store/table.js';
-import { ancestry, groupAccess, projectAccess } from '../domain/access.js';
+import { ancestry, canUseFeature, groupAccess, projectAccess } from '../domain/access.js';
 import { cachedJson, type Fragment } from './cache.js';
 import { isEmptyRepository } from '../domain/repository.js';
 import { fullName, namespaceBasic } from './namespace.js';
@@ -20,21 +20,9 @@ function hostOf(webBase: string): string {
   return new URL(webBase).host;
 }
 
-/** Role needed to use a feature that is `private` (members only). */
-const FEATURE_MIN_ROLE: Record<string, number> = {
-  merge_requests: ACCESS.reporter, container_registry: ACCESS.reporter, environments: ACCESS.reporter,
-};
-
 /** `access` is the viewer's access level, when the caller has computed it already. */
-export function featureAvailable(v: ProjectView, project: Project, feature: string, access?: number): boolean {
-  const level = project.features[feature] ?? 'enabled';
-  if (level === 'disabled') return false;
-  if (v.viewer?.admin) return true;
-  if (access === undefined) access = projectAccess(v.state, v.viewer, project, v.now);
-  const min = feature === 'repository' && project.visibility === 'private' ? ACCESS.reporter : FEATURE_MIN_ROLE[feature] ?? ACCESS.guest;
-  if (level === 'private') return access >= min;
-  return project.visibility === 'private' ? access >= min : true;
-}
+const featureAvailable = (v: ProjectView, project: Project, feature: string, access?: number) =>
+  canUseFeature(v.state, v.viewer, project, feature, v.now, access);
 
 export function projectPaths(state: State, project: Project) {
   const ns = tget(state.namespaces, project.namespaceId)!;
