@@ -3,8 +3,9 @@
 import { createGroup, validateGroup } from './domain/groups.js';
 import { createProject, normalizeProjectInput, validateProject } from './domain/projects.js';
 import { createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './domain/users.js';
+import { createMilestone, validateMilestone } from './domain/milestones.js';
 import { EmulatorError } from './http/errors.js';
-import { ACCESS, nextId, type Job, type Member, type Settings, type State, type Tier, type Offering, type Visibility } from './store/state.js';
+import { ACCESS, nextId, type Job, type Member, type Milestone, type Settings, type State, type Tier, type Offering, type Visibility } from './store/state.js';
 import { tget } from './store/table.js';
 
 export type RoleName = 'guest' | 'planner' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'minimal';
@@ -38,6 +39,7 @@ export interface FixtureGroup {
   visibility?: Visibility;
   description?: string;
   members?: FixtureMember[];
+  milestones?: FixtureMilestone[];
 }
 
 export interface FixtureJob {
@@ -67,6 +69,7 @@ export interface FixtureProject {
   /** Full paths of projects whose CI job tokens may reach this project. */
   job_token_allowlist?: string[];
   repository?: FixtureRepository;
+  milestones?: FixtureMilestone[];
 }
 
 /**
@@ -87,8 +90,11 @@ export interface FixtureRepository {
   /** New branches: name -> the branch, tag or commit they start from. */
   branches?: Record<string, string>;
   commits?: FixtureCommit[];
-  /** Lightweight tags name -> ref; annotated ones `{ ref, message }`. */
-  tags?: Record<string, string | { ref: string; message: string }>;
+  /**
+   * Lightweight tags name -> ref; annotated ones `{ ref, message }`; signed ones also carry the
+   * `signature` record GitLab keeps for an X.509-signed tag.
+   */
+  tags?: Record<string, string | FixtureTag>;
   /** HEAD; the project's `default_branch`, else `main`, when absent. */
   default_branch?: string;
   /**
@@ -98,6 +104,37 @@ export interface FixtureRepository {
   lfs?: Record<string, string>;
   /** Protected branches (name or wildcard); who may push and merge, maintainers by default. */
   protected_branches?: Record<string, { push_access_level?: number | RoleName; merge_access_level?: number | RoleName }>;
+  /** Protected tags (name or wildcard such as `v*`); who may create them, maintainers by default. */
+  protected_tags?: Record<string, { create_access_level?: number | RoleName }>;
+}
+
+export interface FixtureTag {
+  ref: string;
+  message: string;
+  signature?: FixtureX509Signature;
+}
+
+/** An X.509 tag signature as GitLab stores it; every field has a plausible default. */
+export interface FixtureX509Signature {
+  verification_status?: string;
+  certificate?: {
+    subject?: string;
+    subject_key_identifier?: string;
+    email?: string;
+    serial_number?: number;
+    certificate_status?: string;
+    issuer?: { subject?: string; subject_key_identifier?: string; crl_url?: string };
+  };
+}
+
+/** A milestone of a project or a group; `iid`s follow the order given. */
+export interface FixtureMilestone {
+  title: string;
+  description?: string;
+  state?: 'active' | 'closed';
+  /** `YYYY-MM-DD`. */
+  due_date?: string | null;
+  start_date?: string | null;
 }
 
 export interface FixtureCommit {
@@ -187,6 +224,7 @@ export function seedDraft(draft: State, fixture: Fixture, now: number): SeedHand
     if (Object.keys(errors).length) invalid(where, errors);
     const group = createGroup(draft, input, now);
     group.members = members(draft, g.members, now, where);
+    for (const m of g.milestones ?? []) seedMilestone(draft, group.milestones, { groupId: group.id }, m, now, where);
     handles.groups[group.fullPath] = { id: group.id };
   }
   for (const p of fixture.projects ?? []) handles.projects[`${p.namespace}/${p.path}`] = seedProject(draft, p, now);
@@ -222,12 +260,28 @@ function seedProject(draft: State, p: FixtureProject, now: number): SeedHandles[
     const token = createToken(draft, project.jobs[id]!.userId, { kind: 'job', token: j.token, projectId: project.id, jobId: id, name: j.name }, now);
     handle.jobs[j.name] = { id, token: token.token };
   }
+  for (const m of p.milestones ?? []) seedMilestone(draft, project.milestones, { projectId: project.id }, m, now, where);
   for (const path of p.job_token_allowlist ?? []) {
     const e = tget(draft.paths, path.toLowerCase());
     if (e?.kind !== 'project') throw new EmulatorError(`${where} allows job tokens of unknown project '${path}'`);
     project.jobTokenAllowlist.push(e.id);
   }
   return handle;
+}
+
+function seedMilestone(
+  draft: State,
+  into: Record<number, Milestone>,
+  owner: { projectId?: number; groupId?: number },
+  m: FixtureMilestone,
+  now: number,
+  where: string,
+): void {
+  const errors = validateMilestone(Object.values(into), m.title, m.start_date ?? null, m.due_date ?? null);
+  if (Object.keys(errors).length) invalid(`${where}: milestone '${m.title}'`, errors);
+  const milestone = createMilestone(draft, owner, { title: m.title, description: m.description, dueDate: m.due_date, startDate: m.start_date }, now);
+  if (m.state === 'closed') milestone.state = 'closed';
+  into[milestone.id] = milestone;
 }
 
 function firstAdmin(state: State, where: string): number {

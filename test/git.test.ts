@@ -66,7 +66,7 @@ describe('emulator.git(project)', () => {
     const e = await world();
     const g = e.git('acme/app');
     expect(g.refs()).toMatchObject({ head: 'main', branches: { main: expect.any(String), develop: expect.any(String) } });
-    expect(g.refs().tags['v0.9']).toMatchObject({ message: 'Annotated\n' });
+    expect(g.refs().tags['v0.9']).toMatchObject({ message: 'Annotated' });
     expect(await g.files()).toEqual({ 'README.md': '# App\n', 'src/lib/util.c': 'x' });
     expect(await g.files('develop')).toMatchObject({ 'dev.txt': 'd\n', 'src/main.c': 'int main() { return 0; }\n' });
     expect((await g.log()).map((c) => c.commit.message)).toEqual(['No trailing newline', 'Initial commit']);

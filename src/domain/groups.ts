@@ -115,6 +115,7 @@ export function createGroup(draft: State, input: GroupInput, now: number): Names
     projectCreationLevel: input.projectCreationLevel ?? 'developer',
     subgroupCreationLevel: input.subgroupCreationLevel ?? 'maintainer',
     pendingDelete: false,
+    milestones: {},
   };
   if (input.creatorId) {
     group.members[input.creatorId] = {

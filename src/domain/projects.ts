@@ -93,6 +93,8 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
     jobs: {},
     starCount: 0,
     repository: emptyRepository(),
+    milestones: {},
+    releases: {},
   };
   tset(draft.projects, id, project);
   tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });

@@ -1,16 +1,18 @@
 // Repositories of a fixture (FixtureRepository in src/fixture.ts): git objects are written
 // first, then one recipe sets every seeded project's refs.
-import type { Fixture, FixtureProject, SeedHandles } from '../fixture.js';
+import type { Fixture, FixtureProject, FixtureX509Signature, SeedHandles } from '../fixture.js';
+import { hash53 } from '../hash.js';
 import { accessLevel } from '../fixture.js';
 import { fromBase64, lfsPointer, sha256Hex, utf8 } from '../git/bytes.js';
 import type { ObjectDatabase, RepositoryObjects } from '../git/objects.js';
 import { entryAt } from '../git/tree.js';
 import { ApiError, EmulatorError } from '../http/errors.js';
-import type { Project, Repository, State, TagRef } from '../store/state.js';
+import { emptyRepository, type Project, type Repository, type State, type TagRef, type X509Signature } from '../store/state.js';
 import { tget } from '../store/table.js';
 import { findUserByUsername } from './users.js';
 import { personOf, writeFileCommit, type FileAction, type Person, type Recipe } from './commit-service.js';
 import { isValidBranchName, resolveCommit } from './repository.js';
+import { writeAnnotatedTag } from './tags.js';
 
 interface Built {
   projectId: number;
@@ -32,7 +34,7 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
   const creator = tget(state.users, project.creatorId);
   if (!creator) throw new EmulatorError(`${where} has no creator to author its commits`);
   const defaultBranch = fr.default_branch ?? project.defaultBranch ?? 'main';
-  const repository: Repository = { branches: {}, tags: {}, protectedBranches: {}, lfs: {} };
+  const repository: Repository = emptyRepository();
   const view = (): Project => ({ ...project, defaultBranch, repository });
   const personNamed = (username: string | undefined): Person => {
     if (!username) return personOf(creator);
@@ -100,16 +102,14 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
   }
 
   for (const [name, spec] of Object.entries(fr.tags ?? {})) {
+    if (!isValidBranchName(name)) throw new EmulatorError(`${where}: '${name}' is not a valid tag name`);
     const ref = typeof spec === 'string' ? spec : spec.ref;
     const commit = await resolve(ref, `tag '${name}'`);
     let tag: TagRef = { target: commit, commit, message: null };
     if (typeof spec !== 'string') {
-      const t = Math.floor(now / 1000);
-      const target = await repo.writeTag({
-        object: commit, type: 'commit', tag: name, message: spec.message,
-        tagger: { name: creator.name, email: creator.email, timestamp: t, offset: 0 },
-      });
-      tag = { target, commit, message: spec.message };
+      const message = spec.message.trim();
+      tag = { target: await writeAnnotatedTag(repo, name, commit, message, creator, now), commit, message };
+      if (spec.signature) tag.signature = signature(spec.signature, creator.email);
     }
     repository.tags[name] = tag;
   }
@@ -120,8 +120,34 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
       mergeAccessLevel: accessLevel(p.merge_access_level ?? 'maintainer'),
     };
   }
+  for (const [pattern, p] of Object.entries(fr.protected_tags ?? {})) {
+    repository.protectedTags[pattern] = { createAccessLevel: accessLevel(p.create_access_level ?? 'maintainer') };
+  }
   return { projectId: project.id, defaultBranch, repository };
 }
+
+/** The X.509 record of a signed tag; ids are fixed per certificate subject, like GitLab's rows. */
+function signature(f: FixtureX509Signature, email: string): X509Signature {
+  const c = f.certificate ?? {};
+  const i = c.issuer ?? {};
+  const id = (text: string) => Number.parseInt(hash53(text).slice(-6), 16);
+  const keyId = (text: string) => [0, 1, 2].map((n) => hash53(`${n}:${text}`)).join('').slice(0, 40).toUpperCase().match(/../g)!.join(':');
+  const subject = c.subject ?? `CN=${email},O=Example`;
+  const issuerSubject = i.subject ?? 'CN=Example Issuing CA,O=Example';
+  return {
+    verificationStatus: f.verification_status ?? 'verified',
+    certificate: {
+      id: id(subject),
+      subject,
+      subjectKeyIdentifier: c.subject_key_identifier ?? keyId(subject),
+      email: c.email ?? email,
+      serialNumber: c.serial_number ?? id(`serial:${subject}`),
+      certificateStatus: c.certificate_status ?? 'good',
+      issuer: { id: id(issuerSubject), subject: issuerSubject, subjectKeyIdentifier: i.subject_key_identifier ?? keyId(issuerSubject), crlUrl: i.crl_url ?? 'http://crl.example.com/issuing-ca.crl' },
+    },
+  };
+}
+
 
 /** Writes the objects of every fixture repository; the recipe sets their refs. Null when there are none. */
 export async function seedRepositories(db: ObjectDatabase, state: State, fixture: Fixture, handles: SeedHandles, now: number): Promise<Recipe | null> {

@@ -25,15 +25,18 @@ export function canPushCode(state: State, user: User | null, project: Project, n
   return !project.archived && project.features.repository !== 'disabled' && hasProjectRole(state, user, project, ACCESS.developer, now);
 }
 
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`);
+/** ProtectedRef's matcher (Gitlab::RefMatcher): the name itself, or a pattern where `*` is anything. */
+export function matchesRefPattern(pattern: string, name: string): boolean {
+  if (pattern === name) return true;
+  if (!pattern.includes('*')) return false;
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`).test(name);
 }
 
 /** Every protection that applies to a branch: its own and the matching wildcards. */
 export function protectionsFor(project: Project, branch: string): ProtectedBranch[] {
   const out: ProtectedBranch[] = [];
   for (const [pattern, p] of Object.entries(project.repository.protectedBranches)) {
-    if (pattern === branch || (pattern.includes('*') && wildcard(pattern).test(branch))) out.push(p);
+    if (matchesRefPattern(pattern, branch)) out.push(p);
   }
   return out;
 }

@@ -68,6 +68,7 @@ export function createUser(draft: State, input: UserInput, now: number): User {
     projectCreationLevel: 'owner',
     subgroupCreationLevel: 'owner',
     pendingDelete: false,
+    milestones: {},
   });
   tset(draft.paths, user.username.toLowerCase(), { kind: 'namespace', id: namespaceId });
   return user;

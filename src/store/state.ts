@@ -108,6 +108,8 @@ export interface Namespace {
   projectCreationLevel: 'noone' | 'owner' | 'maintainer' | 'developer';
   subgroupCreationLevel: 'owner' | 'maintainer';
   pendingDelete: boolean;
+  /** Group milestones, by id. Empty for user namespaces. */
+  milestones: Record<number, Milestone>;
 }
 
 export type FeatureAccess = 'disabled' | 'private' | 'enabled' | 'public';
@@ -127,6 +129,27 @@ export interface TagRef {
   commit: string;
   /** The annotation of an annotated tag; null for a lightweight tag. */
   message: string | null;
+  /** The X.509 signature record of a signed tag (seeded by fixtures). */
+  signature?: X509Signature;
+}
+
+/** What GitLab stores of a tag's X.509 signature (X509CommitSignature and its certificate). */
+export interface X509Signature {
+  verificationStatus: string;
+  certificate: {
+    id: number;
+    subject: string;
+    subjectKeyIdentifier: string;
+    email: string;
+    serialNumber: number;
+    certificateStatus: string;
+    issuer: { id: number; subject: string; subjectKeyIdentifier: string; crlUrl: string };
+  };
+}
+
+/** Who may create a tag matching a protected-tag pattern (an access level; 0 is no one). */
+export interface ProtectedTag {
+  createAccessLevel: number;
 }
 
 /** Who may push to and merge into a protected branch (access levels; 0 is no one). */
@@ -146,12 +169,68 @@ export interface Repository {
   tags: Record<string, TagRef>;
   /** Branch name or wildcard pattern (`release/*`) -> its protection. */
   protectedBranches: Record<string, ProtectedBranch>;
+  /** Tag name or wildcard pattern (`v*`) -> who may create it. */
+  protectedTags: Record<string, ProtectedTag>;
   /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
   lfs: Record<string, string>;
 }
 
 export function emptyRepository(): Repository {
-  return { branches: {}, tags: {}, protectedBranches: {}, lfs: {} };
+  return { branches: {}, tags: {}, protectedBranches: {}, protectedTags: {}, lfs: {} };
+}
+
+/** A milestone of a project (`projectId`) or of a group (`groupId`); `iid` counts per owner. */
+export interface Milestone {
+  id: number;
+  iid: number;
+  projectId: number | null;
+  groupId: number | null;
+  title: string;
+  description: string;
+  state: 'active' | 'closed';
+  createdAt: number;
+  updatedAt: number;
+  /** Dates, `YYYY-MM-DD`. */
+  dueDate: string | null;
+  startDate: string | null;
+}
+
+export type ReleaseLinkType = 'other' | 'runbook' | 'image' | 'package';
+
+export interface ReleaseLink {
+  id: number;
+  name: string;
+  url: string;
+  /** The direct asset path (`/bin/app`), or null. */
+  filepath: string | null;
+  linkType: ReleaseLinkType;
+  createdAt: number;
+}
+
+export interface ReleaseEvidence {
+  id: number;
+  sha: string;
+  collectedAt: number;
+  /** The evidence summary as collected (Evidences::EvidenceEntity), kept as data. */
+  summary: unknown;
+}
+
+/** A release, keyed in its project by tag name. The tag itself may be deleted later. */
+export interface Release {
+  id: number;
+  tagName: string;
+  name: string;
+  description: string;
+  createdAt: number;
+  updatedAt: number;
+  releasedAt: number;
+  authorId: number | null;
+  /** The commit the tag pointed at when the release was made. */
+  sha: string | null;
+  /** Project or group milestone ids. */
+  milestoneIds: number[];
+  links: ReleaseLink[];
+  evidences: ReleaseEvidence[];
 }
 
 export interface Project {
@@ -177,6 +256,10 @@ export interface Project {
   jobs: Record<number, Job>;
   starCount: number;
   repository: Repository;
+  /** Project milestones, by id. */
+  milestones: Record<number, Milestone>;
+  /** Releases by tag name. */
+  releases: Record<string, Release>;
 }
 
 export interface PathEntry {
