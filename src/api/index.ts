@@ -6,7 +6,8 @@ import { fileRoutes } from './files.js';
 import { groupRoutes } from './groups.js';
 import { namespaceRoutes } from './namespaces.js';
 import { projectRoutes } from './projects.js';
+import { tagRoutes } from './tags.js';
 import { templateRoutes } from './templates.js';
 import { userRoutes } from './user.js';
 
-export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes, ...templateRoutes, ...branchRoutes, ...commitRoutes, ...fileRoutes];
+export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes, ...templateRoutes, ...branchRoutes, ...commitRoutes, ...fileRoutes, ...tagRoutes];

@@ -98,3 +98,67 @@ export function deleteTag(project: Project, name: string, now: number): Recipe {
     p.lastActivityAt = now;
   };
 }
+
+/** git's `versioncmp` for `version:refname`: digit runs compare as numbers, the rest byte by byte. */
+export function compareVersions(a: string, b: string): number {
+  const runs = (s: string) => s.match(/\d+|\D+/g) ?? [];
+  const x = runs(a);
+  const y = runs(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p === q) continue;
+    if (/^\d/.test(p) && /^\d/.test(q)) {
+      const u = p.replace(/^0+(?=\d)/, '');
+      const v = q.replace(/^0+(?=\d)/, '');
+      if (u.length !== v.length) return u.length - v.length;
+      if (u !== v) return u < v ? -1 : 1;
+      return q.length - p.length;
+    }
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** GitRefsFinder#by_search as the API documents it: `^term` begins, `term$` ends, else contains; any case. */
+export function filterTagNames(names: readonly string[], search: string): string[] {
+  const s = search.toLowerCase();
+  const starts = s.startsWith('^');
+  const ends = s.endsWith('$') && s.length > (starts ? 1 : 0);
+  const term = s.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  const matches = names.filter((name) => {
+    const n = name.toLowerCase();
+    if (starts && ends) return n === term;
+    if (starts) return n.startsWith(term);
+    if (ends) return n.endsWith(term);
+    return n.includes(term);
+  });
+  if (starts || ends) return matches;
+  // Without an anchor, an exact match (any case) comes first.
+  const exact = matches.findIndex((n) => n.toLowerCase() === s);
+  if (exact > 0) matches.unshift(...matches.splice(exact, 1));
+  return matches;
+}
+
+export type TagOrder = 'name' | 'updated' | 'version';
+
+/**
+ * Gitaly's FindAllTags order: `name` is the refname, `updated` git's `creatordate` (the tagger
+ * date of an annotated tag, else the commit date), `version` git's version sort; ties keep
+ * refname order whichever the direction.
+ */
+export async function sortedTagNames(repo: RepositoryObjects, project: Project, order: TagOrder, sort: 'asc' | 'desc'): Promise<string[]> {
+  const tags = project.repository.tags;
+  const names = Object.keys(tags).sort(byName);
+  const dir = sort === 'asc' ? 1 : -1;
+  if (order === 'name') return sort === 'asc' ? names : names.reverse();
+  if (order === 'version') return names.sort((a, b) => compareVersions(a, b) * dir || byName(a, b));
+  const when = new Map<string, number>();
+  for (const n of names) {
+    const t = tags[n]!;
+    when.set(n, t.target === t.commit ? (await repo.readCommit(t.commit)).committer.timestamp : ((await repo.readTag(t.target)).tagger?.timestamp ?? 0));
+  }
+  return names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || byName(a, b));
+}
