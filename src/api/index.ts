@@ -1,5 +1,6 @@
 // Every family's routes, in one list for the router.
 import type { RouteDef } from '../http/route.js';
+import { archiveRoutes } from './archives.js';
 import { branchRoutes } from './branches.js';
 import { commitRoutes } from './commits.js';
 import { fileRoutes } from './files.js';
@@ -10,4 +11,4 @@ import { tagRoutes } from './tags.js';
 import { templateRoutes } from './templates.js';
 import { userRoutes } from './user.js';
 
-export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes, ...templateRoutes, ...branchRoutes, ...commitRoutes, ...fileRoutes, ...tagRoutes];
+export const ROUTES: RouteDef[] = [...userRoutes, ...projectRoutes, ...groupRoutes, ...namespaceRoutes, ...templateRoutes, ...branchRoutes, ...commitRoutes, ...fileRoutes, ...tagRoutes, ...archiveRoutes];

@@ -17,6 +17,11 @@ import { hash53 } from '../hash.js';
 import { today } from '../domain/access.js';
 
 export const API_PREFIX = '/api/v4';
+/**
+ * The few pages of GitLab's web app the emulator serves (downloads that API answers link to) are
+ * routed as `WEB_PREFIX + pathname`: a route declares `${WEB_PREFIX}/...`; no API path starts so.
+ */
+export const WEB_PREFIX = '/-/web';
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
 
 const BASE_HEADERS: Record<string, string> = {
@@ -118,9 +123,9 @@ export class Pipeline {
       const ctxHeaders: Record<string, string> = {};
       try {
         if (fault?.status) throw new ApiError(fault.status, fault.body ?? { message: `${fault.status} Injected fault` });
-        if (path === null) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
+        if (path === null && url.pathname.startsWith('/api/')) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
         if (url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
-        const match = this.deps.router.match(method, path === '' ? '/' : path);
+        const match = this.deps.router.match(method, path === null ? WEB_PREFIX + url.pathname : path === '' ? '/' : path);
         // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
         if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
         if (match === undefined || !this.#available(match.route)) throw routeNotFound();
