@@ -2,6 +2,7 @@
 // against the node server, and plain fetch through the MSW handler set. Both write real git
 // objects that `emulator.git()` then reads.
 import { Gitlab } from '@gitbeaker/rest';
+import { unzipSync } from 'fflate';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handlers } from '../src/msw.js';
@@ -15,7 +16,7 @@ const fixture: Fixture = {
 };
 
 describe('the node server door, driven by @gitbeaker/rest', () => {
-  it('writes and reads files, branches, commits and tags', async () => {
+  it('writes and reads files, branches, commits, tags and archives', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
     const server = await emulator.listen({ port: 0 });
     try {
@@ -47,6 +48,10 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       await expect(api.Tags.showSignature(project, 'v1.0.0')).rejects.toMatchObject({ cause: { response: { status: 404 } } });
       await api.Tags.remove(project, 'v0.9.0');
       expect(Object.keys(emulator.git(project).refs().tags)).toEqual(['v1.0.0']);
+
+      const archive = await api.Repositories.showArchive(project, { fileType: 'zip', sha: 'v1.0.0' });
+      const members = Object.keys(unzipSync(new Uint8Array(await archive.arrayBuffer())));
+      expect(members).toContain(`app-v1.0.0-${commits[0]!.id}/src/cli.ts`);
 
       const templates = await api.GitignoreTemplates.all();
       expect(templates.length).toBeGreaterThan(15);
