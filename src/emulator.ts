@@ -8,6 +8,7 @@ import { seedDraft, type Fixture, type SeedHandles } from './fixture.js';
 import { produce } from 'immer';
 import { repositoryHandle, type RepositoryHandle } from './domain/repository-handle.js';
 import { seedRepositories } from './domain/repository-seed.js';
+import { seedReleases } from './domain/release-seed.js';
 import { projectByIdOrPath } from './domain/paths.js';
 import { ObjectDatabase } from './git/objects.js';
 import { EmulatorError } from './http/errors.js';
@@ -116,7 +117,9 @@ export class Emulator {
     });
     const refs = await seedRepositories(this.objects, seeded, fixture, handles, now);
     if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');
-    this.store.state = refs ? produce(seeded, refs) : seeded;
+    const withRefs = refs ? produce(seeded, refs) : seeded;
+    const releases = seedReleases(fixture, handles, now); // releases name tags, so they come after the refs
+    this.store.state = releases ? produce(withRefs, releases) : withRefs;
     return handles;
   }
 

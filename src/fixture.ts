@@ -70,6 +70,27 @@ export interface FixtureProject {
   job_token_allowlist?: string[];
   repository?: FixtureRepository;
   milestones?: FixtureMilestone[];
+  /** Releases, made from tags of `repository` once it is built. */
+  releases?: FixtureRelease[];
+}
+
+/**
+ * A release of an existing tag. Times are ISO 8601 (`created_at` defaults to the clock,
+ * `released_at` to `created_at`); `milestones` are titles of the project's milestones or of its
+ * group's; `author` is a username (the project's creator when absent).
+ *
+ *     releases: [{ tag_name: 'v1.0', name: 'First', description: 'Notes', milestones: ['1.0'],
+ *                  links: [{ name: 'linux', url: 'https://example.com/app', direct_asset_path: '/bin/app', link_type: 'package' }] }]
+ */
+export interface FixtureRelease {
+  tag_name: string;
+  name?: string;
+  description?: string;
+  created_at?: string;
+  released_at?: string;
+  author?: string;
+  milestones?: string[];
+  links?: { name: string; url: string; direct_asset_path?: string; link_type?: 'other' | 'runbook' | 'image' | 'package' }[];
 }
 
 /**

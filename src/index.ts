@@ -3,7 +3,7 @@ export { createEmulator, Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE } from './e
 export type { EmulatorOptions, ListenOptions, Server } from './emulator.js';
 export { Clock, parseDuration, type ClockOptions, type DurationInput } from './clock.js';
 export type { Fixture, FixtureUser, FixtureGroup, FixtureProject, FixtureToken, FixtureMember, FixtureJob, SeedHandles, RoleName } from './fixture.js';
-export type { FixtureRepository, FixtureCommit } from './fixture.js';
+export type { FixtureRepository, FixtureCommit, FixtureTag, FixtureX509Signature, FixtureMilestone, FixtureRelease } from './fixture.js';
 export type { RepositoryHandle, RepositoryRefs } from './domain/repository-handle.js';
 export type { Repository, TagRef, ProtectedBranch } from './store/state.js';
 export type { JournalEntry } from './journal.js';

@@ -11,6 +11,7 @@ import { lastCommitForPath } from '../git/history.js';
 import type { RepositoryObjects, TreeEntry } from '../git/objects.js';
 import { MODE_EXECUTABLE } from '../git/tree.js';
 import type { Context } from '../http/context.js';
+import { validFilePath } from '../http/file-path.js';
 import { customError, forbidden, grapeError, malformedRequest, notFound } from '../http/errors.js';
 import { any, bool, hash, int, str } from '../http/params.js';
 import { LONE_SURROGATE } from '../http/request-params.js';
@@ -22,32 +23,6 @@ const SCOPES = ['read_repository', 'ai_workflows'];
 const MAX_BLOB_SIZE = 10 * 1024 * 1024;
 const LARGE_FILE_THROTTLED =
   "The requested blob is over the threshold size of 10485760.\nAccess this blob using '/projects/:id/repository/files/:file_path/raw' to avoid this error.\n";
-
-/** CGI.unescape: `+` is a space and only well-formed `%XX` runs decode. */
-function cgiUnescape(text: string): string {
-  return text.replace(/\+/g, ' ').replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
-    const bytes = new Uint8Array(run.length / 3);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 3 + 1, i * 3 + 3), 16);
-    return new TextDecoder().decode(bytes);
-  });
-}
-
-/**
- * The `file_path: true` validator (Gitlab::PathTraversal): no `.`/`..` segments, no newline,
- * nothing encoded twice, and no absolute path unless the route allows a leading separator.
- * Returns the path to look up.
- */
-function validFilePath(path: string, allowInitialSeparator = false): string {
-  const invalid = () => grapeError(400, 'file_path should be a valid file path');
-  const decoded = cgiUnescape(path);
-  if (decoded !== cgiUnescape(decoded)) throw invalid();
-  if (/(^\.{1,2}$|^\.\.[/\\]|[/\\]\.\.$|[/\\]\.\.[/\\]|\n)/.test(decoded)) throw invalid();
-  if (path.startsWith('/')) {
-    if (!allowInitialSeparator) throw invalid();
-    return path.replace(/^\/+/, '');
-  }
-  return path;
-}
 
 interface Located {
   project: Project;
@@ -153,7 +128,7 @@ async function write(ctx: Context<WriteParams>, action: FileAction['action']): P
   const project = findProject(ctx, p.id);
   const now = ctx.now();
   if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, now)) throw forbidden();
-  const path = validFilePath(p.file_path);
+  const path = validFilePath('file_path', p.file_path);
   const user = ctx.user;
   const me = personOf(user);
   const author = { name: p.author_name?.trim() || me.name, email: p.author_email?.trim() || me.email };
@@ -194,7 +169,7 @@ export const fileRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const head = ctx.request.method === 'HEAD';
-      const path = validFilePath(p.file_path);
+      const path = validFilePath('file_path', p.file_path);
       const range = head ? undefined : p.range;
       const l = await locate(ctx, p.id, p.ref, path);
       const f = await facts(l, p.ref, await l.repo.readBlob(l.entry.oid));
@@ -220,7 +195,7 @@ export const fileRoutes = [
     params: { id: str().required(), file_path: str().required(), ref: str().notBlank(), lfs: bool().default(false) },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const path = validFilePath(p.file_path, true);
+      const path = validFilePath('file_path', p.file_path, { allowInitialSeparator: true });
       const l = await locate(ctx, p.id, p.ref ?? 'HEAD', path);
       const content = await l.repo.readBlob(l.entry.oid);
       const name = path.slice(path.lastIndexOf('/') + 1);
@@ -258,7 +233,7 @@ export const fileRoutes = [
     params: { id: str().required(), file_path: str().required(), ref: str().required().notBlank() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const path = validFilePath(p.file_path);
+      const path = validFilePath('file_path', p.file_path);
       const l = await locate(ctx, p.id, p.ref, path);
       const content = await l.repo.readBlob(l.entry.oid);
       const head = ctx.request.method === 'HEAD';

@@ -4,6 +4,7 @@ import type { State, Task } from '../store/state.js';
 import { tdel, tget } from '../store/table.js';
 import { destroyProject, projectsIn } from './projects.js';
 import { subgroups } from './groups.js';
+import { addEvidence, EVIDENCE_TASK } from './releases.js';
 
 export type TaskRunner = (draft: State, payload: Record<string, unknown>, now: number) => void;
 
@@ -19,6 +20,8 @@ function destroyGroup(draft: State, id: number): void {
 export const TASKS: Record<string, TaskRunner> = {
   'project.destroy': (draft, payload) => destroyProject(draft, payload.projectId as number),
   'group.destroy': (draft, payload) => destroyGroup(draft, payload.groupId as number),
+  [EVIDENCE_TASK]: (draft, payload, now) =>
+    void addEvidence(draft, payload.projectId as number, payload.tagName as string, payload.summary, payload.sha as string, now),
 };
 
 /** Tasks due at `now`, earliest first. */
