@@ -49,6 +49,22 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       await api.Tags.remove(project, 'v0.9.0');
       expect(Object.keys(emulator.git(project).refs().tags)).toEqual(['v1.0.0']);
 
+      const milestone = await api.ProjectMilestones.create(project, '1.0');
+      const release = await api.ProjectReleases.create(project, {
+        tagName: 'v1.0.0',
+        name: 'First',
+        description: 'Notes in **bold**',
+        milestones: ['1.0'],
+        assets: { links: [{ name: 'linux', url: 'https://downloads.example.com/app-linux', direct_asset_path: '/bin/app' }] },
+      });
+      expect(release).toMatchObject({ tag_name: 'v1.0.0', name: 'First', commit: { id: commits[0]!.id }, milestones: [{ id: milestone.id, title: '1.0' }] });
+      const html = await api.ProjectReleases.show(project, 'v1.0.0', { includeHtmlDescription: true });
+      expect(html.description_html).toContain('<strong>bold</strong>');
+      expect((await api.ProjectReleases.all(project)).map((r) => r.tag_name)).toEqual(['v1.0.0']);
+      const [link] = await api.ReleaseLinks.all(project, 'v1.0.0');
+      expect(link).toMatchObject({ name: 'linux', direct_asset_url: `${server.url}/acme/app/-/releases/v1.0.0/downloads/bin/app` });
+      expect((await api.ProjectReleases.showLatest(project)).tag_name).toBe('v1.0.0');
+
       const archive = await api.Repositories.showArchive(project, { fileType: 'zip', sha: 'v1.0.0' });
       const members = Object.keys(unzipSync(new Uint8Array(await archive.arrayBuffer())));
       expect(members).toContain(`app-v1.0.0-${commits[0]!.id}/src/cli.ts`);

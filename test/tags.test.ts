@@ -161,6 +161,16 @@ describe('GET /projects/:id/repository/tags', () => {
     expect((await api('/projects/acme%2Fsite/repository/tags', { token: 'root-token' })).status).toBe(403);
   });
 
+  it('embeds the release made from a tag; deleting the tag deletes the release', async () => {
+    await setup();
+    const made = await api('/projects/acme%2Fapp/releases', { method: 'POST', token: 'dev-token', json: { tag_name: 'release-candidate', description: 'RC notes' } });
+    expect(made.status).toBe(201);
+    const tag = await (await api(`${TAGS}/release-candidate`, { token: 'dev-token' })).json();
+    expect(tag.release).toEqual({ tag_name: 'release-candidate', description: 'RC notes' });
+    expect((await api(`${TAGS}/release-candidate`, { method: 'DELETE', token: 'dev-token' })).status).toBe(204);
+    expect((await api('/projects/acme%2Fapp/releases/release-candidate', { token: 'dev-token' })).status).toBe(404);
+  });
+
   it('hides the release key from callers who may not read releases', async () => {
     await setup();
     await api('/projects/acme%2Fsite', { method: 'PUT', token: 'root-token', json: { releases_access_level: 'private' } });
