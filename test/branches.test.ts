@@ -1,6 +1,7 @@
 // Branches (lib/api/branches.rb, spec/requests/api/branches_spec.rb).
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
+import { apiCall, type CallInit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: [
@@ -39,13 +40,7 @@ const FIXTURE: Fixture = {
 let e: Emulator;
 const setup = async () => (e = await createEmulator({ fixture: FIXTURE, clock: { now: '2024-01-05T00:00:00Z', frozen: true } }));
 
-function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json');
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
-  return e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { ...init, headers, body }));
-}
+const api = (path: string, init?: CallInit) => apiCall(e, path, init);
 
 const BRANCHES = '/projects/acme%2Fapp/repository/branches';
 const names = (list: { name: string }[]) => list.map((b) => b.name);

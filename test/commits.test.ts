@@ -1,6 +1,7 @@
 // Commits (lib/api/commits.rb, lib/api/entities/commit.rb, commit_detail.rb).
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
+import { apiCall, type CallInit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: [
@@ -33,11 +34,7 @@ const FIXTURE: Fixture = {
 let e: Emulator;
 const setup = async () => (e = await createEmulator({ fixture: FIXTURE, clock: { now: '2024-01-01T00:00:00Z', frozen: true } }));
 
-function api(path: string, init: RequestInit & { token?: string } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
-  return e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { ...init, headers }));
-}
+const api = (path: string, init?: CallInit) => apiCall(e, path, init);
 
 const COMMITS = '/projects/acme%2Fapp/repository/commits';
 type C = { id: string; title: string; message: string; stats?: unknown; trailers: Record<string, string> };

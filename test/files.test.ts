@@ -1,6 +1,7 @@
 // Repository files (content-api.md "Repository files"; the reference's files checklist).
 import { describe, expect, it, vi } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
+import { apiCall, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -52,16 +53,7 @@ const FIXTURE: Fixture = {
 let e: Emulator;
 const setup = async () => (e = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } }));
 
-function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  return e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { ...init, headers, body }));
-}
+const api = (path: string, init?: CallInit) => apiCall(e, path, init);
 
 const file = (path: string, query = '') => `/projects/acme%2Fapp/repository/files/${encodeURIComponent(path).replace(/\./g, '%2E')}${query}`;
 const dec = (b64: string) => new TextDecoder().decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));

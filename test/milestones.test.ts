@@ -1,7 +1,8 @@
 // Project and group milestones (lib/api/project_milestones.rb, group_milestones.rb,
 // milestone_responses.rb, app/finders/milestones_finder.rb).
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -37,19 +38,10 @@ const FIXTURE: Fixture = {
   ],
 };
 
-let e: Emulator;
-let seeded: Snapshot;
-beforeAll(async () => {
-  e = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
-  seeded = e.snapshot();
-});
-beforeEach(() => e.restore(seeded));
+const world = seededWorld(FIXTURE, NOW);
 
 async function call(method: string, path: string, token?: string, json?: unknown) {
-  const headers = new Headers();
-  if (token) headers.set('PRIVATE-TOKEN', token);
-  if (json !== undefined) headers.set('Content-Type', 'application/json');
-  const res = await e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }));
+  const res = await apiCall(world(), path, { method, token, json });
   return { status: res.status, body: await res.json(), res };
 }
 

@@ -1,18 +1,12 @@
 // Release asset links (lib/api/release/links.rb, spec/requests/api/release/links_spec.rb).
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Emulator, Fixture, Snapshot } from '../src/index.js';
+import { apiCall, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
 const FIXTURE: Fixture = {
-  users: [
-    { username: 'root', admin: true, tokens: [{ token: 'root-token' }] },
-    { username: 'mai', tokens: [{ token: 'maintainer-token' }] },
-    { username: 'dev', tokens: [{ token: 'dev-token' }] },
-    { username: 'rep', tokens: [{ token: 'reporter-token' }] },
-    { username: 'gus', tokens: [{ token: 'guest-token' }] },
-    { username: 'out', tokens: [{ token: 'outsider-token' }] },
-  ],
+  users: TEAM,
   groups: [{ path: 'acme', visibility: 'public' }],
   projects: [
     {
@@ -20,12 +14,7 @@ const FIXTURE: Fixture = {
       path: 'app',
       visibility: 'private',
       creator: 'root',
-      members: [
-        { user: 'mai', access_level: 'maintainer' },
-        { user: 'dev', access_level: 'developer' },
-        { user: 'rep', access_level: 'reporter' },
-        { user: 'gus', access_level: 'guest' },
-      ],
+      members: TEAM_MEMBERS,
       jobs: [{ name: 'build', user: 'dev', token: 'job-token' }],
       repository: { files: { 'a.txt': 'a\n' }, tags: { 'v1.0': 'main', 'v9.0': 'main', 'rel/2': 'main' }, protected_tags: { 'v9*': {} } },
       releases: [
@@ -44,22 +33,16 @@ const FIXTURE: Fixture = {
   ],
 };
 
+const world = seededWorld(FIXTURE, NOW);
 let e: Emulator;
 let seeded: Snapshot;
-beforeAll(async () => {
-  e = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
-  seeded = e.snapshot();
-});
 beforeEach(() => {
-  e.restore(seeded);
-  e.clock.set(NOW);
+  e = world();
+  seeded = e.snapshot();
 });
 
 async function call(method: string, path: string, token?: string, json?: unknown) {
-  const headers = new Headers();
-  if (token) headers.set('PRIVATE-TOKEN', token);
-  if (json !== undefined) headers.set('Content-Type', 'application/json');
-  const res = await e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }));
+  const res = await apiCall(e, path, { method, token, json });
   const text = await res.text();
   return { status: res.status, body: text === '' ? null : JSON.parse(text), res };
 }

@@ -1,21 +1,15 @@
 // Releases (content-api.md "Releases"; the reference's release checklist, from
 // spec/requests/api/releases_spec.rb), release fixtures, and the list's ordering as a property.
 import fc from 'fast-check';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
 import { tvalues } from '../src/store/table.js';
+import { apiCall, seededWorld, TEAM, TEAM_MEMBERS, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
 const FIXTURE: Fixture = {
-  users: [
-    { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
-    { username: 'mai', name: 'Mai Ntainer', tokens: [{ token: 'maintainer-token', scopes: ['api'] }] },
-    { username: 'dev', name: 'Dee Veloper', tokens: [{ token: 'dev-token', scopes: ['api'] }] },
-    { username: 'rep', name: 'Rep Orter', tokens: [{ token: 'reporter-token', scopes: ['api'] }] },
-    { username: 'gus', name: 'Gus Guest', tokens: [{ token: 'guest-token', scopes: ['api'] }] },
-    { username: 'out', name: 'Out Sider', tokens: [{ token: 'outsider-token', scopes: ['api'] }] },
-  ],
+  users: TEAM,
   groups: [
     { path: 'acme', visibility: 'public', milestones: [{ title: 'g1' }, { title: 'sg1' }] },
     { path: 'team', parent: 'acme', visibility: 'public', milestones: [{ title: 't1' }] },
@@ -27,12 +21,7 @@ const FIXTURE: Fixture = {
       path: 'app',
       visibility: 'private',
       creator: 'root',
-      members: [
-        { user: 'mai', access_level: 'maintainer' },
-        { user: 'dev', access_level: 'developer' },
-        { user: 'rep', access_level: 'reporter' },
-        { user: 'gus', access_level: 'guest' },
-      ],
+      members: TEAM_MEMBERS,
       milestones: [{ title: 'm2', due_date: '2024-06-01' }, { title: 'm1', due_date: '2024-05-01' }],
       jobs: [
         { name: 'build', user: 'dev', token: 'job-token' },
@@ -81,25 +70,14 @@ const FIXTURE: Fixture = {
   ],
 };
 
+const world = seededWorld(FIXTURE, NOW);
 let e: Emulator;
 let seeded: Snapshot;
-
-beforeAll(async () => {
-  e = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
+beforeEach(() => {
+  e = world();
   seeded = e.snapshot();
 });
-beforeEach(() => {
-  e.restore(seeded);
-  e.clock.set(NOW);
-});
-
-function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json');
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
-  return e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { ...init, headers, body }));
-}
+const api = (path: string, init?: CallInit) => apiCall(e, path, init);
 const get = async (path: string, token?: string) => {
   const res = await api(path, { token });
   return { status: res.status, body: await res.json(), res };

@@ -6,16 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareVersions } from '../src/domain/tags.js';
-import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
+import type { Fixture } from '../src/index.js';
+import { apiCall, seededWorld, TEAM, TEAM_MEMBERS, type CallInit } from './support/world.js';
 
 const FIXTURE: Fixture = {
-  users: [
-    { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
-    { username: 'mai', name: 'Mai Ntainer', tokens: [{ token: 'maintainer-token', scopes: ['api'] }] },
-    { username: 'dev', name: 'Dee Veloper', email: 'dee@example.com', tokens: [{ token: 'dev-token', scopes: ['api'] }] },
-    { username: 'rep', name: 'Rae Porter', tokens: [{ token: 'reporter-token', scopes: ['api'] }] },
-    { username: 'gus', name: 'Gus Guest', tokens: [{ token: 'guest-token', scopes: ['api'] }] },
-  ],
+  users: TEAM,
   groups: [{ path: 'acme', visibility: 'public' }],
   projects: [
     {
@@ -23,12 +18,7 @@ const FIXTURE: Fixture = {
       path: 'app',
       visibility: 'private',
       creator: 'root',
-      members: [
-        { user: 'mai', access_level: 'maintainer' },
-        { user: 'dev', access_level: 'developer' },
-        { user: 'rep', access_level: 'reporter' },
-        { user: 'gus', access_level: 'guest' },
-      ],
+      members: TEAM_MEMBERS,
       jobs: [{ name: 'build', user: 'dev', token: 'job-token-1' }],
       repository: {
         files: { 'README.md': '# App\n' },
@@ -50,16 +40,8 @@ const FIXTURE: Fixture = {
   ],
 };
 
-let e: Emulator;
-const setup = async () => (e = await createEmulator({ fixture: FIXTURE, clock: { now: '2024-01-05T00:00:00Z', frozen: true } }));
-
-function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}) {
-  const headers = new Headers(init.headers);
-  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
-  if (init.json !== undefined) headers.set('Content-Type', 'application/json');
-  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
-  return e.handle(new Request(`https://gitlab.example.com/api/v4${path}`, { ...init, headers, body }));
-}
+const world = seededWorld(FIXTURE, '2024-01-05T00:00:00Z');
+const api = (path: string, init?: CallInit) => apiCall(world(), path, init);
 
 const TAGS = '/projects/acme%2Fapp/repository/tags';
 const names = (list: { name: string }[]) => list.map((t) => t.name);
@@ -67,11 +49,10 @@ const list = async (q = '', token = 'dev-token') => (await (await api(`${TAGS}?$
 
 describe('GET /projects/:id/repository/tags', () => {
   it('renders the Tag entity: lightweight and annotated', async () => {
-    await setup();
     const res = await api(TAGS, { token: 'dev-token' });
     expect(res.status).toBe(200);
     const tags = (await res.json()) as Record<string, unknown>[];
-    const refs = e.git('acme/app').refs();
+    const refs = world().git('acme/app').refs();
     const light = tags.find((t) => t.name === 'v1.10.0')!;
     expect(Object.keys(light)).toEqual(['name', 'message', 'target', 'commit', 'release', 'protected', 'created_at']);
     expect(light).toMatchObject({ message: null, target: refs.branches.main, release: null, protected: true, created_at: null });
@@ -83,7 +64,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('orders by creator date (default desc), name and version, in both directions', async () => {
-    await setup();
     // creatordate: the annotated tags were made "now" (2024-01-05), lightweight ones take their
     // commit's date (the initial commit is also "now"); equal dates keep refname order.
     expect(names(await list())).toEqual(['release-candidate', 'signed-v1', 'v1.1.0', 'v1.10.0', 'v1.2.0']);
@@ -95,7 +75,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('refuses unknown orders with Grape errors', async () => {
-    await setup();
     const res = await api(`${TAGS}?order_by=date`, { token: 'dev-token' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'order_by does not have a valid value' });
@@ -103,7 +82,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('searches: substring in any case, ^ begins, $ ends, exact match first', async () => {
-    await setup();
     const res = await api(`${TAGS}?search=v1.1.0`, { token: 'dev-token' });
     expect(names(await res.json())).toEqual(['v1.1.0']);
     expect(res.headers.get('x-total')).toBe('5');
@@ -117,7 +95,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('gives the first page offset headers from the tag count, later pages plain offset pages', async () => {
-    await setup();
     const first = await api(`${TAGS}?per_page=2&order_by=name&sort=asc`, { token: 'dev-token' });
     expect(names(await first.json())).toEqual(['release-candidate', 'signed-v1']);
     expect(first.headers.get('x-total')).toBe('5');
@@ -132,7 +109,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('pages by keyset with page_token; an unknown token is 422', async () => {
-    await setup();
     const res = await api(`${TAGS}?pagination=keyset&per_page=2&order_by=name&sort=asc`, { token: 'dev-token' });
     expect(names(await res.json())).toEqual(['release-candidate', 'signed-v1']);
     const link = res.headers.get('link')!;
@@ -148,7 +124,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('follows read_code: anonymous public 200, anonymous private 404, guest 403, job token, disabled repository 403', async () => {
-    await setup();
     expect((await api('/projects/acme%2Fsite/repository/tags')).status).toBe(200);
     const anon = await api(TAGS);
     expect(anon.status).toBe(404);
@@ -162,7 +137,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('embeds the release made from a tag; deleting the tag deletes the release', async () => {
-    await setup();
     const made = await api('/projects/acme%2Fapp/releases', { method: 'POST', token: 'dev-token', json: { tag_name: 'release-candidate', description: 'RC notes' } });
     expect(made.status).toBe(201);
     const tag = await (await api(`${TAGS}/release-candidate`, { token: 'dev-token' })).json();
@@ -172,7 +146,6 @@ describe('GET /projects/:id/repository/tags', () => {
   });
 
   it('hides the release key from callers who may not read releases', async () => {
-    await setup();
     await api('/projects/acme%2Fsite', { method: 'PUT', token: 'root-token', json: { releases_access_level: 'private' } });
     const [tag] = (await (await api('/projects/acme%2Fsite/repository/tags')).json()) as Record<string, unknown>[];
     expect(tag).not.toHaveProperty('release');
@@ -183,7 +156,6 @@ describe('GET /projects/:id/repository/tags', () => {
 
 describe('GET /projects/:id/repository/tags/:tag_name', () => {
   it('gets one tag, escaped names and project paths included; unknown is 404 Tag Not Found', async () => {
-    await setup();
     const res = await api(`${TAGS}/v1.2.0`, { token: 'dev-token' });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ name: 'v1.2.0', message: null, protected: true });
@@ -200,27 +172,25 @@ describe('GET /projects/:id/repository/tags/:tag_name', () => {
 
 describe('POST /projects/:id/repository/tags', () => {
   it('creates a lightweight tag: message null, target the commit', async () => {
-    await setup();
     const res = await api(TAGS, { method: 'POST', token: 'dev-token', json: { tag_name: 'nightly.2024.01.05', ref: 'main' } });
     expect(res.status).toBe(201);
-    const main = e.git('acme/app').refs().branches.main;
+    const main = world().git('acme/app').refs().branches.main;
     expect(await res.json()).toMatchObject({ name: 'nightly.2024.01.05', message: null, target: main, commit: { id: main }, release: null, protected: false });
-    expect(e.git('acme/app').refs().tags['nightly.2024.01.05']).toEqual({ target: main, commit: main, message: null });
+    expect(world().git('acme/app').refs().tags['nightly.2024.01.05']).toEqual({ target: main, commit: main, message: null });
   });
 
   it('creates an annotated tag: the message stripped, target the tag object, tagger the caller', async () => {
-    await setup();
     const res = await api(TAGS, { method: 'POST', token: 'dev-token', json: { tag_name: 'rc2', ref: 'main~1', message: '  Second RC \n' } });
     expect(res.status).toBe(201);
     const body = await res.json();
-    const refs = e.git('acme/app').refs();
+    const refs = world().git('acme/app').refs();
     expect(body).toMatchObject({ name: 'rc2', message: 'Second RC', target: refs.tags.rc2!.target, created_at: '2024-01-05T00:00:00.000+00:00' });
     expect(body.commit.title).toBe('Second');
     const dir = mkdtempSync(join(tmpdir(), 'tags-'));
     try {
-      await e.git('acme/app').export(dir);
+      await world().git('acme/app').export(dir);
       const object = execFileSync('git', ['cat-file', '-p', 'rc2'], { cwd: dir, encoding: 'utf8' });
-      expect(object).toContain(`object ${refs.tags.rc2!.commit}\ntype commit\ntag rc2\ntagger Dee Veloper <dee@example.com> 1704412800 +0000\n\nSecond RC\n`);
+      expect(object).toContain(`object ${refs.tags.rc2!.commit}\ntype commit\ntag rc2\ntagger Dee Veloper <dev@example.com> 1704412800 +0000\n\nSecond RC\n`);
       expect(execFileSync('git', ['rev-parse', 'rc2'], { cwd: dir, encoding: 'utf8' }).trim()).toBe(body.target);
       execFileSync('git', ['fsck', '--strict'], { cwd: dir, stdio: 'pipe' });
     } finally {
@@ -229,16 +199,14 @@ describe('POST /projects/:id/repository/tags', () => {
   });
 
   it('a blank message makes a lightweight tag; a tag as ref is peeled to its commit', async () => {
-    await setup();
     const res = await api(TAGS, { method: 'POST', token: 'dev-token', json: { tag_name: 'again', ref: 'release-candidate', message: '   ' } });
     expect(res.status).toBe(201);
-    const refs = e.git('acme/app').refs();
+    const refs = world().git('acme/app').refs();
     expect(await res.json()).toMatchObject({ message: null, target: refs.tags['release-candidate']!.commit });
   });
 
   it('answers the service failures with 405 and its message, and changes nothing', async () => {
-    await setup();
-    const before = e.git('acme/app').refs().tags;
+    const before = world().git('acme/app').refs().tags;
     const cases: [Record<string, unknown>, string][] = [
       [{ tag_name: 'new design', ref: 'main' }, 'Tag name invalid'],
       [{ tag_name: 'HEAD', ref: 'main' }, 'Tag name invalid'],
@@ -252,11 +220,10 @@ describe('POST /projects/:id/repository/tags', () => {
       expect(res.status, message).toBe(405);
       expect(await res.json()).toEqual({ message });
     }
-    expect(e.git('acme/app').refs().tags).toEqual(before);
+    expect(world().git('acme/app').refs().tags).toEqual(before);
   });
 
   it('lets maintainers create protected tags; missing parameters and roles are refused first', async () => {
-    await setup();
     expect((await api(TAGS, { method: 'POST', token: 'maintainer-token', json: { tag_name: 'v2.0', ref: 'main' } })).status).toBe(201);
     const missing = await api(TAGS, { method: 'POST', token: 'dev-token', json: { ref: 'main' } });
     expect(missing.status).toBe(400);
@@ -269,9 +236,8 @@ describe('POST /projects/:id/repository/tags', () => {
 
 describe('DELETE /projects/:id/repository/tags/:tag_name', () => {
   it('deletes (204); unknown is 404; protected tags need a maintainer', async () => {
-    await setup();
     expect((await api(`${TAGS}/release-candidate`, { method: 'DELETE', token: 'dev-token' })).status).toBe(204);
-    expect(e.git('acme/app').refs().tags).not.toHaveProperty('release-candidate');
+    expect(world().git('acme/app').refs().tags).not.toHaveProperty('release-candidate');
     const missing = await api(`${TAGS}/release-candidate`, { method: 'DELETE', token: 'dev-token' });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: '404 Tag Not Found' });
@@ -280,10 +246,9 @@ describe('DELETE /projects/:id/repository/tags/:tag_name', () => {
   });
 
   it('honours If-Unmodified-Since against the tagged commit authored date', async () => {
-    await setup();
     const stale = await api(`${TAGS}/v1.10.0`, { method: 'DELETE', token: 'maintainer-token', headers: { 'If-Unmodified-Since': 'Tue, 02 Jan 2024 00:00:00 GMT' } });
     expect(stale.status).toBe(412);
-    expect(e.git('acme/app').refs().tags).toHaveProperty('v1.10.0');
+    expect(world().git('acme/app').refs().tags).toHaveProperty('v1.10.0');
     const fresh = await api(`${TAGS}/v1.10.0`, { method: 'DELETE', token: 'maintainer-token', headers: { 'If-Unmodified-Since': 'Wed, 03 Jan 2024 00:00:00 GMT' } });
     expect(fresh.status).toBe(204);
   });
@@ -291,7 +256,6 @@ describe('DELETE /projects/:id/repository/tags/:tag_name', () => {
 
 describe('GET /projects/:id/repository/tags/:tag_name/signature', () => {
   it('returns the X.509 record of a signed tag', async () => {
-    await setup();
     const res = await api(`${TAGS}/signed-v1/signature`, { token: 'dev-token' });
     expect(res.status).toBe(200);
     const body = await res.json();
@@ -311,7 +275,6 @@ describe('GET /projects/:id/repository/tags/:tag_name/signature', () => {
   });
 
   it('404 Signature Not Found for an unsigned tag, 404 Tag Not Found for an unknown one', async () => {
-    await setup();
     const unsigned = await api(`${TAGS}/release-candidate/signature`, { token: 'dev-token' });
     expect(unsigned.status).toBe(404);
     expect(await unsigned.json()).toEqual({ message: '404 Signature Not Found' });

@@ -1,0 +1,64 @@
+// What the behaviour tests share: a cast of users, one per role, and requests to the REST API
+// through `emulator.handle`.
+import { beforeAll, beforeEach } from 'vitest';
+import { createEmulator, type Emulator, type Fixture, type FixtureMember, type FixtureUser, type Snapshot } from '../../src/index.js';
+
+export const ORIGIN = 'https://gitlab.example.com';
+
+const user = (username: string, name: string, token: string, extra: Partial<FixtureUser> = {}): FixtureUser => ({
+  username,
+  name,
+  email: `${username}@example.com`,
+  tokens: [{ token, scopes: ['api'] }],
+  ...extra,
+});
+
+/** An administrator, one user per project role and an outsider; each signs in with the token named after it. */
+export const TEAM: FixtureUser[] = [
+  user('root', 'Administrator', 'root-token', { admin: true }),
+  user('mai', 'Mai Ntainer', 'maintainer-token'),
+  user('dev', 'Dee Veloper', 'dev-token'),
+  user('rep', 'Rep Orter', 'reporter-token'),
+  user('gus', 'Gus Guest', 'guest-token'),
+  user('out', 'Out Sider', 'outsider-token'),
+];
+
+/** TEAM as members of a project or group: maintainer, developer, reporter and guest. */
+export const TEAM_MEMBERS: FixtureMember[] = [
+  { user: 'mai', access_level: 'maintainer' },
+  { user: 'dev', access_level: 'developer' },
+  { user: 'rep', access_level: 'reporter' },
+  { user: 'gus', access_level: 'guest' },
+];
+
+export interface CallInit extends RequestInit {
+  token?: string;
+  json?: unknown;
+}
+
+/** A request to `/api/v4<path>` through `emulator.handle`, with a PRIVATE-TOKEN and a JSON body. */
+export function apiCall(emulator: Emulator, path: string, init: CallInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set('PRIVATE-TOKEN', init.token);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(init.json);
+  }
+  return emulator.handle(new Request(`${ORIGIN}/api/v4${path}`, { ...init, headers, body }));
+}
+
+/** One world per test file: seeded once, restored (clock included) before each test. */
+export function seededWorld(fixture: Fixture, now: string): () => Emulator {
+  let emulator: Emulator;
+  let seeded: Snapshot;
+  beforeAll(async () => {
+    emulator = await createEmulator({ fixture, clock: { now, frozen: true } });
+    seeded = emulator.snapshot();
+  });
+  beforeEach(() => {
+    emulator.restore(seeded);
+    emulator.clock.set(now);
+  });
+  return () => emulator;
+}
