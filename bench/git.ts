@@ -54,19 +54,28 @@ async function directCommit(r: ReturnType<typeof directRepo>, parent: string | n
 
 async function createFiles(lines: string[]): Promise<void> {
   const n = 1000;
-  const e = await createEmulator({ fixture: FIXTURE, clock: { now: '2024-01-01T00:00:00Z', frozen: true } });
-  const api = await timed(async () => {
-    for (let i = 0; i < n; i++) {
-      const res = await call(e, 'POST', `${REPO}/files/dir${i % 10}%2Ffile${i}%2Etxt`, { branch: 'main', content: `file ${i}\n`, commit_message: `Add file${i}.txt` });
-      if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
-    }
-  });
-  const r = directRepo();
-  await r.ready;
-  const direct = await timed(async () => {
-    let head: string | null = null;
-    for (let i = 0; i < n; i++) head = await directCommit(r, head, `dir${i % 10}`, `file${i}.txt`, `file ${i}\n`);
-  });
+  const viaApi = async (count: number) => {
+    const e = await createEmulator({ fixture: FIXTURE, clock: { now: '2024-01-01T00:00:00Z', frozen: true } });
+    return timed(async () => {
+      for (let i = 0; i < count; i++) {
+        const res = await call(e, 'POST', `${REPO}/files/dir${i % 10}%2Ffile${i}%2Etxt`, { branch: 'main', content: `file ${i}\n`, commit_message: `Add file${i}.txt` });
+        if (res.status !== 201) throw new Error(`create ${i}: ${res.status} ${await res.text()}`);
+      }
+    });
+  };
+  const viaGit = async (count: number) => {
+    const r = directRepo();
+    await r.ready;
+    return timed(async () => {
+      let head: string | null = null;
+      for (let i = 0; i < count; i++) head = await directCommit(r, head, `dir${i % 10}`, `file${i}.txt`, `file ${i}\n`);
+    });
+  };
+  // Both sides warm up first: neither should pay for the JIT compiling code the other one ran.
+  await viaApi(200);
+  await viaGit(200);
+  const api = await viaApi(n);
+  const direct = await viaGit(n);
   lines.push(
     `git: create ${n} files, one commit each: API ${fmt(api / n)} ms/commit vs isomorphic-git directly ${fmt(direct / n)} ms -> ratio ${fmt(api / direct, 2)}x`,
   );

@@ -1,7 +1,9 @@
-// Git objects (DESIGN.md "Git objects are append-only, refs are state"): isomorphic-git's
-// low-level calls over one memfs volume per emulator, one bare gitdir per project. Objects are
-// content-addressed and never rewritten, so what is parsed once is cached for every reader,
-// every fork and every snapshot of the world.
+// Git objects (DESIGN.md "Git objects are append-only, refs are state"): loose objects on one
+// memfs volume per emulator, one bare gitdir per project, in the layout git and isomorphic-git
+// read (isomorphic-git still reads what is not loose: the empty tree, packs). Objects are
+// content-addressed and never rewritten, so what is written or parsed once is cached for every
+// reader, every fork and every snapshot of the world.
+import { unzlibSync, zlibSync } from 'fflate';
 import git, { type FsClient } from 'isomorphic-git';
 import { Volume, createFsFromVolume } from 'memfs';
 
@@ -144,20 +146,101 @@ function parseTag(bytes: Uint8Array): TagData {
   return tag;
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+
+/** A tree entry's type, as its mode says. */
+const typeOfMode = (mode: string): EntryType => (mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob');
+
+/** isomorphic-git's limitModeToAllowed: the five modes git writes into trees. */
+function normalMode(mode: string): string {
+  if (/^0?4/.test(mode)) return '040000';
+  if (mode.startsWith('1006')) return '100644';
+  if (mode.startsWith('1007')) return '100755';
+  if (mode.startsWith('120')) return '120000';
+  if (mode.startsWith('160')) return '160000';
+  throw new Error(`Could not understand file mode: ${mode}`);
+}
+
+/** Bytes as text; names and modes are nearly always ASCII, which needs no decoder. */
+function decodeRange(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return decoder.decode(bytes.subarray(start, end));
+    text += String.fromCharCode(b);
+  }
+  return text;
+}
+
 function parseTree(bytes: Uint8Array): Tree {
   const out = new Map<string, TreeEntry>();
   let i = 0;
   while (i < bytes.length) {
     const space = bytes.indexOf(0x20, i);
     const nul = bytes.indexOf(0, space);
-    const raw = decoder.decode(bytes.subarray(i, space));
-    const mode = raw.padStart(6, '0');
-    const name = decoder.decode(bytes.subarray(space + 1, nul));
+    const mode = decodeRange(bytes, i, space).padStart(6, '0');
+    const name = decodeRange(bytes, space + 1, nul);
     let oid = '';
-    for (let j = nul + 1; j < nul + 21; j++) oid += bytes[j]!.toString(16).padStart(2, '0');
-    const type: EntryType = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
-    out.set(name, { name, mode, oid, type });
+    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+    out.set(name, { name, mode, oid, type: typeOfMode(mode) });
     i = nul + 21;
+  }
+  return out;
+}
+
+/** git's order of tree entries: by name as bytes (code points), a tree's name as if it ended in `/`. */
+function compareEntries(a: TreeEntry, b: TreeEntry): number {
+  const x = a.mode === '040000' ? `${a.name}/` : a.name;
+  const y = b.mode === '040000' ? `${b.name}/` : b.name;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    let p = x.charCodeAt(i);
+    let q = y.charCodeAt(i);
+    if (p === q) continue;
+    // UTF-16 puts surrogates (U+10000 and up) below U+E000..U+FFFF; UTF-8 and code points do not.
+    if (p >= 0xd800 && q >= 0xd800) {
+      p = p >= 0xe000 ? p - 0x800 : p + 0x2000;
+      q = q >= 0xe000 ? q - 0x800 : q + 0x2000;
+    }
+    return p - q;
+  }
+  return x.length - y.length;
+}
+
+/** A tree's entries in git's order, each mode as git writes it into the tree. */
+function sortTree(entries: Iterable<TreeEntry>): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  for (const e of entries) {
+    const mode = normalMode(e.mode);
+    out.push({ name: e.name, mode, oid: e.oid, type: typeOfMode(mode) });
+  }
+  return out.sort(compareEntries);
+}
+
+function renderTree(sorted: readonly TreeEntry[]): Uint8Array {
+  let size = 0;
+  const names: (Uint8Array | string)[] = [];
+  for (const e of sorted) {
+    const name = /^[\x00-\x7f]*$/.test(e.name) ? e.name : encoder.encode(e.name);
+    names.push(name);
+    size += (e.mode === '040000' ? 5 : 6) + 1 + name.length + 1 + 20;
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    const e = sorted[k]!;
+    const mode = e.mode === '040000' ? '40000' : e.mode;
+    for (let i = 0; i < mode.length; i++) out[o++] = mode.charCodeAt(i);
+    out[o++] = 0x20;
+    const name = names[k]!;
+    if (typeof name === 'string') for (let i = 0; i < name.length; i++) out[o++] = name.charCodeAt(i);
+    else (out.set(name, o), (o += name.length));
+    out[o++] = 0;
+    const oid = e.oid;
+    if (!/^[0-9a-fA-F]{40}$/.test(oid)) throw new Error(`invalid object id in tree: ${oid}`);
+    for (let i = 0; i < 40; i += 2) out[o++] = (HEX_VALUE[oid.charCodeAt(i)]! << 4) | HEX_VALUE[oid.charCodeAt(i + 1)]!;
   }
   return out;
 }
@@ -173,6 +256,64 @@ function renderTag(t: TagData): Uint8Array {
   let text = `object ${t.object}\ntype ${t.type}\ntag ${t.tag}\n`;
   if (t.tagger) text += `tagger ${formatIdent(t.tagger)}\n`;
   return encoder.encode(`${text}\n${t.message}`);
+}
+
+type NodeCrypto = typeof import('node:crypto');
+type NodeZlib = typeof import('node:zlib');
+
+/**
+ * Hashing and zlib for loose objects: Node's own, synchronous and native, when the core runs in
+ * Node; Web Crypto and fflate elsewhere. isomorphic-git would do the same work asynchronously,
+ * through streams, several times slower for objects this small.
+ */
+interface Codec {
+  sha1(bytes: Uint8Array): string | Promise<string>;
+  deflate(bytes: Uint8Array): Uint8Array;
+  inflate(bytes: Uint8Array): Uint8Array;
+}
+
+const portableCodec: Codec = {
+  async sha1(bytes) {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
+    let hex = '';
+    for (const b of digest) hex += HEX[b]!;
+    return hex;
+  },
+  deflate: (bytes) => zlibSync(bytes),
+  inflate: (bytes) => unzlibSync(bytes),
+};
+
+function nodeCodec(): Codec | null {
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const nodeCrypto = builtin?.('node:crypto') as NodeCrypto | undefined;
+  const zlib = builtin?.('node:zlib') as NodeZlib | undefined;
+  if (!nodeCrypto?.createHash || !zlib?.deflateSync) return null;
+  return {
+    sha1: (bytes) => nodeCrypto.createHash('sha1').update(bytes).digest('hex'),
+    deflate: (bytes) => zlib.deflateSync(bytes),
+    inflate: (bytes) => zlib.inflateSync(bytes),
+  };
+}
+
+const codec: Codec = nodeCodec() ?? portableCodec;
+
+/** The loose object of `type` with `content`: `<type> <size>\0<content>`, zlib-deflated. */
+function wrap(type: ObjectType, content: Uint8Array): Uint8Array {
+  const head = `${type} ${content.length}\0`;
+  const raw = new Uint8Array(head.length + content.length);
+  for (let i = 0; i < head.length; i++) raw[i] = head.charCodeAt(i);
+  raw.set(content, head.length);
+  return raw;
+}
+
+function unwrap(raw: Uint8Array, oid: string): { type: ObjectType; object: Uint8Array } {
+  const nul = raw.indexOf(0);
+  const head = nul < 0 ? '' : decodeRange(raw, 0, nul);
+  const sp = head.indexOf(' ');
+  const type = head.slice(0, sp) as ObjectType;
+  const size = Number(head.slice(sp + 1));
+  if (sp < 0 || !['blob', 'tree', 'commit', 'tag'].includes(type) || size !== raw.length - nul - 1) throw new Error(`object ${oid} is corrupt`);
+  return { type, object: raw.subarray(nul + 1) };
 }
 
 /** Every project's objects: one volume, shared by an emulator and its forks. */
@@ -197,6 +338,10 @@ export class ObjectDatabase {
 /** Reads and writes the objects of one bare gitdir; reads go through the shared caches. */
 export class RepositoryObjects {
   #ready = false;
+  /** Objects known to be in this gitdir (objects are never removed). */
+  #present = new Set<string>();
+  /** Fan-out directories (`objects/ab`) known to exist. */
+  #dirs = new Set<string>();
 
   constructor(
     readonly db: ObjectDatabase,
@@ -226,8 +371,13 @@ export class RepositoryObjects {
 
   /** Whether this repository holds the object (not merely some other repository). */
   has(oid: string): boolean {
+    if (this.#present.has(oid)) return true;
     this.#ensure();
-    return /^[0-9a-f]{40}$/.test(oid) && (oid === EMPTY_TREE || this.db.volume.existsSync(this.objectPath(oid)));
+    if (!/^[0-9a-f]{40}$/.test(oid)) return false;
+    if (oid === EMPTY_TREE) return true;
+    if (!this.db.volume.existsSync(this.objectPath(oid))) return false;
+    this.#present.add(oid);
+    return true;
   }
 
   /** Objects whose id starts with `prefix` (at least 4 hex digits), as `git rev-parse` looks them up. */
@@ -240,36 +390,68 @@ export class RepositoryObjects {
     return (this.db.volume.readdirSync(dir) as string[]).filter((f) => f.startsWith(rest)).map((f) => prefix.slice(0, 2) + f);
   }
 
-  async writeBlob(blob: Uint8Array): Promise<string> {
+  /**
+   * Hashes and stores one object as a loose object, in the layout git and isomorphic-git read;
+   * an object already present is not written again.
+   */
+  async #write(type: ObjectType, content: Uint8Array): Promise<{ oid: string; raw: Uint8Array }> {
     this.#ensure();
-    return git.writeBlob({ fs: this.fs, gitdir: this.gitdir, blob });
+    const raw = wrap(type, content);
+    const oid = await codec.sha1(raw);
+    if (!this.#present.has(oid)) {
+      const fan = oid.slice(0, 2);
+      const dir = `${this.gitdir}/objects/${fan}`;
+      if (!this.#dirs.has(fan)) {
+        this.db.volume.mkdirSync(dir, { recursive: true });
+        this.#dirs.add(fan);
+      }
+      // Rewriting an object that some other writer already stored changes no byte of it.
+      this.db.volume.writeFileSync(`${dir}/${oid.slice(2)}`, codec.deflate(raw));
+      this.#present.add(oid);
+    }
+    return { oid, raw };
   }
 
-  /** Writes a tree; git's entry order is applied by isomorphic-git. */
+  async writeBlob(blob: Uint8Array): Promise<string> {
+    const { oid, raw } = await this.#write('blob', blob);
+    this.#remember(oid, 'blob', raw.subarray(raw.length - blob.length));
+    return oid;
+  }
+
+  /** Writes a tree in git's entry order (modes as isomorphic-git's writeTree normalises them). */
   async writeTree(entries: Iterable<TreeEntry>): Promise<string> {
-    this.#ensure();
     // Even the empty tree is written: git knows it without a file, an exported copy may not.
-    const tree = [...entries].map((e) => ({ mode: e.mode, path: e.name, oid: e.oid, type: e.type }));
-    return git.writeTree({ fs: this.fs, gitdir: this.gitdir, tree });
+    const sorted = sortTree(entries);
+    const { oid } = await this.#write('tree', renderTree(sorted));
+    if (!this.db.parsed.get(oid)) {
+      const tree = new Map<string, TreeEntry>();
+      for (const e of sorted) tree.set(e.name, e);
+      this.db.parsed.set(oid, tree, 1 + tree.size);
+    }
+    return oid;
   }
 
   /** Writes the commit byte for byte as given (isomorphic-git's writeCommit would reflow the message). */
   async writeCommit(commit: CommitData): Promise<string> {
-    this.#ensure();
     const object = renderCommit(commit);
-    const oid = await git.writeObject({ fs: this.fs, gitdir: this.gitdir, type: 'commit', format: 'content', object });
+    const { oid } = await this.#write('commit', object);
     this.#remember(oid, 'commit', object);
     return oid;
   }
 
   async writeTag(tag: TagData): Promise<string> {
-    this.#ensure();
     const object = renderTag(tag);
-    return git.writeObject({ fs: this.fs, gitdir: this.gitdir, type: 'tag', format: 'content', object });
+    const { oid } = await this.#write('tag', object);
+    this.#remember(oid, 'tag', object);
+    return oid;
   }
 
   async #read(oid: string): Promise<{ type: ObjectType; object: Uint8Array }> {
     this.#ensure();
+    let file: Uint8Array | null = null;
+    if (oid !== EMPTY_TREE && this.has(oid)) file = this.db.volume.readFileSync(this.objectPath(oid)) as Uint8Array;
+    if (file) return unwrap(codec.inflate(file), oid);
+    // The empty tree, or an object in a pack that isomorphic-git wrote.
     const r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content' });
     return { type: r.type as ObjectType, object: r.object as Uint8Array };
   }
