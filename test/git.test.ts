@@ -2,7 +2,7 @@
 // objects the emulator writes pass `git fsck`, their ids are the ones git computes, and any
 // sequence of file changes through the API leaves the tree a plain model predicts.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -143,6 +143,114 @@ describe.skipIf(!HAS_GIT)('the real git', () => {
     const ranges = await (await api(e, 'GET', '/projects/acme%2Fapp/repository/files/README%2Emd/blame?ref=main')).json();
     const ours = ranges.flatMap((r: { commit: { id: string }; lines: string[] }) => r.lines.map(() => r.commit.id));
     expect(ours).toEqual(theirs);
+  });
+
+  it('blames random histories full of duplicate lines exactly as git blame does', async () => {
+    // Few distinct lines (blank, indented, braces) make many equally long diffs; git picks one
+    // by its own rules (xdiff's discarding of lines, its Myers split, sliding and indent heuristic),
+    // and blame follows merges, modes, deletions and the common tail git leaves out of the diff.
+    const SHORT = ['a\n', 'b\n', 'c\n', '\n', '  x\n', '}\n', '    y\n', '\tz\n', 'a\n', 'b\n', '\f\n', 'ünï\n'];
+    const DUPS = ['a\n', 'a\n', 'a\n', 'b\n', '\n', '  a\n'];
+    const LONG = ['a line long enough to fill a block quickly\n', '\n', '    an indented body line of some length\n', '}\n', 'é ✓ 😀 and more text after them\n'];
+    const line = (pool: string[]) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.nat(40).map((n) => `u${n}\n`) });
+    // A block of new lines with a few old ones inside: xdiff leaves lines with many matches out of
+    // its LCS when they sit amid lines with none.
+    const block = fc.array(fc.oneof({ weight: 6, arbitrary: fc.nat().map((n) => `n${n}\n`) }, { weight: 1, arbitrary: fc.constant('a\n') }), { minLength: 6, maxLength: 14 });
+    // An edit replaces lines, or repeats the line at a place (a change that could sit at any of
+    // several places: where git slides it decides which copy is new).
+    const edits = (pool: string[]) =>
+      fc.array(
+        fc.oneof(
+          fc.record({ at: fc.nat(), del: fc.nat(5), ins: fc.oneof({ weight: 4, arbitrary: fc.array(line(pool), { maxLength: 5 }) }, { weight: 1, arbitrary: block }) }),
+          fc.record({ at: fc.nat(), copies: fc.integer({ min: 1, max: 3 }) }),
+        ),
+        { minLength: 1, maxLength: 4 },
+      );
+    const mode = fc.constantFrom<string | null>('100644', '100644', '100644', '100644', '100755', '120000', null);
+    const history = fc.constantFrom(SHORT, SHORT, DUPS, LONG).chain((pool) =>
+      fc.record({
+        start: fc.array(line(pool), { maxLength: pool === LONG ? 100 : 40, size: 'max' }),
+        // Runs past 1 KiB: git leaves whole blocks of the common tail out of the diff.
+        run: fc.option(fc.record({ text: fc.constantFrom(...pool), count: fc.integer({ min: 100, max: 700 }) }), { freq: 4 }),
+        steps: fc.array(
+          fc.oneof(
+            { weight: 4, arbitrary: fc.record({ edit: edits(pool), mode }) },
+            { weight: 1, arbitrary: fc.record({ left: fc.array(edits(pool), { minLength: 1, maxLength: 3 }), right: fc.array(edits(pool), { minLength: 1, maxLength: 3 }), pick: fc.constantFrom(0, 1, 2), edit: edits(pool) }) },
+          ),
+          { minLength: 1, maxLength: 8, size: 'max' },
+        ),
+        noNewline: fc.boolean(),
+      }),
+    );
+    type Edit = ({ at: number; del: number; ins: string[] } | { at: number; copies: number })[];
+    const apply = (lines: string[], edit: Edit) => {
+      const out = [...lines];
+      for (const e of edit) {
+        const at = e.at % (out.length + 1);
+        if ('copies' in e) out.splice(at, 0, ...Array<string>(e.copies).fill(out[at] ?? 'a\n'));
+        else out.splice(at, e.del, ...e.ins);
+      }
+      return out;
+    };
+    const base = await world();
+    const enc = new TextEncoder();
+    let branch = 0;
+    // Many small files: a memory-backed directory, where there is one, keeps this fast.
+    const disk = existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'gle-blame-')) : tempDir();
+    dirs.push(disk);
+    execFileSync('git', ['init', '--quiet', '--bare', disk]);
+    const copied = new Set<string>();
+
+    await fc.assert(
+      fc.asyncProperty(history, async (h) => {
+        const e = base.fork();
+        e.restore(base.snapshot());
+        const objects = e.git('acme/app').objects;
+        const written: string[] = [];
+        const keep = (oid: string) => (written.push(oid), oid);
+        const other = keep(await objects.writeBlob(enc.encode('other\n')));
+        let time = 1_700_000_000;
+        const commit = async (parents: string[], lines: string[], fileMode: string | null = '100644') => {
+          const entries = [{ name: 'other.txt', mode: '100644', oid: other, type: 'blob' as const }];
+          if (fileMode) entries.push({ name: 'f.txt', mode: fileMode, oid: keep(await objects.writeBlob(enc.encode(lines.join('')))), type: 'blob' });
+          const who = { name: 'Dee', email: 'dev@example.com', timestamp: time++, offset: 0 };
+          const tree = keep(await objects.writeTree(entries));
+          return keep(await objects.writeCommit({ tree, parents, author: who, committer: who, message: `c${time}\n` }));
+        };
+        let content = h.run ? [...h.start, ...Array<string>(h.run.count).fill(h.run.text), ...h.start] : h.start;
+        let head = await commit([], content);
+        for (const s of h.steps) {
+          if ('left' in s) {
+            let [left, right, lh, rh] = [content, content, head, head];
+            for (const ed of s.left) (left = apply(left, ed)), (lh = await commit([lh], left));
+            for (const ed of s.right) (right = apply(right, ed)), (rh = await commit([rh], right));
+            content = s.pick === 0 ? left : s.pick === 1 ? right : apply(left, s.edit);
+            head = await commit([lh, rh], content);
+          } else {
+            content = apply(content, s.edit);
+            head = await commit([head], content, s.mode);
+          }
+        }
+        if (h.noNewline && content.length) content = [...content.slice(0, -1), content[content.length - 1]!.slice(0, -1)];
+        head = await commit([head], content);
+        const name = `blame-${branch++}`;
+        expect((await api(e, 'POST', `/projects/acme%2Fapp/repository/branches?branch=${name}&ref=${head}`)).status).toBe(201);
+        const res = await api(e, 'GET', `/projects/acme%2Fapp/repository/files/f%2Etxt/blame?ref=${name}`);
+        const ours = ((await res.json()) as { commit: { id: string }; lines: string[] }[]).flatMap((r) => r.lines.map(() => r.commit.id));
+        // One bare repository on disk for every run: the run's loose objects are copied byte for byte.
+        for (const oid of written) {
+          if (copied.has(oid)) continue;
+          mkdirSync(join(disk, 'objects', oid.slice(0, 2)), { recursive: true });
+          writeFileSync(join(disk, 'objects', oid.slice(0, 2), oid.slice(2)), objects.db.volume.readFileSync(objects.objectPath(oid)) as Uint8Array);
+          copied.add(oid);
+        }
+        writeFileSync(join(disk, 'refs', 'heads', name), `${head}\n`);
+        const porcelain = run(disk, 'blame', '--porcelain', name, '--', 'f.txt');
+        const theirs = porcelain.split('\n').filter((l) => /^[0-9a-f]{40} \d+ \d+/.test(l)).map((l) => l.slice(0, 40));
+        expect(ours).toEqual(theirs);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('any sequence of creates, updates and deletes matches a plain model of the tree', async () => {

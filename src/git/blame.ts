@@ -1,7 +1,8 @@
 // `git blame`: each line of a file at a commit, traced back through history to the commit that
-// introduced it. Lines the file shares with a parent pass to that parent (through a line diff);
-// the rest belong to the commit at hand. Commits are visited newest first, so lines arriving
-// from several children are traced together.
+// introduced it, by blame.c's rules. A parent with the very same blob takes every line; else the
+// lines the file shares with each parent in turn (through git's line diff) pass to it, and the
+// rest belong to the commit at hand. Commits are visited newest first, so lines arriving from
+// several children are traced together. Renames are not followed (git follows whole-file ones).
 import { matchLines, splitLines } from './diff.js';
 import type { RepositoryObjects } from './objects.js';
 import { entryAt } from './tree.js';
@@ -15,9 +16,22 @@ export interface Blame {
 
 interface Pending {
   blob: string;
+  mode: string;
   /** [line of the final file, line of this version] */
   items: [number, number][];
 }
+
+/** A parent's version of the file. */
+interface Origin {
+  sha: string;
+  blob: string;
+  mode: string;
+  /** The parent's committer date. */
+  time: number;
+}
+
+/** A symbolic link: git sees a file turning into one (or back) as a type change, not a modification. */
+const isLink = (mode: string) => mode === '120000';
 
 async function linesOf(repo: RepositoryObjects, blob: string): Promise<string[]> {
   return repo.memo(`lines:${blob}`, async () => splitLines(await repo.readBlob(blob)), (lines) => lines.length);
@@ -32,7 +46,7 @@ export async function blame(repo: RepositoryObjects, sha: string, path: string):
   return repo.memo(`blame:${sha}:${path}`, async () => {
     const final = await linesOf(repo, blob);
     const owner = new Array<string>(final.length);
-    const pending = new Map<string, Pending>([[sha, { blob, items: final.map((_, i) => [i, i]) }]]);
+    const pending = new Map<string, Pending>([[sha, { blob, mode: entry.mode, items: final.map((_, i) => [i, i]) }]]);
     const times = new Map<string, number>([[sha, tip.committer.timestamp]]);
     while (pending.size > 0) {
       // The newest pending commit: no child of it can still be waiting to hand lines over.
@@ -41,30 +55,43 @@ export async function blame(repo: RepositoryObjects, sha: string, path: string):
       const mine = pending.get(next)!;
       pending.delete(next);
       const commit = await repo.readCommit(next);
-      let remaining = mine.items;
+      // blame.c pass_blame: each parent's version of the path (none where it is missing or is no
+      // longer a file of the same kind); a parent with the very same blob takes every line.
+      const origins: (Origin | null)[] = [];
+      let whole: Origin | null = null;
       for (const p of commit.parents) {
-        if (remaining.length === 0) break;
         const parent = await repo.readCommit(p);
         const pe = await entryAt(repo, parent.tree, path);
-        if (!pe || pe.type !== 'blob') continue;
-        let passed: [number, number][];
-        if (pe.oid === mine.blob) {
-          passed = remaining;
-          remaining = [];
-        } else {
-          const map = matchLines(await linesOf(repo, pe.oid), await linesOf(repo, mine.blob));
-          passed = [];
-          const kept: [number, number][] = [];
-          for (const [f, l] of remaining) (map[l]! >= 0 ? passed : kept).push(map[l]! >= 0 ? [f, map[l]!] : [f, l]);
-          remaining = kept;
+        const origin = pe && pe.type === 'blob' && isLink(pe.mode) === isLink(mine.mode) ? { sha: p, blob: pe.oid, mode: pe.mode, time: parent.committer.timestamp } : null;
+        if (origin?.blob === mine.blob) {
+          whole = origin;
+          break;
         }
-        if (passed.length === 0) continue;
-        const existing = pending.get(p);
+        // A parent with the same blob as an earlier parent has nothing more to take.
+        origins.push(origin && !origins.some((o) => o?.blob === origin.blob) ? origin : null);
+      }
+      let remaining = mine.items;
+      const hand = (origin: Origin, passed: [number, number][]) => {
+        const existing = pending.get(origin.sha);
         if (existing) existing.items.push(...passed);
         else {
-          pending.set(p, { blob: pe.oid, items: passed });
-          times.set(p, parent.committer.timestamp);
+          pending.set(origin.sha, { blob: origin.blob, mode: origin.mode, items: passed });
+          times.set(origin.sha, origin.time);
         }
+      };
+      if (whole) {
+        hand(whole, remaining);
+        remaining = [];
+      }
+      for (const origin of whole ? [] : origins) {
+        if (remaining.length === 0) break;
+        if (!origin) continue;
+        const map = matchLines(await linesOf(repo, origin.blob), await linesOf(repo, mine.blob));
+        const passed: [number, number][] = [];
+        const kept: [number, number][] = [];
+        for (const [f, l] of remaining) (map[l]! >= 0 ? passed : kept).push(map[l]! >= 0 ? [f, map[l]!] : [f, l]);
+        remaining = kept;
+        if (passed.length > 0) hand(origin, passed);
       }
       for (const [f] of remaining) owner[f] = next;
     }

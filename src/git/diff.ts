@@ -1,6 +1,8 @@
-// Line diffs (Myers' O(ND) algorithm after trimming the common ends, then git's xdiff group
-// compaction and indent heuristic), for blame and for commit stats. Lines keep their newline, so
-// a last line without one differs from the same text with it.
+// Line diffs as git's xdiff makes them by default, for blame and for commit stats: the common
+// tail left out (xdiff-interface.c), records prepared and pruned (xprepare.c), Myers' divide and
+// conquer with its cost heuristics, then group sliding and the indent heuristic (xdiffi.c). Among
+// the many equally short diffs of a file full of repeated lines, these rules pick git's. Lines
+// keep their newline, so a last line without one differs from the same text with it.
 
 const decoder = new TextDecoder();
 
@@ -25,39 +27,314 @@ export function splitLines(bytes: Uint8Array | string): string[] {
   return out;
 }
 
-/** Beyond this many differences a diff stops looking for matches in the middle. */
-const MAX_COST = 2000;
+const encoder = new TextEncoder();
 
-/**
- * For each line of `newer`, the index of the same line in `older`, or -1 where `newer` added it.
- * Matches follow a longest common subsequence.
- */
-export function matchLines(older: readonly string[], newer: readonly string[]): Int32Array {
-  const map = new Int32Array(newer.length).fill(-1);
-  let start = 0;
-  while (start < older.length && start < newer.length && older[start] === newer[start]) map[start] = start++;
-  let endO = older.length;
-  let endN = newer.length;
-  while (endO > start && endN > start && older[endO - 1] === newer[endN - 1]) map[--endN] = --endO;
-  if (start === endO && endO === older.length && start === endN && endN === newer.length) return map;
-  if (start === endO || start === endN) return compact(older, newer, map);
-  const ids = new Map<string, number>();
-  const intern = (s: string) => {
-    let id = ids.get(s);
-    if (id === undefined) ids.set(s, (id = ids.size));
-    return id;
-  };
-  const a = Int32Array.from(older.slice(start, endO), intern);
-  const b = Int32Array.from(newer.slice(start, endN), intern);
-  for (const [i, j] of myers(a, b)) map[start + j] = start + i;
-  return compact(older, newer, map);
+/** UTF-8 length of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c < 0xe000) n += 1; // each half of a surrogate pair: 4 bytes for 2 units
+    else if (c >= 0x800) n += 2;
+    else if (c >= 0x80) n += 1;
+  }
+  return n;
 }
 
-/** One side of a diff as xdiff keeps it: the lines and which of them changed (with a 0 on either end). */
-interface Side {
+/** How many bytes two strings share at their ends (as UTF-8). */
+function commonSuffixBytes(a: string, b: string): number {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  let n = 0;
+  while (n < x.length && n < y.length && x[x.length - 1 - n] === y[y.length - 1 - n]) n++;
+  return n;
+}
+
+/**
+ * xdiff-interface.c trim_common_tail: before a diff without context, git drops whole 1 KiB blocks
+ * the two files end with, keeping the line the cut falls in. Returns how many whole lines at the
+ * end of both files take no part in the diff.
+ */
+function trimmedTail(older: readonly string[], newer: readonly string[]): number {
+  const BLOCK = 1024;
+  let sizeA = 0;
+  for (const l of older) sizeA += utf8Length(l);
+  let sizeB = 0;
+  for (const l of newer) sizeB += utf8Length(l);
+  const smaller = Math.min(sizeA, sizeB);
+  if (smaller < BLOCK) return 0;
+  // Bytes the files have in common at their ends, as far as a whole block more could reach.
+  let common = 0;
+  let i = older.length - 1;
+  let j = newer.length - 1;
+  while (i >= 0 && j >= 0 && common < smaller) {
+    if (older[i] === newer[j]) {
+      common += utf8Length(older[i]!);
+      i--, j--;
+    } else {
+      common += commonSuffixBytes(older[i]!, newer[j]!);
+      break;
+    }
+  }
+  const trimmed = Math.floor(Math.min(common, smaller) / BLOCK) * BLOCK;
+  if (trimmed === 0) return 0;
+  // Lines that start after the first newline of the trimmed region are cut.
+  const cutFrom = sizeA - trimmed;
+  let lines = 0;
+  let end = sizeA;
+  for (let k = older.length - 1; k >= 0; k--) {
+    end -= utf8Length(older[k]!);
+    if (end <= cutFrom) break;
+    lines++;
+  }
+  return lines;
+}
+
+/** xdl_bogosqrt. */
+function bogosqrt(n: number): number {
+  let i = 1;
+  for (; n > 0; n = Math.floor(n / 4)) i *= 2;
+  return i;
+}
+
+const KPDIS_RUN = 4;
+const MAX_EQLIMIT = 1024;
+const SIMSCAN_WINDOW = 100;
+const MAX_COST_MIN = 256;
+const HEUR_MIN_COST = 256;
+const SNAKE_CNT = 20;
+const K_HEUR = 4;
+const LINE_MAX = 0x7fffffff;
+
+/** One file as xdiff prepares it: its records as classes, and which of them changed. */
+interface XFile {
   recs: readonly string[];
-  /** `rchg[i + 1]` is 1 when line i changed. */
-  rchg: Uint8Array;
+  /** Each record's equivalence class (equal lines share one). */
+  cls: Int32Array;
+  /** `changed[i + 1]` is 1 when record i changed; a 0 sits on either end. */
+  changed: Uint8Array;
+  /** The records that take part in the LCS: their classes and their indexes. */
+  ha: Int32Array;
+  rindex: Int32Array;
+  nreff: number;
+}
+
+/** xprepare.c xdl_clean_mmatch: whether a line with many matches sits in a run of lines with none. */
+function cleanMmatch(dis: Uint8Array, i: number, s: number, e: number): boolean {
+  if (i - s > SIMSCAN_WINDOW) s = i - SIMSCAN_WINDOW;
+  if (e - i > SIMSCAN_WINDOW) e = i + SIMSCAN_WINDOW;
+  let rdis0 = 0;
+  let rpdis0 = 1;
+  for (let r = 1; i - r >= s; r++) {
+    const d = dis[i - r];
+    if (d === 0) rdis0++;
+    else if (d === 2) rpdis0++;
+    else break;
+  }
+  if (rdis0 === 0) return false;
+  let rdis1 = 0;
+  let rpdis1 = 1;
+  for (let r = 1; i + r <= e; r++) {
+    const d = dis[i + r];
+    if (d === 0) rdis1++;
+    else if (d === 2) rpdis1++;
+    else break;
+  }
+  if (rdis1 === 0) return false;
+  rdis1 += rdis0;
+  rpdis1 += rpdis0;
+  return rpdis1 * KPDIS_RUN < rpdis1 + rdis1;
+}
+
+/**
+ * xdl_prepare_env for Myers: classify the records, trim the common ends (xdl_trim_ends), and leave
+ * out of the LCS the lines the other file lacks, and lines with many matches amid those
+ * (xdl_cleanup_records); left-out lines count as changed.
+ */
+function prepare(older: readonly string[], newer: readonly string[]): [XFile, XFile] {
+  const ids = new Map<string, number>();
+  const classify = (recs: readonly string[]) => {
+    const cls = new Int32Array(recs.length);
+    for (let i = 0; i < recs.length; i++) {
+      let id = ids.get(recs[i]!);
+      if (id === undefined) ids.set(recs[i]!, (id = ids.size));
+      cls[i] = id;
+    }
+    return cls;
+  };
+  const c1 = classify(older);
+  const c2 = classify(newer);
+  const count1 = new Int32Array(ids.size);
+  const count2 = new Int32Array(ids.size);
+  for (const c of c1) count1[c]!++;
+  for (const c of c2) count2[c]!++;
+  const n1 = older.length;
+  const n2 = newer.length;
+  let dstart = 0;
+  const lim = Math.min(n1, n2);
+  while (dstart < lim && c1[dstart] === c2[dstart]) dstart++;
+  let tail = 0;
+  while (tail < lim - dstart && c1[n1 - 1 - tail] === c2[n2 - 1 - tail]) tail++;
+  const side = (recs: readonly string[], cls: Int32Array, other: Int32Array): XFile => {
+    const n = recs.length;
+    const dend = n - tail - 1;
+    const mlim = Math.min(bogosqrt(n), MAX_EQLIMIT);
+    const dis = new Uint8Array(n + 1);
+    for (let i = dstart; i <= dend; i++) {
+      const nm = other[cls[i]!]!;
+      dis[i] = nm === 0 ? 0 : nm >= mlim ? 2 : 1;
+    }
+    const f: XFile = { recs, cls, changed: new Uint8Array(n + 2), ha: new Int32Array(n), rindex: new Int32Array(n), nreff: 0 };
+    for (let i = dstart; i <= dend; i++) {
+      if (dis[i] === 1 || (dis[i] === 2 && !cleanMmatch(dis, i, dstart, dend))) {
+        f.rindex[f.nreff] = i;
+        f.ha[f.nreff++] = cls[i]!;
+      } else f.changed[i + 1] = 1;
+    }
+    return f;
+  };
+  return [side(older, c1, count2), side(newer, c2, count1)];
+}
+
+interface Split {
+  i1: number;
+  i2: number;
+  minLo: boolean;
+  minHi: boolean;
+}
+
+interface Env {
+  mxcost: number;
+  /** Forward and backward furthest points per diagonal, indexed from `base`. */
+  kvdf: Int32Array;
+  kvdb: Int32Array;
+  base: number;
+}
+
+/** xdiffi.c xdl_split: the middle snake of a box, or a good-enough split when that costs too much. */
+function split(x1: XFile, off1: number, lim1: number, x2: XFile, off2: number, lim2: number, needMin: boolean, env: Env): Split {
+  const { kvdf, kvdb, base } = env;
+  const h1 = x1.ha;
+  const h2 = x2.ha;
+  const dmin = off1 - lim2;
+  const dmax = lim1 - off2;
+  const fmid = off1 - off2;
+  const bmid = lim1 - lim2;
+  const odd = ((fmid - bmid) & 1) !== 0;
+  let fmin = fmid;
+  let fmax = fmid;
+  let bmin = bmid;
+  let bmax = bmid;
+  kvdf[base + fmid] = off1;
+  kvdb[base + bmid] = lim1;
+  for (let ec = 1; ; ec++) {
+    let gotSnake = false;
+    if (fmin > dmin) kvdf[base + --fmin - 1] = -1;
+    else ++fmin;
+    if (fmax < dmax) kvdf[base + ++fmax + 1] = -1;
+    else --fmax;
+    for (let d = fmax; d >= fmin; d -= 2) {
+      let i1 = kvdf[base + d - 1]! >= kvdf[base + d + 1]! ? kvdf[base + d - 1]! + 1 : kvdf[base + d + 1]!;
+      const prev1 = i1;
+      let i2 = i1 - d;
+      while (i1 < lim1 && i2 < lim2 && h1[i1] === h2[i2]) i1++, i2++;
+      if (i1 - prev1 > SNAKE_CNT) gotSnake = true;
+      kvdf[base + d] = i1;
+      if (odd && bmin <= d && d <= bmax && kvdb[base + d]! <= i1) return { i1, i2, minLo: true, minHi: true };
+    }
+    if (bmin > dmin) kvdb[base + --bmin - 1] = LINE_MAX;
+    else ++bmin;
+    if (bmax < dmax) kvdb[base + ++bmax + 1] = LINE_MAX;
+    else --bmax;
+    for (let d = bmax; d >= bmin; d -= 2) {
+      let i1 = kvdb[base + d - 1]! < kvdb[base + d + 1]! ? kvdb[base + d - 1]! : kvdb[base + d + 1]! - 1;
+      const prev1 = i1;
+      let i2 = i1 - d;
+      while (i1 > off1 && i2 > off2 && h1[i1 - 1] === h2[i2 - 1]) i1--, i2--;
+      if (prev1 - i1 > SNAKE_CNT) gotSnake = true;
+      kvdb[base + d] = i1;
+      if (!odd && fmin <= d && d <= fmax && i1 <= kvdf[base + d]!) return { i1, i2, minLo: true, minHi: true };
+    }
+    if (needMin) continue;
+    // Past the heuristic's trigger, a long enough snake far along the diagonals will do.
+    if (gotSnake && ec > HEUR_MIN_COST) {
+      let best = 0;
+      let found: Split | null = null;
+      for (let d = fmax; d >= fmin; d -= 2) {
+        const dd = d > fmid ? d - fmid : fmid - d;
+        const i1 = kvdf[base + d]!;
+        const i2 = i1 - d;
+        const v = i1 - off1 + (i2 - off2) - dd;
+        if (v > K_HEUR * ec && v > best && off1 + SNAKE_CNT <= i1 && i1 < lim1 && off2 + SNAKE_CNT <= i2 && i2 < lim2) {
+          for (let k = 1; h1[i1 - k] === h2[i2 - k]; k++) {
+            if (k === SNAKE_CNT) {
+              best = v;
+              found = { i1, i2, minLo: true, minHi: false };
+              break;
+            }
+          }
+        }
+      }
+      if (found) return found;
+      best = 0;
+      for (let d = bmax; d >= bmin; d -= 2) {
+        const dd = d > bmid ? d - bmid : bmid - d;
+        const i1 = kvdb[base + d]!;
+        const i2 = i1 - d;
+        const v = lim1 - i1 + (lim2 - i2) - dd;
+        if (v > K_HEUR * ec && v > best && off1 < i1 && i1 <= lim1 - SNAKE_CNT && off2 < i2 && i2 <= lim2 - SNAKE_CNT) {
+          for (let k = 0; h1[i1 + k] === h2[i2 + k]; k++) {
+            if (k === SNAKE_CNT - 1) {
+              best = v;
+              found = { i1, i2, minLo: false, minHi: true };
+              break;
+            }
+          }
+        }
+      }
+      if (found) return found;
+    }
+    // Enough is enough: the furthest reaching path either way.
+    if (ec >= env.mxcost) {
+      let fbest = -1;
+      let fbest1 = -1;
+      for (let d = fmax; d >= fmin; d -= 2) {
+        let i1 = Math.min(kvdf[base + d]!, lim1);
+        let i2 = i1 - d;
+        if (lim2 < i2) (i1 = lim2 + d), (i2 = lim2);
+        if (fbest < i1 + i2) (fbest = i1 + i2), (fbest1 = i1);
+      }
+      let bbest = LINE_MAX;
+      let bbest1 = LINE_MAX;
+      for (let d = bmax; d >= bmin; d -= 2) {
+        let i1 = Math.max(off1, kvdb[base + d]!);
+        let i2 = i1 - d;
+        if (i2 < off2) (i1 = off2 + d), (i2 = off2);
+        if (i1 + i2 < bbest) (bbest = i1 + i2), (bbest1 = i1);
+      }
+      if (lim1 + lim2 - bbest < fbest - (off1 + off2)) return { i1: fbest1, i2: fbest - fbest1, minLo: true, minHi: false };
+      return { i1: bbest1, i2: bbest - bbest1, minLo: false, minHi: true };
+    }
+  }
+}
+
+/** xdiffi.c xdl_recs_cmp (divide and conquer), with a stack: the boxes are independent. */
+function compareRecords(x1: XFile, x2: XFile, env: Env): void {
+  const stack: [number, number, number, number, boolean][] = [[0, x1.nreff, 0, x2.nreff, false]];
+  const h1 = x1.ha;
+  const h2 = x2.ha;
+  while (stack.length) {
+    let [off1, lim1, off2, lim2, needMin] = stack.pop()!;
+    while (off1 < lim1 && off2 < lim2 && h1[off1] === h2[off2]) off1++, off2++;
+    while (off1 < lim1 && off2 < lim2 && h1[lim1 - 1] === h2[lim2 - 1]) lim1--, lim2--;
+    if (off1 === lim1) for (; off2 < lim2; off2++) x2.changed[x2.rindex[off2]! + 1] = 1;
+    else if (off2 === lim2) for (; off1 < lim1; off1++) x1.changed[x1.rindex[off1]! + 1] = 1;
+    else {
+      const s = split(x1, off1, lim1, x2, off2, lim2, needMin, env);
+      stack.push([s.i1, lim1, s.i2, lim2, s.minHi]);
+      stack.push([off1, s.i1, off2, s.i2, s.minLo]);
+    }
+  }
 }
 
 interface Group {
@@ -65,60 +342,63 @@ interface Group {
   end: number;
 }
 
-const changed = (f: Side, i: number) => f.rchg[i + 1] === 1;
-const mark = (f: Side, i: number, v: number) => (f.rchg[i + 1] = v);
+const changed = (f: XFile, i: number) => f.changed[i + 1] === 1;
+const mark = (f: XFile, i: number, v: number) => (f.changed[i + 1] = v);
 
-function groupInit(f: Side): Group {
+function groupInit(f: XFile): Group {
   let end = 0;
   while (changed(f, end)) end++;
   return { start: 0, end };
 }
 
-function groupNext(f: Side, g: Group): boolean {
+function groupNext(f: XFile, g: Group): boolean {
   if (g.end === f.recs.length) return false;
   g.start = g.end + 1;
   for (g.end = g.start; changed(f, g.end); g.end++);
   return true;
 }
 
-function groupPrevious(f: Side, g: Group): boolean {
+function groupPrevious(f: XFile, g: Group): boolean {
   if (g.start === 0) return false;
   g.end = g.start - 1;
   for (g.start = g.end; changed(f, g.start - 1); g.start--);
   return true;
 }
 
-function slideDown(f: Side, g: Group): boolean {
-  if (g.end >= f.recs.length || f.recs[g.start] !== f.recs[g.end]) return false;
+function slideDown(f: XFile, g: Group): boolean {
+  if (g.end >= f.recs.length || f.cls[g.start] !== f.cls[g.end]) return false;
   mark(f, g.start++, 0);
   mark(f, g.end++, 1);
   while (changed(f, g.end)) g.end++;
   return true;
 }
 
-function slideUp(f: Side, g: Group): boolean {
-  if (g.start <= 0 || f.recs[g.start - 1] !== f.recs[g.end - 1]) return false;
+function slideUp(f: XFile, g: Group): boolean {
+  if (g.start <= 0 || f.cls[g.start - 1] !== f.cls[g.end - 1]) return false;
   mark(f, --g.start, 1);
   mark(f, --g.end, 0);
   while (changed(f, g.start - 1)) g.start--;
   return true;
 }
 
-/** Columns of indentation (tabs to 8), -1 for a blank line (xdiff's get_indent). */
+/**
+ * Columns of indentation (tabs to 8), -1 for a blank line (xdiff's get_indent). Blank is git's
+ * isspace: space, tab, CR and LF, not form feed or vertical tab.
+ */
 function indentOf(line: string): number {
   let n = 0;
-  for (const c of line) {
-    if (c === ' ') n++;
-    else if (c === '\t') n += 8 - (n % 8);
-    else if (c === '\n' || c === '\r' || c === '\f' || c === '\v') continue;
-    else return n;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x20) n++;
+    else if (c === 0x09) n += 8 - (n % 8);
+    else if (c !== 0x0a && c !== 0x0d) return n;
     if (n >= 200) return 200;
   }
   return -1;
 }
 
 /** xdiff's indent heuristic: how bad a split before line `split` looks (measure_split, score_add_split). */
-function splitScore(f: Side, split: number, score: { indent: number; penalty: number }): void {
+function splitScore(f: XFile, split: number, score: { indent: number; penalty: number }): void {
   const n = f.recs.length;
   const eof = split >= n;
   const indent0 = eof ? -1 : indentOf(f.recs[split]!);
@@ -158,10 +438,9 @@ function splitScore(f: Side, split: number, score: { indent: number; penalty: nu
 
 /**
  * xdl_change_compact: slides each group of changed lines to where git puts it (next to a change
- * in the other file, else where the indent heuristic likes it best), so that equal lines are
- * attributed as `git blame` attributes them.
+ * in the other file, else where the indent heuristic likes it best).
  */
-function compactSide(f: Side, o: Side): void {
+function compactSide(f: XFile, o: XFile): void {
   const g = groupInit(f);
   const go = groupInit(o);
   for (;;) {
@@ -212,68 +491,35 @@ function compactSide(f: Side, o: Side): void {
   }
 }
 
-function compact(older: readonly string[], newer: readonly string[], map: Int32Array): Int32Array {
-  const a: Side = { recs: older, rchg: new Uint8Array(older.length + 2) };
-  const b: Side = { recs: newer, rchg: new Uint8Array(newer.length + 2) };
-  a.rchg.fill(1, 1, older.length + 1);
-  for (let j = 0; j < newer.length; j++) {
-    if (map[j]! >= 0) mark(a, map[j]!, 0);
-    else mark(b, j, 1);
-  }
-  compactSide(a, b);
-  compactSide(b, a);
-  const out = new Int32Array(newer.length).fill(-1);
+/**
+ * For each line of `newer`, the index of the same line in `older`, or -1 where `newer` added it:
+ * the diff git's xdiff makes by default (Myers, not minimal, with the indent heuristic), as
+ * `git blame` and `git diff` see it.
+ */
+export function matchLines(older: readonly string[], newer: readonly string[]): Int32Array {
+  const map = new Int32Array(newer.length).fill(-1);
+  const tail = trimmedTail(older, newer);
+  const a = tail ? older.slice(0, older.length - tail) : older;
+  const b = tail ? newer.slice(0, newer.length - tail) : newer;
+  for (let k = 1; k <= tail; k++) map[newer.length - k] = older.length - k;
+  const [x1, x2] = prepare(a, b);
+  const ndiags = x1.nreff + x2.nreff + 3;
+  const env: Env = {
+    mxcost: Math.max(bogosqrt(ndiags), MAX_COST_MIN),
+    kvdf: new Int32Array(ndiags + 2),
+    kvdb: new Int32Array(ndiags + 2),
+    base: x2.nreff + 1,
+  };
+  compareRecords(x1, x2, env);
+  compactSide(x1, x2);
+  compactSide(x2, x1);
   let i = 0;
-  for (let j = 0; j < newer.length; j++) {
-    if (changed(b, j)) continue;
-    while (changed(a, i)) i++;
-    out[j] = i++;
+  for (let j = 0; j < b.length; j++) {
+    if (changed(x2, j)) continue;
+    while (changed(x1, i)) i++;
+    map[j] = i++;
   }
-  return out;
-}
-
-/** Matched index pairs `[i in a, j in b]` of a shortest edit script. */
-function myers(a: Int32Array, b: Int32Array): [number, number][] {
-  const n = a.length;
-  const m = b.length;
-  const max = Math.min(n + m, MAX_COST);
-  const off = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  let found = -1;
-  for (let d = 0; d <= max && found < 0; d++) {
-    trace.push(v.slice(off - d - 1, off + d + 2));
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1]! < v[off + k + 1]!) ? v[off + k + 1]! : v[off + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) x++, y++;
-      v[off + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
-    }
-  }
-  if (found < 0) return []; // too different: every line of the middle counts as changed
-  const pairs: [number, number][] = [];
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const prev = trace[d]!; // v after round d-1, indexed from k = -d-1
-    const at = (k: number) => prev[k + d + 1]!;
-    const k = x - y;
-    const pk = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
-    const px = at(pk);
-    const py = px - pk;
-    // One edit from (px, py), then the diagonal run that ends at (x, y).
-    const mx = pk === k + 1 ? px : px + 1;
-    const my = mx - k;
-    while (x > mx && y > my) pairs.push([--x, --y]);
-    x = px;
-    y = py;
-  }
-  while (x > 0 && y > 0) pairs.push([--x, --y]);
-  return pairs;
+  return map;
 }
 
 /** Lines added and removed from `older` to `newer`. */
