@@ -1,5 +1,6 @@
 // Branches as GitLab renders them (lib/api/entities/branch.rb).
 import { commitEntity, type CommitRef } from './commit.js';
+import { urlPath } from './url.js';
 
 export interface BranchFacts {
   name: string;
@@ -13,8 +14,6 @@ export interface BranchFacts {
   default: boolean;
 }
 
-/** A ref in a `/-/tree/` URL: each segment escaped, the slashes kept. */
-export const refPath = (ref: string) => ref.split('/').map(encodeURIComponent).join('/');
 
 export function branchEntity(projectWebUrl: string, b: BranchFacts) {
   return {
@@ -26,6 +25,6 @@ export function branchEntity(projectWebUrl: string, b: BranchFacts) {
     developers_can_merge: b.developersCanMerge,
     can_push: b.canPush,
     default: b.default,
-    web_url: `${projectWebUrl}/-/tree/${refPath(b.name)}`,
+    web_url: `${projectWebUrl}/-/tree/${urlPath(b.name)}`,
   };
 }

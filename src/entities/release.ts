@@ -12,6 +12,7 @@ import { commitEntity, type CommitRef } from './commit.js';
 import { milestoneWithStats } from './milestone.js';
 import { projectPaths } from './project.js';
 import { iso } from './time.js';
+import { urlPath, urlSegment } from './url.js';
 import { userBasic, type UrlBase } from './user.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
@@ -20,14 +21,6 @@ const markdown = new MarkdownIt({ html: false, linkify: true });
 export function markdownHtml(text: string): string {
   return markdown.render(text).replace(/\n$/, '');
 }
-
-/** A path segment as Rails' URL helpers escape it: `/` becomes `%2F`, sub-delimiters stay. */
-export function escapeSegment(s: string): string {
-  return encodeURIComponent(s).replace(/%(21|24|26|27|28|29|2A|2B|2C|3B|3D|3A|40)/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
-/** A glob (`*path`) parameter: each segment escaped, the slashes kept. */
-const escapeGlob = (s: string) => s.split('/').map(escapeSegment).join('/');
 
 export interface ReleaseView extends UrlBase {
   state: State;
@@ -51,13 +44,13 @@ function projectWeb(v: ReleaseView): { web: string; fullPath: string } {
 /** Entities::Releases::Link; `direct_asset_url` goes through the release's downloads route when the link has a path. */
 export function releaseLinkEntity(v: Pick<ReleaseView, 'state' | 'project' | 'webBase'>, r: Release, l: ReleaseLink) {
   const { fullPath } = projectPaths(v.state, v.project);
-  const direct = l.filepath !== null ? `${v.webBase}/${fullPath}/-/releases/${escapeSegment(r.tagName)}/downloads/${escapeGlob(l.filepath.replace(/^\//, ''))}` : l.url;
+  const direct = l.filepath !== null ? `${v.webBase}/${fullPath}/-/releases/${urlSegment(r.tagName)}/downloads/${urlPath(l.filepath.replace(/^\//, ''))}` : l.url;
   return { id: l.id, name: l.name, url: l.url, direct_asset_url: direct, link_type: l.linkType };
 }
 
 /** Entities::Releases::Evidence through Releases::EvidencePresenter. */
 function evidenceEntity(web: string, r: Release, e: ReleaseEvidence) {
-  return { sha: e.sha, filepath: `${web}/-/releases/${escapeSegment(r.tagName)}/evidences/${e.id}.json`, collected_at: iso(e.collectedAt) };
+  return { sha: e.sha, filepath: `${web}/-/releases/${urlSegment(r.tagName)}/evidences/${e.id}.json`, collected_at: iso(e.collectedAt) };
 }
 
 /** Entities::BasicReleaseDetails (group lists with `simple=true`). */
@@ -84,7 +77,7 @@ export function releaseEntity(v: ReleaseView, r: Release, x: ReleaseExtras) {
   const { web, fullPath } = projectWeb(v);
   const author = r.authorId !== null ? tget(v.state.users, r.authorId) : undefined;
   const milestones = v.readMilestones ? orderByDatesAndTitle(releaseMilestones(v.state, v.project, r)) : [];
-  const tagSegment = escapeSegment(r.tagName);
+  const tagSegment = urlSegment(r.tagName);
   const issues = (kind: 'issues' | 'merge_requests', state: string) => `${web}/-/${kind}?${toQuery({ release_tag: r.tagName, scope: 'all', state })}`;
   const links = sortedLinks(r);
   const latestEvidence = r.evidences[r.evidences.length - 1];
@@ -103,7 +96,7 @@ export function releaseEntity(v: ReleaseView, r: Release, x: ReleaseExtras) {
         ? {
             sources: ARCHIVE_FORMATS.map((format) => ({
               format,
-              url: `${web}/-/archive/${escapeGlob(r.tagName)}/${escapeGlob(`${v.project.path}-${r.tagName.replace(/\//g, '-')}`)}.${format}`,
+              url: `${web}/-/archive/${urlPath(r.tagName)}/${urlPath(`${v.project.path}-${r.tagName.replace(/\//g, '-')}`)}.${format}`,
             })),
           }
         : {}),
