@@ -1,27 +1,13 @@
 // Branches (lib/api/branches.rb, spec/requests/api/branches_spec.rb).
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
-import { apiCall, type CallInit } from './support/world.js';
+import { ACME, apiCall, TEAM, teamProject, type CallInit } from './support/world.js';
 
 const FIXTURE: Fixture = {
-  users: [
-    { username: 'root', name: 'Administrator', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
-    { username: 'mai', name: 'Mai Ntainer', tokens: [{ token: 'maintainer-token', scopes: ['api'] }] },
-    { username: 'dev', name: 'Dee Veloper', tokens: [{ token: 'dev-token', scopes: ['api'] }] },
-    { username: 'gus', name: 'Gus Guest', tokens: [{ token: 'guest-token', scopes: ['api'] }] },
-  ],
-  groups: [{ path: 'acme', visibility: 'public' }],
+  users: TEAM,
+  groups: [ACME],
   projects: [
-    {
-      namespace: 'acme',
-      path: 'app',
-      visibility: 'private',
-      creator: 'root',
-      members: [
-        { user: 'mai', access_level: 'maintainer' },
-        { user: 'dev', access_level: 'developer' },
-        { user: 'gus', access_level: 'guest' },
-      ],
+    teamProject({
       repository: {
         files: { 'README.md': '# App\n' },
         branches: { 'feature/login': 'main', 'ends-with.json': 'main', release: 'main' },
@@ -31,7 +17,7 @@ const FIXTURE: Fixture = {
         ],
         protected_branches: { release: { push_access_level: 'maintainer', merge_access_level: 'developer' } },
       },
-    },
+    }),
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'index.html': 'hi\n' } } },
     { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }] },
   ],

@@ -1,39 +1,17 @@
 // Repository files (content-api.md "Repository files"; the reference's files checklist).
 import { describe, expect, it, vi } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
-import { apiCall, type CallInit } from './support/world.js';
+import { ACME, apiCall, teamProject, teamWithTokens, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const LFS_CONTENT = 'large binary payload\n';
 
 const FIXTURE: Fixture = {
-  users: [
-    { username: 'root', name: 'Administrator', email: 'admin@example.com', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
-    {
-      username: 'dev',
-      name: 'Dee Veloper',
-      email: 'dev@example.com',
-      tokens: [
-        { token: 'dev-token', scopes: ['api'] },
-        { token: 'dev-read-repository', scopes: ['read_repository'] },
-      ],
-    },
-    { username: 'rep', name: 'Rep Orter', tokens: [{ token: 'reporter-token', scopes: ['api'] }] },
-    { username: 'gus', name: 'Gus Guest', tokens: [{ token: 'guest-token', scopes: ['api'] }] },
-  ],
-  groups: [{ path: 'acme', visibility: 'public' }],
+  users: teamWithTokens('dev', [{ token: 'dev-read-repository', scopes: ['read_repository'] }]),
+  groups: [ACME],
   projects: [
-    {
-      namespace: 'acme',
-      path: 'app',
-      visibility: 'private',
-      creator: 'root',
-      members: [
-        { user: 'dev', access_level: 'developer' },
-        { user: 'rep', access_level: 'reporter' },
-        { user: 'gus', access_level: 'guest' },
-      ],
+    teamProject({
       repository: {
         files: { 'README.md': '# App\n', 'lib/app.rb': 'puts 1\nputs 2\nputs 3\n', '.gitignore': '*.log\n', 'notes.txt': 'plain\n', ':wq': 'vim\n' },
         lfs: { 'assets/big.bin': btoa(LFS_CONTENT) },
@@ -44,7 +22,7 @@ const FIXTURE: Fixture = {
           { message: 'An unowned pointer', files: { 'other.bin': `version https://git-lfs.github.com/spec/v1\noid sha256:${'a'.repeat(64)}\nsize 3\n` } },
         ],
       },
-    },
+    }),
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'index.html': '<p>hi</p>\n' } } },
     { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }] },
   ],

@@ -1,20 +1,15 @@
 // Release asset links (lib/api/release/links.rb, spec/requests/api/release/links_spec.rb).
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { Emulator, Fixture, Snapshot } from '../src/index.js';
-import { apiCall, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
+import type { Emulator, Fixture } from '../src/index.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
 const FIXTURE: Fixture = {
   users: TEAM,
-  groups: [{ path: 'acme', visibility: 'public' }],
+  groups: [ACME],
   projects: [
-    {
-      namespace: 'acme',
-      path: 'app',
-      visibility: 'private',
-      creator: 'root',
-      members: TEAM_MEMBERS,
+    teamProject({
       jobs: [{ name: 'build', user: 'dev', token: 'job-token' }],
       repository: { files: { 'a.txt': 'a\n' }, tags: { 'v1.0': 'main', 'v9.0': 'main', 'rel/2': 'main' }, protected_tags: { 'v9*': {} } },
       releases: [
@@ -28,17 +23,15 @@ const FIXTURE: Fixture = {
         { tag_name: 'v9.0', links: [{ name: 'locked', url: 'https://example.com/locked' }] },
         { tag_name: 'rel/2' },
       ],
-    },
+    }),
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'a.txt': 'a\n' }, tags: { v1: 'main' } }, releases: [{ tag_name: 'v1', links: [{ name: 'zip', url: 'https://example.com/zip' }] }] },
   ],
 };
 
 const world = seededWorld(FIXTURE, NOW);
 let e: Emulator;
-let seeded: Snapshot;
 beforeEach(() => {
   e = world();
-  seeded = e.snapshot();
 });
 
 async function call(method: string, path: string, token?: string, json?: unknown) {

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
 import { tvalues } from '../src/store/table.js';
-import { apiCall, seededWorld, TEAM, TEAM_MEMBERS, type CallInit } from './support/world.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -16,12 +16,7 @@ const FIXTURE: Fixture = {
     { path: 'other', visibility: 'public' },
   ],
   projects: [
-    {
-      namespace: 'acme',
-      path: 'app',
-      visibility: 'private',
-      creator: 'root',
-      members: TEAM_MEMBERS,
+    teamProject({
       milestones: [{ title: 'm2', due_date: '2024-06-01' }, { title: 'm1', due_date: '2024-05-01' }],
       jobs: [
         { name: 'build', user: 'dev', token: 'job-token' },
@@ -47,7 +42,7 @@ const FIXTURE: Fixture = {
         { tag_name: 'v0.2', created_at: '2024-02-01T00:00:00Z', released_at: '2024-02-15T00:00:00Z' },
         { tag_name: 'release/1.0', created_at: '2024-02-10T00:00:00Z', released_at: '2024-04-01T00:00:00Z' },
       ],
-    },
+    }),
     {
       namespace: 'acme',
       path: 'site',

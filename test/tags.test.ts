@@ -7,18 +7,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareVersions } from '../src/domain/tags.js';
 import type { Fixture } from '../src/index.js';
-import { apiCall, seededWorld, TEAM, TEAM_MEMBERS, type CallInit } from './support/world.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: TEAM,
-  groups: [{ path: 'acme', visibility: 'public' }],
+  groups: [ACME],
   projects: [
-    {
-      namespace: 'acme',
-      path: 'app',
-      visibility: 'private',
-      creator: 'root',
-      members: TEAM_MEMBERS,
+    teamProject({
       jobs: [{ name: 'build', user: 'dev', token: 'job-token-1' }],
       repository: {
         files: { 'README.md': '# App\n' },
@@ -35,7 +30,7 @@ const FIXTURE: Fixture = {
         },
         protected_tags: { 'v*': { create_access_level: 'maintainer' } },
       },
-    },
+    }),
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'index.html': 'hi\n' }, tags: { 'v0.1': 'main' } } },
   ],
 };

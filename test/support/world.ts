@@ -1,7 +1,16 @@
 // What the behaviour tests share: a cast of users, one per role, and requests to the REST API
 // through `emulator.handle`.
 import { beforeAll, beforeEach } from 'vitest';
-import { createEmulator, type Emulator, type Fixture, type FixtureMember, type FixtureUser, type Snapshot } from '../../src/index.js';
+import {
+  createEmulator,
+  type Emulator,
+  type Fixture,
+  type FixtureMember,
+  type FixtureProject,
+  type FixtureToken,
+  type FixtureUser,
+  type Snapshot,
+} from '../../src/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -30,6 +39,19 @@ export const TEAM_MEMBERS: FixtureMember[] = [
   { user: 'rep', access_level: 'reporter' },
   { user: 'gus', access_level: 'guest' },
 ];
+
+/** TEAM, with more tokens for one of its users. */
+export function teamWithTokens(username: string, tokens: FixtureToken[]): FixtureUser[] {
+  return TEAM.map((u) => (u.username === username ? { ...u, tokens: [...(u.tokens ?? []), ...tokens] } : u));
+}
+
+/** The public group `acme` most behaviour tests put their projects in. */
+export const ACME = { path: 'acme', visibility: 'public' } as const;
+
+/** The project most behaviour tests use: `acme/app`, private, made by root, TEAM as its members. */
+export function teamProject(extra: Partial<FixtureProject> = {}): FixtureProject {
+  return { namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, ...extra };
+}
 
 export interface CallInit extends RequestInit {
   token?: string;
