@@ -50,8 +50,11 @@ export class Clock {
   #listeners = new Set<() => void>();
 
   constructor(options: ClockOptions = {}) {
-    if (options.now !== undefined) this.#offset = toEpoch(options.now) - Date.now();
-    if (options.frozen) this.#frozenAt = this.now();
+    const real = Date.now();
+    const start = options.now === undefined ? real : toEpoch(options.now);
+    this.#offset = start - real;
+    // A frozen clock stands exactly at its start: reading Date.now() again could be a tick later.
+    if (options.frozen) this.#frozenAt = start;
   }
 
   now(): number {

@@ -3,7 +3,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handlers } from '../src/msw.js';
-import { createEmulator, parseDuration, type Emulator, type Fixture, type Server } from '../src/index.js';
+import { Clock, createEmulator, parseDuration, type Emulator, type Fixture, type Server } from '../src/index.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const BASE = `${ORIGIN}/api/v4`;
@@ -130,6 +130,16 @@ describe('the clock', () => {
     expect(parseDuration(42)).toBe(42);
     expect(() => parseDuration('soon')).toThrow(RangeError);
     expect(() => parseDuration(-1)).toThrow(RangeError);
+  });
+
+  it('a frozen clock stands exactly at its start, even when the real clock ticks meanwhile', () => {
+    let real = 1_000;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => real++);
+    try {
+      expect(new Clock({ now: START, frozen: true }).now()).toBe(Date.parse(START));
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a running clock starts where it is told and never goes back', async () => {
