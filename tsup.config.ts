@@ -10,7 +10,7 @@ export default defineConfig([
     external: ['msw'],
   },
   {
-    entry: { cli: 'src/cli.ts' },
+    entry: { cli: 'src/transports/cli.ts' },
     format: ['esm'],
     target: 'node20',
   },

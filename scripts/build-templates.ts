@@ -1,4 +1,4 @@
-// Builds src/api/templates-data.ts from the .gitignore templates under fixtures/gitignore/, so
+// Builds src/families/templates/data.ts from the .gitignore templates under fixtures/gitignore/, so
 // the core can serve them without a file system. Run: `npx tsx scripts/build-templates.ts`.
 //
 // Layout and order follow GitLab (lib/gitlab/template/gitignore_template.rb, base_template.rb,
@@ -22,7 +22,7 @@ const CATEGORIES = ['', 'Global'] as const;
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const FIXTURE_DIR = join(ROOT, 'fixtures', 'gitignore');
-export const OUTPUT_FILE = join(ROOT, 'src', 'api', 'templates-data.ts');
+export const OUTPUT_FILE = join(ROOT, 'src', 'families', 'templates', 'data.ts');
 
 /** Ruby's String#<=>: byte-wise over UTF-8. */
 function byteOrder(a: string, b: string): number {
@@ -65,7 +65,7 @@ function quote(s: string): string {
   return `'${body}'`;
 }
 
-/** The text of src/api/templates-data.ts for `templates`. */
+/** The text of src/families/templates/data.ts for `templates`. */
 export function renderModule(templates: readonly TemplateFile[]): string {
   const lines = [
     '// Generated from fixtures/gitignore/ by scripts/build-templates.ts: do not edit by hand.',

@@ -1,22 +1,22 @@
 // The facade: one world, its clock, the router of every family, and the doors onto them.
-import { Clock, type ClockOptions } from './clock.js';
+import { Clock, type ClockOptions } from './core/clock.js';
 import defaultWorld from '../fixtures/default.json' with { type: 'json' };
-import { TASKS, dueTasks } from './domain/tasks.js';
-import { createSession, findUserByUsername } from './domain/users.js';
-import { Faults } from './faults.js';
-import { seedDraft, type Fixture, type SeedHandles } from './fixture.js';
+import { TASKS, dueTasks } from './families/tasks.js';
+import { createSession, findUserByUsername } from './families/users/rules.js';
+import { Faults } from './core/faults.js';
+import { seedDraft, type Fixture, type SeedHandles } from './families/fixture.js';
 import { produce } from 'immer';
-import { repositoryHandle, type RepositoryHandle } from './domain/repository-handle.js';
-import { seedRepositories } from './domain/repository-seed.js';
-import { seedReleases } from './domain/release-seed.js';
-import { projectByIdOrPath } from './domain/paths.js';
+import { repositoryHandle, type RepositoryHandle } from './families/repositories/handle.js';
+import { seedRepositories } from './families/repositories/seed.js';
+import { seedReleases } from './families/releases/seed.js';
+import { projectByIdOrPath } from './policy/paths.js';
 import { ObjectDatabase } from './git/objects.js';
-import { EmulatorError } from './http/errors.js';
+import { EmulatorError } from './core/errors.js';
 import { Pipeline } from './http/pipeline.js';
 import { Router } from './http/router.js';
-import { Journal } from './journal.js';
-import { ROUTES } from './api/index.js';
-import { handleControl, CONTROL_PREFIX } from './control/control.js';
+import { Journal } from './core/journal.js';
+import { ROUTES } from './families/routes.js';
+import { handleControl, CONTROL_PREFIX } from './surfaces/control.js';
 import { emptyState, type Instance, type Project, type Settings, type State } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
 

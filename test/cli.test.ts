@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'cli.ts');
+const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
 function run(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

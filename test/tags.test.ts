@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareVersions } from '../src/domain/tags.js';
+import { compareVersions } from '../src/families/tags/rules.js';
 import type { Fixture } from '../src/index.js';
 import { ACME, apiCall, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_FILE, readTemplates, renderModule } from '../scripts/build-templates.js';
-import { GITIGNORE_TEMPLATES } from '../src/api/templates-data.js';
+import { GITIGNORE_TEMPLATES } from '../src/families/templates/data.js';
 import { createEmulator } from '../src/index.js';
 
 const api = (path: string, init: RequestInit = {}) => new Request(`https://gitlab.example.com/api/v4${path}`, init);

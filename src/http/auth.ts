@@ -3,8 +3,8 @@
 // cookie; then scopes, expiry and revocation on the clock, blocked users, and sudo.
 import type { State, Token, User } from '../store/state.js';
 import { tget } from '../store/table.js';
-import { today } from '../domain/access.js';
-import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.js';
+import { today } from '../policy/access.js';
+import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
 export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session';
 

@@ -1,7 +1,7 @@
 // `destroy_conditionally!`: a DELETE with If-Unmodified-Since fails with 412 when the
 // resource changed after that time.
 import type { Context } from './context.js';
-import { preconditionFailed } from './errors.js';
+import { preconditionFailed } from '../core/errors.js';
 
 export function checkUnmodifiedSince(ctx: Context<unknown>, updatedAt: number): void {
   const header = ctx.request.headers.get('if-unmodified-since');

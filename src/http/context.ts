@@ -2,7 +2,7 @@
 // `update` to change it. Updates apply to a working copy that is committed only when the
 // handler succeeds, so a failed request changes nothing.
 import { produce } from 'immer';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../core/clock.js';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RateLimit, State, Task } from '../store/state.js';
 import { nextId } from '../store/state.js';

@@ -1,6 +1,6 @@
 // Grape's `file_path: true` validator (API::Validations::Validators::FilePath with
 // Gitlab::PathTraversal): shared by every route that takes a path in the repository or a release.
-import { grapeError } from './errors.js';
+import { grapeError } from '../core/errors.js';
 
 /** CGI.unescape: `+` is a space and only well-formed `%XX` runs decode. */
 function cgiUnescape(text: string): string {

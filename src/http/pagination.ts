@@ -2,7 +2,7 @@
 // prev, next, first, last in that order, x-* headers, no totals past 10,000 rows.
 // Link URLs carry every parameter of the request (and declared defaults), sorted, as Rails'
 // Hash#to_query writes them, and start at the origin the client used.
-import { grapeError } from './errors.js';
+import { grapeError } from '../core/errors.js';
 import { LONE_SURROGATE, isHash } from './request-params.js';
 
 export const MAX_PER_PAGE = 100;

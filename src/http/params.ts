@@ -2,7 +2,7 @@
 // dry-types Params::Bool). A route declares them; the pipeline coerces the merged raw params
 // and answers 400 before the handler runs. A missing required one uses the spec's envelope,
 // `{"message":"400 Bad request - \"title\" not given"}`; other failures Grape's `{"error": ...}`.
-import { grapeError, missingAttribute, type ApiError } from './errors.js';
+import { grapeError, missingAttribute, type ApiError } from '../core/errors.js';
 
 const INVALID = Symbol('invalid');
 type Invalid = typeof INVALID;

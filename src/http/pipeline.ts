@@ -1,20 +1,20 @@
 // One request through GitLab's conventions, in the order GitLab applies them:
 // faults -> route -> limits -> params -> auth -> sudo -> handler (one transaction) -> response.
-import type { Clock } from '../clock.js';
-import type { Faults } from '../faults.js';
-import type { Journal } from '../journal.js';
+import type { Clock } from '../core/clock.js';
+import type { Faults } from '../core/faults.js';
+import type { Journal } from '../core/journal.js';
 import type { RateLimit, State, Tier } from '../store/state.js';
 import type { Store } from '../store/store.js';
 import { applySudo, authenticate, requireAuth, sudoValue, type Caller, ANONYMOUS } from './auth.js';
 import { Context, type Env } from './context.js';
-import { ApiError, apiV3Gone, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from './errors.js';
+import { ApiError, apiV3Gone, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from '../core/errors.js';
 import { parseParams } from './params.js';
 import { MAX_QUERY_LENGTH, parseBody, parseQuery } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
 import { RateLimiter } from './rate-limit.js';
 import type { Router } from './router.js';
-import { hash53 } from '../hash.js';
-import { today } from '../domain/access.js';
+import { hash53 } from '../core/hash.js';
+import { today } from '../policy/access.js';
 
 export const API_PREFIX = '/api/v4';
 /**

@@ -4,7 +4,7 @@
 // `+` as a space, the last of `a=1&a=2`. What Rack or Rails cannot read (a broken
 // %-encoding, bytes that are not UTF-8, a NUL, `a=1&a[]=2`) GitLab answers with a plain
 // `400 Bad Request` (Gitlab::Middleware::HandleMalformedStrings) before any route runs.
-import { invalidMessageBody, malformedRequest } from './errors.js';
+import { invalidMessageBody, malformedRequest } from '../core/errors.js';
 
 export const MAX_QUERY_LENGTH = 10 * 1024; // Puma's limit on a query string
 const PARAM_DEPTH_LIMIT = 100; // Rack's default

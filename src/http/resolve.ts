@@ -1,12 +1,12 @@
 // `:id` of projects and groups: a number, or the URL-encoded full path (lib/api/helpers.rb
 // find_project!, find_group!). What the caller cannot see is 404, never 403.
-import { canReadGroup, canReadProject } from '../domain/access.js';
-import { namespaceByIdOrPath, projectByIdOrPath } from '../domain/paths.js';
-import { projectFullPath } from '../domain/projects.js';
+import { canReadGroup, canReadProject } from '../policy/access.js';
+import { namespaceByIdOrPath, projectByIdOrPath } from '../policy/paths.js';
+import { projectFullPath } from '../families/projects/rules.js';
 import type { Namespace, Project } from '../store/state.js';
 import { tget } from '../store/table.js';
 import type { Context } from './context.js';
-import { forbidden, notFound } from './errors.js';
+import { forbidden, notFound } from '../core/errors.js';
 
 /** The project the caller may read, or GitLab's 404 (and 403 for a job token from outside its allowlist). */
 export function findProject(ctx: Context<unknown>, id: string): Project {

@@ -1,0 +1,57 @@
+// Groups as GitLab renders them (lib/api/entities/group.rb, group_detail.rb), CE fields in order.
+import type { Namespace, State } from '../../store/state.js';
+import { fullName } from '../namespaces/entity.js';
+import { iso } from '../../render/time.js';
+import type { UrlBase } from '../users/entity.js';
+
+export function groupEntity(state: State, g: Namespace, u: UrlBase) {
+  return {
+    id: g.id,
+    web_url: `${u.webBase}/groups/${g.fullPath}`,
+    name: g.name,
+    path: g.path,
+    description: g.description,
+    visibility: g.visibility,
+    share_with_group_lock: false,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    project_creation_level: g.projectCreationLevel,
+    auto_devops_enabled: null,
+    subgroup_creation_level: g.subgroupCreationLevel,
+    emails_disabled: false,
+    emails_enabled: true,
+    show_diff_preview_in_email: true,
+    mentions_disabled: null,
+    lfs_enabled: true,
+    archived: false,
+    math_rendering_limits_enabled: true,
+    lock_math_rendering_limits_enabled: false,
+    default_branch: null,
+    default_branch_protection: 2,
+    default_branch_protection_defaults: {
+      allowed_to_push: [{ access_level: 40 }],
+      allow_force_push: false,
+      allowed_to_merge: [{ access_level: 40 }],
+      developer_can_initial_push: false,
+    },
+    avatar_url: null,
+    request_access_enabled: g.requestAccessEnabled,
+    full_name: fullName(state, g),
+    full_path: g.fullPath,
+    created_at: iso(g.createdAt),
+    parent_id: g.parentId,
+    organization_id: 1,
+    shared_runners_setting: 'enabled',
+    max_artifacts_size: null,
+    marked_for_deletion_on: null,
+  };
+}
+
+/** GroupDetail: the group plus, when asked, its projects (Project entities, no permissions). */
+export function groupDetail(state: State, g: Namespace, u: UrlBase, projects?: unknown[]) {
+  return {
+    ...groupEntity(state, g, u),
+    shared_with_groups: [] as unknown[],
+    ...(projects ? { projects, shared_projects: [] as unknown[] } : {}),
+  };
+}

@@ -1,0 +1,135 @@
+// Groups: namespaces of kind `group`, nested by `parentId`, with their own members.
+import { ACCESS, nextId, type Namespace, type Project, type State, type Visibility } from '../../store/state.js';
+import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import {
+  GROUP_NAME_MESSAGE, MAX_LENGTH, NAMESPACE_PATH_MESSAGE, OCI_PATH_MESSAGE, isOciPath, isPathTaken, isReservedTopLevel,
+  isValidGroupName, isValidNamespacePath, tooLong,
+} from '../../policy/paths.js';
+import { VISIBILITY_ORDER } from '../../policy/visibility.js';
+
+export type Errors = Record<string, string[]>;
+
+export interface GroupInput {
+  name: string;
+  path: string;
+  parentId?: number | null;
+  visibility?: Visibility;
+  description?: string;
+  /** Becomes the group's Owner. */
+  creatorId?: number | null;
+  requestAccessEnabled?: boolean;
+  projectCreationLevel?: Namespace['projectCreationLevel'];
+  subgroupCreationLevel?: Namespace['subgroupCreationLevel'];
+}
+
+const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
+
+/**
+ * Namespace then Group validations, in their order (app/models/namespace.rb, group.rb).
+ * `existing` is the group being edited: it does not clash with itself, and its path and name
+ * are checked only when they change.
+ */
+export function validateGroup(state: State, input: GroupInput, existing?: Namespace): Errors {
+  const errors: Errors = {};
+  const parent = input.parentId ? tget(state.namespaces, input.parentId) : undefined;
+  const pathChanged = !existing || existing.path !== input.path;
+  const nameChanged = !existing || existing.name !== input.name;
+  if (!input.name) push(errors, 'name', "can't be blank");
+  else if (input.name.length > MAX_LENGTH) push(errors, 'name', tooLong(MAX_LENGTH));
+  // Names are unique among the children of one parent; top-level groups may share a name.
+  if (input.name && parent && subgroups(state, parent.id).some((g) => g.id !== existing?.id && g.name === input.name))
+    push(errors, 'name', 'has already been taken');
+  if (input.description !== undefined && input.description.length > 500) push(errors, 'description', tooLong(500));
+  if (!input.path) push(errors, 'path', "can't be blank");
+  else if (pathChanged) {
+    if (input.path.length > MAX_LENGTH) push(errors, 'path', tooLong(MAX_LENGTH));
+    if (!isOciPath(input.path)) push(errors, 'path', OCI_PATH_MESSAGE);
+    if (!isValidNamespacePath(input.path)) push(errors, 'path', NAMESPACE_PATH_MESSAGE);
+    else if (!parent && isReservedTopLevel(input.path)) push(errors, 'path', `${input.path} is a reserved name`);
+    if (input.path.length < 2) push(errors, 'path', 'is too short (minimum is 2 characters)');
+  }
+  if (input.name && nameChanged && !isValidGroupName(input.name)) push(errors, 'name', GROUP_NAME_MESSAGE);
+  const visibility = input.visibility ?? state.instance.settings.default_group_visibility;
+  const level = VISIBILITY_ORDER[visibility];
+  if (existing) {
+    if (projectsWithin(state, existing.id).some((p) => VISIBILITY_ORDER[p.visibility] > level))
+      push(errors, 'visibility_level', `${visibility} is not allowed since this group contains projects with higher visibility.`);
+    if (subgroups(state, existing.id).some((g) => VISIBILITY_ORDER[g.visibility] > level))
+      push(errors, 'visibility_level', `${visibility} is not allowed since there are sub-groups with higher visibility.`);
+  }
+  if (parent && level > VISIBILITY_ORDER[parent.visibility])
+    push(errors, 'visibility_level', `${visibility} is not allowed since the parent group has a ${parent.visibility} visibility.`);
+  // The route's uniqueness is checked last and reported on the path.
+  if (input.path && pathChanged && !errors.path && isPathTaken(state, parent ? `${parent.fullPath}/${input.path}` : input.path))
+    push(errors, 'path', 'has already been taken');
+  return errors;
+}
+
+function projectsWithin(state: State, groupId: number): Project[] {
+  const out: Project[] = [];
+  for (const p of tvalues(state.projects)) if (p.namespaceId === groupId && !p.pendingDelete) out.push(p);
+  return out;
+}
+
+/** Gives a group a new path: its own full path, and those of every namespace and project below it, follow. */
+export function changeGroupPath(draft: State, groupId: number, newPath: string): void {
+  const group = tget(draft.namespaces, groupId)!;
+  const oldFull = group.fullPath;
+  const parent = group.parentId !== null ? tget(draft.namespaces, group.parentId) : undefined;
+  const newFull = parent ? `${parent.fullPath}/${newPath}` : newPath;
+  const moved = (full: string) => newFull + full.slice(oldFull.length);
+  const below = (full: string) => full === oldFull || full.startsWith(`${oldFull}/`);
+  for (const p of tvalues(draft.projects)) {
+    const ns = tget(draft.namespaces, p.namespaceId);
+    if (!ns || !below(ns.fullPath)) continue;
+    const oldKey = `${ns.fullPath}/${p.path}`.toLowerCase();
+    if (tget(draft.paths, oldKey)?.id === p.id) tdel(draft.paths, oldKey);
+    tset(draft.paths, `${moved(ns.fullPath)}/${p.path}`.toLowerCase(), { kind: 'project', id: p.id });
+  }
+  for (const ns of tvalues(draft.namespaces)) {
+    if (ns.kind !== 'group' || !below(ns.fullPath)) continue;
+    tdel(draft.paths, ns.fullPath.toLowerCase());
+    ns.fullPath = moved(ns.fullPath);
+    tset(draft.paths, ns.fullPath.toLowerCase(), { kind: 'namespace', id: ns.id });
+  }
+  group.path = newPath;
+}
+
+export function createGroup(draft: State, input: GroupInput, now: number): Namespace {
+  const id = nextId(draft, 'namespace');
+  const parent = input.parentId ? tget(draft.namespaces, input.parentId) : undefined;
+  const group: Namespace = {
+    id,
+    kind: 'group',
+    name: input.name,
+    path: input.path,
+    fullPath: parent ? `${parent.fullPath}/${input.path}` : input.path,
+    parentId: parent ? parent.id : null,
+    ownerId: null,
+    visibility: input.visibility ?? draft.instance.settings.default_group_visibility,
+    description: input.description ?? '',
+    createdAt: now,
+    updatedAt: now,
+    members: {},
+    requestAccessEnabled: input.requestAccessEnabled ?? true,
+    projectCreationLevel: input.projectCreationLevel ?? 'developer',
+    subgroupCreationLevel: input.subgroupCreationLevel ?? 'maintainer',
+    pendingDelete: false,
+    milestones: {},
+  };
+  if (input.creatorId) {
+    group.members[input.creatorId] = {
+      userId: input.creatorId, accessLevel: ACCESS.owner, createdAt: now, createdById: input.creatorId, expiresAt: null,
+    };
+  }
+  tset(draft.namespaces, id, group);
+  tset(draft.paths, group.fullPath.toLowerCase(), { kind: 'namespace', id });
+  return group;
+}
+
+/** Direct subgroups of a group, in id order. */
+export function subgroups(state: State, groupId: number): Namespace[] {
+  const out: Namespace[] = [];
+  for (const ns of tvalues(state.namespaces)) if (ns.parentId === groupId && ns.kind === 'group') out.push(ns);
+  return out;
+}

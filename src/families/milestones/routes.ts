@@ -1,0 +1,174 @@
+// Project and group milestones (lib/api/project_milestones.rb, group_milestones.rb,
+// milestone_responses.rb, lib/api/concerns/milestones/group_project_params.rb): list, get and
+// create. Every route needs a signed-in caller (`before { authenticate! }`).
+import {
+  canAdminGroupMilestones, canAdminProjectMilestones, canReadProjectMilestones, castDate, createMilestone, findMilestones,
+  groupListScope, groupMilestoneScope, projectListScope, projectMilestoneScope, rubyErrorsHash, validateMilestone,
+} from './rules.js';
+import { milestoneEntity } from './entity.js';
+import type { Context } from '../../http/context.js';
+import { customError, forbidden, recordNotFound } from '../../core/errors.js';
+import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
+import { findGroup, findProject } from '../../http/resolve.js';
+import { created, json, route, type Reply } from '../../http/route.js';
+import type { Milestone, Namespace, Project, State } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+
+const LIST_PARAMS = {
+  id: str().required(),
+  state: str().values(['active', 'closed', 'all'] as const).default('all'),
+  iids: arr(int(), { commaSeparated: true }),
+  title: str(),
+  search: str(),
+  include_parent_milestones: bool(),
+  include_ancestors: bool(),
+  updated_before: datetime(),
+  updated_after: datetime(),
+  page: int(),
+  per_page: int(),
+};
+const LIST_CONSTRAINTS: Constraint[] = [{ kind: 'mutually_exclusive', names: ['include_ancestors', 'include_parent_milestones'] }];
+
+const CREATE_PARAMS = { id: str().required(), title: str().required(), description: str(), due_date: str(), start_date: str() };
+
+interface ListInput {
+  state: 'active' | 'closed' | 'all';
+  iids?: number[];
+  title?: string;
+  search?: string;
+  include_parent_milestones?: boolean;
+  include_ancestors?: boolean;
+  updated_before?: number;
+  updated_after?: number;
+}
+
+/** `include_parent_milestones` is the deprecated name of `include_ancestors`. */
+const ancestorsAsked = (p: ListInput) => (p.include_parent_milestones ?? p.include_ancestors) === true;
+
+function list(ctx: Context<unknown>, scope: readonly Milestone[], p: ListInput): Reply {
+  const found = findMilestones(scope, {
+    state: p.state, iids: p.iids, title: p.title, search: p.search, updatedBefore: p.updated_before, updatedAfter: p.updated_after,
+    includeAncestors: ancestorsAsked(p),
+  });
+  return json(ctx.paginate(found).map((m) => milestoneEntity(ctx.state, m, ctx, ctx.now())));
+}
+
+function readableProject(ctx: Context<unknown>, id: string): Project {
+  const project = findProject(ctx, id);
+  if (!canReadProjectMilestones(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
+  return project;
+}
+
+interface CreateInput {
+  title: string;
+  description?: string;
+  due_date?: string;
+  start_date?: string;
+}
+
+/**
+ * Milestones::CreateService: the title stripped, dates cast as Rails casts them; an invalid
+ * milestone is `Failed to create milestone {...}` with ActiveModel's errors.
+ */
+function create(ctx: Context<unknown>, owner: { projectId?: number; groupId?: number }, scope: readonly Milestone[], p: CreateInput): Milestone {
+  const title = p.title.trim();
+  const startDate = castDate(p.start_date);
+  const dueDate = castDate(p.due_date);
+  const errors = validateMilestone(scope, title, startDate, dueDate);
+  if (Object.keys(errors).length) throw customError(400, `Failed to create milestone ${rubyErrorsHash(errors)}`);
+  const now = ctx.now();
+  let made!: Milestone;
+  ctx.update((draft) => {
+    made = createMilestone(draft as State, owner, { title, description: p.description ?? '', dueDate, startDate }, now);
+    const into = owner.projectId !== undefined ? tget(draft.projects, owner.projectId)!.milestones : tget(draft.namespaces, owner.groupId!)!.milestones;
+    into[made.id] = made;
+  });
+  return made;
+}
+
+function groupMilestone(group: Namespace, id: number): Milestone {
+  const m = group.milestones[id];
+  if (!m) throw recordNotFound();
+  return m;
+}
+
+export const milestoneRoutes = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/milestones',
+    auth: 'user',
+    cacheable: true,
+    params: LIST_PARAMS,
+    constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      const project = readableProject(ctx, ctx.params.id);
+      return list(ctx, projectListScope(ctx.state, project, ancestorsAsked(ctx.params)), ctx.params);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/projects/:id/milestones/:milestone_id',
+    auth: 'user',
+    cacheable: true,
+    params: { id: str().required(), milestone_id: int().required() },
+    handler: (ctx): Reply => {
+      const project = readableProject(ctx, ctx.params.id);
+      const m = project.milestones[ctx.params.milestone_id];
+      if (!m) throw recordNotFound();
+      return json(milestoneEntity(ctx.state, m, ctx, ctx.now()));
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/milestones',
+    auth: 'user',
+    params: CREATE_PARAMS,
+    handler: (ctx): Reply => {
+      const project = findProject(ctx, ctx.params.id);
+      if (!canAdminProjectMilestones(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
+      const m = create(ctx, { projectId: project.id }, projectMilestoneScope(ctx.state, project), ctx.params);
+      return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/groups/:id/milestones',
+    auth: 'user',
+    cacheable: true,
+    params: { ...LIST_PARAMS, include_descendants: bool() },
+    constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      const group = findGroup(ctx, ctx.params.id);
+      const opts = { ancestors: ancestorsAsked(ctx.params), descendants: ctx.params.include_descendants === true };
+      return list(ctx, groupListScope(ctx.state, ctx.user, group, opts, ctx.now()), ctx.params);
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/groups/:id/milestones/:milestone_id',
+    auth: 'user',
+    cacheable: true,
+    params: { id: str().required(), milestone_id: int().required() },
+    handler: (ctx): Reply => {
+      const group = findGroup(ctx, ctx.params.id);
+      return json(milestoneEntity(ctx.state, groupMilestone(group, ctx.params.milestone_id), ctx, ctx.now()));
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/groups/:id/milestones',
+    auth: 'user',
+    params: CREATE_PARAMS,
+    handler: (ctx): Reply => {
+      const group = findGroup(ctx, ctx.params.id);
+      if (!canAdminGroupMilestones(ctx.state, ctx.user, group, ctx.now())) throw forbidden();
+      const m = create(ctx, { groupId: group.id }, groupMilestoneScope(ctx.state, group), ctx.params);
+      return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
+    },
+  }),
+];

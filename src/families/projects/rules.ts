@@ -1,0 +1,141 @@
+// Projects: creation rules, names and paths unique in their namespace, features, deletion.
+import { emptyRepository, nextId, type Project, type State, type Visibility } from '../../store/state.js';
+import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import type { Errors } from '../groups/rules.js';
+import {
+  MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
+  isValidProjectPath, pathFromName, tooLong,
+} from '../../policy/paths.js';
+import { VISIBILITY_ORDER } from '../../policy/visibility.js';
+
+export const FEATURES = [
+  'issues', 'repository', 'merge_requests', 'forking', 'wiki', 'builds', 'snippets', 'pages', 'operations', 'analytics',
+  'container_registry', 'security_and_compliance', 'releases', 'environments', 'feature_flags', 'infrastructure',
+  'monitor', 'model_experiments', 'model_registry', 'requirements',
+] as const;
+
+export interface ProjectInput {
+  name?: string;
+  path?: string;
+  namespaceId: number;
+  creatorId: number;
+  description?: string;
+  visibility?: Visibility;
+  defaultBranch?: string;
+  topics?: string[];
+  features?: Record<string, Project['features'][string]>;
+  settings?: Record<string, unknown>;
+}
+
+const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
+
+/** Fills `name` from `path` or `path` from `name`, as the create service does. */
+export function normalizeProjectInput(input: ProjectInput): ProjectInput & { name: string; path: string } {
+  const name = input.name ?? input.path ?? '';
+  const path = input.path ?? pathFromName(name);
+  return { ...input, name, path };
+}
+
+export function validateProject(state: State, input: ProjectInput & { name: string; path: string }, except?: number): Errors {
+  const errors: Errors = {};
+  const ns = tget(state.namespaces, input.namespaceId);
+  if (!input.name) push(errors, 'name', "can't be blank");
+  else if (input.name.length > MAX_LENGTH) push(errors, 'name', tooLong(MAX_LENGTH));
+  else if (!isValidProjectName(input.name)) push(errors, 'name', PROJECT_NAME_MESSAGE);
+  else {
+    const holder = ns ? tget(state.projectNames, nameKey(ns.id, input.name)) : undefined;
+    if (holder !== undefined && holder !== except) push(errors, 'name', 'has already been taken');
+  }
+  // ProjectPathValidator, the length, then the OCI rule on a new or changed path: each adds its message.
+  const pathChanged = except === undefined || tget(state.projects, except)?.path !== input.path;
+  if (!input.path) push(errors, 'path', "can't be blank");
+  if (input.path && !isValidProjectPath(input.path)) push(errors, 'path', PROJECT_PATH_MESSAGE);
+  if (input.path.length > MAX_LENGTH) push(errors, 'path', tooLong(MAX_LENGTH));
+  if (input.path && pathChanged && !isOciPath(input.path)) push(errors, 'path', OCI_PATH_MESSAGE);
+  if (!errors.path && ns && isPathTaken(state, `${ns.fullPath}/${input.path}`)) {
+    const existing = tget(state.paths, `${ns.fullPath}/${input.path}`.toLowerCase());
+    if (!(existing?.kind === 'project' && existing.id === except)) push(errors, 'path', 'has already been taken');
+  }
+  const visibility = input.visibility ?? state.instance.settings.default_project_visibility;
+  if (ns && ns.kind === 'group' && VISIBILITY_ORDER[visibility] > VISIBILITY_ORDER[ns.visibility])
+    push(errors, 'visibility_level', `${visibility} is not allowed in a ${ns.visibility} group.`);
+  return errors;
+}
+
+// Rails' uniqueness validation of `name` in a namespace is case-sensitive (unlike paths).
+const nameKey = (namespaceId: number, name: string) => `${namespaceId}/${name}`;
+
+export function createProject(draft: State, raw: ProjectInput, now: number): Project {
+  const input = normalizeProjectInput(raw);
+  const ns = tget(draft.namespaces, input.namespaceId)!;
+  const id = nextId(draft, 'project');
+  const features: Project['features'] = {};
+  for (const f of FEATURES) features[f] = input.features?.[f] ?? 'enabled';
+  const project: Project = {
+    id,
+    name: input.name,
+    path: input.path,
+    namespaceId: ns.id,
+    description: input.description ?? '',
+    visibility: input.visibility ?? draft.instance.settings.default_project_visibility,
+    createdAt: now,
+    updatedAt: now,
+    lastActivityAt: now,
+    creatorId: input.creatorId,
+    defaultBranch: input.defaultBranch ?? null,
+    archived: false,
+    topics: input.topics ?? [],
+    members: {},
+    features,
+    settings: input.settings ?? {},
+    pendingDelete: false,
+    jobTokenAllowlist: [],
+    jobs: {},
+    starCount: 0,
+    repository: emptyRepository(),
+    milestones: {},
+    releases: {},
+  };
+  tset(draft.projects, id, project);
+  tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });
+  tset(draft.projectNames, nameKey(ns.id, project.name), id);
+  return project;
+}
+
+export function projectFullPath(state: State, project: Project): string {
+  const ns = tget(state.namespaces, project.namespaceId);
+  return ns ? `${ns.fullPath}/${project.path}` : project.path;
+}
+
+export function projectsIn(state: State, namespaceId: number): Project[] {
+  const out: Project[] = [];
+  for (const p of tvalues(state.projects)) if (p.namespaceId === namespaceId && !p.pendingDelete) out.push(p);
+  return out;
+}
+
+/** Renames or moves the project's path entry when its path changes. */
+export function repath(draft: State, project: Project, newPath: string): void {
+  const ns = tget(draft.namespaces, project.namespaceId)!;
+  tdel(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase());
+  project.path = newPath;
+  tset(draft.paths, `${ns.fullPath}/${newPath}`.toLowerCase(), { kind: 'project', id: project.id });
+}
+
+export function rename(draft: State, project: Project, name: string): void {
+  tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
+  project.name = name;
+  tset(draft.projectNames, nameKey(project.namespaceId, name), project.id);
+}
+
+/** Removes a project and its path; the timed half of `DELETE /projects/:id`. */
+export function destroyProject(draft: State, id: number): void {
+  const project = tget(draft.projects, id);
+  if (!project) return;
+  const ns = tget(draft.namespaces, project.namespaceId);
+  if (ns) {
+    const entry = tget(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase());
+    if (entry?.kind === 'project' && entry.id === id) tdel(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase());
+  }
+  if (tget(draft.projectNames, nameKey(project.namespaceId, project.name)) === id) tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
+  tdel(draft.projects, id);
+}

@@ -1,0 +1,117 @@
+// Release asset links (lib/api/release/links.rb, app/services/releases/links/*): list, create,
+// get, update and delete the links of a release. An unknown release or link is ActiveRecord's
+// RecordNotFound (`404 Not found`); DELETE answers 200 with the deleted link.
+import { createLink, deleteLink, findLink, findRelease, sortedLinks, updateLink } from './rules.js';
+import { releaseLinkEntity } from './entity.js';
+import type { Context } from '../../http/context.js';
+import { recordNotFound } from '../../core/errors.js';
+import { int, str } from '../../http/params.js';
+import { created, json, route, type Reply } from '../../http/route.js';
+import type { Project, Release, ReleaseLink } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { linkInput, releaseProject } from './routes.js';
+
+const LINK_TYPE = str().values(['other', 'runbook', 'image', 'package'] as const).default('other');
+
+/** `find_by_tag!` after `after_validation { authorize! :read_release, user_project }`. */
+function releaseOf(ctx: Context<unknown>, id: string, tagName: string): { project: Project; release: Release } {
+  const project = releaseProject(ctx, id);
+  const release = findRelease(project, tagName);
+  if (!release) throw recordNotFound();
+  return { project, release };
+}
+
+function linkOf(release: Release, id: number): ReleaseLink {
+  const link = findLink(release, id);
+  if (!link) throw recordNotFound();
+  return link;
+}
+
+const render = (ctx: Context<unknown>, project: Project, r: Release, l: ReleaseLink) => releaseLinkEntity({ state: ctx.state, project, webBase: ctx.webBase }, r, l);
+
+/** The release again, from the world after this request's change. */
+function current(ctx: Context<unknown>, project: Project, tagName: string): { project: Project; release: Release } {
+  const p = tget(ctx.state.projects, project.id)!;
+  return { project: p, release: p.releases[tagName]! };
+}
+
+const LINK_PATH = '/projects/:id/releases/:tag_name/assets/links/:link_id';
+const LINK_ID = { id: str().required(), tag_name: str().required(), link_id: int().required() };
+
+export const releaseLinkRoutes = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/releases/:tag_name/assets/links',
+    jobToken: true,
+    params: { id: str().required(), tag_name: str().required(), page: int(), per_page: int() },
+    handler: (ctx): Reply => {
+      const { project, release } = releaseOf(ctx, ctx.params.id, ctx.params.tag_name);
+      return json(ctx.paginate(sortedLinks(release)).map((l) => render(ctx, project, release, l)));
+    },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/releases/:tag_name/assets/links',
+    jobToken: true,
+    params: {
+      id: str().required(),
+      tag_name: str().required(),
+      name: str().required(),
+      url: str().required(),
+      direct_asset_path: str(),
+      filepath: str(),
+      link_type: LINK_TYPE,
+    },
+    handler: (ctx): Reply => {
+      const p = ctx.params;
+      const { project, release } = releaseOf(ctx, p.id, p.tag_name);
+      ctx.update(createLink(ctx.state, project, ctx.user, release, linkInput(ctx.raw, p), ctx.now()));
+      const after = current(ctx, project, p.tag_name);
+      const link = after.release.links[after.release.links.length - 1]!;
+      return created(render(ctx, after.project, after.release, link));
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: LINK_PATH,
+    jobToken: true,
+    params: LINK_ID,
+    handler: (ctx): Reply => {
+      const { project, release } = releaseOf(ctx, ctx.params.id, ctx.params.tag_name);
+      return json(render(ctx, project, release, linkOf(release, ctx.params.link_id)));
+    },
+  }),
+
+  route({
+    method: 'PUT',
+    path: LINK_PATH,
+    jobToken: true,
+    params: { ...LINK_ID, name: str(), url: str(), direct_asset_path: str(), filepath: str(), link_type: LINK_TYPE },
+    constraints: [{ kind: 'at_least_one_of', names: ['name', 'url'] }],
+    handler: (ctx): Reply => {
+      const p = ctx.params;
+      const { project, release } = releaseOf(ctx, p.id, p.tag_name);
+      const link = linkOf(release, p.link_id);
+      // `link_type` defaults to `other`, so an update that leaves it out resets it, as GitLab's does.
+      ctx.update(updateLink(ctx.state, project, ctx.user, release, link, linkInput(ctx.raw, p), ctx.now()));
+      const after = current(ctx, project, p.tag_name);
+      return json(render(ctx, after.project, after.release, linkOf(after.release, link.id)));
+    },
+  }),
+
+  route({
+    method: 'DELETE',
+    path: LINK_PATH,
+    jobToken: true,
+    params: LINK_ID,
+    handler: (ctx): Reply => {
+      const p = ctx.params;
+      const { project, release } = releaseOf(ctx, p.id, p.tag_name);
+      const link = linkOf(release, p.link_id);
+      ctx.update(deleteLink(ctx.state, project, ctx.user, release, link, ctx.now()));
+      return json(render(ctx, project, release, link));
+    },
+  }),
+];

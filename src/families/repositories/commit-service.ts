@@ -1,0 +1,242 @@
+// Changing a repository as GitLab's services do (app/services/commits/create_service.rb,
+// files/{create,update,delete}_service.rb, branches/{create,delete}_service.rb, Gitaly's
+// index errors). Each operation writes its git objects first and returns a recipe that moves
+// the refs; the recipe checks that the branch is still where it was read, so a request that
+// fails, or loses a race, leaves only unreachable objects behind.
+import type { Draft } from 'immer';
+import { lastCommitForPath } from '../../git/history.js';
+import type { Ident, RepositoryObjects, TreeEntry } from '../../git/objects.js';
+import { MODE_EXECUTABLE, MODE_FILE, entryAt, writeTreeWith, type PathChange } from '../../git/tree.js';
+import { customError, notFound } from '../../core/errors.js';
+import type { Project, State, User } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import {
+  canDeleteBranch,
+  canPushToBranch,
+  conflictsWithHierarchy,
+  defaultBranchName,
+  isEmptyRepository,
+  isValidBranchName,
+  resolveCommit,
+} from './rules.js';
+
+export type Recipe = (draft: Draft<State>) => void;
+
+const failed = (text: string) => customError(400, text);
+
+export const CHANGED_WHILE_EDITING = 'You are attempting to update a file that has changed since you started editing it.';
+export const CHANGED_BEFORE_DELETE = 'You are attempting to delete a file that has been previously updated.';
+export const NOTHING_COMMITTED =
+  'Your changes could not be committed, maybe the file was changed by another process or there was nothing to commit?';
+export const branchMoved = (branch: string) => `Could not update branch ${branch}. Please refresh and try again.`;
+
+export interface FileAction {
+  action: 'create' | 'update' | 'delete';
+  path: string;
+  content?: Uint8Array;
+  /** The executable bit; absent keeps the file's mode (a new file is not executable). */
+  executable?: boolean;
+  /** The commit the caller believes last changed the file. */
+  lastCommitId?: string;
+}
+
+export interface Person {
+  name: string;
+  email: string;
+}
+
+export interface CommitRequest {
+  branch: string;
+  /** The branch the commit starts from; the target branch itself when absent. */
+  startBranch?: string;
+  message: string;
+  author: Person;
+  committer: Person;
+  actions: FileAction[];
+  /** Epoch milliseconds. */
+  now: number;
+}
+
+export interface Outcome {
+  sha: string;
+  recipe: Recipe;
+}
+
+export const personOf = (user: User): Person => ({ name: user.name, email: user.email });
+
+const ident = (p: Person, now: number): Ident => ({ name: p.name, email: p.email, timestamp: Math.floor(now / 1000), offset: 0 });
+
+/** Gitaly's path rules for a file to change. */
+function checkPath(path: string): void {
+  if (path === '') throw failed('You must provide a file path');
+  const parts = path.split('/');
+  if (parts.includes('..')) throw failed('Path cannot include directory traversal');
+  if (parts.some((p) => p === '' || p === '.' || p === '.git') || path.includes('\0')) throw failed(`invalid path: '${path}'`);
+}
+
+/** What is at `path` under a tree: a file, a directory, or a file in the way of the path. */
+async function lookup(repo: RepositoryObjects, tree: string | null, path: string): Promise<{ file?: TreeEntry; dir?: boolean; blocked?: boolean }> {
+  if (!tree) return {};
+  const parts = path.split('/');
+  let t = tree;
+  for (let i = 0; i < parts.length; i++) {
+    const e = (await repo.readTree(t)).get(parts[i]!);
+    if (!e) return {};
+    if (i === parts.length - 1) return e.type === 'tree' ? { dir: true } : { file: e };
+    if (e.type !== 'tree') return { blocked: true };
+    t = e.oid;
+  }
+  return {};
+}
+
+/**
+ * Writes one commit of file changes on top of `base` (null: a root commit) and returns its sha.
+ * No GitLab rule is checked here but Gitaly's own (existing files, directories, paths).
+ */
+export async function writeFileCommit(
+  repo: RepositoryObjects,
+  base: string | null,
+  req: Pick<CommitRequest, 'message' | 'author' | 'committer' | 'actions' | 'now'>,
+  opts: { allowEmpty?: boolean } = {},
+): Promise<string> {
+  const baseTree = base ? (await repo.readCommit(base)).tree : null;
+  const changes: PathChange[] = [];
+  const touched = new Set<string>();
+  for (const a of req.actions) {
+    checkPath(a.path);
+    if (touched.has(a.path)) throw failed(`invalid path: '${a.path}'`);
+    touched.add(a.path);
+    const at = await lookup(repo, baseTree, a.path);
+    if (a.action === 'create') {
+      if (at.dir) throw failed('A directory with this name already exists');
+      if (at.file || at.blocked) throw failed('A file with this name already exists');
+    } else if (!at.file) throw failed("A file with this name doesn't exist");
+    if (a.action === 'delete') {
+      changes.push({ path: a.path, entry: null });
+      continue;
+    }
+    const oid = await repo.writeBlob(a.content ?? new Uint8Array());
+    const keep = at.file?.mode === MODE_EXECUTABLE ? MODE_EXECUTABLE : MODE_FILE;
+    const mode = a.executable === undefined ? keep : a.executable ? MODE_EXECUTABLE : MODE_FILE;
+    changes.push({ path: a.path, entry: { oid, mode } });
+  }
+  const tree = await writeTreeWith(repo, baseTree, changes);
+  if (tree === baseTree && !opts.allowEmpty) throw failed(NOTHING_COMMITTED);
+  return repo.writeCommit({
+    tree,
+    parents: base ? [base] : [],
+    author: ident(req.author, req.now),
+    committer: ident(req.committer, req.now),
+    message: req.message,
+  });
+}
+
+/** Moves a branch, if it is still where it was read (`expected`, undefined for a new branch). */
+export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Recipe {
+  return (draft) => {
+    const p = tget(draft.projects, projectId);
+    if (!p) throw notFound('Project');
+    if (p.repository.branches[branch] !== expected) throw failed(branchMoved(branch));
+    const wasEmpty = Object.keys(p.repository.branches).length === 0;
+    p.repository.branches[branch] = sha;
+    // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
+    if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
+    p.lastActivityAt = now;
+  };
+}
+
+/** Files::{Create,Update,Delete}Service through Commits::CreateService#validate!. */
+export async function commitFiles(
+  repo: RepositoryObjects,
+  state: State,
+  project: Project,
+  user: User,
+  req: CommitRequest,
+): Promise<Outcome> {
+  const { branches } = project.repository;
+  if (!canPushToBranch(state, user, project, req.branch, req.now)) throw failed('You are not allowed to push into this branch');
+  const empty = isEmptyRepository(project);
+  const start = req.startBranch ?? req.branch;
+  if (!empty && branches[start] === undefined) throw failed('You can only create or edit files when you are on a branch');
+  const different = start !== req.branch;
+  if (!empty && different && branches[req.branch] !== undefined)
+    throw failed(`A branch called '${req.branch}' already exists. Switch to that branch in order to make changes`);
+  if (different && !isValidBranchName(req.branch))
+    throw failed(`Something went wrong when we tried to create '${req.branch}' for you: Branch name is invalid`);
+  const base = empty ? null : branches[start]!;
+  for (const a of req.actions) {
+    if (a.lastCommitId === undefined || a.action === 'create' || !base) continue;
+    const last = await lastCommitForPath(repo, base, a.path);
+    if (last && last !== a.lastCommitId) throw failed(a.action === 'update' ? CHANGED_WHILE_EDITING : CHANGED_BEFORE_DELETE);
+  }
+  const sha = await writeFileCommit(repo, base, req);
+  return { sha, recipe: moveBranch(project.id, req.branch, branches[req.branch], sha, req.now) };
+}
+
+/** The README that `initialize_with_readme` commits. */
+export function readmeContent(project: Project): string {
+  return project.description ? `# ${project.name}\n\n${project.description}\n` : `# ${project.name}\n`;
+}
+
+/** The first commit of an empty repository: README.md alone, on the default branch. */
+async function firstReadmeCommit(repo: RepositoryObjects, project: Project, user: User, message: string, content: string, now: number): Promise<Outcome> {
+  const branch = defaultBranchName(project);
+  const who = personOf(user);
+  const sha = await writeFileCommit(repo, null, {
+    message,
+    author: who,
+    committer: who,
+    now,
+    actions: [{ action: 'create', path: 'README.md', content: new TextEncoder().encode(content) }],
+  });
+  return { sha, recipe: moveBranch(project.id, branch, undefined, sha, now) };
+}
+
+/** POST /projects with `initialize_with_readme`: an "Initial commit" of README.md on the default branch. */
+export function initializeWithReadme(repo: RepositoryObjects, project: Project, user: User, now: number): Promise<Outcome> {
+  return firstReadmeCommit(repo, project, user, 'Initial commit', readmeContent(project), now);
+}
+
+/** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
+export async function createBranch(repo: RepositoryObjects, project: Project, user: User, name: string, ref: string, now: number): Promise<Outcome> {
+  if (!isValidBranchName(name)) throw failed('Branch name is invalid');
+  const recipes: Recipe[] = [];
+  let view = project;
+  if (isEmptyRepository(project)) {
+    const readme = await firstReadmeCommit(repo, project, user, 'Add README.md', '', now);
+    recipes.push(readme.recipe);
+    view = { ...project, repository: { ...project.repository, branches: { [defaultBranchName(project)]: readme.sha } } };
+  }
+  if (view.repository.branches[name] !== undefined) throw failed('Branch already exists');
+  const target = await resolveCommit(repo, view, ref);
+  if (!target) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
+  if (conflictsWithHierarchy(view, name))
+    throw failed(`Failed to create branch '${name}': Branch name conflicts with existing branch hierarchy.`);
+  const move = moveBranch(project.id, name, undefined, target, now);
+  recipes.push((draft) => {
+    if (tget(draft.projects, project.id)?.repository.branches[name] !== undefined) throw failed('Branch already exists');
+    move(draft);
+  });
+  return { sha: target, recipe: (draft) => recipes.forEach((r) => r(draft)) };
+}
+
+/** Branches::DeleteService, with the pre-receive checks Gitaly runs for it. */
+export function deleteBranch(state: State, project: Project, user: User, name: string, now: number): Recipe {
+  if (name === defaultBranchName(project)) throw failed('The default branch of a project cannot be deleted.');
+  if (!canDeleteBranch(state, user, project, name, now))
+    throw failed('You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
+  const expected = project.repository.branches[name];
+  return (draft) => {
+    const p = tget(draft.projects, project.id);
+    if (!p) throw notFound('Project');
+    if (p.repository.branches[name] !== expected) throw failed(branchMoved(name));
+    delete p.repository.branches[name];
+    p.lastActivityAt = now;
+  };
+}
+
+/** The file at `path` in a commit, or null. */
+export async function fileAt(repo: RepositoryObjects, commit: string, path: string): Promise<TreeEntry | null> {
+  const e = await entryAt(repo, (await repo.readCommit(commit)).tree, path);
+  return e && e.type === 'blob' ? e : null;
+}

@@ -1,0 +1,78 @@
+// What `emulator.git(project)` gives a test: the repository's objects on the shared memfs
+// volume (isomorphic-git reads the gitdir directly), the refs as the world has them now,
+// files and history at a revision, and an export that the real `git` can check.
+import type { FsClient } from 'isomorphic-git';
+import { exportRepository } from '../../git/export.js';
+import { log, type LogEntry, type LogOptions } from '../../git/history.js';
+import type { RepositoryObjects } from '../../git/objects.js';
+import { listFiles } from '../../git/tree.js';
+import type { Project, TagRef } from '../../store/state.js';
+import { fileAt } from './commit-service.js';
+import { defaultBranchName, resolveCommit } from './rules.js';
+
+export interface RepositoryRefs {
+  /** The default branch (HEAD). */
+  head: string;
+  branches: Record<string, string>;
+  tags: Record<string, TagRef>;
+}
+
+export interface RepositoryHandle {
+  /** The emulator's memfs volume, as an isomorphic-git file system. */
+  readonly fs: FsClient;
+  /** The bare git directory of this repository on `fs`. */
+  readonly gitdir: string;
+  readonly objects: RepositoryObjects;
+  refs(): RepositoryRefs;
+  /** The commit a revision names (default: HEAD), or null. */
+  resolve(revision?: string): Promise<string | null>;
+  readFile(path: string, revision?: string): Promise<Uint8Array | null>;
+  readText(path: string, revision?: string): Promise<string | null>;
+  /** Every file at a revision: path -> content as text. */
+  files(revision?: string): Promise<Record<string, string>>;
+  log(revision?: string, options?: LogOptions): Promise<LogEntry[]>;
+  /** Writes a bare repository (reachable objects, refs, HEAD) to a real directory. */
+  export(dir: string): Promise<void>;
+}
+
+export function repositoryHandle(repo: RepositoryObjects, project: () => Project): RepositoryHandle {
+  const decoder = new TextDecoder();
+  const commit = async (revision = 'HEAD') => resolveCommit(repo, project(), revision);
+  const handle: RepositoryHandle = {
+    fs: repo.fs,
+    gitdir: repo.gitdir,
+    objects: repo,
+    refs() {
+      const p = project();
+      return { head: defaultBranchName(p), branches: { ...p.repository.branches }, tags: { ...p.repository.tags } };
+    },
+    resolve: commit,
+    async readFile(path, revision) {
+      const sha = await commit(revision);
+      const entry = sha ? await fileAt(repo, sha, path) : null;
+      return entry ? repo.readBlob(entry.oid) : null;
+    },
+    async readText(path, revision) {
+      const bytes = await handle.readFile(path, revision);
+      return bytes ? decoder.decode(bytes) : null;
+    },
+    async files(revision) {
+      const sha = await commit(revision);
+      const out: Record<string, string> = {};
+      if (!sha) return out;
+      for (const [path, e] of await listFiles(repo, (await repo.readCommit(sha)).tree)) {
+        if (e.type === 'blob') out[path] = decoder.decode(await repo.readBlob(e.oid));
+      }
+      return out;
+    },
+    async log(revision, options) {
+      const sha = await commit(revision);
+      return sha ? log(repo, [sha], options) : [];
+    },
+    async export(dir) {
+      const refs = handle.refs();
+      await exportRepository(repo, refs, dir);
+    },
+  };
+  return handle;
+}

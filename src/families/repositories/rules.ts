@@ -1,0 +1,135 @@
+// A project's repository as GitLab sees it: who may read and push (ProjectPolicy read_code and
+// push_code, protected branches), which names are valid refs (Gitlab::GitRefValidator), and
+// what a revision names (branch, tag, full or abbreviated sha, HEAD, `~n` and `^n`).
+import type { RepositoryObjects } from '../../git/objects.js';
+import { ACCESS, type Project, type ProtectedBranch, type State, type User } from '../../store/state.js';
+import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
+
+/** The branch HEAD names; an empty repository's first branch becomes it. */
+export function defaultBranchName(project: Project): string {
+  return project.defaultBranch ?? 'main';
+}
+
+export function isEmptyRepository(project: Project): boolean {
+  for (const _ in project.repository.branches) return false;
+  return true;
+}
+
+/** ProjectPolicy `read_code`. */
+export function canReadCode(state: State, user: User | null, project: Project, now: number): boolean {
+  return canUseFeature(state, user, project, 'repository', now);
+}
+
+/** ProjectPolicy `push_code`: developers and above, never into an archived project. */
+export function canPushCode(state: State, user: User | null, project: Project, now: number): boolean {
+  return !project.archived && project.features.repository !== 'disabled' && hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
+/** ProtectedRef's matcher (Gitlab::RefMatcher): the name itself, or a pattern where `*` is anything. */
+export function matchesRefPattern(pattern: string, name: string): boolean {
+  if (pattern === name) return true;
+  if (!pattern.includes('*')) return false;
+  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`).test(name);
+}
+
+/** Every protection that applies to a branch: its own and the matching wildcards. */
+export function protectionsFor(project: Project, branch: string): ProtectedBranch[] {
+  const out: ProtectedBranch[] = [];
+  for (const [pattern, p] of Object.entries(project.repository.protectedBranches)) {
+    if (matchesRefPattern(pattern, branch)) out.push(p);
+  }
+  return out;
+}
+
+export const isProtected = (project: Project, branch: string) => protectionsFor(project, branch).length > 0;
+
+/** Whether any protection lets developers do it (`developers_can_push`, `developers_can_merge`). */
+export function developersCan(project: Project, branch: string, what: 'push' | 'merge'): boolean {
+  return protectionsFor(project, branch).some((p) => {
+    const level = what === 'push' ? p.pushAccessLevel : p.mergeAccessLevel;
+    return level > 0 && level <= ACCESS.developer;
+  });
+}
+
+/** Gitlab::UserAccess#can_push_to_branch?: push_code, and a protection that lets the user in. */
+export function canPushToBranch(state: State, user: User | null, project: Project, branch: string, now: number): boolean {
+  if (!canPushCode(state, user, project, now)) return false;
+  const rules = protectionsFor(project, branch);
+  if (rules.length === 0 || user?.admin) return true;
+  const access = projectAccess(state, user, project, now);
+  return rules.some((p) => p.pushAccessLevel > 0 && access >= p.pushAccessLevel);
+}
+
+/** Only maintainers delete protected branches. */
+export function canDeleteBranch(state: State, user: User | null, project: Project, branch: string, now: number): boolean {
+  return !isProtected(project, branch) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
+}
+
+/** `git check-ref-format` for `refs/heads/<name>`, plus GitLab's own rules (no `-` start, not `HEAD`). */
+export function isValidBranchName(name: string): boolean {
+  if (name === '' || name === 'HEAD' || name.startsWith('-')) return false;
+  if (/^refs\/(heads|tags|remotes)\//.test(name)) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  if (name.includes('..') || name.includes('@{') || name.includes('//') || name === '@') return false;
+  if (name.endsWith('/') || name.endsWith('.') || name.startsWith('/')) return false;
+  return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+/** A branch name that is the prefix or an extension of an existing one cannot coexist with it. */
+export function conflictsWithHierarchy(project: Project, name: string): boolean {
+  return Object.keys(project.repository.branches).some((b) => b !== name && (b.startsWith(`${name}/`) || name.startsWith(`${b}/`)));
+}
+
+/** The commit a tag or any object id peels to, or null. */
+async function peel(repo: RepositoryObjects, oid: string): Promise<string | null> {
+  for (let i = 0; i < 10; i++) {
+    const type = await repo.type(oid);
+    if (type === 'commit') return oid;
+    if (type !== 'tag') return null;
+    oid = (await repo.readTag(oid)).object;
+  }
+  return null;
+}
+
+async function resolveName(repo: RepositoryObjects, project: Project, name: string): Promise<string | null> {
+  const { branches, tags } = project.repository;
+  if (name === 'HEAD') return branches[defaultBranchName(project)] ?? null;
+  if (/^[0-9a-f]{40}$/.test(name) && repo.has(name)) return peel(repo, name);
+  if (name.startsWith('refs/heads/')) return branches[name.slice(11)] ?? null;
+  if (name.startsWith('refs/tags/')) return tags[name.slice(10)]?.commit ?? null;
+  // git's lookup order: refs/<name>, refs/tags/<name>, refs/heads/<name>, then an abbreviated id.
+  if (Object.prototype.hasOwnProperty.call(tags, name)) return tags[name]!.commit;
+  if (Object.prototype.hasOwnProperty.call(branches, name)) return branches[name]!;
+  if (/^[0-9a-f]{4,39}$/.test(name)) {
+    const found: string[] = [];
+    for (const oid of repo.findByPrefix(name)) {
+      const commit = await peel(repo, oid);
+      if (commit && !found.includes(commit)) found.push(commit);
+    }
+    return found.length === 1 ? found[0]! : null;
+  }
+  return null;
+}
+
+/** The commit a revision names (`main`, `v1.0`, `1a2b3c4d`, `HEAD~2`, `main^2`), or null. */
+export async function resolveCommit(repo: RepositoryObjects, project: Project, revision: string): Promise<string | null> {
+  const m = /^(.+?)((?:[~^]\d*)*)$/.exec(revision);
+  if (!m) return null;
+  let sha = await resolveName(repo, project, m[1]!);
+  for (const op of m[2]!.match(/[~^]\d*/g) ?? []) {
+    if (!sha) return null;
+    const n = op.length > 1 ? Number(op.slice(1)) : 1;
+    if (op[0] === '~') {
+      for (let i = 0; i < n && sha; i++) sha = (await repo.readCommit(sha)).parents[0] ?? null;
+    } else if (n > 0) sha = (await repo.readCommit(sha)).parents[n - 1] ?? null;
+  }
+  return sha;
+}
+
+/** A role name or access level, as fixtures and settings give it. */
+export type AccessInput = number | keyof typeof ACCESS;
+
+export function protection(push: AccessInput = 'maintainer', merge: AccessInput = 'maintainer'): ProtectedBranch {
+  const level = (a: AccessInput) => (typeof a === 'number' ? a : ACCESS[a]);
+  return { pushAccessLevel: level(push), mergeAccessLevel: level(merge) };
+}

@@ -1,0 +1,164 @@
+// Tags as GitLab's services change them (app/services/tags/{create,destroy}_service.rb, Gitaly's
+// UserCreateTag and UserDeleteTag, Gitlab::UserAccess#can_create_tag?). Creating a tag writes its
+// object first and returns a recipe that adds the ref, so a failed request leaves only an
+// unreachable object behind.
+import type { RepositoryObjects } from '../../git/objects.js';
+import { customError } from '../../core/errors.js';
+import { ACCESS, type Project, type ProtectedTag, type State, type TagRef, type User } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { hasProjectRole, projectAccess } from '../../policy/access.js';
+import type { Recipe } from '../repositories/commit-service.js';
+import { isValidBranchName, matchesRefPattern, resolveCommit } from '../repositories/rules.js';
+
+/** Every protected-tag rule that applies to a tag name: its own and the matching wildcards. */
+export function protectedTagRules(project: Project, name: string): ProtectedTag[] {
+  return Object.entries(project.repository.protectedTags)
+    .filter(([pattern]) => matchesRefPattern(pattern, name))
+    .map(([, rule]) => rule);
+}
+
+export const isProtectedTag = (project: Project, name: string) => protectedTagRules(project, name).length > 0;
+
+/** ProjectPolicy `admin_tag`: developers and above, while the repository is enabled. */
+export function canAdminTags(state: State, user: User | null, project: Project, now: number): boolean {
+  return !project.archived && project.features.repository !== 'disabled' && hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
+/** Gitlab::UserAccess#can_create_tag?: a protected tag needs a rule that lets the user in. */
+export function canCreateTag(state: State, user: User | null, project: Project, name: string, now: number): boolean {
+  if (!canAdminTags(state, user, project, now)) return false;
+  const rules = protectedTagRules(project, name);
+  if (rules.length === 0) return true;
+  const access = projectAccess(state, user, project, now);
+  return rules.some((r) => r.createAccessLevel > 0 && access >= r.createAccessLevel);
+}
+
+/** `delete_tag`: developers delete tags, only maintainers delete protected ones. */
+export function canDeleteTag(state: State, user: User | null, project: Project, name: string, now: number): boolean {
+  if (!canAdminTags(state, user, project, now)) return false;
+  return !isProtectedTag(project, name) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
+}
+
+export const PROTECTED_TAG_DENIED = 'You are not allowed to create this tag as it is protected.';
+
+/** The outcome of Tags::CreateService: the new tag and the recipe that adds it, or the service's message. */
+export type TagCreation = { ok: true; tag: TagRef; recipe: Recipe } | { ok: false; message: string };
+
+/** Writes an annotated tag object for `commit`, as Gitaly does (the message ends in a newline). */
+export function writeAnnotatedTag(repo: RepositoryObjects, name: string, commit: string, message: string, tagger: User, now: number): Promise<string> {
+  return repo.writeTag({
+    object: commit,
+    type: 'commit',
+    tag: name,
+    message: message.endsWith('\n') ? message : `${message}\n`,
+    tagger: { name: tagger.name, email: tagger.email, timestamp: Math.floor(now / 1000), offset: 0 },
+  });
+}
+
+/**
+ * Tags::CreateService#execute: `target` is any revision (a tag is peeled to its commit); a
+ * non-blank `message` makes the tag annotated. The caller checks `canCreateTag` first, since
+ * GitLab's API does so before the service runs.
+ */
+export async function createTag(
+  repo: RepositoryObjects,
+  state: State,
+  project: Project,
+  user: User,
+  name: string,
+  target: string,
+  message: string | null | undefined,
+  now: number,
+): Promise<TagCreation> {
+  if (target.trim() === '') return { ok: false, message: 'Target is empty' };
+  if (!isValidBranchName(name)) return { ok: false, message: 'Tag name invalid' };
+  if (Object.prototype.hasOwnProperty.call(project.repository.tags, name)) return { ok: false, message: `Tag ${name} already exists` };
+  if (!canCreateTag(state, user, project, name, now)) return { ok: false, message: PROTECTED_TAG_DENIED };
+  const commit = await resolveCommit(repo, project, target);
+  if (!commit) return { ok: false, message: `Target ${target} is invalid` };
+  const text = message?.trim() ?? '';
+  const tag: TagRef = text === '' ? { target: commit, commit, message: null } : { target: await writeAnnotatedTag(repo, name, commit, text, user, now), commit, message: text };
+  const recipe: Recipe = (draft) => {
+    const p = tget(draft.projects, project.id)!;
+    if (Object.prototype.hasOwnProperty.call(p.repository.tags, name)) throw customError(400, `Tag ${name} already exists`);
+    p.repository.tags[name] = tag;
+    p.lastActivityAt = now;
+  };
+  return { ok: true, tag, recipe };
+}
+
+/** Tags::DestroyService: the tag goes, and the release made from it with it. */
+export function deleteTag(project: Project, name: string, now: number): Recipe {
+  const expected = project.repository.tags[name]?.target;
+  return (draft) => {
+    const p = tget(draft.projects, project.id)!;
+    if (p.repository.tags[name]?.target !== expected) throw customError(400, 'Failed to remove tag');
+    delete p.repository.tags[name];
+    delete p.releases[name];
+    p.lastActivityAt = now;
+  };
+}
+
+/** git's `versioncmp` for `version:refname`: digit runs compare as numbers, the rest byte by byte. */
+export function compareVersions(a: string, b: string): number {
+  const runs = (s: string) => s.match(/\d+|\D+/g) ?? [];
+  const x = runs(a);
+  const y = runs(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (p === q) continue;
+    if (/^\d/.test(p) && /^\d/.test(q)) {
+      const u = p.replace(/^0+(?=\d)/, '');
+      const v = q.replace(/^0+(?=\d)/, '');
+      if (u.length !== v.length) return u.length - v.length;
+      if (u !== v) return u < v ? -1 : 1;
+      return q.length - p.length;
+    }
+    return p < q ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** GitRefsFinder#by_search as the API documents it: `^term` begins, `term$` ends, else contains; any case. */
+export function filterTagNames(names: readonly string[], search: string): string[] {
+  const s = search.toLowerCase();
+  const starts = s.startsWith('^');
+  const ends = s.endsWith('$') && s.length > (starts ? 1 : 0);
+  const term = s.slice(starts ? 1 : 0, ends ? -1 : undefined);
+  const matches = names.filter((name) => {
+    const n = name.toLowerCase();
+    if (starts && ends) return n === term;
+    if (starts) return n.startsWith(term);
+    if (ends) return n.endsWith(term);
+    return n.includes(term);
+  });
+  if (starts || ends) return matches;
+  // Without an anchor, an exact match (any case) comes first.
+  const exact = matches.findIndex((n) => n.toLowerCase() === s);
+  if (exact > 0) matches.unshift(...matches.splice(exact, 1));
+  return matches;
+}
+
+export type TagOrder = 'name' | 'updated' | 'version';
+
+/**
+ * Gitaly's FindAllTags order: `name` is the refname, `updated` git's `creatordate` (the tagger
+ * date of an annotated tag, else the commit date), `version` git's version sort; ties keep
+ * refname order whichever the direction.
+ */
+export async function sortedTagNames(repo: RepositoryObjects, project: Project, order: TagOrder, sort: 'asc' | 'desc'): Promise<string[]> {
+  const tags = project.repository.tags;
+  const names = Object.keys(tags).sort(byName);
+  const dir = sort === 'asc' ? 1 : -1;
+  if (order === 'name') return sort === 'asc' ? names : names.reverse();
+  if (order === 'version') return names.sort((a, b) => compareVersions(a, b) * dir || byName(a, b));
+  const when = new Map<string, number>();
+  for (const n of names) {
+    const t = tags[n]!;
+    when.set(n, t.target === t.commit ? (await repo.readCommit(t.commit)).committer.timestamp : ((await repo.readTag(t.target)).tagger?.timestamp ?? 0));
+  }
+  return names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || byName(a, b));
+}
