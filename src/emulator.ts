@@ -1,23 +1,19 @@
 // The facade: one world, its clock, the router of every family, and the doors onto them.
 import { Clock, type ClockOptions } from './core/clock.js';
 import defaultWorld from '../fixtures/default.json' with { type: 'json' };
-import { TASKS, dueTasks } from './families/tasks.js';
-import { createSession, findUserByUsername } from './families/users/rules.js';
-import { Faults } from './core/faults.js';
-import { seedDraft, type Fixture, type SeedHandles } from './families/fixture.js';
-import { produce } from 'immer';
-import { repositoryHandle, type RepositoryHandle } from './families/repositories/handle.js';
-import { seedRepositories } from './families/repositories/seed.js';
-import { seedReleases } from './families/releases/seed.js';
-import { projectByIdOrPath } from './policy/paths.js';
-import { ObjectDatabase } from './git/objects.js';
 import { EmulatorError } from './core/errors.js';
+import { Faults } from './core/faults.js';
+import { Journal } from './core/journal.js';
+import { createSession, findUserByUsername } from './families/users/index.js';
+import { repositoryHandle, type RepositoryHandle } from './families/repositories/index.js';
+import { emptyState, ROUTES, runTask, seedWorld } from './families/registry.js';
+import type { Fixture, SeedHandles, State } from './families/world.js';
+import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
 import { Router } from './http/router.js';
-import { Journal } from './core/journal.js';
-import { ROUTES } from './families/routes.js';
+import { projectByIdOrPath } from './policy/paths.js';
 import { handleControl, CONTROL_PREFIX } from './surfaces/control.js';
-import { emptyState, type Instance, type Project, type Settings, type State } from './store/state.js';
+import type { Instance, Project, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
 
 export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
@@ -60,7 +56,7 @@ export class Emulator {
   readonly faults = new Faults();
   readonly baseUrl: string;
   readonly externalUrl: string | undefined;
-  readonly store: Store;
+  readonly store: Store<State>;
   /** Git objects of every repository; shared with forks, since objects are never rewritten. */
   readonly objects: ObjectDatabase;
   #seeded: Snapshot;
@@ -110,16 +106,9 @@ export class Emulator {
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
   async seed(fixture: Fixture): Promise<SeedHandles> {
     const base = this.store.state;
-    const now = this.clock.now();
-    let handles!: SeedHandles;
-    const seeded = produce(base, (draft) => {
-      handles = seedDraft(draft, fixture, now);
-    });
-    const refs = await seedRepositories(this.objects, seeded, fixture, handles, now);
+    const { state, handles } = await seedWorld(base, fixture, this.clock.now(), this.objects);
     if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');
-    const withRefs = refs ? produce(seeded, refs) : seeded;
-    const releases = seedReleases(fixture, handles, now); // releases name tags, so they come after the refs
-    this.store.state = releases ? produce(withRefs, releases) : withRefs;
+    this.store.state = state;
     return handles;
   }
 
@@ -134,7 +123,7 @@ export class Emulator {
       if (!p) throw new EmulatorError(`no project '${project}'`);
       return p;
     };
-    return repositoryHandle(this.objects.repository(find().id), find);
+    return repositoryHandle(this.objects.repository(find().id), () => this.state, find);
   }
 
   snapshot(): Snapshot {
@@ -227,7 +216,7 @@ export class Emulator {
         const ids = new Set(due.map((t) => t.id));
         this.store.update((draft) => {
           draft.tasks = draft.tasks.filter((t) => !ids.has(t.id));
-          for (const task of due) TASKS[task.kind]?.(draft, task.payload, now);
+          for (const task of due) runTask(draft, task, now);
         });
         this.#tasksRun += due.length;
       }
@@ -249,4 +238,9 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();
   return emulator;
+}
+
+/** Tasks due at `now`, earliest first. */
+function dueTasks(state: State, now: number) {
+  return state.tasks.filter((t) => t.at <= now).sort((a, b) => a.at - b.at || a.id - b.id);
 }

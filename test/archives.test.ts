@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gunzipSync, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
+import { updateProject } from './support/world.js';
 
 const HAS_GIT = spawnSync('git', ['--version']).status === 0;
 const HAS_BZIP2 = spawnSync('bzip2', ['--help']).status === 0;
@@ -377,9 +378,7 @@ describe('GET /projects/:id/repository/archive', () => {
     expect(readTar(await bytes(res)).members.map((m) => m.name.replace(/^[^/]*/, ''))).toEqual(['/', '/secret.txt']);
 
     const snap = e.snapshot();
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'website') p.features.repository = 'disabled';
-    });
+    updateProject(e, 'acme/website', (p) => void (p.features.repository = 'disabled'));
     res = await get('/projects/1/repository/archive', { token: 'dev-token' });
     expect([res.status, await res.json()]).toEqual([403, { message: '403 Forbidden' }]);
     e.restore(snap);

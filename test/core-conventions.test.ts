@@ -2,6 +2,7 @@
 // reference 0.1-0.3, 0.6, 0.8, 0.9): routing, parameters, errors, caching and headers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
+import { idOf, updateProject } from './support/world.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const BASE = `${ORIGIN}/api/v4`;
@@ -233,9 +234,7 @@ describe('Grape booleans', () => {
       expect(res.status, value).toBe(200);
       return res.body.length as number;
     };
-    gitlab.store.update((d) => {
-      for (const chunk of Object.values(d.projects.chunks)) for (const p of Object.values(chunk)) if (p.path === 'archive') p.archived = true;
-    });
+    updateProject(gitlab, 'acme/archive', (p) => void (p.archived = true));
     for (const v of ['true', 'True', 'TRUE', '1', 'yes', 'Yes', 't', 'y', 'on']) expect(await archived(v)).toBe(1);
     for (const v of ['false', 'False', 'FALSE', '0', 'no', 'No', 'f', 'n', 'off']) expect(await archived(v)).toBe(1);
     expect(await archived('')).toBe(2); // an empty value is not given
@@ -290,8 +289,7 @@ describe('errors', () => {
 });
 
 function groupId(): number {
-  const entry = Object.values(gitlab.state.paths.chunks).flatMap((c) => Object.entries(c)).find(([k]) => k === 'acme');
-  return entry![1].id;
+  return idOf(gitlab, 'acme');
 }
 
 describe('conditional requests', () => {
@@ -341,10 +339,7 @@ describe('an unexpected exception', () => {
   // The public surface offers no way to make a handler throw, short of a world that breaks
   // the emulator's own invariants: a project without its topics list.
   function breakWebsite() {
-    gitlab.store.update((d) => {
-      for (const chunk of Object.values(d.projects.chunks))
-        for (const p of Object.values(chunk)) if (p.path === 'website') delete (p as Partial<typeof p>).topics;
-    });
+    updateProject(gitlab, 'acme/website', (p) => void delete (p as Partial<typeof p>).topics);
   }
 
   it('is 500 with GitLab\'s body, journaled with the error, and changes nothing', async () => {

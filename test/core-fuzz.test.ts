@@ -3,7 +3,7 @@
 // and a request that fails changes nothing.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../src/families/routes.js';
+import { ROUTES } from '../src/families/registry.js';
 import { createEmulator, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
 
 const ORIGIN = 'https://gitlab.example.com';

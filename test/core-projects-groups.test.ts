@@ -3,6 +3,7 @@
 // GitLab's visibility rules, filters and validation errors.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type SeedHandles } from '../src/index.js';
+import { updateProject } from './support/world.js';
 
 const BASE = 'https://gitlab.example.com/api/v4';
 const as = (user: string) => ({ 'PRIVATE-TOKEN': `${user}-token` });
@@ -281,9 +282,7 @@ describe('project list filters', () => {
   });
 
   it('archived', async () => {
-    gitlab.store.update((d) => {
-      for (const chunk of Object.values(d.projects.chunks)) for (const p of Object.values(chunk)) if (p.path === 'intranet') p.archived = true;
-    });
+    updateProject(gitlab, 'acme/intranet', (p) => void (p.archived = true));
     expect(await projectPaths(as('root'), '&archived=true')).toEqual(['acme/intranet']);
     expect(await projectPaths(as('root'), '&archived=false')).not.toContain('acme/intranet');
     expect(await projectPaths(as('root'))).toHaveLength(6);

@@ -4,6 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handlers } from '../src/msw.js';
 import { Clock, createEmulator, parseDuration, type Emulator, type Fixture, type Server } from '../src/index.js';
+import { idOf } from './support/world.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const BASE = `${ORIGIN}/api/v4`;
@@ -32,10 +33,6 @@ async function projectNames(e: Emulator): Promise<string[]> {
   const res = await e.handle(request('/projects?per_page=100&order_by=id&sort=asc', { headers: ALICE }));
   return ((await res.json()) as { name: string }[]).map((p) => p.name);
 }
-const idOf = (e: Emulator, fullPath: string) => {
-  for (const chunk of Object.values(e.state.paths.chunks)) if (chunk[fullPath]) return chunk[fullPath]!.id;
-  throw new Error(`no ${fullPath}`);
-};
 
 describe('snapshots', () => {
   it('restore brings back the world exactly as it was', async () => {

@@ -1,7 +1,7 @@
 // Repository files (content-api.md "Repository files"; the reference's files checklist).
 import { describe, expect, it, vi } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
-import { ACME, apiCall, teamProject, teamWithTokens, type CallInit } from './support/world.js';
+import { ACME, apiCall, teamProject, teamWithTokens, type CallInit, updateProject } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -110,9 +110,7 @@ describe('GET /projects/:id/repository/files/:file_path', () => {
     let res = await api(file('README.md', '?ref=main'), { token: 'guest-token' });
     expect([res.status, await res.json()]).toEqual([403, { message: '403 Forbidden' }]);
     expect((await api(file('README.md', '?ref=main'), { token: 'reporter-token' })).status).toBe(200);
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'app') p.features.repository = 'disabled';
-    });
+    updateProject(e, 'acme/app', (p) => void (p.features.repository = 'disabled'));
     res = await api(file('README.md', '?ref=main'), { token: 'dev-token' });
     expect(res.status).toBe(403);
   });
@@ -204,9 +202,7 @@ describe('GET /projects/:id/repository/files/:file_path/raw', () => {
     const seeded = await e.seed({
       projects: [{ namespace: 'acme', path: 'ci', creator: 'root', jobs: [{ name: 'build', user: 'dev', token: 'job-token-1' }] }],
     });
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'app') p.jobTokenAllowlist.push(seeded.projects['acme/ci']!.id);
-    });
+    updateProject(e, 'acme/app', (p) => void p.jobTokenAllowlist.push(seeded.projects['acme/ci']!.id));
     const res = await api(file('README.md', '/raw'), { headers: { 'JOB-TOKEN': 'job-token-1' } });
     expect(res.status).toBe(200);
     expect((await api(`/projects/acme%2Fapp/repository/files/%2FREADME%2Emd/raw`, { token: 'dev-token' })).status).toBe(200);

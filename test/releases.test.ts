@@ -3,8 +3,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
-import { tvalues } from '../src/store/table.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
+import { ACME, apiCall, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -87,7 +86,7 @@ const APP = '/projects/acme%2Fapp';
 const SITE = '/projects/acme%2Fsite';
 const TOOL = '/projects/acme%2Fteam%2Ftool';
 const tags = (list: { tag_name: string }[]) => list.map((r) => r.tag_name);
-const project = (path: string) => [...tvalues(e.state.projects)].find((p) => `${p.path}` === path)!;
+const project = (path: string) => projectRecord(e, `acme/${path}`);
 const sha = (path: string, rev: string) => e.git(path).refs().tags[rev]!.commit;
 
 describe('GET /projects/:id/releases', () => {
@@ -162,9 +161,7 @@ describe('GET /projects/:id/releases', () => {
   });
 
   it('still lists a release whose tag is gone', async () => {
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'app') delete p.repository.tags['v0.2'];
-    });
+    updateRefs(e, 'acme/app', (refs) => void delete refs.tags['v0.2']);
     expect(tags((await get(`${APP}/releases`, 'dev-token')).body)).toContain('v0.2');
   });
 
@@ -407,9 +404,7 @@ describe('POST /projects/:id/releases', () => {
   it('lets a maintainer release a protected tag, and a developer when the rule lets developers create it', async () => {
     expect((await send('POST', `${APP}/releases`, { tag_name: 'v9.0' }, 'maintainer-token')).status).toBe(201);
     e.restore(seeded);
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'app') p.repository.protectedTags['v9*'] = { createAccessLevel: 30 };
-    });
+    updateRefs(e, 'acme/app', (refs) => void (refs.protectedTags['v9*'] = { createAccessLevel: 30 }));
     expect((await send('POST', `${APP}/releases`, { tag_name: 'v9.0' }, 'dev-token')).status).toBe(201);
   });
 
@@ -462,7 +457,7 @@ describe('PUT /projects/:id/releases/:tag_name', () => {
     expect((await send('PUT', `${APP}/releases/v0.1`, { milestones: ['m2'] }, 'dev-token')).body.milestones.map((m: { title: string }) => m.title)).toEqual(['m2']);
     expect((await send('PUT', `${APP}/releases/v0.1`, { description: 'x' }, 'dev-token')).body.milestones).toHaveLength(1);
     expect((await send('PUT', `${APP}/releases/v0.1`, { milestones: [] }, 'dev-token')).body.milestones).toBeUndefined();
-    const m1 = Object.values(project('app').milestones).find((m) => m.title === 'm1')!;
+    const m1 = projectMilestones(e, 'acme/app').find((m) => m.title === 'm1')!;
     const byId = (await send('PUT', `${APP}/releases/v0.1`, { milestone_ids: String(m1.id) }, 'dev-token')).body;
     expect(byId.milestones.map((m: { title: string }) => m.title)).toEqual(['m1']);
   });
@@ -474,9 +469,7 @@ describe('PUT /projects/:id/releases/:tag_name', () => {
     expect((await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'reporter-token')).status).toBe(403);
     expect((await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'outsider-token')).status).toBe(404);
     expect(await send('PUT', `${APP}/releases/v0.1`, { milestones: ['zzz'] }, 'dev-token')).toMatchObject({ status: 400, body: { message: 'Milestone(s) not found: zzz' } });
-    e.store.update((d) => {
-      for (const c of Object.values(d.projects.chunks)) for (const p of Object.values(c)) if (p.path === 'app') delete p.repository.tags['v0.1'];
-    });
+    updateRefs(e, 'acme/app', (refs) => void delete refs.tags['v0.1']);
     expect(await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'dev-token')).toMatchObject({ status: 404, body: { message: 'Tag does not exist' } });
   });
 
@@ -520,7 +513,7 @@ describe('POST /projects/:id/releases/:tag_name/evidence', () => {
     e.clock.advance('1m');
     const evidences = (await get(`${APP}/releases/v0.1`, 'dev-token')).body.evidences;
     expect(evidences).toEqual([{ sha: expect.stringMatching(/^[0-9a-f]{64}$/), filepath: expect.stringMatching(/^https:\/\/gitlab\.example\.com\/acme\/app\/-\/releases\/v0\.1\/evidences\/\d+\.json$/), collected_at: '2024-03-01T12:01:00.000Z' }]);
-    const summary = project('app').releases['v0.1']!.evidences[0]!.summary as { release: { tag_name: string; milestones: unknown[] } };
+    const summary = releaseRecord(e, 'acme/app', 'v0.1').evidences[0]!.summary as { release: { tag_name: string; milestones: unknown[] } };
     expect(summary.release.tag_name).toBe('v0.1');
     expect(summary.release.milestones).toHaveLength(2);
     const digest = Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(summary)))))
@@ -559,7 +552,7 @@ describe('release fixtures', () => {
 
   it('seeds releases with their author, milestones and links', async () => {
     const em = await createEmulator({ fixture: base({ tag_name: 'v1', milestones: ['m'], links: [{ name: 'x', url: 'https://x.example', direct_asset_path: '/dl/x' }] }), clock: { now: NOW, frozen: true } });
-    const rel = [...tvalues(em.state.projects)][0]!.releases.v1!;
+    const rel = releaseRecord(em, 'grp/p', 'v1');
     expect(rel).toMatchObject({ name: 'v1', authorId: 1, releasedAt: Date.parse(NOW), milestoneIds: [expect.any(Number)] });
     expect(rel.links[0]).toMatchObject({ name: 'x', filepath: '/dl/x', linkType: 'other' });
   });

@@ -93,3 +93,9 @@ export class EmulatorError extends Error {
     this.name = 'EmulatorError';
   }
 }
+
+/** A fixture record that GitLab's validations would refuse. */
+export function invalidFixture(where: string, errors: Record<string, string[]>): EmulatorError {
+  const text = Object.entries(errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ');
+  return new EmulatorError(`${where} is invalid: ${text}`);
+}

@@ -1,7 +1,7 @@
 // Who is calling (lib/gitlab/auth/auth_finders.rb, lib/api/api_guard.rb): OAuth and personal,
 // project and impersonation tokens, CI job tokens on the routes that allow them, the session
 // cookie; then scopes, expiry and revocation on the clock, blocked users, and sudo.
-import type { State, Token, User } from '../store/state.js';
+import type { CoreState, Token, User } from '../store/state.js';
 import { tget } from '../store/table.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
@@ -65,7 +65,7 @@ function cookie(headers: Headers): string | undefined {
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** AccessTokenValidationService's order: expired, revoked, scopes, impersonation; then the owner. */
-function checkToken(state: State, token: Token, now: number, method: string, req: AuthRequirements): User {
+function checkToken(state: CoreState, token: Token, now: number, method: string, req: AuthRequirements): User {
   if (token.expiresAt !== null && token.expiresAt <= today(now))
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
@@ -100,7 +100,7 @@ function checkScopes(token: Token, method: string, req: AuthRequirements): void 
  * `webBase` is the URL GitLab believes it lives at (the request's origin unless configured).
  */
 export function authenticate(
-  state: State,
+  state: CoreState,
   request: Request,
   params: Record<string, unknown>,
   req: AuthRequirements,
@@ -138,9 +138,9 @@ export function authenticate(
   return caller;
 }
 
-function jobCaller(state: State, token: Token): Caller {
+function jobCaller(state: CoreState, token: Token): Caller {
   const project = token.projectId !== undefined ? tget(state.projects, token.projectId) : undefined;
-  const job = project && token.jobId !== undefined ? project.jobs[token.jobId] : undefined;
+  const job = project && token.jobId !== undefined ? tget(state.jobs, token.jobId) : undefined;
   const user = job ? tget(state.users, job.userId) : undefined;
   if (!job || job.status !== 'running' || !user) throw unauthorized();
   return { user, method: 'job', token };
@@ -155,7 +155,7 @@ export function sudoValue(request: Request, params: Record<string, unknown>): st
 }
 
 /** `sudo` parameter or `Sudo` header: an admin with a sudo-scoped token acts as another user. */
-export function applySudo(state: State, caller: Caller, value: string | undefined): Caller {
+export function applySudo(state: CoreState, caller: Caller, value: string | undefined): Caller {
   if (value === undefined || value === '') return caller;
   if (!caller.user) throw unauthorized();
   if (!caller.user.admin) throw forbidden('Must be admin to use sudo');

@@ -1,9 +1,9 @@
 // `destroy_conditionally!`: a DELETE with If-Unmodified-Since fails with 412 when the
 // resource changed after that time.
-import type { Context } from './context.js';
+import type { RequestView } from './context.js';
 import { preconditionFailed } from '../core/errors.js';
 
-export function checkUnmodifiedSince(ctx: Context<unknown>, updatedAt: number): void {
+export function checkUnmodifiedSince(ctx: RequestView, updatedAt: number): void {
   const header = ctx.request.headers.get('if-unmodified-since');
   if (!header) return;
   const since = Date.parse(header);

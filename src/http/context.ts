@@ -1,12 +1,10 @@
 // What a handler sees: its typed parameters, the caller, the world as of this request, and
 // `update` to change it. Updates apply to a working copy that is committed only when the
 // handler succeeds, so a failed request changes nothing.
-import { produce } from 'immer';
+import { produce, type Draft } from 'immer';
 import type { Clock } from '../core/clock.js';
 import type { ObjectDatabase } from '../git/objects.js';
-import type { RateLimit, State, Task } from '../store/state.js';
-import { nextId } from '../store/state.js';
-import type { Recipe } from '../store/store.js';
+import type { RateLimit, CoreState } from '../store/state.js';
 import type { Caller } from './auth.js';
 import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
 
@@ -22,13 +20,13 @@ export interface Env {
   throttle(name: string, scope: string, limit: RateLimit): boolean;
 }
 
-export class Context<P = Record<string, unknown>> {
-  #state: State;
-  #recipes: Recipe[] = [];
+export class Context<P = Record<string, unknown>, W extends CoreState = CoreState> {
+  #state: W;
+  #changes: ((draft: Draft<W>) => unknown)[] = [];
   readonly responseHeaders: Record<string, string> = {};
 
   constructor(
-    state: State,
+    state: W,
     readonly env: Env,
     readonly request: Request,
     readonly url: URL,
@@ -43,7 +41,7 @@ export class Context<P = Record<string, unknown>> {
     this.#state = state;
   }
 
-  get state(): State {
+  get state(): W {
     return this.#state;
   }
 
@@ -55,28 +53,22 @@ export class Context<P = Record<string, unknown>> {
     return this.env.clock.now();
   }
 
-  update(recipe: Recipe): State {
-    this.#state = produce(this.#state, recipe);
-    this.#recipes.push(recipe);
-    return this.#state;
+  /** Applies a change to this request's working copy of the world; returns what the recipe returns. */
+  update<T>(recipe: (draft: Draft<W>) => T): T {
+    this.#changes.push(recipe);
+    let result!: T;
+    this.#state = produce(this.#state, (draft) => {
+      result = recipe(draft as Draft<W>);
+    });
+    return result;
   }
 
   /**
-   * The world to commit when `current` is the world now and `base` the one this request read.
-   * A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
-   * seed, timed work): its updates are then applied again onto the current world, and an
-   * update that no longer holds (a branch that moved) fails the request.
+   * Whether this request's changes still apply to `world` (one that changed while the handler
+   * awaited): a change that checks what it read (a branch's tip) throws its own error here.
    */
-  commitOnto(current: State, base: State): State {
-    if (current === base) return this.#state;
-    return this.#recipes.reduce((s, r) => produce(s, r), current);
-  }
-
-  /** Schedules timed work on the clock, as part of this request's changes. */
-  schedule(draft: State, kind: string, at: number, payload: Record<string, unknown>): Task {
-    const task = { id: nextId(draft, 'task'), at, kind, payload };
-    draft.tasks.push(task);
-    return task;
+  checkOnto(world: W): void {
+    this.#changes.reduce((s, change) => produce(s, (draft) => void change(draft as Draft<W>)), world);
   }
 
   /** One page of `all`, with GitLab's pagination headers set on the response. */
@@ -86,3 +78,6 @@ export class Context<P = Record<string, unknown>> {
     return items;
   }
 }
+
+/** What the shared lookups read of a request, whatever world its context is over. */
+export type RequestView = Pick<Context<unknown>, 'state' | 'caller' | 'user' | 'now' | 'request'>;

@@ -3,11 +3,11 @@
 import type { Clock } from '../core/clock.js';
 import type { Faults } from '../core/faults.js';
 import type { Journal } from '../core/journal.js';
-import type { RateLimit, State, Tier } from '../store/state.js';
-import type { Store } from '../store/store.js';
+import type { RateLimit, CoreState, Tier } from '../store/state.js';
+import type { Snapshot } from '../store/store.js';
 import { applySudo, authenticate, requireAuth, sudoValue, type Caller, ANONYMOUS } from './auth.js';
 import { Context, type Env } from './context.js';
-import { ApiError, apiV3Gone, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from '../core/errors.js';
+import { ApiError, apiV3Gone, conflict, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from '../core/errors.js';
 import { parseParams } from './params.js';
 import { MAX_QUERY_LENGTH, parseBody, parseQuery } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
@@ -23,6 +23,7 @@ export const API_PREFIX = '/api/v4';
  */
 export const WEB_PREFIX = '/-/web';
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
+const MAX_ATTEMPTS = 3;
 
 const BASE_HEADERS: Record<string, string> = {
   'Cache-Control': 'max-age=0, private, must-revalidate',
@@ -30,8 +31,14 @@ const BASE_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'SAMEORIGIN',
 };
 
+/** The cell that holds the current world. */
+export interface WorldCell {
+  state: CoreState;
+  snapshot(): Snapshot;
+}
+
 export interface PipelineDeps {
-  store: Store;
+  store: WorldCell;
   clock: Clock;
   router: Router;
   journal: Journal;
@@ -55,14 +62,14 @@ interface Answer {
  * time of day; a new world starts an empty cache. Bounded, and only the current world is kept.
  */
 class AnswerCache {
-  #state: State | undefined;
+  #state: CoreState | undefined;
   #map = new Map<string, Answer>();
 
-  get(state: State, key: string): Answer | undefined {
+  get(state: CoreState, key: string): Answer | undefined {
     return state === this.#state ? this.#map.get(key) : undefined;
   }
 
-  set(state: State, key: string, answer: Answer): void {
+  set(state: CoreState, key: string, answer: Answer): void {
     if (state !== this.#state || this.#map.size >= 256) {
       this.#state = state;
       this.#map = new Map();
@@ -144,6 +151,11 @@ export class Pipeline {
           const query = parseQuery(url.search);
           const body = await parseBody(request);
           const raw = { ...query, ...body.params, ...match.params };
+          // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
+          // seed, timed work). Objects it wrote are append-only, so a run that is not committed
+          // leaves nothing a later read can reach.
+          for (let attempt = 1; ; attempt++) {
+          const state = this.deps.store.state;
           const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
           const origin = this.deps.externalUrl ?? url.origin;
           caller = authenticate(state, request, raw, req, now, origin);
@@ -163,9 +175,19 @@ export class Pipeline {
           reply = await route.handler(ctx);
           Object.assign(ctxHeaders, ctx.responseHeaders);
           // Only a successful answer commits: a failed request changes nothing, however it failed.
-          if (ctx.state !== state && reply.status < 400) this.deps.store.state = ctx.commitOnto(this.deps.store.state, state);
           if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
             this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
+          }
+          if (ctx.state === state || reply.status >= 400) break;
+          if (this.deps.store.state === state) {
+            this.deps.store.state = ctx.state;
+            break;
+          }
+          // A change that checked what it read (a branch's tip, as Gitaly does) fails as it would
+          // have; any other request runs again, whole, on the new world.
+          ctx.checkOnto(this.deps.store.state);
+          if (attempt === MAX_ATTEMPTS) throw conflict('409 Conflict - the world changed during the request; try again');
+          for (const k of Object.keys(ctxHeaders)) delete ctxHeaders[k];
           }
         }
       } catch (e) {
@@ -202,7 +224,7 @@ export class Pipeline {
     return !route.offering || route.offering === offering;
   }
 
-  #checkRateLimit(state: State, route: RouteDef, key: string, caller: Caller, now: number): void {
+  #checkRateLimit(state: CoreState, route: RouteDef, key: string, caller: Caller, now: number): void {
     const limits = state.instance.settings.rate_limits;
     for (const name of [route.rateLimit, key]) {
       const limit = name ? limits[name] : undefined;

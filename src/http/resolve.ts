@@ -1,15 +1,14 @@
 // `:id` of projects and groups: a number, or the URL-encoded full path (lib/api/helpers.rb
 // find_project!, find_group!). What the caller cannot see is 404, never 403.
 import { canReadGroup, canReadProject } from '../policy/access.js';
-import { namespaceByIdOrPath, projectByIdOrPath } from '../policy/paths.js';
-import { projectFullPath } from '../families/projects/rules.js';
+import { namespaceByIdOrPath, projectByIdOrPath, projectFullPath } from '../policy/paths.js';
 import type { Namespace, Project } from '../store/state.js';
 import { tget } from '../store/table.js';
-import type { Context } from './context.js';
+import type { RequestView } from './context.js';
 import { forbidden, notFound } from '../core/errors.js';
 
 /** The project the caller may read, or GitLab's 404 (and 403 for a job token from outside its allowlist). */
-export function findProject(ctx: Context<unknown>, id: string): Project {
+export function findProject(ctx: RequestView, id: string): Project {
   const project = projectByIdOrPath(ctx.state, id);
   if (!project || project.pendingDelete) throw notFound('Project');
   const { caller } = ctx;
@@ -23,7 +22,7 @@ export function findProject(ctx: Context<unknown>, id: string): Project {
   return project;
 }
 
-export function findGroup(ctx: Context<unknown>, id: string): Namespace {
+export function findGroup(ctx: RequestView, id: string): Namespace {
   const group = namespaceByIdOrPath(ctx.state, id);
   if (!group || group.kind !== 'group' || !canReadGroup(ctx.state, ctx.user, group, ctx.now())) throw notFound('Group');
   return group;

@@ -1,6 +1,6 @@
 // A route declares: method, path, parameters with GitLab's types and defaults, who may call it,
 // and a handler. The pipeline does the rest (auth, params, transaction, errors, journal).
-import type { Offering, Tier } from '../store/state.js';
+import type { CoreState, Offering, Tier } from '../store/state.js';
 import type { Context } from './context.js';
 import type { Constraint, Param, ParamSpec, Parsed } from './params.js';
 
@@ -18,7 +18,7 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
-export interface RouteDef<S extends ParamSpec = ParamSpec> {
+export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState = CoreState> {
   method: Method;
   /** Relative to /api/v4, in hono's syntax: `/projects/:id/repository/files/:file_path`. */
   path: string;
@@ -38,12 +38,12 @@ export interface RouteDef<S extends ParamSpec = ParamSpec> {
    * of day), so a GET may be answered again from cache while the world is unchanged.
    */
   cacheable?: boolean;
-  handler(ctx: Context<Parsed<S>>): Reply | Promise<Reply>;
+  handler(ctx: Context<Parsed<S>, W>): Reply | Promise<Reply>;
 }
 
 /** Declares a route; the identity function that gives the handler its parameter types. */
-export function route<S extends ParamSpec>(def: RouteDef<S>): RouteDef<ParamSpec> {
-  return def as unknown as RouteDef<ParamSpec>;
+export function route<S extends ParamSpec, W extends CoreState = CoreState>(def: RouteDef<S, W>): RouteDef {
+  return def as unknown as RouteDef;
 }
 
 export const json = (body: unknown, status = 200, headers?: Record<string, string>): Reply => ({ status, body, headers });

@@ -1,7 +1,8 @@
 // Roles and visibility: who may see and do what (GitLab's ProjectPolicy and GroupPolicy,
 // reduced to access levels). Members of a group are members of its subgroups and projects.
-import { ACCESS, type Member, type Namespace, type Project, type State, type User } from '../store/state.js';
+import { ACCESS, type Member, type Namespace, type Project, type CoreState, type User } from '../store/state.js';
 import { tget, tvalues } from '../store/table.js';
+import { EmulatorError } from '../core/errors.js';
 
 function activeLevel(member: Member | undefined, today: string): number {
   if (!member) return ACCESS.none;
@@ -21,7 +22,7 @@ export function today(now: number): string {
 }
 
 /** The namespace and its ancestors, nearest first. */
-export function ancestry(state: State, namespaceId: number | null): Namespace[] {
+export function ancestry(state: CoreState, namespaceId: number | null): Namespace[] {
   const out: Namespace[] = [];
   let id = namespaceId;
   while (id !== null) {
@@ -33,7 +34,7 @@ export function ancestry(state: State, namespaceId: number | null): Namespace[] 
   return out;
 }
 
-export function groupAccess(state: State, user: User | null, ns: Namespace, now: number): number {
+export function groupAccess(state: CoreState, user: User | null, ns: Namespace, now: number): number {
   if (!user) return ACCESS.none;
   const t = today(now);
   let level: number = ACCESS.none;
@@ -41,7 +42,7 @@ export function groupAccess(state: State, user: User | null, ns: Namespace, now:
   return level;
 }
 
-export function projectAccess(state: State, user: User | null, project: Project, now: number): number {
+export function projectAccess(state: CoreState, user: User | null, project: Project, now: number): number {
   if (!user) return ACCESS.none;
   const ns = tget(state.namespaces, project.namespaceId);
   if (ns && ns.kind === 'user' && ns.ownerId === user.id) return ACCESS.owner;
@@ -57,7 +58,7 @@ function visibleTo(visibility: Project['visibility'], user: User | null, level: 
   return visibility === 'internal' && user !== null && !user.external;
 }
 
-export function canReadProject(state: State, user: User | null, project: Project, now: number): boolean {
+export function canReadProject(state: CoreState, user: User | null, project: Project, now: number): boolean {
   if (project.pendingDelete) return false;
   // Cheap answers first: most reads are of public projects, or by someone who sees everything.
   if (user?.admin || project.visibility === 'public') return true;
@@ -65,14 +66,14 @@ export function canReadProject(state: State, user: User | null, project: Project
   return visibleTo(project.visibility, user, projectAccess(state, user, project, now));
 }
 
-export function canReadGroup(state: State, user: User | null, group: Namespace, now: number): boolean {
+export function canReadGroup(state: CoreState, user: User | null, group: Namespace, now: number): boolean {
   if (group.pendingDelete) return false;
   if (visibleTo(group.visibility, user, groupAccess(state, user, group, now))) return true;
   // Members of anything inside a private group may see the group itself.
   return user !== null && hasDescendantAccess(state, user, group, now);
 }
 
-function hasDescendantAccess(state: State, user: User, group: Namespace, now: number): boolean {
+function hasDescendantAccess(state: CoreState, user: User, group: Namespace, now: number): boolean {
   const t = today(now);
   for (const ns of tvalues(state.namespaces)) {
     if (ns.id !== group.id && activeLevel(ns.members[user.id], t) > ACCESS.none && isWithin(state, ns.id, group.id)) return true;
@@ -83,16 +84,16 @@ function hasDescendantAccess(state: State, user: User, group: Namespace, now: nu
   return false;
 }
 
-export function isWithin(state: State, namespaceId: number, ancestorId: number): boolean {
+export function isWithin(state: CoreState, namespaceId: number, ancestorId: number): boolean {
   return ancestry(state, namespaceId).some((ns) => ns.id === ancestorId);
 }
 
 /** The ability ladder: admins may do everything; others need the role. */
-export function hasProjectRole(state: State, user: User | null, project: Project, level: number, now: number): boolean {
+export function hasProjectRole(state: CoreState, user: User | null, project: Project, level: number, now: number): boolean {
   return !!user && (user.admin || projectAccess(state, user, project, now) >= level);
 }
 
-export function hasGroupRole(state: State, user: User | null, group: Namespace, level: number, now: number): boolean {
+export function hasGroupRole(state: CoreState, user: User | null, group: Namespace, level: number, now: number): boolean {
   return !!user && (user.admin || groupAccess(state, user, group, now) >= level);
 }
 
@@ -106,11 +107,21 @@ const FEATURE_MIN_ROLE: Record<string, number> = {
  * feature of a private project, is for members of the feature's minimum role (the repository
  * needs reporters in private projects). `access` saves recomputing the user's level.
  */
-export function canUseFeature(state: State, user: User | null, project: Project, feature: string, now: number, access?: number): boolean {
+export function canUseFeature(state: CoreState, user: User | null, project: Project, feature: string, now: number, access?: number): boolean {
   const level = project.features[feature] ?? 'enabled';
   if (level === 'disabled') return false;
   if (user?.admin) return true;
   if (level !== 'private' && project.visibility !== 'private') return true;
   const min = feature === 'repository' && project.visibility === 'private' ? ACCESS.reporter : FEATURE_MIN_ROLE[feature] ?? ACCESS.guest;
   return (access ?? projectAccess(state, user, project, now)) >= min;
+}
+
+export type RoleName = 'guest' | 'planner' | 'reporter' | 'developer' | 'maintainer' | 'owner' | 'minimal';
+
+/** A role name or an access level, as fixtures give them. */
+export function accessLevel(level: number | RoleName): number {
+  if (typeof level === 'number') return level;
+  const n = Object.hasOwn(ACCESS, level) ? ACCESS[level] : undefined;
+  if (n === undefined) throw new EmulatorError(`unknown role '${level}'`);
+  return n;
 }

@@ -1,6 +1,6 @@
 // Names and paths of namespaces and projects (lib/gitlab/path_regex.rb, lib/gitlab/regex.rb,
 // app/models/project.rb, app/models/namespace.rb).
-import type { Namespace, Project, State } from '../store/state.js';
+import type { Namespace, Project, CoreState } from '../store/state.js';
 import { tget } from '../store/table.js';
 
 export const PROJECT_PATH_MESSAGE =
@@ -78,7 +78,7 @@ export function pathFromName(name: string): string {
   return isValidProjectPath(name) ? name : parameterize(name);
 }
 
-export function isPathTaken(state: State, fullPath: string): boolean {
+export function isPathTaken(state: CoreState, fullPath: string): boolean {
   return tget(state.paths, fullPath.toLowerCase()) !== undefined;
 }
 
@@ -86,7 +86,7 @@ export function isPathTaken(state: State, fullPath: string): boolean {
  * `:id` as GitLab reads it (lib/api/helpers.rb find_project): a number is an id; anything else
  * is a full path, and for projects only a path with a `/` can name one.
  */
-export function projectByIdOrPath(state: State, id: string | number): Project | undefined {
+export function projectByIdOrPath(state: CoreState, id: string | number): Project | undefined {
   const text = String(id);
   if (/^-?\d+$/.test(text)) return tget(state.projects, Number(text));
   if (!text.includes('/')) return undefined;
@@ -95,9 +95,15 @@ export function projectByIdOrPath(state: State, id: string | number): Project | 
 }
 
 /** A group's or user's namespace by id or full path (find_group, find_namespace). */
-export function namespaceByIdOrPath(state: State, id: string | number): Namespace | undefined {
+export function namespaceByIdOrPath(state: CoreState, id: string | number): Namespace | undefined {
   const text = String(id);
   if (/^-?\d+$/.test(text)) return tget(state.namespaces, Number(text));
   const entry = tget(state.paths, text.toLowerCase());
   return entry?.kind === 'namespace' ? tget(state.namespaces, entry.id) : undefined;
+}
+
+/** A project's full path: its namespace's, then its own. */
+export function projectFullPath(state: CoreState, project: Project): string {
+  const ns = tget(state.namespaces, project.namespaceId);
+  return ns ? `${ns.fullPath}/${project.path}` : project.path;
 }

@@ -108,129 +108,18 @@ export interface Namespace {
   projectCreationLevel: 'noone' | 'owner' | 'maintainer' | 'developer';
   subgroupCreationLevel: 'owner' | 'maintainer';
   pendingDelete: boolean;
-  /** Group milestones, by id. Empty for user namespaces. */
-  milestones: Record<number, Milestone>;
 }
 
 export type FeatureAccess = 'disabled' | 'private' | 'enabled' | 'public';
 
+/** A CI job, as far as its job token needs it (the project it runs in, and whether it still runs). */
 export interface Job {
   id: number;
+  projectId: number;
   name: string;
   status: 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled';
   userId: number;
   ref: string;
-}
-
-/** A tag: `target` is the tag object of an annotated tag, else the commit itself. */
-export interface TagRef {
-  target: string;
-  /** The commit the tag points at, peeled. */
-  commit: string;
-  /** The annotation of an annotated tag; null for a lightweight tag. */
-  message: string | null;
-  /** The X.509 signature record of a signed tag (seeded by fixtures). */
-  signature?: X509Signature;
-}
-
-/** What GitLab stores of a tag's X.509 signature (X509CommitSignature and its certificate). */
-export interface X509Signature {
-  verificationStatus: string;
-  certificate: {
-    id: number;
-    subject: string;
-    subjectKeyIdentifier: string;
-    email: string;
-    serialNumber: number;
-    certificateStatus: string;
-    issuer: { id: number; subject: string; subjectKeyIdentifier: string; crlUrl: string };
-  };
-}
-
-/** Who may create a tag matching a protected-tag pattern (an access level; 0 is no one). */
-export interface ProtectedTag {
-  createAccessLevel: number;
-}
-
-/** Who may push to and merge into a protected branch (access levels; 0 is no one). */
-export interface ProtectedBranch {
-  pushAccessLevel: number;
-  mergeAccessLevel: number;
-}
-
-/**
- * The refs of a project's repository. The objects they name live in the git object store
- * (append-only), so a snapshot of the world includes every repository at no cost.
- * HEAD is `Project.defaultBranch`.
- */
-export interface Repository {
-  /** Branch name -> commit sha. */
-  branches: Record<string, string>;
-  tags: Record<string, TagRef>;
-  /** Branch name or wildcard pattern (`release/*`) -> its protection. */
-  protectedBranches: Record<string, ProtectedBranch>;
-  /** Tag name or wildcard pattern (`v*`) -> who may create it. */
-  protectedTags: Record<string, ProtectedTag>;
-  /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
-  lfs: Record<string, string>;
-}
-
-export function emptyRepository(): Repository {
-  return { branches: {}, tags: {}, protectedBranches: {}, protectedTags: {}, lfs: {} };
-}
-
-/** A milestone of a project (`projectId`) or of a group (`groupId`); `iid` counts per owner. */
-export interface Milestone {
-  id: number;
-  iid: number;
-  projectId: number | null;
-  groupId: number | null;
-  title: string;
-  description: string;
-  state: 'active' | 'closed';
-  createdAt: number;
-  updatedAt: number;
-  /** Dates, `YYYY-MM-DD`. */
-  dueDate: string | null;
-  startDate: string | null;
-}
-
-export type ReleaseLinkType = 'other' | 'runbook' | 'image' | 'package';
-
-export interface ReleaseLink {
-  id: number;
-  name: string;
-  url: string;
-  /** The direct asset path (`/bin/app`), or null. */
-  filepath: string | null;
-  linkType: ReleaseLinkType;
-  createdAt: number;
-}
-
-export interface ReleaseEvidence {
-  id: number;
-  sha: string;
-  collectedAt: number;
-  /** The evidence summary as collected (Evidences::EvidenceEntity), kept as data. */
-  summary: unknown;
-}
-
-/** A release, keyed in its project by tag name. The tag itself may be deleted later. */
-export interface Release {
-  id: number;
-  tagName: string;
-  name: string;
-  description: string;
-  createdAt: number;
-  updatedAt: number;
-  releasedAt: number;
-  authorId: number | null;
-  /** The commit the tag pointed at when the release was made. */
-  sha: string | null;
-  /** Project or group milestone ids. */
-  milestoneIds: number[];
-  links: ReleaseLink[];
-  evidences: ReleaseEvidence[];
 }
 
 export interface Project {
@@ -253,13 +142,7 @@ export interface Project {
   pendingDelete: boolean;
   /** Projects whose CI job tokens may reach this one (besides itself). */
   jobTokenAllowlist: number[];
-  jobs: Record<number, Job>;
   starCount: number;
-  repository: Repository;
-  /** Project milestones, by id. */
-  milestones: Record<number, Milestone>;
-  /** Releases by tag name. */
-  releases: Record<string, Release>;
 }
 
 export interface PathEntry {
@@ -271,11 +154,18 @@ export interface PathEntry {
 export interface Task {
   id: number;
   at: number;
+  /** The kind a family declared (`defineTask`); its payload is that task's data. */
   kind: string;
-  payload: Record<string, unknown>;
+  payload: unknown;
 }
 
-export interface State {
+/**
+ * The records every family shares, and that the policy rules read: the instance, users and
+ * their credentials, namespaces and projects. A family's own collections are its slice of the
+ * world (see src/families/world.ts), not fields of these records.
+ */
+export interface CoreState {
+  /** Sequence name -> last value handed out (ids, iids); see `sequences`. */
   seq: Record<string, number>;
   rng: { seed: number; n: number };
   instance: Instance;
@@ -292,6 +182,8 @@ export interface State {
   paths: Table<PathEntry>;
   /** `<namespace id>/<project name>` -> project id: names are unique in a namespace. */
   projectNames: Table<number>;
+  /** CI jobs by id: a job token is valid while its job runs. */
+  jobs: Table<Job>;
   tasks: Task[];
 }
 
@@ -309,9 +201,9 @@ export function defaultSettings(): Settings {
   };
 }
 
-export function emptyState(seed = 1): State {
+export function emptyCoreState(seed = 1): CoreState {
   return {
-    seq: {},
+    seq: Object.create(null) as Record<string, number>,
     rng: { seed, n: 0 },
     instance: { tier: 'free', offering: 'self-managed', settings: defaultSettings() },
     users: emptyTable(),
@@ -322,19 +214,38 @@ export function emptyState(seed = 1): State {
     projects: emptyTable(),
     paths: emptyTable(),
     projectNames: emptyTable(),
+    jobs: emptyTable(),
     tasks: [],
   };
 }
 
-/** Next value of a named sequence (ids, iids): deterministic, and part of the world. */
-export function nextId(draft: State, name: string): number {
-  const n = (draft.seq[name] ?? 0) + 1;
-  draft.seq[name] = n;
-  return n;
+/**
+ * The sequences of one owner (the core, or a family), as a closed set of names: a typo is a
+ * type error, not a new sequence. `scope` makes one sequence per owner record (iids per project).
+ */
+export function sequences<const N extends string>(names: readonly N[]) {
+  const known = new Set<string>(names);
+  return {
+    names,
+    next(draft: CoreState, name: N, scope?: string | number): number {
+      if (!known.has(name)) throw new Error(`unknown sequence '${name}'`);
+      const key = scope === undefined ? name : `${name}:${scope}`;
+      const n = (draft.seq[key] ?? 0) + 1;
+      draft.seq[key] = n;
+      return n;
+    },
+    /** The value `next` would hand out, without taking it. */
+    peek(state: CoreState, name: N, scope?: string | number): number {
+      return (state.seq[scope === undefined ? name : `${name}:${scope}`] ?? 0) + 1;
+    },
+  };
 }
 
+/** Sequences of the shared records. */
+export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job']);
+
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
-export function randomHex(draft: State, length: number): string {
+export function randomHex(draft: CoreState, length: number): string {
   let out = '';
   while (out.length < length) {
     const n = draft.rng.n++;

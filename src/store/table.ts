@@ -22,20 +22,20 @@ function chunkOf(key: string | number): string {
 
 export function tget<T>(table: Table<T>, key: string | number): T | undefined {
   const c = table.chunks[chunkOf(key)];
-  return c === undefined ? undefined : c[key];
+  return c === undefined || !Object.hasOwn(c, key) ? undefined : c[key];
 }
 
 export function tset<T>(table: Table<T>, key: string | number, value: T): void {
   const ck = chunkOf(key);
   let c = table.chunks[ck];
-  if (c === undefined) c = table.chunks[ck] = {};
-  if (!(key in c)) table.size++;
+  if (c === undefined) c = table.chunks[ck] = Object.create(null) as Record<string, T>; // keys such as `__proto__` are data
+  if (!Object.hasOwn(c, key)) table.size++;
   c[key] = value;
 }
 
 export function tdel<T>(table: Table<T>, key: string | number): boolean {
   const c = table.chunks[chunkOf(key)];
-  if (c === undefined || !(key in c)) return false;
+  if (c === undefined || !Object.hasOwn(c, key)) return false;
   delete c[key];
   table.size--;
   return true;
@@ -50,4 +50,43 @@ export function* tvalues<T>(table: Table<T>): IterableIterator<T> {
 
 export function tlist<T>(table: Table<T>): T[] {
   return Array.from(tvalues(table));
+}
+
+/**
+ * A collection split by owner (a project, a group): each owner's records are a table of their
+ * own, so a write copies one owner's chunk, and listing one owner never walks the others.
+ */
+export type Partitioned<T> = Table<Table<T>>;
+
+export function pget<T>(p: Partitioned<T>, owner: number, key: string | number): T | undefined {
+  const t = tget(p, owner);
+  return t === undefined ? undefined : tget(t, key);
+}
+
+/** The owner's table, made when absent (use on a draft). */
+export function partition<T>(p: Partitioned<T>, owner: number): Table<T> {
+  let t = tget(p, owner);
+  if (t === undefined) {
+    tset(p, owner, emptyTable<T>());
+    t = tget(p, owner)!;
+  }
+  return t;
+}
+
+export function pset<T>(p: Partitioned<T>, owner: number, key: string | number, value: T): void {
+  tset(partition(p, owner), key, value);
+}
+
+export function pdel<T>(p: Partitioned<T>, owner: number, key: string | number): boolean {
+  const t = tget(p, owner);
+  return t !== undefined && tdel(t, key);
+}
+
+export function* pvalues<T>(p: Partitioned<T>, owner: number): IterableIterator<T> {
+  const t = tget(p, owner);
+  if (t !== undefined) yield* tvalues(t);
+}
+
+export function plist<T>(p: Partitioned<T>, owner: number): T[] {
+  return Array.from(pvalues(p, owner));
 }

@@ -2,7 +2,7 @@
 // under /-/emulator/, a prefix no GitLab route uses. Documented in the README.
 import type { Emulator } from '../emulator.js';
 import type { FaultRule } from '../core/faults.js';
-import type { Fixture } from '../families/fixture.js';
+import type { Fixture } from '../families/world.js';
 import { EmulatorError } from '../core/errors.js';
 
 export const CONTROL_PREFIX = '/-/emulator';

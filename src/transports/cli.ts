@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
-import type { Fixture } from '../families/fixture.js';
+import type { Fixture } from '../families/world.js';
 import { tget, tvalues } from '../store/table.js';
 
 const USAGE = `usage: gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL]

@@ -11,6 +11,12 @@ import {
   type FixtureUser,
   type Snapshot,
 } from '../../src/index.js';
+import type { Draft } from 'immer';
+import type { Project, Repository } from '../../src/index.js';
+import type { Milestone } from '../../src/families/milestones/index.js';
+import type { Release } from '../../src/families/releases/index.js';
+import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.js';
+import { pget, plist, tget } from '../../src/store/table.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -83,4 +89,42 @@ export function seededWorld(fixture: Fixture, now: string): () => Emulator {
     emulator.clock.set(now);
   });
   return () => emulator;
+}
+
+// Reaching into the world, for the few tests that must set up what the API cannot: through
+// these accessors, never through the store's layout.
+
+/** A project or namespace id by full path. */
+export function idOf(emulator: Emulator, fullPath: string): number {
+  const found = projectByIdOrPath(emulator.state, fullPath) ?? namespaceByIdOrPath(emulator.state, fullPath);
+  if (!found) throw new Error(`no project or namespace '${fullPath}'`);
+  return found.id;
+}
+
+export function projectRecord(emulator: Emulator, fullPath: string): Project {
+  const p = projectByIdOrPath(emulator.state, fullPath);
+  if (!p) throw new Error(`no project '${fullPath}'`);
+  return p;
+}
+
+/** Changes a project's record directly. */
+export function updateProject(emulator: Emulator, fullPath: string, change: (project: Draft<Project>) => void): void {
+  const id = projectRecord(emulator, fullPath).id;
+  emulator.store.update((d) => change(tget(d.projects, id)!));
+}
+
+/** Changes the refs of a project's repository directly. */
+export function updateRefs(emulator: Emulator, fullPath: string, change: (refs: Draft<Repository>) => void): void {
+  const id = projectRecord(emulator, fullPath).id;
+  emulator.store.update((d) => change(tget(d.repositories, id)!));
+}
+
+export function releaseRecord(emulator: Emulator, fullPath: string, tagName: string): Release {
+  const r = pget(emulator.state.releases, projectRecord(emulator, fullPath).id, tagName);
+  if (!r) throw new Error(`no release '${tagName}' in '${fullPath}'`);
+  return r;
+}
+
+export function projectMilestones(emulator: Emulator, fullPath: string): Milestone[] {
+  return plist(emulator.state.projectMilestones, projectRecord(emulator, fullPath).id);
 }

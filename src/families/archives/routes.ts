@@ -3,18 +3,19 @@
 // app's download that release assets link to, `<project>/-/archive/<ref>/<name>.<format>`
 // (Projects::RepositoriesController#archive). Both answer what Workhorse streams from Gitaly.
 import { canReadProject } from '../../policy/access.js';
-import { canReadCode, defaultBranchName, isEmptyRepository, resolveCommit } from '../repositories/rules.js';
+import { canReadCode, defaultBranchName, isEmptyRepository, lfsObject, refsOf, repoView, resolveCommit, type RepoView } from '../repositories/index.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
-import { projectWebUrl } from '../projects/entity.js';
+import { projectWebUrl } from '../projects/index.js';
 import { buildArchive, type ArchiveFormat } from '../../git/archive.js';
 import { parseLfsPointer, utf8 } from '../../git/bytes.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, notFound } from '../../core/errors.js';
 import { arr, bool, str } from '../../http/params.js';
 import { WEB_PREFIX } from '../../http/pipeline.js';
 import { findProject } from '../../http/resolve.js';
-import { redirect, route, type Reply } from '../../http/route.js';
+import { redirect, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 import { hash53 } from '../../core/hash.js';
 
@@ -112,13 +113,13 @@ interface Archive {
  * when the ref, the path or an excluded path is unknown, or the repository is empty.
  */
 async function makeArchive(
-  project: Project,
+  { project, refs }: RepoView,
   repo: RepositoryObjects,
   o: { ref: string | undefined; format: string | undefined; path: string | undefined; appendSha: boolean | undefined; lfs: boolean; exclude: readonly string[] },
 ): Promise<Archive | null> {
-  if (isEmptyRepository(project)) return null;
+  if (isEmptyRepository(refs)) return null;
   const ref = o.ref ?? defaultBranchName(project);
-  const sha = await resolveCommit(repo, project, ref);
+  const sha = await resolveCommit(repo, { project, refs }, ref);
   if (!sha) return null;
   const commit = await repo.readCommit(sha);
   const format = archiveFormat(o.format);
@@ -133,7 +134,7 @@ async function makeArchive(
     content: o.lfs
       ? async (_path, blob) => {
           const pointer = parseLfsPointer(blob);
-          const stored = pointer ? project.repository.lfs[pointer.oid] : undefined;
+          const stored = pointer ? lfsObject(refs, pointer.oid) : undefined;
           return stored ? repo.readBlob(stored) : blob;
         }
       : undefined,
@@ -184,7 +185,7 @@ export const archiveRoutes = [
       if (hotlinking(ctx.request)) throw customError(406, '406 Not Acceptable');
       // The format in the path wins over the parameter, as Grape's routing arguments do.
       const suffix = p.archive.slice('archive'.length + 1);
-      const archive = await makeArchive(project, ctx.env.git.repository(project.id), {
+      const archive = await makeArchive(repoView(ctx.state, project), ctx.env.git.repository(project.id), {
         ref: p.sha,
         format: suffix || p.format,
         path: p.path,
@@ -215,7 +216,7 @@ export const archiveRoutes = [
         return ctx.user ? webNotFound() : redirect(`${ctx.webBase}/users/sign_in`);
       }
       if (throttled(ctx, project)) return { status: 429, raw: THROTTLED, contentType: 'text/plain; charset=utf-8' };
-      if (isEmptyRepository(project)) return redirect(projectWebUrl(ctx.state, project, ctx), 303);
+      if (isEmptyRepository(refsOf(ctx.state, project.id))) return redirect(projectWebUrl(ctx.state, project, ctx), 303);
       if (hotlinking(ctx.request)) return { status: 406, raw: '', contentType: 'text/html; charset=utf-8' };
       if (!canReadCode(ctx.state, ctx.user, project, now)) return webNotFound();
       // extract_ref_and_filename: the last segment is the file name, the rest the ref.
@@ -223,7 +224,7 @@ export const archiveRoutes = [
       const ref = slash < 0 ? id.trim() : id.trim().slice(0, slash);
       const filename = slash < 0 ? undefined : id.trim().slice(slash + 1);
       const appendSha = filename === `${project.path}-${ref.replace(/\//g, '-')}` ? false : p.append_sha !== undefined ? true : undefined;
-      const archive = await makeArchive(project, ctx.env.git.repository(project.id), {
+      const archive = await makeArchive(repoView(ctx.state, project), ctx.env.git.repository(project.id), {
         ref,
         format,
         path: p.path,

@@ -1,5 +1,5 @@
 // Branches as GitLab renders them (lib/api/entities/branch.rb).
-import { commitEntity, type CommitRef } from '../commits/entity.js';
+import { commitEntity, type CommitRef } from '../commits/index.js';
 import { urlPath } from '../../render/url.js';
 
 export interface BranchFacts {

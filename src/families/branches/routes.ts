@@ -1,6 +1,6 @@
 // Branches: GET/POST /projects/:id/repository/branches, GET/HEAD/DELETE .../branches/:branch
 // (lib/api/branches.rb, app/finders/branches_finder.rb, app/services/branches/*).
-import { createBranch, deleteBranch } from '../repositories/commit-service.js';
+import { createBranch, deleteBranch, refsOf, repoView, type Repository } from '../repositories/index.js';
 import {
   canPushCode,
   canPushToBranch,
@@ -9,17 +9,18 @@ import {
   developersCan,
   isProtected,
   isValidBranchName,
-} from '../repositories/rules.js';
+} from '../repositories/index.js';
 import { branchEntity } from './entity.js';
-import { projectWebUrl } from '../projects/entity.js';
+import { projectWebUrl } from '../projects/index.js';
 import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, notFound } from '../../core/errors.js';
 import { int, str } from '../../http/params.js';
 import { findProject } from '../../http/resolve.js';
-import { created, json, noContent, route, type Reply } from '../../http/route.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 
 /** The `before` of every branch route: require_repository_enabled!, then read_code. */
@@ -31,15 +32,16 @@ function readable(ctx: Context<unknown>, id: string): { project: Project; repo: 
 }
 
 /** find_branch!: a name git would refuse is 400, an unknown one 404. */
-function findBranch(project: Project, name: string): string {
+function findBranch(refs: Repository, name: string): string {
   if (!isValidBranchName(name)) throw customError(400, 'The branch refname is invalid');
-  const sha = project.repository.branches[name];
+  const sha = Object.hasOwn(refs.branches, name) ? refs.branches[name] : undefined;
   if (sha === undefined) throw notFound('Branch');
   return sha;
 }
 
 async function render(ctx: Context<unknown>, project: Project, repo: RepositoryObjects, names: readonly string[]) {
-  const { branches } = project.repository;
+  const refs = refsOf(ctx.state, project.id);
+  const { branches } = refs;
   const head = defaultBranchName(project);
   const headSha = branches[head];
   const merged = headSha ? await reachable(repo, headSha) : new Set<string>();
@@ -52,9 +54,9 @@ async function render(ctx: Context<unknown>, project: Project, repo: RepositoryO
         name,
         commit: { sha, commit: await repo.readCommit(sha) },
         merged: sha !== headSha && merged.has(sha),
-        protected: isProtected(project, name),
-        developersCanPush: developersCan(project, name, 'push'),
-        developersCanMerge: developersCan(project, name, 'merge'),
+        protected: isProtected(refs, name),
+        developersCanPush: developersCan(refs, name, 'push'),
+        developersCanMerge: developersCan(refs, name, 'merge'),
         canPush: canPushToBranch(ctx.state, ctx.user, project, name, ctx.now()),
         default: name === head,
       }),
@@ -98,12 +100,13 @@ export const branchRoutes = [
           throw customError(400, 'Regex is invalid');
         }
       }
-      let names = Object.keys(project.repository.branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const { branches } = refsOf(ctx.state, project.id);
+      let names = Object.keys(branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (p.search) names = names.filter((n) => matchesSearch(n, p.search!));
       if (re) names = names.filter((n) => re!.test(n));
       if (p.sort === 'updated_asc' || p.sort === 'updated_desc') {
         const when = new Map<string, number>();
-        for (const n of names) when.set(n, (await repo.readCommit(project.repository.branches[n]!)).committer.timestamp);
+        for (const n of names) when.set(n, (await repo.readCommit(branches[n]!)).committer.timestamp);
         const dir = p.sort === 'updated_asc' ? 1 : -1;
         names = names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || (a < b ? -1 : 1));
       }
@@ -124,9 +127,9 @@ export const branchRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const { project, repo } = readable(ctx, ctx.params.id);
       if (ctx.request.method === 'HEAD') {
-        return project.repository.branches[ctx.params.branch] !== undefined ? noContent() : { status: 404 };
+        return Object.hasOwn(refsOf(ctx.state, project.id).branches, ctx.params.branch) ? noContent() : { status: 404 };
       }
-      findBranch(project, ctx.params.branch);
+      findBranch(refsOf(ctx.state, project.id), ctx.params.branch);
       return json((await render(ctx, project, repo, [ctx.params.branch]))[0]);
     },
   }),
@@ -139,7 +142,7 @@ export const branchRoutes = [
       const p = ctx.params;
       const { project, repo } = readable(ctx, p.id);
       if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const outcome = await createBranch(repo, project, ctx.user, p.branch, p.ref, ctx.now());
+      const outcome = await createBranch(repo, repoView(ctx.state, project), ctx.user, p.branch, p.ref, ctx.now());
       ctx.update(outcome.recipe);
       return created((await render(ctx, findProject(ctx, String(project.id)), repo, [p.branch]))[0]);
     },
@@ -153,7 +156,7 @@ export const branchRoutes = [
       const p = ctx.params;
       const { project, repo } = readable(ctx, p.id);
       if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const sha = findBranch(project, p.branch);
+      const sha = findBranch(refsOf(ctx.state, project.id), p.branch);
       // destroy_conditionally! compares If-Unmodified-Since with the tip's authored date.
       checkUnmodifiedSince(ctx, (await repo.readCommit(sha)).author.timestamp * 1000);
       ctx.update(deleteBranch(ctx.state, project, ctx.user, p.branch, ctx.now()));

@@ -1,17 +1,18 @@
 // Commits: GET /projects/:id/repository/commits and .../commits/:sha (lib/api/commits.rb).
 // The list is paginated without a count: GitLab pretends one more commit follows each page,
 // so there are no X-Total headers and "next" appears whenever a page is full.
-import { canReadCode, defaultBranchName, resolveCommit } from '../repositories/rules.js';
+import { canReadCode, defaultBranchName, refsOf, repoView, resolveCommit } from '../repositories/index.js';
 import { commitDetail, commitEntity, commitWithStats } from './entity.js';
-import { projectWebUrl } from '../projects/entity.js';
+import { projectWebUrl } from '../projects/index.js';
 import { commitStats, log } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, notFound } from '../../core/errors.js';
 import { offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { bool, datetime, int, str } from '../../http/params.js';
 import { findProject } from '../../http/resolve.js';
-import { json, route, type Reply } from '../../http/route.js';
+import { json, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 
 function readable(ctx: Context<unknown>, id: string): { project: Project; repo: RepositoryObjects } {
@@ -47,10 +48,10 @@ export const commitRoutes = [
       if (p.ref_name?.startsWith('-')) throw customError(400, 'ref_name is invalid');
       let tips: string[];
       if (p.all) {
-        const { branches, tags } = project.repository;
+        const { branches, tags } = refsOf(ctx.state, project.id);
         tips = [...new Set([...Object.values(branches), ...Object.values(tags).map((t) => t.commit)])];
       } else {
-        const sha = await resolveCommit(repo, project, p.ref_name || defaultBranchName(project));
+        const sha = await resolveCommit(repo, repoView(ctx.state, project), p.ref_name || defaultBranchName(project));
         tips = sha ? [sha] : [];
       }
       const all = tips.length ? await log(repo, tips, { path: p.path, since: p.since, until: p.until, author: p.author, firstParent: p.first_parent, order: p.order as 'default' | 'topo' }) : [];
@@ -76,7 +77,7 @@ export const commitRoutes = [
     params: { id: str().required(), sha: str().required(), stats: bool().default(true) },
     handler: async (ctx): Promise<Reply> => {
       const { project, repo } = readable(ctx, ctx.params.id);
-      const sha = await resolveCommit(repo, project, ctx.params.sha);
+      const sha = await resolveCommit(repo, repoView(ctx.state, project), ctx.params.sha);
       if (!sha) throw notFound('Commit');
       const ref = { sha, commit: await repo.readCommit(sha) };
       const stats = ctx.params.stats ? await commitStats(repo, sha) : null;

@@ -1,7 +1,7 @@
 // Repository files as GitLab renders them (lib/api/files.rb `blob_data`, headers_helpers.rb):
 // the metadata, also sent as `X-Gitlab-*` headers and, as the spec names them, `X-Service-*`.
 import { toBase64 } from '../../git/bytes.js';
-import { blameCommit, type CommitRef } from '../commits/entity.js';
+import { blameCommit, type CommitRef } from '../commits/index.js';
 
 export interface FileFacts {
   path: string;

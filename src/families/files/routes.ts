@@ -1,8 +1,8 @@
 // Repository files (content-api.md "Repository files"; lib/api/files.rb): metadata and Base64
 // content, HEAD metadata, raw content (with LFS), blame, and create/update/delete as commits.
-import { canPushCode, canReadCode } from '../repositories/rules.js';
-import { commitFiles, fileAt, personOf, type FileAction } from '../repositories/commit-service.js';
-import { resolveCommit } from '../repositories/rules.js';
+import { canPushCode, canReadCode } from '../repositories/index.js';
+import { commitFiles, fileAt, personOf, type FileAction } from '../repositories/index.js';
+import { lfsObject, refsOf, repoView, resolveCommit } from '../repositories/index.js';
 import { blameRange, fileEntity, fileHeaders, fileMetadata, type FileFacts } from './entity.js';
 import { blame, blameRuns } from '../../git/blame.js';
 import { fromBase64, parseLfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
@@ -10,13 +10,14 @@ import { isBinary } from '../../git/diff.js';
 import { lastCommitForPath } from '../../git/history.js';
 import type { RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE } from '../../git/tree.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { validFilePath } from '../../http/file-path.js';
 import { customError, forbidden, grapeError, malformedRequest, notFound } from '../../core/errors.js';
 import { any, bool, hash, int, str } from '../../http/params.js';
 import { LONE_SURROGATE } from '../../http/request-params.js';
 import { findProject } from '../../http/resolve.js';
-import { created, json, noContent, route, type Reply } from '../../http/route.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 
 const SCOPES = ['read_repository', 'ai_workflows'];
@@ -37,7 +38,7 @@ async function locate(ctx: Context<unknown>, id: string, ref: string, path: stri
   const project = findProject(ctx, id);
   if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
   const repo = ctx.env.git.repository(project.id);
-  const commit = await resolveCommit(repo, project, ref);
+  const commit = await resolveCommit(repo, repoView(ctx.state, project), ref);
   if (!commit) throw notFound('Commit');
   const entry = await fileAt(repo, commit, path);
   if (!entry) throw notFound('File');
@@ -201,7 +202,7 @@ export const fileRoutes = [
       const name = path.slice(path.lastIndexOf('/') + 1);
       const pointer = p.lfs ? parseLfsPointer(content) : null;
       if (pointer) {
-        const stored = l.project.repository.lfs[pointer.oid];
+        const stored = lfsObject(refsOf(ctx.state, l.project.id), pointer.oid);
         if (!stored) throw notFound();
         return {
           status: 200,

@@ -1,8 +1,9 @@
 // Groups as GitLab renders them (lib/api/entities/group.rb, group_detail.rb), CE fields in order.
-import type { Namespace, State } from '../../store/state.js';
-import { fullName } from '../namespaces/entity.js';
+import type { Namespace } from '../../store/state.js';
+import type { State } from '../world.js';
+import { fullName } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
-import type { UrlBase } from '../users/entity.js';
+import type { UrlBase } from '../users/index.js';
 
 export function groupEntity(state: State, g: Namespace, u: UrlBase) {
   return {

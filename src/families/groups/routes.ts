@@ -1,20 +1,22 @@
 // Groups: GET /groups, GET/PUT/DELETE /groups/:id, POST /groups, subgroups and group projects
 // (lib/api/groups.rb, app/finders/groups_finder.rb).
 import { ancestry, canReadGroup, canReadProject, groupAccess, hasGroupRole, isWithin } from '../../policy/access.js';
-import { changeGroupPath, createGroup, validateGroup, type Errors } from './rules.js';
+import { changeGroupPath, createGroup, validateGroup, DESTROY_GROUP, type Errors } from './rules.js';
 import { VISIBILITIES } from '../../policy/visibility.js';
 import { groupDetail, groupEntity } from './entity.js';
-import { projectEntity } from '../projects/entity.js';
+import { projectEntity } from '../projects/index.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, validationFailed } from '../../core/errors.js';
 import { arr, bool, int, str, type ParamSpec, type Parsed } from '../../http/params.js';
 import { checkMaxOffset } from '../../http/pagination.js';
 import { findGroup } from '../../http/resolve.js';
-import { accepted, created, json, route } from '../../http/route.js';
-import { ACCESS, type Namespace, type Project, type State } from '../../store/state.js';
+import { accepted, created, json } from '../../http/route.js';
+import { route, schedule } from '../define.js';
+import { ACCESS, type Namespace, type Project } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget, tvalues } from '../../store/table.js';
-import { PROJECT_LIST_PARAMS, listProjects, projectListReply } from '../projects/routes.js';
+import { PROJECT_LIST_PARAMS, listProjects, projectListReply } from '../projects/index.js';
 
 const ACCESS_LEVELS = [ACCESS.guest, ACCESS.planner, ACCESS.reporter, ACCESS.developer, ACCESS.maintainer, ACCESS.owner];
 
@@ -209,7 +211,7 @@ export const groupRoutes = [
       checkUnmodifiedSince(ctx, group.updatedAt);
       ctx.update((draft) => {
         tget(draft.namespaces, group.id)!.pendingDelete = true;
-        ctx.schedule(draft, 'group.destroy', now, { groupId: group.id });
+        schedule(draft, DESTROY_GROUP, now, { groupId: group.id });
       });
       return accepted();
     },

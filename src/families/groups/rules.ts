@@ -1,5 +1,9 @@
 // Groups: namespaces of kind `group`, nested by `parentId`, with their own members.
-import { ACCESS, nextId, type Namespace, type Project, type State, type Visibility } from '../../store/state.js';
+import { ACCESS, coreIds, type Namespace, type Project, type Visibility } from '../../store/state.js';
+import type { Draft } from 'immer';
+import type { State } from '../world.js';
+import { defineTask, type TaskContext } from '../define.js';
+import { destroyProject, projectsIn } from '../projects/index.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
 import {
   GROUP_NAME_MESSAGE, MAX_LENGTH, NAMESPACE_PATH_MESSAGE, OCI_PATH_MESSAGE, isOciPath, isPathTaken, isReservedTopLevel,
@@ -96,7 +100,7 @@ export function changeGroupPath(draft: State, groupId: number, newPath: string):
 }
 
 export function createGroup(draft: State, input: GroupInput, now: number): Namespace {
-  const id = nextId(draft, 'namespace');
+  const id = coreIds.next(draft, 'namespace');
   const parent = input.parentId ? tget(draft.namespaces, input.parentId) : undefined;
   const group: Namespace = {
     id,
@@ -115,7 +119,6 @@ export function createGroup(draft: State, input: GroupInput, now: number): Names
     projectCreationLevel: input.projectCreationLevel ?? 'developer',
     subgroupCreationLevel: input.subgroupCreationLevel ?? 'maintainer',
     pendingDelete: false,
-    milestones: {},
   };
   if (input.creatorId) {
     group.members[input.creatorId] = {
@@ -133,3 +136,16 @@ export function subgroups(state: State, groupId: number): Namespace[] {
   for (const ns of tvalues(state.namespaces)) if (ns.parentId === groupId && ns.kind === 'group') out.push(ns);
   return out;
 }
+
+/** The timed half of `DELETE /groups/:id`: the group, its subgroups and their projects go. */
+function destroyGroup(draft: Draft<State>, id: number, ctx: TaskContext): void {
+  const group = tget(draft.namespaces, id);
+  if (!group) return;
+  for (const sub of subgroups(draft as State, id)) destroyGroup(draft, sub.id, ctx);
+  for (const p of projectsIn(draft as State, id)) destroyProject(draft, p.id, ctx);
+  tdel(draft.paths, group.fullPath.toLowerCase());
+  tdel(draft.namespaces, id);
+  ctx.forget('group', id, draft);
+}
+
+export const DESTROY_GROUP = defineTask<{ groupId: number }>('group.destroy', (draft, { groupId }, ctx) => destroyGroup(draft, groupId, ctx));

@@ -1,10 +1,11 @@
 // Milestones as GitLab renders them (lib/api/entities/milestone.rb, milestone_with_stats.rb).
 import { isExpired, issueStats } from './rules.js';
-import type { Milestone, State } from '../../store/state.js';
+import type { Milestone } from './records.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
-import { projectWebUrl } from '../projects/entity.js';
+import { projectWebUrl } from '../projects/index.js';
 import { iso } from '../../render/time.js';
-import type { UrlBase } from '../users/entity.js';
+import type { UrlBase } from '../users/index.js';
 
 /** Gitlab::UrlBuilder for a milestone: under its project, or under its group's `/groups/` path. */
 export function milestoneWebUrl(state: State, m: Milestone, u: UrlBase): string {

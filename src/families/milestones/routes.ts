@@ -2,16 +2,19 @@
 // milestone_responses.rb, lib/api/concerns/milestones/group_project_params.rb): list, get and
 // create. Every route needs a signed-in caller (`before { authenticate! }`).
 import {
-  canAdminGroupMilestones, canAdminProjectMilestones, canReadProjectMilestones, castDate, createMilestone, findMilestones,
-  groupListScope, groupMilestoneScope, projectListScope, projectMilestoneScope, rubyErrorsHash, validateMilestone,
+  canAdminGroupMilestones, canAdminProjectMilestones, canReadProjectMilestones, castDate, createMilestone, findMilestone, findMilestones,
+  groupListScope, groupMilestoneScope, projectListScope, projectMilestoneScope, rubyErrorsHash, validateMilestone, type MilestoneOwner,
 } from './rules.js';
+import type { Milestone } from './records.js';
 import { milestoneEntity } from './entity.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, recordNotFound } from '../../core/errors.js';
 import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
 import { findGroup, findProject } from '../../http/resolve.js';
-import { created, json, route, type Reply } from '../../http/route.js';
-import type { Milestone, Namespace, Project, State } from '../../store/state.js';
+import { created, json, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
+import type { Project } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 
 const LIST_PARAMS = {
@@ -70,24 +73,18 @@ interface CreateInput {
  * Milestones::CreateService: the title stripped, dates cast as Rails casts them; an invalid
  * milestone is `Failed to create milestone {...}` with ActiveModel's errors.
  */
-function create(ctx: Context<unknown>, owner: { projectId?: number; groupId?: number }, scope: readonly Milestone[], p: CreateInput): Milestone {
+function create(ctx: Context<unknown>, owner: MilestoneOwner, scope: readonly Milestone[], p: CreateInput): Milestone {
   const title = p.title.trim();
   const startDate = castDate(p.start_date);
   const dueDate = castDate(p.due_date);
   const errors = validateMilestone(scope, title, startDate, dueDate);
   if (Object.keys(errors).length) throw customError(400, `Failed to create milestone ${rubyErrorsHash(errors)}`);
   const now = ctx.now();
-  let made!: Milestone;
-  ctx.update((draft) => {
-    made = createMilestone(draft as State, owner, { title, description: p.description ?? '', dueDate, startDate }, now);
-    const into = owner.projectId !== undefined ? tget(draft.projects, owner.projectId)!.milestones : tget(draft.namespaces, owner.groupId!)!.milestones;
-    into[made.id] = made;
-  });
-  return made;
+  return ctx.update((draft) => createMilestone(draft as State, owner, { title, description: p.description ?? '', dueDate, startDate }, now));
 }
 
-function groupMilestone(group: Namespace, id: number): Milestone {
-  const m = group.milestones[id];
+function milestoneOf(ctx: Context<unknown>, owner: MilestoneOwner, id: number): Milestone {
+  const m = findMilestone(ctx.state, owner, id);
   if (!m) throw recordNotFound();
   return m;
 }
@@ -114,9 +111,7 @@ export const milestoneRoutes = [
     params: { id: str().required(), milestone_id: int().required() },
     handler: (ctx): Reply => {
       const project = readableProject(ctx, ctx.params.id);
-      const m = project.milestones[ctx.params.milestone_id];
-      if (!m) throw recordNotFound();
-      return json(milestoneEntity(ctx.state, m, ctx, ctx.now()));
+      return json(milestoneEntity(ctx.state, milestoneOf(ctx, { projectId: project.id }, ctx.params.milestone_id), ctx, ctx.now()));
     },
   }),
 
@@ -155,7 +150,7 @@ export const milestoneRoutes = [
     params: { id: str().required(), milestone_id: int().required() },
     handler: (ctx): Reply => {
       const group = findGroup(ctx, ctx.params.id);
-      return json(milestoneEntity(ctx.state, groupMilestone(group, ctx.params.milestone_id), ctx, ctx.now()));
+      return json(milestoneEntity(ctx.state, milestoneOf(ctx, { groupId: group.id }, ctx.params.milestone_id), ctx, ctx.now()));
     },
   }),
 

@@ -2,8 +2,15 @@
 // app/services/milestones/create_service.rb, app/finders/milestones_finder.rb). A milestone
 // lives in its owner's record; `iid` counts per owner. Titles are unique across a project and
 // its group (Milestone#uniqueness_of_title).
-import { nextId, ACCESS, type Milestone, type Namespace, type Project, type State, type User } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { ACCESS, sequences, type Namespace, type Project, type User } from '../../store/state.js';
+import { pget, plist, pset, tget, tvalues } from '../../store/table.js';
+import type { State } from '../world.js';
+import type { Milestone } from './records.js';
+
+export const ids = sequences(['milestone', 'milestone_iid']);
+
+/** Whose a milestone is: a project's or a group's. */
+export type MilestoneOwner = { projectId: number; groupId?: undefined } | { groupId: number; projectId?: undefined };
 import { ancestry, canReadGroup, canUseFeature, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
 
 export interface MilestoneInput {
@@ -32,12 +39,21 @@ export function validateMilestone(existing: readonly Milestone[], title: string,
   return errors;
 }
 
-/** A new active milestone; the caller stores it in the owner's `milestones`. */
-export function createMilestone(draft: State, owner: { projectId?: number; groupId?: number }, input: MilestoneInput, now: number): Milestone {
-  const key = owner.projectId !== undefined ? `milestone_iid:p${owner.projectId}` : `milestone_iid:g${owner.groupId}`;
-  return {
-    id: nextId(draft, 'milestone'),
-    iid: nextId(draft, key),
+/** The milestones a project or a group owns. */
+export function ownMilestones(state: State, owner: MilestoneOwner): Milestone[] {
+  return owner.projectId !== undefined ? plist(state.projectMilestones, owner.projectId) : plist(state.groupMilestones, owner.groupId);
+}
+
+export function findMilestone(state: State, owner: MilestoneOwner, id: number): Milestone | undefined {
+  return owner.projectId !== undefined ? pget(state.projectMilestones, owner.projectId, id) : pget(state.groupMilestones, owner.groupId, id);
+}
+
+/** A new active milestone, stored with its owner; returns it. */
+export function createMilestone(draft: State, owner: MilestoneOwner, input: MilestoneInput, now: number): Milestone {
+  const scope = owner.projectId !== undefined ? `p${owner.projectId}` : `g${owner.groupId}`;
+  const milestone: Milestone = {
+    id: ids.next(draft, 'milestone'),
+    iid: ids.next(draft, 'milestone_iid', scope),
     projectId: owner.projectId ?? null,
     groupId: owner.groupId ?? null,
     title: input.title,
@@ -48,6 +64,9 @@ export function createMilestone(draft: State, owner: { projectId?: number; group
     dueDate: input.dueDate ?? null,
     startDate: input.startDate ?? null,
   };
+  if (owner.projectId !== undefined) pset(draft.projectMilestones, owner.projectId, milestone.id, milestone);
+  else pset(draft.groupMilestones, owner.groupId, milestone.id, milestone);
+  return milestone;
 }
 
 /** The group a project sits in directly (`project.group`), or null for a personal project. */
@@ -59,13 +78,13 @@ export function projectGroup(state: State, project: Project): Namespace | null {
 /** Milestones a project's title must not repeat, and where releases look titles up: its own and its group's. */
 export function projectMilestoneScope(state: State, project: Project): Milestone[] {
   const group = projectGroup(state, project);
-  return [...Object.values(project.milestones), ...(group ? Object.values(group.milestones) : [])];
+  return [...ownMilestones(state, { projectId: project.id }), ...(group ? ownMilestones(state, { groupId: group.id }) : [])];
 }
 
 /** A group milestone's title must not repeat one of the group's or of its direct projects. */
 export function groupMilestoneScope(state: State, group: Namespace): Milestone[] {
-  const out = Object.values(group.milestones);
-  for (const p of tvalues(state.projects)) if (p.namespaceId === group.id) out.push(...Object.values(p.milestones));
+  const out = ownMilestones(state, { groupId: group.id });
+  for (const p of tvalues(state.projects)) if (p.namespaceId === group.id) out.push(...ownMilestones(state, { projectId: p.id }));
   return out;
 }
 
@@ -153,9 +172,9 @@ export function findMilestones(all: readonly Milestone[], f: MilestoneFilters): 
 
 /** The milestones a project lists: its own, and with `includeAncestors` those of its group and the group's ancestors. */
 export function projectListScope(state: State, project: Project, includeAncestors: boolean): Milestone[] {
-  const out = Object.values(project.milestones);
+  const out = ownMilestones(state, { projectId: project.id });
   const group = projectGroup(state, project);
-  if (includeAncestors && group) for (const g of ancestry(state, group.id)) out.push(...Object.values(g.milestones));
+  if (includeAncestors && group) for (const g of ancestry(state, group.id)) out.push(...ownMilestones(state, { groupId: g.id }));
   return out;
 }
 
@@ -168,10 +187,10 @@ export function groupListScope(state: State, user: User | null, group: Namespace
   if (opts.ancestors) for (const g of ancestry(state, group.id)) groups.set(g.id, g);
   if (opts.descendants) for (const ns of tvalues(state.namespaces)) if (ns.kind === 'group' && isWithin(state, ns.id, group.id)) groups.set(ns.id, ns);
   const out: Milestone[] = [];
-  for (const g of groups.values()) if (g.id === group.id || canReadGroup(state, user, g, now)) out.push(...Object.values(g.milestones));
+  for (const g of groups.values()) if (g.id === group.id || canReadGroup(state, user, g, now)) out.push(...ownMilestones(state, { groupId: g.id }));
   if (opts.descendants) {
     for (const p of tvalues(state.projects)) {
-      if (!p.pendingDelete && isWithin(state, p.namespaceId, group.id) && canReadProjectMilestones(state, user, p, now)) out.push(...Object.values(p.milestones));
+      if (!p.pendingDelete && isWithin(state, p.namespaceId, group.id) && canReadProjectMilestones(state, user, p, now)) out.push(...ownMilestones(state, { projectId: p.id }));
     }
   }
   return out;

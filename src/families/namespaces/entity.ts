@@ -1,7 +1,8 @@
 // NamespaceBasic and Namespace (lib/api/entities/namespace_basic.rb, namespace.rb).
-import type { Namespace, State } from '../../store/state.js';
+import type { Namespace } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
-import type { UrlBase } from '../users/entity.js';
+import type { UrlBase } from '../users/index.js';
 
 export function namespaceWebUrl(ns: Namespace, u: UrlBase): string {
   return ns.kind === 'group' ? `${u.webBase}/groups/${ns.fullPath}` : `${u.webBase}/${ns.fullPath}`;

@@ -2,10 +2,11 @@
 import { groupAccess } from '../../policy/access.js';
 import { namespaceByIdOrPath } from '../../policy/paths.js';
 import { namespaceEntity } from './entity.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { notFound } from '../../core/errors.js';
 import { bool, int, str } from '../../http/params.js';
-import { json, route } from '../../http/route.js';
+import { json } from '../../http/route.js';
+import { route } from '../define.js';
 import { ACCESS, type Namespace } from '../../store/state.js';
 import { tvalues } from '../../store/table.js';
 

@@ -1,14 +1,15 @@
 // Projects as GitLab renders them (lib/api/entities/project_identity.rb, basic_project_details.rb,
 // project_details.rb, project.rb, project_with_access.rb), CE fields in emission order.
 // Anonymous viewers get ProjectDetails; members and admins the full entity.
-import { ACCESS, type Project, type State, type User } from '../../store/state.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import { ancestry, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
-import { isEmptyRepository } from '../repositories/rules.js';
-import { fullName, namespaceBasic } from '../namespaces/entity.js';
+import { isEmptyRepository, refsOf } from '../repositories/index.js';
+import { fullName, namespaceBasic } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
-import { userBasic, type UrlBase } from '../users/entity.js';
+import { userBasic, type UrlBase } from '../users/index.js';
 
 export interface ProjectView extends UrlBase {
   state: State;
@@ -100,7 +101,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     marked_for_deletion_at: null,
     marked_for_deletion_on: null,
     packages_enabled: pick('packages_enabled', true),
-    empty_repo: isEmptyRepository(project),
+    empty_repo: isEmptyRepository(refsOf(v.state, project.id)),
     archived: project.archived,
     ...(owner ? { owner: userBasic(owner, v) } : {}),
     resolve_outdated_diff_discussions: pick('resolve_outdated_diff_discussions', false),

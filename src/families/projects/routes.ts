@@ -1,19 +1,22 @@
 // Projects: GET /projects, GET/PUT/DELETE /projects/:id, POST /projects, POST /projects/user/:user_id
 // (lib/api/projects.rb, app/finders/projects_finder.rb).
 import { canReadProject, groupAccess, hasProjectRole, projectAccess } from '../../policy/access.js';
-import { createProject, normalizeProjectInput, projectFullPath, rename, repath, validateProject, FEATURES } from './rules.js';
+import { createProject, normalizeProjectInput, rename, repath, validateProject, DESTROY_PROJECT, FEATURES } from './rules.js';
+import { projectFullPath } from '../../policy/paths.js';
 import { VISIBILITIES, VISIBILITY_ORDER, minVisibility } from '../../policy/visibility.js';
-import { initializeWithReadme } from '../repositories/commit-service.js';
+import { initializeWithReadme } from '../repositories/index.js';
 import { jsonArray } from '../../render/cache.js';
 import { projectEntity, projectJson, type ProjectRendering, type ProjectView } from './entity.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { badRequest, forbidden, notFound, validationFailed } from '../../core/errors.js';
 import { keysetUnsupported, paginateKeysetById } from '../../http/pagination.js';
 import { arr, bool, datetime, int, str, type ParamSpec, type Parsed } from '../../http/params.js';
 import { findProject } from '../../http/resolve.js';
-import { accepted, created, json, route, type Reply } from '../../http/route.js';
-import { ACCESS, type FeatureAccess, type Project, type State, type User } from '../../store/state.js';
+import { accepted, created, json, type Reply } from '../../http/route.js';
+import { route, schedule } from '../define.js';
+import { ACCESS, type FeatureAccess, type Project, type User } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget, tvalues } from '../../store/table.js';
 
 const view = (ctx: Context<unknown>): ProjectView => ({ state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase });
@@ -302,7 +305,7 @@ export const projectRoutes = [
       // Hidden at once, removed by a background job: the project's path is free when it has run.
       ctx.update((draft) => {
         tget(draft.projects, project.id)!.pendingDelete = true;
-        ctx.schedule(draft, 'project.destroy', now, { projectId: project.id });
+        schedule(draft, DESTROY_PROJECT, now, { projectId: project.id });
       });
       return accepted();
     },

@@ -1,8 +1,12 @@
 // Projects: creation rules, names and paths unique in their namespace, features, deletion.
-import { emptyRepository, nextId, type Project, type State, type Visibility } from '../../store/state.js';
+import type { Draft } from 'immer';
+import { coreIds, type Project, type Visibility } from '../../store/state.js';
+import { defineTask, type TaskContext } from '../define.js';
+import type { State } from '../world.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
-import type { Errors } from '../groups/rules.js';
+import type { Errors } from '../groups/index.js';
 import {
+  projectFullPath,
   MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
   isValidProjectPath, pathFromName, tooLong,
 } from '../../policy/paths.js';
@@ -68,7 +72,7 @@ const nameKey = (namespaceId: number, name: string) => `${namespaceId}/${name}`;
 export function createProject(draft: State, raw: ProjectInput, now: number): Project {
   const input = normalizeProjectInput(raw);
   const ns = tget(draft.namespaces, input.namespaceId)!;
-  const id = nextId(draft, 'project');
+  const id = coreIds.next(draft, 'project');
   const features: Project['features'] = {};
   for (const f of FEATURES) features[f] = input.features?.[f] ?? 'enabled';
   const project: Project = {
@@ -90,11 +94,7 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
     settings: input.settings ?? {},
     pendingDelete: false,
     jobTokenAllowlist: [],
-    jobs: {},
     starCount: 0,
-    repository: emptyRepository(),
-    milestones: {},
-    releases: {},
   };
   tset(draft.projects, id, project);
   tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });
@@ -102,10 +102,6 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
   return project;
 }
 
-export function projectFullPath(state: State, project: Project): string {
-  const ns = tget(state.namespaces, project.namespaceId);
-  return ns ? `${ns.fullPath}/${project.path}` : project.path;
-}
 
 export function projectsIn(state: State, namespaceId: number): Project[] {
   const out: Project[] = [];
@@ -127,8 +123,8 @@ export function rename(draft: State, project: Project, name: string): void {
   tset(draft.projectNames, nameKey(project.namespaceId, name), project.id);
 }
 
-/** Removes a project and its path; the timed half of `DELETE /projects/:id`. */
-export function destroyProject(draft: State, id: number): void {
+/** Removes a project, its path and what every family keeps for it; the timed half of `DELETE /projects/:id`. */
+export function destroyProject(draft: Draft<State>, id: number, ctx: TaskContext): void {
   const project = tget(draft.projects, id);
   if (!project) return;
   const ns = tget(draft.namespaces, project.namespaceId);
@@ -138,4 +134,7 @@ export function destroyProject(draft: State, id: number): void {
   }
   if (tget(draft.projectNames, nameKey(project.namespaceId, project.name)) === id) tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
   tdel(draft.projects, id);
+  ctx.forget('project', id, draft);
 }
+
+export const DESTROY_PROJECT = defineTask<{ projectId: number }>('project.destroy', (draft, { projectId }, ctx) => destroyProject(draft, projectId, ctx));

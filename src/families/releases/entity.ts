@@ -3,17 +3,19 @@
 // app/presenters/releases/{link,evidence}_presenter.rb). A viewer who may not read the code
 // sees no commit, paths, sources or evidences, and a count of links only.
 import MarkdownIt from 'markdown-it';
-import { orderByDatesAndTitle } from '../milestones/rules.js';
+import { orderByDatesAndTitle } from '../milestones/index.js';
+import type { Release, ReleaseEvidence, ReleaseLink } from './records.js';
 import { ARCHIVE_FORMATS, isUpcoming, releaseMilestones, sortedLinks } from './rules.js';
-import type { Project, Release, ReleaseEvidence, ReleaseLink, State, User } from '../../store/state.js';
+import type { Project, User } from '../../store/state.js';
+import type { State } from '../world.js';
 import { toQuery } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
-import { commitEntity, type CommitRef } from '../commits/entity.js';
-import { milestoneWithStats } from '../milestones/entity.js';
-import { projectPaths } from '../projects/entity.js';
+import { commitEntity, type CommitRef } from '../commits/index.js';
+import { milestoneWithStats } from '../milestones/index.js';
+import { projectPaths } from '../projects/index.js';
 import { iso } from '../../render/time.js';
 import { urlPath, urlSegment } from '../../render/url.js';
-import { userBasic, type UrlBase } from '../users/entity.js';
+import { userBasic, type UrlBase } from '../users/index.js';
 
 const markdown = new MarkdownIt({ html: false, linkify: true });
 

@@ -3,12 +3,13 @@
 // RecordNotFound (`404 Not found`); DELETE answers 200 with the deleted link.
 import { createLink, deleteLink, findLink, findRelease, sortedLinks, updateLink } from './rules.js';
 import { releaseLinkEntity } from './entity.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { recordNotFound } from '../../core/errors.js';
 import { int, str } from '../../http/params.js';
-import { created, json, route, type Reply } from '../../http/route.js';
-import type { Project, Release, ReleaseLink } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { created, json, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
+import type { Project } from '../../store/state.js';
+import type { Release, ReleaseLink } from './records.js';
 import { linkInput, releaseProject } from './routes.js';
 
 const LINK_TYPE = str().values(['other', 'runbook', 'image', 'package'] as const).default('other');
@@ -16,7 +17,7 @@ const LINK_TYPE = str().values(['other', 'runbook', 'image', 'package'] as const
 /** `find_by_tag!` after `after_validation { authorize! :read_release, user_project }`. */
 function releaseOf(ctx: Context<unknown>, id: string, tagName: string): { project: Project; release: Release } {
   const project = releaseProject(ctx, id);
-  const release = findRelease(project, tagName);
+  const release = findRelease(ctx.state, project, tagName);
   if (!release) throw recordNotFound();
   return { project, release };
 }
@@ -28,12 +29,6 @@ function linkOf(release: Release, id: number): ReleaseLink {
 }
 
 const render = (ctx: Context<unknown>, project: Project, r: Release, l: ReleaseLink) => releaseLinkEntity({ state: ctx.state, project, webBase: ctx.webBase }, r, l);
-
-/** The release again, from the world after this request's change. */
-function current(ctx: Context<unknown>, project: Project, tagName: string): { project: Project; release: Release } {
-  const p = tget(ctx.state.projects, project.id)!;
-  return { project: p, release: p.releases[tagName]! };
-}
 
 const LINK_PATH = '/projects/:id/releases/:tag_name/assets/links/:link_id';
 const LINK_ID = { id: str().required(), tag_name: str().required(), link_id: int().required() };
@@ -66,10 +61,8 @@ export const releaseLinkRoutes = [
     handler: (ctx): Reply => {
       const p = ctx.params;
       const { project, release } = releaseOf(ctx, p.id, p.tag_name);
-      ctx.update(createLink(ctx.state, project, ctx.user, release, linkInput(ctx.raw, p), ctx.now()));
-      const after = current(ctx, project, p.tag_name);
-      const link = after.release.links[after.release.links.length - 1]!;
-      return created(render(ctx, after.project, after.release, link));
+      const made = ctx.update(createLink(ctx.state, project, ctx.user, release, linkInput(ctx.raw, p), ctx.now()));
+      return created(render(ctx, project, made.release, made.link));
     },
   }),
 
@@ -95,9 +88,8 @@ export const releaseLinkRoutes = [
       const { project, release } = releaseOf(ctx, p.id, p.tag_name);
       const link = linkOf(release, p.link_id);
       // `link_type` defaults to `other`, so an update that leaves it out resets it, as GitLab's does.
-      ctx.update(updateLink(ctx.state, project, ctx.user, release, link, linkInput(ctx.raw, p), ctx.now()));
-      const after = current(ctx, project, p.tag_name);
-      return json(render(ctx, after.project, after.release, linkOf(after.release, link.id)));
+      const changed = ctx.update(updateLink(ctx.state, project, ctx.user, release, link, linkInput(ctx.raw, p), ctx.now()));
+      return json(render(ctx, project, changed.release, changed.link));
     },
   }),
 

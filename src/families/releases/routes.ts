@@ -2,24 +2,24 @@
 // downloads, the latest-release permalink, create, update, delete, collect evidence, and the
 // group list. Every project route first needs `read_release` (the `before` hook); get,
 // downloads and the permalink then need `read_code`, before the release is looked up.
-import { canReadCode } from '../repositories/rules.js';
-import { canReadProjectMilestones } from '../milestones/rules.js';
+import { canReadCode, findTag, refsOf } from '../repositories/index.js';
+import { canReadProjectMilestones } from '../milestones/index.js';
 import {
-  addEvidence, canCreateRelease, canManageRelease, canReadReleases, createRelease, deleteRelease, evidenceSummary, EVIDENCE_TASK,
-  findRelease, findReleases, groupReleases, isHistorical, isUpcoming, latestRelease, updateRelease, type LinkInput,
+  canCreateRelease, canManageRelease, canReadReleases, collectEvidence, COLLECT_EVIDENCE, createRelease, deleteRelease,
+  findRelease, findReleases, groupReleases, latestRelease, updateRelease, type LinkInput,
 } from './rules.js';
 import { basicReleaseDetails, releaseEntity, type ReleaseView } from './entity.js';
-import { sha256Hex, utf8 } from '../../git/bytes.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { validFilePath } from '../../http/file-path.js';
 import { customError, forbidden, grapeError, notFound } from '../../core/errors.js';
 import { toQuery } from '../../http/pagination.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { parseQuery } from '../../http/request-params.js';
 import { findGroup, findProject } from '../../http/resolve.js';
-import { created, json, route, type Reply } from '../../http/route.js';
-import type { Project, Release } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { created, json, type Reply } from '../../http/route.js';
+import { route, schedule } from '../define.js';
+import type { Project } from '../../store/state.js';
+import type { Release } from './records.js';
 
 // ---------------------------------------------------------------- shared helpers
 
@@ -52,7 +52,7 @@ export function releaseView(ctx: Context<unknown>, project: Project, includeHtml
 
 /** Release#commit: the sha kept with the release, else the tag's commit; null when git has neither. */
 async function commitOf(ctx: Context<unknown>, project: Project, r: Release) {
-  const sha = r.sha ?? project.repository.tags[r.tagName]?.commit;
+  const sha = r.sha ?? findTag(refsOf(ctx.state, project.id), r.tagName)?.commit;
   if (!sha) return null;
   try {
     return { sha, commit: await ctx.env.git.repository(project.id).readCommit(sha) };
@@ -74,12 +74,6 @@ const redirect302 = (url: string): Reply => ({
 
 /** ERB::Util.url_encode: everything but unreserved characters is escaped. */
 const urlEncode = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/** Evidence as Releases::CreateEvidenceWorker would collect it now: the summary and its SHA-256. */
-async function collectEvidence(project: Project, r: Release, ctx: Context<unknown>) {
-  const summary = evidenceSummary(ctx.state, project, r);
-  return { summary, sha: await sha256Hex(utf8(JSON.stringify(summary))) };
-}
 
 const MILESTONE_PARAMS = {
   milestones: arr(str(), { commaSeparated: true }),
@@ -131,7 +125,7 @@ export const releaseRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const project = releaseProject(ctx, p.id);
-      const all = findReleases(project, { orderBy: p.order_by, sort: p.sort, updatedBefore: p.updated_before, updatedAfter: p.updated_after });
+      const all = findReleases(ctx.state, project, { orderBy: p.order_by, sort: p.sort, updatedBefore: p.updated_before, updatedAfter: p.updated_after });
       const v = releaseView(ctx, project, p.include_html_description === true);
       const out = [];
       for (const r of ctx.paginate(all)) out.push(await renderRelease(ctx, v, r));
@@ -164,7 +158,7 @@ export const releaseRoutes = [
       const p = ctx.params;
       const project = releaseProject(ctx, p.id);
       authorizeReadCode(ctx, project);
-      const r = findRelease(project, p.tag_name);
+      const r = findRelease(ctx.state, project, p.tag_name);
       if (!r) throw notFound();
       return json(await renderRelease(ctx, releaseView(ctx, project, p.include_html_description === true), r));
     },
@@ -180,7 +174,7 @@ export const releaseRoutes = [
       const project = releaseProject(ctx, p.id);
       validFilePath('direct_asset_path', p.direct_asset_path);
       authorizeReadCode(ctx, project);
-      const r = findRelease(project, p.tag_name);
+      const r = findRelease(ctx.state, project, p.tag_name);
       if (!r) throw notFound();
       const link = r.links.find((l) => l.filepath === `/${p.direct_asset_path}`);
       if (!link) throw customError(404, '404 Not found'); // find_by_filepath! raises RecordNotFound
@@ -210,7 +204,7 @@ export const releaseRoutes = [
       const project = releaseProject(ctx, p.id);
       if (!ctx.user || !canCreateRelease(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
       const rawLinks = rawAssetLinks(ctx.raw);
-      const recipe = await createRelease(ctx.env.git.repository(project.id), ctx.state, project, ctx.user, {
+      const change = await createRelease(ctx.env.git.repository(project.id), ctx.state, project, ctx.user, {
         tagName: p.tag_name,
         name: p.name,
         description: p.description,
@@ -221,20 +215,8 @@ export const releaseRoutes = [
         milestoneIds: p.milestone_ids,
         links: (p.assets?.links ?? []).map((l, i) => linkInput(rawLinks[i] ?? {}, l)),
       }, ctx.now());
-      ctx.update(recipe);
-      let current = tget(ctx.state.projects, project.id)!;
-      let r = current.releases[p.tag_name]!;
-      // Releases::CreateService#create_evidence!: neither upcoming nor historical.
-      let evidenceSha: string | null = null;
-      if (!isUpcoming(r, ctx.now()) && !isHistorical(r)) {
-        const { summary, sha } = await collectEvidence(current, r, ctx);
-        const now = ctx.now();
-        ctx.update((draft) => void addEvidence(draft, project.id, p.tag_name, summary, sha, now));
-        evidenceSha = sha;
-        current = tget(ctx.state.projects, project.id)!;
-        r = current.releases[p.tag_name]!;
-      }
-      return created(await renderRelease(ctx, releaseView(ctx, current), r, evidenceSha));
+      const { release, evidenceSha } = ctx.update(change);
+      return created(await renderRelease(ctx, releaseView(ctx, project), release, evidenceSha));
     },
   }),
 
@@ -247,13 +229,12 @@ export const releaseRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const project = releaseProject(ctx, p.id);
-      ctx.update(
+      const release = ctx.update(
         updateRelease(ctx.state, project, ctx.user, p.tag_name, {
           name: p.name, description: p.description, releasedAt: p.released_at, milestones: p.milestones, milestoneIds: p.milestone_ids,
         }, ctx.now()),
       );
-      const current = tget(ctx.state.projects, project.id)!;
-      return json(await renderRelease(ctx, releaseView(ctx, current), current.releases[p.tag_name]!));
+      return json(await renderRelease(ctx, releaseView(ctx, project), release));
     },
   }),
 
@@ -265,11 +246,10 @@ export const releaseRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const project = releaseProject(ctx, p.id);
-      const recipe = deleteRelease(ctx.state, project, ctx.user, p.tag_name, ctx.now());
       // The deleted release is presented as it was, to a viewer who could manage it.
-      const body = await renderRelease(ctx, releaseView(ctx, project), findRelease(project, p.tag_name)!);
-      ctx.update(recipe);
-      return json(body);
+      const view = releaseView(ctx, project);
+      const release = ctx.update(deleteRelease(ctx.state, project, ctx.user, p.tag_name, ctx.now()));
+      return json(await renderRelease(ctx, view, release));
     },
   }),
 
@@ -284,11 +264,11 @@ export const releaseRoutes = [
       const p = ctx.params;
       const project = findProject(ctx, p.id);
       if (!canCreateRelease(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const r = findRelease(project, p.tag_name);
+      const r = findRelease(ctx.state, project, p.tag_name);
       if (!r) return { status: 404, body: 404 };
-      const { summary, sha } = await collectEvidence(project, r, ctx);
+      const { summary, sha } = await collectEvidence(ctx.state, project, r);
       const now = ctx.now();
-      ctx.update((draft) => void ctx.schedule(draft, EVIDENCE_TASK, now, { projectId: project.id, tagName: r.tagName, summary, sha }));
+      ctx.update((draft) => schedule(draft, COLLECT_EVIDENCE, now, { projectId: project.id, tagName: r.tagName, summary, sha }));
       return { status: 202, body: 202 };
     },
   }),
@@ -332,7 +312,7 @@ function permalink(ctx: Context<unknown>, id: string, suffix: string | undefined
   const project = releaseProject(ctx, id);
   if (suffix !== undefined && suffix !== '') validFilePath('suffix_path', suffix);
   authorizeReadCode(ctx, project);
-  const latest = latestRelease(project);
+  const latest = latestRelease(ctx.state, project);
   if (!latest) throw notFound();
   let url = `/api/v4/projects/${project.id}/releases/${urlEncode(latest.tagName)}`;
   if (suffix) url += `/${suffix}`;

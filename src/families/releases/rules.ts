@@ -5,16 +5,21 @@
 // so a failed request leaves the world as it was (GitLab would keep a tag it created first).
 import type { Draft } from 'immer';
 import type { RepositoryObjects } from '../../git/objects.js';
+import { sha256Hex, utf8 } from '../../git/bytes.js';
 import { customError, forbidden } from '../../core/errors.js';
-import {
-  ACCESS, nextId, type Milestone, type Namespace, type Project, type Release, type ReleaseEvidence, type ReleaseLink,
-  type ReleaseLinkType, type State, type TagRef, type Tier, type User,
-} from '../../store/state.js';
+import { ACCESS, sequences, type Namespace, type Project, type Tier, type User } from '../../store/state.js';
+import { pdel, pget, plist, pset } from '../../store/table.js';
+import type { Release, ReleaseEvidence, ReleaseLink, ReleaseLinkType } from './records.js';
+import type { State } from '../world.js';
 import { tget, tvalues } from '../../store/table.js';
 import { canReadProject, canUseFeature, hasProjectRole, isWithin } from '../../policy/access.js';
-import type { Recipe } from '../repositories/commit-service.js';
-import { projectGroup, projectMilestoneScope } from '../milestones/rules.js';
-import { canCreateTag, createTag, PROTECTED_TAG_DENIED } from '../tags/rules.js';
+import { findTag, refsOf, type TagRef } from '../repositories/index.js';
+import { defineTask, plain, type Change } from '../define.js';
+import { findMilestone, type Milestone } from '../milestones/index.js';
+
+export const ids = sequences(['release', 'release_link', 'release_evidence']);
+import { projectGroup, projectMilestoneScope } from '../milestones/index.js';
+import { canCreateTag, createTag, PROTECTED_TAG_DENIED } from '../tags/index.js';
 
 export const ARCHIVE_FORMATS = ['zip', 'tar.gz', 'tar.bz2', 'tar'] as const;
 export const LINK_TYPES: readonly ReleaseLinkType[] = ['other', 'runbook', 'image', 'package'];
@@ -53,22 +58,23 @@ export function sortReleases(list: readonly Release[], orderBy: ReleaseOrder = '
 
 /** ReleasesFinder: the project's tagged releases, `updated_before`/`updated_after` inclusive, in order. */
 export function findReleases(
+  state: State,
   project: Project,
   f: { orderBy?: ReleaseOrder; sort?: SortDirection; updatedBefore?: number; updatedAfter?: number } = {},
 ): Release[] {
-  const list = Object.values(project.releases).filter(
+  const list = plist(state.releases, project.id).filter(
     (r) => r.tagName !== '' && (f.updatedBefore === undefined || r.updatedAt <= f.updatedBefore) && (f.updatedAfter === undefined || r.updatedAt >= f.updatedAfter),
   );
   return sortReleases(list, f.orderBy, f.sort);
 }
 
 /** The target of `permalink/latest`: the first by `released_at` descending (an upcoming release counts). */
-export function latestRelease(project: Project): Release | undefined {
-  return findReleases(project)[0];
+export function latestRelease(state: State, project: Project): Release | undefined {
+  return findReleases(state, project)[0];
 }
 
-export function findRelease(project: Project, tagName: string): Release | undefined {
-  return Object.prototype.hasOwnProperty.call(project.releases, tagName) ? project.releases[tagName] : undefined;
+export function findRelease(state: State, project: Project, tagName: string): Release | undefined {
+  return pget(state.releases, project.id, tagName);
 }
 
 /** Releases::GroupReleasesFinder: releases of the projects in the group and its subgroups that the caller may read. */
@@ -77,7 +83,7 @@ export function groupReleases(state: State, user: User | null, group: Namespace,
   for (const p of tvalues(state.projects)) {
     if (p.pendingDelete || !isWithin(state, p.namespaceId, group.id)) continue;
     if (!canReadProject(state, user, p, now) || !canReadReleases(state, user, p, now)) continue;
-    for (const r of Object.values(p.releases)) if (r.tagName !== '') rows.push({ project: p, release: r });
+    for (const r of plist(state.releases, p.id)) if (r.tagName !== '') rows.push({ project: p, release: r });
   }
   const dir = sort === 'asc' ? 1 : -1;
   return rows.sort((a, b) => (a.release.releasedAt - b.release.releasedAt || a.release.id - b.release.id) * dir);
@@ -93,14 +99,17 @@ export function releaseMilestones(state: State, project: Project, r: Release): M
   const group = projectGroup(state, project);
   const out: Milestone[] = [];
   for (const id of r.milestoneIds) {
-    const m = project.milestones[id] ?? group?.milestones[id] ?? findAnyMilestone(state, id);
+    const m = findMilestone(state, { projectId: project.id }, id) ?? (group ? findMilestone(state, { groupId: group.id }, id) : undefined) ?? findAnyMilestone(state, id);
     if (m) out.push(m);
   }
   return out;
 }
 
 function findAnyMilestone(state: State, id: number): Milestone | undefined {
-  for (const ns of tvalues(state.namespaces)) if (ns.milestones[id]) return ns.milestones[id];
+  for (const ns of tvalues(state.namespaces)) {
+    const m = findMilestone(state, { groupId: ns.id }, id);
+    if (m) return m;
+  }
   return undefined;
 }
 
@@ -226,7 +235,7 @@ export interface ReleaseInput {
 }
 
 function newLink(draft: Draft<State>, l: LinkFields & { linkType: ReleaseLinkType }, now: number): ReleaseLink {
-  return { id: nextId(draft, 'release_link'), name: l.name, url: l.url.trim(), filepath: l.filepath, linkType: l.linkType, createdAt: now };
+  return { id: ids.next(draft, 'release_link'), name: l.name, url: l.url.trim(), filepath: l.filepath, linkType: l.linkType, createdAt: now };
 }
 
 /**
@@ -234,19 +243,23 @@ function newLink(draft: Draft<State>, l: LinkFields & { linkType: ReleaseLinkTyp
  * an existing release (409), milestones (400), the tag (422 without `ref`, else created by
  * Tags::CreateService, whose errors are 400), then the release's own validations (400).
  */
-export async function createRelease(repo: RepositoryObjects, state: State, project: Project, user: User, input: ReleaseInput, now: number): Promise<Recipe> {
+export async function createRelease(
+  repo: RepositoryObjects,
+  state: State,
+  project: Project,
+  user: User,
+  input: ReleaseInput,
+  now: number,
+): Promise<Change<{ release: Release; evidenceSha: string | null }>> {
   const { tagName } = input;
   if (!canCreateTag(state, user, project, tagName, now)) throw customError(403, PROTECTED_TAG_DENIED);
-  if (findRelease(project, tagName)) throw customError(409, 'Release already exists');
+  if (findRelease(state, project, tagName)) throw customError(409, 'Release already exists');
   const milestones = resolveMilestones(state, project, input.milestones, input.milestoneIds);
-  let tag: TagRef | undefined = Object.prototype.hasOwnProperty.call(project.repository.tags, tagName) ? project.repository.tags[tagName] : undefined;
-  let tagRecipe: Recipe | null = null;
-  if (!tag) {
+  const existing: TagRef | undefined = findTag(refsOf(state, project.id), tagName);
+  let addTag: Change<TagRef> | null = null;
+  if (!existing) {
     if (input.ref === undefined || input.ref === null) throw customError(422, 'Ref is not specified');
-    const made = await createTag(repo, state, project, user, tagName, input.ref, input.tagMessage, now);
-    if (!made.ok) throw customError(400, made.message);
-    tag = made.tag;
-    tagRecipe = made.recipe;
+    addTag = await createTag(repo, state, project, user, tagName, input.ref, input.tagMessage, now);
   }
   const links = (input.links ?? []).map((l) => ({ name: l.name ?? '', url: (l.url ?? '').trim(), filepath: l.filepath ?? null, linkType: checkLinkType(l.linkType) }));
   // Release#save! raises with every message, in the order the model declares its validations.
@@ -257,29 +270,34 @@ export async function createRelease(repo: RepositoryObjects, state: State, proje
     ...linkMessages,
     ...(licensed ? [] : [`Milestone releases ${GROUP_MILESTONE_UNLICENSED}`]),
     // NestedAttributesDuplicatesValidator stays quiet once a link has errors of its own.
-    ...(linkMessages.length ? [] : duplicateLinkErrors(links, (state.seq.release ?? 0) + 1)),
+    ...(linkMessages.length ? [] : duplicateLinkErrors(links, ids.peek(state, 'release'))),
   ];
   if (messages.length) throw customError(400, `Validation failed: ${messages.join(', ')}`);
-  const commit = tag.commit;
+  const id = ids.peek(state, 'release');
+  const release: Release = {
+    id,
+    tagName,
+    name: input.name ?? tagName,
+    description: input.description ?? '',
+    createdAt: now,
+    updatedAt: now,
+    releasedAt: input.releasedAt ?? now,
+    authorId: user.id,
+    sha: existing?.commit ?? null,
+    milestoneIds: milestones.map((m) => m.id),
+    links: [],
+    evidences: [],
+  };
+  // Releases::CreateService#create_evidence!: for a release neither upcoming nor historical.
+  const evidence = !isUpcoming(release, now) && !isHistorical(release) ? await collectEvidence(state, project, release) : null;
   return (draft) => {
-    tagRecipe?.(draft);
-    const p = tget(draft.projects, project.id)!;
-    if (findRelease(p, tagName)) throw customError(409, 'Release already exists');
-    p.releases[tagName] = {
-      id: nextId(draft, 'release'),
-      tagName,
-      name: input.name ?? tagName,
-      description: input.description ?? '',
-      createdAt: now,
-      updatedAt: now,
-      releasedAt: input.releasedAt ?? now,
-      authorId: user.id,
-      sha: commit,
-      milestoneIds: milestones.map((m) => m.id),
-      links: links.map((l) => newLink(draft, l, now)),
-      evidences: [],
-    };
-    p.updatedAt = now;
+    const tag = addTag ? addTag(draft) : existing!;
+    if (ids.next(draft, 'release') !== id) throw new Error('release ids moved during the request');
+    const made: Release = { ...release, sha: tag.commit, links: links.map((l) => newLink(draft, l, now)) };
+    pset((draft as State).releases, project.id, tagName, made);
+    tget(draft.projects, project.id)!.updatedAt = now;
+    const added = evidence ? addEvidence(draft, project.id, tagName, evidence.summary, evidence.sha, now) : null;
+    return { release: plain(pget((draft as State).releases, project.id, tagName)!), evidenceSha: added?.sha ?? null };
   };
 }
 
@@ -295,16 +313,16 @@ export interface ReleaseChanges {
  * PUT: `update_release` on the release (403, also when there is none), then
  * Releases::UpdateService: the tag (404), something to change (400), milestones (400).
  */
-export function updateRelease(state: State, project: Project, user: User | null, tagName: string, changes: ReleaseChanges, now: number): Recipe {
-  const release = findRelease(project, tagName);
+export function updateRelease(state: State, project: Project, user: User | null, tagName: string, changes: ReleaseChanges, now: number): Change<Release> {
+  const release = findRelease(state, project, tagName);
   if (!release || !canManageRelease(state, user, project, tagName, now)) throw forbidden();
-  if (!Object.prototype.hasOwnProperty.call(project.repository.tags, tagName)) throw customError(404, 'Tag does not exist');
+  if (!findTag(refsOf(state, project.id), tagName)) throw customError(404, 'Tag does not exist');
   if (Object.values(changes).every((v) => v === undefined)) throw customError(400, 'params is empty');
   const milestonesGiven = changes.milestones !== undefined || changes.milestoneIds !== undefined;
   const milestones = milestonesGiven ? resolveMilestones(state, project, changes.milestones, changes.milestoneIds) : null;
   if (milestones && !groupMilestonesAllowed(state.instance.tier, milestones)) throw customError(400, `Validation failed: ${GROUP_MILESTONE_UNLICENSED}`);
   return (draft) => {
-    const r = tget(draft.projects, project.id)!.releases[tagName];
+    const r = pget((draft as State).releases, project.id, tagName);
     if (!r) throw forbidden();
     const before = JSON.stringify([r.name, r.description, r.releasedAt, r.milestoneIds]);
     if (changes.name !== undefined) r.name = changes.name;
@@ -313,18 +331,19 @@ export function updateRelease(state: State, project: Project, user: User | null,
     if (milestones) r.milestoneIds = milestones.map((m) => m.id);
     if (JSON.stringify([r.name, r.description, r.releasedAt, r.milestoneIds]) !== before) r.updatedAt = now;
     tget(draft.projects, project.id)!.updatedAt = now;
+    return plain(r) as Release;
   };
 }
 
 /** DELETE: `destroy_release` on the release (403), then Releases::DestroyService (404 without the tag). The tag stays. */
-export function deleteRelease(state: State, project: Project, user: User | null, tagName: string, now: number): Recipe {
-  const release = findRelease(project, tagName);
+export function deleteRelease(state: State, project: Project, user: User | null, tagName: string, now: number): Change<Release> {
+  const release = findRelease(state, project, tagName);
   if (!release || !canManageRelease(state, user, project, tagName, now)) throw forbidden();
-  if (!Object.prototype.hasOwnProperty.call(project.repository.tags, tagName)) throw customError(404, 'Tag does not exist');
+  if (!findTag(refsOf(state, project.id), tagName)) throw customError(404, 'Tag does not exist');
   return (draft) => {
-    const p = tget(draft.projects, project.id)!;
-    delete p.releases[tagName];
-    p.updatedAt = now;
+    pdel((draft as State).releases, project.id, tagName);
+    tget(draft.projects, project.id)!.updatedAt = now;
+    return release;
   };
 }
 
@@ -345,22 +364,23 @@ function validLink(fields: LinkFields, siblings: readonly ReleaseLink[]): void {
 }
 
 /** Releases::Links::CreateService: `create_release` on the release (403), then the link's validations (400, a list). */
-export function createLink(state: State, project: Project, user: User | null, r: Release, input: LinkInput, now: number): Recipe {
+export function createLink(state: State, project: Project, user: User | null, r: Release, input: LinkInput, now: number): Change<{ release: Release; link: ReleaseLink }> {
   if (!canManageRelease(state, user, project, r.tagName, now)) throw forbidden();
   const fields = { name: input.name ?? '', url: (input.url ?? '').trim(), filepath: input.filepath ?? null };
   validLink(fields, r.links);
   const linkType = checkLinkType(input.linkType);
   return (draft) => {
-    const p = tget(draft.projects, project.id)!;
-    const rel = p.releases[r.tagName]!;
-    rel.links.push(newLink(draft, { ...fields, linkType }, now));
+    const rel = pget((draft as State).releases, project.id, r.tagName)!;
+    const link = newLink(draft, { ...fields, linkType }, now);
+    rel.links.push(link);
     rel.updatedAt = now;
-    p.updatedAt = now;
+    tget(draft.projects, project.id)!.updatedAt = now;
+    return { release: plain(rel) as Release, link };
   };
 }
 
 /** Releases::Links::UpdateService: `update_release` (403), then validations over the changed link (400). */
-export function updateLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, input: LinkInput, now: number): Recipe {
+export function updateLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, input: LinkInput, now: number): Change<{ release: Release; link: ReleaseLink }> {
   if (!canManageRelease(state, user, project, r.tagName, now)) throw forbidden();
   const fields = {
     name: input.name ?? link.name,
@@ -370,18 +390,19 @@ export function updateLink(state: State, project: Project, user: User | null, r:
   validLink(fields, r.links.filter((l) => l.id !== link.id));
   const linkType = input.linkType !== undefined ? checkLinkType(input.linkType) : link.linkType;
   return (draft) => {
-    const rel = tget(draft.projects, project.id)!.releases[r.tagName]!;
+    const rel = pget((draft as State).releases, project.id, r.tagName)!;
     const l = rel.links.find((x) => x.id === link.id)!;
     Object.assign(l, fields, { linkType });
     rel.updatedAt = now;
+    return { release: plain(rel) as Release, link: plain(l) as ReleaseLink };
   };
 }
 
 /** Releases::Links::DestroyService. */
-export function deleteLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, now: number): Recipe {
+export function deleteLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, now: number): Change<void> {
   if (!canManageRelease(state, user, project, r.tagName, now)) throw forbidden();
   return (draft) => {
-    const rel = tget(draft.projects, project.id)!.releases[r.tagName]!;
+    const rel = pget((draft as State).releases, project.id, r.tagName)!;
     rel.links = rel.links.filter((l) => l.id !== link.id);
     rel.updatedAt = now;
   };
@@ -408,14 +429,23 @@ export function evidenceSummary(state: State, project: Project, r: Release): Rec
   };
 }
 
+/** Evidence as Releases::CreateEvidenceWorker would collect it now: the summary and its SHA-256. */
+export async function collectEvidence(state: State, project: Project, r: Release): Promise<{ summary: Record<string, unknown>; sha: string }> {
+  const summary = evidenceSummary(state, project, r);
+  return { summary, sha: await sha256Hex(utf8(JSON.stringify(summary))) };
+}
+
 /** Evidence rows are appended by this; `sha` is the SHA-256 (hex) of the summary's JSON. */
 export function addEvidence(draft: Draft<State>, projectId: number, tagName: string, summary: unknown, sha: string, now: number): ReleaseEvidence | null {
-  const r = tget(draft.projects, projectId)?.releases[tagName];
+  const r = pget((draft as State).releases, projectId, tagName);
   if (!r) return null;
-  const evidence: ReleaseEvidence = { id: nextId(draft, 'release_evidence'), sha, collectedAt: now, summary };
+  const evidence: ReleaseEvidence = { id: ids.next(draft, 'release_evidence'), sha, collectedAt: now, summary };
   r.evidences.push(evidence);
   return evidence;
 }
 
 /** Releases::CreateEvidenceWorker, run by the clock: the summary was taken when the work was asked for. */
-export const EVIDENCE_TASK = 'release.evidence';
+export const COLLECT_EVIDENCE = defineTask<{ projectId: number; tagName: string; summary: unknown; sha: string }>(
+  'release.evidence',
+  (draft, p, ctx) => void addEvidence(draft, p.projectId, p.tagName, p.summary, p.sha, ctx.now),
+);

@@ -1,15 +1,42 @@
-// Releases of a fixture (FixtureRelease in src/fixture.ts), made once the repositories' refs are
+// Releases of a fixture, made once the repositories' refs are
 // in the world, since a release names an existing tag. Seeding is data: no tag is created and
 // no evidence collected; what GitLab would refuse (an unknown tag, milestone or user, bad links)
 // throws an EmulatorError and seeds nothing.
-import type { Fixture, FixtureRelease, SeedHandles } from '../fixture.js';
 import { EmulatorError } from '../../core/errors.js';
-import { nextId, type Project, type Release, type State } from '../../store/state.js';
-import { tget } from '../../store/table.js';
-import type { Recipe } from '../repositories/commit-service.js';
-import { projectMilestoneScope } from '../milestones/rules.js';
-import { checkLinkType, duplicateLinkErrors, findRelease, newLinkErrors } from './rules.js';
-import { findUserByUsername } from '../users/rules.js';
+import type { Project } from '../../store/state.js';
+import type { State } from '../world.js';
+import { pset, tget } from '../../store/table.js';
+import { fixtureProjectPath, type SeedRun } from '../define.js';
+import { projectWhere } from '../projects/index.js';
+import { findTag, refsOf } from '../repositories/index.js';
+import type { Release } from './records.js';
+import { projectMilestoneScope } from '../milestones/index.js';
+import { checkLinkType, duplicateLinkErrors, findRelease, ids, newLinkErrors } from './rules.js';
+import { findUserByUsername } from '../users/index.js';
+
+/**
+ * A release of an existing tag. Times are ISO 8601 (`created_at` defaults to the clock,
+ * `released_at` to `created_at`); `milestones` are titles of the project's milestones or of its
+ * group's; `author` is a username (the project's creator when absent).
+ *
+ *     releases: [{ tag_name: 'v1.0', name: 'First', description: 'Notes', milestones: ['1.0'],
+ *                  links: [{ name: 'linux', url: 'https://example.com/app', direct_asset_path: '/bin/app', link_type: 'package' }] }]
+ */
+export interface FixtureRelease {
+  tag_name: string;
+  name?: string;
+  description?: string;
+  created_at?: string;
+  released_at?: string;
+  author?: string;
+  milestones?: string[];
+  links?: { name: string; url: string; direct_asset_path?: string; link_type?: 'other' | 'runbook' | 'image' | 'package' }[];
+}
+
+export interface FixtureReleasesPart {
+  /** Releases, made from tags of `repository` once it is built. */
+  releases?: FixtureRelease[];
+}
 
 function time(where: string, field: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -19,8 +46,9 @@ function time(where: string, field: string, text: string | undefined, fallback: 
 }
 
 function build(draft: State, project: Project, f: FixtureRelease, where: string, now: number): Release {
-  if (!Object.prototype.hasOwnProperty.call(project.repository.tags, f.tag_name)) throw new EmulatorError(`${where} names unknown tag '${f.tag_name}'`);
-  if (findRelease(project, f.tag_name)) throw new EmulatorError(`${where}: the tag already has a release`);
+  const tag = findTag(refsOf(draft, project.id), f.tag_name);
+  if (!tag) throw new EmulatorError(`${where} names unknown tag '${f.tag_name}'`);
+  if (findRelease(draft, project, f.tag_name)) throw new EmulatorError(`${where}: the tag already has a release`);
   const author = f.author === undefined ? tget(draft.users, project.creatorId) : findUserByUsername(draft, f.author);
   if (!author) throw new EmulatorError(`${where} names unknown user '${f.author}'`);
   const scope = projectMilestoneScope(draft, project);
@@ -35,7 +63,7 @@ function build(draft: State, project: Project, f: FixtureRelease, where: string,
   if (problems.length) throw new EmulatorError(`${where} is invalid: ${problems.join(', ')}`);
   const createdAt = time(where, 'created_at', f.created_at, now);
   return {
-    id: nextId(draft, 'release'),
+    id: ids.next(draft, 'release'),
     tagName: f.tag_name,
     name: f.name ?? f.tag_name,
     description: f.description ?? '',
@@ -43,7 +71,7 @@ function build(draft: State, project: Project, f: FixtureRelease, where: string,
     updatedAt: createdAt,
     releasedAt: time(where, 'released_at', f.released_at, createdAt),
     authorId: author.id,
-    sha: project.repository.tags[f.tag_name]!.commit,
+    sha: tag.commit,
     milestoneIds,
     links: links.map((l) => {
       let linkType;
@@ -52,25 +80,23 @@ function build(draft: State, project: Project, f: FixtureRelease, where: string,
       } catch {
         throw new EmulatorError(`${where}: link '${l.name}' has an unknown link_type '${l.linkType}'`);
       }
-      return { id: nextId(draft, 'release_link'), name: l.name, url: l.url, filepath: l.filepath, linkType, createdAt };
+      return { id: ids.next(draft, 'release_link'), name: l.name, url: l.url, filepath: l.filepath, linkType, createdAt };
     }),
     evidences: [],
   };
 }
 
-/** The recipe that adds every fixture release to its project; null when the fixture has none. */
-export function seedReleases(fixture: Fixture, handles: SeedHandles, now: number): Recipe | null {
-  const wanted = (fixture.projects ?? []).filter((p) => p.releases?.length);
-  if (wanted.length === 0) return null;
-  return (draft) => {
+/** Adds every fixture release to its project. */
+export function seedReleases(s: SeedRun): void {
+  const wanted = (s.fixture.projects ?? []).filter((p) => p.releases?.length);
+  if (wanted.length === 0) return;
+  s.update((draft) => {
     for (const f of wanted) {
-      const id = handles.projects[`${f.namespace}/${f.path}`]?.id;
-      const project = id === undefined ? undefined : tget(draft.projects, id);
-      if (!project) continue;
+      const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(f)]!.id)!;
       for (const r of f.releases!) {
-        const release = build(draft as State, project, r, `project '${f.namespace}/${f.path}': release '${r.tag_name}'`, now);
-        project.releases[release.tagName] = release;
+        const release = build(draft as State, project, r, `${projectWhere(f)}: release '${r.tag_name}'`, s.now);
+        pset(draft.releases, project.id, release.tagName, release);
       }
     }
-  };
+  });
 }

@@ -8,19 +8,25 @@ import { lastCommitForPath } from '../../git/history.js';
 import type { Ident, RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE, MODE_FILE, entryAt, writeTreeWith, type PathChange } from '../../git/tree.js';
 import { customError, notFound } from '../../core/errors.js';
-import type { Project, State, User } from '../../store/state.js';
+import type { Project, User } from '../../store/state.js';
+import type { Change } from '../define.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {
   canDeleteBranch,
   canPushToBranch,
   conflictsWithHierarchy,
   defaultBranchName,
+  draftRefs,
   isEmptyRepository,
   isValidBranchName,
+  refsOf,
   resolveCommit,
+  type RepoView,
 } from './rules.js';
 
-export type Recipe = (draft: Draft<State>) => void;
+/** A change of the world that returns nothing. */
+export type Recipe = Change<void>;
 
 const failed = (text: string) => customError(400, text);
 
@@ -136,9 +142,10 @@ export function moveBranch(projectId: number, branch: string, expected: string |
   return (draft) => {
     const p = tget(draft.projects, projectId);
     if (!p) throw notFound('Project');
-    if (p.repository.branches[branch] !== expected) throw failed(branchMoved(branch));
-    const wasEmpty = Object.keys(p.repository.branches).length === 0;
-    p.repository.branches[branch] = sha;
+    const refs = draftRefs(draft, projectId);
+    if (refs.branches[branch] !== expected) throw failed(branchMoved(branch));
+    const wasEmpty = isEmptyRepository(refs);
+    refs.branches[branch] = sha;
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
@@ -153,9 +160,10 @@ export async function commitFiles(
   user: User,
   req: CommitRequest,
 ): Promise<Outcome> {
-  const { branches } = project.repository;
+  const refs = refsOf(state, project.id);
+  const { branches } = refs;
   if (!canPushToBranch(state, user, project, req.branch, req.now)) throw failed('You are not allowed to push into this branch');
-  const empty = isEmptyRepository(project);
+  const empty = isEmptyRepository(refs);
   const start = req.startBranch ?? req.branch;
   if (!empty && branches[start] === undefined) throw failed('You can only create or edit files when you are on a branch');
   const different = start !== req.branch;
@@ -198,23 +206,24 @@ export function initializeWithReadme(repo: RepositoryObjects, project: Project, 
 }
 
 /** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
-export async function createBranch(repo: RepositoryObjects, project: Project, user: User, name: string, ref: string, now: number): Promise<Outcome> {
+export async function createBranch(repo: RepositoryObjects, current: RepoView, user: User, name: string, ref: string, now: number): Promise<Outcome> {
   if (!isValidBranchName(name)) throw failed('Branch name is invalid');
+  const { project } = current;
   const recipes: Recipe[] = [];
-  let view = project;
-  if (isEmptyRepository(project)) {
+  let view = current;
+  if (isEmptyRepository(current.refs)) {
     const readme = await firstReadmeCommit(repo, project, user, 'Add README.md', '', now);
     recipes.push(readme.recipe);
-    view = { ...project, repository: { ...project.repository, branches: { [defaultBranchName(project)]: readme.sha } } };
+    view = { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } };
   }
-  if (view.repository.branches[name] !== undefined) throw failed('Branch already exists');
+  if (view.refs.branches[name] !== undefined) throw failed('Branch already exists');
   const target = await resolveCommit(repo, view, ref);
   if (!target) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
-  if (conflictsWithHierarchy(view, name))
+  if (conflictsWithHierarchy(view.refs, name))
     throw failed(`Failed to create branch '${name}': Branch name conflicts with existing branch hierarchy.`);
   const move = moveBranch(project.id, name, undefined, target, now);
   recipes.push((draft) => {
-    if (tget(draft.projects, project.id)?.repository.branches[name] !== undefined) throw failed('Branch already exists');
+    if (refsOf(draft as State, project.id).branches[name] !== undefined) throw failed('Branch already exists');
     move(draft);
   });
   return { sha: target, recipe: (draft) => recipes.forEach((r) => r(draft)) };
@@ -225,12 +234,13 @@ export function deleteBranch(state: State, project: Project, user: User, name: s
   if (name === defaultBranchName(project)) throw failed('The default branch of a project cannot be deleted.');
   if (!canDeleteBranch(state, user, project, name, now))
     throw failed('You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
-  const expected = project.repository.branches[name];
+  const expected = refsOf(state, project.id).branches[name];
   return (draft) => {
     const p = tget(draft.projects, project.id);
     if (!p) throw notFound('Project');
-    if (p.repository.branches[name] !== expected) throw failed(branchMoved(name));
-    delete p.repository.branches[name];
+    const refs = draftRefs(draft, project.id);
+    if (refs.branches[name] !== expected) throw failed(branchMoved(name));
+    delete refs.branches[name];
     p.lastActivityAt = now;
   };
 }

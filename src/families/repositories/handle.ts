@@ -6,9 +6,11 @@ import { exportRepository } from '../../git/export.js';
 import { log, type LogEntry, type LogOptions } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
-import type { Project, TagRef } from '../../store/state.js';
+import type { Project } from '../../store/state.js';
+import type { State } from '../world.js';
+import type { TagRef } from './records.js';
 import { fileAt } from './commit-service.js';
-import { defaultBranchName, resolveCommit } from './rules.js';
+import { defaultBranchName, repoView, resolveCommit } from './rules.js';
 
 export interface RepositoryRefs {
   /** The default branch (HEAD). */
@@ -35,16 +37,17 @@ export interface RepositoryHandle {
   export(dir: string): Promise<void>;
 }
 
-export function repositoryHandle(repo: RepositoryObjects, project: () => Project): RepositoryHandle {
+export function repositoryHandle(repo: RepositoryObjects, world: () => State, project: () => Project): RepositoryHandle {
   const decoder = new TextDecoder();
-  const commit = async (revision = 'HEAD') => resolveCommit(repo, project(), revision);
+  const view = () => repoView(world(), project());
+  const commit = async (revision = 'HEAD') => resolveCommit(repo, view(), revision);
   const handle: RepositoryHandle = {
     fs: repo.fs,
     gitdir: repo.gitdir,
     objects: repo,
     refs() {
-      const p = project();
-      return { head: defaultBranchName(p), branches: { ...p.repository.branches }, tags: { ...p.repository.tags } };
+      const { project: p, refs } = view();
+      return { head: defaultBranchName(p), branches: { ...refs.branches }, tags: { ...refs.tags } };
     },
     resolve: commit,
     async readFile(path, revision) {

@@ -2,16 +2,35 @@
 // push_code, protected branches), which names are valid refs (Gitlab::GitRefValidator), and
 // what a revision names (branch, tag, full or abbreviated sha, HEAD, `~n` and `^n`).
 import type { RepositoryObjects } from '../../git/objects.js';
-import { ACCESS, type Project, type ProtectedBranch, type State, type User } from '../../store/state.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import type { Draft } from 'immer';
+import { tget, tset } from '../../store/table.js';
+import { emptyRepository, type ProtectedBranch, type Repository, type TagRef } from './records.js';
+import type { State } from '../world.js';
 import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
+
+const NO_REFS: Repository = Object.freeze(emptyRepository());
+
+/** The refs of a project's repository as the world has them (none yet: an empty repository). */
+export function refsOf(state: State, projectId: number): Repository {
+  return tget(state.repositories, projectId) ?? NO_REFS;
+}
+
+/** A project with its refs: what the rules of a repository read. */
+export interface RepoView {
+  project: Project;
+  refs: Repository;
+}
+
+export const repoView = (state: State, project: Project): RepoView => ({ project, refs: refsOf(state, project.id) });
 
 /** The branch HEAD names; an empty repository's first branch becomes it. */
 export function defaultBranchName(project: Project): string {
   return project.defaultBranch ?? 'main';
 }
 
-export function isEmptyRepository(project: Project): boolean {
-  for (const _ in project.repository.branches) return false;
+export function isEmptyRepository(refs: Repository): boolean {
+  for (const _ in refs.branches) return false;
   return true;
 }
 
@@ -33,19 +52,19 @@ export function matchesRefPattern(pattern: string, name: string): boolean {
 }
 
 /** Every protection that applies to a branch: its own and the matching wildcards. */
-export function protectionsFor(project: Project, branch: string): ProtectedBranch[] {
+export function protectionsFor(refs: Repository, branch: string): ProtectedBranch[] {
   const out: ProtectedBranch[] = [];
-  for (const [pattern, p] of Object.entries(project.repository.protectedBranches)) {
+  for (const [pattern, p] of Object.entries(refs.protectedBranches)) {
     if (matchesRefPattern(pattern, branch)) out.push(p);
   }
   return out;
 }
 
-export const isProtected = (project: Project, branch: string) => protectionsFor(project, branch).length > 0;
+export const isProtected = (refs: Repository, branch: string) => protectionsFor(refs, branch).length > 0;
 
 /** Whether any protection lets developers do it (`developers_can_push`, `developers_can_merge`). */
-export function developersCan(project: Project, branch: string, what: 'push' | 'merge'): boolean {
-  return protectionsFor(project, branch).some((p) => {
+export function developersCan(refs: Repository, branch: string, what: 'push' | 'merge'): boolean {
+  return protectionsFor(refs, branch).some((p) => {
     const level = what === 'push' ? p.pushAccessLevel : p.mergeAccessLevel;
     return level > 0 && level <= ACCESS.developer;
   });
@@ -54,7 +73,7 @@ export function developersCan(project: Project, branch: string, what: 'push' | '
 /** Gitlab::UserAccess#can_push_to_branch?: push_code, and a protection that lets the user in. */
 export function canPushToBranch(state: State, user: User | null, project: Project, branch: string, now: number): boolean {
   if (!canPushCode(state, user, project, now)) return false;
-  const rules = protectionsFor(project, branch);
+  const rules = protectionsFor(refsOf(state, project.id), branch);
   if (rules.length === 0 || user?.admin) return true;
   const access = projectAccess(state, user, project, now);
   return rules.some((p) => p.pushAccessLevel > 0 && access >= p.pushAccessLevel);
@@ -62,7 +81,7 @@ export function canPushToBranch(state: State, user: User | null, project: Projec
 
 /** Only maintainers delete protected branches. */
 export function canDeleteBranch(state: State, user: User | null, project: Project, branch: string, now: number): boolean {
-  return !isProtected(project, branch) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
+  return !isProtected(refsOf(state, project.id), branch) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
 }
 
 /** `git check-ref-format` for `refs/heads/<name>`, plus GitLab's own rules (no `-` start, not `HEAD`). */
@@ -76,8 +95,8 @@ export function isValidBranchName(name: string): boolean {
 }
 
 /** A branch name that is the prefix or an extension of an existing one cannot coexist with it. */
-export function conflictsWithHierarchy(project: Project, name: string): boolean {
-  return Object.keys(project.repository.branches).some((b) => b !== name && (b.startsWith(`${name}/`) || name.startsWith(`${b}/`)));
+export function conflictsWithHierarchy(refs: Repository, name: string): boolean {
+  return Object.keys(refs.branches).some((b) => b !== name && (b.startsWith(`${name}/`) || name.startsWith(`${b}/`)));
 }
 
 /** The commit a tag or any object id peels to, or null. */
@@ -91,8 +110,8 @@ async function peel(repo: RepositoryObjects, oid: string): Promise<string | null
   return null;
 }
 
-async function resolveName(repo: RepositoryObjects, project: Project, name: string): Promise<string | null> {
-  const { branches, tags } = project.repository;
+async function resolveName(repo: RepositoryObjects, { project, refs }: RepoView, name: string): Promise<string | null> {
+  const { branches, tags } = refs;
   if (name === 'HEAD') return branches[defaultBranchName(project)] ?? null;
   if (/^[0-9a-f]{40}$/.test(name) && repo.has(name)) return peel(repo, name);
   if (name.startsWith('refs/heads/')) return branches[name.slice(11)] ?? null;
@@ -112,10 +131,10 @@ async function resolveName(repo: RepositoryObjects, project: Project, name: stri
 }
 
 /** The commit a revision names (`main`, `v1.0`, `1a2b3c4d`, `HEAD~2`, `main^2`), or null. */
-export async function resolveCommit(repo: RepositoryObjects, project: Project, revision: string): Promise<string | null> {
+export async function resolveCommit(repo: RepositoryObjects, view: RepoView, revision: string): Promise<string | null> {
   const m = /^(.+?)((?:[~^]\d*)*)$/.exec(revision);
   if (!m) return null;
-  let sha = await resolveName(repo, project, m[1]!);
+  let sha = await resolveName(repo, view, m[1]!);
   for (const op of m[2]!.match(/[~^]\d*/g) ?? []) {
     if (!sha) return null;
     const n = op.length > 1 ? Number(op.slice(1)) : 1;
@@ -132,4 +151,24 @@ export type AccessInput = number | keyof typeof ACCESS;
 export function protection(push: AccessInput = 'maintainer', merge: AccessInput = 'maintainer'): ProtectedBranch {
   const level = (a: AccessInput) => (typeof a === 'number' ? a : ACCESS[a]);
   return { pushAccessLevel: level(push), mergeAccessLevel: level(merge) };
+}
+
+/** A tag of the repository by name (names such as `constructor` are tags like any other). */
+export function findTag(refs: Repository, name: string): TagRef | undefined {
+  return Object.hasOwn(refs.tags, name) ? refs.tags[name] : undefined;
+}
+
+/** The refs of a project's repository on a draft of the world, made when it has none yet. */
+export function draftRefs(draft: Draft<State>, projectId: number): Repository {
+  let refs = tget(draft.repositories, projectId);
+  if (refs === undefined) {
+    tset(draft.repositories, projectId, emptyRepository());
+    refs = tget(draft.repositories, projectId)!;
+  }
+  return refs as Repository;
+}
+
+/** The blob holding an LFS object the project owns, by its sha256 oid. */
+export function lfsObject(refs: Repository, oid: string): string | undefined {
+  return Object.hasOwn(refs.lfs, oid) ? refs.lfs[oid] : undefined;
 }

@@ -1,18 +1,97 @@
-// Repositories of a fixture (FixtureRepository in src/fixture.ts): git objects are written
-// first, then one recipe sets every seeded project's refs.
-import type { Fixture, FixtureProject, FixtureX509Signature, SeedHandles } from '../fixture.js';
+// Repositories of a fixture: git objects are written first, then one change sets every seeded
+// project's refs.
 import { hash53 } from '../../core/hash.js';
-import { accessLevel } from '../fixture.js';
+import { accessLevel, type RoleName } from '../../policy/access.js';
 import { fromBase64, lfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
 import type { ObjectDatabase, RepositoryObjects } from '../../git/objects.js';
 import { entryAt } from '../../git/tree.js';
 import { ApiError, EmulatorError } from '../../core/errors.js';
-import { emptyRepository, type Project, type Repository, type State, type TagRef, type X509Signature } from '../../store/state.js';
-import { tget } from '../../store/table.js';
-import { findUserByUsername } from '../users/rules.js';
-import { personOf, writeFileCommit, type FileAction, type Person, type Recipe } from './commit-service.js';
+import type { Project } from '../../store/state.js';
+import { tget, tset } from '../../store/table.js';
+import { fixtureProjectPath, type SeedRun } from '../define.js';
+import { projectWhere } from '../projects/index.js';
+import { writeAnnotatedTag } from '../tags/index.js';
+import { findUserByUsername } from '../users/index.js';
+import type { State } from '../world.js';
+import { personOf, writeFileCommit, type FileAction, type Person } from './commit-service.js';
+import { emptyRepository, type Repository, type TagRef, type X509Signature } from './records.js';
 import { isValidBranchName, resolveCommit } from './rules.js';
-import { writeAnnotatedTag } from '../tags/rules.js';
+
+/**
+ * A project's repository, built in this order: `files` (and `lfs`) as one "Initial commit" on
+ * the default branch, then `branches`, then `commits` one by one, then `tags`. Authors are the
+ * project's creator unless a commit names one; times are the emulator's clock unless given.
+ *
+ *     repository: {
+ *       files: { 'README.md': '# Hello\n' },
+ *       branches: { develop: 'main' },
+ *       commits: [{ branch: 'develop', message: 'Add app', author: 'alice', files: { 'app.rb': 'puts 1\n', 'README.md': null } }],
+ *       tags: { 'v1.0': 'main', 'v1.1': { ref: 'develop', message: 'Release 1.1' } },
+ *     }
+ */
+export interface FixtureRepository {
+  /** Path -> text, committed together as "Initial commit" on the default branch. */
+  files?: Record<string, string>;
+  /** New branches: name -> the branch, tag or commit they start from. */
+  branches?: Record<string, string>;
+  commits?: FixtureCommit[];
+  /**
+   * Lightweight tags name -> ref; annotated ones `{ ref, message }`; signed ones also carry the
+   * `signature` record GitLab keeps for an X.509-signed tag.
+   */
+  tags?: Record<string, string | FixtureTag>;
+  /** HEAD; the project's `default_branch`, else `main`, when absent. */
+  default_branch?: string;
+  /**
+   * Files kept in Git LFS: path -> Base64 content. The initial commit holds a pointer file at
+   * the path and the project owns the object, so `/raw?lfs=true` serves the content.
+   */
+  lfs?: Record<string, string>;
+  /** Protected branches (name or wildcard); who may push and merge, maintainers by default. */
+  protected_branches?: Record<string, { push_access_level?: number | RoleName; merge_access_level?: number | RoleName }>;
+  /** Protected tags (name or wildcard such as `v*`); who may create them, maintainers by default. */
+  protected_tags?: Record<string, { create_access_level?: number | RoleName }>;
+}
+
+export interface FixtureTag {
+  ref: string;
+  message: string;
+  signature?: FixtureX509Signature;
+}
+
+/** An X.509 tag signature as GitLab stores it; every field has a plausible default. */
+export interface FixtureX509Signature {
+  verification_status?: string;
+  certificate?: {
+    subject?: string;
+    subject_key_identifier?: string;
+    email?: string;
+    serial_number?: number;
+    certificate_status?: string;
+    issuer?: { subject?: string; subject_key_identifier?: string; crl_url?: string };
+  };
+}
+
+export interface FixtureCommit {
+  /** The default branch when absent; a new branch starts from `start_branch`, else the default branch. */
+  branch?: string;
+  start_branch?: string;
+  message: string;
+  /** Username of the author and committer; the project's creator when absent. */
+  author?: string;
+  /** Path -> text; `null` deletes the file. */
+  files?: Record<string, string | null>;
+  /** Path -> Base64 content, for binary files. */
+  base64?: Record<string, string>;
+  /** Paths whose executable bit is set. */
+  executable?: string[];
+  /** ISO 8601 time of the commit. */
+  date?: string;
+}
+
+export interface FixtureRepositoryPart {
+  repository?: FixtureRepository;
+}
 
 interface Built {
   projectId: number;
@@ -28,14 +107,14 @@ function failure(where: string, e: unknown): never {
   throw e;
 }
 
-async function build(repo: RepositoryObjects, state: State, project: Project, f: FixtureProject, now: number): Promise<Built> {
+async function build(repo: RepositoryObjects, state: State, project: Project, f: FixtureRepositoryPart & { path: string; namespace: string }, now: number): Promise<Built> {
   const fr = f.repository!;
-  const where = `project '${f.namespace}/${f.path}'`;
+  const where = projectWhere(f);
   const creator = tget(state.users, project.creatorId);
   if (!creator) throw new EmulatorError(`${where} has no creator to author its commits`);
   const defaultBranch = fr.default_branch ?? project.defaultBranch ?? 'main';
   const repository: Repository = emptyRepository();
-  const view = (): Project => ({ ...project, defaultBranch, repository });
+  const view = () => ({ project: { ...project, defaultBranch }, refs: repository });
   const personNamed = (username: string | undefined): Person => {
     if (!username) return personOf(creator);
     const u = findUserByUsername(state, username);
@@ -149,22 +228,21 @@ function signature(f: FixtureX509Signature, email: string): X509Signature {
 }
 
 
-/** Writes the objects of every fixture repository; the recipe sets their refs. Null when there are none. */
-export async function seedRepositories(db: ObjectDatabase, state: State, fixture: Fixture, handles: SeedHandles, now: number): Promise<Recipe | null> {
+/** Writes the objects of every fixture repository, then sets their refs in one change. */
+export async function seedRepositories(s: SeedRun): Promise<void> {
   const built: Built[] = [];
-  for (const f of fixture.projects ?? []) {
+  for (const f of s.fixture.projects ?? []) {
     if (!f.repository) continue;
-    const id = handles.projects[`${f.namespace}/${f.path}`]?.id;
-    const project = id === undefined ? undefined : tget(state.projects, id);
+    const id = s.handles.projects[fixtureProjectPath(f)]?.id;
+    const project = id === undefined ? undefined : tget(s.state.projects, id);
     if (!project) continue;
-    built.push(await build(db.repository(project.id), state, project, f, now));
+    built.push(await build(s.git.repository(project.id), s.state, project, f, s.now));
   }
-  if (built.length === 0) return null;
-  return (draft) => {
+  if (built.length === 0) return;
+  s.update((draft) => {
     for (const b of built) {
-      const p = tget(draft.projects, b.projectId)!;
-      p.repository = b.repository;
-      p.defaultBranch = b.defaultBranch;
+      tset(draft.repositories, b.projectId, b.repository);
+      tget(draft.projects, b.projectId)!.defaultBranch = b.defaultBranch;
     }
-  };
+  });
 }

@@ -1,7 +1,7 @@
 // Tags as GitLab renders them (lib/api/entities/tag.rb, tag_release.rb, tag_signature.rb,
 // x509_signature.rb, x509_certificate.rb, x509_issuer.rb).
-import type { TagRef, X509Signature } from '../../store/state.js';
-import { commitEntity, gitDate, type CommitRef } from '../commits/entity.js';
+import type { TagRef, X509Signature } from '../repositories/index.js';
+import { commitEntity, gitDate, type CommitRef } from '../commits/index.js';
 import type { Ident } from '../../git/objects.js';
 
 export interface TagFacts {

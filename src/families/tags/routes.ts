@@ -2,18 +2,20 @@
 // .../tags/:tag_name/signature (lib/api/tags.rb, app/finders/tags_finder.rb,
 // lib/gitlab/pagination/gitaly_keyset_pager.rb).
 import { canUseFeature } from '../../policy/access.js';
-import { canReadCode } from '../repositories/rules.js';
+import { canReadCode, findTag as tagNamed, refsOf } from '../repositories/index.js';
+import { findRelease } from '../releases/index.js';
 import { canAdminTags, canDeleteTag, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
-import { projectWebUrl } from '../projects/entity.js';
+import { projectWebUrl } from '../projects/index.js';
 import { tagEntity, tagSignatureEntity } from './entity.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../../http/context.js';
+import type { Context } from '../define.js';
 import { customError, forbidden, notFound, unprocessable } from '../../core/errors.js';
 import { offsetHeaders, pageRequest, toQuery } from '../../http/pagination.js';
 import { int, str } from '../../http/params.js';
 import { findProject } from '../../http/resolve.js';
-import { created, json, noContent, route, type Reply } from '../../http/route.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 
 /** The `before` of every tag route: authorize_read_code! (a disabled repository is 403 here). */
@@ -23,8 +25,8 @@ function readable(ctx: Context<unknown>, id: string): { project: Project; repo: 
   return { project, repo: ctx.env.git.repository(project.id) };
 }
 
-function findTag(project: Project, name: string) {
-  const tag = Object.prototype.hasOwnProperty.call(project.repository.tags, name) ? project.repository.tags[name] : undefined;
+function findTag(ctx: Context<unknown>, project: Project, name: string) {
+  const tag = tagNamed(refsOf(ctx.state, project.id), name);
   if (!tag) throw notFound('Tag');
   return tag;
 }
@@ -32,10 +34,11 @@ function findTag(project: Project, name: string) {
 async function render(ctx: Context<unknown>, project: Project, repo: RepositoryObjects, names: readonly string[]) {
   const web = projectWebUrl(ctx.state, project, ctx);
   const showReleases = canUseFeature(ctx.state, ctx.user, project, 'releases', ctx.now());
+  const refs = refsOf(ctx.state, project.id);
   const out = [];
   for (const name of names) {
-    const tag = project.repository.tags[name]!;
-    const release = project.releases[name];
+    const tag = refs.tags[name]!;
+    const release = findRelease(ctx.state, project, name);
     out.push(
       tagEntity(web, {
         name,
@@ -43,7 +46,7 @@ async function render(ctx: Context<unknown>, project: Project, repo: RepositoryO
         commit: { sha: tag.commit, commit: await repo.readCommit(tag.commit) },
         tagger: tag.target === tag.commit ? null : (await repo.readTag(tag.target)).tagger,
         release: showReleases ? (release ?? null) : undefined,
-        protected: isProtectedTag(project, name),
+        protected: isProtectedTag(refs, name),
       }),
     );
   }
@@ -70,7 +73,7 @@ async function listTags(ctx: Context<ListParams>): Promise<Reply> {
   const p = ctx.params;
   const { project, repo } = readable(ctx, p.id);
   const { page, perPage } = pageRequest(p);
-  const all = await sortedTagNames(repo, project, p.order_by, p.sort);
+  const all = await sortedTagNames(repo, refsOf(ctx.state, project.id), p.order_by, p.sort);
   const search = p.search || undefined;
   const keyset = p.pagination === 'keyset';
   if (!keyset && page > 1) {
@@ -125,7 +128,7 @@ export const tagRoutes = [
     params: { id: str().required(), tag_name: str().required() },
     handler: async (ctx): Promise<Reply> => {
       const { project, repo } = readable(ctx, ctx.params.id);
-      findTag(project, ctx.params.tag_name);
+      findTag(ctx, project, ctx.params.tag_name);
       return json((await render(ctx, project, repo, [ctx.params.tag_name]))[0]);
     },
   }),
@@ -138,10 +141,9 @@ export const tagRoutes = [
       const p = ctx.params;
       const { project, repo } = readable(ctx, p.id);
       if (!ctx.user || !canAdminTags(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const result = await createTag(repo, ctx.state, project, ctx.user, p.tag_name, p.ref, p.message, ctx.now());
       // The spec answers every failure of the tag service with 405 and its message.
-      if (!result.ok) throw customError(405, result.message);
-      ctx.update(result.recipe);
+      const change = await createTag(repo, ctx.state, project, ctx.user, p.tag_name, p.ref, p.message, ctx.now(), (m) => customError(405, m));
+      ctx.update(change);
       return created((await render(ctx, findProject(ctx, String(project.id)), repo, [p.tag_name]))[0]);
     },
   }),
@@ -153,11 +155,11 @@ export const tagRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const { project, repo } = readable(ctx, p.id);
-      const tag = findTag(project, p.tag_name);
+      const tag = findTag(ctx, project, p.tag_name);
       if (!ctx.user || !canDeleteTag(ctx.state, ctx.user, project, p.tag_name, ctx.now())) throw forbidden();
       // destroy_conditionally! compares If-Unmodified-Since with the tagged commit's authored date.
       checkUnmodifiedSince(ctx, (await repo.readCommit(tag.commit)).author.timestamp * 1000);
-      ctx.update(deleteTag(project, p.tag_name, ctx.now()));
+      ctx.update(deleteTag(ctx.state, project, p.tag_name, ctx.now()));
       return noContent();
     },
   }),
@@ -169,7 +171,7 @@ export const tagRoutes = [
     params: { id: str().required(), tag_name: str().required() },
     handler: (ctx): Reply => {
       const { project } = readable(ctx, ctx.params.id);
-      const tag = findTag(project, ctx.params.tag_name);
+      const tag = findTag(ctx, project, ctx.params.tag_name);
       if (!tag.signature) throw notFound('Signature');
       return json(tagSignatureEntity(tag.signature));
     },

@@ -3,21 +3,25 @@
 // object first and returns a recipe that adds the ref, so a failed request leaves only an
 // unreachable object behind.
 import type { RepositoryObjects } from '../../git/objects.js';
-import { customError } from '../../core/errors.js';
-import { ACCESS, type Project, type ProtectedTag, type State, type TagRef, type User } from '../../store/state.js';
+import { customError, type ApiError } from '../../core/errors.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import { hasProjectRole, projectAccess } from '../../policy/access.js';
-import type { Recipe } from '../repositories/commit-service.js';
-import { isValidBranchName, matchesRefPattern, resolveCommit } from '../repositories/rules.js';
+import type { Change } from '../define.js';
+import { forgetRelease } from '../releases/index.js';
+import {
+  draftRefs, findTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
+} from '../repositories/index.js';
 
 /** Every protected-tag rule that applies to a tag name: its own and the matching wildcards. */
-export function protectedTagRules(project: Project, name: string): ProtectedTag[] {
-  return Object.entries(project.repository.protectedTags)
+export function protectedTagRules(refs: Repository, name: string): ProtectedTag[] {
+  return Object.entries(refs.protectedTags)
     .filter(([pattern]) => matchesRefPattern(pattern, name))
     .map(([, rule]) => rule);
 }
 
-export const isProtectedTag = (project: Project, name: string) => protectedTagRules(project, name).length > 0;
+export const isProtectedTag = (refs: Repository, name: string) => protectedTagRules(refs, name).length > 0;
 
 /** ProjectPolicy `admin_tag`: developers and above, while the repository is enabled. */
 export function canAdminTags(state: State, user: User | null, project: Project, now: number): boolean {
@@ -27,7 +31,7 @@ export function canAdminTags(state: State, user: User | null, project: Project, 
 /** Gitlab::UserAccess#can_create_tag?: a protected tag needs a rule that lets the user in. */
 export function canCreateTag(state: State, user: User | null, project: Project, name: string, now: number): boolean {
   if (!canAdminTags(state, user, project, now)) return false;
-  const rules = protectedTagRules(project, name);
+  const rules = protectedTagRules(refsOf(state, project.id), name);
   if (rules.length === 0) return true;
   const access = projectAccess(state, user, project, now);
   return rules.some((r) => r.createAccessLevel > 0 && access >= r.createAccessLevel);
@@ -36,13 +40,13 @@ export function canCreateTag(state: State, user: User | null, project: Project, 
 /** `delete_tag`: developers delete tags, only maintainers delete protected ones. */
 export function canDeleteTag(state: State, user: User | null, project: Project, name: string, now: number): boolean {
   if (!canAdminTags(state, user, project, now)) return false;
-  return !isProtectedTag(project, name) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
+  return !isProtectedTag(refsOf(state, project.id), name) || hasProjectRole(state, user, project, ACCESS.maintainer, now);
 }
 
 export const PROTECTED_TAG_DENIED = 'You are not allowed to create this tag as it is protected.';
 
-/** The outcome of Tags::CreateService: the new tag and the recipe that adds it, or the service's message. */
-export type TagCreation = { ok: true; tag: TagRef; recipe: Recipe } | { ok: false; message: string };
+/** Tags::CreateService's failures are messages; each caller answers them with its own status. */
+const serviceFailure = (message: string) => customError(400, message);
 
 /** Writes an annotated tag object for `commit`, as Gitaly does (the message ends in a newline). */
 export function writeAnnotatedTag(repo: RepositoryObjects, name: string, commit: string, message: string, tagger: User, now: number): Promise<string> {
@@ -69,33 +73,35 @@ export async function createTag(
   target: string,
   message: string | null | undefined,
   now: number,
-): Promise<TagCreation> {
-  if (target.trim() === '') return { ok: false, message: 'Target is empty' };
-  if (!isValidBranchName(name)) return { ok: false, message: 'Tag name invalid' };
-  if (Object.prototype.hasOwnProperty.call(project.repository.tags, name)) return { ok: false, message: `Tag ${name} already exists` };
-  if (!canCreateTag(state, user, project, name, now)) return { ok: false, message: PROTECTED_TAG_DENIED };
-  const commit = await resolveCommit(repo, project, target);
-  if (!commit) return { ok: false, message: `Target ${target} is invalid` };
+  fail: (message: string) => ApiError = serviceFailure,
+): Promise<Change<TagRef>> {
+  if (target.trim() === '') throw fail('Target is empty');
+  if (!isValidBranchName(name)) throw fail('Tag name invalid');
+  const view = repoView(state, project);
+  if (findTag(view.refs, name)) throw fail(`Tag ${name} already exists`);
+  if (!canCreateTag(state, user, project, name, now)) throw fail(PROTECTED_TAG_DENIED);
+  const commit = await resolveCommit(repo, view, target);
+  if (!commit) throw fail(`Target ${target} is invalid`);
   const text = message?.trim() ?? '';
   const tag: TagRef = text === '' ? { target: commit, commit, message: null } : { target: await writeAnnotatedTag(repo, name, commit, text, user, now), commit, message: text };
-  const recipe: Recipe = (draft) => {
-    const p = tget(draft.projects, project.id)!;
-    if (Object.prototype.hasOwnProperty.call(p.repository.tags, name)) throw customError(400, `Tag ${name} already exists`);
-    p.repository.tags[name] = tag;
-    p.lastActivityAt = now;
+  return (draft) => {
+    const refs = draftRefs(draft, project.id);
+    if (findTag(refs, name)) throw fail(`Tag ${name} already exists`);
+    refs.tags[name] = tag;
+    tget(draft.projects, project.id)!.lastActivityAt = now;
+    return tag;
   };
-  return { ok: true, tag, recipe };
 }
 
 /** Tags::DestroyService: the tag goes, and the release made from it with it. */
-export function deleteTag(project: Project, name: string, now: number): Recipe {
-  const expected = project.repository.tags[name]?.target;
+export function deleteTag(state: State, project: Project, name: string, now: number): Change {
+  const expected = findTag(refsOf(state, project.id), name)?.target;
   return (draft) => {
-    const p = tget(draft.projects, project.id)!;
-    if (p.repository.tags[name]?.target !== expected) throw customError(400, 'Failed to remove tag');
-    delete p.repository.tags[name];
-    delete p.releases[name];
-    p.lastActivityAt = now;
+    const refs = draftRefs(draft, project.id);
+    if (findTag(refs, name)?.target !== expected) throw customError(400, 'Failed to remove tag');
+    delete refs.tags[name];
+    forgetRelease(draft, project.id, name);
+    tget(draft.projects, project.id)!.lastActivityAt = now;
   };
 }
 
@@ -149,8 +155,8 @@ export type TagOrder = 'name' | 'updated' | 'version';
  * date of an annotated tag, else the commit date), `version` git's version sort; ties keep
  * refname order whichever the direction.
  */
-export async function sortedTagNames(repo: RepositoryObjects, project: Project, order: TagOrder, sort: 'asc' | 'desc'): Promise<string[]> {
-  const tags = project.repository.tags;
+export async function sortedTagNames(repo: RepositoryObjects, refs: Repository, order: TagOrder, sort: 'asc' | 'desc'): Promise<string[]> {
+  const tags = refs.tags;
   const names = Object.keys(tags).sort(byName);
   const dir = sort === 'asc' ? 1 : -1;
   if (order === 'name') return sort === 'asc' ? names : names.reverse();

@@ -7,7 +7,8 @@
 // token alike get 200.
 import { notFound, routeNotFound } from '../../core/errors.js';
 import { int, str } from '../../http/params.js';
-import { json, route } from '../../http/route.js';
+import { json } from '../../http/route.js';
+import { route } from '../define.js';
 import { GITIGNORE_TEMPLATES } from './data.js';
 
 /**

@@ -1,6 +1,7 @@
 // GET /user: the caller (lib/api/users.rb, resource :user).
 import { currentUser } from './entity.js';
-import { json, route } from '../../http/route.js';
+import { json } from '../../http/route.js';
+import { route } from '../define.js';
 
 export const userRoutes = [
   route({

@@ -1,7 +1,8 @@
 // Users, their personal namespaces, tokens and sessions.
 import { EmulatorError } from '../../core/errors.js';
 import { tget, tset } from '../../store/table.js';
-import { nextId, randomHex, type State, type Token, type TokenKind, type User } from '../../store/state.js';
+import { coreIds, randomHex, type Token, type TokenKind, type User } from '../../store/state.js';
+import type { State } from '../world.js';
 
 export interface UserInput {
   username: string;
@@ -21,8 +22,8 @@ export interface UserInput {
 export function createUser(draft: State, input: UserInput, now: number): User {
   if (tget(draft.usernames, input.username.toLowerCase()) !== undefined)
     throw new EmulatorError(`user '${input.username}' exists already`);
-  const id = nextId(draft, 'user');
-  const namespaceId = nextId(draft, 'namespace');
+  const id = coreIds.next(draft, 'user');
+  const namespaceId = coreIds.next(draft, 'namespace');
   const user: User = {
     id,
     username: input.username,
@@ -68,7 +69,6 @@ export function createUser(draft: State, input: UserInput, now: number): User {
     projectCreationLevel: 'owner',
     subgroupCreationLevel: 'owner',
     pendingDelete: false,
-    milestones: {},
   });
   tset(draft.paths, user.username.toLowerCase(), { kind: 'namespace', id: namespaceId });
   return user;
@@ -95,7 +95,7 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
   const value = input.token ?? PREFIX[kind] + randomHex(draft, kind === 'oauth' ? 64 : 20);
   if (tget(draft.tokens, value)) throw new EmulatorError(`token '${value}' is used already`);
   const token: Token = {
-    id: nextId(draft, 'token'),
+    id: coreIds.next(draft, 'token'),
     token: value,
     kind,
     userId,

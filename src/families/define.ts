@@ -1,0 +1,98 @@
+// The family contract. A family is one folder under src/families/ whose index.ts declares it
+// with `defineFamily`; src/families/index.ts lists them, and the world's type, the fixture's
+// type, the router, the seed phases and the task table are all derived from that list.
+import { current, isDraft, type Draft } from 'immer';
+import type { ObjectDatabase } from '../git/objects.js';
+import type { Context as HttpContext } from '../http/context.js';
+import { route as declareRoute, type RouteDef } from '../http/route.js';
+import type { ParamSpec } from '../http/params.js';
+import type { CoreState } from '../store/state.js';
+import type { Fixture, SeedHandles, State } from './world.js';
+
+/** The parts of a fixture a family adds: top-level keys, and fields of each user, group and project. */
+export interface FixtureParts {
+  top?: object;
+  user?: object;
+  group?: object;
+  project?: object;
+}
+
+/** What a seed phase sees: the fixture, the handles made so far, and the world being built. */
+export interface SeedRun {
+  readonly fixture: Fixture;
+  readonly handles: SeedHandles;
+  readonly now: number;
+  readonly git: ObjectDatabase;
+  /** The world as the phases before this one left it. */
+  readonly state: State;
+  /** Applies a change at once; a later phase sees it. Nothing is kept if any phase throws. */
+  update<T>(recipe: (draft: Draft<State>) => T): T;
+}
+
+/** What timed work sees besides the world: the time, and a way to let every family forget an owner. */
+export interface TaskContext {
+  now: number;
+  /** Every family drops what it keeps for a deleted project or group (`forget`). */
+  forget(kind: 'project' | 'group', id: number, draft: Draft<State>): void;
+}
+
+/** One kind of timed work, with its payload's type. Tasks are data in the world; this is their behaviour. */
+export interface TaskDef<P> {
+  readonly kind: string;
+  run(draft: Draft<State>, payload: P, ctx: TaskContext): void;
+}
+
+export function defineTask<P>(kind: string, run: (draft: Draft<State>, payload: P, ctx: TaskContext) => void): TaskDef<P> {
+  return { kind, run };
+}
+
+/** Schedules timed work as part of a change of the world. */
+export function schedule<P>(draft: Draft<CoreState>, task: TaskDef<P>, at: number, payload: P): void {
+  const id = (draft.seq.task ?? 0) + 1;
+  draft.seq.task = id;
+  draft.tasks.push({ id, at, kind: task.kind, payload: payload as Draft<unknown> });
+}
+
+export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {
+  /** As the spec names the family. */
+  readonly name: string;
+  /** Its slice of the world, empty: top-level keys no other family uses. */
+  readonly state?: () => S;
+  /** Its seed phase: runs after the phases of the families named in `after`. */
+  readonly seed?: { after?: readonly string[]; run(s: SeedRun): void | Promise<void> };
+  readonly routes?: readonly RouteDef[];
+  readonly tasks?: readonly TaskDef<never>[];
+  /** Drops what the family keeps for a project or group that is being deleted. */
+  readonly forget?: { project?(draft: Draft<State>, id: number): void; group?(draft: Draft<State>, id: number): void };
+  /** Type markers of the slice and of the fixture parts; never set. */
+  readonly types?: { slice: S; fixture: F };
+}
+
+/**
+ * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type: the
+ * world's type is derived from the list, so an inferred one would refer to itself.
+ */
+export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts>(family: Family<S, F>): Family<S, F> {
+  return family;
+}
+
+/** The full path of a fixture group (`parent/path`), as seed handles key it. */
+export const fixtureGroupPath = (g: { path: string; parent?: string }) => (g.parent ? `${g.parent}/${g.path}` : g.path);
+/** The full path of a fixture project (`namespace/path`), as seed handles key it. */
+export const fixtureProjectPath = (p: { path: string; namespace: string }) => `${p.namespace}/${p.path}`;
+
+/** Declares a route of a family: its handler sees the whole world (`ctx.state: State`). */
+export function route<S extends ParamSpec>(def: RouteDef<S, State>): RouteDef {
+  return declareRoute<S, State>(def);
+}
+
+/** What a family's handler sees: the http context over the whole world. */
+export type Context<P = unknown> = HttpContext<P, State>;
+
+/** A change of the world that returns what it made: what a service hands its route. */
+export type Change<T = void> = (draft: Draft<State>) => T;
+
+/** A record read from a draft, as a plain value that outlives the change (a new record is one already). */
+export function plain<T>(value: T): T {
+  return isDraft(value) ? (current(value as Draft<T>) as T) : value;
+}

@@ -1,0 +1,16 @@
+// Groups and subgroups: list, get, create, update, delete (scheduled), and their projects.
+import { defineFamily, type Family } from '../define.js';
+import { groupRoutes } from './routes.js';
+import { DESTROY_GROUP } from './rules.js';
+import { seedGroups, type FixtureGroupPart } from './seed.js';
+
+export const groups: Family<object, { group: FixtureGroupPart }> = defineFamily({
+  name: 'groups',
+  routes: groupRoutes,
+  seed: { after: ['users'], run: seedGroups },
+  tasks: [DESTROY_GROUP],
+});
+
+export * from './rules.js';
+export * from './entity.js';
+export { groupWhere, type FixtureGroupPart } from './seed.js';

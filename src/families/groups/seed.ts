@@ -1,0 +1,41 @@
+// The groups of a fixture, parents before their subgroups, with their members.
+import { EmulatorError, invalidFixture } from '../../core/errors.js';
+import type { Visibility } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { fixtureGroupPath, type SeedRun } from '../define.js';
+import { fixtureMembers, type FixtureMember } from '../users/index.js';
+import { createGroup, validateGroup } from './rules.js';
+
+export interface FixtureGroupPart {
+  path: string;
+  name?: string;
+  /** Full path of the parent group. */
+  parent?: string;
+  visibility?: Visibility;
+  description?: string;
+  members?: FixtureMember[];
+}
+
+/** `group 'acme/tools'`: how errors name a fixture's group. */
+export const groupWhere = (g: { path: string; parent?: string }) => `group '${fixtureGroupPath(g)}'`;
+
+export function seedGroups(s: SeedRun): void {
+  s.update((draft) => {
+    for (const g of s.fixture.groups ?? []) {
+      const where = groupWhere(g);
+      let parentId: number | null = null;
+      if (g.parent) {
+        const entry = tget(draft.paths, g.parent.toLowerCase());
+        if (entry?.kind !== 'namespace' || tget(draft.namespaces, entry.id)?.kind !== 'group')
+          throw new EmulatorError(`${where} names unknown parent group '${g.parent}'`);
+        parentId = entry.id;
+      }
+      const input = { name: g.name ?? g.path, path: g.path, parentId, visibility: g.visibility, description: g.description };
+      const errors = validateGroup(draft, input);
+      if (Object.keys(errors).length) throw invalidFixture(where, errors);
+      const group = createGroup(draft, input, s.now);
+      group.members = fixtureMembers(draft, g.members, s.now, where);
+      s.handles.groups[group.fullPath] = { id: group.id };
+    }
+  });
+}

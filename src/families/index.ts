@@ -1,0 +1,32 @@
+// The one list of families. The world's type and its empty value, the fixture's type, the
+// router, the seed phases and the task table are all derived from it: adding a family is a
+// new folder and one line here.
+import { archives } from './archives/index.js';
+import { branches } from './branches/index.js';
+import { commits } from './commits/index.js';
+import { files } from './files/index.js';
+import { groups } from './groups/index.js';
+import { milestones } from './milestones/index.js';
+import { namespaces } from './namespaces/index.js';
+import { projects } from './projects/index.js';
+import { releases } from './releases/index.js';
+import { repositories } from './repositories/index.js';
+import { tags } from './tags/index.js';
+import { templates } from './templates/index.js';
+import { users } from './users/index.js';
+
+export const FAMILIES = [
+  users,
+  groups,
+  projects,
+  namespaces,
+  templates,
+  repositories,
+  branches,
+  commits,
+  files,
+  tags,
+  archives,
+  releases,
+  milestones,
+] as const;

@@ -1,0 +1,30 @@
+// Milestones of projects and groups: list, get and create; the titles releases name.
+import type { Partitioned } from '../../store/table.js';
+import { emptyTable, tdel } from '../../store/table.js';
+import { defineFamily, type Family } from '../define.js';
+import type { Milestone } from './records.js';
+import { milestoneRoutes } from './routes.js';
+import { seedMilestones, type FixtureMilestonesPart } from './seed.js';
+
+export interface MilestonesSlice {
+  /** Project id -> its milestones by id. */
+  projectMilestones: Partitioned<Milestone>;
+  /** Group id -> its milestones by id. */
+  groupMilestones: Partitioned<Milestone>;
+}
+
+export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart; project: FixtureMilestonesPart }> = defineFamily({
+  name: 'milestones',
+  state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable() }),
+  seed: { after: ['groups', 'projects'], run: seedMilestones },
+  routes: milestoneRoutes,
+  forget: {
+    project: (draft, id) => void tdel(draft.projectMilestones, id),
+    group: (draft, id) => void tdel(draft.groupMilestones, id),
+  },
+});
+
+export type { Milestone } from './records.js';
+export type { FixtureMilestone } from './seed.js';
+export { canReadProjectMilestones, findMilestone, orderByDatesAndTitle, ownMilestones, projectGroup, projectMilestoneScope } from './rules.js';
+export { milestoneEntity, milestoneWithStats } from './entity.js';

@@ -1,0 +1,41 @@
+// The milestones of a fixture's groups and projects; `iid`s follow the order given.
+import { invalidFixture } from '../../core/errors.js';
+import { fixtureGroupPath, fixtureProjectPath, type SeedRun } from '../define.js';
+import { groupWhere } from '../groups/index.js';
+import { projectWhere } from '../projects/index.js';
+import type { State } from '../world.js';
+import { createMilestone, ownMilestones, validateMilestone, type MilestoneOwner } from './rules.js';
+
+/** A milestone of a project or a group. */
+export interface FixtureMilestone {
+  title: string;
+  description?: string;
+  state?: 'active' | 'closed';
+  /** `YYYY-MM-DD`. */
+  due_date?: string | null;
+  start_date?: string | null;
+}
+
+export interface FixtureMilestonesPart {
+  milestones?: FixtureMilestone[];
+}
+
+export function seedMilestones(s: SeedRun): void {
+  s.update((draft) => {
+    for (const g of s.fixture.groups ?? []) {
+      const id = s.handles.groups[fixtureGroupPath(g)]!.id;
+      for (const m of g.milestones ?? []) seedMilestone(draft, { groupId: id }, m, s.now, groupWhere(g));
+    }
+    for (const p of s.fixture.projects ?? []) {
+      const id = s.handles.projects[fixtureProjectPath(p)]!.id;
+      for (const m of p.milestones ?? []) seedMilestone(draft, { projectId: id }, m, s.now, projectWhere(p));
+    }
+  });
+}
+
+function seedMilestone(draft: State, owner: MilestoneOwner, m: FixtureMilestone, now: number, where: string): void {
+  const errors = validateMilestone(ownMilestones(draft, owner), m.title, m.start_date ?? null, m.due_date ?? null);
+  if (Object.keys(errors).length) throw invalidFixture(`${where}: milestone '${m.title}'`, errors);
+  const milestone = createMilestone(draft, owner, { title: m.title, description: m.description, dueDate: m.due_date, startDate: m.start_date }, now);
+  if (m.state === 'closed') milestone.state = 'closed';
+}

@@ -1,0 +1,17 @@
+// Projects: list, get, create (with a first README), update, delete (scheduled), star counts.
+import { defineFamily, type Family } from '../define.js';
+import { projectRoutes } from './routes.js';
+import { DESTROY_PROJECT } from './rules.js';
+import { seedProjects, type FixtureProjectPart } from './seed.js';
+
+export const projects: Family<object, { project: FixtureProjectPart }> = defineFamily({
+  name: 'projects',
+  routes: projectRoutes,
+  seed: { after: ['users', 'groups'], run: seedProjects },
+  tasks: [DESTROY_PROJECT],
+});
+
+export * from './rules.js';
+export * from './entity.js';
+export { listProjects, projectListReply, PROJECT_LIST_PARAMS } from './routes.js';
+export { projectWhere, type FixtureJob, type FixtureProjectPart } from './seed.js';

@@ -1,0 +1,90 @@
+// The projects of a fixture, with their members, project access tokens, CI jobs (and their
+// job tokens) and job-token allowlist. Families that keep more per project seed it after this.
+import { EmulatorError, invalidFixture } from '../../core/errors.js';
+import { accessLevel, type RoleName } from '../../policy/access.js';
+import { coreIds, type Job, type Visibility } from '../../store/state.js';
+import { tget, tset, tvalues } from '../../store/table.js';
+import { fixtureProjectPath, type SeedRun } from '../define.js';
+import { createToken, createUser, fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken } from '../users/index.js';
+import type { State } from '../world.js';
+import { createProject, normalizeProjectInput, validateProject } from './rules.js';
+
+export interface FixtureJob {
+  name: string;
+  status?: Job['status'];
+  user: string;
+  ref?: string;
+  /** The job's CI_JOB_TOKEN; generated when absent. */
+  token?: string;
+}
+
+export interface FixtureProjectPart {
+  path: string;
+  name?: string;
+  /** Full path of the owning group, or a username. */
+  namespace: string;
+  visibility?: Visibility;
+  description?: string;
+  default_branch?: string;
+  topics?: string[];
+  /** Username of the creator; the namespace's owner (or the first admin) when absent. */
+  creator?: string;
+  members?: FixtureMember[];
+  /** Project access tokens: each gets a bot user who is a member with `access_level`. */
+  tokens?: (FixtureToken & { access_level?: number | RoleName })[];
+  jobs?: FixtureJob[];
+  /** Full paths of projects whose CI job tokens may reach this project. */
+  job_token_allowlist?: string[];
+}
+
+/** `project 'acme/app'`: how errors name a fixture's project. */
+export const projectWhere = (p: { path: string; namespace: string }) => `project '${fixtureProjectPath(p)}'`;
+
+export function seedProjects(s: SeedRun): void {
+  s.update((draft) => {
+    for (const p of s.fixture.projects ?? []) s.handles.projects[fixtureProjectPath(p)] = seedProject(draft, p, s.now);
+  });
+}
+
+function seedProject(draft: State, p: FixtureProjectPart, now: number) {
+  const where = projectWhere(p);
+  const entry = tget(draft.paths, p.namespace.toLowerCase());
+  const ns = entry?.kind === 'namespace' ? tget(draft.namespaces, entry.id) : undefined;
+  if (!ns) throw new EmulatorError(`${where} names unknown namespace '${p.namespace}'`);
+  const creatorId = p.creator
+    ? fixtureUserId(draft, p.creator, where)
+    : ns.ownerId ?? Number(Object.keys(ns.members)[0] ?? firstAdmin(draft, where));
+  const input = normalizeProjectInput({
+    name: p.name, path: p.path, namespaceId: ns.id, creatorId, visibility: p.visibility, description: p.description,
+    defaultBranch: p.default_branch, topics: p.topics,
+  });
+  const errors = validateProject(draft, input);
+  if (Object.keys(errors).length) throw invalidFixture(where, errors);
+  const project = createProject(draft, input, now);
+  project.members = fixtureMembers(draft, p.members, now, where);
+  const handle = { id: project.id, tokens: [] as string[], jobs: {} as Record<string, { id: number; token: string }> };
+  for (const [i, t] of (p.tokens ?? []).entries()) {
+    const bot = createUser(draft, { username: `project_${project.id}_bot_${i + 1}`, name: t.name ?? `${project.name} bot`, bot: true }, now);
+    const level = accessLevel(t.access_level ?? 'maintainer');
+    project.members[bot.id] = { userId: bot.id, accessLevel: level, createdAt: now, createdById: null, expiresAt: null };
+    handle.tokens.push(createToken(draft, bot.id, { ...t, kind: 'project' }, now).token);
+  }
+  for (const j of p.jobs ?? []) {
+    const id = coreIds.next(draft, 'job');
+    const job: Job = { id, projectId: project.id, name: j.name, status: j.status ?? 'running', userId: fixtureUserId(draft, j.user, where), ref: j.ref ?? 'main' };
+    tset(draft.jobs, id, job);
+    const token = createToken(draft, job.userId, { kind: 'job', token: j.token, projectId: project.id, jobId: id, name: j.name }, now);
+    handle.jobs[j.name] = { id, token: token.token };
+  }
+  for (const path of p.job_token_allowlist ?? []) {
+    const e = tget(draft.paths, path.toLowerCase());
+    if (e?.kind !== 'project') throw new EmulatorError(`${where} allows job tokens of unknown project '${path}'`);
+    project.jobTokenAllowlist.push(e.id);
+  }
+  return handle;
+}
+
+function firstAdmin(state: State, where: string): number {
+  for (const u of tvalues(state.users)) if (u.admin) return u.id;
+  throw new EmulatorError(`${where} needs a creator: name one, or seed an administrator`);
+}

@@ -1,0 +1,109 @@
+// What the emulator derives from the list of families: the empty world, the routes, the seed
+// phases in dependency order, and the task table. Checked once, when the module loads.
+import { produce, type Draft } from 'immer';
+import { EmulatorError } from '../core/errors.js';
+import type { ObjectDatabase } from '../git/objects.js';
+import type { RouteDef } from '../http/route.js';
+import { emptyCoreState, type Task } from '../store/state.js';
+import type { Family, SeedRun, TaskContext, TaskDef } from './define.js';
+import { FAMILIES } from './index.js';
+import type { Fixture, SeedHandles, State } from './world.js';
+
+const families: readonly Family[] = FAMILIES;
+
+function checkList(): void {
+  const names = new Set<string>();
+  for (const f of families) {
+    if (names.has(f.name)) throw new EmulatorError(`two families are named '${f.name}'`);
+    names.add(f.name);
+  }
+  const keys = new Map<string, string>();
+  for (const f of families) {
+    for (const key of Object.keys(f.state?.() ?? {})) {
+      if (key in emptyCoreState() || keys.has(key)) throw new EmulatorError(`family '${f.name}' declares '${key}', which '${keys.get(key) ?? 'the core'}' has`);
+      keys.set(key, f.name);
+    }
+    for (const after of f.seed?.after ?? []) if (!names.has(after)) throw new EmulatorError(`family '${f.name}' seeds after unknown family '${after}'`);
+  }
+}
+checkList();
+
+/** An empty world: the shared records and every family's empty slice. */
+export function emptyState(seed = 1): State {
+  const state = emptyCoreState(seed);
+  for (const f of families) Object.assign(state, f.state?.());
+  return state as State;
+}
+
+/** Every family's routes, in the order of the list. */
+export const ROUTES: readonly RouteDef[] = families.flatMap((f) => f.routes ?? []);
+
+/** Families with a seed phase, each after the ones it names (and otherwise in list order). */
+const SEED_ORDER: readonly Family[] = (() => {
+  const out: Family[] = [];
+  const visiting = new Set<string>();
+  const visit = (f: Family) => {
+    if (out.includes(f)) return;
+    if (visiting.has(f.name)) throw new EmulatorError(`the seed phases of '${f.name}' depend on themselves`);
+    visiting.add(f.name);
+    for (const name of f.seed?.after ?? []) visit(families.find((x) => x.name === name)!);
+    visiting.delete(f.name);
+    out.push(f);
+  };
+  families.forEach(visit);
+  return out.filter((f) => f.seed);
+})();
+
+/**
+ * Runs every family's seed phase over `base`; returns the new world and the handles. Throws
+ * (and so changes nothing) when the fixture is wrong.
+ */
+export async function seedWorld(base: State, fixture: Fixture, now: number, git: ObjectDatabase): Promise<{ state: State; handles: SeedHandles }> {
+  let state = base;
+  if (fixture.instance) {
+    const { tier, offering, settings } = fixture.instance;
+    state = produce(state, (draft) => {
+      if (tier) draft.instance.tier = tier;
+      if (offering) draft.instance.offering = offering;
+      if (settings) Object.assign(draft.instance.settings, settings);
+    });
+  }
+  const handles: SeedHandles = { users: {}, groups: {}, projects: {} };
+  const run: SeedRun = {
+    fixture,
+    handles,
+    now,
+    git,
+    get state() {
+      return state;
+    },
+    update<T>(recipe: (draft: Draft<State>) => T): T {
+      let result!: T;
+      state = produce(state, (draft) => {
+        result = recipe(draft);
+      });
+      return result;
+    },
+  };
+  for (const f of SEED_ORDER) await f.seed!.run(run);
+  return { state, handles };
+}
+
+const TASKS = new Map<string, TaskDef<never>>();
+for (const f of families) {
+  for (const t of f.tasks ?? []) {
+    if (TASKS.has(t.kind)) throw new EmulatorError(`two families declare the task '${t.kind}'`);
+    TASKS.set(t.kind, t);
+  }
+}
+
+const FORGET: TaskContext['forget'] = (kind, id, draft) => {
+  for (const f of families) f.forget?.[kind]?.(draft, id);
+};
+
+/** Runs one task on a draft of the world; a task no family declares is a defect of the world. */
+export function runTask(draft: Draft<State>, task: Task, now: number): void {
+  const def = TASKS.get(task.kind);
+  if (!def) throw new EmulatorError(`the world holds a task of unknown kind '${task.kind}'`);
+  def.run(draft, task.payload as never, { now, forget: FORGET });
+}

@@ -1,0 +1,25 @@
+// Repositories: the refs of each project's repository (branches, tags, protections, LFS) kept
+// in the world, the services that commit to them, and the fixture's `repository` part. The
+// families of the repository API (files, branches, commits, tags, archives) build on this one.
+import { emptyTable, tdel, type Table } from '../../store/table.js';
+import { defineFamily, type Family } from '../define.js';
+import type { Repository } from './records.js';
+import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
+
+export interface RepositoriesSlice {
+  /** Project id -> the refs of its repository; absent while it is empty. */
+  repositories: Table<Repository>;
+}
+
+export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
+  name: 'repositories',
+  state: () => ({ repositories: emptyTable() }),
+  seed: { after: ['users', 'projects'], run: seedRepositories },
+  forget: { project: (draft, id) => void tdel(draft.repositories, id) },
+});
+
+export * from './records.js';
+export * from './rules.js';
+export * from './commit-service.js';
+export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
+export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';

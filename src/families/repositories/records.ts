@@ -1,0 +1,59 @@
+// The refs of a project's repository, kept in the world; the objects they name live in the
+// append-only object store (src/git/objects.ts).
+
+/** A tag: `target` is the tag object of an annotated tag, else the commit itself. */
+export interface TagRef {
+  target: string;
+  /** The commit the tag points at, peeled. */
+  commit: string;
+  /** The annotation of an annotated tag; null for a lightweight tag. */
+  message: string | null;
+  /** The X.509 signature record of a signed tag (seeded by fixtures). */
+  signature?: X509Signature;
+}
+
+/** What GitLab stores of a tag's X.509 signature (X509CommitSignature and its certificate). */
+export interface X509Signature {
+  verificationStatus: string;
+  certificate: {
+    id: number;
+    subject: string;
+    subjectKeyIdentifier: string;
+    email: string;
+    serialNumber: number;
+    certificateStatus: string;
+    issuer: { id: number; subject: string; subjectKeyIdentifier: string; crlUrl: string };
+  };
+}
+
+/** Who may create a tag matching a protected-tag pattern (an access level; 0 is no one). */
+export interface ProtectedTag {
+  createAccessLevel: number;
+}
+
+/** Who may push to and merge into a protected branch (access levels; 0 is no one). */
+export interface ProtectedBranch {
+  pushAccessLevel: number;
+  mergeAccessLevel: number;
+}
+
+/**
+ * The refs of a project's repository. The objects they name live in the git object store
+ * (append-only), so a snapshot of the world includes every repository at no cost.
+ * HEAD is `Project.defaultBranch`.
+ */
+export interface Repository {
+  /** Branch name -> commit sha. */
+  branches: Record<string, string>;
+  tags: Record<string, TagRef>;
+  /** Branch name or wildcard pattern (`release/*`) -> its protection. */
+  protectedBranches: Record<string, ProtectedBranch>;
+  /** Tag name or wildcard pattern (`v*`) -> who may create it. */
+  protectedTags: Record<string, ProtectedTag>;
+  /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
+  lfs: Record<string, string>;
+}
+
+export function emptyRepository(): Repository {
+  return { branches: {}, tags: {}, protectedBranches: {}, protectedTags: {}, lfs: {} };
+}
