@@ -6,13 +6,17 @@ import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { repositoryHandle, type RepositoryHandle } from './families/repositories/index.js';
-import { emptyState, ROUTES, runTask, seedWorld } from './families/registry.js';
+import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
-import { Router } from './http/router.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { Scheduler } from './core/scheduler.js';
 import { projectByIdOrPath } from './policy/paths.js';
-import { handleControl, CONTROL_PREFIX } from './surfaces/control.js';
+import { apiV4Surface } from './surfaces/api-v4.js';
+import { controlSurface } from './surfaces/control.js';
+import { webSurface } from './surfaces/web.js';
+import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Project, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
 
@@ -36,19 +40,10 @@ export interface EmulatorOptions {
   journalLimit?: number;
 }
 
-export interface ListenOptions {
-  port?: number;
-  host?: string;
-}
+export type { ListenOptions, Server };
 
-export interface Server {
-  url: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-const router = new Router();
-router.add(ROUTES);
+const API = apiV4Surface(API_ROUTES);
+const WEB = webSurface(WEB_ROUTES);
 
 export class Emulator {
   readonly clock: Clock;
@@ -62,6 +57,8 @@ export class Emulator {
   #seeded: Snapshot;
   #named = new Map<string, Snapshot>();
   #pipeline: Pipeline;
+  #scheduler: Scheduler<State>;
+  #limits = new RateLimiter();
   #options: EmulatorOptions;
 
   /** Use `createEmulator`. */
@@ -74,21 +71,27 @@ export class Emulator {
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase();
     this.#seeded = this.store.snapshot();
+    this.#scheduler = new Scheduler(this.store, this.clock, runTask);
+    const limits = this.#limits;
+    const store = this.store;
+    const clock = this.clock;
     this.#pipeline = new Pipeline({
-      store: this.store,
-      clock: this.clock,
-      router,
+      store,
+      clock,
+      surfaces: [API, WEB, controlSurface(this)],
       journal: this.journal,
       faults: this.faults,
+      limits,
       env: {
-        clock: this.clock,
+        clock,
         git: this.objects,
-        throttle: (name, scope, limit) => this.#pipeline.throttle(name, scope, limit),
+        // A limit the handler counts itself; the settings' `rate_limits[name]` overrides it.
+        throttle: (name, scope, fallback) =>
+          limits.take(`${name}|${scope}`, store.state.instance.settings.rate_limits[name] ?? fallback, clock.now()).ok,
       },
       externalUrl: this.externalUrl,
-      runDue: () => this.#runDue(),
+      runDue: () => this.#scheduler.runDue(),
     });
-    this.clock.onChange(() => this.#runDue());
   }
 
   /** The world as it is now (read-only). */
@@ -96,12 +99,8 @@ export class Emulator {
     return this.store.state;
   }
 
-  /** Serves one request of the GitLab API (`/api/v4/...`) or of the control API (`/-/emulator/...`). */
-  handle = (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    if (pathname.startsWith(CONTROL_PREFIX)) return handleControl(this, request);
-    return this.#pipeline.handle(request);
-  };
+  /** Serves one request: the GitLab API (`/api/v4/...`), its web downloads, or the control API (`/-/emulator/...`). */
+  handle = (request: Request): Promise<Response> => this.#pipeline.handle(request);
 
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
   async seed(fixture: Fixture): Promise<SeedHandles> {
@@ -137,7 +136,7 @@ export class Emulator {
   /** Back to the world as it was seeded at creation; forgets rate-limit windows. */
   reset(): void {
     this.store.restore(this.#seeded);
-    this.#pipeline.resetRateLimits();
+    this.#limits.clear();
   }
 
   /** Marks the current world as the one `reset()` returns to. */
@@ -195,40 +194,12 @@ export class Emulator {
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */
   runUntilIdle(): number {
-    const before = this.#tasksRun;
-    for (let guard = 0; guard < 100_000 && this.state.tasks.length > 0; guard++) {
-      const at = Math.min(...this.state.tasks.map((t) => t.at));
-      if (at > this.clock.now()) this.clock.set(at); // the clock's listener runs what is due
-      else this.#runDue();
-    }
-    return this.#tasksRun - before;
-  }
-
-  #running = false;
-  #tasksRun = 0;
-
-  #runDue(): void {
-    if (this.#running || this.state.tasks.length === 0) return;
-    this.#running = true;
-    try {
-      for (let due = dueTasks(this.state, this.clock.now()); due.length > 0; due = dueTasks(this.state, this.clock.now())) {
-        const now = this.clock.now();
-        const ids = new Set(due.map((t) => t.id));
-        this.store.update((draft) => {
-          draft.tasks = draft.tasks.filter((t) => !ids.has(t.id));
-          for (const task of due) runTask(draft, task, now);
-        });
-        this.#tasksRun += due.length;
-      }
-    } finally {
-      this.#running = false;
-    }
+    return this.#scheduler.runUntilIdle();
   }
 
   /** Starts a `node:http` server on this emulator (default host 127.0.0.1, port 0 picks a free one). */
-  async listen(options: ListenOptions = {}): Promise<Server> {
-    const { startServer } = await import('./transports/node-server.js');
-    return startServer(this, options);
+  listen(options: ListenOptions = {}): Promise<Server> {
+    return startServer(this.handle, options);
   }
 }
 
@@ -240,7 +211,3 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   return emulator;
 }
 
-/** Tasks due at `now`, earliest first. */
-function dueTasks(state: State, now: number) {
-  return state.tasks.filter((t) => t.at <= now).sort((a, b) => a.at - b.at || a.id - b.id);
-}

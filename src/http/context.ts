@@ -4,7 +4,7 @@
 import { produce, type Draft } from 'immer';
 import type { Clock } from '../core/clock.js';
 import type { ObjectDatabase } from '../git/objects.js';
-import type { RateLimit, CoreState } from '../store/state.js';
+import type { RateLimit, CoreState, Namespace, Project } from '../store/state.js';
 import type { Caller } from './auth.js';
 import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
 
@@ -24,6 +24,8 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #state: W;
   #changes: ((draft: Draft<W>) => unknown)[] = [];
   readonly responseHeaders: Record<string, string> = {};
+  #project: Project | undefined;
+  #group: Namespace | undefined;
 
   constructor(
     state: W,
@@ -47,6 +49,26 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
 
   get user() {
     return this.caller.user;
+  }
+
+  /** The project of a route scoped to one (`scope: project(...)`), found and authorized. */
+  get project(): Project {
+    if (!this.#project) throw new Error('this route declares no project scope');
+    return this.#project;
+  }
+
+  set project(project: Project) {
+    this.#project = project;
+  }
+
+  /** The group of a route scoped to one (`scope: group(...)`), found and authorized. */
+  get group(): Namespace {
+    if (!this.#group) throw new Error('this route declares no group scope');
+    return this.#group;
+  }
+
+  set group(group: Namespace) {
+    this.#group = group;
   }
 
   now(): number {

@@ -1,35 +1,28 @@
-// One request through GitLab's conventions, in the order GitLab applies them:
-// faults -> route -> limits -> params -> auth -> sudo -> handler (one transaction) -> response.
+// One request through GitLab's conventions, as a list of small stages in the order GitLab
+// applies them: surface -> faults -> body -> lock -> timed work -> route -> cache -> auth ->
+// rate limit -> params -> scope -> transaction -> render -> journal. Each surface (the REST
+// API, the web paths, the control API) chooses its prefix, routes, auth and error bodies.
 import type { Clock } from '../core/clock.js';
-import type { Faults } from '../core/faults.js';
+import { ApiError, conflict, malformedRequest, rateLimited, serverError, uriTooLong } from '../core/errors.js';
+import type { Fault, Faults } from '../core/faults.js';
 import type { Journal } from '../core/journal.js';
-import type { RateLimit, CoreState, Tier } from '../store/state.js';
+import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
-import { applySudo, authenticate, requireAuth, sudoValue, type Caller, ANONYMOUS } from './auth.js';
+import { AnswerCache, answerKey } from './answer-cache.js';
+import { ANONYMOUS, applySudo, authenticate, requireAuth, sudoValue, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
-import { ApiError, apiV3Gone, conflict, malformedRequest, rateLimited, routeNotFound, serverError, uriTooLong } from '../core/errors.js';
+import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
-import { MAX_QUERY_LENGTH, parseBody, parseQuery } from './request-params.js';
+import type { RateLimiter } from './rate-limit.js';
+import { render } from './render.js';
+import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
-import { RateLimiter } from './rate-limit.js';
-import type { Router } from './router.js';
-import { hash53 } from '../core/hash.js';
-import { today } from '../policy/access.js';
+import { Router, type Match } from './router.js';
+import type { Surface } from './surface.js';
 
-export const API_PREFIX = '/api/v4';
-/**
- * The few pages of GitLab's web app the emulator serves (downloads that API answers link to) are
- * routed as `WEB_PREFIX + pathname`: a route declares `${WEB_PREFIX}/...`; no API path starts so.
- */
-export const WEB_PREFIX = '/-/web';
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
+/** How often a request whose world changed while it awaited runs again before it gives up. */
 const MAX_ATTEMPTS = 3;
-
-const BASE_HEADERS: Record<string, string> = {
-  'Cache-Control': 'max-age=0, private, must-revalidate',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'SAMEORIGIN',
-};
 
 /** The cell that holds the current world. */
 export interface WorldCell {
@@ -40,9 +33,10 @@ export interface WorldCell {
 export interface PipelineDeps {
   store: WorldCell;
   clock: Clock;
-  router: Router;
+  surfaces: readonly Surface[];
   journal: Journal;
   faults: Faults;
+  limits: RateLimiter;
   env: Env;
   /** The configured external URL, when the emulator was told one; else the request's origin. */
   externalUrl: string | undefined;
@@ -50,172 +44,117 @@ export interface PipelineDeps {
   runDue(): void;
 }
 
-interface Answer {
-  caller: Caller;
+/** What a request came to, before it is rendered and journaled. */
+interface Outcome {
   reply: Reply;
+  caller: Caller;
+  route: string | null;
   headers: Record<string, string>;
+  defect?: string;
 }
 
-/**
- * Answers of cacheable GET routes for the current world. The world is immutable, so an answer
- * is a function of (world, URL, credentials, day) for routes whose output does not read the
- * time of day; a new world starts an empty cache. Bounded, and only the current world is kept.
- */
-class AnswerCache {
-  #state: CoreState | undefined;
-  #map = new Map<string, Answer>();
-
-  get(state: CoreState, key: string): Answer | undefined {
-    return state === this.#state ? this.#map.get(key) : undefined;
-  }
-
-  set(state: CoreState, key: string, answer: Answer): void {
-    if (state !== this.#state || this.#map.size >= 256) {
-      this.#state = state;
-      this.#map = new Map();
-    }
-    this.#map.set(key, answer);
-  }
-}
-
-const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cookie', 'sudo'];
-
-function answerKey(request: Request, url: URL, now: number): string {
-  let key = `${request.method} ${url.href}\n${today(now)}`; // a route may answer HEAD unlike GET
-  for (const h of CREDENTIAL_HEADERS) key += `\n${request.headers.get(h) ?? ''}`;
-  return key;
+/** A request on its way through the stages. */
+interface Exchange {
+  request: Request;
+  url: URL;
+  method: string;
+  surface: Surface;
+  /** The path after the surface's prefix. */
+  path: string;
+  body: RawBody;
+  fault: Fault | undefined;
 }
 
 export class Pipeline {
-  #rate = new RateLimiter();
   #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
+  #routers = new Map<Surface, Router>();
+  #surfaces: readonly Surface[];
 
-  constructor(private readonly deps: PipelineDeps) {}
-
-  resetRateLimits(): void {
-    this.#rate.clear();
-  }
-
-  /** A rate limit counted by the handler itself (`Env.throttle`); the settings may override it. */
-  throttle(name: string, scope: string, fallback: RateLimit): boolean {
-    const limit = this.deps.store.state.instance.settings.rate_limits[name] ?? fallback;
-    return this.#rate.take(`${name}|${scope}`, limit, this.deps.clock.now()).ok;
+  constructor(private readonly deps: PipelineDeps) {
+    this.#surfaces = [...deps.surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
+    for (const s of this.#surfaces) this.#routers.set(s, new Router(s.routes));
   }
 
   async handle(request: Request): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) : null;
-    const fault = path !== null ? this.deps.faults.take(method, path) : undefined;
+    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix))!;
+    const path = url.pathname.slice(surface.prefix.length);
+    const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     if (fault?.drop) return Response.error();
-
-    // Writes are serialised: each commits its working copy of the world before the next reads it.
-    const mutating = method !== 'GET' && method !== 'HEAD';
-    let release: () => void = () => {};
-    if (mutating) {
-      const previous = this.#lock;
-      this.#lock = new Promise<void>((r) => (release = r));
-      await previous;
-    }
+    // The body is read before the lock, so a client that is slow to send it holds up no one.
+    const body = await readBody(request);
+    const release = method === 'GET' || method === 'HEAD' ? () => {} : await this.#takeLock();
     try {
-      this.deps.runDue();
+      if (surface.runsTimedWork) this.deps.runDue();
       const before = this.deps.store.snapshot();
-      let reply: Reply;
-      let caller: Caller = ANONYMOUS;
-      let routeKey: string | null = null;
-      let defect: string | undefined;
-      const ctxHeaders: Record<string, string> = {};
+      const x: Exchange = { request, url, method, surface, path, body, fault };
+      const outcome = await this.#answer(x);
+      let response: Response;
       try {
-        if (fault?.status) throw new ApiError(fault.status, fault.body ?? { message: `${fault.status} Injected fault` });
-        if (path === null && url.pathname.startsWith('/api/')) throw url.pathname.startsWith('/api/v3') ? apiV3Gone() : routeNotFound();
-        if (url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
-        const match = this.deps.router.match(method, path === null ? WEB_PREFIX + url.pathname : path === '' ? '/' : path);
-        // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
-        if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
-        if (match === undefined || !this.#available(match.route)) throw routeNotFound();
-        const { route } = match;
-        routeKey = `${route.method} ${route.path}`;
-        const state = this.deps.store.state;
-        const now = this.deps.clock.now();
-        const cacheKey = route.cacheable && request.body === null ? answerKey(request, url, now) : undefined;
-        const hit = cacheKey !== undefined ? this.#answers.get(state, cacheKey) : undefined;
-        if (hit) {
-          caller = hit.caller;
-          this.#checkRateLimit(state, route, routeKey, caller, now);
-          reply = hit.reply;
-          Object.assign(ctxHeaders, hit.headers);
-        } else {
-          const query = parseQuery(url.search);
-          const body = await parseBody(request);
-          const raw = { ...query, ...body.params, ...match.params };
-          // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
-          // seed, timed work). Objects it wrote are append-only, so a run that is not committed
-          // leaves nothing a later read can reach.
-          for (let attempt = 1; ; attempt++) {
-          const state = this.deps.store.state;
-          const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
-          const origin = this.deps.externalUrl ?? url.origin;
-          caller = authenticate(state, request, raw, req, now, origin);
-          if (req.auth !== 'none') caller = applySudo(state, caller, sudoValue(request, raw)); // routes that never read credentials ignore sudo
-          requireAuth(caller, req);
-          this.#checkRateLimit(state, route, routeKey, caller, now);
-          const parsed = parseParams(route.params ?? {}, raw, route.constraints);
-          if (!parsed.ok) throw parsed.error;
-          const linkParams: Record<string, unknown> = { ...query, ...body.params, ...match.params };
-          for (const [k, p] of Object.entries(route.params ?? {})) {
-            if (linkParams[k] === undefined && p.options.default !== undefined) linkParams[k] = p.options.default;
-          }
-          const ctx = new Context(state, this.deps.env, request, url, parsed.value, raw, caller, origin, {
-            base: origin + url.pathname,
-            params: linkParams,
-          });
-          reply = await route.handler(ctx);
-          Object.assign(ctxHeaders, ctx.responseHeaders);
-          // Only a successful answer commits: a failed request changes nothing, however it failed.
-          if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
-            this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
-          }
-          if (ctx.state === state || reply.status >= 400) break;
-          if (this.deps.store.state === state) {
-            this.deps.store.state = ctx.state;
-            break;
-          }
-          // A change that checked what it read (a branch's tip, as Gitaly does) fails as it would
-          // have; any other request runs again, whole, on the new world.
-          ctx.checkOnto(this.deps.store.state);
-          if (attempt === MAX_ATTEMPTS) throw conflict('409 Conflict - the world changed during the request; try again');
-          for (const k of Object.keys(ctxHeaders)) delete ctxHeaders[k];
-          }
-        }
+        response = render(request, method, outcome.reply, outcome.headers);
       } catch (e) {
-        if (e instanceof ApiError) reply = { status: e.status, body: e.body, headers: e.headers, contentType: e.contentType };
-        else {
-          defect = e instanceof Error ? e.stack ?? e.message : String(e);
-          const err = serverError();
-          reply = { status: err.status, body: err.body };
-        }
+        outcome.defect ??= describe(e);
+        response = render(request, method, surface.renderError(serverError()), {});
       }
-      const response = this.#render(request, method, reply, ctxHeaders);
-      this.deps.journal.add({
-        at: new Date(this.deps.clock.now()).toISOString(),
-        method,
-        path: url.pathname,
-        query: url.search,
-        status: response.status,
-        user: caller.user?.username ?? null,
-        durationMs: performance.now() - started,
-        route: routeKey,
-        before,
-        after: this.deps.store.snapshot(),
-        ...(defect ? { error: defect } : {}),
-      });
+      if (surface.journaled) {
+        this.deps.journal.add({
+          at: new Date(this.deps.clock.now()).toISOString(),
+          method,
+          path: url.pathname,
+          query: url.search,
+          status: response.status,
+          user: outcome.caller.user?.username ?? null,
+          durationMs: performance.now() - started,
+          route: outcome.route,
+          before,
+          after: this.deps.store.snapshot(),
+          ...(outcome.defect ? { error: outcome.defect } : {}),
+        });
+      }
       return response;
     } finally {
       release();
     }
+  }
+
+  /** Writes are serialised: each commits its working copy of the world before the next reads it. */
+  async #takeLock(): Promise<() => void> {
+    let release!: () => void;
+    const previous = this.#lock;
+    this.#lock = new Promise<void>((r) => (release = r));
+    await previous;
+    return release;
+  }
+
+  /** Every stage from routing to the transaction; any failure becomes the surface's error reply. */
+  async #answer(x: Exchange): Promise<Outcome> {
+    const outcome: Outcome = { reply: { status: 200 }, caller: ANONYMOUS, route: null, headers: {} };
+    try {
+      if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
+      if (x.url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
+      const match = this.#route(x);
+      outcome.route = `${match.route.method} ${match.route.path}`;
+      outcome.reply = await this.#run(x, match, outcome);
+    } catch (e) {
+      if (e instanceof ApiError) outcome.reply = x.surface.renderError(e);
+      else {
+        outcome.defect = describe(e);
+        outcome.reply = x.surface.renderError(serverError());
+      }
+    }
+    return outcome;
+  }
+
+  #route(x: Exchange): Match {
+    const match = this.#routers.get(x.surface)!.match(x.method, x.path === '' ? '/' : x.path);
+    // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
+    if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
+    if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
+    return match;
   }
 
   #available(route: RouteDef): boolean {
@@ -224,41 +163,83 @@ export class Pipeline {
     return !route.offering || route.offering === offering;
   }
 
-  #checkRateLimit(state: CoreState, route: RouteDef, key: string, caller: Caller, now: number): void {
-    const limits = state.instance.settings.rate_limits;
+  /** Cache, auth, rate limit, params, scope and the handler in one transaction. */
+  async #run(x: Exchange, match: Match, outcome: Outcome): Promise<Reply> {
+    const { route } = match;
+    const now = this.deps.clock.now();
+    const cacheKey = route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
+    const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
+    if (hit) {
+      outcome.caller = hit.caller;
+      this.#checkRateLimit(route, outcome.route!, hit.caller, now);
+      Object.assign(outcome.headers, hit.headers);
+      return hit.reply;
+    }
+    const { query, params: bodyParams } = await parseBody(x.request, x.url, x.body);
+    const raw = { ...query, ...bodyParams, ...match.params };
+    const origin = this.deps.externalUrl ?? x.url.origin;
+    // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
+    // seed, timed work). Objects it wrote are append-only, so a run that is not committed
+    // leaves nothing a later read can reach.
+    for (let attempt = 1; ; attempt++) {
+      const state = this.deps.store.state;
+      let caller: Caller = ANONYMOUS;
+      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
+      if (x.surface.authenticates) {
+        caller = authenticate(state, x.request, raw, req, now, origin);
+        if (req.auth !== 'none') caller = applySudo(state, caller, sudoValue(x.request, raw)); // routes that never read credentials ignore sudo
+      }
+      outcome.caller = caller;
+      requireAuth(caller, req);
+      if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
+      const parsed = parseParams(route.params ?? {}, raw, route.constraints);
+      if (!parsed.ok) throw parsed.error;
+      if (route.paginated) pageRequest(parsed.value);
+      const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, {
+        base: origin + x.url.pathname,
+        params: linkParams(route, query, bodyParams, match.params),
+      });
+      if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
+      const reply = await route.handler(ctx);
+      for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
+      Object.assign(outcome.headers, ctx.responseHeaders);
+      if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
+        this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
+      }
+      // Only a successful answer commits: a failed request changes nothing, however it failed.
+      if (ctx.state === state || reply.status >= 400) return reply;
+      if (this.deps.store.state === state) {
+        this.deps.store.state = ctx.state;
+        return reply;
+      }
+      // A change that checked what it read (a branch's tip, as Gitaly does) fails as it would
+      // have; any other request runs again, whole, on the new world.
+      ctx.checkOnto(this.deps.store.state);
+      if (attempt === MAX_ATTEMPTS) throw conflict('409 Conflict - the world changed during the request; try again');
+    }
+  }
+
+  #checkRateLimit(route: RouteDef, key: string, caller: Caller, now: number): void {
+    const limits = this.deps.store.state.instance.settings.rate_limits;
     for (const name of [route.rateLimit, key]) {
-      const limit = name ? limits[name] : undefined;
+      const limit = name && Object.hasOwn(limits, name) ? limits[name] : undefined;
       if (!limit) continue;
-      const used = this.#rate.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
+      const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
       if (!used.ok) throw rateLimited(used.retryAfter);
     }
   }
+}
 
-
-  #render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
-    const headers = new Headers(BASE_HEADERS);
-    for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-    for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
-    let body: Uint8Array | string | null = null;
-    if (reply.json !== undefined) {
-      body = reply.json;
-      headers.set('Content-Type', 'application/json');
-    } else if (reply.raw !== undefined) {
-      body = reply.raw;
-      headers.set('Content-Type', reply.contentType ?? 'application/octet-stream');
-    } else if (reply.body !== undefined) {
-      body = typeof reply.body === 'string' && reply.contentType ? reply.body : JSON.stringify(reply.body);
-      headers.set('Content-Type', reply.contentType ?? 'application/json');
-    }
-    if (body !== null && reply.status === 200 && (method === 'GET' || method === 'HEAD') && !headers.has('ETag')) {
-      const etag = reply.etag ?? `W/"${hash53(body)}"`;
-      headers.set('ETag', etag);
-      const inm = request.headers.get('if-none-match');
-      if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
-        return new Response(null, { status: 304, headers });
-      }
-    }
-    if (reply.status === 204 || reply.status === 304) body = null;
-    return new Response(method === 'HEAD' ? null : (body as BodyInit | null), { status: reply.status, headers });
+/** Every parameter to repeat in a pagination link: as sent, and the declared defaults. */
+function linkParams(route: RouteDef, ...sources: Record<string, unknown>[]): Record<string, unknown> {
+  let out: Record<string, unknown> = {};
+  for (const source of sources) out = { ...out, ...source }; // spread keeps `__proto__` a plain key
+  for (const [k, p] of Object.entries(route.params ?? {})) {
+    if (out[k] === undefined && p.options.default !== undefined) out[k] = p.options.default;
   }
+  return out;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
 }

@@ -84,20 +84,35 @@ export function parseQuery(search: string): Params {
   return params;
 }
 
-export interface ParsedBody {
-  params: Record<string, unknown>;
-  /** The raw bytes, for routes that read a body as it is. */
-  bytes?: Uint8Array;
+/** A request's body as sent, read once (before the write lock) and parsed when a route needs it. */
+export interface RawBody {
+  bytes: Uint8Array;
+  empty: boolean;
 }
 
+const NO_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(), empty: true });
 
-export async function parseBody(request: Request): Promise<ParsedBody> {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return { params: {} };
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'multipart/form-data') return { params: await parseMultipart(request) };
+export async function readBody(request: Request): Promise<RawBody> {
+  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return NO_BODY;
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length === 0) return { params: {}, bytes };
-  const text = new TextDecoder().decode(bytes);
+  return { bytes, empty: false };
+}
+
+export interface ParsedParams {
+  /** The query string's parameters. */
+  query: Record<string, unknown>;
+  /** The body's parameters (JSON, a form, or multipart parts). */
+  params: Record<string, unknown>;
+}
+
+/** The query string and the body as parameters, as Rack and Grape read them. */
+export async function parseBody(request: Request, url: URL, body: RawBody): Promise<ParsedParams> {
+  const query = parseQuery(url.search);
+  if (body.empty || body.bytes.length === 0) return { query, params: {} };
+  const contentType = request.headers.get('content-type') ?? '';
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (type === 'multipart/form-data') return { query, params: await parseMultipart(body.bytes, contentType) };
+  const text = new TextDecoder().decode(body.bytes);
   if (type === 'application/json' || type.endsWith('+json')) {
     let value: unknown;
     try {
@@ -105,18 +120,16 @@ export async function parseBody(request: Request): Promise<ParsedBody> {
     } catch {
       throw invalidMessageBody('application/json');
     }
-    return { params: isObject(value) ? value : {}, bytes };
+    return { query, params: isObject(value) ? value : {} };
   }
-  if (type === 'application/x-www-form-urlencoded' || type === '') {
-    return { params: parseQuery(text), bytes };
-  }
-  return { params: {}, bytes };
+  if (type === 'application/x-www-form-urlencoded' || type === '') return { query, params: parseQuery(text) };
+  return { query, params: {} };
 }
 
-async function parseMultipart(request: Request): Promise<Record<string, unknown>> {
+async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<Record<string, unknown>> {
   let form: FormData;
   try {
-    form = await request.formData();
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': contentType } }).formData();
   } catch {
     throw invalidMessageBody('multipart/form-data');
   }

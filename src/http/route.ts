@@ -18,10 +18,26 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/**
+ * The project or group a route acts on, named by a path parameter: the pipeline finds it,
+ * authorizes the caller and puts it on the context (`ctx.project`, `ctx.group`) before the
+ * handler runs.
+ */
+export interface Scope {
+  readonly param: string;
+  resolve(ctx: Context<unknown, CoreState>, id: string): void;
+}
+
 export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState = CoreState> {
   method: Method;
-  /** Relative to /api/v4, in hono's syntax: `/projects/:id/repository/files/:file_path`. */
+  /** Relative to its surface's prefix (/api/v4 by default), in hono's syntax: `/projects/:id/repository/files/:file_path`. */
   path: string;
+  /** The surface it belongs to: the REST API (default) or the web paths that API answers link to. */
+  surface?: 'api' | 'web';
+  /** The project or group it acts on; its parameter need not be declared. */
+  scope?: Scope;
+  /** Takes `page` and `per_page` (checked before the handler) for `ctx.paginate`. */
+  paginated?: boolean;
   params?: S;
   constraints?: readonly Constraint[];
   /** `public` (default): anonymous allowed; `user`: authenticate!; `admin`; `none`: never reads credentials. */

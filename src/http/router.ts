@@ -1,6 +1,7 @@
 // Matches a raw (still percent-encoded) path against the declared routes, so an encoded `/`
 // in a parameter never splits a segment; each parameter is then decoded exactly once.
 import { TrieRouter } from 'hono/router/trie-router';
+import { int, str } from './params.js';
 import type { RouteDef } from './route.js';
 
 export interface Match {
@@ -8,18 +9,33 @@ export interface Match {
   params: Record<string, string>;
 }
 
+/** A route as the pipeline runs it: a scope's parameter and the page parameters declared. */
+function prepare(def: RouteDef): RouteDef {
+  const params = { ...def.params };
+  if (def.scope && !params[def.scope.param]) params[def.scope.param] = str().required();
+  if (def.paginated) {
+    params.page ??= int();
+    params.per_page ??= int();
+  }
+  return { ...def, params };
+}
+
 export class Router {
   #trie = new TrieRouter<RouteDef>();
   readonly routes: RouteDef[] = [];
 
+  constructor(defs: readonly RouteDef[] = []) {
+    this.add(defs);
+  }
+
   add(defs: readonly RouteDef[]): void {
-    for (const def of defs) {
+    for (const def of defs.map(prepare)) {
       this.#trie.add(def.method, def.path, def);
       this.routes.push(def);
     }
   }
 
-  /** `rawPath` is relative to /api/v4; HEAD matches GET routes; a trailing slash is ignored. */
+  /** `rawPath` is relative to the surface's prefix; HEAD matches GET routes; a trailing slash is ignored. */
   match(method: string, rawPath: string): Match | 'bad-encoding' | undefined {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const [found] = this.#trie.match(method === 'HEAD' ? 'GET' : method, path) as unknown as [[RouteDef, Record<string, string>][]];

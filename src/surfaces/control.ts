@@ -1,141 +1,222 @@
 // The control API, for tests that reach the emulator only over HTTP (other languages, CI):
-// under /-/emulator/, a prefix no GitLab route uses. Documented in the README.
-import type { Emulator } from '../emulator.js';
-import type { FaultRule } from '../core/faults.js';
-import type { Fixture } from '../families/world.js';
-import { EmulatorError } from '../core/errors.js';
+// under /-/emulator/, a prefix no GitLab route uses. Its routes run through the same pipeline
+// as the REST API (inside the write lock), read no credentials, are not journaled, and answer
+// failures as `{"message": ...}`. Documented in the README.
+import { ApiError, EmulatorError } from '../core/errors.js';
+import type { Clock } from '../core/clock.js';
+import type { FaultRule, Faults } from '../core/faults.js';
+import type { Journal } from '../core/journal.js';
+import type { Context } from '../http/context.js';
+import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
+import type { Surface } from '../http/surface.js';
+import type { Instance, Settings } from '../store/state.js';
+import type { Snapshot } from '../store/store.js';
 
 export const CONTROL_PREFIX = '/-/emulator';
 
-const reply = (body: unknown, status = 200) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-  });
-const fail = (status: number, message: string) => reply({ message }, status);
-
-async function bodyOf(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SyntaxError('a JSON object is expected');
-  return value as Record<string, unknown>;
+/** What the control API drives: the emulator facade. */
+export interface ControlTarget {
+  readonly baseUrl: string;
+  readonly clock: Clock;
+  readonly journal: Journal;
+  readonly faults: Faults;
+  readonly state: { readonly tasks: readonly unknown[]; readonly instance: Instance };
+  reset(): void;
+  seed(fixture: never): Promise<unknown>;
+  saveSnapshot(name: string): Snapshot;
+  restoreSnapshot(name: string): boolean;
+  deleteSnapshot(name: string): boolean;
+  snapshotNames(): string[];
+  restore(snapshot: Snapshot): void;
+  runUntilIdle(): number;
+  configure(instance: { tier?: Instance['tier']; offering?: Instance['offering']; settings?: Partial<Settings> }): void;
+  signIn(username: string): string;
 }
 
-function clockState(e: Emulator) {
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
+
+const fail = (status: number, message: string) => new ApiError(status, { message });
+
+/** The request's JSON body, as the pipeline parsed it into parameters. */
+const bodyOf = (ctx: Context<unknown>): Record<string, unknown> => ctx.raw;
+
+/** A control route: a mistake in what it was sent (a bad clock value, a wrong fixture) is 400. */
+function control(def: { method: RouteDef['method']; path: string; handler(ctx: Context<unknown>): Reply | Promise<Reply> }): RouteDef {
+  return route({
+    method: def.method,
+    path: def.path,
+    auth: 'none',
+    params: {},
+    handler: async (ctx) => {
+      try {
+        return await def.handler(ctx as Context<unknown>);
+      } catch (err) {
+        if (err instanceof EmulatorError || err instanceof SyntaxError || err instanceof RangeError) throw fail(400, err.message.replace(/^\[gitlab-emulator\] /, ''));
+        throw err;
+      }
+    },
+  });
+}
+
+function clockState(e: ControlTarget) {
   return { now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen, pending_tasks: e.state.tasks.length };
 }
 
-function journalEntries(e: Emulator, limit: number) {
-  return e.journal
-    .entries()
-    .slice(-limit)
-    .map(({ before: _b, after: _a, ...rest }) => rest);
-}
-
-/** Seeds a fixture sent over HTTP: one of the wrong shape is the caller's mistake, a 400. */
-async function seed(e: Emulator, fixture: Fixture) {
-  try {
-    return await e.seed(fixture);
-  } catch (err) {
-    if (err instanceof EmulatorError || !(err instanceof Error)) throw err;
-    throw new EmulatorError(`invalid fixture: ${err.message}`);
-  }
-}
-
-export async function handleControl(e: Emulator, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  let parts: string[];
-  try {
-    parts = url.pathname.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
-  } catch {
-    return fail(400, `undecodable path ${url.pathname}`);
-  }
-  const m = request.method.toUpperCase();
-  const [head, name, action] = parts;
-  try {
-    if (head === undefined && m === 'GET') {
-      return reply({
-        base_url: e.baseUrl,
-        clock: clockState(e),
-        endpoints: ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'],
-      });
-    }
-    if (head === 'reset' && m === 'POST') {
-      e.reset();
-      e.journal.clear();
-      e.faults.clear();
-      return reply(undefined, 204);
-    }
-    if (head === 'seed' && m === 'POST') return reply(await seed(e, (await bodyOf(request)) as Fixture), 201);
-    if (head === 'snapshots') {
-      if (!name && m === 'GET') return reply(e.snapshotNames());
-      if (name && !action && (m === 'POST' || m === 'PUT')) {
-        e.saveSnapshot(name);
-        return reply({ name }, 201);
-      }
-      if (name && action === 'restore' && m === 'POST')
-        return e.restoreSnapshot(name) ? reply(undefined, 204) : fail(404, `no snapshot '${name}'`);
-      if (name && !action && m === 'DELETE')
-        return e.deleteSnapshot(name) ? reply(undefined, 204) : fail(404, `no snapshot '${name}'`);
-    }
-    if (head === 'clock') {
-      if (!name && m === 'GET') return reply(clockState(e));
-      if (!name && m === 'POST') {
-        const b = await bodyOf(request);
+function controlRoutes(e: ControlTarget): RouteDef[] {
+  const snapshotName = (ctx: Context<unknown>) => ctx.raw.name as string;
+  return [
+    control({ method: 'GET', path: '/', handler: () => json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS }) }),
+    control({
+      method: 'POST',
+      path: '/reset',
+      handler: () => {
+        e.reset();
+        e.journal.clear();
+        e.faults.clear();
+        return noContent();
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/seed',
+      // A fixture of the wrong shape is the caller's mistake, a 400.
+      handler: async (ctx) => {
+        try {
+          return json(await e.seed(bodyOf(ctx) as never), 201);
+        } catch (err) {
+          if (err instanceof EmulatorError || !(err instanceof Error)) throw err;
+          throw new EmulatorError(`invalid fixture: ${err.message}`);
+        }
+      },
+    }),
+    control({ method: 'GET', path: '/snapshots', handler: () => json(e.snapshotNames()) }),
+    ...(['POST', 'PUT'] as const).map((method) =>
+      control({
+        method,
+        path: '/snapshots/:name',
+        handler: (ctx) => {
+          e.saveSnapshot(snapshotName(ctx));
+          return json({ name: snapshotName(ctx) }, 201);
+        },
+      }),
+    ),
+    control({
+      method: 'POST',
+      path: '/snapshots/:name/restore',
+      handler: (ctx) => {
+        if (!e.restoreSnapshot(snapshotName(ctx))) throw fail(404, `no snapshot '${snapshotName(ctx)}'`);
+        return noContent();
+      },
+    }),
+    control({
+      method: 'DELETE',
+      path: '/snapshots/:name',
+      handler: (ctx) => {
+        if (!e.deleteSnapshot(snapshotName(ctx))) throw fail(404, `no snapshot '${snapshotName(ctx)}'`);
+        return noContent();
+      },
+    }),
+    control({ method: 'GET', path: '/clock', handler: () => json(clockState(e)) }),
+    control({
+      method: 'POST',
+      path: '/clock',
+      handler: (ctx) => {
+        const b = bodyOf(ctx);
         if (b.freeze === true) e.clock.freeze();
         if (b.freeze === false) e.clock.unfreeze();
         if (b.set !== undefined) e.clock.set(b.set as string);
         if (b.advance !== undefined) e.clock.advance(b.advance as string);
-        return reply(clockState(e));
-      }
-      if (name === 'run-until-idle' && m === 'POST') return reply({ ran: e.runUntilIdle(), ...clockState(e) });
-    }
-    if (head === 'journal') {
-      if (!name && m === 'GET') {
-        const limit = Number(url.searchParams.get('limit') ?? e.journal.limit);
-        return reply(journalEntries(e, Number.isFinite(limit) && limit > 0 ? limit : e.journal.limit));
-      }
-      if (!name && m === 'DELETE') {
+        return json(clockState(e));
+      },
+    }),
+    control({ method: 'POST', path: '/clock/run-until-idle', handler: () => json({ ran: e.runUntilIdle(), ...clockState(e) }) }),
+    control({
+      method: 'GET',
+      path: '/journal',
+      handler: (ctx) => {
+        const asked = Number(ctx.url.searchParams.get('limit') ?? e.journal.limit);
+        const limit = Number.isFinite(asked) && asked > 0 ? asked : e.journal.limit;
+        return json(e.journal.entries().slice(-limit).map(({ before: _b, after: _a, ...rest }) => rest));
+      },
+    }),
+    control({
+      method: 'DELETE',
+      path: '/journal',
+      handler: () => {
         e.journal.clear();
-        return reply(undefined, 204);
-      }
-      // Step back (or forward) to the world just before or after a journaled request.
-      if (name && action === 'restore' && m === 'POST') {
-        const entry = e.journal.entries().find((j) => j.seq === Number(name));
-        if (!entry) return fail(404, `no journal entry ${name}`);
-        e.restore(url.searchParams.get('to') === 'after' ? entry.after : entry.before);
-        return reply(undefined, 204);
-      }
-    }
-    if (head === 'faults') {
-      if (!name && m === 'GET') return reply(e.faults.list().map((f) => ({ ...f, path: String(f.path) })));
-      if (!name && m === 'POST') {
-        const b = (await bodyOf(request)) as unknown as FaultRule;
-        if (typeof b.path !== 'string') return fail(400, 'path is required');
-        return reply(e.faults.add(b), 201);
-      }
-      if (!name && m === 'DELETE') {
+        return noContent();
+      },
+    }),
+    // Step back (or forward) to the world just before or after a journaled request.
+    control({
+      method: 'POST',
+      path: '/journal/:seq/restore',
+      handler: (ctx) => {
+        const entry = e.journal.entries().find((j) => j.seq === Number(ctx.raw.seq));
+        if (!entry) throw fail(404, `no journal entry ${String(ctx.raw.seq)}`);
+        e.restore(ctx.url.searchParams.get('to') === 'after' ? entry.after : entry.before);
+        return noContent();
+      },
+    }),
+    control({ method: 'GET', path: '/faults', handler: () => json(e.faults.list().map((f) => ({ ...f, path: String(f.path) }))) }),
+    control({
+      method: 'POST',
+      path: '/faults',
+      handler: (ctx) => {
+        const rule = bodyOf(ctx) as unknown as FaultRule;
+        if (typeof rule.path !== 'string') throw fail(400, 'path is required');
+        return json(e.faults.add(rule), 201);
+      },
+    }),
+    control({
+      method: 'DELETE',
+      path: '/faults',
+      handler: () => {
         e.faults.clear();
-        return reply(undefined, 204);
-      }
-      if (name && m === 'DELETE') return e.faults.remove(Number(name)) ? reply(undefined, 204) : fail(404, `no fault ${name}`);
-    }
-    if (head === 'instance') {
-      if (m === 'GET') return reply(e.state.instance);
-      if (m === 'PUT' || m === 'POST') {
-        e.configure((await bodyOf(request)) as Parameters<Emulator['configure']>[0]);
-        return reply(e.state.instance);
-      }
-    }
-    if (head === 'sessions' && m === 'POST') {
-      const b = await bodyOf(request);
-      return reply({ cookie: e.signIn(String(b.username)) }, 201);
-    }
-    return fail(404, `unknown control endpoint ${m} ${url.pathname}`);
-  } catch (err) {
-    if (err instanceof EmulatorError || err instanceof SyntaxError || err instanceof RangeError)
-      return fail(400, err.message.replace(/^\[gitlab-emulator\] /, ''));
-    throw err;
-  }
+        return noContent();
+      },
+    }),
+    control({
+      method: 'DELETE',
+      path: '/faults/:id',
+      handler: (ctx) => {
+        if (!e.faults.remove(Number(ctx.raw.id))) throw fail(404, `no fault ${String(ctx.raw.id)}`);
+        return noContent();
+      },
+    }),
+    control({ method: 'GET', path: '/instance', handler: () => json(e.state.instance) }),
+    ...(['PUT', 'POST'] as const).map((method) =>
+      control({
+        method,
+        path: '/instance',
+        handler: (ctx) => {
+          e.configure(bodyOf(ctx) as Parameters<ControlTarget['configure']>[0]);
+          return json(e.state.instance);
+        },
+      }),
+    ),
+    control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(String(bodyOf(ctx).username)) }, 201) }),
+  ];
 }
+
+/** A failure as the control API answers it: `{"message": ...}`. */
+function renderControlError(err: ApiError): Reply {
+  const body = err.body;
+  const message = typeof body === 'object' && body !== null ? (body.message ?? body.error) : body;
+  return { status: err.status, body: { message: typeof message === 'string' ? message : JSON.stringify(message) } };
+}
+
+export function controlSurface(target: ControlTarget): Surface {
+  return {
+    name: 'control',
+    prefix: CONTROL_PREFIX,
+    routes: controlRoutes(target),
+    authenticates: false,
+    faults: false,
+    runsTimedWork: false,
+    journaled: false,
+    notFound: (path) => fail(404, `unknown control endpoint ${CONTROL_PREFIX}${path}`),
+    renderError: renderControlError,
+  };
+}
+

@@ -3,15 +3,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import type { Emulator, ListenOptions, Server } from '../emulator.js';
+import type { Handler, ListenOptions, Server } from './listen.js';
 
 // Large enough that any over-long query string a test could send reaches the emulator, which
 // answers 414 as GitLab does; node:http would otherwise answer 431 past its 16 KiB default.
 const MAX_HEADER_SIZE = 16 * 1024 * 1024;
 
-export async function startServer(emulator: Emulator, options: ListenOptions = {}): Promise<Server> {
+export async function startServer(handle: Handler, options: ListenOptions = {}): Promise<Server> {
   const listener = getRequestListener(async (request, env: { incoming: { socket: { destroy(): void } } }) => {
-    const response = await emulator.handle(request);
+    const response = await handle(request);
     if (response.type === 'error') {
       env.incoming.socket.destroy(); // an injected dropped connection
       return new Response(null, { status: 500 });

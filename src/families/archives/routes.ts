@@ -12,7 +12,6 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import type { Context } from '../define.js';
 import { customError, forbidden, notFound } from '../../core/errors.js';
 import { arr, bool, str } from '../../http/params.js';
-import { WEB_PREFIX } from '../../http/pipeline.js';
 import { findProject } from '../../http/resolve.js';
 import { redirect, type Reply } from '../../http/route.js';
 import { route } from '../define.js';
@@ -203,7 +202,8 @@ export const archiveRoutes = [
   // the caller to the project's page.
   route({
     method: 'GET',
-    path: `${WEB_PREFIX}/:web_path{.+/-/archive/.+}`,
+    surface: 'web',
+    path: '/:web_path{.+/-/archive/.+}',
     params: { web_path: str().required(), path: str(), append_sha: str() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;

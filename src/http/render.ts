@@ -1,0 +1,37 @@
+// A reply as an HTTP response: GitLab's base headers, JSON or raw bodies, a weak ETag on
+// successful GETs (with If-None-Match answered 304), and no body on HEAD, 204 and 304.
+import { hash53 } from '../core/hash.js';
+import type { Reply } from './route.js';
+
+const BASE_HEADERS: Record<string, string> = {
+  'Cache-Control': 'max-age=0, private, must-revalidate',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'SAMEORIGIN',
+};
+
+export function render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
+  const headers = new Headers(BASE_HEADERS);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
+  let body: Uint8Array | string | null = null;
+  if (reply.json !== undefined) {
+    body = reply.json;
+    headers.set('Content-Type', 'application/json');
+  } else if (reply.raw !== undefined) {
+    body = reply.raw;
+    headers.set('Content-Type', reply.contentType ?? 'application/octet-stream');
+  } else if (reply.body !== undefined) {
+    body = typeof reply.body === 'string' && reply.contentType ? reply.body : JSON.stringify(reply.body);
+    headers.set('Content-Type', reply.contentType ?? 'application/json');
+  }
+  if (body !== null && reply.status === 200 && (method === 'GET' || method === 'HEAD') && !headers.has('ETag')) {
+    const etag = reply.etag ?? `W/"${hash53(body)}"`;
+    headers.set('ETag', etag);
+    const inm = request.headers.get('if-none-match');
+    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  if (reply.status === 204 || reply.status === 304) body = null;
+  return new Response(method === 'HEAD' ? null : (body as BodyInit | null), { status: reply.status, headers });
+}

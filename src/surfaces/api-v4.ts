@@ -1,0 +1,18 @@
+// The REST API under /api/v4: every family's routes, GitLab's credentials and error bodies.
+import { routeNotFound } from '../core/errors.js';
+import type { RouteDef } from '../http/route.js';
+import { renderApiError, type Surface } from '../http/surface.js';
+
+export function apiV4Surface(routes: readonly RouteDef[]): Surface {
+  return {
+    name: 'api-v4',
+    prefix: '/api/v4',
+    routes,
+    authenticates: true,
+    faults: true,
+    runsTimedWork: true,
+    journaled: true,
+    notFound: () => routeNotFound(),
+    renderError: renderApiError,
+  };
+}
