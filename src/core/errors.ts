@@ -59,7 +59,13 @@ export const preconditionFailed = () => message(412, '412 Precondition Failed');
 export const uriTooLong = () => message(414, '414 Request-URI Too Large');
 export const unsupportedMediaType = (type: string) =>
   grapeError(415, `The provided content-type '${type}' is not supported.`);
-export const customError = (status: number, text: unknown) => message(status, text);
+/**
+ * GitLab's `{"message": ...}` envelope with a service's own text (`render_api_error!`). Families
+ * name each of their messages with it in their own errors.ts.
+ */
+export const messageError = (status: number, text: unknown) => message(status, text);
+/** @deprecated Use `messageError` through a named factory in the family's errors.ts. */
+export const customError = messageError;
 
 /** ApplicationRateLimiter (`check_rate_limit!`). */
 export const rateLimited = (retryAfterSeconds: number) =>

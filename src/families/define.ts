@@ -4,7 +4,10 @@
 import { current, isDraft, type Draft } from 'immer';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { Context as HttpContext } from '../http/context.js';
-import { route as declareRoute, type RouteDef } from '../http/route.js';
+import { forbidden } from '../core/errors.js';
+import { findGroup, findProject } from '../http/resolve.js';
+import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
+import type { Namespace, Project, User } from '../store/state.js';
 import type { ParamSpec } from '../http/params.js';
 import type { CoreState } from '../store/state.js';
 import type { Fixture, SeedHandles, State } from './world.js';
@@ -95,4 +98,36 @@ export type Change<T = void> = (draft: Draft<State>) => T;
 /** A record read from a draft, as a plain value that outlives the change (a new record is one already). */
 export function plain<T>(value: T): T {
   return isDraft(value) ? (current(value as Draft<T>) as T) : value;
+}
+
+/** A rule of who may do what on a project or group (GitLab's policies): false is 403; it may throw its own error. */
+export type Ability<T> = (state: State, user: User | null, subject: T, now: number) => boolean;
+
+/**
+ * The scope of a route that acts on the project named by `:id` (or `param`): GitLab's 404
+ * when the caller cannot see it, then each ability in turn (403 on the first that refuses).
+ */
+export function project(...abilities: Ability<Project>[]): Scope {
+  return {
+    param: 'id',
+    resolve(c, id) {
+      const ctx = c as unknown as Context;
+      const found = findProject(ctx, id);
+      for (const can of abilities) if (!can(ctx.state, ctx.user, found, ctx.now())) throw forbidden();
+      ctx.project = found;
+    },
+  };
+}
+
+/** The scope of a route that acts on the group named by `:id`: 404 when the caller cannot see it, then each ability. */
+export function group(...abilities: Ability<Namespace>[]): Scope {
+  return {
+    param: 'id',
+    resolve(c, id) {
+      const ctx = c as unknown as Context;
+      const found = findGroup(ctx, id);
+      for (const can of abilities) if (!can(ctx.state, ctx.user, found, ctx.now())) throw forbidden();
+      ctx.group = found;
+    },
+  };
 }

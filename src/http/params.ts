@@ -21,6 +21,11 @@ interface Options {
   /** Grape's `values:` given as a lambda. */
   test?: (value: unknown) => boolean;
   allowBlank: boolean;
+  /**
+   * What a JSON `null` means for an optional parameter: absent (Grape's coercer leaves nil
+   * alone, the default), a null the handler sees (`nullable()`), or a value to coerce (lists).
+   */
+  onNull?: 'absent' | 'null' | 'coerce';
 }
 
 export class Param<T, R extends boolean = false> {
@@ -40,6 +45,10 @@ export class Param<T, R extends boolean = false> {
   /** Grape's `values:` given as a lambda: a value it refuses "does not have a valid value". */
   where(test: (value: T) => boolean): Param<T, R> {
     return new Param<T, R>(this.coerce, { ...this.options, test: test as (value: unknown) => boolean });
+  }
+  /** A JSON `null` reaches the handler as null, to tell "cleared" from "not sent". */
+  nullable(): Param<T | null, R> {
+    return new Param<T | null, R>(this.coerce, { ...this.options, onNull: 'null' });
   }
   /** Grape's `allow_blank: false`: an empty string is "is empty". */
   notBlank(): Param<T, R> {
@@ -128,7 +137,7 @@ export const arr = <T>(item: Param<T, boolean>, opts: { commaSeparated?: boolean
       if (c !== undefined) out.push(c);
     }
     return out;
-  });
+  }, { required: false, allowBlank: true, onNull: 'coerce' }); // a null list is an empty one
 
 /** A `Hash`: `h[k]=v` or a JSON object. With a shape, each key is a declared parameter. */
 export function hash(): Param<Record<string, unknown>>;
@@ -149,8 +158,15 @@ function coerceAll(spec: ParamSpec, raw: Record<string, unknown>, issues: Issue[
   for (const key of Object.keys(spec)) {
     const p = spec[key]!;
     const name = prefix ? `${prefix}[${key}]` : key;
-    const value = Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined;
-    const { required, allowBlank, values, test } = p.options;
+    let value = Object.prototype.hasOwnProperty.call(raw, key) ? raw[key] : undefined;
+    const { required, allowBlank, values, test, onNull = 'absent' } = p.options;
+    if (value === null && !required && onNull !== 'coerce') {
+      if (onNull === 'null') {
+        out[key] = null;
+        continue;
+      }
+      value = undefined;
+    }
     if (value === undefined) {
       if (required) issues.push({ name, text: 'is missing', missing: true });
       // Grape reports an absent required parameter as empty too; an absent optional one is fine.

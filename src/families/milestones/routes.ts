@@ -7,18 +7,14 @@ import {
 } from './rules.js';
 import type { Milestone } from './records.js';
 import { milestoneEntity } from './entity.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, recordNotFound } from '../../core/errors.js';
+import { milestoneNotCreated } from './errors.js';
+import { recordNotFound } from '../../core/errors.js';
 import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
-import { findGroup, findProject } from '../../http/resolve.js';
 import { created, json, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { tget } from '../../store/table.js';
 
 const LIST_PARAMS = {
-  id: str().required(),
   state: str().values(['active', 'closed', 'all'] as const).default('all'),
   iids: arr(int(), { commaSeparated: true }),
   title: str(),
@@ -27,12 +23,10 @@ const LIST_PARAMS = {
   include_ancestors: bool(),
   updated_before: datetime(),
   updated_after: datetime(),
-  page: int(),
-  per_page: int(),
 };
 const LIST_CONSTRAINTS: Constraint[] = [{ kind: 'mutually_exclusive', names: ['include_ancestors', 'include_parent_milestones'] }];
 
-const CREATE_PARAMS = { id: str().required(), title: str().required(), description: str(), due_date: str(), start_date: str() };
+const CREATE_PARAMS = { title: str().required(), description: str(), due_date: str(), start_date: str() };
 
 interface ListInput {
   state: 'active' | 'closed' | 'all';
@@ -56,12 +50,6 @@ function list(ctx: Context<unknown>, scope: readonly Milestone[], p: ListInput):
   return json(ctx.paginate(found).map((m) => milestoneEntity(ctx.state, m, ctx, ctx.now())));
 }
 
-function readableProject(ctx: Context<unknown>, id: string): Project {
-  const project = findProject(ctx, id);
-  if (!canReadProjectMilestones(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  return project;
-}
-
 interface CreateInput {
   title: string;
   description?: string;
@@ -78,7 +66,7 @@ function create(ctx: Context<unknown>, owner: MilestoneOwner, scope: readonly Mi
   const startDate = castDate(p.start_date);
   const dueDate = castDate(p.due_date);
   const errors = validateMilestone(scope, title, startDate, dueDate);
-  if (Object.keys(errors).length) throw customError(400, `Failed to create milestone ${rubyErrorsHash(errors)}`);
+  if (Object.keys(errors).length) throw milestoneNotCreated(rubyErrorsHash(errors));
   const now = ctx.now();
   return ctx.update((draft) => createMilestone(draft as State, owner, { title, description: p.description ?? '', dueDate, startDate }, now));
 }
@@ -95,12 +83,11 @@ export const milestoneRoutes = [
     path: '/projects/:id/milestones',
     auth: 'user',
     cacheable: true,
+    scope: project(canReadProjectMilestones),
+    paginated: true,
     params: LIST_PARAMS,
     constraints: LIST_CONSTRAINTS,
-    handler: (ctx): Reply => {
-      const project = readableProject(ctx, ctx.params.id);
-      return list(ctx, projectListScope(ctx.state, project, ancestorsAsked(ctx.params)), ctx.params);
-    },
+    handler: (ctx): Reply => list(ctx, projectListScope(ctx.state, ctx.project, ancestorsAsked(ctx.params)), ctx.params),
   }),
 
   route({
@@ -108,22 +95,19 @@ export const milestoneRoutes = [
     path: '/projects/:id/milestones/:milestone_id',
     auth: 'user',
     cacheable: true,
-    params: { id: str().required(), milestone_id: int().required() },
-    handler: (ctx): Reply => {
-      const project = readableProject(ctx, ctx.params.id);
-      return json(milestoneEntity(ctx.state, milestoneOf(ctx, { projectId: project.id }, ctx.params.milestone_id), ctx, ctx.now()));
-    },
+    scope: project(canReadProjectMilestones),
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => json(milestoneEntity(ctx.state, milestoneOf(ctx, { projectId: ctx.project.id }, ctx.params.milestone_id), ctx, ctx.now())),
   }),
 
   route({
     method: 'POST',
     path: '/projects/:id/milestones',
     auth: 'user',
+    scope: project(canAdminProjectMilestones),
     params: CREATE_PARAMS,
     handler: (ctx): Reply => {
-      const project = findProject(ctx, ctx.params.id);
-      if (!canAdminProjectMilestones(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const m = create(ctx, { projectId: project.id }, projectMilestoneScope(ctx.state, project), ctx.params);
+      const m = create(ctx, { projectId: ctx.project.id }, projectMilestoneScope(ctx.state, ctx.project), ctx.params);
       return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
     },
   }),
@@ -133,12 +117,13 @@ export const milestoneRoutes = [
     path: '/groups/:id/milestones',
     auth: 'user',
     cacheable: true,
+    scope: group(),
+    paginated: true,
     params: { ...LIST_PARAMS, include_descendants: bool() },
     constraints: LIST_CONSTRAINTS,
     handler: (ctx): Reply => {
-      const group = findGroup(ctx, ctx.params.id);
       const opts = { ancestors: ancestorsAsked(ctx.params), descendants: ctx.params.include_descendants === true };
-      return list(ctx, groupListScope(ctx.state, ctx.user, group, opts, ctx.now()), ctx.params);
+      return list(ctx, groupListScope(ctx.state, ctx.user, ctx.group, opts, ctx.now()), ctx.params);
     },
   }),
 
@@ -147,22 +132,19 @@ export const milestoneRoutes = [
     path: '/groups/:id/milestones/:milestone_id',
     auth: 'user',
     cacheable: true,
-    params: { id: str().required(), milestone_id: int().required() },
-    handler: (ctx): Reply => {
-      const group = findGroup(ctx, ctx.params.id);
-      return json(milestoneEntity(ctx.state, milestoneOf(ctx, { groupId: group.id }, ctx.params.milestone_id), ctx, ctx.now()));
-    },
+    scope: group(),
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => json(milestoneEntity(ctx.state, milestoneOf(ctx, { groupId: ctx.group.id }, ctx.params.milestone_id), ctx, ctx.now())),
   }),
 
   route({
     method: 'POST',
     path: '/groups/:id/milestones',
     auth: 'user',
+    scope: group(canAdminGroupMilestones),
     params: CREATE_PARAMS,
     handler: (ctx): Reply => {
-      const group = findGroup(ctx, ctx.params.id);
-      if (!canAdminGroupMilestones(ctx.state, ctx.user, group, ctx.now())) throw forbidden();
-      const m = create(ctx, { groupId: group.id }, groupMilestoneScope(ctx.state, group), ctx.params);
+      const m = create(ctx, { groupId: ctx.group.id }, groupMilestoneScope(ctx.state, ctx.group), ctx.params);
       return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
     },
   }),
