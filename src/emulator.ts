@@ -11,7 +11,7 @@ import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
 import { RateLimiter } from './http/rate-limit.js';
-import { Scheduler } from './core/scheduler.js';
+import { Scheduler } from './store/scheduler.js';
 import { projectByIdOrPath } from './policy/paths.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
 import { controlSurface } from './surfaces/control.js';
@@ -47,7 +47,7 @@ const WEB = webSurface(WEB_ROUTES);
 
 export class Emulator {
   readonly clock: Clock;
-  readonly journal: Journal;
+  readonly journal: Journal<Snapshot>;
   readonly faults = new Faults();
   readonly baseUrl: string;
   readonly externalUrl: string | undefined;
@@ -67,7 +67,7 @@ export class Emulator {
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.externalUrl = options.externalUrl?.replace(/\/+$/, '');
     this.clock = new Clock(options.clock);
-    this.journal = new Journal(options.journalLimit ?? 1000);
+    this.journal = new Journal<Snapshot>(options.journalLimit ?? 1000);
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase();
     this.#seeded = this.store.snapshot();

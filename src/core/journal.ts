@@ -1,8 +1,8 @@
 // The request journal: the last N requests with the world before and after each (two
 // references, no copies), so a test can assert on traffic and step back to any point.
-import type { Snapshot } from '../store/store.js';
 
-export interface JournalEntry {
+/** One request; `S` is the world's snapshot type (two references, no copies). */
+export interface JournalEntry<S = unknown> {
   seq: number;
   at: string;
   method: string;
@@ -13,19 +13,19 @@ export interface JournalEntry {
   user: string | null;
   durationMs: number;
   route: string | null;
-  before: Snapshot;
-  after: Snapshot;
+  before: S;
+  after: S;
   /** Set when the request failed with an unexpected exception (a defect, answered 500). */
   error?: string;
 }
 
-export class Journal {
-  #entries: JournalEntry[] = [];
+export class Journal<S = unknown> {
+  #entries: JournalEntry<S>[] = [];
   #seq = 0;
 
   constructor(public limit = 1000) {}
 
-  add(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
+  add(entry: Omit<JournalEntry<S>, 'seq'>): JournalEntry<S> {
     const full = { seq: ++this.#seq, ...entry };
     if (this.limit <= 0) return full;
     this.#entries.push(full);
@@ -33,11 +33,11 @@ export class Journal {
     return full;
   }
 
-  entries(): readonly JournalEntry[] {
+  entries(): readonly JournalEntry<S>[] {
     return this.#entries;
   }
 
-  last(): JournalEntry | undefined {
+  last(): JournalEntry<S> | undefined {
     return this.#entries[this.#entries.length - 1];
   }
 

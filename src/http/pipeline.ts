@@ -34,7 +34,7 @@ export interface PipelineDeps {
   store: WorldCell;
   clock: Clock;
   surfaces: readonly Surface[];
-  journal: Journal;
+  journal: Journal<Snapshot>;
   faults: Faults;
   limits: RateLimiter;
   env: Env;

@@ -18,7 +18,7 @@ export const CONTROL_PREFIX = '/-/emulator';
 export interface ControlTarget {
   readonly baseUrl: string;
   readonly clock: Clock;
-  readonly journal: Journal;
+  readonly journal: Journal<Snapshot>;
   readonly faults: Faults;
   readonly state: { readonly tasks: readonly unknown[]; readonly instance: Instance };
   reset(): void;

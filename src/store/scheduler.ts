@@ -1,8 +1,8 @@
 // Timed work on the clock: tasks are data in the world; when the clock passes a task's time the
 // scheduler runs it (through the given runner) as one change of the world.
 import type { Draft } from 'immer';
-import type { CoreState, Task } from '../store/state.js';
-import type { Clock } from './clock.js';
+import type { CoreState, Task } from './state.js';
+import type { Clock } from '../core/clock.js';
 
 export interface WorldStore<W extends CoreState> {
   readonly state: W;

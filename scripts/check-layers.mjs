@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// Checks that imports under src/ only point down the layers of docs/architecture.md:
+//   core < store, git < policy, render < http < families < surfaces < emulator.ts < transports < entries
+// and that a family reaches another family only through its index.ts, that nothing below the
+// families knows a family, and that only the transports load a transport (node:http, msw).
+// Prints each violation; exits 1 when there is any. `node scripts/check-layers.mjs`.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(root, 'src');
+
+/** Rank of each layer: a file may import its own layer and the layers of lower rank. */
+const RANKS = { core: 0, store: 1, git: 1, policy: 2, render: 2, http: 3, families: 4, surfaces: 5, emulator: 6, transports: 7, entry: 8 };
+/** What each layer may import besides itself and what ranks below it (lower layers that are not "below" it). */
+const NOT_BELOW = { git: ['store'], store: ['git'], render: ['policy'], policy: ['render'] };
+const TRANSPORT_MODULES = ['node:http', 'node:https', 'node:net', 'msw', 'msw/node', '@hono/node-server'];
+
+function layerOf(file) {
+  const rel = relative(src, file).split(sep);
+  if (rel.length === 1) return rel[0] === 'emulator.ts' ? 'emulator' : 'entry';
+  return rel[0];
+}
+
+function* walk(dir) {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) yield* walk(path);
+    else if (name.endsWith('.ts')) yield path;
+  }
+}
+
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+
+const problems = [];
+for (const file of walk(src)) {
+  const text = readFileSync(file, 'utf8');
+  const from = layerOf(file);
+  const fromRel = relative(src, file);
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    const say = (why) => problems.push(`${fromRel}: imports '${spec}': ${why}`);
+    if (!spec.startsWith('.')) {
+      if (TRANSPORT_MODULES.includes(spec) && from !== 'transports') say('only src/transports/ loads a transport');
+      continue;
+    }
+    const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+    if (!target.startsWith(src + sep)) continue; // fixtures, package.json
+    const to = layerOf(target);
+    const toRel = relative(src, target);
+    // The facade reaches the server door only through the lazy loader.
+    if (from === 'emulator' && to === 'transports') {
+      if (toRel !== join('transports', 'listen.ts')) say('the facade loads doors only through transports/listen.ts');
+      continue;
+    }
+    if (RANKS[to] > RANKS[from]) say(`${from}/ is below ${to}/`);
+    else if (RANKS[to] === RANKS[from] && to !== from) say(`${from}/ and ${to}/ are side by side`);
+    else if ((NOT_BELOW[from] ?? []).includes(to)) say(`${from}/ and ${to}/ are side by side`);
+    if (from === 'families' && to === 'families') {
+      const [, a, aFile] = fromRel.split(sep);
+      const [, b, bFile] = toRel.split(sep);
+      const framework = (f) => f === undefined; // families/define.ts, world.ts, index.ts, registry.ts
+      if (!framework(aFile) && !framework(bFile) && a !== b && bFile !== 'index.ts') say(`a family reaches family '${b}' only through its index.ts`);
+      if (!framework(aFile) && framework(bFile) && !['define.ts', 'world.ts'].includes(b)) say('a family sees only define.ts and world.ts of the framework');
+    }
+  }
+}
+
+if (problems.length) {
+  console.error(`${problems.length} import(s) against the layers:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  process.exit(1);
+}
+console.log('layers: every import points down');
