@@ -176,3 +176,9 @@ export function requireAuth(caller: Caller, req: AuthRequirements): void {
     if (!caller.user.admin) throw forbidden();
   }
 }
+
+/** How GitLab's API and web paths know the caller: credentials, then sudo (unless the route never reads credentials). */
+export function gitlabCaller(state: CoreState, request: Request, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string): Caller {
+  const caller = authenticate(state, request, params, req, now, origin);
+  return req.auth === 'none' ? caller : applySudo(state, caller, sudoValue(request, params));
+}

@@ -7,6 +7,7 @@ import type { ObjectDatabase } from '../git/objects.js';
 import type { RateLimit, CoreState, Namespace, Project } from '../store/state.js';
 import type { Caller } from './auth.js';
 import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
+import type { Pager } from './surface.js';
 
 /** Services of the emulator that handlers reach through the context. */
 export interface Env {
@@ -39,6 +40,8 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     /** Base of the URLs that entities render (`web_url`): the external URL or the request's origin. */
     readonly webBase: string,
     readonly linkBase: LinkBase,
+    /** The surface's paging. */
+    private readonly pager: Pager = paginateOffset,
   ) {
     this.#state = state;
   }
@@ -95,7 +98,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
 
   /** One page of `all`, with GitLab's pagination headers set on the response. */
   paginate<T>(all: readonly T[], input: PageInput = this.params as PageInput): T[] {
-    const { items, headers } = paginateOffset(all, input, this.linkBase);
+    const { items, headers } = this.pager(all, input, this.linkBase);
     Object.assign(this.responseHeaders, headers);
     return items;
   }

@@ -9,7 +9,7 @@ import type { Journal } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
 import { AnswerCache, answerKey } from './answer-cache.js';
-import { ANONYMOUS, applySudo, authenticate, requireAuth, sudoValue, type Caller } from './auth.js';
+import { ANONYMOUS, requireAuth, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
@@ -183,12 +183,8 @@ export class Pipeline {
     // leaves nothing a later read can reach.
     for (let attempt = 1; ; attempt++) {
       const state = this.deps.store.state;
-      let caller: Caller = ANONYMOUS;
       const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
-      if (x.surface.authenticates) {
-        caller = authenticate(state, x.request, raw, req, now, origin);
-        if (req.auth !== 'none') caller = applySudo(state, caller, sudoValue(x.request, raw)); // routes that never read credentials ignore sudo
-      }
+      const caller = x.surface.authenticate?.(state, x.request, raw, req, now, origin) ?? ANONYMOUS;
       outcome.caller = caller;
       requireAuth(caller, req);
       if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
@@ -198,7 +194,7 @@ export class Pipeline {
       const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, {
         base: origin + x.url.pathname,
         params: linkParams(route, query, bodyParams, match.params),
-      });
+      }, x.surface.paginate);
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       const reply = await route.handler(ctx);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];

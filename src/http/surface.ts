@@ -2,15 +2,26 @@
 // API answers link to, the control API; later SCIM, git's smart HTTP, GraphQL): its prefix, its
 // routes, whether it reads credentials and takes faults, and how it renders a failure.
 import type { ApiError } from '../core/errors.js';
+import type { CoreState } from '../store/state.js';
+import type { AuthRequirements, Caller } from './auth.js';
+import type { LinkBase, PageInput, PageResult } from './pagination.js';
 import type { Reply, RouteDef } from './route.js';
+
+/** Who is calling, from the request's credentials; a surface without one sees every caller as anonymous. */
+export type Authenticator = (state: CoreState, request: Request, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string) => Caller;
+
+/** One page of a list, with the surface's paging headers. */
+export type Pager = <T>(all: readonly T[], input: PageInput, base: LinkBase) => PageResult<T>;
 
 export interface Surface {
   readonly name: string;
   /** The paths that start so are this surface's; the longest prefix wins, '' takes the rest. */
   readonly prefix: string;
   readonly routes: readonly RouteDef[];
-  /** Reads tokens, sessions and sudo; without it every caller is anonymous. */
-  readonly authenticates: boolean;
+  /** Its auth: GitLab's tokens, sessions and sudo on the API; none on the control API. */
+  readonly authenticate?: Authenticator;
+  /** Its paging (`ctx.paginate`): GitLab's offset pages and headers on the API. */
+  readonly paginate: Pager;
   /** Takes injected faults (the paths they name are relative to the prefix). */
   readonly faults: boolean;
   /** Timed work that is due runs before each request (the control API only looks at the world). */

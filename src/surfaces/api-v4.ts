@@ -1,5 +1,7 @@
 // The REST API under /api/v4: every family's routes, GitLab's credentials and error bodies.
 import { routeNotFound } from '../core/errors.js';
+import { gitlabCaller } from '../http/auth.js';
+import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 
@@ -8,7 +10,8 @@ export function apiV4Surface(routes: readonly RouteDef[]): Surface {
     name: 'api-v4',
     prefix: '/api/v4',
     routes,
-    authenticates: true,
+    authenticate: gitlabCaller,
+    paginate: paginateOffset,
     faults: true,
     runsTimedWork: true,
     journaled: true,

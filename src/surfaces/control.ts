@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.js';
 import type { FaultRule, Faults } from '../core/faults.js';
 import type { Journal } from '../core/journal.js';
 import type { Context } from '../http/context.js';
+import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
 import type { Instance, Settings } from '../store/state.js';
@@ -211,7 +212,7 @@ export function controlSurface(target: ControlTarget): Surface {
     name: 'control',
     prefix: CONTROL_PREFIX,
     routes: controlRoutes(target),
-    authenticates: false,
+    paginate: paginateOffset,
     faults: false,
     runsTimedWork: false,
     journaled: false,

@@ -2,6 +2,8 @@
 // such as release source archives), and everything no other surface claims: an unknown path
 // is GitLab's 404, and the retired API v3 its 410.
 import { apiV3Gone, routeNotFound } from '../core/errors.js';
+import { gitlabCaller } from '../http/auth.js';
+import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 
@@ -10,7 +12,8 @@ export function webSurface(routes: readonly RouteDef[]): Surface {
     name: 'web',
     prefix: '',
     routes,
-    authenticates: true,
+    authenticate: gitlabCaller,
+    paginate: paginateOffset,
     faults: false,
     runsTimedWork: true,
     journaled: true,
