@@ -103,31 +103,21 @@ export function plain<T>(value: T): T {
 /** A rule of who may do what on a project or group (GitLab's policies): false is 403; it may throw its own error. */
 export type Ability<T> = (state: State, user: User | null, subject: T, now: number) => boolean;
 
-/**
- * The scope of a route that acts on the project named by `:id` (or `param`): GitLab's 404
- * when the caller cannot see it, then each ability in turn (403 on the first that refuses).
- */
-export function project(...abilities: Ability<Project>[]): Scope {
+/** A scope: find the subject named by `:id` (GitLab's 404), check each ability (403), hand it to the handler. */
+function scopeOf<T>(find: (ctx: Context, id: string) => T, put: (ctx: Context, subject: T) => void, abilities: readonly Ability<T>[]): Scope {
   return {
     param: 'id',
     resolve(c, id) {
       const ctx = c as unknown as Context;
-      const found = findProject(ctx, id);
-      for (const can of abilities) if (!can(ctx.state, ctx.user, found, ctx.now())) throw forbidden();
-      ctx.project = found;
+      const subject = find(ctx, id);
+      for (const can of abilities) if (!can(ctx.state, ctx.user, subject, ctx.now())) throw forbidden();
+      put(ctx, subject);
     },
   };
 }
 
+/** The scope of a route that acts on the project named by `:id`: 404 when the caller cannot see it, then each ability. */
+export const project = (...abilities: Ability<Project>[]): Scope => scopeOf(findProject, (ctx, p) => (ctx.project = p), abilities);
+
 /** The scope of a route that acts on the group named by `:id`: 404 when the caller cannot see it, then each ability. */
-export function group(...abilities: Ability<Namespace>[]): Scope {
-  return {
-    param: 'id',
-    resolve(c, id) {
-      const ctx = c as unknown as Context;
-      const found = findGroup(ctx, id);
-      for (const can of abilities) if (!can(ctx.state, ctx.user, found, ctx.now())) throw forbidden();
-      ctx.group = found;
-    },
-  };
-}
+export const group = (...abilities: Ability<Namespace>[]): Scope => scopeOf(findGroup, (ctx, g) => (ctx.group = g), abilities);
