@@ -2,36 +2,34 @@
 // downloads, the latest-release permalink, create, update, delete, collect evidence, and the
 // group list. Every project route first needs `read_release` (the `before` hook); get,
 // downloads and the permalink then need `read_code`, before the release is looked up.
-import { canReadCode, findTag, refsOf } from '../repositories/index.js';
+import { findTag, refsOf } from '../repositories/index.js';
 import { canReadProjectMilestones } from '../milestones/index.js';
 import {
-  canCreateRelease, canManageRelease, canReadReleases, collectEvidence, COLLECT_EVIDENCE, createRelease, deleteRelease,
-  findRelease, findReleases, groupReleases, latestRelease, updateRelease, type LinkInput,
+  canCreateRelease, canManageRelease, canReadReleaseCode, canReadReleases, createRelease, deleteRelease, findRelease, findReleases, groupReleases, latestRelease,
+  requestEvidence, updateRelease, type LinkInput,
 } from './rules.js';
 import { basicReleaseDetails, releaseEntity, type ReleaseView } from './entity.js';
-import type { Context } from '../define.js';
 import { validFilePath } from '../../http/file-path.js';
-import { customError, forbidden, grapeError, notFound } from '../../core/errors.js';
+import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { toQuery } from '../../http/pagination.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { parseQuery } from '../../http/request-params.js';
-import { findGroup, findProject } from '../../http/resolve.js';
 import { created, json, type Reply } from '../../http/route.js';
-import { route, schedule } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { group, project, route, type Context } from '../define.js';
+import type { Project, User } from '../../store/state.js';
 import type { Release } from './records.js';
 
 // ---------------------------------------------------------------- shared helpers
 
-/** The `before` of every project release route: the project (404), then `read_release` (403). */
-export function releaseProject(ctx: Context<unknown>, id: string): Project {
-  const project = findProject(ctx, id);
-  if (!canReadReleases(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  return project;
+/** `authorize_read_code!` where a parameter check comes first, so it cannot be part of the scope. */
+function authorizeReadCode(ctx: Context<unknown>): void {
+  if (!canReadReleaseCode(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
 }
 
-function authorizeReadCode(ctx: Context<unknown>, project: Project): void {
-  if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
+/** The caller a `create_release` scope admitted: a member, so never anonymous. */
+function member(ctx: Context<unknown>): User {
+  if (!ctx.user) throw forbidden();
+  return ctx.user;
 }
 
 export function releaseView(ctx: Context<unknown>, project: Project, includeHtml = false): ReleaseView {
@@ -43,7 +41,7 @@ export function releaseView(ctx: Context<unknown>, project: Project, includeHtml
     now,
     webBase: ctx.webBase,
     project,
-    readCode: canReadCode(state, user, project, now),
+    readCode: canReadReleaseCode(state, user, project, now),
     readMilestones: canReadProjectMilestones(state, user, project, now),
     canUpdate: (tag) => canManageRelease(state, user, project, tag, now),
     includeHtml,
@@ -83,27 +81,26 @@ const MILESTONES_EXCLUSIVE: Constraint[] = [
   { kind: 'mutually_exclusive', names: ['milestones', 'milestone_ids'], message: 'Cannot specify milestones and milestone_ids at the same time' },
 ];
 
-const LINK_PARAMS = {
-  name: str().required(),
-  url: str().required(),
-  direct_asset_path: str(),
-  filepath: str(),
-  link_type: str(),
-};
+/** A link's path parameters: nullable, since a `null` one is sent (it clears the path) where an absent one is not. */
+export const LINK_PATH_PARAMS = { direct_asset_path: str().nullable(), filepath: str().nullable() };
 
-/** Releases::Links::Params: `direct_asset_path`, else `filepath`, when either was sent (null included). */
-export function linkInput(raw: Record<string, unknown>, parsed: { name?: string; url?: string; direct_asset_path?: string; filepath?: string; link_type?: string }): LinkInput {
-  const given = (k: string) => Object.prototype.hasOwnProperty.call(raw, k);
-  const sent = given('direct_asset_path') || given('filepath');
-  return {
-    name: parsed.name,
-    url: parsed.url,
-    filepath: sent ? (parsed.direct_asset_path ?? parsed.filepath ?? null) : undefined,
-    linkType: parsed.link_type,
-  };
+const LINK_PARAMS = { name: str().required(), url: str().required(), ...LINK_PATH_PARAMS, link_type: str() };
+
+interface LinkParams {
+  name?: string;
+  url?: string;
+  direct_asset_path?: string | null;
+  filepath?: string | null;
+  link_type?: string;
 }
 
-const RELEASE_ID = { id: str().required(), tag_name: str().required() };
+/** Releases::Links::Params: `direct_asset_path`, else `filepath`, when either was sent (null included). */
+export function linkInput(p: LinkParams): LinkInput {
+  const sent = Object.hasOwn(p, 'direct_asset_path') || Object.hasOwn(p, 'filepath');
+  return { name: p.name, url: p.url, filepath: sent ? (p.direct_asset_path ?? p.filepath ?? null) : undefined, linkType: p.link_type };
+}
+
+const TAG_NAME = { tag_name: str().required() };
 
 // ---------------------------------------------------------------- routes
 
@@ -112,10 +109,9 @@ export const releaseRoutes = [
     method: 'GET',
     path: '/projects/:id/releases',
     jobToken: true,
+    scope: project(canReadReleases),
+    paginated: true,
     params: {
-      id: str().required(),
-      page: int(),
-      per_page: int(),
       order_by: str().values(['released_at', 'created_at'] as const).default('released_at'),
       sort: str().values(['asc', 'desc'] as const).default('desc'),
       include_html_description: bool(),
@@ -124,9 +120,8 @@ export const releaseRoutes = [
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
-      const all = findReleases(ctx.state, project, { orderBy: p.order_by, sort: p.sort, updatedBefore: p.updated_before, updatedAfter: p.updated_after });
-      const v = releaseView(ctx, project, p.include_html_description === true);
+      const all = findReleases(ctx.state, ctx.project, { orderBy: p.order_by, sort: p.sort, updatedBefore: p.updated_before, updatedAfter: p.updated_after });
+      const v = releaseView(ctx, ctx.project, p.include_html_description === true);
       const out = [];
       for (const r of ctx.paginate(all)) out.push(await renderRelease(ctx, v, r));
       return json(out);
@@ -137,30 +132,35 @@ export const releaseRoutes = [
     method: 'GET',
     path: '/projects/:id/releases/permalink/latest',
     jobToken: true,
-    params: { id: str().required() },
-    handler: (ctx) => permalink(ctx, ctx.params.id, undefined),
+    scope: project(canReadReleases, canReadReleaseCode),
+    handler: (ctx) => permalink(ctx, undefined),
   }),
 
   route({
     method: 'GET',
     path: '/projects/:id/releases/permalink/latest/:suffix_path{.+}',
     jobToken: true,
-    params: { id: str().required(), suffix_path: str() },
-    handler: (ctx) => permalink(ctx, ctx.params.id, ctx.params.suffix_path),
+    scope: project(canReadReleases),
+    params: { suffix_path: str() },
+    handler: (ctx) => {
+      const suffix = ctx.params.suffix_path;
+      if (suffix !== undefined && suffix !== '') validFilePath('suffix_path', suffix);
+      authorizeReadCode(ctx);
+      return permalink(ctx, suffix);
+    },
   }),
 
   route({
     method: 'GET',
     path: '/projects/:id/releases/:tag_name',
     jobToken: true,
-    params: { ...RELEASE_ID, include_html_description: bool() },
+    scope: project(canReadReleases, canReadReleaseCode),
+    params: { ...TAG_NAME, include_html_description: bool() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
-      authorizeReadCode(ctx, project);
-      const r = findRelease(ctx.state, project, p.tag_name);
+      const r = findRelease(ctx.state, ctx.project, p.tag_name);
       if (!r) throw notFound();
-      return json(await renderRelease(ctx, releaseView(ctx, project, p.include_html_description === true), r));
+      return json(await renderRelease(ctx, releaseView(ctx, ctx.project, p.include_html_description === true), r));
     },
   }),
 
@@ -168,16 +168,16 @@ export const releaseRoutes = [
     method: 'GET',
     path: '/projects/:id/releases/:tag_name/downloads/:direct_asset_path{.+}',
     jobToken: true,
-    params: { ...RELEASE_ID, direct_asset_path: str().required() },
+    scope: project(canReadReleases),
+    params: { ...TAG_NAME, direct_asset_path: str().required() },
     handler: (ctx): Reply => {
       const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
       validFilePath('direct_asset_path', p.direct_asset_path);
-      authorizeReadCode(ctx, project);
-      const r = findRelease(ctx.state, project, p.tag_name);
+      authorizeReadCode(ctx);
+      const r = findRelease(ctx.state, ctx.project, p.tag_name);
       if (!r) throw notFound();
       const link = r.links.find((l) => l.filepath === `/${p.direct_asset_path}`);
-      if (!link) throw customError(404, '404 Not found'); // find_by_filepath! raises RecordNotFound
+      if (!link) throw recordNotFound(); // find_by_filepath! raises RecordNotFound
       return redirect302(link.url);
     },
   }),
@@ -186,9 +186,9 @@ export const releaseRoutes = [
     method: 'POST',
     path: '/projects/:id/releases',
     jobToken: true,
+    scope: project(canReadReleases, canCreateRelease),
     params: {
-      id: str().required(),
-      tag_name: str().required(),
+      ...TAG_NAME,
       tag_message: str(),
       name: str(),
       description: str(),
@@ -201,10 +201,7 @@ export const releaseRoutes = [
     constraints: MILESTONES_EXCLUSIVE,
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
-      if (!ctx.user || !canCreateRelease(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const rawLinks = rawAssetLinks(ctx.raw);
-      const change = await createRelease(ctx.env.git.repository(project.id), ctx.state, project, ctx.user, {
+      const change = await createRelease(ctx.env.git.repository(ctx.project.id), ctx.state, ctx.project, member(ctx), {
         tagName: p.tag_name,
         name: p.name,
         description: p.description,
@@ -213,10 +210,10 @@ export const releaseRoutes = [
         releasedAt: p.released_at,
         milestones: p.milestones,
         milestoneIds: p.milestone_ids,
-        links: (p.assets?.links ?? []).map((l, i) => linkInput(rawLinks[i] ?? {}, l)),
+        links: (p.assets?.links ?? []).map(linkInput),
       }, ctx.now());
       const { release, evidenceSha } = ctx.update(change);
-      return created(await renderRelease(ctx, releaseView(ctx, project), release, evidenceSha));
+      return created(await renderRelease(ctx, releaseView(ctx, ctx.project), release, evidenceSha));
     },
   }),
 
@@ -224,17 +221,17 @@ export const releaseRoutes = [
     method: 'PUT',
     path: '/projects/:id/releases/:tag_name',
     jobToken: true,
-    params: { ...RELEASE_ID, name: str(), description: str(), released_at: datetime(), ...MILESTONE_PARAMS },
+    scope: project(canReadReleases),
+    params: { ...TAG_NAME, name: str(), description: str(), released_at: datetime(), ...MILESTONE_PARAMS },
     constraints: MILESTONES_EXCLUSIVE,
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
       const release = ctx.update(
-        updateRelease(ctx.state, project, ctx.user, p.tag_name, {
+        updateRelease(ctx.state, ctx.project, ctx.user, p.tag_name, {
           name: p.name, description: p.description, releasedAt: p.released_at, milestones: p.milestones, milestoneIds: p.milestone_ids,
         }, ctx.now()),
       );
-      return json(await renderRelease(ctx, releaseView(ctx, project), release));
+      return json(await renderRelease(ctx, releaseView(ctx, ctx.project), release));
     },
   }),
 
@@ -242,13 +239,12 @@ export const releaseRoutes = [
     method: 'DELETE',
     path: '/projects/:id/releases/:tag_name',
     jobToken: true,
-    params: RELEASE_ID,
+    scope: project(canReadReleases),
+    params: TAG_NAME,
     handler: async (ctx): Promise<Reply> => {
-      const p = ctx.params;
-      const project = releaseProject(ctx, p.id);
       // The deleted release is presented as it was, to a viewer who could manage it.
-      const view = releaseView(ctx, project);
-      const release = ctx.update(deleteRelease(ctx.state, project, ctx.user, p.tag_name, ctx.now()));
+      const view = releaseView(ctx, ctx.project);
+      const release = ctx.update(deleteRelease(ctx.state, ctx.project, ctx.user, ctx.params.tag_name, ctx.now()));
       return json(await renderRelease(ctx, view, release));
     },
   }),
@@ -259,16 +255,13 @@ export const releaseRoutes = [
     jobToken: true,
     tier: 'premium',
     offering: 'self-managed',
-    params: RELEASE_ID,
+    scope: project(canCreateRelease),
+    params: TAG_NAME,
     handler: async (ctx): Promise<Reply> => {
-      const p = ctx.params;
-      const project = findProject(ctx, p.id);
-      if (!canCreateRelease(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const r = findRelease(ctx.state, project, p.tag_name);
+      const r = findRelease(ctx.state, ctx.project, ctx.params.tag_name);
+      // EE's evidence endpoint answers with a bare status code for a body, not the message envelope.
       if (!r) return { status: 404, body: 404 };
-      const { summary, sha } = await collectEvidence(ctx.state, project, r);
-      const now = ctx.now();
-      ctx.update((draft) => schedule(draft, COLLECT_EVIDENCE, now, { projectId: project.id, tagName: r.tagName, summary, sha }));
+      ctx.update(await requestEvidence(ctx.state, ctx.project, r, ctx.now()));
       return { status: 202, body: 202 };
     },
   }),
@@ -276,17 +269,15 @@ export const releaseRoutes = [
   route({
     method: 'GET',
     path: '/groups/:id/releases',
+    scope: group(),
+    paginated: true,
     params: {
-      id: str().required(),
       sort: str().values(['asc', 'desc'] as const).default('desc'),
       simple: bool().default(false),
-      page: int(),
-      per_page: int(),
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const group = findGroup(ctx, p.id);
-      const rows = ctx.paginate(groupReleases(ctx.state, ctx.user, group, p.sort, ctx.now()));
+      const rows = ctx.paginate(groupReleases(ctx.state, ctx.user, ctx.group, p.sort, ctx.now()));
       if (p.simple) return json(rows.map((row) => basicReleaseDetails(row.release, ctx.now())));
       const out = [];
       for (const row of rows) out.push(await renderRelease(ctx, releaseView(ctx, row.project), row.release));
@@ -295,26 +286,14 @@ export const releaseRoutes = [
   }),
 ];
 
-/** `assets[links][]` as sent, to tell a `filepath: null` from one that was left out. */
-function rawAssetLinks(raw: Record<string, unknown>): Record<string, unknown>[] {
-  const assets = raw.assets;
-  if (typeof assets !== 'object' || assets === null) return [];
-  const links = (assets as Record<string, unknown>).links;
-  const list = Array.isArray(links) ? links : typeof links === 'object' && links !== null ? Object.values(links) : [];
-  return list.map((l) => (typeof l === 'object' && l !== null ? (l as Record<string, unknown>) : {}));
-}
-
 /**
  * GET permalink/latest[/suffix]: 302 to the latest release's route (relative, by numeric id),
  * the suffix kept, and the query string kept but for `order_by`.
  */
-function permalink(ctx: Context<unknown>, id: string, suffix: string | undefined): Reply {
-  const project = releaseProject(ctx, id);
-  if (suffix !== undefined && suffix !== '') validFilePath('suffix_path', suffix);
-  authorizeReadCode(ctx, project);
-  const latest = latestRelease(ctx.state, project);
+function permalink(ctx: Context<unknown>, suffix: string | undefined): Reply {
+  const latest = latestRelease(ctx.state, ctx.project);
   if (!latest) throw notFound();
-  let url = `/api/v4/projects/${project.id}/releases/${urlEncode(latest.tagName)}`;
+  let url = `/api/v4/projects/${ctx.project.id}/releases/${urlEncode(latest.tagName)}`;
   if (suffix) url += `/${suffix}`;
   const query = parseQuery(ctx.url.search);
   delete query.order_by;

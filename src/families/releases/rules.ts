@@ -6,20 +6,23 @@
 import type { Draft } from 'immer';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { sha256Hex, utf8 } from '../../git/bytes.js';
-import { customError, forbidden } from '../../core/errors.js';
+import { forbidden } from '../../core/errors.js';
 import { ACCESS, sequences, type Namespace, type Project, type Tier, type User } from '../../store/state.js';
 import { pdel, pget, plist, pset } from '../../store/table.js';
 import type { Release, ReleaseEvidence, ReleaseLink, ReleaseLinkType } from './records.js';
 import type { State } from '../world.js';
 import { tget, tvalues } from '../../store/table.js';
 import { canReadProject, canUseFeature, hasProjectRole, isWithin } from '../../policy/access.js';
-import { findTag, refsOf, type TagRef } from '../repositories/index.js';
-import { defineTask, plain, type Change } from '../define.js';
-import { findMilestone, type Milestone } from '../milestones/index.js';
+import { canReadCode, findTag, refsOf, type TagRef } from '../repositories/index.js';
+import { defineTask, plain, schedule, type Change } from '../define.js';
+import { findMilestone, projectGroup, projectMilestoneScope, type Milestone } from '../milestones/index.js';
+import { canCreateTag, createTag } from '../tags/index.js';
+import {
+  linkInvalid, linkTypeInvalid, milestoneIdsNotFound, milestonesNotFound, nothingToUpdate, refNotSpecified, releaseExists, releaseInvalid, tagMissing,
+  tagProtected,
+} from './errors.js';
 
 export const ids = sequences(['release', 'release_link', 'release_evidence']);
-import { projectGroup, projectMilestoneScope } from '../milestones/index.js';
-import { canCreateTag, createTag, PROTECTED_TAG_DENIED } from '../tags/index.js';
 
 export const ARCHIVE_FORMATS = ['zip', 'tar.gz', 'tar.bz2', 'tar'] as const;
 export const LINK_TYPES: readonly ReleaseLinkType[] = ['other', 'runbook', 'image', 'package'];
@@ -29,6 +32,11 @@ export const LINK_TYPES: readonly ReleaseLinkType[] = ['other', 'runbook', 'imag
 /** ProjectPolicy `read_release`: readers of the project, while the releases feature is open to them. */
 export function canReadReleases(state: State, user: User | null, project: Project, now: number): boolean {
   return canUseFeature(state, user, project, 'releases', now);
+}
+
+/** ProjectPolicy `read_code` for the releases' scopes: declared here, as repositories' index may still be loading when a scope takes it. */
+export function canReadReleaseCode(state: State, user: User | null, project: Project, now: number): boolean {
+  return canReadCode(state, user, project, now);
 }
 
 /** ProjectPolicy `create_release`: developers, in a project that is not archived. */
@@ -126,11 +134,11 @@ export function resolveMilestones(state: State, project: Project, titles: readon
     : [];
   if (titles !== undefined) {
     const missing = titles.filter((t) => !found.some((m) => m.title === t));
-    if (missing.length) throw customError(400, `Milestone(s) not found: ${missing.join(', ')}`);
+    if (missing.length) throw milestonesNotFound(missing);
   }
   if (ids !== undefined) {
     const missing = ids.filter((id) => !found.some((m) => m.id === id));
-    if (missing.length) throw customError(400, `Milestone id(s) not found: ${missing.join(', ')}`);
+    if (missing.length) throw milestoneIdsNotFound(missing);
   }
   return found;
 }
@@ -193,10 +201,13 @@ function linkErrors(link: LinkFields, siblings: readonly LinkFields[]): [string,
   return out;
 }
 
+export const isLinkType = (t: string): t is ReleaseLinkType => (LINK_TYPES as readonly string[]).includes(t);
+
+/** Releases::Link's `link_type` enum: `other` when left out. */
 export function checkLinkType(t: string | undefined): ReleaseLinkType {
   if (t === undefined) return 'other';
-  if (!(LINK_TYPES as readonly string[]).includes(t)) throw customError(400, `'${t}' is not a valid link_type`);
-  return t as ReleaseLinkType;
+  if (!isLinkType(t)) throw linkTypeInvalid(t);
+  return t;
 }
 
 /** An object's address as Ruby prints it (`#<Release:0x000...>`), stable per release. */
@@ -252,13 +263,13 @@ export async function createRelease(
   now: number,
 ): Promise<Change<{ release: Release; evidenceSha: string | null }>> {
   const { tagName } = input;
-  if (!canCreateTag(state, user, project, tagName, now)) throw customError(403, PROTECTED_TAG_DENIED);
-  if (findRelease(state, project, tagName)) throw customError(409, 'Release already exists');
+  if (!canCreateTag(state, user, project, tagName, now)) throw tagProtected();
+  if (findRelease(state, project, tagName)) throw releaseExists();
   const milestones = resolveMilestones(state, project, input.milestones, input.milestoneIds);
   const existing: TagRef | undefined = findTag(refsOf(state, project.id), tagName);
   let addTag: Change<TagRef> | null = null;
   if (!existing) {
-    if (input.ref === undefined || input.ref === null) throw customError(422, 'Ref is not specified');
+    if (input.ref === undefined) throw refNotSpecified();
     addTag = await createTag(repo, state, project, user, tagName, input.ref, input.tagMessage, now);
   }
   const links = (input.links ?? []).map((l) => ({ name: l.name ?? '', url: (l.url ?? '').trim(), filepath: l.filepath ?? null, linkType: checkLinkType(l.linkType) }));
@@ -272,7 +283,7 @@ export async function createRelease(
     // NestedAttributesDuplicatesValidator stays quiet once a link has errors of its own.
     ...(linkMessages.length ? [] : duplicateLinkErrors(links, ids.peek(state, 'release'))),
   ];
-  if (messages.length) throw customError(400, `Validation failed: ${messages.join(', ')}`);
+  if (messages.length) throw releaseInvalid(messages);
   const id = ids.peek(state, 'release');
   const release: Release = {
     id,
@@ -316,11 +327,11 @@ export interface ReleaseChanges {
 export function updateRelease(state: State, project: Project, user: User | null, tagName: string, changes: ReleaseChanges, now: number): Change<Release> {
   const release = findRelease(state, project, tagName);
   if (!release || !canManageRelease(state, user, project, tagName, now)) throw forbidden();
-  if (!findTag(refsOf(state, project.id), tagName)) throw customError(404, 'Tag does not exist');
-  if (Object.values(changes).every((v) => v === undefined)) throw customError(400, 'params is empty');
+  if (!findTag(refsOf(state, project.id), tagName)) throw tagMissing();
+  if (Object.values(changes).every((v) => v === undefined)) throw nothingToUpdate();
   const milestonesGiven = changes.milestones !== undefined || changes.milestoneIds !== undefined;
   const milestones = milestonesGiven ? resolveMilestones(state, project, changes.milestones, changes.milestoneIds) : null;
-  if (milestones && !groupMilestonesAllowed(state.instance.tier, milestones)) throw customError(400, `Validation failed: ${GROUP_MILESTONE_UNLICENSED}`);
+  if (milestones && !groupMilestonesAllowed(state.instance.tier, milestones)) throw releaseInvalid([GROUP_MILESTONE_UNLICENSED]);
   return (draft) => {
     const r = pget((draft as State).releases, project.id, tagName);
     if (!r) throw forbidden();
@@ -331,7 +342,7 @@ export function updateRelease(state: State, project: Project, user: User | null,
     if (milestones) r.milestoneIds = milestones.map((m) => m.id);
     if (JSON.stringify([r.name, r.description, r.releasedAt, r.milestoneIds]) !== before) r.updatedAt = now;
     tget(draft.projects, project.id)!.updatedAt = now;
-    return plain(r) as Release;
+    return plain(r);
   };
 }
 
@@ -339,11 +350,12 @@ export function updateRelease(state: State, project: Project, user: User | null,
 export function deleteRelease(state: State, project: Project, user: User | null, tagName: string, now: number): Change<Release> {
   const release = findRelease(state, project, tagName);
   if (!release || !canManageRelease(state, user, project, tagName, now)) throw forbidden();
-  if (!findTag(refsOf(state, project.id), tagName)) throw customError(404, 'Tag does not exist');
+  if (!findTag(refsOf(state, project.id), tagName)) throw tagMissing();
   return (draft) => {
+    const gone = plain(pget((draft as State).releases, project.id, tagName)!);
     pdel((draft as State).releases, project.id, tagName);
     tget(draft.projects, project.id)!.updatedAt = now;
-    return release;
+    return gone;
   };
 }
 
@@ -360,7 +372,7 @@ export function findLink(r: Release, id: number): ReleaseLink | undefined {
 
 function validLink(fields: LinkFields, siblings: readonly ReleaseLink[]): void {
   const errors = linkErrors(fields, siblings);
-  if (errors.length) throw customError(400, errors.map(([a, m]) => `${a} ${m}`));
+  if (errors.length) throw linkInvalid(errors.map(([a, m]) => `${a} ${m}`));
 }
 
 /** Releases::Links::CreateService: `create_release` on the release (403), then the link's validations (400, a list). */
@@ -375,7 +387,7 @@ export function createLink(state: State, project: Project, user: User | null, r:
     rel.links.push(link);
     rel.updatedAt = now;
     tget(draft.projects, project.id)!.updatedAt = now;
-    return { release: plain(rel) as Release, link };
+    return { release: plain(rel), link };
   };
 }
 
@@ -394,17 +406,19 @@ export function updateLink(state: State, project: Project, user: User | null, r:
     const l = rel.links.find((x) => x.id === link.id)!;
     Object.assign(l, fields, { linkType });
     rel.updatedAt = now;
-    return { release: plain(rel) as Release, link: plain(l) as ReleaseLink };
+    return { release: plain(rel), link: plain(l) };
   };
 }
 
-/** Releases::Links::DestroyService. */
-export function deleteLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, now: number): Change<void> {
+/** Releases::Links::DestroyService: returns the release as it is left and the link that went. */
+export function deleteLink(state: State, project: Project, user: User | null, r: Release, link: ReleaseLink, now: number): Change<{ release: Release; link: ReleaseLink }> {
   if (!canManageRelease(state, user, project, r.tagName, now)) throw forbidden();
   return (draft) => {
     const rel = pget((draft as State).releases, project.id, r.tagName)!;
+    const gone = plain(rel.links.find((l) => l.id === link.id)!);
     rel.links = rel.links.filter((l) => l.id !== link.id);
     rel.updatedAt = now;
+    return { release: plain(rel), link: gone };
   };
 }
 
@@ -449,3 +463,12 @@ export const COLLECT_EVIDENCE = defineTask<{ projectId: number; tagName: string;
   'release.evidence',
   (draft, p, ctx) => void addEvidence(draft, p.projectId, p.tagName, p.summary, p.sha, ctx.now),
 );
+
+/** Releases::CreateEvidenceWorker.perform_async: the summary is taken now, stored when the clock runs the work. */
+export async function requestEvidence(state: State, project: Project, r: Release, now: number): Promise<Change<{ sha: string }>> {
+  const { summary, sha } = await collectEvidence(state, project, r);
+  return (draft) => {
+    schedule(draft, COLLECT_EVIDENCE, now, { projectId: project.id, tagName: r.tagName, summary, sha });
+    return { sha };
+  };
+}

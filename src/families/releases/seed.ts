@@ -11,7 +11,7 @@ import { projectWhere } from '../projects/index.js';
 import { findTag, refsOf } from '../repositories/index.js';
 import type { Release } from './records.js';
 import { projectMilestoneScope } from '../milestones/index.js';
-import { checkLinkType, duplicateLinkErrors, findRelease, ids, newLinkErrors } from './rules.js';
+import { checkLinkType, duplicateLinkErrors, findRelease, ids, isLinkType, newLinkErrors } from './rules.js';
 import { findUserByUsername } from '../users/index.js';
 
 /**
@@ -74,13 +74,8 @@ function build(draft: State, project: Project, f: FixtureRelease, where: string,
     sha: tag.commit,
     milestoneIds,
     links: links.map((l) => {
-      let linkType;
-      try {
-        linkType = checkLinkType(l.linkType);
-      } catch {
-        throw new EmulatorError(`${where}: link '${l.name}' has an unknown link_type '${l.linkType}'`);
-      }
-      return { id: ids.next(draft, 'release_link'), name: l.name, url: l.url, filepath: l.filepath, linkType, createdAt };
+      if (l.linkType !== undefined && !isLinkType(l.linkType)) throw new EmulatorError(`${where}: link '${l.name}' has an unknown link_type '${l.linkType}'`);
+      return { id: ids.next(draft, 'release_link'), name: l.name, url: l.url, filepath: l.filepath, linkType: checkLinkType(l.linkType), createdAt };
     }),
     evidences: [],
   };

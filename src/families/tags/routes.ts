@@ -1,44 +1,46 @@
 // Tags: GET/POST /projects/:id/repository/tags, GET/DELETE .../tags/:tag_name, and
 // .../tags/:tag_name/signature (lib/api/tags.rb, app/finders/tags_finder.rb,
-// lib/gitlab/pagination/gitaly_keyset_pager.rb).
+// lib/gitlab/pagination/gitaly_keyset_pager.rb). Every route is scoped by `authorize_read_code!`
+// (a disabled repository is 403 here).
 import { canUseFeature } from '../../policy/access.js';
-import { canReadCode, findTag as tagNamed, refsOf } from '../repositories/index.js';
+import { findTag as tagNamed, refsOf, type TagRef } from '../repositories/index.js';
 import { findRelease } from '../releases/index.js';
-import { canAdminTags, canDeleteTag, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
+import { canAdminTags, canDeleteTag, canReadTags, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
 import { projectWebUrl } from '../projects/index.js';
 import { tagEntity, tagSignatureEntity } from './entity.js';
+import { invalidPageToken, signatureNotFound, tagNotCreated, tagNotFound } from './errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, notFound, unprocessable } from '../../core/errors.js';
-import { offsetHeaders, pageRequest, toQuery } from '../../http/pagination.js';
-import { int, str } from '../../http/params.js';
-import { findProject } from '../../http/resolve.js';
+import { forbidden } from '../../core/errors.js';
+import { offsetHeaders, pageRequest, toQuery, type PageInput } from '../../http/pagination.js';
+import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { project, route, type Context } from '../define.js';
+import type { User } from '../../store/state.js';
 
-/** The `before` of every tag route: authorize_read_code! (a disabled repository is 403 here). */
-function readable(ctx: Context<unknown>, id: string): { project: Project; repo: RepositoryObjects } {
-  const project = findProject(ctx, id);
-  if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  return { project, repo: ctx.env.git.repository(project.id) };
-}
+const repoOf = (ctx: Context<unknown>): RepositoryObjects => ctx.env.git.repository(ctx.project.id);
 
-function findTag(ctx: Context<unknown>, project: Project, name: string) {
-  const tag = tagNamed(refsOf(ctx.state, project.id), name);
-  if (!tag) throw notFound('Tag');
+function findTag(ctx: Context<unknown>, name: string): TagRef {
+  const tag = tagNamed(refsOf(ctx.state, ctx.project.id), name);
+  if (!tag) throw tagNotFound();
   return tag;
 }
 
-async function render(ctx: Context<unknown>, project: Project, repo: RepositoryObjects, names: readonly string[]) {
-  const web = projectWebUrl(ctx.state, project, ctx);
-  const showReleases = canUseFeature(ctx.state, ctx.user, project, 'releases', ctx.now());
-  const refs = refsOf(ctx.state, project.id);
+/** The caller an `admin_tag` scope admitted: a member, so never anonymous. */
+function member(ctx: Context<unknown>): User {
+  if (!ctx.user) throw forbidden();
+  return ctx.user;
+}
+
+/** Tags of the scoped project as the API renders them, each with its release when the caller may read releases. */
+async function render(ctx: Context<unknown>, tags: readonly { name: string; tag: TagRef }[]) {
+  const repo = repoOf(ctx);
+  const web = projectWebUrl(ctx.state, ctx.project, ctx);
+  const showReleases = canUseFeature(ctx.state, ctx.user, ctx.project, 'releases', ctx.now());
+  const refs = refsOf(ctx.state, ctx.project.id);
   const out = [];
-  for (const name of names) {
-    const tag = refs.tags[name]!;
-    const release = findRelease(ctx.state, project, name);
+  for (const { name, tag } of tags) {
+    const release = findRelease(ctx.state, ctx.project, name);
     out.push(
       tagEntity(web, {
         name,
@@ -53,15 +55,19 @@ async function render(ctx: Context<unknown>, project: Project, repo: RepositoryO
   return out;
 }
 
-interface ListParams {
-  id: string;
+/** Tags of the scoped project by name, as the world has them. */
+function named(ctx: Context<unknown>, names: readonly string[]): { name: string; tag: TagRef }[] {
+  const refs = refsOf(ctx.state, ctx.project.id);
+  return names.map((name) => ({ name, tag: refs.tags[name]! }));
+}
+
+/** The list's parameters; `page` and `per_page` come with `paginated`. */
+interface ListParams extends PageInput {
   sort: 'asc' | 'desc';
   order_by: 'name' | 'updated' | 'version';
   search?: string;
   page_token?: string;
   pagination?: string;
-  page?: number;
-  per_page?: number;
 }
 
 /**
@@ -71,14 +77,13 @@ interface ListParams {
  */
 async function listTags(ctx: Context<ListParams>): Promise<Reply> {
   const p = ctx.params;
-  const { project, repo } = readable(ctx, p.id);
   const { page, perPage } = pageRequest(p);
-  const all = await sortedTagNames(repo, refsOf(ctx.state, project.id), p.order_by, p.sort);
+  const all = await sortedTagNames(repoOf(ctx), refsOf(ctx.state, ctx.project.id), p.order_by, p.sort);
   const search = p.search || undefined;
   const keyset = p.pagination === 'keyset';
   if (!keyset && page > 1) {
     const names = search ? filterTagNames(all, search) : all;
-    return json(await render(ctx, project, repo, ctx.paginate(names)));
+    return json(await render(ctx, named(ctx, ctx.paginate(names))));
   }
   let names: string[];
   if (search) names = filterTagNames(all, search);
@@ -86,7 +91,7 @@ async function listTags(ctx: Context<ListParams>): Promise<Reply> {
     let start = 0;
     if (p.page_token !== undefined) {
       start = all.indexOf(p.page_token) + 1;
-      if (start === 0) throw unprocessable(`Invalid page token: refs/tags/${p.page_token}`);
+      if (start === 0) throw invalidPageToken(p.page_token);
     }
     names = all.slice(start, start + perPage);
   }
@@ -99,7 +104,7 @@ async function listTags(ctx: Context<ListParams>): Promise<Reply> {
     const total = all.length;
     Object.assign(ctx.responseHeaders, offsetHeaders(total, { page: 1, per_page: p.per_page }, ctx.linkBase));
   }
-  return json(await render(ctx, project, repo, names));
+  return json(await render(ctx, named(ctx, names)));
 }
 
 export const tagRoutes = [
@@ -108,58 +113,56 @@ export const tagRoutes = [
     path: '/projects/:id/repository/tags',
     jobToken: true,
     cacheable: true,
+    scope: project(canReadTags),
+    paginated: true,
     params: {
-      id: str().required(),
       sort: str().values(['asc', 'desc']).default('desc'),
       order_by: str().values(['name', 'updated', 'version']).default('updated'),
       search: str(),
       page_token: str(),
       pagination: str(),
-      page: int(),
-      per_page: int(),
     },
-    handler: (ctx) => listTags(ctx as Context<ListParams>),
+    handler: (ctx) => listTags(ctx),
   }),
 
   route({
     method: 'GET',
     path: '/projects/:id/repository/tags/:tag_name',
     cacheable: true,
-    params: { id: str().required(), tag_name: str().required() },
+    scope: project(canReadTags),
+    params: { tag_name: str().required() },
     handler: async (ctx): Promise<Reply> => {
-      const { project, repo } = readable(ctx, ctx.params.id);
-      findTag(ctx, project, ctx.params.tag_name);
-      return json((await render(ctx, project, repo, [ctx.params.tag_name]))[0]);
+      const name = ctx.params.tag_name;
+      return json((await render(ctx, [{ name, tag: findTag(ctx, name) }]))[0]);
     },
   }),
 
   route({
     method: 'POST',
     path: '/projects/:id/repository/tags',
-    params: { id: str().required(), tag_name: str().required(), ref: str().required(), message: str() },
+    scope: project(canReadTags, canAdminTags),
+    params: { tag_name: str().required(), ref: str().required(), message: str() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
-      if (!ctx.user || !canAdminTags(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      // The spec answers every failure of the tag service with 405 and its message.
-      const change = await createTag(repo, ctx.state, project, ctx.user, p.tag_name, p.ref, p.message, ctx.now(), (m) => customError(405, m));
-      ctx.update(change);
-      return created((await render(ctx, findProject(ctx, String(project.id)), repo, [p.tag_name]))[0]);
+      const change = await createTag(repoOf(ctx), ctx.state, ctx.project, member(ctx), p.tag_name, p.ref, p.message, ctx.now(), tagNotCreated);
+      const tag = ctx.update(change);
+      return created((await render(ctx, [{ name: p.tag_name, tag }]))[0]);
     },
   }),
 
   route({
     method: 'DELETE',
     path: '/projects/:id/repository/tags/:tag_name',
-    params: { id: str().required(), tag_name: str().required() },
+    scope: project(canReadTags),
+    params: { tag_name: str().required() },
     handler: async (ctx): Promise<Reply> => {
-      const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
-      const tag = findTag(ctx, project, p.tag_name);
-      if (!ctx.user || !canDeleteTag(ctx.state, ctx.user, project, p.tag_name, ctx.now())) throw forbidden();
+      const name = ctx.params.tag_name;
+      const tag = findTag(ctx, name);
+      // The tag's 404 comes before `delete_tag`'s 403, so that ability cannot be part of the scope.
+      if (!canDeleteTag(ctx.state, ctx.user, ctx.project, name, ctx.now())) throw forbidden();
       // destroy_conditionally! compares If-Unmodified-Since with the tagged commit's authored date.
-      checkUnmodifiedSince(ctx, (await repo.readCommit(tag.commit)).author.timestamp * 1000);
-      ctx.update(deleteTag(ctx.state, project, p.tag_name, ctx.now()));
+      checkUnmodifiedSince(ctx, (await repoOf(ctx).readCommit(tag.commit)).author.timestamp * 1000);
+      ctx.update(deleteTag(ctx.state, ctx.project, name, ctx.now()));
       return noContent();
     },
   }),
@@ -168,11 +171,11 @@ export const tagRoutes = [
     method: 'GET',
     path: '/projects/:id/repository/tags/:tag_name/signature',
     cacheable: true,
-    params: { id: str().required(), tag_name: str().required() },
+    scope: project(canReadTags),
+    params: { tag_name: str().required() },
     handler: (ctx): Reply => {
-      const { project } = readable(ctx, ctx.params.id);
-      const tag = findTag(ctx, project, ctx.params.tag_name);
-      if (!tag.signature) throw notFound('Signature');
+      const tag = findTag(ctx, ctx.params.tag_name);
+      if (!tag.signature) throw signatureNotFound();
       return json(tagSignatureEntity(tag.signature));
     },
   }),

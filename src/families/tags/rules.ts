@@ -3,16 +3,17 @@
 // object first and returns a recipe that adds the ref, so a failed request leaves only an
 // unreachable object behind.
 import type { RepositoryObjects } from '../../git/objects.js';
-import { customError, type ApiError } from '../../core/errors.js';
+import type { ApiError } from '../../core/errors.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import { hasProjectRole, projectAccess } from '../../policy/access.js';
-import type { Change } from '../define.js';
+import { plain, type Change } from '../define.js';
 import { forgetRelease } from '../releases/index.js';
 import {
-  draftRefs, findTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
+  canReadCode, draftRefs, findTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
 } from '../repositories/index.js';
+import { tagNotRemoved, tagServiceFailed } from './errors.js';
 
 /** Every protected-tag rule that applies to a tag name: its own and the matching wildcards. */
 export function protectedTagRules(refs: Repository, name: string): ProtectedTag[] {
@@ -22,6 +23,11 @@ export function protectedTagRules(refs: Repository, name: string): ProtectedTag[
 }
 
 export const isProtectedTag = (refs: Repository, name: string) => protectedTagRules(refs, name).length > 0;
+
+/** ProjectPolicy `read_code` for the tag routes' scope: declared here, as repositories' index may still be loading when a scope takes it. */
+export function canReadTags(state: State, user: User | null, project: Project, now: number): boolean {
+  return canReadCode(state, user, project, now);
+}
 
 /** ProjectPolicy `admin_tag`: developers and above, while the repository is enabled. */
 export function canAdminTags(state: State, user: User | null, project: Project, now: number): boolean {
@@ -44,9 +50,6 @@ export function canDeleteTag(state: State, user: User | null, project: Project, 
 }
 
 export const PROTECTED_TAG_DENIED = 'You are not allowed to create this tag as it is protected.';
-
-/** Tags::CreateService's failures are messages; each caller answers them with its own status. */
-const serviceFailure = (message: string) => customError(400, message);
 
 /** Writes an annotated tag object for `commit`, as Gitaly does (the message ends in a newline). */
 export function writeAnnotatedTag(repo: RepositoryObjects, name: string, commit: string, message: string, tagger: User, now: number): Promise<string> {
@@ -73,7 +76,7 @@ export async function createTag(
   target: string,
   message: string | null | undefined,
   now: number,
-  fail: (message: string) => ApiError = serviceFailure,
+  fail: (message: string) => ApiError = tagServiceFailed,
 ): Promise<Change<TagRef>> {
   if (target.trim() === '') throw fail('Target is empty');
   if (!isValidBranchName(name)) throw fail('Tag name invalid');
@@ -93,15 +96,18 @@ export async function createTag(
   };
 }
 
-/** Tags::DestroyService: the tag goes, and the release made from it with it. */
-export function deleteTag(state: State, project: Project, name: string, now: number): Change {
+/** Tags::DestroyService: the tag goes, and the release made from it with it; returns the tag that went. */
+export function deleteTag(state: State, project: Project, name: string, now: number): Change<TagRef> {
   const expected = findTag(refsOf(state, project.id), name)?.target;
   return (draft) => {
     const refs = draftRefs(draft, project.id);
-    if (findTag(refs, name)?.target !== expected) throw customError(400, 'Failed to remove tag');
+    const tag = findTag(refs, name);
+    if (!tag || tag.target !== expected) throw tagNotRemoved();
+    const gone = plain(tag);
     delete refs.tags[name];
     forgetRelease(draft, project.id, name);
     tget(draft.projects, project.id)!.lastActivityAt = now;
+    return gone;
   };
 }
 
