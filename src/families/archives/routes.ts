@@ -9,19 +9,17 @@ import { projectWebUrl } from '../projects/index.js';
 import { buildArchive, type ArchiveFormat } from '../../git/archive.js';
 import { parseLfsPointer, utf8 } from '../../git/bytes.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, notFound } from '../../core/errors.js';
+import { project, route, type Context } from '../define.js';
+import { ARCHIVE_THROTTLED, archiveThrottled, hotlinkingRefused } from './errors.js';
+import { notFound } from '../../core/errors.js';
 import { arr, bool, str } from '../../http/params.js';
-import { findProject } from '../../http/resolve.js';
 import { redirect, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
 import type { Project } from '../../store/state.js';
 import { hash53 } from '../../core/hash.js';
 
 /** Gitlab::PathRegex.archive_formats_regex. */
 const FORMATS = 'zip|tar|tar\\.gz|tgz|gz|tar\\.bz2|tbz|tbz2|tb2|bz2';
 const WEB_ARCHIVE = new RegExp(`^(.+?)/-/archive/(.+?)\\.(${FORMATS})$`);
-const THROTTLED = 'This archive has been requested too many times. Try again later.';
 
 /** Gitlab::Workhorse#archive_format: the aliases of the four formats; anything else is tar.gz. */
 function archiveFormat(format: string | undefined): ArchiveFormat {
@@ -167,8 +165,8 @@ export const archiveRoutes = [
   route({
     method: 'GET',
     path: `/projects/:id/repository/:archive{archive(?:\\.(?:${FORMATS}))?}`,
+    scope: project(canReadCode),
     params: {
-      id: str().required(),
       archive: str().required(),
       sha: str(),
       format: str(),
@@ -178,13 +176,11 @@ export const archiveRoutes = [
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const project = findProject(ctx, p.id);
-      if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      if (throttled(ctx, project)) throw customError(429, { error: THROTTLED });
-      if (hotlinking(ctx.request)) throw customError(406, '406 Not Acceptable');
+      if (throttled(ctx, ctx.project)) throw archiveThrottled();
+      if (hotlinking(ctx.request)) throw hotlinkingRefused();
       // The format in the path wins over the parameter, as Grape's routing arguments do.
       const suffix = p.archive.slice('archive'.length + 1);
-      const archive = await makeArchive(repoView(ctx.state, project), ctx.env.git.repository(project.id), {
+      const archive = await makeArchive(repoView(ctx.state, ctx.project), ctx.env.git.repository(ctx.project.id), {
         ref: p.sha,
         format: suffix || p.format,
         path: p.path,
@@ -215,7 +211,7 @@ export const archiveRoutes = [
       if (!project || project.pendingDelete || !canReadProject(ctx.state, ctx.user, project, now)) {
         return ctx.user ? webNotFound() : redirect(`${ctx.webBase}/users/sign_in`);
       }
-      if (throttled(ctx, project)) return { status: 429, raw: THROTTLED, contentType: 'text/plain; charset=utf-8' };
+      if (throttled(ctx, project)) return { status: 429, raw: ARCHIVE_THROTTLED, contentType: 'text/plain; charset=utf-8' };
       if (isEmptyRepository(refsOf(ctx.state, project.id))) return redirect(projectWebUrl(ctx.state, project, ctx), 303);
       if (hotlinking(ctx.request)) return { status: 406, raw: '', contentType: 'text/html; charset=utf-8' };
       if (!canReadCode(ctx.state, ctx.user, project, now)) return webNotFound();

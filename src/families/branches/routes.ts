@@ -1,46 +1,55 @@
 // Branches: GET/POST /projects/:id/repository/branches, GET/HEAD/DELETE .../branches/:branch
 // (lib/api/branches.rb, app/finders/branches_finder.rb, app/services/branches/*).
-import { createBranch, deleteBranch, refsOf, repoView, type Repository } from '../repositories/index.js';
 import {
   canPushCode,
   canPushToBranch,
   canReadCode,
+  createBranch,
   defaultBranchName,
+  deleteBranch,
   developersCan,
   isProtected,
   isValidBranchName,
+  refsOf,
+  repoView,
+  repositoryEnabled,
+  type RepoView,
+  type Repository,
 } from '../repositories/index.js';
 import { branchEntity } from './entity.js';
+import { branchRefnameInvalid, regexInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
 import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, notFound } from '../../core/errors.js';
-import { int, str } from '../../http/params.js';
-import { findProject } from '../../http/resolve.js';
+import { notFound } from '../../core/errors.js';
+import { pageRequest, type PageInput } from '../../http/pagination.js';
+import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { project, route, type Context } from '../define.js';
+import type { User } from '../../store/state.js';
 
 /** The `before` of every branch route: require_repository_enabled!, then read_code. */
-function readable(ctx: Context<unknown>, id: string): { project: Project; repo: RepositoryObjects } {
-  const project = findProject(ctx, id);
-  if (project.features.repository === 'disabled') throw notFound();
-  if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  return { project, repo: ctx.env.git.repository(project.id) };
+const READ = project(repositoryEnabled, canReadCode);
+/** Creating and deleting a branch also need push_code. */
+const PUSH = project(repositoryEnabled, canReadCode, canPushCode);
+
+/** The caller of a PUSH route: push_code refuses anonymous callers, so there is one. */
+function pusher(ctx: Context<unknown>): User {
+  if (!ctx.user) throw new Error('a push_code route reached its handler without a user');
+  return ctx.user;
 }
 
 /** find_branch!: a name git would refuse is 400, an unknown one 404. */
 function findBranch(refs: Repository, name: string): string {
-  if (!isValidBranchName(name)) throw customError(400, 'The branch refname is invalid');
+  if (!isValidBranchName(name)) throw branchRefnameInvalid();
   const sha = Object.hasOwn(refs.branches, name) ? refs.branches[name] : undefined;
   if (sha === undefined) throw notFound('Branch');
   return sha;
 }
 
-async function render(ctx: Context<unknown>, project: Project, repo: RepositoryObjects, names: readonly string[]) {
-  const refs = refsOf(ctx.state, project.id);
+/** Entities::Branch of each name, as the project and its refs stand in `view`. */
+async function render(ctx: Context<unknown>, { project, refs }: RepoView, repo: RepositoryObjects, names: readonly string[]) {
   const { branches } = refs;
   const head = defaultBranchName(project);
   const headSha = branches[head];
@@ -80,27 +89,27 @@ export const branchRoutes = [
     path: '/projects/:id/repository/branches',
     jobToken: true,
     cacheable: true,
+    scope: READ,
+    paginated: true,
     params: {
-      id: str().required(),
       search: str(),
       regex: str(),
       sort: str().values(['name_asc', 'updated_asc', 'updated_desc']),
       page_token: str(),
-      page: int(),
-      per_page: int(),
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
+      const view = repoView(ctx.state, ctx.project);
+      const repo = ctx.env.git.repository(ctx.project.id);
       let re: RegExp | null = null;
       if (p.regex !== undefined) {
         try {
           re = new RegExp(p.regex);
         } catch {
-          throw customError(400, 'Regex is invalid');
+          throw regexInvalid();
         }
       }
-      const { branches } = refsOf(ctx.state, project.id);
+      const { branches } = view.refs;
       let names = Object.keys(branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (p.search) names = names.filter((n) => matchesSearch(n, p.search!));
       if (re) names = names.filter((n) => re!.test(n));
@@ -113,9 +122,10 @@ export const branchRoutes = [
       // With page_token, Gitaly's keyset: the branches after the named one, no offset headers.
       if (p.page_token !== undefined) {
         const rest = names.filter((n) => n > p.page_token!);
-        return json(await render(ctx, project, repo, rest.slice(0, Math.min(Math.max(p.per_page ?? 20, 1), 100))));
+        const { perPageParam } = pageRequest(ctx.params as PageInput);
+        return json(await render(ctx, view, repo, rest.slice(0, Math.min(Math.max(perPageParam, 1), 100))));
       }
-      return json(await render(ctx, project, repo, ctx.paginate(names)));
+      return json(await render(ctx, view, repo, ctx.paginate(names)));
     },
   }),
 
@@ -123,43 +133,42 @@ export const branchRoutes = [
     method: 'GET',
     path: '/projects/:id/repository/branches/:branch',
     cacheable: true,
-    params: { id: str().required(), branch: str().required() },
+    scope: READ,
+    params: { branch: str().required() },
     handler: async (ctx): Promise<Reply> => {
-      const { project, repo } = readable(ctx, ctx.params.id);
-      if (ctx.request.method === 'HEAD') {
-        return Object.hasOwn(refsOf(ctx.state, project.id).branches, ctx.params.branch) ? noContent() : { status: 404 };
-      }
-      findBranch(refsOf(ctx.state, project.id), ctx.params.branch);
-      return json((await render(ctx, project, repo, [ctx.params.branch]))[0]);
+      const view = repoView(ctx.state, ctx.project);
+      if (ctx.request.method === 'HEAD') return Object.hasOwn(view.refs.branches, ctx.params.branch) ? noContent() : { status: 404 };
+      findBranch(view.refs, ctx.params.branch);
+      return json((await render(ctx, view, ctx.env.git.repository(ctx.project.id), [ctx.params.branch]))[0]);
     },
   }),
 
   route({
     method: 'POST',
     path: '/projects/:id/repository/branches',
-    params: { id: str().required(), branch: str().required().notBlank(), ref: str().required().notBlank() },
+    scope: PUSH,
+    params: { branch: str().required().notBlank(), ref: str().required().notBlank() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
-      if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const outcome = await createBranch(repo, repoView(ctx.state, project), ctx.user, p.branch, p.ref, ctx.now());
-      ctx.update(outcome.recipe);
-      return created((await render(ctx, findProject(ctx, String(project.id)), repo, [p.branch]))[0]);
+      const repo = ctx.env.git.repository(ctx.project.id);
+      const outcome = await createBranch(repo, repoView(ctx.state, ctx.project), pusher(ctx), p.branch, p.ref, ctx.now());
+      const made = ctx.update(outcome.recipe);
+      return created((await render(ctx, made, repo, [p.branch]))[0]);
     },
   }),
 
   route({
     method: 'DELETE',
     path: '/projects/:id/repository/branches/:branch',
-    params: { id: str().required(), branch: str().required().notBlank() },
+    scope: PUSH,
+    params: { branch: str().required().notBlank() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
-      if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-      const sha = findBranch(refsOf(ctx.state, project.id), p.branch);
+      const repo = ctx.env.git.repository(ctx.project.id);
+      const sha = findBranch(refsOf(ctx.state, ctx.project.id), p.branch);
       // destroy_conditionally! compares If-Unmodified-Since with the tip's authored date.
       checkUnmodifiedSince(ctx, (await repo.readCommit(sha)).author.timestamp * 1000);
-      ctx.update(deleteBranch(ctx.state, project, ctx.user, p.branch, ctx.now()));
+      ctx.update(deleteBranch(ctx.state, ctx.project, pusher(ctx), p.branch, ctx.now()));
       return noContent();
     },
   }),

@@ -1,34 +1,28 @@
 // Commits: GET /projects/:id/repository/commits and .../commits/:sha (lib/api/commits.rb).
 // The list is paginated without a count: GitLab pretends one more commit follows each page,
 // so there are no X-Total headers and "next" appears whenever a page is full.
-import { canReadCode, defaultBranchName, refsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { canReadCode, defaultBranchName, refsOf, repoView, repositoryEnabled, resolveCommit } from '../repositories/index.js';
 import { commitDetail, commitEntity, commitWithStats } from './entity.js';
+import { refNameInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
 import { commitStats, log } from '../../git/history.js';
-import type { RepositoryObjects } from '../../git/objects.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, notFound } from '../../core/errors.js';
-import { offsetHeaders, pageRequest } from '../../http/pagination.js';
-import { bool, datetime, int, str } from '../../http/params.js';
-import { findProject } from '../../http/resolve.js';
+import { notFound } from '../../core/errors.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
+import { bool, datetime, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { project, route } from '../define.js';
 
-function readable(ctx: Context<unknown>, id: string): { project: Project; repo: RepositoryObjects } {
-  const project = findProject(ctx, id);
-  if (project.features.repository === 'disabled') throw notFound();
-  if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  return { project, repo: ctx.env.git.repository(project.id) };
-}
+/** The `before` of every commit route: require_repository_enabled!, then read_code. */
+const READ = project(repositoryEnabled, canReadCode);
 
 export const commitRoutes = [
   route({
     method: 'GET',
     path: '/projects/:id/repository/commits',
     cacheable: true,
+    scope: READ,
+    paginated: true,
     params: {
-      id: str().required(),
       ref_name: str(),
       since: datetime(),
       until: datetime(),
@@ -39,28 +33,28 @@ export const commitRoutes = [
       first_parent: bool(),
       order: str().values(['default', 'topo']).default('default'),
       trailers: bool().default(false),
-      page: int(),
-      per_page: int(),
     },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const { project, repo } = readable(ctx, p.id);
-      if (p.ref_name?.startsWith('-')) throw customError(400, 'ref_name is invalid');
+      const repo = ctx.env.git.repository(ctx.project.id);
+      if (p.ref_name?.startsWith('-')) throw refNameInvalid();
       let tips: string[];
       if (p.all) {
-        const { branches, tags } = refsOf(ctx.state, project.id);
+        const { branches, tags } = refsOf(ctx.state, ctx.project.id);
         tips = [...new Set([...Object.values(branches), ...Object.values(tags).map((t) => t.commit)])];
       } else {
-        const sha = await resolveCommit(repo, repoView(ctx.state, project), p.ref_name || defaultBranchName(project));
+        const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), p.ref_name || defaultBranchName(ctx.project));
         tips = sha ? [sha] : [];
       }
       const all = tips.length ? await log(repo, tips, { path: p.path, since: p.since, until: p.until, author: p.author, firstParent: p.first_parent, order: p.order as 'default' | 'topo' }) : [];
-      const { page, perPage } = pageRequest(p);
+      // `paginated: true` declares and checks page and per_page; they are not in the typed params.
+      const paging = ctx.params as PageInput;
+      const { page, perPage } = pageRequest(paging);
       const offset = (page - 1) * perPage;
       const items = all.slice(offset, offset + perPage);
       // Kaminari is told there is one commit more than it was given: a full page has a next.
-      Object.assign(ctx.responseHeaders, offsetHeaders(offset + items.length + 1, p, ctx.linkBase, { excludeTotalHeaders: true }));
-      const web = projectWebUrl(ctx.state, project, ctx);
+      Object.assign(ctx.responseHeaders, offsetHeaders(offset + items.length + 1, paging, ctx.linkBase, { excludeTotalHeaders: true }));
+      const web = projectWebUrl(ctx.state, ctx.project, ctx);
       const out = [];
       for (const c of items) {
         out.push(p.with_stats ? commitWithStats(web, c, await commitStats(repo, c.sha), { trailers: p.trailers }) : commitEntity(web, c, { trailers: p.trailers }));
@@ -74,14 +68,15 @@ export const commitRoutes = [
     path: '/projects/:id/repository/commits/:sha',
     jobToken: true,
     cacheable: true,
-    params: { id: str().required(), sha: str().required(), stats: bool().default(true) },
+    scope: READ,
+    params: { sha: str().required(), stats: bool().default(true) },
     handler: async (ctx): Promise<Reply> => {
-      const { project, repo } = readable(ctx, ctx.params.id);
-      const sha = await resolveCommit(repo, repoView(ctx.state, project), ctx.params.sha);
+      const repo = ctx.env.git.repository(ctx.project.id);
+      const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), ctx.params.sha);
       if (!sha) throw notFound('Commit');
       const ref = { sha, commit: await repo.readCommit(sha) };
       const stats = ctx.params.stats ? await commitStats(repo, sha) : null;
-      return json(commitDetail(projectWebUrl(ctx.state, project, ctx), ref, project.id, stats));
+      return json(commitDetail(projectWebUrl(ctx.state, ctx.project, ctx), ref, ctx.project.id, stats));
     },
   }),
 ];

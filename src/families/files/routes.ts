@@ -4,45 +4,70 @@ import { canPushCode, canReadCode } from '../repositories/index.js';
 import { commitFiles, fileAt, personOf, type FileAction } from '../repositories/index.js';
 import { lfsObject, refsOf, repoView, resolveCommit } from '../repositories/index.js';
 import { blameRange, fileEntity, fileHeaders, fileMetadata, type FileFacts } from './entity.js';
+import { contentInvalid, largeBlobThrottled, rangeOutsideFile, rangeStartAfterEnd } from './errors.js';
 import { blame, blameRuns } from '../../git/blame.js';
 import { fromBase64, parseLfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
 import { isBinary } from '../../git/diff.js';
 import { lastCommitForPath } from '../../git/history.js';
 import type { RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE } from '../../git/tree.js';
-import type { Context } from '../define.js';
+import { project, route, type Context } from '../define.js';
 import { validFilePath } from '../../http/file-path.js';
-import { customError, forbidden, grapeError, malformedRequest, notFound } from '../../core/errors.js';
+import { malformedRequest, notFound } from '../../core/errors.js';
 import { any, bool, hash, int, str } from '../../http/params.js';
 import { LONE_SURROGATE } from '../../http/request-params.js';
-import { findProject } from '../../http/resolve.js';
-import { created, json, noContent, type Reply } from '../../http/route.js';
-import { route } from '../define.js';
-import type { Project } from '../../store/state.js';
+import { created, json, noContent, type Reply, type Scope } from '../../http/route.js';
+import type { User } from '../../store/state.js';
 
 const SCOPES = ['read_repository', 'ai_workflows'];
 const MAX_BLOB_SIZE = 10 * 1024 * 1024;
-const LARGE_FILE_THROTTLED =
-  "The requested blob is over the threshold size of 10485760.\nAccess this blob using '/projects/:id/repository/files/:file_path/raw' to avoid this error.\n";
+
+interface PathOptions {
+  /** `/raw` takes an absolute path and looks it up without its leading separators. */
+  allowInitialSeparator?: boolean;
+}
+
+const RAW_PATH: PathOptions = { allowInitialSeparator: true };
+
+/** Grape's `file_path: true` validator: 400 for a path it refuses, else the path to look up. */
+const filePath = (path: string, opts: PathOptions = {}) => validFilePath('file_path', path, opts);
+
+/**
+ * The scope of a file read. `file_path: true` is one of Grape's parameter validators, so a
+ * path it refuses is 400 before the project is looked up; then the project and read_code.
+ */
+function readScope(opts: PathOptions = {}): Scope {
+  const readable = project(canReadCode);
+  return {
+    param: readable.param,
+    resolve(ctx, id) {
+      filePath((ctx.params as { file_path: string }).file_path, opts);
+      readable.resolve(ctx, id);
+    },
+  };
+}
+
+/** The caller of a write: push_code (the scope) refuses anonymous callers, so there is one. */
+function pusher(ctx: Context<unknown>): User {
+  if (!ctx.user) throw new Error('a push_code route reached its handler without a user');
+  return ctx.user;
+}
 
 interface Located {
-  project: Project;
   repo: RepositoryObjects;
   commit: string;
   entry: TreeEntry;
   path: string;
 }
 
-/** `assign_file_vars!`: read_code, the commit of the ref, the blob at the path. */
-async function locate(ctx: Context<unknown>, id: string, ref: string, path: string): Promise<Located> {
-  const project = findProject(ctx, id);
-  if (!canReadCode(ctx.state, ctx.user, project, ctx.now())) throw forbidden();
-  const repo = ctx.env.git.repository(project.id);
-  const commit = await resolveCommit(repo, repoView(ctx.state, project), ref);
+/** The rest of `assign_file_vars!` once the scope has checked read_code: the commit of the ref, the blob at the path. */
+async function locate(ctx: Context<unknown>, ref: string, path: string): Promise<Located> {
+  const repo = ctx.env.git.repository(ctx.project.id);
+  const commit = await resolveCommit(repo, repoView(ctx.state, ctx.project), ref);
   if (!commit) throw notFound('Commit');
   const entry = await fileAt(repo, commit, path);
   if (!entry) throw notFound('File');
-  return { project, repo, commit, entry, path };
+  return { repo, commit, entry, path };
 }
 
 async function facts(l: Located, ref: string | undefined, content: Uint8Array): Promise<FileFacts> {
@@ -81,8 +106,10 @@ const NO_CACHE = {
   Expires: 'Fri, 01 Jan 1990 00:00:00 GMT',
 };
 
+/** `authorize! :push_code` of POST, PUT and DELETE; they do not check read_code. */
+const WRITE = project(canPushCode);
+
 const WRITE_PARAMS = {
-  id: str().required(),
   file_path: str().required(),
   branch: str().required().notBlank(),
   commit_message: str().required().notBlank(),
@@ -100,7 +127,6 @@ const CONTENT_PARAMS = {
 };
 
 interface WriteParams {
-  id: string;
   file_path: string;
   branch: string;
   commit_message: string;
@@ -116,30 +142,28 @@ interface WriteParams {
 /** Grape's String coercion of `content`; JSON null is an empty file. */
 function contentBytes(p: WriteParams): Uint8Array {
   const c = p.content;
-  if (c !== null && typeof c !== 'string' && typeof c !== 'number' && typeof c !== 'boolean') throw grapeError(400, 'content is invalid');
+  if (c !== null && typeof c !== 'string' && typeof c !== 'number' && typeof c !== 'boolean') throw contentInvalid();
   const text = c === null || c === undefined ? '' : String(c);
   // Text that is no Unicode string (a NUL, half a surrogate pair) is what HandleMalformedStrings refuses.
   if (text.includes('\0') || LONE_SURROGATE.test(text)) throw malformedRequest();
   return p.encoding === 'base64' ? fromBase64(text) : utf8(text);
 }
 
-/** POST, PUT and DELETE: `authorize! :push_code`, then one commit through the files services. */
+/** POST, PUT and DELETE, once the scope has checked push_code: one commit through the files services. */
 async function write(ctx: Context<WriteParams>, action: FileAction['action']): Promise<string> {
   const p = ctx.params;
-  const project = findProject(ctx, p.id);
   const now = ctx.now();
-  if (!ctx.user || !canPushCode(ctx.state, ctx.user, project, now)) throw forbidden();
-  const path = validFilePath('file_path', p.file_path);
-  const user = ctx.user;
+  const path = filePath(p.file_path);
+  const user = pusher(ctx);
   const me = personOf(user);
   const author = { name: p.author_name?.trim() || me.name, email: p.author_email?.trim() || me.email };
-  const repo = ctx.env.git.repository(project.id);
+  const repo = ctx.env.git.repository(ctx.project.id);
   const file: FileAction = { action, path, lastCommitId: p.last_commit_id };
   if (action !== 'delete') {
     file.content = contentBytes(p);
     file.executable = p.execute_filemode;
   }
-  const outcome = await commitFiles(repo, ctx.state, project, user, {
+  const outcome = await commitFiles(repo, ctx.state, ctx.project, user, {
     branch: p.branch,
     startBranch: p.start_branch || undefined,
     message: p.commit_message,
@@ -158,8 +182,8 @@ export const fileRoutes = [
     path: '/projects/:id/repository/files/:file_path/blame',
     scopes: SCOPES,
     cacheable: true,
+    scope: readScope(),
     params: {
-      id: str().required(),
       file_path: str().required(),
       ref: str().required().notBlank(),
       range: hash({
@@ -170,16 +194,16 @@ export const fileRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const head = ctx.request.method === 'HEAD';
-      const path = validFilePath('file_path', p.file_path);
+      const path = filePath(p.file_path);
       const range = head ? undefined : p.range;
-      const l = await locate(ctx, p.id, p.ref, path);
+      const l = await locate(ctx, p.ref, path);
       const f = await facts(l, p.ref, await l.repo.readBlob(l.entry.oid));
       Object.assign(ctx.responseHeaders, headersOf(f, true));
-      if (range && range.start > range.end) throw customError(400, 'range[start] must be less than or equal to range[end]');
+      if (range && range.start > range.end) throw rangeStartAfterEnd();
       if (head) return json(fileMetadata(f));
       const b = (await blame(l.repo, l.commit, path))!;
       const first = range ? range.start : 1;
-      if (range && first > b.lines.length) throw customError(400, 'range is outside of the file length');
+      if (range && first > b.lines.length) throw rangeOutsideFile();
       const last = range ? Math.min(range.end, b.lines.length) : b.lines.length;
       const out = [];
       for (const g of blameRuns(b, first, last)) out.push(blameRange({ sha: g.sha, commit: await l.repo.readCommit(g.sha) }, g.lines));
@@ -193,16 +217,17 @@ export const fileRoutes = [
     scopes: SCOPES,
     jobToken: true,
     cacheable: true,
-    params: { id: str().required(), file_path: str().required(), ref: str().notBlank(), lfs: bool().default(false) },
+    scope: readScope(RAW_PATH),
+    params: { file_path: str().required(), ref: str().notBlank(), lfs: bool().default(false) },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const path = validFilePath('file_path', p.file_path, { allowInitialSeparator: true });
-      const l = await locate(ctx, p.id, p.ref ?? 'HEAD', path);
+      const path = filePath(p.file_path, RAW_PATH);
+      const l = await locate(ctx, p.ref ?? 'HEAD', path);
       const content = await l.repo.readBlob(l.entry.oid);
       const name = path.slice(path.lastIndexOf('/') + 1);
       const pointer = p.lfs ? parseLfsPointer(content) : null;
       if (pointer) {
-        const stored = lfsObject(refsOf(ctx.state, l.project.id), pointer.oid);
+        const stored = lfsObject(refsOf(ctx.state, ctx.project.id), pointer.oid);
         if (!stored) throw notFound();
         return {
           status: 200,
@@ -231,16 +256,17 @@ export const fileRoutes = [
     method: 'GET',
     path: '/projects/:id/repository/files/:file_path',
     scopes: SCOPES,
-    params: { id: str().required(), file_path: str().required(), ref: str().required().notBlank() },
+    scope: readScope(),
+    params: { file_path: str().required(), ref: str().required().notBlank() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const path = validFilePath('file_path', p.file_path);
-      const l = await locate(ctx, p.id, p.ref, path);
+      const path = filePath(p.file_path);
+      const l = await locate(ctx, p.ref, path);
       const content = await l.repo.readBlob(l.entry.oid);
       const head = ctx.request.method === 'HEAD';
       // check_rate_limit_for_blob: large blobs may be read through this route 5 times a minute.
-      if (!head && content.length > MAX_BLOB_SIZE && !ctx.env.throttle('large_blob_download', `project:${l.project.id}`, { limit: 5, period_seconds: 60 }))
-        throw customError(429, { error: LARGE_FILE_THROTTLED });
+      if (!head && content.length > MAX_BLOB_SIZE && !ctx.env.throttle('large_blob_download', `project:${ctx.project.id}`, { limit: 5, period_seconds: 60 }))
+        throw largeBlobThrottled();
       const f = await facts(l, p.ref, content);
       Object.assign(ctx.responseHeaders, headersOf(f, true));
       return json(head ? fileMetadata(f) : fileEntity(f, content));
@@ -251,6 +277,7 @@ export const fileRoutes = [
     method: 'POST',
     path: '/projects/:id/repository/files/:file_path',
     scopes: SCOPES,
+    scope: WRITE,
     params: CONTENT_PARAMS,
     handler: async (ctx) => {
       const branch = await write(ctx, 'create');
@@ -262,6 +289,7 @@ export const fileRoutes = [
     method: 'PUT',
     path: '/projects/:id/repository/files/:file_path',
     scopes: SCOPES,
+    scope: WRITE,
     params: CONTENT_PARAMS,
     handler: async (ctx) => {
       const branch = await write(ctx, 'update');
@@ -273,6 +301,7 @@ export const fileRoutes = [
     method: 'DELETE',
     path: '/projects/:id/repository/files/:file_path',
     scopes: SCOPES,
+    scope: WRITE,
     params: { ...WRITE_PARAMS, last_commit_id: str() },
     handler: async (ctx) => {
       await write(ctx, 'delete');

@@ -3,13 +3,12 @@
 // index errors). Each operation writes its git objects first and returns a recipe that moves
 // the refs; the recipe checks that the branch is still where it was read, so a request that
 // fails, or loses a race, leaves only unreachable objects behind.
-import type { Draft } from 'immer';
 import { lastCommitForPath } from '../../git/history.js';
 import type { Ident, RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE, MODE_FILE, entryAt, writeTreeWith, type PathChange } from '../../git/tree.js';
-import { customError, notFound } from '../../core/errors.js';
+import { notFound } from '../../core/errors.js';
 import type { Project, User } from '../../store/state.js';
-import type { Change } from '../define.js';
+import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {
@@ -24,17 +23,14 @@ import {
   resolveCommit,
   type RepoView,
 } from './rules.js';
+import {
+  branchExists, branchHierarchyConflict, branchMoved, branchNameInvalid, changedBeforeDelete, changedWhileEditing, defaultBranchUndeletable,
+  directoryExists, fileExists, fileMissing, filePathMissing, invalidPath, invalidReference, notOnBranch, nothingCommitted, pathTraversal,
+  protectedBranchUndeletable, pushNotAllowed, targetBranchExists, targetBranchInvalid,
+} from './errors.js';
 
 /** A change of the world that returns nothing. */
 export type Recipe = Change<void>;
-
-const failed = (text: string) => customError(400, text);
-
-export const CHANGED_WHILE_EDITING = 'You are attempting to update a file that has changed since you started editing it.';
-export const CHANGED_BEFORE_DELETE = 'You are attempting to delete a file that has been previously updated.';
-export const NOTHING_COMMITTED =
-  'Your changes could not be committed, maybe the file was changed by another process or there was nothing to commit?';
-export const branchMoved = (branch: string) => `Could not update branch ${branch}. Please refresh and try again.`;
 
 export interface FileAction {
   action: 'create' | 'update' | 'delete';
@@ -63,9 +59,10 @@ export interface CommitRequest {
   now: number;
 }
 
+/** A commit written, and the change that moves its branch there: it gives the project and its refs after the move. */
 export interface Outcome {
   sha: string;
-  recipe: Recipe;
+  recipe: Change<RepoView>;
 }
 
 export const personOf = (user: User): Person => ({ name: user.name, email: user.email });
@@ -74,10 +71,10 @@ const ident = (p: Person, now: number): Ident => ({ name: p.name, email: p.email
 
 /** Gitaly's path rules for a file to change. */
 function checkPath(path: string): void {
-  if (path === '') throw failed('You must provide a file path');
+  if (path === '') throw filePathMissing();
   const parts = path.split('/');
-  if (parts.includes('..')) throw failed('Path cannot include directory traversal');
-  if (parts.some((p) => p === '' || p === '.' || p === '.git') || path.includes('\0')) throw failed(`invalid path: '${path}'`);
+  if (parts.includes('..')) throw pathTraversal();
+  if (parts.some((p) => p === '' || p === '.' || p === '.git') || path.includes('\0')) throw invalidPath(path);
 }
 
 /** What is at `path` under a tree: a file, a directory, or a file in the way of the path. */
@@ -110,13 +107,13 @@ export async function writeFileCommit(
   const touched = new Set<string>();
   for (const a of req.actions) {
     checkPath(a.path);
-    if (touched.has(a.path)) throw failed(`invalid path: '${a.path}'`);
+    if (touched.has(a.path)) throw invalidPath(a.path);
     touched.add(a.path);
     const at = await lookup(repo, baseTree, a.path);
     if (a.action === 'create') {
-      if (at.dir) throw failed('A directory with this name already exists');
-      if (at.file || at.blocked) throw failed('A file with this name already exists');
-    } else if (!at.file) throw failed("A file with this name doesn't exist");
+      if (at.dir) throw directoryExists();
+      if (at.file || at.blocked) throw fileExists();
+    } else if (!at.file) throw fileMissing();
     if (a.action === 'delete') {
       changes.push({ path: a.path, entry: null });
       continue;
@@ -127,7 +124,7 @@ export async function writeFileCommit(
     changes.push({ path: a.path, entry: { oid, mode } });
   }
   const tree = await writeTreeWith(repo, baseTree, changes);
-  if (tree === baseTree && !opts.allowEmpty) throw failed(NOTHING_COMMITTED);
+  if (tree === baseTree && !opts.allowEmpty) throw nothingCommitted();
   return repo.writeCommit({
     tree,
     parents: base ? [base] : [],
@@ -137,18 +134,22 @@ export async function writeFileCommit(
   });
 }
 
-/** Moves a branch, if it is still where it was read (`expected`, undefined for a new branch). */
-export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Recipe {
+/**
+ * Moves a branch, if it is still where it was read (`expected`, undefined for a new branch);
+ * gives the project and its refs as the move left them.
+ */
+export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Change<RepoView> {
   return (draft) => {
     const p = tget(draft.projects, projectId);
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, projectId);
-    if (refs.branches[branch] !== expected) throw failed(branchMoved(branch));
+    if (refs.branches[branch] !== expected) throw branchMoved(branch);
     const wasEmpty = isEmptyRepository(refs);
     refs.branches[branch] = sha;
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
+    return { project: plain(p as Project), refs: plain(refs) };
   };
 }
 
@@ -162,20 +163,18 @@ export async function commitFiles(
 ): Promise<Outcome> {
   const refs = refsOf(state, project.id);
   const { branches } = refs;
-  if (!canPushToBranch(state, user, project, req.branch, req.now)) throw failed('You are not allowed to push into this branch');
+  if (!canPushToBranch(state, user, project, req.branch, req.now)) throw pushNotAllowed();
   const empty = isEmptyRepository(refs);
   const start = req.startBranch ?? req.branch;
-  if (!empty && branches[start] === undefined) throw failed('You can only create or edit files when you are on a branch');
+  if (!empty && branches[start] === undefined) throw notOnBranch();
   const different = start !== req.branch;
-  if (!empty && different && branches[req.branch] !== undefined)
-    throw failed(`A branch called '${req.branch}' already exists. Switch to that branch in order to make changes`);
-  if (different && !isValidBranchName(req.branch))
-    throw failed(`Something went wrong when we tried to create '${req.branch}' for you: Branch name is invalid`);
+  if (!empty && different && branches[req.branch] !== undefined) throw targetBranchExists(req.branch);
+  if (different && !isValidBranchName(req.branch)) throw targetBranchInvalid(req.branch);
   const base = empty ? null : branches[start]!;
   for (const a of req.actions) {
     if (a.lastCommitId === undefined || a.action === 'create' || !base) continue;
     const last = await lastCommitForPath(repo, base, a.path);
-    if (last && last !== a.lastCommitId) throw failed(a.action === 'update' ? CHANGED_WHILE_EDITING : CHANGED_BEFORE_DELETE);
+    if (last && last !== a.lastCommitId) throw a.action === 'update' ? changedWhileEditing() : changedBeforeDelete();
   }
   const sha = await writeFileCommit(repo, base, req);
   return { sha, recipe: moveBranch(project.id, req.branch, branches[req.branch], sha, req.now) };
@@ -207,39 +206,33 @@ export function initializeWithReadme(repo: RepositoryObjects, project: Project, 
 
 /** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
 export async function createBranch(repo: RepositoryObjects, current: RepoView, user: User, name: string, ref: string, now: number): Promise<Outcome> {
-  if (!isValidBranchName(name)) throw failed('Branch name is invalid');
+  if (!isValidBranchName(name)) throw branchNameInvalid();
   const { project } = current;
-  const recipes: Recipe[] = [];
-  let view = current;
-  if (isEmptyRepository(current.refs)) {
-    const readme = await firstReadmeCommit(repo, project, user, 'Add README.md', '', now);
-    recipes.push(readme.recipe);
-    view = { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } };
-  }
-  if (view.refs.branches[name] !== undefined) throw failed('Branch already exists');
+  const readme = isEmptyRepository(current.refs) ? await firstReadmeCommit(repo, project, user, 'Add README.md', '', now) : null;
+  const view = readme ? { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } } : current;
+  if (view.refs.branches[name] !== undefined) throw branchExists();
   const target = await resolveCommit(repo, view, ref);
-  if (!target) throw failed(`Failed to create branch '${name}': invalid reference name '${ref}'`);
-  if (conflictsWithHierarchy(view.refs, name))
-    throw failed(`Failed to create branch '${name}': Branch name conflicts with existing branch hierarchy.`);
+  if (!target) throw invalidReference(name, ref);
+  if (conflictsWithHierarchy(view.refs, name)) throw branchHierarchyConflict(name);
   const move = moveBranch(project.id, name, undefined, target, now);
-  recipes.push((draft) => {
-    if (refsOf(draft as State, project.id).branches[name] !== undefined) throw failed('Branch already exists');
-    move(draft);
-  });
-  return { sha: target, recipe: (draft) => recipes.forEach((r) => r(draft)) };
+  const recipe: Change<RepoView> = (draft) => {
+    readme?.recipe(draft);
+    if (refsOf(draft as State, project.id).branches[name] !== undefined) throw branchExists();
+    return move(draft);
+  };
+  return { sha: target, recipe };
 }
 
 /** Branches::DeleteService, with the pre-receive checks Gitaly runs for it. */
 export function deleteBranch(state: State, project: Project, user: User, name: string, now: number): Recipe {
-  if (name === defaultBranchName(project)) throw failed('The default branch of a project cannot be deleted.');
-  if (!canDeleteBranch(state, user, project, name, now))
-    throw failed('You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
+  if (name === defaultBranchName(project)) throw defaultBranchUndeletable();
+  if (!canDeleteBranch(state, user, project, name, now)) throw protectedBranchUndeletable();
   const expected = refsOf(state, project.id).branches[name];
   return (draft) => {
     const p = tget(draft.projects, project.id);
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, project.id);
-    if (refs.branches[name] !== expected) throw failed(branchMoved(name));
+    if (refs.branches[name] !== expected) throw branchMoved(name);
     delete refs.branches[name];
     p.lastActivityAt = now;
   };

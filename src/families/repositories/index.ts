@@ -1,6 +1,16 @@
 // Repositories: the refs of each project's repository (branches, tags, protections, LFS) kept
 // in the world, the services that commit to them, and the fixture's `repository` part. The
 // families of the repository API (files, branches, commits, tags, archives) build on this one.
+//
+// The exports come first: the seed reaches families that import this one back (tags, commits),
+// and their routes read its abilities as they are declared (`scope: project(canReadCode)`).
+export * from './records.js';
+export * from './rules.js';
+export * from './errors.js';
+export * from './commit-service.js';
+export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
+export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
+
 import { emptyTable, tdel, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { Repository } from './records.js';
@@ -17,9 +27,3 @@ export const repositories: Family<RepositoriesSlice, { project: FixtureRepositor
   seed: { after: ['users', 'projects'], run: seedRepositories },
   forget: { project: (draft, id) => void tdel(draft.repositories, id) },
 });
-
-export * from './records.js';
-export * from './rules.js';
-export * from './commit-service.js';
-export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
-export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';

@@ -8,6 +8,7 @@ import { tget, tset } from '../../store/table.js';
 import { emptyRepository, type ProtectedBranch, type Repository, type TagRef } from './records.js';
 import type { State } from '../world.js';
 import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
+import { notFound } from '../../core/errors.js';
 
 const NO_REFS: Repository = Object.freeze(emptyRepository());
 
@@ -31,6 +32,12 @@ export function defaultBranchName(project: Project): string {
 
 export function isEmptyRepository(refs: Repository): boolean {
   for (const _ in refs.branches) return false;
+  return true;
+}
+
+/** `require_repository_enabled!`, as an ability of a route's scope: a disabled repository is 404 to everyone. */
+export function repositoryEnabled(_state: State, _user: User | null, project: Project): boolean {
+  if (project.features.repository === 'disabled') throw notFound();
   return true;
 }
 
