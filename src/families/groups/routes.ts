@@ -1,22 +1,21 @@
 // Groups: GET /groups, GET/PUT/DELETE /groups/:id, POST /groups, subgroups and group projects
-// (lib/api/groups.rb, app/finders/groups_finder.rb).
-import { ancestry, canReadGroup, canReadProject, groupAccess, hasGroupRole, isWithin } from '../../policy/access.js';
-import { changeGroupPath, createGroup, validateGroup, DESTROY_GROUP, type Errors } from './rules.js';
-import { VISIBILITIES } from '../../policy/visibility.js';
-import { groupDetail, groupEntity } from './entity.js';
-import { projectEntity } from '../projects/index.js';
+// (lib/api/groups.rb).
+import { forbidden } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Context } from '../define.js';
-import { customError, forbidden, validationFailed } from '../../core/errors.js';
-import { arr, bool, int, str, type ParamSpec, type Parsed } from '../../http/params.js';
-import { checkMaxOffset } from '../../http/pagination.js';
+import { checkMaxOffset, type PageInput } from '../../http/pagination.js';
+import { arr, bool, int, str, type ParamSpec } from '../../http/params.js';
 import { findGroup } from '../../http/resolve.js';
 import { accepted, created, json } from '../../http/route.js';
-import { route, schedule } from '../define.js';
-import { ACCESS, type Namespace, type Project } from '../../store/state.js';
-import type { State } from '../world.js';
-import { tget, tvalues } from '../../store/table.js';
-import { PROJECT_LIST_PARAMS, listProjects, projectListReply } from '../projects/index.js';
+import { canReadProject } from '../../policy/access.js';
+import { VISIBILITIES } from '../../policy/visibility.js';
+import { ACCESS } from '../../store/state.js';
+import { tvalues } from '../../store/table.js';
+import { group, route, type Context } from '../define.js';
+import { PROJECT_LIST_PARAMS, findProjects, projectEntity, projectListReply, type ProjectView } from '../projects/index.js';
+import { groupDetail, groupEntity } from './entity.js';
+import { findGroups, groupProjects } from './finder.js';
+import { canCreateGroupIn, canOwnGroup, subgroups } from './rules.js';
+import { newGroup, scheduleGroupDeletion, updateGroup } from './service.js';
 
 const ACCESS_LEVELS = [ACCESS.guest, ACCESS.planner, ACCESS.reporter, ACCESS.developer, ACCESS.maintainer, ACCESS.owner];
 
@@ -32,67 +31,7 @@ const LIST_PARAMS = {
   min_access_level: int().values(ACCESS_LEVELS),
   top_level_only: bool(),
   with_custom_attributes: bool().default(false),
-  page: int(),
-  per_page: int(),
 } satisfies ParamSpec;
-
-/** Groups the caller is a member of, and their ancestors (a regular user's default list). */
-function memberGroupIds(state: State, userId: number, now: number): Set<number> {
-  const ids = new Set<number>();
-  for (const ns of tvalues(state.namespaces)) {
-    if (ns.kind !== 'group' || ns.pendingDelete) continue;
-    const m = ns.members[userId];
-    if (m && (m.expiresAt === null || m.expiresAt > new Date(now).toISOString().slice(0, 10))) {
-      for (const a of ancestry(state, ns.id)) ids.add(a.id);
-    }
-  }
-  return ids;
-}
-
-function listGroups(ctx: Context<unknown>, p: Parsed<typeof LIST_PARAMS>, candidates: Iterable<Namespace>): Namespace[] {
-  const { state, user } = ctx;
-  const now = ctx.now();
-  const allAvailable = p.all_available ?? !!user?.admin;
-  const mine = user && !user.admin && !allAvailable ? memberGroupIds(state, user.id, now) : undefined;
-  const search = p.search?.toLowerCase();
-  const out: Namespace[] = [];
-  for (const g of candidates) {
-    if (g.kind !== 'group' || !canReadGroup(state, user, g, now)) continue;
-    if (mine && !mine.has(g.id)) continue;
-    if (!user && g.visibility !== 'public') continue;
-    if (p.skip_groups?.includes(g.id)) continue;
-    if (p.visibility && g.visibility !== p.visibility) continue;
-    if (p.top_level_only && g.parentId !== null) continue;
-    if (search && !g.name.toLowerCase().includes(search) && !g.path.toLowerCase().includes(search)) continue;
-    const level = groupAccess(state, user, g, now);
-    if (p.owned && level < ACCESS.owner) continue;
-    if (p.min_access_level !== undefined && level < p.min_access_level) continue;
-    out.push(g);
-  }
-  const dir = p.sort === 'desc' ? -1 : 1;
-  const key = p.order_by === 'id' ? (g: Namespace) => g.id : p.order_by === 'path' ? (g: Namespace) => g.path.toLowerCase() : (g: Namespace) => g.name.toLowerCase();
-  return out.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    return (ka < kb ? -1 : ka > kb ? 1 : 0) * dir || a.id - b.id;
-  });
-}
-
-function groupProjects(ctx: Context<unknown>, group: Namespace, includeSubgroups: boolean): Project[] {
-  const out: Project[] = [];
-  for (const p of tvalues(ctx.state.projects)) {
-    if (p.namespaceId === group.id || (includeSubgroups && isWithin(ctx.state, p.namespaceId, group.id))) out.push(p);
-  }
-  return out;
-}
-
-/** `render_api_error!("Failed to save group #{group.errors.messages}")`: Ruby's Hash#inspect. */
-function failedToSave(errors: Errors) {
-  const inner = Object.entries(errors)
-    .map(([k, v]) => `:${k}=>[${v.map((m) => JSON.stringify(m)).join(', ')}]`)
-    .join(', ');
-  return customError(400, `Failed to save group {${inner}}`);
-}
 
 const EDITABLE = {
   name: str(),
@@ -104,16 +43,20 @@ const EDITABLE = {
   subgroup_creation_level: str().values(['owner', 'maintainer']),
 } satisfies ParamSpec;
 
+const view = (ctx: Context<unknown>): ProjectView => ({ state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase });
+
 export const groupRoutes = [
   route({
     method: 'GET',
     path: '/groups',
     cacheable: true,
+    paginated: true,
     params: LIST_PARAMS,
     handler: (ctx) => {
-      // Anonymous lists go through paginate_with_strategies, which caps offsets for Group.
-      if (!ctx.user) checkMaxOffset(ctx.params, ctx.state.instance.settings.offset_pagination_limit, 'Group');
-      return json(ctx.paginate(listGroups(ctx, ctx.params, tvalues(ctx.state.namespaces))).map((g) => groupEntity(ctx.state, g, ctx)));
+      // Anonymous lists go through paginate_with_strategies, which caps offsets for Group; `paginated` declared page and per_page.
+      if (!ctx.user) checkMaxOffset(ctx.params as PageInput, ctx.state.instance.settings.offset_pagination_limit, 'Group');
+      const list = findGroups(ctx.state, ctx.user, ctx.params, tvalues(ctx.state.namespaces), ctx.now());
+      return json(ctx.paginate(list).map((g) => groupEntity(ctx.state, g, ctx)));
     },
   }),
 
@@ -121,17 +64,17 @@ export const groupRoutes = [
     method: 'GET',
     path: '/groups/:id',
     cacheable: true,
-    params: { id: str().required(), with_projects: bool().default(true), with_custom_attributes: bool().default(false) },
+    scope: group(),
+    params: { with_projects: bool().default(true), with_custom_attributes: bool().default(false) },
     handler: (ctx) => {
-      const group = findGroup(ctx, ctx.params.id);
-      const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase };
+      const v = view(ctx);
       const projects = ctx.params.with_projects
-        ? groupProjects(ctx, group, false)
+        ? groupProjects(ctx.state, ctx.group, false)
             .filter((p) => canReadProject(ctx.state, ctx.user, p, ctx.now()))
             .slice(0, 100)
             .map((p) => projectEntity(v, p))
         : undefined;
-      return json(groupDetail(ctx.state, group, ctx, projects));
+      return json(groupDetail(ctx.state, ctx.group, ctx, projects));
     },
   }),
 
@@ -142,26 +85,18 @@ export const groupRoutes = [
     params: { ...EDITABLE, name: str().required(), path: str().required(), parent_id: int() },
     handler: (ctx) => {
       const p = ctx.params;
-      const { user, state } = ctx;
+      const user = ctx.user!;
       const now = ctx.now();
-      let parent: Namespace | undefined;
-      if (p.parent_id !== undefined) {
-        parent = findGroup(ctx, String(p.parent_id));
-        const need = parent.subgroupCreationLevel === 'maintainer' ? ACCESS.maintainer : ACCESS.owner;
-        if (!hasGroupRole(state, user, parent, need, now)) throw forbidden();
-      } else if (!user!.admin && !user!.canCreateGroup) throw forbidden();
+      // The parent is found as `:id` would be (404 unseen) before the policy is asked (403).
+      const parent = p.parent_id !== undefined ? findGroup(ctx, String(p.parent_id)) : undefined;
+      if (!canCreateGroupIn(ctx.state, user, parent, now)) throw forbidden();
       const input = {
         name: p.name, path: p.path, parentId: parent?.id ?? null, visibility: p.visibility, description: p.description,
-        creatorId: user!.id, requestAccessEnabled: p.request_access_enabled,
+        creatorId: user.id, requestAccessEnabled: p.request_access_enabled,
         projectCreationLevel: p.project_creation_level, subgroupCreationLevel: p.subgroup_creation_level,
-      } as const;
-      const errors = validateGroup(state, input);
-      if (Object.keys(errors).length) throw failedToSave(errors);
-      let id = 0;
-      ctx.update((draft) => {
-        id = createGroup(draft, input, now).id;
-      });
-      return created(groupDetail(ctx.state, tget(ctx.state.namespaces, id)!, ctx));
+      };
+      const made = ctx.update(newGroup(ctx.state, input, now));
+      return created(groupDetail(ctx.state, made, ctx));
     },
   }),
 
@@ -169,33 +104,18 @@ export const groupRoutes = [
     method: 'PUT',
     path: '/groups/:id',
     auth: 'user',
-    params: { ...EDITABLE, id: str().required() },
+    scope: group(canOwnGroup),
+    params: EDITABLE,
     handler: (ctx) => {
       const p = ctx.params;
-      const now = ctx.now();
-      const group = findGroup(ctx, p.id);
-      if (!hasGroupRole(ctx.state, ctx.user, group, ACCESS.owner, now)) throw forbidden();
-      const input = {
-        name: p.name ?? group.name, path: p.path ?? group.path, parentId: group.parentId,
-        visibility: p.visibility ?? group.visibility, description: p.description ?? group.description,
+      const changes = {
+        name: p.name, path: p.path, description: p.description, visibility: p.visibility, requestAccessEnabled: p.request_access_enabled,
+        projectCreationLevel: p.project_creation_level, subgroupCreationLevel: p.subgroup_creation_level,
       };
-      const errors = validateGroup(ctx.state, input, group);
-      if (Object.keys(errors).length) throw validationFailed(errors);
-      ctx.update((draft) => {
-        if (input.path !== group.path) changeGroupPath(draft, group.id, input.path);
-        const g = tget(draft.namespaces, group.id)!;
-        if (p.name !== undefined) g.name = p.name;
-        if (p.description !== undefined) g.description = p.description;
-        if (p.visibility !== undefined) g.visibility = p.visibility;
-        if (p.request_access_enabled !== undefined) g.requestAccessEnabled = p.request_access_enabled;
-        if (p.project_creation_level !== undefined) g.projectCreationLevel = p.project_creation_level;
-        if (p.subgroup_creation_level !== undefined) g.subgroupCreationLevel = p.subgroup_creation_level;
-        g.updatedAt = now;
-      });
-      const v = { state: ctx.state, viewer: ctx.user, now, webBase: ctx.webBase };
-      const updated = tget(ctx.state.namespaces, group.id)!;
-      const projects = groupProjects(ctx, updated, false).map((pr) => projectEntity(v, pr));
-      return json(groupDetail(ctx.state, updated, ctx, projects));
+      const made = ctx.update(updateGroup(ctx.state, ctx.group, changes, ctx.now()));
+      const v = view(ctx);
+      const projects = groupProjects(ctx.state, made, false).map((pr) => projectEntity(v, pr));
+      return json(groupDetail(ctx.state, made, ctx, projects));
     },
   }),
 
@@ -203,16 +123,10 @@ export const groupRoutes = [
     method: 'DELETE',
     path: '/groups/:id',
     auth: 'user',
-    params: { id: str().required() },
+    scope: group(canOwnGroup),
     handler: (ctx) => {
-      const now = ctx.now();
-      const group = findGroup(ctx, ctx.params.id);
-      if (!hasGroupRole(ctx.state, ctx.user, group, ACCESS.owner, now)) throw forbidden();
-      checkUnmodifiedSince(ctx, group.updatedAt);
-      ctx.update((draft) => {
-        tget(draft.namespaces, group.id)!.pendingDelete = true;
-        schedule(draft, DESTROY_GROUP, now, { groupId: group.id });
-      });
+      checkUnmodifiedSince(ctx, ctx.group.updatedAt);
+      ctx.update(scheduleGroupDeletion(ctx.group, ctx.now()));
       return accepted();
     },
   }),
@@ -221,11 +135,11 @@ export const groupRoutes = [
     method: 'GET',
     path: '/groups/:id/subgroups',
     cacheable: true,
-    params: { ...LIST_PARAMS, id: str().required() },
+    scope: group(),
+    paginated: true,
+    params: LIST_PARAMS,
     handler: (ctx) => {
-      const group = findGroup(ctx, ctx.params.id);
-      const children = [...tvalues(ctx.state.namespaces)].filter((ns) => ns.parentId === group.id);
-      const list = listGroups(ctx, { ...ctx.params, all_available: true }, children);
+      const list = findGroups(ctx.state, ctx.user, { ...ctx.params, all_available: true }, subgroups(ctx.state, ctx.group.id), ctx.now());
       return json(ctx.paginate(list).map((g) => groupEntity(ctx.state, g, ctx)));
     },
   }),
@@ -234,11 +148,12 @@ export const groupRoutes = [
     method: 'GET',
     path: '/groups/:id/projects',
     cacheable: true,
-    params: { ...PROJECT_LIST_PARAMS, id: str().required(), include_subgroups: bool().default(false), with_shared: bool().default(true) },
+    scope: group(),
+    paginated: true,
+    params: { ...PROJECT_LIST_PARAMS, include_subgroups: bool().default(false), with_shared: bool().default(true) },
     handler: (ctx) => {
-      const group = findGroup(ctx, ctx.params.id);
-      const list = listProjects(ctx, groupProjects(ctx, group, ctx.params.include_subgroups));
-      return projectListReply(ctx, ctx.paginate(list), 'project');
+      const candidates = groupProjects(ctx.state, ctx.group, ctx.params.include_subgroups);
+      return projectListReply(ctx, ctx.paginate(findProjects(ctx.state, ctx.user, ctx.params, candidates, ctx.now())), 'project');
     },
   }),
 ];

@@ -1,5 +1,7 @@
-// Groups: namespaces of kind `group`, nested by `parentId`, with their own members.
-import { ACCESS, coreIds, type Namespace, type Project, type Visibility } from '../../store/state.js';
+// Groups: namespaces of kind `group`, nested by `parentId`, with their own members; who may
+// create and change them.
+import { hasGroupRole } from '../../policy/access.js';
+import { ACCESS, coreIds, type Namespace, type Project, type User, type Visibility } from '../../store/state.js';
 import type { Draft } from 'immer';
 import type { State } from '../world.js';
 import { defineTask, type TaskContext } from '../define.js';
@@ -27,6 +29,21 @@ export interface GroupInput {
 }
 
 const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
+
+/**
+ * Whether `user` may create a group: under `parent` when its `subgroup_creation_level` role
+ * is reached (`create_subgroup`), at the top level when an administrator or allowed to.
+ */
+export function canCreateGroupIn(state: State, user: User, parent: Namespace | undefined, now: number): boolean {
+  if (!parent) return user.admin || user.canCreateGroup;
+  const need = parent.subgroupCreationLevel === 'maintainer' ? ACCESS.maintainer : ACCESS.owner;
+  return hasGroupRole(state, user, parent, need, now);
+}
+
+/** GroupPolicy `admin_group`, `remove_group`: Owners only. */
+export function canOwnGroup(state: State, user: User | null, group: Namespace, now: number): boolean {
+  return hasGroupRole(state, user, group, ACCESS.owner, now);
+}
 
 /**
  * Namespace then Group validations, in their order (app/models/namespace.rb, group.rb).

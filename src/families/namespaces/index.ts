@@ -5,3 +5,4 @@ import { namespaceRoutes } from './routes.js';
 export const namespaces: Family = defineFamily({ name: 'namespaces', routes: namespaceRoutes });
 
 export * from './entity.js';
+export { canSeeNamespace, namespaceCounts } from './rules.js';

@@ -13,5 +13,8 @@ export const projects: Family<object, { project: FixtureProjectPart }> = defineF
 
 export * from './rules.js';
 export * from './entity.js';
-export { listProjects, projectListReply, PROJECT_LIST_PARAMS } from './routes.js';
+export { findProjects, type ProjectFilters } from './finder.js';
+export { PROJECT_LIST_PARAMS, type ProjectListParams } from './params.js';
+export { addFirstReadme, newProject, scheduleProjectDeletion, updateProject, type ProjectChanges } from './service.js';
+export { projectListReply } from './routes.js';
 export { projectWhere, type FixtureJob, type FixtureProjectPart } from './seed.js';

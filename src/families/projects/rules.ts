@@ -1,6 +1,8 @@
-// Projects: creation rules, names and paths unique in their namespace, features, deletion.
+// Projects: who may create and change them, names and paths unique in their namespace,
+// features, deletion.
 import type { Draft } from 'immer';
-import { coreIds, type Project, type Visibility } from '../../store/state.js';
+import { groupAccess, hasProjectRole } from '../../policy/access.js';
+import { ACCESS, coreIds, type Project, type User, type Visibility } from '../../store/state.js';
 import { defineTask, type TaskContext } from '../define.js';
 import type { State } from '../world.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
@@ -32,6 +34,29 @@ export interface ProjectInput {
 }
 
 const push = (errors: Errors, key: string, text: string) => (errors[key] ??= []).push(text);
+
+/**
+ * Whether `user` may create a project in the namespace (`create_projects`): their own, or a
+ * group whose `project_creation_level` their role reaches; administrators anywhere that exists.
+ */
+export function canCreateProjectIn(state: State, user: User, namespaceId: number, now: number): boolean {
+  const ns = tget(state.namespaces, namespaceId);
+  if (!ns || ns.pendingDelete) return false;
+  if (user.admin) return true;
+  if (ns.kind === 'user') return ns.ownerId === user.id;
+  const need = { noone: Infinity, owner: ACCESS.owner, maintainer: ACCESS.maintainer, developer: ACCESS.developer }[ns.projectCreationLevel];
+  return groupAccess(state, user, ns, now) >= need;
+}
+
+/** ProjectPolicy `admin_project`: Maintainers and above may change a project's settings. */
+export function canAdminProject(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.maintainer, now);
+}
+
+/** ProjectPolicy `remove_project`, `rename_project`, `change_visibility_level`: Owners only. */
+export function canOwnProject(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.owner, now);
+}
 
 /** Fills `name` from `path` or `path` from `name`, as the create service does. */
 export function normalizeProjectInput(input: ProjectInput): ProjectInput & { name: string; path: string } {

@@ -6,7 +6,7 @@
 // no authenticate!), so credentials are not read: anonymous callers and callers with a bad
 // token alike get 200.
 import { notFound, routeNotFound } from '../../core/errors.js';
-import { int, str } from '../../http/params.js';
+import { str } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import { route } from '../define.js';
 import { GITIGNORE_TEMPLATES } from './data.js';
@@ -30,7 +30,7 @@ export const templateRoutes = [
     path: '/templates/gitignores',
     cacheable: true,
     auth: 'none',
-    params: { page: int(), per_page: int() },
+    paginated: true,
     handler: (ctx) => json(ctx.paginate(GITIGNORE_TEMPLATES).map((t) => ({ key: t.key, name: t.name }))),
   }),
   route({

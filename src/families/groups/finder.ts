@@ -1,0 +1,68 @@
+// GroupsFinder (app/finders/groups_finder.rb) and a group's projects: what a caller may list.
+import { ancestry, canReadGroup, groupAccess, isWithin } from '../../policy/access.js';
+import { ACCESS, type Namespace, type Project, type User, type Visibility } from '../../store/state.js';
+import { tvalues } from '../../store/table.js';
+import type { State } from '../world.js';
+
+/** The filters of a group list, named as the routes declare them. */
+export interface GroupFilters {
+  skip_groups?: number[];
+  all_available?: boolean;
+  visibility?: Visibility;
+  search?: string;
+  owned: boolean;
+  order_by: string;
+  sort: string;
+  min_access_level?: number;
+  top_level_only?: boolean;
+}
+
+/** Groups the user is a member of, and their ancestors (a regular user's default list). */
+function memberGroupIds(state: State, userId: number, now: number): Set<number> {
+  const ids = new Set<number>();
+  for (const ns of tvalues(state.namespaces)) {
+    if (ns.kind !== 'group' || ns.pendingDelete) continue;
+    const m = ns.members[userId];
+    if (m && (m.expiresAt === null || m.expiresAt > new Date(now).toISOString().slice(0, 10))) {
+      for (const a of ancestry(state, ns.id)) ids.add(a.id);
+    }
+  }
+  return ids;
+}
+
+/** The candidates `user` may list that pass every filter, in the order asked (name by default). */
+export function findGroups(state: State, user: User | null, f: GroupFilters, candidates: Iterable<Namespace>, now: number): Namespace[] {
+  const allAvailable = f.all_available ?? !!user?.admin;
+  const mine = user && !user.admin && !allAvailable ? memberGroupIds(state, user.id, now) : undefined;
+  const search = f.search?.toLowerCase();
+  const out: Namespace[] = [];
+  for (const g of candidates) {
+    if (g.kind !== 'group' || !canReadGroup(state, user, g, now)) continue;
+    if (mine && !mine.has(g.id)) continue;
+    if (!user && g.visibility !== 'public') continue;
+    if (f.skip_groups?.includes(g.id)) continue;
+    if (f.visibility && g.visibility !== f.visibility) continue;
+    if (f.top_level_only && g.parentId !== null) continue;
+    if (search && !g.name.toLowerCase().includes(search) && !g.path.toLowerCase().includes(search)) continue;
+    const level = groupAccess(state, user, g, now);
+    if (f.owned && level < ACCESS.owner) continue;
+    if (f.min_access_level !== undefined && level < f.min_access_level) continue;
+    out.push(g);
+  }
+  const dir = f.sort === 'desc' ? -1 : 1;
+  const key = f.order_by === 'id' ? (g: Namespace) => g.id : f.order_by === 'path' ? (g: Namespace) => g.path.toLowerCase() : (g: Namespace) => g.name.toLowerCase();
+  return out.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    return (ka < kb ? -1 : ka > kb ? 1 : 0) * dir || a.id - b.id;
+  });
+}
+
+/** The projects in a group, and with `includeSubgroups` those in its subgroups; readable or not. */
+export function groupProjects(state: State, group: Namespace, includeSubgroups: boolean): Project[] {
+  const out: Project[] = [];
+  for (const p of tvalues(state.projects)) {
+    if (p.namespaceId === group.id || (includeSubgroups && isWithin(state, p.namespaceId, group.id))) out.push(p);
+  }
+  return out;
+}
