@@ -105,6 +105,8 @@ export type Ability<T> = (state: State, user: User | null, subject: T, now: numb
 
 /** A scope: find the subject named by `:id` (GitLab's 404), check each ability (403), hand it to the handler. */
 function scopeOf<T>(find: (ctx: Context, id: string) => T, put: (ctx: Context, subject: T) => void, abilities: readonly Ability<T>[]): Scope {
+  // An ability imported from a family whose module has not finished loading (an import cycle) is undefined here.
+  if (!abilities.every((a) => typeof a === 'function')) throw new Error('a scope names an ability that is not loaded yet: break the import cycle between families');
   return {
     param: 'id',
     resolve(c, id) {

@@ -190,12 +190,12 @@ export class Pipeline {
       if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
       const parsed = parseParams(route.params ?? {}, raw, route.constraints);
       if (!parsed.ok) throw parsed.error;
-      if (route.paginated) pageRequest(parsed.value);
       const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, {
         base: origin + x.url.pathname,
         params: linkParams(route, query, bodyParams, match.params),
       }, x.surface.paginate);
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
+      if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       const reply = await route.handler(ctx);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
