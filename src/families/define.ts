@@ -83,6 +83,10 @@ export function defineFamily<S extends object = object, F extends FixtureParts =
 export const fixtureGroupPath = (g: { path: string; parent?: string }) => (g.parent ? `${g.parent}/${g.path}` : g.path);
 /** The full path of a fixture project (`namespace/path`), as seed handles key it. */
 export const fixtureProjectPath = (p: { path: string; namespace: string }) => `${p.namespace}/${p.path}`;
+/** `group 'acme/tools'`: how a seed's errors name a fixture's group. */
+export const groupWhere = (g: { path: string; parent?: string }) => `group '${fixtureGroupPath(g)}'`;
+/** `project 'acme/app'`: how a seed's errors name a fixture's project. */
+export const projectWhere = (p: { path: string; namespace: string }) => `project '${fixtureProjectPath(p)}'`;
 
 /** Declares a route of a family: its handler sees the whole world (`ctx.state: State`). */
 export function route<S extends ParamSpec>(def: RouteDef<S, State>): RouteDef {

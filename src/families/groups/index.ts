@@ -13,6 +13,6 @@ export const groups: Family<object, { group: FixtureGroupPart }> = defineFamily(
 
 export * from './rules.js';
 export * from './entity.js';
-export { groupWhere, type FixtureGroupPart } from './seed.js';
+export type { FixtureGroupPart } from './seed.js';
 export { findGroups, groupProjects, type GroupFilters } from './finder.js';
 export { newGroup, scheduleGroupDeletion, updateGroup, type GroupChanges } from './service.js';

@@ -2,7 +2,7 @@
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import type { Visibility } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { fixtureGroupPath, type SeedRun } from '../define.js';
+import { fixtureGroupPath, groupWhere, type SeedRun } from '../define.js';
 import { fixtureMembers, type FixtureMember } from '../users/index.js';
 import { createGroup, validateGroup } from './rules.js';
 
@@ -15,9 +15,6 @@ export interface FixtureGroupPart {
   description?: string;
   members?: FixtureMember[];
 }
-
-/** `group 'acme/tools'`: how errors name a fixture's group. */
-export const groupWhere = (g: { path: string; parent?: string }) => `group '${fixtureGroupPath(g)}'`;
 
 export function seedGroups(s: SeedRun): void {
   s.update((draft) => {

@@ -1,8 +1,6 @@
 // The milestones of a fixture's groups and projects; `iid`s follow the order given.
 import { invalidFixture } from '../../core/errors.js';
-import { fixtureGroupPath, fixtureProjectPath, type SeedRun } from '../define.js';
-import { groupWhere } from '../groups/index.js';
-import { projectWhere } from '../projects/index.js';
+import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { createMilestone, ownMilestones, validateMilestone, type MilestoneOwner } from './rules.js';
 

@@ -17,4 +17,4 @@ export { findProjects, type ProjectFilters } from './finder.js';
 export { PROJECT_LIST_PARAMS, type ProjectListParams } from './params.js';
 export { addFirstReadme, newProject, scheduleProjectDeletion, updateProject, type ProjectChanges } from './service.js';
 export { projectListReply } from './routes.js';
-export { projectWhere, type FixtureJob, type FixtureProjectPart } from './seed.js';
+export type { FixtureJob, FixtureProjectPart } from './seed.js';

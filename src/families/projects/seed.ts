@@ -4,7 +4,7 @@ import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
 import { coreIds, type Job, type Visibility } from '../../store/state.js';
 import { tget, tset, tvalues } from '../../store/table.js';
-import { fixtureProjectPath, type SeedRun } from '../define.js';
+import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { createToken, createUser, fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken } from '../users/index.js';
 import type { State } from '../world.js';
 import { createProject, normalizeProjectInput, validateProject } from './rules.js';
@@ -36,9 +36,6 @@ export interface FixtureProjectPart {
   /** Full paths of projects whose CI job tokens may reach this project. */
   job_token_allowlist?: string[];
 }
-
-/** `project 'acme/app'`: how errors name a fixture's project. */
-export const projectWhere = (p: { path: string; namespace: string }) => `project '${fixtureProjectPath(p)}'`;
 
 export function seedProjects(s: SeedRun): void {
   s.update((draft) => {

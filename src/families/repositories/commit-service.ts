@@ -243,3 +243,14 @@ export async function fileAt(repo: RepositoryObjects, commit: string, path: stri
   const e = await entryAt(repo, (await repo.readCommit(commit)).tree, path);
   return e && e.type === 'blob' ? e : null;
 }
+
+/** Writes an annotated tag object for `commit`, as Gitaly does (the message ends in a newline). */
+export function writeAnnotatedTag(repo: RepositoryObjects, name: string, commit: string, message: string, tagger: User, now: number): Promise<string> {
+  return repo.writeTag({
+    object: commit,
+    type: 'commit',
+    tag: name,
+    message: message.endsWith('\n') ? message : `${message}\n`,
+    tagger: { name: tagger.name, email: tagger.email, timestamp: Math.floor(now / 1000), offset: 0 },
+  });
+}

@@ -1,9 +1,6 @@
 // Repositories: the refs of each project's repository (branches, tags, protections, LFS) kept
 // in the world, the services that commit to them, and the fixture's `repository` part. The
 // families of the repository API (files, branches, commits, tags, archives) build on this one.
-//
-// The exports come first: the seed reaches families that import this one back (tags, commits),
-// and their routes read its abilities as they are declared (`scope: project(canReadCode)`).
 export * from './records.js';
 export * from './rules.js';
 export * from './errors.js';

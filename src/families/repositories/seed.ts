@@ -8,12 +8,10 @@ import { entryAt } from '../../git/tree.js';
 import { ApiError, EmulatorError } from '../../core/errors.js';
 import type { Project } from '../../store/state.js';
 import { tget, tset } from '../../store/table.js';
-import { fixtureProjectPath, type SeedRun } from '../define.js';
-import { projectWhere } from '../projects/index.js';
-import { writeAnnotatedTag } from '../tags/index.js';
+import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
-import { personOf, writeFileCommit, type FileAction, type Person } from './commit-service.js';
+import { personOf, writeAnnotatedTag, writeFileCommit, type FileAction, type Person } from './commit-service.js';
 import { emptyRepository, type Repository, type TagRef, type X509Signature } from './records.js';
 import { isValidBranchName, resolveCommit } from './rules.js';
 

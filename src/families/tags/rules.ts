@@ -11,7 +11,7 @@ import { hasProjectRole, projectAccess } from '../../policy/access.js';
 import { plain, type Change } from '../define.js';
 import { forgetRelease } from '../releases/index.js';
 import {
-  canReadCode, draftRefs, findTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
+  canReadCode, draftRefs, findTag, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
 } from '../repositories/index.js';
 import { tagNotRemoved, tagServiceFailed } from './errors.js';
 
@@ -50,17 +50,6 @@ export function canDeleteTag(state: State, user: User | null, project: Project, 
 }
 
 export const PROTECTED_TAG_DENIED = 'You are not allowed to create this tag as it is protected.';
-
-/** Writes an annotated tag object for `commit`, as Gitaly does (the message ends in a newline). */
-export function writeAnnotatedTag(repo: RepositoryObjects, name: string, commit: string, message: string, tagger: User, now: number): Promise<string> {
-  return repo.writeTag({
-    object: commit,
-    type: 'commit',
-    tag: name,
-    message: message.endsWith('\n') ? message : `${message}\n`,
-    tagger: { name: tagger.name, email: tagger.email, timestamp: Math.floor(now / 1000), offset: 0 },
-  });
-}
 
 /**
  * Tags::CreateService#execute: `target` is any revision (a tag is peeled to its commit); a
