@@ -6,6 +6,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createEmulator, type Fixture } from '../src/index.js';
 import { handlers } from '../src/msw.js';
+import { tget } from '../src/store/table.js';
 
 const BASE = 'https://gitlab.example.com';
 const TOKEN = 'glpat-emulator-root-token';
@@ -149,8 +150,7 @@ async function snapshots(): Promise<void> {
   const uStart = performance.now();
   for (let i = 0; i < updates; i++) {
     e.store.update((d) => {
-      const chunk = d.projects.chunks[String(Math.floor(5000 / 256))]!;
-      chunk[5000]!.description = `v${i}`;
+      tget(d.projects, 5000)!.description = `v${i}`;
     });
   }
   say(`one project update in a 10,000-project world: ${fmt((performance.now() - uStart) / updates, 4)} ms`);

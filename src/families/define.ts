@@ -7,9 +7,8 @@ import type { Context as HttpContext } from '../http/context.js';
 import { forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
-import type { Namespace, Project, User } from '../store/state.js';
 import type { ParamSpec } from '../http/params.js';
-import type { CoreState } from '../store/state.js';
+import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
 /** The parts of a fixture a family adds: top-level keys, and fields of each user, group and project. */
@@ -51,9 +50,7 @@ export function defineTask<P>(kind: string, run: (draft: Draft<State>, payload: 
 
 /** Schedules timed work as part of a change of the world. */
 export function schedule<P>(draft: Draft<CoreState>, task: TaskDef<P>, at: number, payload: P): void {
-  const id = (draft.seq.task ?? 0) + 1;
-  draft.seq.task = id;
-  draft.tasks.push({ id, at, kind: task.kind, payload: payload as Draft<unknown> });
+  draft.tasks.push({ id: coreIds.next(draft as CoreState, 'task'), at, kind: task.kind, payload: payload as Draft<unknown> });
 }
 
 export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {

@@ -65,15 +65,22 @@ interface Exchange {
   fault: Fault | undefined;
 }
 
+/** Routers by surface, built once: every emulator shares the API's. */
+const ROUTERS = new WeakMap<Surface, Router>();
+
+function routerOf(surface: Surface): Router {
+  let router = ROUTERS.get(surface);
+  if (!router) ROUTERS.set(surface, (router = new Router(surface.routes)));
+  return router;
+}
+
 export class Pipeline {
   #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
-  #routers = new Map<Surface, Router>();
   #surfaces: readonly Surface[];
 
   constructor(private readonly deps: PipelineDeps) {
     this.#surfaces = [...deps.surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
-    for (const s of this.#surfaces) this.#routers.set(s, new Router(s.routes));
   }
 
   async handle(request: Request): Promise<Response> {
@@ -150,7 +157,7 @@ export class Pipeline {
   }
 
   #route(x: Exchange): Match {
-    const match = this.#routers.get(x.surface)!.match(x.method, x.path === '' ? '/' : x.path);
+    const match = routerOf(x.surface).match(x.method, x.path === '' ? '/' : x.path);
     // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
     if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
     if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);

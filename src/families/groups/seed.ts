@@ -17,6 +17,7 @@ export interface FixtureGroupPart {
 }
 
 export function seedGroups(s: SeedRun): void {
+  if (!s.fixture.groups?.length) return;
   s.update((draft) => {
     for (const g of s.fixture.groups ?? []) {
       const where = groupWhere(g);

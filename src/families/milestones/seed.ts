@@ -19,6 +19,8 @@ export interface FixtureMilestonesPart {
 }
 
 export function seedMilestones(s: SeedRun): void {
+  const owners = [...(s.fixture.groups ?? []), ...(s.fixture.projects ?? [])];
+  if (!owners.some((o) => o.milestones?.length)) return;
   s.update((draft) => {
     for (const g of s.fixture.groups ?? []) {
       const id = s.handles.groups[fixtureGroupPath(g)]!.id;

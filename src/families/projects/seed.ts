@@ -38,6 +38,7 @@ export interface FixtureProjectPart {
 }
 
 export function seedProjects(s: SeedRun): void {
+  if (!s.fixture.projects?.length) return;
   s.update((draft) => {
     for (const p of s.fixture.projects ?? []) s.handles.projects[fixtureProjectPath(p)] = seedProject(draft, p, s.now);
   });

@@ -2,10 +2,10 @@
 // downloads, the latest-release permalink, create, update, delete, collect evidence, and the
 // group list. Every project route first needs `read_release` (the `before` hook); get,
 // downloads and the permalink then need `read_code`, before the release is looked up.
-import { findTag, refsOf } from '../repositories/index.js';
+import { canReadCode, findTag, refsOf } from '../repositories/index.js';
 import { canReadProjectMilestones } from '../milestones/index.js';
 import {
-  canCreateRelease, canManageRelease, canReadReleaseCode, canReadReleases, createRelease, deleteRelease, findRelease, findReleases, groupReleases, latestRelease,
+  canCreateRelease, canManageRelease, canReadReleases, createRelease, deleteRelease, findRelease, findReleases, groupReleases, latestRelease,
   requestEvidence, updateRelease, type LinkInput,
 } from './rules.js';
 import { basicReleaseDetails, releaseEntity, type ReleaseView } from './entity.js';
@@ -23,7 +23,7 @@ import type { Release } from './records.js';
 
 /** `authorize_read_code!` where a parameter check comes first, so it cannot be part of the scope. */
 function authorizeReadCode(ctx: Context<unknown>): void {
-  if (!canReadReleaseCode(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+  if (!canReadCode(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
 }
 
 /** The caller a `create_release` scope admitted: a member, so never anonymous. */
@@ -41,7 +41,7 @@ export function releaseView(ctx: Context<unknown>, project: Project, includeHtml
     now,
     webBase: ctx.webBase,
     project,
-    readCode: canReadReleaseCode(state, user, project, now),
+    readCode: canReadCode(state, user, project, now),
     readMilestones: canReadProjectMilestones(state, user, project, now),
     canUpdate: (tag) => canManageRelease(state, user, project, tag, now),
     includeHtml,
@@ -132,7 +132,7 @@ export const releaseRoutes = [
     method: 'GET',
     path: '/projects/:id/releases/permalink/latest',
     jobToken: true,
-    scope: project(canReadReleases, canReadReleaseCode),
+    scope: project(canReadReleases, canReadCode),
     handler: (ctx) => permalink(ctx, undefined),
   }),
 
@@ -154,7 +154,7 @@ export const releaseRoutes = [
     method: 'GET',
     path: '/projects/:id/releases/:tag_name',
     jobToken: true,
-    scope: project(canReadReleases, canReadReleaseCode),
+    scope: project(canReadReleases, canReadCode),
     params: { ...TAG_NAME, include_html_description: bool() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;

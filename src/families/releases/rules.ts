@@ -34,11 +34,6 @@ export function canReadReleases(state: State, user: User | null, project: Projec
   return canUseFeature(state, user, project, 'releases', now);
 }
 
-/** ProjectPolicy `read_code` for the releases' scopes: declared here, as repositories' index may still be loading when a scope takes it. */
-export function canReadReleaseCode(state: State, user: User | null, project: Project, now: number): boolean {
-  return canReadCode(state, user, project, now);
-}
-
 /** ProjectPolicy `create_release`: developers, in a project that is not archived. */
 export function canCreateRelease(state: State, user: User | null, project: Project, now: number): boolean {
   return !project.archived && hasProjectRole(state, user, project, ACCESS.developer, now) && canReadReleases(state, user, project, now);

@@ -3,9 +3,9 @@
 // lib/gitlab/pagination/gitaly_keyset_pager.rb). Every route is scoped by `authorize_read_code!`
 // (a disabled repository is 403 here).
 import { canUseFeature } from '../../policy/access.js';
-import { findTag as tagNamed, refsOf, type TagRef } from '../repositories/index.js';
+import { canReadCode, findTag as tagNamed, refsOf, type TagRef } from '../repositories/index.js';
 import { findRelease } from '../releases/index.js';
-import { canAdminTags, canDeleteTag, canReadTags, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
+import { canAdminTags, canDeleteTag, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
 import { projectWebUrl } from '../projects/index.js';
 import { tagEntity, tagSignatureEntity } from './entity.js';
 import { invalidPageToken, signatureNotFound, tagNotCreated, tagNotFound } from './errors.js';
@@ -113,7 +113,7 @@ export const tagRoutes = [
     path: '/projects/:id/repository/tags',
     jobToken: true,
     cacheable: true,
-    scope: project(canReadTags),
+    scope: project(canReadCode),
     paginated: true,
     params: {
       sort: str().values(['asc', 'desc']).default('desc'),
@@ -129,7 +129,7 @@ export const tagRoutes = [
     method: 'GET',
     path: '/projects/:id/repository/tags/:tag_name',
     cacheable: true,
-    scope: project(canReadTags),
+    scope: project(canReadCode),
     params: { tag_name: str().required() },
     handler: async (ctx): Promise<Reply> => {
       const name = ctx.params.tag_name;
@@ -140,7 +140,7 @@ export const tagRoutes = [
   route({
     method: 'POST',
     path: '/projects/:id/repository/tags',
-    scope: project(canReadTags, canAdminTags),
+    scope: project(canReadCode, canAdminTags),
     params: { tag_name: str().required(), ref: str().required(), message: str() },
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
@@ -153,7 +153,7 @@ export const tagRoutes = [
   route({
     method: 'DELETE',
     path: '/projects/:id/repository/tags/:tag_name',
-    scope: project(canReadTags),
+    scope: project(canReadCode),
     params: { tag_name: str().required() },
     handler: async (ctx): Promise<Reply> => {
       const name = ctx.params.tag_name;
@@ -171,7 +171,7 @@ export const tagRoutes = [
     method: 'GET',
     path: '/projects/:id/repository/tags/:tag_name/signature',
     cacheable: true,
-    scope: project(canReadTags),
+    scope: project(canReadCode),
     params: { tag_name: str().required() },
     handler: (ctx): Reply => {
       const tag = findTag(ctx, ctx.params.tag_name);

@@ -11,7 +11,7 @@ import { hasProjectRole, projectAccess } from '../../policy/access.js';
 import { plain, type Change } from '../define.js';
 import { forgetRelease } from '../releases/index.js';
 import {
-  canReadCode, draftRefs, findTag, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
+  draftRefs, findTag, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
 } from '../repositories/index.js';
 import { tagNotRemoved, tagServiceFailed } from './errors.js';
 
@@ -23,11 +23,6 @@ export function protectedTagRules(refs: Repository, name: string): ProtectedTag[
 }
 
 export const isProtectedTag = (refs: Repository, name: string) => protectedTagRules(refs, name).length > 0;
-
-/** ProjectPolicy `read_code` for the tag routes' scope: declared here, as repositories' index may still be loading when a scope takes it. */
-export function canReadTags(state: State, user: User | null, project: Project, now: number): boolean {
-  return canReadCode(state, user, project, now);
-}
 
 /** ProjectPolicy `admin_tag`: developers and above, while the repository is enabled. */
 export function canAdminTags(state: State, user: User | null, project: Project, now: number): boolean {

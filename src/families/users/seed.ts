@@ -30,6 +30,7 @@ export interface FixtureMember {
 }
 
 export function seedUsers(s: SeedRun): void {
+  if (!s.fixture.users?.length) return;
   s.update((draft) => {
     for (const u of s.fixture.users ?? []) {
       const { tokens, sessions, ...input } = u;
