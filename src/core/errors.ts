@@ -64,8 +64,6 @@ export const unsupportedMediaType = (type: string) =>
  * name each of their messages with it in their own errors.ts.
  */
 export const messageError = (status: number, text: unknown) => message(status, text);
-/** @deprecated Use `messageError` through a named factory in the family's errors.ts. */
-export const customError = messageError;
 
 /** ApplicationRateLimiter (`check_rate_limit!`). */
 export const rateLimited = (retryAfterSeconds: number) =>

@@ -28,6 +28,12 @@ export interface Scope {
   resolve(ctx: Context<unknown, CoreState>, id: string): void;
 }
 
+/** The page parameters a `paginated` route is given (absent elsewhere). */
+export interface PageParams {
+  page?: number;
+  per_page?: number;
+}
+
 export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState = CoreState> {
   method: Method;
   /** Relative to its surface's prefix (/api/v4 by default), in hono's syntax: `/projects/:id/repository/files/:file_path`. */
@@ -54,7 +60,7 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
    * of day), so a GET may be answered again from cache while the world is unchanged.
    */
   cacheable?: boolean;
-  handler(ctx: Context<Parsed<S>, W>): Reply | Promise<Reply>;
+  handler(ctx: Context<Parsed<S> & PageParams, W>): Reply | Promise<Reply>;
 }
 
 /** Declares a route; the identity function that gives the handler its parameter types. */

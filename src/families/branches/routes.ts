@@ -23,7 +23,7 @@ import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { notFound } from '../../core/errors.js';
-import { pageRequest, type PageInput } from '../../http/pagination.js';
+import { pageRequest } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { project, route, type Context } from '../define.js';
@@ -122,7 +122,7 @@ export const branchRoutes = [
       // With page_token, Gitaly's keyset: the branches after the named one, no offset headers.
       if (p.page_token !== undefined) {
         const rest = names.filter((n) => n > p.page_token!);
-        const { perPageParam } = pageRequest(ctx.params as PageInput);
+        const { perPageParam } = pageRequest(ctx.params);
         return json(await render(ctx, view, repo, rest.slice(0, Math.min(Math.max(perPageParam, 1), 100))));
       }
       return json(await render(ctx, view, repo, ctx.paginate(names)));

@@ -7,7 +7,7 @@ import { refNameInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
 import { commitStats, log } from '../../git/history.js';
 import { notFound } from '../../core/errors.js';
-import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
+import { offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { bool, datetime, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { project, route } from '../define.js';
@@ -48,7 +48,7 @@ export const commitRoutes = [
       }
       const all = tips.length ? await log(repo, tips, { path: p.path, since: p.since, until: p.until, author: p.author, firstParent: p.first_parent, order: p.order as 'default' | 'topo' }) : [];
       // `paginated: true` declares and checks page and per_page; they are not in the typed params.
-      const paging = ctx.params as PageInput;
+      const paging = ctx.params;
       const { page, perPage } = pageRequest(paging);
       const offset = (page - 1) * perPage;
       const items = all.slice(offset, offset + perPage);

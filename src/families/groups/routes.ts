@@ -2,7 +2,7 @@
 // (lib/api/groups.rb).
 import { forbidden } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import { checkMaxOffset, type PageInput } from '../../http/pagination.js';
+import { checkMaxOffset } from '../../http/pagination.js';
 import { arr, bool, int, str, type ParamSpec } from '../../http/params.js';
 import { findGroup } from '../../http/resolve.js';
 import { accepted, created, json } from '../../http/route.js';
@@ -54,7 +54,7 @@ export const groupRoutes = [
     params: LIST_PARAMS,
     handler: (ctx) => {
       // Anonymous lists go through paginate_with_strategies, which caps offsets for Group; `paginated` declared page and per_page.
-      if (!ctx.user) checkMaxOffset(ctx.params as PageInput, ctx.state.instance.settings.offset_pagination_limit, 'Group');
+      if (!ctx.user) checkMaxOffset(ctx.params, ctx.state.instance.settings.offset_pagination_limit, 'Group');
       const list = findGroups(ctx.state, ctx.user, ctx.params, tvalues(ctx.state.namespaces), ctx.now());
       return json(ctx.paginate(list).map((g) => groupEntity(ctx.state, g, ctx)));
     },

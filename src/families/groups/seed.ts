@@ -2,7 +2,7 @@
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import type { Visibility } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { fixtureGroupPath, groupWhere, type SeedRun } from '../define.js';
+import { groupWhere, type SeedRun } from '../define.js';
 import { fixtureMembers, type FixtureMember } from '../users/index.js';
 import { createGroup, validateGroup } from './rules.js';
 

@@ -8,7 +8,6 @@ import type { State } from '../world.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
 import type { Errors } from '../groups/index.js';
 import {
-  projectFullPath,
   MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
   isValidProjectPath, pathFromName, tooLong,
 } from '../../policy/paths.js';

@@ -13,7 +13,7 @@ import type { Release, ReleaseEvidence, ReleaseLink, ReleaseLinkType } from './r
 import type { State } from '../world.js';
 import { tget, tvalues } from '../../store/table.js';
 import { canReadProject, canUseFeature, hasProjectRole, isWithin } from '../../policy/access.js';
-import { canReadCode, findTag, refsOf, type TagRef } from '../repositories/index.js';
+import { findTag, refsOf, type TagRef } from '../repositories/index.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
 import { findMilestone, projectGroup, projectMilestoneScope, type Milestone } from '../milestones/index.js';
 import { canCreateTag, createTag } from '../tags/index.js';

@@ -3,7 +3,7 @@
 import { hash53 } from '../../core/hash.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
 import { fromBase64, lfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
-import type { ObjectDatabase, RepositoryObjects } from '../../git/objects.js';
+import type { RepositoryObjects } from '../../git/objects.js';
 import { entryAt } from '../../git/tree.js';
 import { ApiError, EmulatorError } from '../../core/errors.js';
 import type { Project } from '../../store/state.js';
