@@ -25,6 +25,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #state: W;
   #changes: ((draft: Draft<W>) => unknown)[] = [];
   readonly responseHeaders: Record<string, string> = {};
+  #afterCommit: (() => void)[] = [];
   #project: Project | undefined;
   #group: Namespace | undefined;
 
@@ -86,6 +87,16 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
       result = recipe(draft as Draft<W>);
     });
     return result;
+  }
+
+  /** Runs `fn` once this request's changes are committed (never for a request that failed). */
+  afterCommit(fn: () => void): void {
+    this.#afterCommit.push(fn);
+  }
+
+  /** Called by the pipeline when the request succeeded and its world (if it changed) is the world. */
+  committed(): void {
+    for (const fn of this.#afterCommit) fn();
   }
 
   /**

@@ -210,9 +210,10 @@ export class Pipeline {
         this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.
-      if (ctx.state === state || reply.status >= 400) return reply;
-      if (this.deps.store.state === state) {
-        this.deps.store.state = ctx.state;
+      if (reply.status >= 400) return reply;
+      if (ctx.state === state || this.deps.store.state === state) {
+        if (ctx.state !== state) this.deps.store.state = ctx.state;
+        ctx.committed();
         return reply;
       }
       // A change that checked what it read (a branch's tip, as Gitaly does) fails as it would
