@@ -38,7 +38,12 @@ export interface EmulatorOptions {
   clock?: ClockOptions;
   /** How many requests the journal keeps; 1000 by default, 0 for none. */
   journalLimit?: number;
+  /** The largest request body accepted, in bytes; larger ones answer 413. 250 MiB by default, as Omnibus GitLab's nginx. */
+  maxBodySize?: number;
 }
+
+/** Omnibus GitLab's `nginx['client_max_body_size']`. */
+export const DEFAULT_MAX_BODY_SIZE = 250 * 1024 * 1024;
 
 export type { ListenOptions, Server };
 
@@ -91,6 +96,7 @@ export class Emulator {
       },
       externalUrl: this.externalUrl,
       runDue: () => this.#scheduler.runDue(),
+      maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
     });
   }
 

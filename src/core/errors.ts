@@ -57,6 +57,14 @@ export const notAllowed = (text = '405 Method Not Allowed') => message(405, text
 export const unprocessable = (text = '422 Unprocessable Entity') => message(422, text);
 export const preconditionFailed = () => message(412, '412 Precondition Failed');
 export const uriTooLong = () => message(414, '414 Request-URI Too Large');
+/** The front proxy's refusal of a body over `client_max_body_size` (nginx's page, as GitLab's Omnibus answers). */
+export const payloadTooLarge = () =>
+  new ApiError(
+    413,
+    '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+    {},
+    'text/html',
+  );
 export const unsupportedMediaType = (type: string) =>
   grapeError(415, `The provided content-type '${type}' is not supported.`);
 /**

@@ -17,6 +17,8 @@ export interface JournalEntry<S = unknown> {
   after: S;
   /** Set when the request failed with an unexpected exception (a defect, answered 500). */
   error?: string;
+  /** Set when the client went away before its request was read (status 499, nginx's). */
+  aborted?: true;
 }
 
 export class Journal<S = unknown> {

@@ -42,7 +42,12 @@ export interface PipelineDeps {
   externalUrl: string | undefined;
   /** Runs timed work that is due; called before each request. */
   runDue(): void;
+  /** The largest request body accepted, in bytes (413 above it). */
+  maxBodySize: number;
 }
+
+/** nginx's status for a client that closed the connection before its request was read. */
+const CLIENT_CLOSED = 499;
 
 /** What a request came to, before it is rendered and journaled. */
 interface Outcome {
@@ -61,7 +66,8 @@ interface Exchange {
   surface: Surface;
   /** The path after the surface's prefix. */
   path: string;
-  body: RawBody;
+  /** The body as read, or why it could not be (too large). */
+  body: RawBody | ApiError;
   fault: Fault | undefined;
 }
 
@@ -93,7 +99,13 @@ export class Pipeline {
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     if (fault?.drop) return Response.error();
     // The body is read before the lock, so a client that is slow to send it holds up no one.
-    const body = await readBody(request);
+    let body: RawBody | ApiError;
+    try {
+      body = await readBody(request, this.deps.maxBodySize);
+    } catch (e) {
+      if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
+      body = e;
+    }
     const release = method === 'GET' || method === 'HEAD' ? () => {} : await this.#takeLock();
     try {
       if (surface.runsTimedWork) this.deps.runDue();
@@ -128,6 +140,25 @@ export class Pipeline {
     }
   }
 
+  /** A client that went away while sending its body: journaled as such, not as a defect of ours. */
+  #aborted(url: URL, method: string, started: number): Response {
+    const now = this.deps.store.snapshot();
+    this.deps.journal.add({
+      at: new Date(this.deps.clock.now()).toISOString(),
+      method,
+      path: url.pathname,
+      query: url.search,
+      status: CLIENT_CLOSED,
+      user: null,
+      durationMs: performance.now() - started,
+      route: null,
+      before: now,
+      after: now,
+      aborted: true,
+    });
+    return new Response(null, { status: CLIENT_CLOSED });
+  }
+
   /** Writes are serialised: each commits its working copy of the world before the next reads it. */
   async #takeLock(): Promise<() => void> {
     let release!: () => void;
@@ -142,6 +173,7 @@ export class Pipeline {
     const outcome: Outcome = { reply: { status: 200 }, caller: ANONYMOUS, route: null, headers: {} };
     try {
       if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
+      if (x.body instanceof ApiError) throw x.body;
       if (x.url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
       const match = this.#route(x);
       outcome.route = `${match.route.method} ${match.route.path}`;
@@ -174,7 +206,8 @@ export class Pipeline {
   async #run(x: Exchange, match: Match, outcome: Outcome): Promise<Reply> {
     const { route } = match;
     const now = this.deps.clock.now();
-    const cacheKey = route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
+    const body = x.body as RawBody;
+    const cacheKey = route.cacheable && body.empty ? answerKey(x.request, x.url, now) : undefined;
     const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
     if (hit) {
       outcome.caller = hit.caller;
@@ -182,7 +215,7 @@ export class Pipeline {
       Object.assign(outcome.headers, hit.headers);
       return hit.reply;
     }
-    const { query, params: bodyParams } = await parseBody(x.request, x.url, x.body);
+    const { query, params: bodyParams } = await parseBody(x.request, x.url, body);
     const raw = { ...query, ...bodyParams, ...match.params };
     const origin = this.deps.externalUrl ?? x.url.origin;
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a

@@ -9,10 +9,28 @@ const BASE_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'SAMEORIGIN',
 };
 
+const utf8 = new TextEncoder();
+
+/**
+ * A header value as it can go on the wire. A URL (`Location`) has its non-ASCII characters and
+ * controls percent-encoded; any other value goes out as its UTF-8 bytes, as Rack sends them,
+ * with CR, LF and NUL (which no header may hold) percent-encoded.
+ */
+export function headerValue(name: string, value: string): string {
+  if (/^[\x20-\x7e\t]*$/.test(value)) return value;
+  if (name.toLowerCase() === 'location') return value.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run.replace(LONE, '\uFFFD')));
+  const safe = value.replace(/[\r\n\0]/g, (c) => `%0${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(LONE, '\uFFFD');
+  let bytes = '';
+  for (const b of utf8.encode(safe)) bytes += String.fromCharCode(b);
+  return bytes;
+}
+
+const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 export function render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
   const headers = new Headers(BASE_HEADERS);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, v);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, headerValue(k, v));
+  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, headerValue(k, v));
   let body: Uint8Array | string | null = null;
   if (reply.json !== undefined) {
     body = reply.json;

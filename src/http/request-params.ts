@@ -4,7 +4,7 @@
 // `+` as a space, the last of `a=1&a=2`. What Rack or Rails cannot read (a broken
 // %-encoding, bytes that are not UTF-8, a NUL, `a=1&a[]=2`) GitLab answers with a plain
 // `400 Bad Request` (Gitlab::Middleware::HandleMalformedStrings) before any route runs.
-import { invalidMessageBody, malformedRequest } from '../core/errors.js';
+import { invalidMessageBody, malformedRequest, payloadTooLarge } from '../core/errors.js';
 
 export const MAX_QUERY_LENGTH = 10 * 1024; // Puma's limit on a query string
 const PARAM_DEPTH_LIMIT = 100; // Rack's default
@@ -92,10 +92,49 @@ export interface RawBody {
 
 const NO_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(), empty: true });
 
-export async function readBody(request: Request): Promise<RawBody> {
+/**
+ * Reads a request's body, refusing one larger than `limit` bytes (413) as it streams in: a
+ * declared Content-Length over the limit is refused before a byte is read.
+ */
+export async function readBody(request: Request, limit: number): Promise<RawBody> {
   if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return NO_BODY;
-  const bytes = new Uint8Array(await request.arrayBuffer());
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) {
+    await request.body.cancel().catch(() => {});
+    throw payloadTooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw payloadTooLarge();
+    }
+    chunks.push(r.value);
+  }
+  const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);
+  if (chunks.length !== 1) {
+    let at = 0;
+    for (const c of chunks) {
+      bytes.set(c, at);
+      at += c.byteLength;
+    }
+  }
   return { bytes, empty: false };
+}
+
+/** HandleMalformedStrings for a JSON body: a lone surrogate (no UTF-8 form) in any key or string is 400. */
+function checkStrings(value: unknown, depth = 0): void {
+  if (typeof value === 'string') {
+    if (LONE_SURROGATE.test(value)) throw malformedRequest();
+  } else if (typeof value === 'object' && value !== null && depth < 100) {
+    for (const [k, v] of Object.entries(value)) {
+      if (LONE_SURROGATE.test(k)) throw malformedRequest();
+      checkStrings(v, depth + 1);
+    }
+  }
 }
 
 export interface ParsedParams {
@@ -120,6 +159,7 @@ export async function parseBody(request: Request, url: URL, body: RawBody): Prom
     } catch {
       throw invalidMessageBody('application/json');
     }
+    checkStrings(value);
     return { query, params: isObject(value) ? value : {} };
   }
   if (type === 'application/x-www-form-urlencoded' || type === '') return { query, params: parseQuery(text) };

@@ -139,9 +139,9 @@ async function makeArchive(
   return bytes && { name: `${prefix}.${format}`, bytes, format, commit: sha };
 }
 
-/** Workhorse's setArchiveHeaders; the name goes out as raw UTF-8 bytes, unescaped, as Workhorse writes it. */
+/** Workhorse's setArchiveHeaders; the name goes out as raw UTF-8 bytes, unescaped, as Workhorse writes it (the renderer encodes it). */
 function archiveReply(a: Archive, headers: Record<string, string> = {}): Reply {
-  const name = String.fromCharCode(...utf8(a.name));
+  const name = a.name;
   return {
     status: 200,
     raw: a.bytes,

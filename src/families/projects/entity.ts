@@ -17,8 +17,14 @@ export interface ProjectView extends UrlBase {
   now: number;
 }
 
-function hostOf(webBase: string): string {
-  return new URL(webBase).host;
+const hostOf = (webBase: string): string => new URL(webBase).host;
+
+/**
+ * Gitlab.config.gitlab_shell.ssh_path_prefix: `git@<ssh host>:` while SSH is on port 22, which
+ * is GitLab's default whatever port the web answers on (the ssh host is the web host's name).
+ */
+function sshPathPrefix(webBase: string): string {
+  return `git@${new URL(webBase).hostname}:`;
 }
 
 /** `access` is the viewer's access level, when the caller has computed it already. */
@@ -58,7 +64,7 @@ export function basicProjectDetails(v: ProjectView, project: Project, access?: n
     ...(readCode ? { default_branch: project.defaultBranch ?? 'main' } : {}),
     tag_list: topics,
     topics,
-    ssh_url_to_repo: `git@${hostOf(v.webBase)}:${fullPath}.git`,
+    ssh_url_to_repo: `${sshPathPrefix(v.webBase)}${fullPath}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
     ...(readCode ? { readme_url: null, forks_count: 0 } : {}),
