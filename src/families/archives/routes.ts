@@ -7,7 +7,7 @@ import { canReadCode, defaultBranchName, isEmptyRepository, lfsObject, refsOf, r
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { projectWebUrl } from '../projects/index.js';
 import { buildArchive, type ArchiveFormat } from '../../git/archive.js';
-import { parseLfsPointer, utf8 } from '../../git/bytes.js';
+import { parseLfsPointer } from '../../git/bytes.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { project, route, type Context } from '../define.js';
 import { ARCHIVE_THROTTLED, archiveThrottled, hotlinkingRefused } from './errors.js';
