@@ -5,7 +5,7 @@ import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
-import { repositoryHandle, type RepositoryHandle } from './families/repositories/index.js';
+import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
@@ -74,7 +74,7 @@ export class Emulator {
     this.clock = new Clock(options.clock);
     this.journal = new Journal<Snapshot>(options.journalLimit ?? 1000);
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
-    this.objects = objects ?? new ObjectDatabase();
+    this.objects = objects ?? new ObjectDatabase(REPOSITORY_STORAGE);
     this.#seeded = this.store.snapshot();
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
@@ -128,7 +128,9 @@ export class Emulator {
       if (!p) throw new EmulatorError(`no project '${project}'`);
       return p;
     };
-    return repositoryHandle(this.objects.repository(find().id), () => this.state, find);
+    find();
+    const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe) }, find());
+    return repositoryHandle(objects, () => this.state, find);
   }
 
   snapshot(): Snapshot {

@@ -4,6 +4,7 @@
 import { isBinary, lineStats, splitLines } from './diff.js';
 import type { CommitData, RepositoryObjects, TreeEntry } from './objects.js';
 import { diffTrees, entryAt } from './tree.js';
+import { RE2JS } from 're2js';
 
 export interface LogEntry {
   sha: string;
@@ -16,7 +17,7 @@ export interface LogOptions {
   since?: number;
   /** Epoch milliseconds; commits committed at or before it. */
   until?: number;
-  /** A regular expression matched against `Name <email>` of the author. */
+  /** A regular expression in RE2's syntax matched anywhere in `Name <email>` of the author; one RE2 refuses is looked for as text. */
   author?: string;
   firstParent?: boolean;
   order?: 'default' | 'topo';
@@ -77,11 +78,22 @@ async function pathEntry(repo: RepositoryObjects, commit: CommitData, path: stri
   return entryAt(repo, commit.tree, path);
 }
 
+/**
+ * The largest RE2 program an author pattern may compile to; a larger one is looked for as text.
+ * The same bound as policy/pattern.ts's MAX_PATTERN_PROGRAM (git/ sits below policy/).
+ */
+const MAX_AUTHOR_PROGRAM = 100_000;
+
+/**
+ * `--author`: a regular expression matched anywhere in `Name <email>`, in RE2's syntax and in
+ * linear time (a user's `^(a+)+$` cannot stall the server); one RE2 refuses is looked for as it is.
+ */
 function authorMatcher(pattern: string | undefined): ((c: CommitData) => boolean) | null {
   if (!pattern) return null;
-  let re: RegExp | null = null;
+  let re: RE2JS | null = null;
   try {
-    re = new RegExp(pattern);
+    re = RE2JS.compile(pattern);
+    if (re.programSize() > MAX_AUTHOR_PROGRAM) re = null;
   } catch {
     re = null;
   }

@@ -1,8 +1,9 @@
 // Git objects (DESIGN.md "Git objects are append-only, refs are state"): loose objects on one
-// memfs volume per emulator, one bare gitdir per project, in the layout git and isomorphic-git
-// read (isomorphic-git still reads what is not loose: the empty tree, packs). Objects are
-// content-addressed and never rewritten, so what is written or parsed once is cached for every
-// reader, every fork and every snapshot of the world.
+// memfs volume per emulator, one bare gitdir per storage (a repository's storage id is recorded
+// in the world with its refs, and never reused), in the layout git and isomorphic-git read
+// (isomorphic-git still reads what is not loose: the empty tree). Objects are content-addressed
+// and never rewritten, so what is written or parsed once is cached for every reader, every fork
+// and every snapshot of the world; a request's writes stay pending until it commits.
 import { unzlibSync, zlibSync } from 'fflate';
 import git, { type FsClient } from 'isomorphic-git';
 import { Volume, createFsFromVolume } from 'memfs';
@@ -316,27 +317,37 @@ function unwrap(raw: Uint8Array, oid: string): { type: ObjectType; object: Uint8
   return { type, object: raw.subarray(nul + 1) };
 }
 
-/** Every project's objects: one volume, shared by an emulator and its forks. */
-export class ObjectDatabase {
-  readonly volume = new Volume();
-  readonly fs: FsClient = createFsFromVolume(this.volume) as unknown as FsClient;
-  // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
-  readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
-  readonly blobs = new Lru<Uint8Array>(64 * 1024 * 1024);
-  /** Facts derived from immutable objects (last commit of a path, blame, stats): never stale. */
-  readonly memo = new Lru<unknown>(4_000_000);
-  #repos = new Map<number, RepositoryObjects>();
+/** A change of the world (an immer recipe), opaque at this layer: the world's type is defined above it. */
+export type WorldChange = (draft: any) => unknown;
 
-  /** The objects of one project's repository. */
-  repository(projectId: number): RepositoryObjects {
-    let r = this.#repos.get(projectId);
-    if (!r) this.#repos.set(projectId, (r = new RepositoryObjects(this, `/repositories/${projectId}.git`)));
-    return r;
-  }
+/**
+ * Where the world says which storage each project's repository uses (the repositories family
+ * keeps it with the refs, so a snapshot carries it). Typed loosely: the world is defined above.
+ */
+export interface StorageBinding {
+  /** The storage of a project's repository in `world`; undefined while it has none. */
+  storageOf(world: unknown, projectId: number): number | undefined;
+  /** The change that records `storage` as the project's from now on. */
+  record(projectId: number, storage: number): WorldChange;
 }
 
-/** Reads and writes the objects of one bare gitdir; reads go through the shared caches. */
-export class RepositoryObjects {
+/** What a transaction needs of the request it serves (the http Context is one). */
+export interface TransactionHost {
+  /** The request's world as it stands now, its own changes included. */
+  readonly state: unknown;
+  update(change: WorldChange): unknown;
+  /** Runs `fn` once the request committed; never for one that failed or was run again. */
+  afterCommit(fn: () => void): void;
+}
+
+/**
+ * Storage ids: one counter for the process, outside every world, so no restore, reset or fork
+ * (nor a snapshot restored into another emulator) ever sees one handed out twice.
+ */
+let lastStorage = 0;
+
+/** One storage's committed objects: a bare gitdir of loose objects on the shared volume. */
+export class ObjectStorage {
   #ready = false;
   /** Objects known to be in this gitdir (objects are never removed). */
   #present = new Set<string>();
@@ -344,18 +355,16 @@ export class RepositoryObjects {
   #dirs = new Set<string>();
 
   constructor(
-    readonly db: ObjectDatabase,
+    readonly volume: Volume,
     readonly gitdir: string,
+    /** The storage of a repository that has none yet: nothing is ever written to it. */
+    readonly empty = false,
   ) {}
 
-  get fs(): FsClient {
-    return this.db.fs;
-  }
-
   /** A bare repository layout, so that isomorphic-git's own commands work on the gitdir too. */
-  #ensure(): void {
+  ensure(): void {
     if (this.#ready) return;
-    const v = this.db.volume;
+    const v = this.volume;
     if (!v.existsSync(`${this.gitdir}/HEAD`)) {
       for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags']) v.mkdirSync(`${this.gitdir}/${d}`, { recursive: true });
       v.writeFileSync(`${this.gitdir}/HEAD`, 'ref: refs/heads/main\n');
@@ -364,57 +373,226 @@ export class RepositoryObjects {
     this.#ready = true;
   }
 
-  /** The loose object's file, as git stores it (deflated, with its header). */
   objectPath(oid: string): string {
     return `${this.gitdir}/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
   }
 
-  /** Whether this repository holds the object (not merely some other repository). */
   has(oid: string): boolean {
     if (this.#present.has(oid)) return true;
-    this.#ensure();
+    this.ensure();
     if (!/^[0-9a-f]{40}$/.test(oid)) return false;
     if (oid === EMPTY_TREE) return true;
-    if (!this.db.volume.existsSync(this.objectPath(oid))) return false;
+    if (!this.volume.existsSync(this.objectPath(oid))) return false;
     this.#present.add(oid);
     return true;
   }
 
-  /** Objects whose id starts with `prefix` (at least 4 hex digits), as `git rev-parse` looks them up. */
+  /** The stored (deflated) loose object, or null. */
+  file(oid: string): Uint8Array | null {
+    return oid !== EMPTY_TREE && this.has(oid) ? (this.volume.readFileSync(this.objectPath(oid)) as Uint8Array) : null;
+  }
+
   findByPrefix(prefix: string): string[] {
-    this.#ensure();
+    this.ensure();
     if (!/^[0-9a-f]{4,40}$/.test(prefix)) return [];
     const dir = `${this.gitdir}/objects/${prefix.slice(0, 2)}`;
-    if (!this.db.volume.existsSync(dir)) return [];
+    if (!this.volume.existsSync(dir)) return [];
     const rest = prefix.slice(2);
-    return (this.db.volume.readdirSync(dir) as string[]).filter((f) => f.startsWith(rest)).map((f) => prefix.slice(0, 2) + f);
+    return (this.volume.readdirSync(dir) as string[]).filter((f) => f.startsWith(rest)).map((f) => prefix.slice(0, 2) + f);
+  }
+
+  /** Stores a loose object (`raw` uncompressed, with its header); one already present is not written again. */
+  put(oid: string, raw: Uint8Array): void {
+    if (this.empty) throw new Error('the storage of an empty repository is never written');
+    if (this.#present.has(oid)) return;
+    this.ensure();
+    const fan = oid.slice(0, 2);
+    const dir = `${this.gitdir}/objects/${fan}`;
+    if (!this.#dirs.has(fan)) {
+      this.volume.mkdirSync(dir, { recursive: true });
+      this.#dirs.add(fan);
+    }
+    // Rewriting an object that some other writer already stored changes no byte of it.
+    this.volume.writeFileSync(`${dir}/${oid.slice(2)}`, codec.deflate(raw));
+    this.#present.add(oid);
+  }
+}
+
+/**
+ * Every repository's objects: one volume, shared by an emulator and its forks. A repository's
+ * objects are kept in a storage whose id is never reused, recorded in the world with its refs
+ * (`StorageBinding`): a project id that a restore hands out again, or that a fork and its
+ * original both hand out, starts from storage of its own and reads nothing the other project
+ * wrote. (A repository that had storage before a snapshot or a fork keeps it in both histories:
+ * what one of them commits to it later the other can reach by sha, though by no ref.)
+ */
+export class ObjectDatabase {
+  readonly volume = new Volume();
+  readonly fs: FsClient = createFsFromVolume(this.volume) as unknown as FsClient;
+  // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
+  // A repository reads them only after `has` says that it holds the object.
+  readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
+  readonly blobs = new Lru<Uint8Array>(64 * 1024 * 1024);
+  /** Facts derived from immutable objects (last commit of a path, blame, stats): never stale. */
+  readonly memo = new Lru<unknown>(4_000_000);
+  #storages = new Map<number, RepositoryObjects>();
+  #empty: ObjectStorage | undefined;
+
+  constructor(readonly binding: StorageBinding) {}
+
+  /** A new storage id, never handed out before. */
+  allocate(): number {
+    return ++lastStorage;
+  }
+
+  /** The committed objects of one storage; writes go straight to it (seeding, tests). */
+  storage(id: number): RepositoryObjects {
+    let r = this.#storages.get(id);
+    if (!r) this.#storages.set(id, (r = new RepositoryObjects(this, new ObjectStorage(this.volume, `/repositories/storage-${id}.git`))));
+    return r;
+  }
+
+  /** The storage of repositories that have none yet: an empty gitdir. */
+  get emptyStorage(): ObjectStorage {
+    return (this.#empty ??= new ObjectStorage(this.volume, '/repositories/empty.git', true));
   }
 
   /**
-   * Hashes and stores one object as a loose object, in the layout git and isomorphic-git read;
-   * an object already present is not written again.
+   * The committed objects of a project's repository in `world`. For one with no storage yet, a
+   * direct write allocates a storage and hands it to `adopt` to record in the world (without
+   * `adopt`, such a write is refused).
    */
-  async #write(type: ObjectType, content: Uint8Array): Promise<{ oid: string; raw: Uint8Array }> {
-    this.#ensure();
+  repositoryIn(world: unknown, projectId: number, adopt?: (storage: number) => void): RepositoryObjects {
+    const id = this.binding.storageOf(world, projectId);
+    if (id !== undefined) return this.storage(id);
+    const empty = new RepositoryObjects(this, this.emptyStorage);
+    if (adopt) {
+      empty.opening = () => {
+        const storage = this.allocate();
+        adopt(storage);
+        return this.storage(storage).store;
+      };
+    }
+    return empty;
+  }
+
+  /** A request's view of every repository: what it writes is invisible to anyone else until it commits. */
+  transaction(host: TransactionHost): ObjectsTransaction {
+    return new ObjectsTransaction(this, host);
+  }
+}
+
+/**
+ * One request's objects: `repository(projectId)` finds the project's storage in the request's
+ * world and gives a view whose writes stay pending, seen by the request's own reads, until the
+ * request commits (`afterCommit` stores them). A request that fails, or that the pipeline runs
+ * again, leaves nothing behind. A repository with no storage gets one at its first write,
+ * recorded in the request's world, so a failed request records none.
+ */
+export class ObjectsTransaction {
+  #views: Map<number, RepositoryObjects> | undefined;
+
+  constructor(
+    readonly db: ObjectDatabase,
+    readonly host: TransactionHost,
+  ) {}
+
+  /** The project's repository in the request's world; the same view for the whole request. */
+  repository(projectId: number): RepositoryObjects {
+    const views = (this.#views ??= new Map());
+    let view = views.get(projectId);
+    if (!view) views.set(projectId, (view = this.db.repositoryIn(this.host.state, projectId).pendingView(this.host, projectId)));
+    return view;
+  }
+}
+
+/**
+ * Reads and writes the objects of one repository; reads go through the shared caches, but only
+ * for objects this repository holds. A request's view (`pendingView`) is an object whose
+ * prototype is the repository's committed instance, so what a test changes on the instance
+ * (`emulator.git(p).objects`, a spy) a request sees too; its own writes stay pending.
+ */
+export class RepositoryObjects {
+  /** Objects written and not committed yet (oid -> the loose object, uncompressed); null: writes are stored at once. */
+  protected pending: Map<string, Uint8Array> | null = null;
+  /** Runs at the first write: gives the storage the writes go to (a new one for a repository with none). */
+  opening: (() => ObjectStorage) | null = null;
+
+  constructor(
+    readonly db: ObjectDatabase,
+    /** Where committed objects are (a request's view learns its own at its first write). */
+    public store: ObjectStorage,
+  ) {}
+
+  get fs(): FsClient {
+    return this.db.fs;
+  }
+
+  /** The bare gitdir of the repository's storage. */
+  get gitdir(): string {
+    return this.store.gitdir;
+  }
+
+  /** A view for one request: its writes stay pending until `host` commits, then are stored. */
+  pendingView(host: TransactionHost, projectId: number): RepositoryObjects {
+    const view = Object.create(this) as RepositoryObjects;
+    view.pending = new Map();
+    view.opening = () => {
+      host.afterCommit(() => view.flush());
+      if (!this.store.empty) return this.store;
+      const storage = this.db.allocate();
+      host.update(this.db.binding.record(projectId, storage));
+      return this.db.storage(storage).store;
+    };
+    return view;
+  }
+
+  /** Stores what this view wrote (its request committed). */
+  private flush(): void {
+    if (!this.pending) return;
+    for (const [oid, raw] of this.pending) this.store.put(oid, raw);
+    this.pending.clear();
+  }
+
+  /** The loose object's file, as git stores it (deflated, with its header), once committed. */
+  objectPath(oid: string): string {
+    return this.store.objectPath(oid);
+  }
+
+  /** Whether this repository holds the object (not merely some other repository). */
+  has(oid: string): boolean {
+    return (this.pending !== null && this.pending.has(oid)) || this.store.has(oid);
+  }
+
+  /** Objects whose id starts with `prefix` (at least 4 hex digits), as `git rev-parse` looks them up. */
+  findByPrefix(prefix: string): string[] {
+    const found = this.store.findByPrefix(prefix);
+    if (this.pending && this.pending.size > 0 && /^[0-9a-f]{4,40}$/.test(prefix)) {
+      for (const oid of this.pending.keys()) if (oid.startsWith(prefix) && !found.includes(oid)) found.push(oid);
+    }
+    return found;
+  }
+
+  /**
+   * Hashes one object and stores it as a loose object, in the layout git and isomorphic-git read
+   * (or keeps it pending, in a request's view).
+   */
+  private async put(type: ObjectType, content: Uint8Array): Promise<{ oid: string; raw: Uint8Array }> {
     const raw = wrap(type, content);
     const oid = await codec.sha1(raw);
-    if (!this.#present.has(oid)) {
-      const fan = oid.slice(0, 2);
-      const dir = `${this.gitdir}/objects/${fan}`;
-      if (!this.#dirs.has(fan)) {
-        this.db.volume.mkdirSync(dir, { recursive: true });
-        this.#dirs.add(fan);
-      }
-      // Rewriting an object that some other writer already stored changes no byte of it.
-      this.db.volume.writeFileSync(`${dir}/${oid.slice(2)}`, codec.deflate(raw));
-      this.#present.add(oid);
+    if (this.opening) {
+      this.store = this.opening();
+      this.opening = null;
     }
+    if (this.pending) {
+      if (!this.pending.has(oid)) this.pending.set(oid, raw);
+    } else this.store.put(oid, raw);
     return { oid, raw };
   }
 
   async writeBlob(blob: Uint8Array): Promise<string> {
-    const { oid, raw } = await this.#write('blob', blob);
-    this.#remember(oid, 'blob', raw.subarray(raw.length - blob.length));
+    const { oid, raw } = await this.put('blob', blob);
+    this.remember(oid, 'blob', raw.subarray(raw.length - blob.length));
     return oid;
   }
 
@@ -422,7 +600,7 @@ export class RepositoryObjects {
   async writeTree(entries: Iterable<TreeEntry>): Promise<string> {
     // Even the empty tree is written: git knows it without a file, an exported copy may not.
     const sorted = sortTree(entries);
-    const { oid } = await this.#write('tree', renderTree(sorted));
+    const { oid } = await this.put('tree', renderTree(sorted));
     if (!this.db.parsed.get(oid)) {
       const tree = new Map<string, TreeEntry>();
       for (const e of sorted) tree.set(e.name, e);
@@ -434,25 +612,26 @@ export class RepositoryObjects {
   /** Writes the commit byte for byte as given (isomorphic-git's writeCommit would reflow the message). */
   async writeCommit(commit: CommitData): Promise<string> {
     const object = renderCommit(commit);
-    const { oid } = await this.#write('commit', object);
-    this.#remember(oid, 'commit', object);
+    const { oid } = await this.put('commit', object);
+    this.remember(oid, 'commit', object);
     return oid;
   }
 
   async writeTag(tag: TagData): Promise<string> {
     const object = renderTag(tag);
-    const { oid } = await this.#write('tag', object);
-    this.#remember(oid, 'tag', object);
+    const { oid } = await this.put('tag', object);
+    this.remember(oid, 'tag', object);
     return oid;
   }
 
-  async #read(oid: string): Promise<{ type: ObjectType; object: Uint8Array }> {
-    this.#ensure();
-    let file: Uint8Array | null = null;
-    if (oid !== EMPTY_TREE && this.has(oid)) file = this.db.volume.readFileSync(this.objectPath(oid)) as Uint8Array;
+  private async load(oid: string): Promise<{ type: ObjectType; object: Uint8Array }> {
+    const raw = this.pending?.get(oid);
+    if (raw) return unwrap(raw, oid);
+    const file = this.store.file(oid);
     if (file) return unwrap(codec.inflate(file), oid);
-    // The empty tree, or an object in a pack that isomorphic-git wrote.
-    const r = await git.readObject({ fs: this.fs, gitdir: this.gitdir, oid, format: 'content' });
+    // The empty tree (git knows it without a file), or an object this repository does not hold.
+    this.store.ensure();
+    const r = await git.readObject({ fs: this.fs, gitdir: this.store.gitdir, oid, format: 'content' });
     return { type: r.type as ObjectType, object: r.object as Uint8Array };
   }
 
@@ -463,12 +642,12 @@ export class RepositoryObjects {
     if (p instanceof Map) return 'tree';
     if (p && 'tree' in p) return 'commit';
     if (p && 'object' in p) return 'tag';
-    const { type, object } = await this.#read(oid);
-    this.#remember(oid, type, object);
+    const { type, object } = await this.load(oid);
+    this.remember(oid, type, object);
     return type;
   }
 
-  #remember(oid: string, type: ObjectType, object: Uint8Array): unknown {
+  private remember(oid: string, type: ObjectType, object: Uint8Array): unknown {
     if (type === 'blob') {
       this.db.blobs.set(oid, object, object.length + 64);
       return object;
@@ -478,29 +657,30 @@ export class RepositoryObjects {
     return parsed;
   }
 
-  async #get(oid: string, want: ObjectType): Promise<unknown> {
+  private async get(oid: string, want: ObjectType): Promise<unknown> {
     if (want === 'tree' && oid === EMPTY_TREE) return new Map();
-    const cached = want === 'blob' ? this.db.blobs.get(oid) : this.db.parsed.get(oid);
+    // The caches are shared by every repository: only an object this one holds is read from them.
+    const cached = this.has(oid) ? (want === 'blob' ? this.db.blobs.get(oid) : this.db.parsed.get(oid)) : undefined;
     if (cached) return cached;
-    const { type, object } = await this.#read(oid);
+    const { type, object } = await this.load(oid);
     if (type !== want) throw new Error(`object ${oid} is a ${type}, not a ${want}`);
-    return this.#remember(oid, type, object);
+    return this.remember(oid, type, object);
   }
 
   readBlob(oid: string): Promise<Uint8Array> {
-    return this.#get(oid, 'blob') as Promise<Uint8Array>;
+    return this.get(oid, 'blob') as Promise<Uint8Array>;
   }
 
   readTree(oid: string): Promise<Tree> {
-    return this.#get(oid, 'tree') as Promise<Tree>;
+    return this.get(oid, 'tree') as Promise<Tree>;
   }
 
   readCommit(oid: string): Promise<CommitData> {
-    return this.#get(oid, 'commit') as Promise<CommitData>;
+    return this.get(oid, 'commit') as Promise<CommitData>;
   }
 
   readTag(oid: string): Promise<TagData> {
-    return this.#get(oid, 'tag') as Promise<TagData>;
+    return this.get(oid, 'tag') as Promise<TagData>;
   }
 
   /** A derived fact about immutable objects, computed once; `weight` is its rough size in items. */

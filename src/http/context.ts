@@ -3,7 +3,7 @@
 // handler succeeds, so a failed request changes nothing.
 import { produce, type Draft } from 'immer';
 import type { Clock } from '../core/clock.js';
-import type { ObjectDatabase } from '../git/objects.js';
+import type { ObjectDatabase, ObjectsTransaction } from '../git/objects.js';
 import type { RateLimit, CoreState, Namespace, Project } from '../store/state.js';
 import type { Caller } from './auth.js';
 import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
@@ -12,7 +12,7 @@ import type { Pager } from './surface.js';
 /** Services of the emulator that handlers reach through the context. */
 export interface Env {
   clock: Clock;
-  /** The git objects of every repository (refs are in the world). */
+  /** The git objects of every repository (refs are in the world); handlers see a request's view of it. */
   git: ObjectDatabase;
   /**
    * Counts one use of a rate limit that only some requests of a route hit (a large blob, say):
@@ -21,6 +21,13 @@ export interface Env {
   throttle(name: string, scope: string, limit: RateLimit): boolean;
 }
 
+/**
+ * The services as a handler sees them: `git.repository(projectId)` gives the objects of the
+ * project's repository in this request's world; what the request writes stays pending, seen by
+ * its own reads only, until it commits.
+ */
+export type RequestEnv = Omit<Env, 'git'> & { git: ObjectsTransaction };
+
 export class Context<P = Record<string, unknown>, W extends CoreState = CoreState> {
   #state: W;
   #changes: ((draft: Draft<W>) => unknown)[] = [];
@@ -28,10 +35,11 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #afterCommit: (() => void)[] = [];
   #project: Project | undefined;
   #group: Namespace | undefined;
+  readonly env: RequestEnv;
 
   constructor(
     state: W,
-    readonly env: Env,
+    env: Env,
     readonly request: Request,
     readonly url: URL,
     readonly params: P,
@@ -45,6 +53,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     private readonly pager: Pager = paginateOffset,
   ) {
     this.#state = state;
+    this.env = { ...env, git: env.git.transaction(this) };
   }
 
   get state(): W {

@@ -1,6 +1,7 @@
 // Branches: GET/POST /projects/:id/repository/branches, GET/HEAD/DELETE .../branches/:branch
 // (lib/api/branches.rb, app/finders/branches_finder.rb, app/services/branches/*).
 import {
+  branchTip,
   canPushCode,
   canPushToBranch,
   canReadCode,
@@ -22,6 +23,7 @@ import { projectWebUrl } from '../projects/index.js';
 import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
+import { userPattern, type UserPattern } from '../../policy/pattern.js';
 import { notFound } from '../../core/errors.js';
 import { pageRequest } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
@@ -43,21 +45,21 @@ function pusher(ctx: Context<unknown>): User {
 /** find_branch!: a name git would refuse is 400, an unknown one 404. */
 function findBranch(refs: Repository, name: string): string {
   if (!isValidBranchName(name)) throw branchRefnameInvalid();
-  const sha = Object.hasOwn(refs.branches, name) ? refs.branches[name] : undefined;
+  const sha = branchTip(refs, name);
   if (sha === undefined) throw notFound('Branch');
   return sha;
 }
 
 /** Entities::Branch of each name, as the project and its refs stand in `view`. */
 async function render(ctx: Context<unknown>, { project, refs }: RepoView, repo: RepositoryObjects, names: readonly string[]) {
-  const { branches } = refs;
   const head = defaultBranchName(project);
-  const headSha = branches[head];
+  const headSha = branchTip(refs, head);
   const merged = headSha ? await reachable(repo, headSha) : new Set<string>();
   const web = projectWebUrl(ctx.state, project, ctx);
   const out = [];
   for (const name of names) {
-    const sha = branches[name]!;
+    const sha = branchTip(refs, name);
+    if (sha === undefined) throw new Error(`branch '${name}' went while it was rendered`);
     out.push(
       branchEntity(web, {
         name,
@@ -101,21 +103,19 @@ export const branchRoutes = [
       const p = ctx.params;
       const view = repoView(ctx.state, ctx.project);
       const repo = ctx.env.git.repository(ctx.project.id);
-      let re: RegExp | null = null;
+      // BranchesFinder#by_regex: Gitlab::UntrustedRegexp (RE2), matched anywhere in the name.
+      let re: UserPattern | null = null;
       if (p.regex !== undefined) {
-        try {
-          re = new RegExp(p.regex);
-        } catch {
-          throw regexInvalid();
-        }
+        re = userPattern(p.regex);
+        if (!re) throw regexInvalid();
       }
-      const { branches } = view.refs;
-      let names = Object.keys(branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const { refs } = view;
+      let names = Object.keys(refs.branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (p.search) names = names.filter((n) => matchesSearch(n, p.search!));
       if (re) names = names.filter((n) => re!.test(n));
       if (p.sort === 'updated_asc' || p.sort === 'updated_desc') {
         const when = new Map<string, number>();
-        for (const n of names) when.set(n, (await repo.readCommit(branches[n]!)).committer.timestamp);
+        for (const n of names) when.set(n, (await repo.readCommit(branchTip(refs, n)!)).committer.timestamp);
         const dir = p.sort === 'updated_asc' ? 1 : -1;
         names = names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || (a < b ? -1 : 1));
       }
@@ -137,7 +137,7 @@ export const branchRoutes = [
     params: { branch: str().required() },
     handler: async (ctx): Promise<Reply> => {
       const view = repoView(ctx.state, ctx.project);
-      if (ctx.request.method === 'HEAD') return Object.hasOwn(view.refs.branches, ctx.params.branch) ? noContent() : { status: 404 };
+      if (ctx.request.method === 'HEAD') return branchTip(view.refs, ctx.params.branch) !== undefined ? noContent() : { status: 404 };
       findBranch(view.refs, ctx.params.branch);
       return json((await render(ctx, view, ctx.env.git.repository(ctx.project.id), [ctx.params.branch]))[0]);
     },

@@ -12,6 +12,7 @@ import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {
+  branchTip,
   canDeleteBranch,
   canPushToBranch,
   conflictsWithHierarchy,
@@ -143,7 +144,7 @@ export function moveBranch(projectId: number, branch: string, expected: string |
     const p = tget(draft.projects, projectId);
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, projectId);
-    if (refs.branches[branch] !== expected) throw branchMoved(branch);
+    if (branchTip(refs, branch) !== expected) throw branchMoved(branch);
     const wasEmpty = isEmptyRepository(refs);
     refs.branches[branch] = sha;
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
@@ -162,22 +163,21 @@ export async function commitFiles(
   req: CommitRequest,
 ): Promise<Outcome> {
   const refs = refsOf(state, project.id);
-  const { branches } = refs;
   if (!canPushToBranch(state, user, project, req.branch, req.now)) throw pushNotAllowed();
   const empty = isEmptyRepository(refs);
   const start = req.startBranch ?? req.branch;
-  if (!empty && branches[start] === undefined) throw notOnBranch();
+  if (!empty && branchTip(refs, start) === undefined) throw notOnBranch();
   const different = start !== req.branch;
-  if (!empty && different && branches[req.branch] !== undefined) throw targetBranchExists(req.branch);
+  if (!empty && different && branchTip(refs, req.branch) !== undefined) throw targetBranchExists(req.branch);
   if (different && !isValidBranchName(req.branch)) throw targetBranchInvalid(req.branch);
-  const base = empty ? null : branches[start]!;
+  const base = empty ? null : branchTip(refs, start)!;
   for (const a of req.actions) {
     if (a.lastCommitId === undefined || a.action === 'create' || !base) continue;
     const last = await lastCommitForPath(repo, base, a.path);
     if (last && last !== a.lastCommitId) throw a.action === 'update' ? changedWhileEditing() : changedBeforeDelete();
   }
   const sha = await writeFileCommit(repo, base, req);
-  return { sha, recipe: moveBranch(project.id, req.branch, branches[req.branch], sha, req.now) };
+  return { sha, recipe: moveBranch(project.id, req.branch, branchTip(refs, req.branch), sha, req.now) };
 }
 
 /** The README that `initialize_with_readme` commits. */
@@ -210,14 +210,14 @@ export async function createBranch(repo: RepositoryObjects, current: RepoView, u
   const { project } = current;
   const readme = isEmptyRepository(current.refs) ? await firstReadmeCommit(repo, project, user, 'Add README.md', '', now) : null;
   const view = readme ? { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } } : current;
-  if (view.refs.branches[name] !== undefined) throw branchExists();
+  if (branchTip(view.refs, name) !== undefined) throw branchExists();
   const target = await resolveCommit(repo, view, ref);
   if (!target) throw invalidReference(name, ref);
   if (conflictsWithHierarchy(view.refs, name)) throw branchHierarchyConflict(name);
   const move = moveBranch(project.id, name, undefined, target, now);
   const recipe: Change<RepoView> = (draft) => {
     readme?.recipe(draft);
-    if (refsOf(draft as State, project.id).branches[name] !== undefined) throw branchExists();
+    if (branchTip(refsOf(draft as State, project.id), name) !== undefined) throw branchExists();
     return move(draft);
   };
   return { sha: target, recipe };
@@ -227,12 +227,12 @@ export async function createBranch(repo: RepositoryObjects, current: RepoView, u
 export function deleteBranch(state: State, project: Project, user: User, name: string, now: number): Recipe {
   if (name === defaultBranchName(project)) throw defaultBranchUndeletable();
   if (!canDeleteBranch(state, user, project, name, now)) throw protectedBranchUndeletable();
-  const expected = refsOf(state, project.id).branches[name];
+  const expected = branchTip(refsOf(state, project.id), name);
   return (draft) => {
     const p = tget(draft.projects, project.id);
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, project.id);
-    if (refs.branches[name] !== expected) throw branchMoved(name);
+    if (branchTip(refs, name) !== expected) throw branchMoved(name);
     delete refs.branches[name];
     p.lastActivityAt = now;
   };

@@ -24,6 +24,10 @@ export interface RepositoryHandle {
   readonly fs: FsClient;
   /** The bare git directory of this repository on `fs`. */
   readonly gitdir: string;
+  /**
+   * The repository's committed objects in the world as it is now; what a test writes here is
+   * stored at once (a repository with no storage yet gets one, recorded in the world).
+   */
   readonly objects: RepositoryObjects;
   refs(): RepositoryRefs;
   /** The commit a revision names (default: HEAD), or null. */
@@ -37,20 +41,31 @@ export interface RepositoryHandle {
   export(dir: string): Promise<void>;
 }
 
-export function repositoryHandle(repo: RepositoryObjects, world: () => State, project: () => Project): RepositoryHandle {
+/**
+ * `objects` gives the repository's committed objects as the world has them now (its storage may
+ * change: a first write, a restore), so a handle taken once keeps following the world.
+ */
+export function repositoryHandle(objects: () => RepositoryObjects, world: () => State, project: () => Project): RepositoryHandle {
   const decoder = new TextDecoder();
   const view = () => repoView(world(), project());
-  const commit = async (revision = 'HEAD') => resolveCommit(repo, view(), revision);
+  const commit = async (revision = 'HEAD') => resolveCommit(objects(), view(), revision);
   const handle: RepositoryHandle = {
-    fs: repo.fs,
-    gitdir: repo.gitdir,
-    objects: repo,
+    get fs() {
+      return objects().fs;
+    },
+    get gitdir() {
+      return objects().gitdir;
+    },
+    get objects() {
+      return objects();
+    },
     refs() {
       const { project: p, refs } = view();
-      return { head: defaultBranchName(p), branches: { ...refs.branches }, tags: { ...refs.tags } };
+      return { head: defaultBranchName(p), branches: Object.assign(Object.create(null), refs.branches), tags: Object.assign(Object.create(null), refs.tags) };
     },
     resolve: commit,
     async readFile(path, revision) {
+      const repo = objects();
       const sha = await commit(revision);
       const entry = sha ? await fileAt(repo, sha, path) : null;
       return entry ? repo.readBlob(entry.oid) : null;
@@ -60,6 +75,7 @@ export function repositoryHandle(repo: RepositoryObjects, world: () => State, pr
       return bytes ? decoder.decode(bytes) : null;
     },
     async files(revision) {
+      const repo = objects();
       const sha = await commit(revision);
       const out: Record<string, string> = {};
       if (!sha) return out;
@@ -70,11 +86,11 @@ export function repositoryHandle(repo: RepositoryObjects, world: () => State, pr
     },
     async log(revision, options) {
       const sha = await commit(revision);
-      return sha ? log(repo, [sha], options) : [];
+      return sha ? log(objects(), [sha], options) : [];
     },
     async export(dir) {
       const refs = handle.refs();
-      await exportRepository(repo, refs, dir);
+      await exportRepository(objects(), refs, dir);
     },
   };
   return handle;

@@ -52,8 +52,22 @@ export interface Repository {
   protectedTags: Record<string, ProtectedTag>;
   /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
   lfs: Record<string, string>;
+  /**
+   * The storage holding the repository's objects (an ObjectDatabase id, never handed out twice);
+   * absent until the repository's first object is written. A project id that a restore hands
+   * out again starts without one, so it never reads what the earlier project wrote.
+   */
+  storage?: number;
 }
 
+/** A map keyed by user input: no prototype, so `constructor` or `__proto__` are keys like any other. */
+const namedMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
+/**
+ * The refs of a repository with none yet. Each map is keyed by names users choose and has no
+ * prototype (immer keeps an object's prototype when it copies it); look a name up with
+ * `Object.hasOwn`.
+ */
 export function emptyRepository(): Repository {
-  return { branches: {}, tags: {}, protectedBranches: {}, protectedTags: {}, lfs: {} };
+  return { branches: namedMap(), tags: namedMap(), protectedBranches: namedMap(), protectedTags: namedMap(), lfs: namedMap() };
 }

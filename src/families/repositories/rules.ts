@@ -1,7 +1,7 @@
 // A project's repository as GitLab sees it: who may read and push (ProjectPolicy read_code and
 // push_code, protected branches), which names are valid refs (Gitlab::GitRefValidator), and
 // what a revision names (branch, tag, full or abbreviated sha, HEAD, `~n` and `^n`).
-import type { RepositoryObjects } from '../../git/objects.js';
+import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../../git/objects.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { Draft } from 'immer';
 import { tget, tset } from '../../store/table.js';
@@ -9,6 +9,8 @@ import { emptyRepository, type ProtectedBranch, type Repository, type TagRef } f
 import type { State } from '../world.js';
 import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
 import { notFound } from '../../core/errors.js';
+import { matchesWildcard } from '../../policy/pattern.js';
+import type { Context } from '../../http/context.js';
 
 const NO_REFS: Repository = Object.freeze(emptyRepository());
 
@@ -53,9 +55,7 @@ export function canPushCode(state: State, user: User | null, project: Project, n
 
 /** ProtectedRef's matcher (Gitlab::RefMatcher): the name itself, or a pattern where `*` is anything. */
 export function matchesRefPattern(pattern: string, name: string): boolean {
-  if (pattern === name) return true;
-  if (!pattern.includes('*')) return false;
-  return new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?')}$`).test(name);
+  return matchesWildcard(pattern, name); // in linear time: a backtracking `.*?` per star is exponential in the stars
 }
 
 /** Every protection that applies to a branch: its own and the matching wildcards. */
@@ -118,14 +118,15 @@ async function peel(repo: RepositoryObjects, oid: string): Promise<string | null
 }
 
 async function resolveName(repo: RepositoryObjects, { project, refs }: RepoView, name: string): Promise<string | null> {
-  const { branches, tags } = refs;
-  if (name === 'HEAD') return branches[defaultBranchName(project)] ?? null;
+  const branch = (n: string) => branchTip(refs, n) ?? null;
+  const tag = (n: string) => findTag(refs, n)?.commit ?? null;
+  if (name === 'HEAD') return branch(defaultBranchName(project));
   if (/^[0-9a-f]{40}$/.test(name) && repo.has(name)) return peel(repo, name);
-  if (name.startsWith('refs/heads/')) return branches[name.slice(11)] ?? null;
-  if (name.startsWith('refs/tags/')) return tags[name.slice(10)]?.commit ?? null;
+  if (name.startsWith('refs/heads/')) return branch(name.slice(11));
+  if (name.startsWith('refs/tags/')) return tag(name.slice(10));
   // git's lookup order: refs/<name>, refs/tags/<name>, refs/heads/<name>, then an abbreviated id.
-  if (Object.prototype.hasOwnProperty.call(tags, name)) return tags[name]!.commit;
-  if (Object.prototype.hasOwnProperty.call(branches, name)) return branches[name]!;
+  const found = tag(name) ?? branch(name);
+  if (found !== null) return found;
   if (/^[0-9a-f]{4,39}$/.test(name)) {
     const found: string[] = [];
     for (const oid of repo.findByPrefix(name)) {
@@ -160,6 +161,11 @@ export function protection(push: AccessInput = 'maintainer', merge: AccessInput 
   return { pushAccessLevel: level(push), mergeAccessLevel: level(merge) };
 }
 
+/** The commit a branch points at, by name (names such as `constructor` are branches like any other). */
+export function branchTip(refs: Repository, name: string): string | undefined {
+  return Object.hasOwn(refs.branches, name) ? refs.branches[name] : undefined;
+}
+
 /** A tag of the repository by name (names such as `constructor` are tags like any other). */
 export function findTag(refs: Repository, name: string): TagRef | undefined {
   return Object.hasOwn(refs.tags, name) ? refs.tags[name] : undefined;
@@ -173,6 +179,34 @@ export function draftRefs(draft: Draft<State>, projectId: number): Repository {
     refs = tget(draft.repositories, projectId)!;
   }
   return refs as Repository;
+}
+
+/** The change that records the storage of a project's repository (its first object was written). */
+export function recordStorage(projectId: number, storage: number): (draft: Draft<State>) => void {
+  return (draft) => {
+    draftRefs(draft, projectId).storage = storage;
+  };
+}
+
+/** How the object database finds a repository's storage in a world: with its refs. */
+export const REPOSITORY_STORAGE: StorageBinding = {
+  storageOf: (world, projectId) => tget((world as State).repositories, projectId)?.storage,
+  record: recordStorage,
+};
+
+/**
+ * The objects of a project's repository. In a request (`ctx`), its view of them: what the request
+ * writes stays pending until it commits (this is `ctx.env.git.repository(project.id)`). Over a
+ * world (`{ db, state }`), the committed objects; a write to a repository with no storage yet
+ * allocates one and records it with `update`, when given (else the write is refused).
+ */
+export function objectsOf(
+  from: Pick<Context<unknown>, 'env'> | { db: ObjectDatabase; state: State; update?: (recipe: (draft: Draft<State>) => void) => void },
+  project: Pick<Project, 'id'>,
+): RepositoryObjects {
+  if ('env' in from) return from.env.git.repository(project.id);
+  const { db, state, update } = from;
+  return db.repositoryIn(state, project.id, update && ((storage) => update(recordStorage(project.id, storage))));
 }
 
 /** The blob holding an LFS object the project owns, by its sha256 oid. */

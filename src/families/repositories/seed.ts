@@ -1,5 +1,5 @@
-// Repositories of a fixture: git objects are written first, then one change sets every seeded
-// project's refs.
+// Repositories of a fixture: git objects are written first, each repository's to a storage of
+// its own, then one change sets every seeded project's refs and storage.
 import { hash53 } from '../../core/hash.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
 import { fromBase64, lfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
@@ -13,7 +13,7 @@ import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
 import { personOf, writeAnnotatedTag, writeFileCommit, type FileAction, type Person } from './commit-service.js';
 import { emptyRepository, type Repository, type TagRef, type X509Signature } from './records.js';
-import { isValidBranchName, resolveCommit } from './rules.js';
+import { branchTip, isValidBranchName, resolveCommit } from './rules.js';
 
 /**
  * A project's repository, built in this order: `files` (and `lfs`) as one "Initial commit" on
@@ -149,7 +149,7 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
   for (const [i, c] of (fr.commits ?? []).entries()) {
     const branch = c.branch ?? defaultBranch;
     if (!isValidBranchName(branch)) throw new EmulatorError(`${where}: '${branch}' is not a valid branch name`);
-    const base = repository.branches[branch] ?? (c.start_branch ? await resolve(c.start_branch, `commit ${i + 1}`) : repository.branches[defaultBranch] ?? null);
+    const base = branchTip(repository, branch) ?? (c.start_branch ? await resolve(c.start_branch, `commit ${i + 1}`) : branchTip(repository, defaultBranch) ?? null);
     const tree = base ? (await repo.readCommit(base)).tree : null;
     const exists = async (path: string) => !!tree && !!(await entryAt(repo, tree, path));
     const actions: FileAction[] = [];
@@ -234,7 +234,11 @@ export async function seedRepositories(s: SeedRun): Promise<void> {
     const id = s.handles.projects[fixtureProjectPath(f)]?.id;
     const project = id === undefined ? undefined : tget(s.state.projects, id);
     if (!project) continue;
-    built.push(await build(s.git.repository(project.id), s.state, project, f, s.now));
+    // Written straight to a new storage: if the seed fails, no world ever records it.
+    const storage = s.git.allocate();
+    const b = await build(s.git.storage(storage), s.state, project, f, s.now);
+    b.repository.storage = storage;
+    built.push(b);
   }
   if (built.length === 0) return;
   s.update((draft) => {

@@ -58,7 +58,7 @@ async function render(ctx: Context<unknown>, tags: readonly { name: string; tag:
 /** Tags of the scoped project by name, as the world has them. */
 function named(ctx: Context<unknown>, names: readonly string[]): { name: string; tag: TagRef }[] {
   const refs = refsOf(ctx.state, ctx.project.id);
-  return names.map((name) => ({ name, tag: refs.tags[name]! }));
+  return names.map((name) => ({ name, tag: tagNamed(refs, name)! }));
 }
 
 /** The list's parameters; `page` and `per_page` come with `paginated`. */
