@@ -14,7 +14,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { Scheduler } from './store/scheduler.js';
 import { projectByIdOrPath } from './policy/paths.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
-import { controlSurface } from './surfaces/control.js';
+import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
 import { webSurface } from './surfaces/web.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Project, Settings } from './store/state.js';
@@ -40,6 +40,12 @@ export interface EmulatorOptions {
   journalLimit?: number;
   /** The largest request body accepted, in bytes; larger ones answer 413. 250 MiB by default, as Omnibus GitLab's nginx. */
   maxBodySize?: number;
+  /**
+   * A secret the control API (`/-/emulator/...`) then asks of every request, through every door:
+   * `Authorization: Bearer <token>` or `X-Emulator-Token: <token>`. Without it, the control API
+   * is open to this process and, over `listen()`, to this machine's own clients.
+   */
+  controlToken?: string;
 }
 
 /** Omnibus GitLab's `nginx['client_max_body_size']`. */
@@ -68,6 +74,9 @@ export class Emulator {
 
   /** Use `createEmulator`. */
   constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
+    if (options.controlToken !== undefined && (typeof options.controlToken !== 'string' || options.controlToken === '')) {
+      throw new EmulatorError('controlToken must be a non-empty string');
+    }
     this.#options = options;
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.externalUrl = options.externalUrl?.replace(/\/+$/, '');
@@ -83,7 +92,7 @@ export class Emulator {
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, WEB, controlSurface(this)],
+      surfaces: [API, WEB, controlSurface(this, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,
@@ -141,10 +150,14 @@ export class Emulator {
     this.store.restore(snapshot);
   }
 
-  /** Back to the world as it was seeded at creation; forgets rate-limit windows. */
+  /**
+   * Back to the world as it was seeded at creation and the clock as it was created (a frozen
+   * clock at its start time, a running one running as if never moved); forgets rate-limit windows.
+   */
   reset(): void {
     this.store.restore(this.#seeded);
     this.#limits.clear();
+    this.clock.reset();
   }
 
   /** Marks the current world as the one `reset()` returns to. */
@@ -205,9 +218,14 @@ export class Emulator {
     return this.#scheduler.runUntilIdle();
   }
 
-  /** Starts a `node:http` server on this emulator (default host 127.0.0.1, port 0 picks a free one). */
+  /**
+   * Starts a `node:http` server on this emulator (default host 127.0.0.1, port 0 picks a free one).
+   * Its control API answers only this machine's own clients: the door refuses a foreign `Host`
+   * or `Origin` (the URLs this emulator was told it lives at count as its own).
+   */
   listen(options: ListenOptions = {}): Promise<Server> {
-    return startServer(this.handle, options);
+    const urls = [this.#options.baseUrl, this.#options.externalUrl].filter((u): u is string => u !== undefined);
+    return startServer(this.handle, options, { prefix: CONTROL_PREFIX, urls });
   }
 }
 

@@ -219,8 +219,8 @@ export class Pipeline {
     const raw = { ...query, ...bodyParams, ...match.params };
     const origin = this.deps.externalUrl ?? x.url.origin;
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
-    // seed, timed work). Objects it wrote are append-only, so a run that is not committed
-    // leaves nothing a later read can reach.
+    // seed, timed work). Objects a run writes stay pending until it commits, so a run that is
+    // not committed leaves nothing a later read can reach.
     for (let attempt = 1; ; attempt++) {
       const state = this.deps.store.state;
       const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;

@@ -1,10 +1,17 @@
 // The control API, for tests that reach the emulator only over HTTP (other languages, CI):
 // under /-/emulator/, a prefix no GitLab route uses. Its routes run through the same pipeline
-// as the REST API (inside the write lock), read no credentials, are not journaled, and answer
-// failures as `{"message": ...}`. Documented in the README.
+// as the REST API (inside the write lock), read no GitLab credentials, are not journaled, and
+// answer failures as `{"message": ...}`. Documented in the README.
+//
+// Every input is checked against one table (CHECKS, control-checks.ts) before anything changes: a mistake is a
+// 400 naming the field. A control write reads JSON only (any other body is 415, so a web page
+// cannot send one without a CORS preflight), and with a control token every request needs it
+// (401). The node door adds what only it can know: the Host and Origin checks
+// (src/transports/local-only.ts).
 import { ApiError, EmulatorError } from '../core/errors.js';
-import type { Clock } from '../core/clock.js';
+import { MAX_TIME, parseDuration, toEpoch, type Clock } from '../core/clock.js';
 import type { FaultRule, Faults } from '../core/faults.js';
+import { CHECKS } from './control-checks.js';
 import type { Journal } from '../core/journal.js';
 import type { Context } from '../http/context.js';
 import { paginateOffset } from '../http/pagination.js';
@@ -36,19 +43,71 @@ export interface ControlTarget {
 
 const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
 
-const fail = (status: number, message: string) => new ApiError(status, { message });
+/** How the control API is guarded, from the emulator's options. */
+export interface ControlAccess {
+  /** When set, every control request needs `Authorization: Bearer <token>` or `X-Emulator-Token: <token>`. */
+  token?: string;
+}
+
+const fail = (status: number, message: string, headers?: Record<string, string>) => new ApiError(status, { message }, headers);
 
 /** The request's JSON body, as the pipeline parsed it into parameters. */
 const bodyOf = (ctx: Context<unknown>): Record<string, unknown> => ctx.raw;
 
-/** A control route: a mistake in what it was sent (a bad clock value, a wrong fixture) is 400. */
-function control(def: { method: RouteDef['method']; path: string; handler(ctx: Context<unknown>): Reply | Promise<Reply> }): RouteDef {
+/** The body checked against its endpoint's table: a 400 naming the field, before anything changes. */
+function checked<T>(ctx: Context<unknown>, endpoint: keyof typeof CHECKS): T {
+  const wrong = CHECKS[endpoint](ctx.raw, endpoint);
+  if (wrong) throw fail(400, wrong);
+  return ctx.raw as T;
+}
+
+// ---- Who may use the control API ----
+
+/** Whether `given` is `secret`, in time that does not tell how much of it matched. */
+function sameSecret(given: string, secret: string): boolean {
+  let diff = given.length ^ secret.length;
+  for (let i = 0; i < secret.length; i++) diff |= (given.charCodeAt(i) | 0) ^ secret.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The token (401) and, for a write, a JSON body or none (415): before any check or change. */
+function admit(request: Request, access: ControlAccess): void {
+  if (access.token !== undefined) {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    const given = bearer ?? request.headers.get('x-emulator-token') ?? '';
+    if (!sameSecret(given, access.token)) {
+      throw fail(401, 'the control API needs its token: Authorization: Bearer <token> or X-Emulator-Token: <token>', {
+        'WWW-Authenticate': 'Bearer realm="gitlab-emulator control API"',
+      });
+    }
+  }
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  const type = request.headers.get('content-type');
+  const mediaType = type?.split(';')[0]!.trim().toLowerCase();
+  const isJson = mediaType === 'application/json' || mediaType?.endsWith('+json');
+  if (type !== null ? !isJson : hasBody(request)) {
+    throw fail(415, `the control API reads JSON bodies only (Content-Type: application/json), not ${type === null ? 'a body without a Content-Type' : `'${type}'`}`);
+  }
+}
+
+/** Whether a body came over the wire (HTTP/1.1 frames every body with one of these headers). */
+function hasBody(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  return (length !== null && length.trim() !== '0') || request.headers.has('transfer-encoding');
+}
+
+/** A control route: admitted first; a mistake in what it was sent (a bad clock value, a wrong fixture) is 400. */
+function controlRoute(
+  access: ControlAccess,
+  def: { method: RouteDef['method']; path: string; handler(ctx: Context<unknown>): Reply | Promise<Reply> },
+): RouteDef {
   return route({
     method: def.method,
     path: def.path,
     auth: 'none',
     params: {},
     handler: async (ctx) => {
+      admit(ctx.request, access);
       try {
         return await def.handler(ctx as Context<unknown>);
       } catch (err) {
@@ -63,7 +122,8 @@ function clockState(e: ControlTarget) {
   return { now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen, pending_tasks: e.state.tasks.length };
 }
 
-function controlRoutes(e: ControlTarget): RouteDef[] {
+function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
+  const control = (def: Parameters<typeof controlRoute>[1]) => controlRoute(access, def);
   const snapshotName = (ctx: Context<unknown>) => ctx.raw.name as string;
   return [
     control({ method: 'GET', path: '/', handler: () => json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS }) }),
@@ -122,11 +182,15 @@ function controlRoutes(e: ControlTarget): RouteDef[] {
       method: 'POST',
       path: '/clock',
       handler: (ctx) => {
-        const b = bodyOf(ctx);
+        const b = checked<{ freeze?: boolean; set?: string | number; advance?: string | number }>(ctx, 'clock');
+        // Where the clock would end, checked before it moves: a set and an advance together stay in range.
+        const to = b.set === undefined ? undefined : toEpoch(b.set);
+        const by = b.advance === undefined ? 0 : parseDuration(b.advance);
+        if ((to ?? e.clock.now()) + by > MAX_TIME) throw fail(400, `clock.advance must not move the clock past ${new Date(MAX_TIME).toISOString()}`);
         if (b.freeze === true) e.clock.freeze();
         if (b.freeze === false) e.clock.unfreeze();
-        if (b.set !== undefined) e.clock.set(b.set as string);
-        if (b.advance !== undefined) e.clock.advance(b.advance as string);
+        if (to !== undefined) e.clock.set(to);
+        if (b.advance !== undefined) e.clock.advance(by);
         return json(clockState(e));
       },
     }),
@@ -153,9 +217,10 @@ function controlRoutes(e: ControlTarget): RouteDef[] {
       method: 'POST',
       path: '/journal/:seq/restore',
       handler: (ctx) => {
-        const entry = e.journal.entries().find((j) => j.seq === Number(ctx.raw.seq));
-        if (!entry) throw fail(404, `no journal entry ${String(ctx.raw.seq)}`);
-        e.restore(ctx.url.searchParams.get('to') === 'after' ? entry.after : entry.before);
+        const { seq, to } = checked<{ seq: string; to?: 'before' | 'after' }>(ctx, 'journal');
+        const entry = e.journal.entries().find((j) => j.seq === Number(seq));
+        if (!entry) throw fail(404, `no journal entry ${seq}`);
+        e.restore(to === 'after' ? entry.after : entry.before);
         return noContent();
       },
     }),
@@ -164,9 +229,8 @@ function controlRoutes(e: ControlTarget): RouteDef[] {
       method: 'POST',
       path: '/faults',
       handler: (ctx) => {
-        const rule = bodyOf(ctx) as unknown as FaultRule;
-        if (typeof rule.path !== 'string') throw fail(400, 'path is required');
-        return json(e.faults.add(rule), 201);
+        // Only the table's fields are left: any other was refused.
+        return json(e.faults.add({ ...checked<FaultRule>(ctx, 'faults') }), 201);
       },
     }),
     control({
@@ -191,12 +255,12 @@ function controlRoutes(e: ControlTarget): RouteDef[] {
         method,
         path: '/instance',
         handler: (ctx) => {
-          e.configure(bodyOf(ctx) as Parameters<ControlTarget['configure']>[0]);
+          e.configure(checked<Parameters<ControlTarget['configure']>[0]>(ctx, 'instance'));
           return json(e.state.instance);
         },
       }),
     ),
-    control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(String(bodyOf(ctx).username)) }, 201) }),
+    control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
   ];
 }
 
@@ -204,14 +268,14 @@ function controlRoutes(e: ControlTarget): RouteDef[] {
 function renderControlError(err: ApiError): Reply {
   const body = err.body;
   const message = typeof body === 'object' && body !== null ? (body.message ?? body.error) : body;
-  return { status: err.status, body: { message: typeof message === 'string' ? message : JSON.stringify(message) } };
+  return { status: err.status, body: { message: typeof message === 'string' ? message : JSON.stringify(message) }, headers: err.headers };
 }
 
-export function controlSurface(target: ControlTarget): Surface {
+export function controlSurface(target: ControlTarget, access: ControlAccess = {}): Surface {
   return {
     name: 'control',
     prefix: CONTROL_PREFIX,
-    routes: controlRoutes(target),
+    routes: controlRoutes(target, access),
     paginate: paginateOffset,
     faults: false,
     runsTimedWork: false,

@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// `gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL]`
+// `gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL] [--control-token TOKEN]`
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
 import type { Fixture } from '../families/world.js';
 import { tget, tvalues } from '../store/table.js';
+import { isLoopbackHost } from './local-only.js';
 
-const USAGE = `usage: gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL]
+const USAGE = `usage: gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL] [--control-token TOKEN]
 
   --port N          port to listen on (default 8080; 0 picks a free one)
   --host H          address to bind (default 127.0.0.1)
   --fixture FILE    a JSON fixture to seed the world from (default: the built-in default world)
   --base-url URL    the external URL the emulator renders in web_url and links
-                    (default: the origin each request used)`;
+                    (default: the origin each request used)
+  --control-token TOKEN
+                    a secret the control API (/-/emulator) then asks of every request:
+                    Authorization: Bearer TOKEN, or X-Emulator-Token: TOKEN`;
 
 function die(message: string, code = 2): never {
   process.stderr.write(`gitlab-emulator: ${message}\n`);
@@ -30,6 +34,7 @@ async function main(argv: string[]): Promise<void> {
         host: { type: 'string', default: '127.0.0.1' },
         fixture: { type: 'string' },
         'base-url': { type: 'string' },
+        'control-token': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -47,6 +52,8 @@ async function main(argv: string[]): Promise<void> {
   if (!/^\d+$/.test(values.port!) || port > 65535) die(`--port must be a number from 0 to 65535, not '${values.port}'`);
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) die(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+  const controlToken = values['control-token'];
+  if (controlToken !== undefined && !/^\S+$/.test(controlToken)) die('--control-token must be a non-empty token without spaces');
 
   let fixture: Fixture = DEFAULT_FIXTURE;
   if (values.fixture) {
@@ -64,9 +71,15 @@ async function main(argv: string[]): Promise<void> {
   }
   let emulator;
   try {
-    emulator = await createEmulator({ fixture, ...(baseUrl ? { baseUrl, externalUrl: baseUrl } : {}) });
+    emulator = await createEmulator({ fixture, ...(baseUrl ? { baseUrl, externalUrl: baseUrl } : {}), ...(controlToken ? { controlToken } : {}) });
   } catch (e) {
     die(`fixture ${values.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
+  }
+  if (!isLoopbackHost(values.host!)) {
+    process.stderr.write(
+      `gitlab-emulator: warning: --host ${values.host} is not a loopback address: other machines can reach the API and the control API ` +
+        `(/-/emulator: reset, seed, sessions)${controlToken ? '' : '; set --control-token to guard the control API'}\n`,
+    );
   }
   let server;
   try {

@@ -3,17 +3,46 @@
 export interface ListenOptions {
   port?: number;
   host?: string;
+  /** Milliseconds a client has to send a request's headers; 10 000 by default. */
+  headersTimeout?: number;
+  /**
+   * Milliseconds a client has to send a whole request, headers and body; 30 000 by default. A
+   * client that stalls longer is answered 408 and its connection closed.
+   */
+  requestTimeout?: number;
+  /** Milliseconds an idle keep-alive connection stays open; 5 000 by default. */
+  keepAliveTimeout?: number;
+}
+
+/** The timeouts a server runs with, in milliseconds. */
+export interface Timeouts {
+  headersTimeout: number;
+  requestTimeout: number;
+  keepAliveTimeout: number;
+}
+
+/**
+ * Paths only this machine's own clients may use (the control API): the door refuses a request
+ * to them whose `Host` names another machine (DNS rebinding) or whose `Origin` is another site.
+ */
+export interface LocalOnly {
+  /** The paths that start so. */
+  prefix: string;
+  /** URLs the emulator was told it lives at (a proxy's): their hosts and origins are its own too. */
+  urls: readonly string[];
 }
 
 export interface Server {
   url: string;
   port: number;
+  /** The timeouts it runs with. */
+  timeouts: Timeouts;
   close(): Promise<void>;
 }
 
 export type Handler = (request: Request) => Promise<Response>;
 
-export async function startServer(handle: Handler, options: ListenOptions): Promise<Server> {
+export async function startServer(handle: Handler, options: ListenOptions, localOnly?: LocalOnly): Promise<Server> {
   const door = await import('./node-server.js');
-  return door.startServer(handle, options);
+  return door.startServer(handle, options, localOnly);
 }
