@@ -4,21 +4,14 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handlers } from '../src/msw.js';
 import { Clock, createEmulator, parseDuration, type Emulator, type Fixture, type Server } from '../src/index.js';
-import { idOf } from './support/world.js';
+import { idOf, SMALL_WORLD } from './support/world.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const BASE = `${ORIGIN}/api/v4`;
 const ALICE = { 'PRIVATE-TOKEN': 'alice-token' };
 const START = '2030-01-01T00:00:00.000Z';
 
-const fixture: Fixture = {
-  users: [
-    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
-    { username: 'alice', tokens: [{ token: 'alice-token' }] },
-  ],
-  groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
-  projects: [{ namespace: 'acme', path: 'website', visibility: 'public' }],
-};
+const fixture: Fixture = SMALL_WORLD;
 
 let gitlab: Emulator;
 

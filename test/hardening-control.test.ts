@@ -7,19 +7,13 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Clock, createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
+import { SMALL_WORLD } from './support/world.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const ALICE = { 'PRIVATE-TOKEN': 'alice-token' };
 const START = '2030-01-01T00:00:00.000Z';
 
-const fixture: Fixture = {
-  users: [
-    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
-    { username: 'alice', tokens: [{ token: 'alice-token' }] },
-  ],
-  groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
-  projects: [{ namespace: 'acme', path: 'website', visibility: 'public' }],
-};
+const fixture: Fixture = SMALL_WORLD;
 
 let gitlab: Emulator;
 

@@ -128,3 +128,13 @@ export function releaseRecord(emulator: Emulator, fullPath: string, tagName: str
 export function projectMilestones(emulator: Emulator, fullPath: string): Milestone[] {
   return plist(emulator.state.projectMilestones, projectRecord(emulator, fullPath).id);
 }
+
+/** The smallest world the core and control tests use: root, alice (owner of the public acme group) and acme/website. */
+export const SMALL_WORLD: Fixture = {
+  users: [
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
+    { username: 'alice', tokens: [{ token: 'alice-token' }] },
+  ],
+  groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
+  projects: [{ namespace: 'acme', path: 'website', visibility: 'public' }],
+};
