@@ -1,7 +1,5 @@
 // Benchmarks of the core, each against a baseline measured in the same run, printed as ratios.
 // Run with `npm run bench`. No test asserts on these numbers: machines are shared and noisy.
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createEmulator, type Fixture } from '../src/index.js';
@@ -51,68 +49,6 @@ async function mswDoor(): Promise<void> {
   say(`msw door: GET /projects/1 ${fmt(emuMs)} ms/request vs static MSW handler ${fmt(staticMs)} ms -> median ratio ${fmt(ratio, 2)}x (goal <= 1.3x)`);
 }
 
-async function rps(url: string, headers: Record<string, string>, seconds: number, concurrency: number): Promise<number> {
-  let count = 0;
-  const end = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < end) {
-        const res = await fetch(url, { headers });
-        await res.arrayBuffer();
-        count++;
-      }
-    }),
-  );
-  return count / seconds;
-}
-
-/** Requests per second for a paged project list against raw node:http serving the same bytes. */
-async function serverDoor(): Promise<void> {
-  const projects: NonNullable<Fixture['projects']> = Array.from({ length: 200 }, (_, i) => ({
-    namespace: 'acme', path: `p${i}`, visibility: 'public' as const, creator: 'alice',
-  }));
-  const emulator = await createEmulator({
-    fixture: {
-      users: [
-        { username: 'root', admin: true, tokens: [{ token: TOKEN, scopes: ['api'] }] },
-        { username: 'alice' },
-      ],
-      groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
-      projects,
-    },
-  });
-  const server = await emulator.listen({ port: 0 });
-  const path = '/api/v4/projects?per_page=20&page=2';
-  const headers = { 'PRIVATE-TOKEN': TOKEN };
-  const sample = await fetch(server.url + path, { headers });
-  const bytes = Buffer.from(await sample.arrayBuffer());
-  const sampleHeaders = Object.fromEntries(sample.headers);
-  const raw: HttpServer = createServer((_req, res) => {
-    res.writeHead(200, sampleHeaders);
-    res.end(bytes);
-  });
-  await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
-  const rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}${path}`;
-  const ratios: number[] = [];
-  const rates: { raw: number; emu: number }[] = [];
-  await rps(rawUrl, headers, 0.5, 16);
-  await rps(server.url + path, headers, 0.5, 16);
-  // Alternating one-second rounds, median reported: both sides see the same machine load.
-  for (let round = 0; round < 7; round++) {
-    const rawRps = await rps(rawUrl, headers, 1, 16);
-    const emuRps = await rps(server.url + path, headers, 1, 16);
-    ratios.push(emuRps / rawRps);
-    rates.push({ raw: rawRps, emu: emuRps });
-  }
-  const mid = [...ratios].sort((a, b) => a - b)[3]!;
-  const at = rates[ratios.indexOf(mid)]!;
-  const emuRps = at.emu;
-  const rawRps = at.raw;
-  raw.close();
-  await server.close();
-  say(`server door: GET ${path} ${Math.round(emuRps)} req/s vs raw node:http ${Math.round(rawRps)} req/s -> median ${fmt(100 * mid, 0)}% (goal >= 60%)`);
-}
-
 /** From createEmulator() with the default world to its first answer. */
 async function startup(): Promise<void> {
   const times: number[] = [];
@@ -160,7 +96,11 @@ async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'startup') await startup();
   if (!only || only === 'msw') await mswDoor();
-  if (!only || only === 'server') await serverDoor();
+  if (!only || only === 'server' || only === 'door') {
+    const { benchServerDoor } = await import('./server-door.js');
+    const [seconds, rounds] = process.argv.slice(3).map(Number);
+    for (const line of await benchServerDoor(seconds || undefined, rounds || undefined)) say(line);
+  }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'git') {
     const gitBench = './git.js'; // written alongside the git families
