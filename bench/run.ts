@@ -92,6 +92,45 @@ async function snapshots(): Promise<void> {
   say(`one project update in a 10,000-project world: ${fmt((performance.now() - uStart) / updates, 4)} ms`);
 }
 
+/**
+ * The cost of a write at 100 and at 100,000 records of the same collection: POST a milestone
+ * to a project holding that many (built directly, as seeding 100,000 through the API would
+ * take long), each through emulator.handle, alternating the two worlds.
+ */
+async function writeScaling(): Promise<void> {
+  const { createMilestone } = await import('../src/families/milestones/rules.js');
+  const world = async (n: number) => {
+    const e = await createEmulator();
+    const id = 1;
+    e.store.update((d) => {
+      for (let i = 0; i < n; i++) createMilestone(d, { projectId: id }, { title: `m${i}` }, 0);
+    });
+    return e;
+  };
+  const small = await world(100);
+  const large = await world(100_000);
+  const post = async (e: Awaited<ReturnType<typeof world>>, i: number) => {
+    const res = await e.handle(new Request(`${BASE}/api/v4/projects/1/milestones`, { method: 'POST', headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify({ title: `new ${i}` }) }));
+    if (res.status !== 201) throw new Error(`milestone create answered ${res.status}`);
+  };
+  const n = 200;
+  const rounds: number[] = [];
+  let smallMs = 0;
+  let largeMs = 0;
+  for (let round = 0; round < 5; round++) {
+    const a = performance.now();
+    for (let i = 0; i < n; i++) await post(small, round * n + i);
+    const b = performance.now();
+    for (let i = 0; i < n; i++) await post(large, round * n + i);
+    const c = performance.now();
+    smallMs = (b - a) / n;
+    largeMs = (c - b) / n;
+    rounds.push(largeMs / smallMs);
+  }
+  const med = [...rounds].sort((x, y) => x - y)[2]!;
+  say(`writes: POST a milestone at 100,000 milestones ${fmt(largeMs)} ms vs at 100 ${fmt(smallMs)} ms -> median ratio ${fmt(med, 2)}x (spread ${fmt(Math.min(...rounds), 2)}-${fmt(Math.max(...rounds), 2)}x; goal <= 1.5x)`);
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'startup') await startup();
@@ -102,6 +141,7 @@ async function main(): Promise<void> {
     for (const line of await benchServerDoor(seconds || undefined, rounds || undefined)) say(line);
   }
   if (!only || only === 'snapshot') await snapshots();
+  if (!only || only === 'writes') await writeScaling();
   if (!only || only === 'git') {
     const gitBench = './git.js'; // written alongside the git families
     const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);
