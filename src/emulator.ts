@@ -138,7 +138,7 @@ export class Emulator {
       return p;
     };
     find();
-    const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe) }, find());
+    const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe), current: () => this.state }, find());
     return repositoryHandle(objects, () => this.state, find);
   }
 

@@ -53,7 +53,18 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     private readonly pager: Pager = paginateOffset,
   ) {
     this.#state = state;
-    this.env = { ...env, git: env.git.transaction(this) };
+    // The object store sees the world as opaque; its changes (where the objects are stored) are ours.
+    const self = this;
+    this.env = {
+      ...env,
+      git: env.git.transaction({
+        get state() {
+          return self.state;
+        },
+        update: (change) => self.update(change as (draft: Draft<W>) => unknown),
+        afterCommit: (fn) => self.afterCommit(fn),
+      }),
+    };
   }
 
   get state(): W {

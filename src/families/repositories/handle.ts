@@ -22,7 +22,14 @@ export interface RepositoryRefs {
 export interface RepositoryHandle {
   /** The emulator's memfs volume, as an isomorphic-git file system. */
   readonly fs: FsClient;
-  /** The bare git directory of this repository on `fs`. */
+  /**
+   * The bare git directory of this repository on `fs`. It may hold more objects than the world
+   * sees (what another history, a restored snapshot or a fork, wrote to the same storage later):
+   * read objects by sha through `objects`, which shows the world's own only. A storage that
+   * continues another (the histories parted, then this one wrote) names its parent in
+   * `objects/info/alternates`, which git follows and isomorphic-git does not: reading `gitdir`
+   * here first copies the parent's objects into it, once.
+   */
   readonly gitdir: string;
   /**
    * The repository's committed objects in the world as it is now; what a test writes here is
@@ -54,7 +61,9 @@ export function repositoryHandle(objects: () => RepositoryObjects, world: () => 
       return objects().fs;
     },
     get gitdir() {
-      return objects().gitdir;
+      const repo = objects();
+      if (!repo.store.empty) repo.store.materialize();
+      return repo.gitdir;
     },
     get objects() {
       return objects();

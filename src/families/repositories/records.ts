@@ -58,6 +58,12 @@ export interface Repository {
    * out again starts without one, so it never reads what the earlier project wrote.
    */
   storage?: number;
+  /**
+   * The last write to `storage` (ObjectStorage.count) that this world made or saw: the world sees
+   * only objects of writes up to it, so a restored or forked world never reads by sha what
+   * another history wrote to the storage later.
+   */
+  seen?: number;
 }
 
 /** A map keyed by user input: no prototype, so `constructor` or `__proto__` are keys like any other. */

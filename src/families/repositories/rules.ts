@@ -181,32 +181,47 @@ export function draftRefs(draft: Draft<State>, projectId: number): Repository {
   return refs as Repository;
 }
 
-/** The change that records the storage of a project's repository (its first object was written). */
-export function recordStorage(projectId: number, storage: number): (draft: Draft<State>) => void {
+/**
+ * The change that records the storage of a project's repository and the last write to it this
+ * world made (objects were written: the first ones, or the first after the histories parted).
+ */
+export function recordStorage(projectId: number, storage: number, seen: number): (draft: Draft<State>) => void {
   return (draft) => {
-    draftRefs(draft, projectId).storage = storage;
+    const refs = draftRefs(draft, projectId);
+    refs.storage = storage;
+    refs.seen = seen;
   };
 }
 
 /** How the object database finds a repository's storage in a world: with its refs. */
 export const REPOSITORY_STORAGE: StorageBinding = {
-  storageOf: (world, projectId) => tget((world as State).repositories, projectId)?.storage,
+  storageOf: (world, projectId) => {
+    const refs = tget((world as State).repositories, projectId);
+    return refs?.storage === undefined ? undefined : { id: refs.storage, seen: refs.seen ?? 0 };
+  },
   record: recordStorage,
 };
 
 /**
  * The objects of a project's repository. In a request (`ctx`), its view of them: what the request
  * writes stays pending until it commits (this is `ctx.env.git.repository(project.id)`). Over a
- * world (`{ db, state }`), the committed objects; a write to a repository with no storage yet
- * allocates one and records it with `update`, when given (else the write is refused).
+ * world (`{ db, state }`), the committed objects the world sees; a write stores the object at
+ * once and records the storage it went to, and the write, with `update`, when given (else the
+ * write is refused), in the world `current` gives as it is then (default: `state`).
  */
 export function objectsOf(
-  from: Pick<Context<unknown>, 'env'> | { db: ObjectDatabase; state: State; update?: (recipe: (draft: Draft<State>) => void) => void },
+  from:
+    | Pick<Context<unknown>, 'env'>
+    | { db: ObjectDatabase; state: State; update?: (recipe: (draft: Draft<State>) => void) => void; current?: () => State },
   project: Pick<Project, 'id'>,
 ): RepositoryObjects {
   if ('env' in from) return from.env.git.repository(project.id);
-  const { db, state, update } = from;
-  return db.repositoryIn(state, project.id, update && ((storage) => update(recordStorage(project.id, storage))));
+  const { db, state, update, current } = from;
+  if (!update) return db.repositoryIn(state, project.id);
+  return db.repositoryIn(state, project.id, {
+    world: current ?? (() => state),
+    record: (storage, seen) => update(recordStorage(project.id, storage, seen)),
+  });
 }
 
 /** The blob holding an LFS object the project owns, by its sha256 oid. */

@@ -236,8 +236,10 @@ export async function seedRepositories(s: SeedRun): Promise<void> {
     if (!project) continue;
     // Written straight to a new storage: if the seed fails, no world ever records it.
     const storage = s.git.allocate();
-    const b = await build(s.git.storage(storage), s.state, project, f, s.now);
+    const objects = s.git.storage(storage);
+    const b = await build(objects, s.state, project, f, s.now);
     b.repository.storage = storage;
+    b.repository.seen = objects.store.count;
     built.push(b);
   }
   if (built.length === 0) return;

@@ -1,0 +1,312 @@
+// Git's object format: blobs, trees, commits and tags parsed and rendered byte for byte as git
+// writes them, and the codec (SHA-1 and zlib, Node's own when it is there) that stores them loose.
+import { unzlibSync, zlibSync } from 'fflate';
+
+export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
+
+/** Who and when, as git writes it: `Name <email> 1700000000 +0000`. */
+export interface Ident {
+  name: string;
+  email: string;
+  /** Seconds since the epoch. */
+  timestamp: number;
+  /** Minutes east of UTC (`+0200` is 120). */
+  offset: number;
+}
+
+export interface CommitData {
+  tree: string;
+  parents: string[];
+  author: Ident;
+  committer: Ident;
+  /** As stored: git adds no newline of its own to a message written through GitLab. */
+  message: string;
+}
+
+export interface TagData {
+  object: string;
+  type: ObjectType;
+  tag: string;
+  tagger: Ident | null;
+  message: string;
+}
+
+export type EntryType = 'blob' | 'tree' | 'commit';
+
+export interface TreeEntry {
+  name: string;
+  /** `100644`, `100755`, `120000`, `040000` or `160000`. */
+  mode: string;
+  oid: string;
+  type: EntryType;
+}
+
+/** A tree as a map from name to entry, in git's order. */
+export type Tree = ReadonlyMap<string, TreeEntry>;
+
+export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+export const encoder = new TextEncoder();
+export const decoder = new TextDecoder();
+
+/** A least-recently-used map bounded by a total weight. */
+export class Lru<V> {
+  #map = new Map<string, { value: V; weight: number }>();
+  #weight = 0;
+  constructor(private readonly budget: number) {}
+
+  get(key: string): V | undefined {
+    const hit = this.#map.get(key);
+    if (!hit) return undefined;
+    this.#map.delete(key);
+    this.#map.set(key, hit);
+    return hit.value;
+  }
+
+  set(key: string, value: V, weight: number): void {
+    if (weight > this.budget / 4) return; // one huge value must not flush everything else
+    const old = this.#map.get(key);
+    if (old) {
+      this.#weight -= old.weight;
+      this.#map.delete(key);
+    }
+    this.#map.set(key, { value, weight });
+    this.#weight += weight;
+    for (const [k, v] of this.#map) {
+      if (this.#weight <= this.budget) break;
+      this.#map.delete(k);
+      this.#weight -= v.weight;
+    }
+  }
+}
+
+export function formatIdent(i: Ident): string {
+  const sign = i.offset < 0 ? '-' : '+';
+  const abs = Math.abs(i.offset);
+  const tz = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
+  return `${sanitize(i.name)} <${sanitize(i.email)}> ${i.timestamp} ${tz}`;
+}
+
+/** git's ident rules: no angle brackets or newlines, no surrounding blanks. */
+export function sanitize(text: string): string {
+  return text.replace(/[<>\n\r\0]/g, '').trim();
+}
+
+export function parseIdent(text: string): Ident {
+  const m = /^(.*?) ?<(.*)> (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(text);
+  if (!m) return { name: text, email: '', timestamp: 0, offset: 0 };
+  const minutes = Number(m[5]) * 60 + Number(m[6]);
+  return { name: m[1]!, email: m[2]!, timestamp: Number(m[3]), offset: m[4] === '-' ? -minutes : minutes };
+}
+
+/** Header lines (continuations folded) and the message after the first blank line. */
+export function splitObject(text: string): { headers: [string, string][]; message: string } {
+  const end = text.indexOf('\n\n');
+  const head = end < 0 ? text : text.slice(0, end);
+  const message = end < 0 ? '' : text.slice(end + 2);
+  const headers: [string, string][] = [];
+  for (const line of head.split('\n')) {
+    if (line.startsWith(' ') && headers.length) headers[headers.length - 1]![1] += '\n' + line.slice(1);
+    else {
+      const sp = line.indexOf(' ');
+      headers.push(sp < 0 ? [line, ''] : [line.slice(0, sp), line.slice(sp + 1)]);
+    }
+  }
+  return { headers, message };
+}
+
+export function parseCommit(bytes: Uint8Array): CommitData {
+  const { headers, message } = splitObject(decoder.decode(bytes));
+  const commit: CommitData = { tree: EMPTY_TREE, parents: [], author: parseIdent(''), committer: parseIdent(''), message };
+  let seenAuthor = false;
+  let seenCommitter = false;
+  for (const [k, v] of headers) {
+    if (k === 'tree') commit.tree = v;
+    else if (k === 'parent') commit.parents.push(v);
+    else if (k === 'author' && !seenAuthor) (commit.author = parseIdent(v)), (seenAuthor = true);
+    else if (k === 'committer' && !seenCommitter) (commit.committer = parseIdent(v)), (seenCommitter = true);
+  }
+  return commit;
+}
+
+export function parseTag(bytes: Uint8Array): TagData {
+  const { headers, message } = splitObject(decoder.decode(bytes));
+  const tag: TagData = { object: '', type: 'commit', tag: '', tagger: null, message };
+  for (const [k, v] of headers) {
+    if (k === 'object') tag.object = v;
+    else if (k === 'type') tag.type = v as ObjectType;
+    else if (k === 'tag') tag.tag = v;
+    else if (k === 'tagger') tag.tagger = parseIdent(v);
+  }
+  return tag;
+}
+
+export const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+export const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+
+/** A tree entry's type, as its mode says. */
+export const typeOfMode = (mode: string): EntryType => (mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob');
+
+/** isomorphic-git's limitModeToAllowed: the five modes git writes into trees. */
+export function normalMode(mode: string): string {
+  if (/^0?4/.test(mode)) return '040000';
+  if (mode.startsWith('1006')) return '100644';
+  if (mode.startsWith('1007')) return '100755';
+  if (mode.startsWith('120')) return '120000';
+  if (mode.startsWith('160')) return '160000';
+  throw new Error(`Could not understand file mode: ${mode}`);
+}
+
+/** Bytes as text; names and modes are nearly always ASCII, which needs no decoder. */
+export function decodeRange(bytes: Uint8Array, start: number, end: number): string {
+  let text = '';
+  for (let i = start; i < end; i++) {
+    const b = bytes[i]!;
+    if (b >= 0x80) return decoder.decode(bytes.subarray(start, end));
+    text += String.fromCharCode(b);
+  }
+  return text;
+}
+
+export function parseTree(bytes: Uint8Array): Tree {
+  const out = new Map<string, TreeEntry>();
+  let i = 0;
+  while (i < bytes.length) {
+    const space = bytes.indexOf(0x20, i);
+    const nul = bytes.indexOf(0, space);
+    const mode = decodeRange(bytes, i, space).padStart(6, '0');
+    const name = decodeRange(bytes, space + 1, nul);
+    let oid = '';
+    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+    out.set(name, { name, mode, oid, type: typeOfMode(mode) });
+    i = nul + 21;
+  }
+  return out;
+}
+
+/** git's order of tree entries: by name as bytes (code points), a tree's name as if it ended in `/`. */
+export function compareEntries(a: TreeEntry, b: TreeEntry): number {
+  const x = a.mode === '040000' ? `${a.name}/` : a.name;
+  const y = b.mode === '040000' ? `${b.name}/` : b.name;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    let p = x.charCodeAt(i);
+    let q = y.charCodeAt(i);
+    if (p === q) continue;
+    // UTF-16 puts surrogates (U+10000 and up) below U+E000..U+FFFF; UTF-8 and code points do not.
+    if (p >= 0xd800 && q >= 0xd800) {
+      p = p >= 0xe000 ? p - 0x800 : p + 0x2000;
+      q = q >= 0xe000 ? q - 0x800 : q + 0x2000;
+    }
+    return p - q;
+  }
+  return x.length - y.length;
+}
+
+/** A tree's entries in git's order, each mode as git writes it into the tree. */
+export function sortTree(entries: Iterable<TreeEntry>): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  for (const e of entries) {
+    const mode = normalMode(e.mode);
+    out.push({ name: e.name, mode, oid: e.oid, type: typeOfMode(mode) });
+  }
+  return out.sort(compareEntries);
+}
+
+export function renderTree(sorted: readonly TreeEntry[]): Uint8Array {
+  let size = 0;
+  const names: (Uint8Array | string)[] = [];
+  for (const e of sorted) {
+    const name = /^[\x00-\x7f]*$/.test(e.name) ? e.name : encoder.encode(e.name);
+    names.push(name);
+    size += (e.mode === '040000' ? 5 : 6) + 1 + name.length + 1 + 20;
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (let k = 0; k < sorted.length; k++) {
+    const e = sorted[k]!;
+    const mode = e.mode === '040000' ? '40000' : e.mode;
+    for (let i = 0; i < mode.length; i++) out[o++] = mode.charCodeAt(i);
+    out[o++] = 0x20;
+    const name = names[k]!;
+    if (typeof name === 'string') for (let i = 0; i < name.length; i++) out[o++] = name.charCodeAt(i);
+    else (out.set(name, o), (o += name.length));
+    out[o++] = 0;
+    const oid = e.oid;
+    if (!/^[0-9a-fA-F]{40}$/.test(oid)) throw new Error(`invalid object id in tree: ${oid}`);
+    for (let i = 0; i < 40; i += 2) out[o++] = (HEX_VALUE[oid.charCodeAt(i)]! << 4) | HEX_VALUE[oid.charCodeAt(i + 1)]!;
+  }
+  return out;
+}
+
+export function renderCommit(c: CommitData): Uint8Array {
+  let text = `tree ${c.tree}\n`;
+  for (const p of c.parents) text += `parent ${p}\n`;
+  text += `author ${formatIdent(c.author)}\ncommitter ${formatIdent(c.committer)}\n\n${c.message}`;
+  return encoder.encode(text);
+}
+
+export function renderTag(t: TagData): Uint8Array {
+  let text = `object ${t.object}\ntype ${t.type}\ntag ${t.tag}\n`;
+  if (t.tagger) text += `tagger ${formatIdent(t.tagger)}\n`;
+  return encoder.encode(`${text}\n${t.message}`);
+}
+
+type NodeCrypto = typeof import('node:crypto');
+type NodeZlib = typeof import('node:zlib');
+
+/**
+ * Hashing and zlib for loose objects: Node's own, synchronous and native, when the core runs in
+ * Node; Web Crypto and fflate elsewhere. isomorphic-git would do the same work asynchronously,
+ * through streams, several times slower for objects this small.
+ */
+export interface Codec {
+  sha1(bytes: Uint8Array): string | Promise<string>;
+  deflate(bytes: Uint8Array): Uint8Array;
+  inflate(bytes: Uint8Array): Uint8Array;
+}
+
+export const portableCodec: Codec = {
+  async sha1(bytes) {
+    const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
+    let hex = '';
+    for (const b of digest) hex += HEX[b]!;
+    return hex;
+  },
+  deflate: (bytes) => zlibSync(bytes),
+  inflate: (bytes) => unzlibSync(bytes),
+};
+
+export function nodeCodec(): Codec | null {
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const nodeCrypto = builtin?.('node:crypto') as NodeCrypto | undefined;
+  const zlib = builtin?.('node:zlib') as NodeZlib | undefined;
+  if (!nodeCrypto?.createHash || !zlib?.deflateSync) return null;
+  return {
+    sha1: (bytes) => nodeCrypto.createHash('sha1').update(bytes).digest('hex'),
+    deflate: (bytes) => zlib.deflateSync(bytes),
+    inflate: (bytes) => zlib.inflateSync(bytes),
+  };
+}
+
+export const codec: Codec = nodeCodec() ?? portableCodec;
+
+/** The loose object of `type` with `content`: `<type> <size>\0<content>`, zlib-deflated. */
+export function wrap(type: ObjectType, content: Uint8Array): Uint8Array {
+  const head = `${type} ${content.length}\0`;
+  const raw = new Uint8Array(head.length + content.length);
+  for (let i = 0; i < head.length; i++) raw[i] = head.charCodeAt(i);
+  raw.set(content, head.length);
+  return raw;
+}
+
+export function unwrap(raw: Uint8Array, oid: string): { type: ObjectType; object: Uint8Array } {
+  const nul = raw.indexOf(0);
+  const head = nul < 0 ? '' : decodeRange(raw, 0, nul);
+  const sp = head.indexOf(' ');
+  const type = head.slice(0, sp) as ObjectType;
+  const size = Number(head.slice(sp + 1));
+  if (sp < 0 || !['blob', 'tree', 'commit', 'tag'].includes(type) || size !== raw.length - nul - 1) throw new Error(`object ${oid} is corrupt`);
+  return { type, object: raw.subarray(nul + 1) };
+}
