@@ -51,13 +51,34 @@ function call(port: number, method: string, path: string, body?: unknown): Promi
   });
 }
 
-/** A write's headers, then nothing: the body never comes. */
-function stall(port: number): Socket {
-  const socket = connect(port, '127.0.0.1', () => {
-    socket.write(`PUT /api/v4/projects/1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nPRIVATE-TOKEN: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n`);
-  });
-  socket.on('error', () => {});
-  return socket;
+/**
+ * A write's headers, then nothing: the body never comes. When the server drops it (its request
+ * timeout), another takes its place, so one stalled write is open throughout; counts the drops.
+ */
+function stall(port: number): { stop(): void; dropped(): number } {
+  let socket: Socket;
+  let stopped = false;
+  let drops = 0;
+  const open = () => {
+    socket = connect(port, '127.0.0.1', () => {
+      socket.write(`PUT /api/v4/projects/1 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nPRIVATE-TOKEN: ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n`);
+    });
+    socket.on('error', () => {});
+    socket.resume(); // read what the server says (its 408), so its close reaches us
+    socket.on('close', () => {
+      if (stopped) return;
+      drops++;
+      open();
+    });
+  };
+  open();
+  return {
+    stop() {
+      stopped = true;
+      socket.destroy();
+    },
+    dropped: () => drops,
+  };
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -89,10 +110,10 @@ async function main(): Promise<void> {
     }),
   );
   const after = await ask<{ rss: number; journal: number }>(child, 'rss');
-  stalled.destroy();
+  stalled.stop();
   child.send('stop');
   const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
-  console.log(`soak: ${CLIENTS} clients for ${SECONDS} s, one stalled write open throughout; ${n} requests (${[...statuses].map(([s, c]) => `${c}x ${s}`).join(', ')})`);
+  console.log(`soak: ${CLIENTS} clients for ${SECONDS} s, one stalled write open throughout (the server dropped ${stalled.dropped()} at its request timeout); ${n} requests (${[...statuses].map(([s, c]) => `${c}x ${s}`).join(', ')})`);
   for (const kind of ['read', 'write'] as const) {
     const xs = times[kind];
     console.log(`  ${kind}s: ${xs.length}, p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
