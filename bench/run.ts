@@ -2,7 +2,7 @@
 // Run with `npm run bench`. No test asserts on these numbers: machines are shared and noisy.
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createEmulator, type Fixture } from '../src/index.js';
+import { createEmulator } from '../src/index.js';
 import { handlers } from '../src/msw.js';
 import { tget } from '../src/store/table.js';
 

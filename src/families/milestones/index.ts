@@ -11,16 +11,20 @@ export interface MilestonesSlice {
   projectMilestones: Partitioned<Milestone>;
   /** Group id -> its milestones by id. */
   groupMilestones: Partitioned<Milestone>;
+  /** Project id -> its milestones' titles -> id: titles are unique, and checked in one look-up. */
+  projectMilestoneTitles: Partitioned<number>;
+  /** Group id -> its milestones' titles -> id. */
+  groupMilestoneTitles: Partitioned<number>;
 }
 
 export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart; project: FixtureMilestonesPart }> = defineFamily({
   name: 'milestones',
-  state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable() }),
+  state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable(), projectMilestoneTitles: emptyTable(), groupMilestoneTitles: emptyTable() }),
   seed: { after: ['groups', 'projects'], run: seedMilestones },
   routes: milestoneRoutes,
   forget: {
-    project: (draft, id) => void tdel(draft.projectMilestones, id),
-    group: (draft, id) => void tdel(draft.groupMilestones, id),
+    project: (draft, id) => void (tdel(draft.projectMilestones, id), tdel(draft.projectMilestoneTitles, id)),
+    group: (draft, id) => void (tdel(draft.groupMilestones, id), tdel(draft.groupMilestoneTitles, id)),
   },
 });
 

@@ -3,7 +3,7 @@
 // create. Every route needs a signed-in caller (`before { authenticate! }`).
 import {
   canAdminGroupMilestones, canAdminProjectMilestones, canReadProjectMilestones, castDate, createMilestone, findMilestone, findMilestones,
-  groupListScope, groupMilestoneScope, projectListScope, projectMilestoneScope, rubyErrorsHash, validateMilestone, type MilestoneOwner,
+  groupListScope, groupTitleOwners, projectListScope, projectTitleOwners, rubyErrorsHash, titleTaken, validateMilestone, type MilestoneOwner,
 } from './rules.js';
 import type { Milestone } from './records.js';
 import { milestoneEntity } from './entity.js';
@@ -61,11 +61,11 @@ interface CreateInput {
  * Milestones::CreateService: the title stripped, dates cast as Rails casts them; an invalid
  * milestone is `Failed to create milestone {...}` with ActiveModel's errors.
  */
-function create(ctx: Context<unknown>, owner: MilestoneOwner, scope: readonly Milestone[], p: CreateInput): Milestone {
+function create(ctx: Context<unknown>, owner: MilestoneOwner, titleOwners: readonly MilestoneOwner[], p: CreateInput): Milestone {
   const title = p.title.trim();
   const startDate = castDate(p.start_date);
   const dueDate = castDate(p.due_date);
-  const errors = validateMilestone(scope, title, startDate, dueDate);
+  const errors = validateMilestone((t) => titleTaken(ctx.state, titleOwners, t), title, startDate, dueDate);
   if (Object.keys(errors).length) throw milestoneNotCreated(rubyErrorsHash(errors));
   const now = ctx.now();
   return ctx.update((draft) => createMilestone(draft as State, owner, { title, description: p.description ?? '', dueDate, startDate }, now));
@@ -107,7 +107,7 @@ export const milestoneRoutes = [
     scope: project(canAdminProjectMilestones),
     params: CREATE_PARAMS,
     handler: (ctx): Reply => {
-      const m = create(ctx, { projectId: ctx.project.id }, projectMilestoneScope(ctx.state, ctx.project), ctx.params);
+      const m = create(ctx, { projectId: ctx.project.id }, projectTitleOwners(ctx.state, ctx.project), ctx.params);
       return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
     },
   }),
@@ -144,7 +144,7 @@ export const milestoneRoutes = [
     scope: group(canAdminGroupMilestones),
     params: CREATE_PARAMS,
     handler: (ctx): Reply => {
-      const m = create(ctx, { groupId: ctx.group.id }, groupMilestoneScope(ctx.state, ctx.group), ctx.params);
+      const m = create(ctx, { groupId: ctx.group.id }, groupTitleOwners(ctx.state, ctx.group), ctx.params);
       return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
     },
   }),

@@ -2,6 +2,7 @@
 // app/services/milestones/create_service.rb, app/finders/milestones_finder.rb). A milestone
 // lives in its owner's record; `iid` counts per owner. Titles are unique across a project and
 // its group (Milestone#uniqueness_of_title).
+import { ancestry, canReadGroup, canUseFeature, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
 import { ACCESS, sequences, type Namespace, type Project, type User } from '../../store/state.js';
 import { pget, plist, pset, tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
@@ -11,7 +12,6 @@ export const ids = sequences(['milestone', 'milestone_iid']);
 
 /** Whose a milestone is: a project's or a group's. */
 export type MilestoneOwner = { projectId: number; groupId?: undefined } | { groupId: number; projectId?: undefined };
-import { ancestry, canReadGroup, canUseFeature, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
 
 export interface MilestoneInput {
   title: string;
@@ -23,15 +23,15 @@ export interface MilestoneInput {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Timebox validations: a title, not used by a milestone of the same project or group (the
- * caller passes those), dates of four-digit years, and a start before the due date
+ * Timebox validations: a title, not used by a milestone of the same project or group (`taken`
+ * says, from the index of titles), dates of four-digit years, and a start before the due date
  * (Timebox#start_date_should_be_less_than_due_date: equal dates are refused too).
  */
-export function validateMilestone(existing: readonly Milestone[], title: string, startDate: string | null, dueDate: string | null): Record<string, string[]> {
+export function validateMilestone(taken: (title: string) => boolean, title: string, startDate: string | null, dueDate: string | null): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   const add = (k: string, m: string) => (errors[k] ??= []).push(m);
   if (title.trim() === '') add('title', "can't be blank");
-  else if (existing.some((m) => m.title === title)) add('title', 'already being used for another group or project milestone.');
+  else if (taken(title)) add('title', 'already being used for another group or project milestone.');
   for (const [key, value] of [['start_date', startDate], ['due_date', dueDate]] as const) {
     if (value !== null && (!DATE.test(value) || Number.isNaN(Date.parse(value)))) add(key, 'is invalid');
   }
@@ -48,7 +48,14 @@ export function findMilestone(state: State, owner: MilestoneOwner, id: number): 
   return owner.projectId !== undefined ? pget(state.projectMilestones, owner.projectId, id) : pget(state.groupMilestones, owner.groupId, id);
 }
 
-/** A new active milestone, stored with its owner; returns it. */
+/** Whether a milestone of any of these owners has the title: a look-up per owner, whatever their size. */
+export function titleTaken(state: State, owners: readonly MilestoneOwner[], title: string): boolean {
+  return owners.some((o) =>
+    (o.projectId !== undefined ? pget(state.projectMilestoneTitles, o.projectId, title) : pget(state.groupMilestoneTitles, o.groupId, title)) !== undefined,
+  );
+}
+
+/** A new active milestone, stored with its owner (and its title in the owner's index); returns it. */
 export function createMilestone(draft: State, owner: MilestoneOwner, input: MilestoneInput, now: number): Milestone {
   const scope = owner.projectId !== undefined ? `p${owner.projectId}` : `g${owner.groupId}`;
   const milestone: Milestone = {
@@ -64,8 +71,13 @@ export function createMilestone(draft: State, owner: MilestoneOwner, input: Mile
     dueDate: input.dueDate ?? null,
     startDate: input.startDate ?? null,
   };
-  if (owner.projectId !== undefined) pset(draft.projectMilestones, owner.projectId, milestone.id, milestone);
-  else pset(draft.groupMilestones, owner.groupId, milestone.id, milestone);
+  if (owner.projectId !== undefined) {
+    pset(draft.projectMilestones, owner.projectId, milestone.id, milestone);
+    pset(draft.projectMilestoneTitles, owner.projectId, milestone.title, milestone.id);
+  } else {
+    pset(draft.groupMilestones, owner.groupId, milestone.id, milestone);
+    pset(draft.groupMilestoneTitles, owner.groupId, milestone.title, milestone.id);
+  }
   return milestone;
 }
 
@@ -81,10 +93,16 @@ export function projectMilestoneScope(state: State, project: Project): Milestone
   return [...ownMilestones(state, { projectId: project.id }), ...(group ? ownMilestones(state, { groupId: group.id }) : [])];
 }
 
-/** A group milestone's title must not repeat one of the group's or of its direct projects. */
-export function groupMilestoneScope(state: State, group: Namespace): Milestone[] {
-  const out = ownMilestones(state, { groupId: group.id });
-  for (const p of tvalues(state.projects)) if (p.namespaceId === group.id) out.push(...ownMilestones(state, { projectId: p.id }));
+/** Whose titles a project's new milestone must not repeat: the project's and its group's. */
+export function projectTitleOwners(state: State, project: Project): MilestoneOwner[] {
+  const group = projectGroup(state, project);
+  return group ? [{ projectId: project.id }, { groupId: group.id }] : [{ projectId: project.id }];
+}
+
+/** Whose titles a group's new milestone must not repeat: the group's and its direct projects'. */
+export function groupTitleOwners(state: State, group: Namespace): MilestoneOwner[] {
+  const out: MilestoneOwner[] = [{ groupId: group.id }];
+  for (const p of tvalues(state.projects)) if (p.namespaceId === group.id) out.push({ projectId: p.id });
   return out;
 }
 

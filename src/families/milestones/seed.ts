@@ -2,7 +2,7 @@
 import { invalidFixture } from '../../core/errors.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
-import { createMilestone, ownMilestones, validateMilestone, type MilestoneOwner } from './rules.js';
+import { createMilestone, titleTaken, validateMilestone, type MilestoneOwner } from './rules.js';
 
 /** A milestone of a project or a group. */
 export interface FixtureMilestone {
@@ -34,7 +34,7 @@ export function seedMilestones(s: SeedRun): void {
 }
 
 function seedMilestone(draft: State, owner: MilestoneOwner, m: FixtureMilestone, now: number, where: string): void {
-  const errors = validateMilestone(ownMilestones(draft, owner), m.title, m.start_date ?? null, m.due_date ?? null);
+  const errors = validateMilestone((t) => titleTaken(draft, [owner], t), m.title, m.start_date ?? null, m.due_date ?? null);
   if (Object.keys(errors).length) throw invalidFixture(`${where}: milestone '${m.title}'`, errors);
   const milestone = createMilestone(draft, owner, { title: m.title, description: m.description, dueDate: m.due_date, startDate: m.start_date }, now);
   if (m.state === 'closed') milestone.state = 'closed';
