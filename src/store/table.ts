@@ -1,10 +1,16 @@
 // A keyed collection split into small chunks, so that an immer update copies one chunk
 // (at most a few hundred entries) and the chunk index, never the whole collection.
 // Numeric keys chunk by range (iteration stays in ascending id order); string keys by hash.
+// A chunk is a Map: any key (`__proto__`, `constructor`) is data, and a frozen Map is known
+// frozen at once, where a frozen object of hundreds of keys makes immer re-check every key of
+// every chunk on each write (the cost of a write would follow the collection, not the work).
+import { enableMapSet } from 'immer';
+
+enableMapSet();
 
 export interface Table<T> {
   size: number;
-  chunks: Record<string, Record<string, T>>;
+  chunks: Record<string, Map<string, T>>;
 }
 
 const CHUNK = 256;
@@ -21,31 +27,27 @@ function chunkOf(key: string | number): string {
 }
 
 export function tget<T>(table: Table<T>, key: string | number): T | undefined {
-  const c = table.chunks[chunkOf(key)];
-  return c === undefined || !Object.hasOwn(c, key) ? undefined : c[key];
+  return table.chunks[chunkOf(key)]?.get(String(key));
 }
 
 export function tset<T>(table: Table<T>, key: string | number, value: T): void {
   const ck = chunkOf(key);
   let c = table.chunks[ck];
-  if (c === undefined) c = table.chunks[ck] = Object.create(null) as Record<string, T>; // keys such as `__proto__` are data
-  if (!Object.hasOwn(c, key)) table.size++;
-  c[key] = value;
+  if (c === undefined) c = table.chunks[ck] = new Map();
+  const k = String(key);
+  if (!c.has(k)) table.size++;
+  c.set(k, value);
 }
 
 export function tdel<T>(table: Table<T>, key: string | number): boolean {
   const c = table.chunks[chunkOf(key)];
-  if (c === undefined || !Object.hasOwn(c, key)) return false;
-  delete c[key];
+  if (c === undefined || !c.delete(String(key))) return false;
   table.size--;
   return true;
 }
 
 export function* tvalues<T>(table: Table<T>): IterableIterator<T> {
-  for (const ck in table.chunks) {
-    const c = table.chunks[ck]!;
-    for (const k in c) yield c[k]!;
-  }
+  for (const ck in table.chunks) yield* table.chunks[ck]!.values();
 }
 
 export function tlist<T>(table: Table<T>): T[] {
