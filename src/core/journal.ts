@@ -21,29 +21,38 @@ export interface JournalEntry<S = unknown> {
   aborted?: true;
 }
 
+/** The last `limit` entries in a ring: adding one costs the same however full it is. */
 export class Journal<S = unknown> {
-  #entries: JournalEntry<S>[] = [];
+  #ring: JournalEntry<S>[] = [];
+  /** Where the oldest entry is, once the ring is full. */
+  #start = 0;
   #seq = 0;
 
-  constructor(public limit = 1000) {}
+  constructor(readonly limit = 1000) {}
 
   add(entry: Omit<JournalEntry<S>, 'seq'>): JournalEntry<S> {
-    const full = { seq: ++this.#seq, ...entry };
+    const full = { seq: ++this.#seq, ...entry } as JournalEntry<S>;
     if (this.limit <= 0) return full;
-    this.#entries.push(full);
-    if (this.#entries.length > this.limit) this.#entries.splice(0, this.#entries.length - this.limit);
+    if (this.#ring.length < this.limit) this.#ring.push(full);
+    else {
+      this.#ring[this.#start] = full;
+      this.#start = (this.#start + 1) % this.#ring.length;
+    }
     return full;
   }
 
+  /** Oldest first. */
   entries(): readonly JournalEntry<S>[] {
-    return this.#entries;
+    return this.#start === 0 ? this.#ring : [...this.#ring.slice(this.#start), ...this.#ring.slice(0, this.#start)];
   }
 
   last(): JournalEntry<S> | undefined {
-    return this.#entries[this.#entries.length - 1];
+    const n = this.#ring.length;
+    return n === 0 ? undefined : this.#ring[(this.#start + n - 1) % n];
   }
 
   clear(): void {
-    this.#entries = [];
+    this.#ring = [];
+    this.#start = 0;
   }
 }

@@ -14,7 +14,7 @@ import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
-import { render } from './render.js';
+import { render, settle } from './render.js';
 import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
@@ -236,10 +236,11 @@ export class Pipeline {
       }, x.surface.paginate);
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
-      const reply = await route.handler(ctx);
+      let reply = await route.handler(ctx);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
+        reply = settle(reply);
         this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.

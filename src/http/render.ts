@@ -27,6 +27,21 @@ export function headerValue(name: string, value: string): string {
 
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/**
+ * A reply with its JSON body serialised and, for a 200, its weak ETag computed: what the answer
+ * cache keeps, so answering from it again costs neither.
+ */
+export function settle(reply: Reply): Reply {
+  let out = reply;
+  if (out.json === undefined && out.raw === undefined && out.body !== undefined && out.contentType === undefined) {
+    const { body, ...rest } = out;
+    out = { ...rest, json: JSON.stringify(body) };
+  }
+  const bytes = out.json ?? out.raw;
+  if (out.status === 200 && out.etag === undefined && bytes !== undefined) out = { ...out, etag: `W/"${hash53(bytes)}"` };
+  return out;
+}
+
 export function render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
   const headers = new Headers(BASE_HEADERS);
   for (const [k, v] of Object.entries(extra)) headers.set(k, headerValue(k, v));
