@@ -41,7 +41,8 @@ export async function startServer(handle: Handler, options: ListenOptions = {}, 
     const refused = policy && localRefusal(policy, request, env.incoming.headers.host);
     if (refused) return refused;
     const response = await handle(request);
-    if (response.type === 'error') {
+    // status, not type: reading a hono response's type builds the full fetch Response (its slow path).
+    if (response.status === 0) {
       env.incoming.socket.destroy(); // an injected dropped connection
       return new Response(null, { status: 500 });
     }
