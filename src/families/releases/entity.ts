@@ -2,7 +2,6 @@
 // releases/{link,source,evidence}.rb, app/presenters/release_presenter.rb,
 // app/presenters/releases/{link,evidence}_presenter.rb). A viewer who may not read the code
 // sees no commit, paths, sources or evidences, and a count of links only.
-import MarkdownIt from 'markdown-it';
 import { orderByDatesAndTitle } from '../milestones/index.js';
 import type { Release, ReleaseEvidence, ReleaseLink } from './records.js';
 import { ARCHIVE_FORMATS, isUpcoming, releaseMilestones, sortedLinks } from './rules.js';
@@ -17,11 +16,18 @@ import { iso } from '../../render/time.js';
 import { urlPath, urlSegment } from '../../render/url.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 
-const markdown = new MarkdownIt({ html: false, linkify: true });
+let markdown: Promise<(text: string) => string> | undefined;
 
-/** Release descriptions as HTML (GitLab's Banzai pipeline stands in for markdown-it here). */
-export function markdownHtml(text: string): string {
-  return markdown.render(text).replace(/\n$/, '');
+/**
+ * Release descriptions as HTML (markdown-it stands in for GitLab's Banzai pipeline), loaded the
+ * first time a request asks for `include_html_description`, so importing the emulator does not.
+ */
+export function markdownRenderer(): Promise<(text: string) => string> {
+  markdown ??= import('markdown-it').then(({ default: MarkdownIt }) => {
+    const md = new MarkdownIt({ html: false, linkify: true });
+    return (text: string) => md.render(text).replace(/\n$/, '');
+  });
+  return markdown;
 }
 
 export interface ReleaseView extends UrlBase {
@@ -35,7 +41,8 @@ export interface ReleaseView extends UrlBase {
   readMilestones: boolean;
   /** Whether the viewer may update a release (`edit_url`). */
   canUpdate: (tagName: string) => boolean;
-  includeHtml: boolean;
+  /** Renders `description_html`, when the request asked for it. */
+  html?: (markdown: string) => string;
 }
 
 function projectWeb(v: ReleaseView): { web: string; fullPath: string } {
@@ -85,7 +92,7 @@ export function releaseEntity(v: ReleaseView, r: Release, x: ReleaseExtras) {
   const latestEvidence = r.evidences[r.evidences.length - 1];
   return {
     ...basicReleaseDetails(r, v.now),
-    ...(v.includeHtml ? { description_html: r.description === '' ? null : markdownHtml(r.description) } : {}),
+    ...(v.html ? { description_html: r.description === '' ? null : v.html(r.description) } : {}),
     ...(author ? { author: userBasic(author, v) } : {}),
     ...(v.readCode ? { commit: x.commit ? commitEntity(web, x.commit) : null } : {}),
     ...(milestones.length ? { milestones: milestones.map((m) => milestoneWithStats(v.state, m, v, v.now)) } : {}),

@@ -8,7 +8,7 @@ import {
   canCreateRelease, canManageRelease, canReadReleases, createRelease, deleteRelease, findRelease, findReleases, groupReleases, latestRelease,
   requestEvidence, updateRelease, type LinkInput,
 } from './rules.js';
-import { basicReleaseDetails, releaseEntity, type ReleaseView } from './entity.js';
+import { basicReleaseDetails, markdownRenderer, releaseEntity, type ReleaseView } from './entity.js';
 import { validFilePath } from '../../http/file-path.js';
 import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { toQuery } from '../../http/pagination.js';
@@ -32,7 +32,7 @@ function member(ctx: Context<unknown>): User {
   return ctx.user;
 }
 
-export function releaseView(ctx: Context<unknown>, project: Project, includeHtml = false): ReleaseView {
+export function releaseView(ctx: Context<unknown>, project: Project, html?: (markdown: string) => string): ReleaseView {
   const { state, user } = ctx;
   const now = ctx.now();
   return {
@@ -44,7 +44,7 @@ export function releaseView(ctx: Context<unknown>, project: Project, includeHtml
     readCode: canReadCode(state, user, project, now),
     readMilestones: canReadProjectMilestones(state, user, project, now),
     canUpdate: (tag) => canManageRelease(state, user, project, tag, now),
-    includeHtml,
+    html,
   };
 }
 
@@ -121,7 +121,7 @@ export const releaseRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       const all = findReleases(ctx.state, ctx.project, { orderBy: p.order_by, sort: p.sort, updatedBefore: p.updated_before, updatedAfter: p.updated_after });
-      const v = releaseView(ctx, ctx.project, p.include_html_description === true);
+      const v = releaseView(ctx, ctx.project, p.include_html_description ? await markdownRenderer() : undefined);
       const out = [];
       for (const r of ctx.paginate(all)) out.push(await renderRelease(ctx, v, r));
       return json(out);
@@ -160,7 +160,7 @@ export const releaseRoutes = [
       const p = ctx.params;
       const r = findRelease(ctx.state, ctx.project, p.tag_name);
       if (!r) throw notFound();
-      return json(await renderRelease(ctx, releaseView(ctx, ctx.project, p.include_html_description === true), r));
+      return json(await renderRelease(ctx, releaseView(ctx, ctx.project, p.include_html_description ? await markdownRenderer() : undefined), r));
     },
   }),
 
