@@ -131,6 +131,47 @@ async function writeScaling(): Promise<void> {
   say(`writes: POST a milestone at 100,000 milestones ${fmt(largeMs)} ms vs at 100 ${fmt(smallMs)} ms -> median ratio ${fmt(med, 2)}x (spread ${fmt(Math.min(...rounds), 2)}-${fmt(Math.max(...rounds), 2)}x; goal <= 1.5x)`);
 }
 
+/**
+ * A page of GET /projects at 10,000 projects against the same page at 100, on a cache miss (the
+ * world changes before each request), for each kind of caller; alternating, median ratio.
+ */
+async function listScaling(): Promise<void> {
+  const world = (n: number) =>
+    createEmulator({
+      fixture: {
+        users: [{ username: 'root', admin: true, tokens: [{ token: TOKEN }] }, { username: 'alice', tokens: [{ token: 'alice' }] }, { username: 'bob', tokens: [{ token: 'bob' }] }],
+        groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
+        projects: Array.from({ length: n }, (_, i) => ({ namespace: 'acme', path: `p${i}`, visibility: i % 2 ? ('public' as const) : ('private' as const), creator: 'alice' })),
+      },
+    });
+  const small = await world(100);
+  const large = await world(10_000);
+  const callers: [string, Record<string, string>][] = [['an admin', { 'PRIVATE-TOKEN': TOKEN }], ['a member', { 'PRIVATE-TOKEN': 'alice' }], ['an outsider', { 'PRIVATE-TOKEN': 'bob' }], ['anonymous', {}]];
+  for (const [who, headers] of callers) {
+    const time = async (e: Awaited<ReturnType<typeof world>>, n: number) => {
+      const start = performance.now();
+      for (let i = 0; i < n; i++) {
+        e.clock.advance(1); // any change of the world: the answer cannot come from the cache
+        e.store.update((d) => void (d.rng.n += 1));
+        await (await e.handle(new Request(`${BASE}/api/v4/projects?per_page=20&page=2`, { headers }))).text();
+      }
+      return (performance.now() - start) / n;
+    };
+    await time(small, 20);
+    await time(large, 20);
+    const ratios: number[] = [];
+    let smallMs = 0;
+    let largeMs = 0;
+    for (let round = 0; round < 5; round++) {
+      smallMs = await time(small, 40);
+      largeMs = await time(large, 40);
+      ratios.push(largeMs / smallMs);
+    }
+    const med = [...ratios].sort((a, b) => a - b)[2]!;
+    say(`lists: GET /projects page 2 as ${who}, cache miss: ${fmt(largeMs)} ms at 10,000 projects vs ${fmt(smallMs)} ms at 100 -> median ${fmt(med, 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= 3x)`);
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   if (!only || only === 'startup') await startup();
@@ -142,6 +183,7 @@ async function main(): Promise<void> {
   }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') await writeScaling();
+  if (!only || only === 'lists') await listScaling();
   if (!only || only === 'git') {
     const gitBench = './git.js'; // written alongside the git families
     const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);
