@@ -17,10 +17,11 @@ function checkList(): void {
     if (names.has(f.name)) throw new EmulatorError(`two families are named '${f.name}'`);
     names.add(f.name);
   }
+  const core = emptyCoreState();
   const keys = new Map<string, string>();
   for (const f of families) {
     for (const key of Object.keys(f.state?.() ?? {})) {
-      if (key in emptyCoreState() || keys.has(key)) throw new EmulatorError(`family '${f.name}' declares '${key}', which '${keys.get(key) ?? 'the core'}' has`);
+      if (key in core || keys.has(key)) throw new EmulatorError(`family '${f.name}' declares '${key}', which '${keys.get(key) ?? 'the core'}' has`);
       keys.set(key, f.name);
     }
     for (const after of f.seed?.after ?? []) if (!names.has(after)) throw new EmulatorError(`family '${f.name}' seeds after unknown family '${after}'`);

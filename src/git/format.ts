@@ -46,8 +46,8 @@ export type Tree = ReadonlyMap<string, TreeEntry>;
 
 export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
-export const encoder = new TextEncoder();
-export const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** A least-recently-used map bounded by a total weight. */
 export class Lru<V> {
@@ -80,7 +80,7 @@ export class Lru<V> {
   }
 }
 
-export function formatIdent(i: Ident): string {
+function formatIdent(i: Ident): string {
   const sign = i.offset < 0 ? '-' : '+';
   const abs = Math.abs(i.offset);
   const tz = `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}${String(abs % 60).padStart(2, '0')}`;
@@ -88,11 +88,11 @@ export function formatIdent(i: Ident): string {
 }
 
 /** git's ident rules: no angle brackets or newlines, no surrounding blanks. */
-export function sanitize(text: string): string {
+function sanitize(text: string): string {
   return text.replace(/[<>\n\r\0]/g, '').trim();
 }
 
-export function parseIdent(text: string): Ident {
+function parseIdent(text: string): Ident {
   const m = /^(.*?) ?<(.*)> (-?\d+) ([+-])(\d{2})(\d{2})$/.exec(text);
   if (!m) return { name: text, email: '', timestamp: 0, offset: 0 };
   const minutes = Number(m[5]) * 60 + Number(m[6]);
@@ -100,7 +100,7 @@ export function parseIdent(text: string): Ident {
 }
 
 /** Header lines (continuations folded) and the message after the first blank line. */
-export function splitObject(text: string): { headers: [string, string][]; message: string } {
+function splitObject(text: string): { headers: [string, string][]; message: string } {
   const end = text.indexOf('\n\n');
   const head = end < 0 ? text : text.slice(0, end);
   const message = end < 0 ? '' : text.slice(end + 2);
@@ -141,15 +141,15 @@ export function parseTag(bytes: Uint8Array): TagData {
   return tag;
 }
 
-export const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-export const HEX_VALUE = new Int8Array(128).fill(-1);
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
 
 /** A tree entry's type, as its mode says. */
-export const typeOfMode = (mode: string): EntryType => (mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob');
+const typeOfMode = (mode: string): EntryType => (mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob');
 
 /** isomorphic-git's limitModeToAllowed: the five modes git writes into trees. */
-export function normalMode(mode: string): string {
+function normalMode(mode: string): string {
   if (/^0?4/.test(mode)) return '040000';
   if (mode.startsWith('1006')) return '100644';
   if (mode.startsWith('1007')) return '100755';
@@ -159,7 +159,7 @@ export function normalMode(mode: string): string {
 }
 
 /** Bytes as text; names and modes are nearly always ASCII, which needs no decoder. */
-export function decodeRange(bytes: Uint8Array, start: number, end: number): string {
+function decodeRange(bytes: Uint8Array, start: number, end: number): string {
   let text = '';
   for (let i = start; i < end; i++) {
     const b = bytes[i]!;
@@ -186,7 +186,7 @@ export function parseTree(bytes: Uint8Array): Tree {
 }
 
 /** git's order of tree entries: by name as bytes (code points), a tree's name as if it ended in `/`. */
-export function compareEntries(a: TreeEntry, b: TreeEntry): number {
+function compareEntries(a: TreeEntry, b: TreeEntry): number {
   const x = a.mode === '040000' ? `${a.name}/` : a.name;
   const y = b.mode === '040000' ? `${b.name}/` : b.name;
   const n = Math.min(x.length, y.length);
@@ -261,13 +261,13 @@ type NodeZlib = typeof import('node:zlib');
  * Node; Web Crypto and fflate elsewhere. isomorphic-git would do the same work asynchronously,
  * through streams, several times slower for objects this small.
  */
-export interface Codec {
+interface Codec {
   sha1(bytes: Uint8Array): string | Promise<string>;
   deflate(bytes: Uint8Array): Uint8Array;
   inflate(bytes: Uint8Array): Uint8Array;
 }
 
-export const portableCodec: Codec = {
+const portableCodec: Codec = {
   async sha1(bytes) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
     let hex = '';
@@ -278,7 +278,7 @@ export const portableCodec: Codec = {
   inflate: (bytes) => unzlibSync(bytes),
 };
 
-export function nodeCodec(): Codec | null {
+function nodeCodec(): Codec | null {
   const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
   const nodeCrypto = builtin?.('node:crypto') as NodeCrypto | undefined;
   const zlib = builtin?.('node:zlib') as NodeZlib | undefined;

@@ -32,7 +32,7 @@ function member(ctx: Context<unknown>): User {
   return ctx.user;
 }
 
-export function releaseView(ctx: Context<unknown>, project: Project, html?: (markdown: string) => string): ReleaseView {
+function releaseView(ctx: Context<unknown>, project: Project, html?: (markdown: string) => string): ReleaseView {
   const { state, user } = ctx;
   const now = ctx.now();
   return {
@@ -59,7 +59,7 @@ async function commitOf(ctx: Context<unknown>, project: Project, r: Release) {
   }
 }
 
-export async function renderRelease(ctx: Context<unknown>, v: ReleaseView, r: Release, evidenceSha?: string | null) {
+async function renderRelease(ctx: Context<unknown>, v: ReleaseView, r: Release, evidenceSha?: string | null) {
   return releaseEntity(v, r, { commit: v.readCode ? await commitOf(ctx, v.project, r) : null, evidenceSha });
 }
 
