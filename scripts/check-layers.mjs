@@ -15,7 +15,7 @@ const src = join(root, 'src');
 const RANKS = { core: 0, store: 1, git: 1, policy: 2, render: 2, http: 3, families: 4, surfaces: 5, emulator: 6, transports: 7, entry: 8 };
 /** What each layer may import besides itself and what ranks below it (lower layers that are not "below" it). */
 const NOT_BELOW = { git: ['store'], store: ['git'], render: ['policy'], policy: ['render'] };
-const TRANSPORT_MODULES = ['node:http', 'node:https', 'node:net', 'msw', 'msw/node', '@hono/node-server'];
+const TRANSPORT_MODULES = ['node:http', 'node:https', 'node:net', 'msw', 'msw/node'];
 
 function layerOf(file) {
   const rel = relative(src, file).split(sep);

@@ -225,7 +225,7 @@ export class Emulator {
    */
   listen(options: ListenOptions = {}): Promise<Server> {
     const urls = [this.#options.baseUrl, this.#options.externalUrl].filter((u): u is string => u !== undefined);
-    return startServer(this.handle, options, { prefix: CONTROL_PREFIX, urls });
+    return startServer((request) => this.#pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls });
   }
 }
 

@@ -254,7 +254,8 @@ describe('over HTTP, the control API answers only this machine’s own clients',
         res.on('end', () => {
           const headers = new Headers();
           for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
-          resolve({ status: res.statusCode!, body: text === '' ? undefined : JSON.parse(text), headers });
+          const json = res.headers['content-type']?.startsWith('application/json');
+          resolve({ status: res.statusCode!, body: json ? JSON.parse(text) : text === '' ? undefined : text, headers });
         });
       });
       req.on('error', reject);

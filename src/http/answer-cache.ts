@@ -4,6 +4,7 @@
 import { today } from '../policy/access.js';
 import type { CoreState } from '../store/state.js';
 import type { Caller } from './auth.js';
+import type { Incoming } from './incoming.js';
 import type { Reply } from './route.js';
 
 export interface Answer {
@@ -15,7 +16,7 @@ export interface Answer {
 const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cookie', 'sudo'];
 const LIMIT = 256;
 
-export function answerKey(request: Request, url: URL, now: number): string {
+export function answerKey(request: Incoming, url: URL, now: number): string {
   let key = `${request.method} ${url.href}\n${today(now)}`; // a route may answer HEAD unlike GET
   for (const h of CREDENTIAL_HEADERS) key += `\n${request.headers.get(h) ?? ''}`;
   return key;

@@ -3,6 +3,7 @@
 // cookie; then scopes, expiry and revocation on the clock, blocked users, and sudo.
 import type { CoreState, Token, User } from '../store/state.js';
 import { tget } from '../store/table.js';
+import type { HeaderReader, Incoming } from './incoming.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
@@ -28,13 +29,13 @@ export interface AuthRequirements {
 
 const SESSION_COOKIES = ['_gitlab_session', '_service_session'];
 
-function bearer(headers: Headers): string | undefined {
+function bearer(headers: HeaderReader): string | undefined {
   const h = headers.get('authorization');
   const m = h ? /^Bearer\s+(.+)$/i.exec(h.trim()) : null;
   return m ? m[1]!.trim() : undefined;
 }
 
-function basicJobToken(headers: Headers): string | undefined {
+function basicJobToken(headers: HeaderReader): string | undefined {
   const h = headers.get('authorization');
   const m = h ? /^Basic\s+(.+)$/i.exec(h.trim()) : null;
   if (!m) return undefined;
@@ -46,7 +47,7 @@ function basicJobToken(headers: Headers): string | undefined {
   }
 }
 
-function cookie(headers: Headers): string | undefined {
+function cookie(headers: HeaderReader): string | undefined {
   const h = headers.get('cookie');
   if (!h) return undefined;
   for (const part of h.split(';')) {
@@ -101,7 +102,7 @@ function checkScopes(token: Token, method: string, req: AuthRequirements): void 
  */
 export function authenticate(
   state: CoreState,
-  request: Request,
+  request: Incoming,
   params: Record<string, unknown>,
   req: AuthRequirements,
   now: number,
@@ -147,7 +148,7 @@ function jobCaller(state: CoreState, token: Token): Caller {
 }
 
 /** The `sudo` parameter (a string, or a number in a JSON body), else the `Sudo` header. */
-export function sudoValue(request: Request, params: Record<string, unknown>): string | undefined {
+export function sudoValue(request: Incoming, params: Record<string, unknown>): string | undefined {
   const p = params.sudo;
   if (typeof p === 'string' && p !== '') return p;
   if (typeof p === 'number' && Number.isInteger(p)) return String(p);
@@ -178,7 +179,7 @@ export function requireAuth(caller: Caller, req: AuthRequirements): void {
 }
 
 /** How GitLab's API and web paths know the caller: credentials, then sudo (unless the route never reads credentials). */
-export function gitlabCaller(state: CoreState, request: Request, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string): Caller {
+export function gitlabCaller(state: CoreState, request: Incoming, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string): Caller {
   const caller = authenticate(state, request, params, req, now, origin);
   return req.auth === 'none' ? caller : applySudo(state, caller, sudoValue(request, params));
 }

@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { ObjectDatabase, ObjectsTransaction } from '../git/objects.js';
 import type { RateLimit, CoreState, Namespace, Project } from '../store/state.js';
 import type { Caller } from './auth.js';
+import type { Incoming } from './incoming.js';
 import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
 import type { Pager } from './surface.js';
 
@@ -40,7 +41,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   constructor(
     state: W,
     env: Env,
-    readonly request: Request,
+    readonly request: Incoming,
     readonly url: URL,
     readonly params: P,
     /** Every parameter as sent, merged (path over body over query). */

@@ -14,6 +14,7 @@ import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
+import { fromRequest, toResponse, type Incoming, type Rendered } from './incoming.js';
 import { render, settle } from './render.js';
 import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
@@ -49,6 +50,9 @@ export interface PipelineDeps {
 /** nginx's status for a client that closed the connection before its request was read. */
 const CLIENT_CLOSED = 499;
 
+/** An injected dropped connection: the door closes it without an answer. */
+const DROPPED: Rendered = Object.freeze({ status: 0, headers: {}, body: null }) as Rendered;
+
 /** What a request came to, before it is rendered and journaled. */
 interface Outcome {
   reply: Reply;
@@ -60,7 +64,7 @@ interface Outcome {
 
 /** A request on its way through the stages. */
 interface Exchange {
-  request: Request;
+  request: Incoming;
   url: URL;
   method: string;
   surface: Surface;
@@ -89,7 +93,13 @@ export class Pipeline {
     this.#surfaces = [...deps.surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
+  /** One request as a fetch `Request` and `Response` (the MSW door, `emulator.handle`). */
   async handle(request: Request): Promise<Response> {
+    return toResponse(await this.answer(fromRequest(request)));
+  }
+
+  /** One request as the doors read and write it: no fetch objects unless the door has them. */
+  async answer(request: Incoming): Promise<Rendered> {
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -97,7 +107,7 @@ export class Pipeline {
     const path = url.pathname.slice(surface.prefix.length);
     const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    if (fault?.drop) return Response.error();
+    if (fault?.drop) return DROPPED;
     // The body is read before the lock, so a client that is slow to send it holds up no one.
     let body: RawBody | ApiError;
     try {
@@ -112,7 +122,7 @@ export class Pipeline {
       const before = this.deps.store.snapshot();
       const x: Exchange = { request, url, method, surface, path, body, fault };
       const outcome = await this.#answer(x);
-      let response: Response;
+      let response: Rendered;
       try {
         response = render(request, method, outcome.reply, outcome.headers);
       } catch (e) {
@@ -141,7 +151,7 @@ export class Pipeline {
   }
 
   /** A client that went away while sending its body: journaled as such, not as a defect of ours. */
-  #aborted(url: URL, method: string, started: number): Response {
+  #aborted(url: URL, method: string, started: number): Rendered {
     const now = this.deps.store.snapshot();
     this.deps.journal.add({
       at: new Date(this.deps.clock.now()).toISOString(),
@@ -156,7 +166,7 @@ export class Pipeline {
       after: now,
       aborted: true,
     });
-    return new Response(null, { status: CLIENT_CLOSED });
+    return { status: CLIENT_CLOSED, headers: {}, body: null };
   }
 
   /** Writes are serialised: each commits its working copy of the world before the next reads it. */

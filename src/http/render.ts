@@ -1,6 +1,7 @@
 // A reply as an HTTP response: GitLab's base headers, JSON or raw bodies, a weak ETag on
 // successful GETs (with If-None-Match answered 304), and no body on HEAD, 204 and 304.
 import { hash53 } from '../core/hash.js';
+import type { Incoming, Rendered } from './incoming.js';
 import type { Reply } from './route.js';
 
 const BASE_HEADERS: Record<string, string> = {
@@ -14,12 +15,13 @@ const utf8 = new TextEncoder();
 /**
  * A header value as it can go on the wire. A URL (`Location`) has its non-ASCII characters and
  * controls percent-encoded; any other value goes out as its UTF-8 bytes, as Rack sends them,
- * with CR, LF and NUL (which no header may hold) percent-encoded.
+ * with control characters (CR, LF and NUL, which no header may hold, and the others node refuses)
+ * percent-encoded.
  */
 export function headerValue(name: string, value: string): string {
   if (/^[\x20-\x7e\t]*$/.test(value)) return value;
   if (name.toLowerCase() === 'location') return value.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run.replace(LONE, '\uFFFD')));
-  const safe = value.replace(/[\r\n\0]/g, (c) => `%0${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(LONE, '\uFFFD');
+  const safe = value.replace(/[\0-\x08\n-\x1f\x7f]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).replace(LONE, '\uFFFD');
   let bytes = '';
   for (const b of utf8.encode(safe)) bytes += String.fromCharCode(b);
   return bytes;
@@ -42,10 +44,29 @@ export function settle(reply: Reply): Reply {
   return out;
 }
 
-export function render(request: Request, method: string, reply: Reply, extra: Record<string, string>): Response {
-  const headers = new Headers(BASE_HEADERS);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, headerValue(k, v));
-  for (const [k, v] of Object.entries(reply.headers ?? {})) headers.set(k, headerValue(k, v));
+/** Header names as sent, deduplicated without regard to case (a reply's own header wins). */
+class HeaderBag {
+  readonly out: Record<string, string> = Object.create(null) as Record<string, string>;
+  #names = new Map<string, string>();
+
+  set(name: string, value: string): void {
+    const lower = name.toLowerCase();
+    const had = this.#names.get(lower);
+    if (had !== undefined && had !== name) delete this.out[had];
+    this.#names.set(lower, name);
+    this.out[name] = value;
+  }
+
+  has(name: string): boolean {
+    return this.#names.has(name.toLowerCase());
+  }
+}
+
+export function render(request: Incoming, method: string, reply: Reply, extra: Record<string, string>): Rendered {
+  const headers = new HeaderBag();
+  for (const k in BASE_HEADERS) headers.set(k, BASE_HEADERS[k]!);
+  for (const k in extra) headers.set(k, headerValue(k, extra[k]!));
+  if (reply.headers) for (const k in reply.headers) headers.set(k, headerValue(k, reply.headers[k]!));
   let body: Uint8Array | string | null = null;
   if (reply.json !== undefined) {
     body = reply.json;
@@ -62,9 +83,9 @@ export function render(request: Request, method: string, reply: Reply, extra: Re
     headers.set('ETag', etag);
     const inm = request.headers.get('if-none-match');
     if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
-      return new Response(null, { status: 304, headers });
+      return { status: 304, headers: headers.out, body: null };
     }
   }
-  if (reply.status === 204 || reply.status === 304) body = null;
-  return new Response(method === 'HEAD' ? null : (body as BodyInit | null), { status: reply.status, headers });
+  if (reply.status === 204 || reply.status === 304 || method === 'HEAD') body = null;
+  return { status: reply.status, headers: headers.out, body };
 }

@@ -5,6 +5,7 @@
 // %-encoding, bytes that are not UTF-8, a NUL, `a=1&a[]=2`) GitLab answers with a plain
 // `400 Bad Request` (Gitlab::Middleware::HandleMalformedStrings) before any route runs.
 import { invalidMessageBody, malformedRequest, payloadTooLarge } from '../core/errors.js';
+import type { Incoming } from './incoming.js';
 
 export const MAX_QUERY_LENGTH = 10 * 1024; // Puma's limit on a query string
 const PARAM_DEPTH_LIMIT = 100; // Rack's default
@@ -96,23 +97,24 @@ const NO_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(), empty: true })
  * Reads a request's body, refusing one larger than `limit` bytes (413) as it streams in: a
  * declared Content-Length over the limit is refused before a byte is read.
  */
-export async function readBody(request: Request, limit: number): Promise<RawBody> {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return NO_BODY;
+export async function readBody(request: Incoming, limit: number): Promise<RawBody> {
+  if (request.method === 'GET' || request.method === 'HEAD') return NO_BODY;
+  const source = request.body;
+  if (source === null) return NO_BODY;
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) {
-    await request.body.cancel().catch(() => {});
+    source.discard();
     throw payloadTooLarge();
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    size += r.value.byteLength;
+  for await (const chunk of source.chunks()) {
+    size += chunk.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      source.discard();
       throw payloadTooLarge();
     }
-    chunks.push(r.value);
+    chunks.push(chunk);
   }
   const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(size);
   if (chunks.length !== 1) {
@@ -145,7 +147,7 @@ export interface ParsedParams {
 }
 
 /** The query string and the body as parameters, as Rack and Grape read them. */
-export async function parseBody(request: Request, url: URL, body: RawBody): Promise<ParsedParams> {
+export async function parseBody(request: Incoming, url: URL, body: RawBody): Promise<ParsedParams> {
   const query = parseQuery(url.search);
   if (body.empty || body.bytes.length === 0) return { query, params: {} };
   const contentType = request.headers.get('content-type') ?? '';

@@ -4,11 +4,12 @@
 import type { ApiError } from '../core/errors.js';
 import type { CoreState } from '../store/state.js';
 import type { AuthRequirements, Caller } from './auth.js';
+import type { Incoming } from './incoming.js';
 import type { LinkBase, PageInput, PageResult } from './pagination.js';
 import type { Reply, RouteDef } from './route.js';
 
 /** Who is calling, from the request's credentials; a surface without one sees every caller as anonymous. */
-export type Authenticator = (state: CoreState, request: Request, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string) => Caller;
+export type Authenticator = (state: CoreState, request: Incoming, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string) => Caller;
 
 /** One page of a list, with the surface's paging headers. */
 export type Pager = <T>(all: readonly T[], input: PageInput, base: LinkBase) => PageResult<T>;

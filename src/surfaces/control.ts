@@ -14,6 +14,7 @@ import type { FaultRule, Faults } from '../core/faults.js';
 import { CHECKS } from './control-checks.js';
 import type { Journal } from '../core/journal.js';
 import type { Context } from '../http/context.js';
+import type { Incoming } from '../http/incoming.js';
 import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
@@ -71,7 +72,7 @@ function sameSecret(given: string, secret: string): boolean {
 }
 
 /** The token (401) and, for a write, a JSON body or none (415): before any check or change. */
-function admit(request: Request, access: ControlAccess): void {
+function admit(request: Incoming, access: ControlAccess): void {
   if (access.token !== undefined) {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
     const given = bearer ?? request.headers.get('x-emulator-token') ?? '';
@@ -91,7 +92,7 @@ function admit(request: Request, access: ControlAccess): void {
 }
 
 /** Whether a body came over the wire (HTTP/1.1 frames every body with one of these headers). */
-function hasBody(request: Request): boolean {
+function hasBody(request: Incoming): boolean {
   const length = request.headers.get('content-length');
   return (length !== null && length.trim() !== '0') || request.headers.has('transfer-encoding');
 }

@@ -1,5 +1,7 @@
 // How the facade reaches the node:http door without loading it: `node:http` and the server
 // module are imported only when a server is started, so the core runs where there is no node.
+import type { Incoming, Rendered } from '../http/incoming.js';
+
 export interface ListenOptions {
   port?: number;
   host?: string;
@@ -40,7 +42,8 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export type Handler = (request: Request) => Promise<Response>;
+/** The pipeline as a door that reads and writes requests itself calls it. */
+export type Handler = (request: Incoming) => Promise<Rendered>;
 
 export async function startServer(handle: Handler, options: ListenOptions, localOnly?: LocalOnly): Promise<Server> {
   const door = await import('./node-server.js');

@@ -4,6 +4,7 @@
 // sends that name as `Host`. Both are refused, with 403. curl, SDKs and test runners send no
 // `Origin` and name the address they connect to. The port is not compared: a port mapping
 // (docker -p 9000:8080) changes it, and rebinding is told by the name alone.
+import type { Rendered } from '../http/incoming.js';
 import type { LocalOnly } from './listen.js';
 
 export interface LocalPolicy {
@@ -52,17 +53,17 @@ export function localPolicy(localOnly: LocalOnly, boundHost: string): LocalPolic
   return { prefix: localOnly.prefix, hosts, anyAddress: bound === '0.0.0.0' || bound === '[::]', origins };
 }
 
-function refuse(message: string): Response {
-  return new Response(JSON.stringify({ message }), {
+function refuse(message: string): Rendered {
+  return {
     status: 403,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
-  });
+    body: JSON.stringify({ message }),
+  };
 }
 
 /** The 403 for a request to the guarded paths from a foreign Host or Origin; undefined when it may pass. */
-export function localRefusal(policy: LocalPolicy, request: Request, hostHeader: string | undefined): Response | undefined {
-  const url = new URL(request.url);
-  if (!url.pathname.startsWith(policy.prefix)) return undefined;
+export function localRefusal(policy: LocalPolicy, pathname: string, origin: string | null, hostHeader: string | undefined): Rendered | undefined {
+  if (!pathname.startsWith(policy.prefix)) return undefined;
   const host = hostHeader ?? '';
   const name = HOST_HEADER.test(host) ? normalName(host.replace(/:\d{1,5}$/, '')) : undefined;
   const ownHost = name !== undefined && (isLoopbackHost(name) || policy.hosts.has(name) || (policy.anyAddress && isIpAddress(name)));
@@ -71,7 +72,6 @@ export function localRefusal(policy: LocalPolicy, request: Request, hostHeader: 
       `the control API answers only requests addressed to this machine: Host '${host}' is not localhost, 127.0.0.1, [::1] or the address the server listens on`,
     );
   }
-  const origin = request.headers.get('origin');
   if (origin === null) return undefined;
   let asked: string | undefined;
   try {
@@ -79,7 +79,7 @@ export function localRefusal(policy: LocalPolicy, request: Request, hostHeader: 
   } catch {
     asked = undefined;
   }
-  const own = new URL(`${url.protocol}//${host}`).origin;
+  const own = new URL(`http://${host}`).origin;
   if (asked !== undefined && asked !== 'null' && (asked === own || policy.origins.has(asked))) return undefined;
   return refuse(`the control API refuses cross-origin requests from web pages: Origin '${origin}' is not ${own}`);
 }

@@ -1,13 +1,13 @@
-// The node:http door: @hono/node-server turns each IncomingMessage into a fetch Request for
-// `emulator.handle`, and its Response back. Loaded only by `emulator.listen()`. A client that is
-// slow to send its request is dropped after the timeouts (the pipeline reads a body before the
-// write lock, so meanwhile it holds up no one); the control API's paths answer only this
-// machine's own clients (local-only.ts).
-import { createServer } from 'node:http';
+// The node:http door: reads node's request as the pipeline's `Incoming` and writes its answer
+// straight to node's response, with no fetch `Request`/`Response` in between. Loaded only by
+// `emulator.listen()`. A client that is slow to send its request is dropped after the timeouts
+// (the pipeline reads a body before the write lock, so meanwhile it holds up no one); the
+// control API's paths answer only this machine's own clients (local-only.ts).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import type { BodySource, HeaderReader, Incoming, Rendered } from '../http/incoming.js';
 import type { Handler, ListenOptions, LocalOnly, Server, Timeouts } from './listen.js';
-import { localPolicy, localRefusal } from './local-only.js';
+import { localPolicy, localRefusal, type LocalPolicy } from './local-only.js';
 
 // Large enough that any over-long query string a test could send reaches the emulator, which
 // answers 414 as GitLab does; node:http would otherwise answer 431 past its 16 KiB default.
@@ -36,18 +36,13 @@ export async function startServer(handle: Handler, options: ListenOptions = {}, 
   const timeouts = timeoutsOf(options);
   const host = options.host ?? '127.0.0.1';
   const policy = localOnly && localPolicy(localOnly, host);
-  type Env = { incoming: { headers: { host?: string }; socket: { destroy(): void } } };
-  const listener = getRequestListener(async (request, env: Env) => {
-    const refused = policy && localRefusal(policy, request, env.incoming.headers.host);
-    if (refused) return refused;
-    const response = await handle(request);
-    // status, not type: reading a hono response's type builds the full fetch Response (its slow path).
-    if (response.status === 0) {
-      env.incoming.socket.destroy(); // an injected dropped connection
-      return new Response(null, { status: 500 });
-    }
-    return response;
-  });
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    serve(handle, policy, req, res).catch((e: unknown) => {
+      // Not reached by any request the pipeline answers (it answers every failure): a broken socket.
+      if (!res.headersSent) write(res, { status: 500, headers: {}, body: null });
+      else res.destroy(e instanceof Error ? e : undefined);
+    });
+  };
   const server = createServer(
     {
       maxHeaderSize: MAX_HEADER_SIZE,
@@ -79,4 +74,61 @@ export async function startServer(handle: Handler, options: ListenOptions = {}, 
         server.closeAllConnections();
       }),
   };
+}
+
+/** A Host header as URLs accept one: a name or address, and a port. */
+const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$/;
+
+async function serve(handle: Handler, policy: LocalPolicy | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const host = req.headers.host ?? '';
+  let url: URL | undefined;
+  if (HOST.test(host)) {
+    try {
+      url = new URL(req.url ?? '/', `http://${host}`);
+    } catch {
+      url = undefined;
+    }
+  }
+  if (!url || (req.url ?? '/')[0] !== '/') return write(res, BAD_REQUEST);
+  const origin = req.headers.origin;
+  const refused = policy && localRefusal(policy, url.pathname, typeof origin === 'string' ? origin : null, host);
+  if (refused) return write(res, refused);
+  const answer = await handle(nodeIncoming(req, url.href));
+  if (answer.status === 0) {
+    req.socket.destroy(); // an injected dropped connection
+    return;
+  }
+  write(res, answer);
+}
+
+const BAD_REQUEST: Rendered = { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'Bad Request' };
+
+function nodeIncoming(req: IncomingMessage, url: string): Incoming {
+  const headers: HeaderReader = {
+    get(name) {
+      const v = req.headers[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    },
+    has: (name) => req.headers[name.toLowerCase()] !== undefined,
+  };
+  const method = req.method ?? 'GET';
+  const body: BodySource | null =
+    method === 'GET' || method === 'HEAD'
+      ? null
+      : {
+          chunks: () => req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>,
+          discard: () => void req.resume(),
+        };
+  return { method, url, headers, body };
+}
+
+/** An answer on node's response: the headers as one block, the body with its length. */
+function write(res: ServerResponse, answer: Rendered): void {
+  if (res.destroyed) return; // the client went away meanwhile
+  const { body } = answer;
+  const headers = answer.headers;
+  if (body !== null) headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  else if (answer.status !== 204 && answer.status !== 304 && res.req.method !== 'HEAD') headers['Content-Length'] = '0';
+  res.writeHead(answer.status, headers);
+  res.end(body ?? undefined);
 }

@@ -12,6 +12,7 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { project, route, type Context } from '../define.js';
 import { ARCHIVE_THROTTLED, archiveThrottled, hotlinkingRefused } from './errors.js';
 import { notFound } from '../../core/errors.js';
+import type { Incoming } from '../../http/incoming.js';
 import { arr, bool, str } from '../../http/params.js';
 import { redirect, type Reply } from '../../http/route.js';
 import type { Project } from '../../store/state.js';
@@ -75,7 +76,7 @@ const MIME_TYPE = new RegExp(`^(?:\\*/\\*|${MIME_NAME}/(?:\\*|${MIME_NAME}))$`);
  * no-cors or websocket, as Node's and browsers' fetch send by default), or whose preferred Accept
  * type is an image, media or CSS, or that names an invalid type, is refused.
  */
-function hotlinking(request: Request): boolean {
+function hotlinking(request: Incoming): boolean {
   if (['cors', 'no-cors', 'websocket'].includes(request.headers.get('sec-fetch-mode')?.trim() ?? '')) return true;
   const accept = request.headers.get('accept')?.trim() ?? '';
   if (accept === '') return false;
