@@ -14,13 +14,20 @@ interface Case {
   name: string;
   path: string;
   headers: Record<string, string>;
+  /** The least share of raw node:http's rate it should reach; 0.7 unless said. */
+  goal?: number;
 }
 
 const CASES: Case[] = [
   { name: 'GET /projects?per_page=20 (admin)', path: '/api/v4/projects?per_page=20', headers: { 'PRIVATE-TOKEN': TOKEN } },
   { name: 'GET /projects/1', path: '/api/v4/projects/1', headers: { 'PRIVATE-TOKEN': TOKEN } },
   { name: 'anonymous raw file read', path: '/api/v4/projects/acme%2Fwebsite/repository/files/README.md/raw?ref=main', headers: {} },
+  // Each request a new query string: the answer cache never holds it, so the route runs whole.
+  { name: 'GET /projects/1, cache missed', path: '/api/v4/projects/1?_=[<id>]', headers: { 'PRIVATE-TOKEN': TOKEN }, goal: 0.4 },
 ];
+
+/** The path without the cache-missing parameter: what the raw server looks answers up by. */
+const answerPath = (path: string) => path.replace(/[?&]_=[^&]*$/, '');
 
 type Message = { port: number } | { recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> };
 
@@ -39,7 +46,7 @@ function serveRaw(): void {
     if (!('recorded' in m)) return;
     const answers = new Map(Object.entries(m.recorded).map(([path, r]) => [path, { ...r, body: Buffer.from(r.body, 'base64') }]));
     const server = createServer((req, res) => {
-      const a = answers.get(req.url ?? '');
+      const a = answers.get(answerPath(req.url ?? ''));
       if (!a) {
         res.writeHead(404).end();
         return;
@@ -58,7 +65,7 @@ function start(role: string): ChildProcess {
 const next = (child: ChildProcess) => new Promise<Message>((resolve) => child.once('message', (m) => resolve(m as Message)));
 
 async function rate(port: number, c: Case, seconds: number): Promise<number> {
-  const result = await autocannon({ url: `http://127.0.0.1:${port}${c.path}`, headers: c.headers, connections: 10, duration: seconds });
+  const result = await autocannon({ url: `http://127.0.0.1:${port}${c.path}`, headers: c.headers, connections: 10, duration: seconds, idReplacement: true });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${c.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
@@ -72,12 +79,12 @@ export async function benchServerDoor(seconds = 3, rounds = 7): Promise<string[]
     const { port: emuPort } = (await next(emu)) as { port: number };
     const recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
     for (const c of CASES) {
-      const res = await fetch(`http://127.0.0.1:${emuPort}${c.path}`, { headers: c.headers });
+      const res = await fetch(`http://127.0.0.1:${emuPort}${answerPath(c.path)}`, { headers: c.headers });
       const headers = Object.fromEntries(res.headers);
       delete headers['transfer-encoding'];
       delete headers.connection;
       delete headers['keep-alive'];
-      recorded[c.path] = { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+      recorded[answerPath(c.path)] = { status: res.status, headers, body: Buffer.from(await res.arrayBuffer()).toString('base64') };
     }
     raw.send({ recorded } satisfies Message);
     const { port: rawPort } = (await next(raw)) as { port: number };
@@ -100,7 +107,7 @@ export async function benchServerDoor(seconds = 3, rounds = 7): Promise<string[]
       }
       const pct = (x: number) => `${Math.round(100 * x)}%`;
       lines.push(
-        `server door: ${c.name}: ${Math.round(median(emuRates))} req/s vs raw node:http ${Math.round(median(rawRates))} req/s -> median ${pct(median(ratios))} of raw (spread ${pct(Math.min(...ratios))}-${pct(Math.max(...ratios))}, ${rounds} rounds of ${seconds} s, load from another process)`,
+        `server door: ${c.name}: ${Math.round(median(emuRates))} req/s vs raw node:http ${Math.round(median(rawRates))} req/s -> median ${pct(median(ratios))} of raw (goal >= ${pct(c.goal ?? 0.7)}; spread ${pct(Math.min(...ratios))}-${pct(Math.max(...ratios))}, ${rounds} rounds of ${seconds} s, load from another process)`,
       );
     }
     return lines;
