@@ -66,6 +66,31 @@ export function canReadProject(state: CoreState, user: User | null, project: Pro
   return visibleTo(project.visibility, user, projectAccess(state, user, project, now));
 }
 
+/**
+ * `canReadProject` for many projects of one caller: the caller's access through each namespace
+ * is worked out once, not once per project (a list of 10,000 projects shares a few groups).
+ */
+export function projectReader(state: CoreState, user: User | null, now: number): (project: Project) => boolean {
+  if (user?.admin) return (project) => !project.pendingDelete;
+  if (!user) return (project) => !project.pendingDelete && project.visibility === 'public';
+  const t = today(now);
+  const byNamespace = new Map<number, number>();
+  const namespaceLevel = (id: number): number => {
+    let level = byNamespace.get(id);
+    if (level === undefined) {
+      const ns = tget(state.namespaces, id);
+      level = !ns ? ACCESS.none : ns.kind === 'user' ? (ns.ownerId === user.id ? ACCESS.owner : ACCESS.none) : groupAccess(state, user, ns, now);
+      byNamespace.set(id, level);
+    }
+    return level;
+  };
+  return (project) => {
+    if (project.pendingDelete) return false;
+    if (project.visibility === 'public' || (project.visibility === 'internal' && !user.external)) return true;
+    return activeLevel(project.members[user.id], t) >= ACCESS.guest || namespaceLevel(project.namespaceId) >= ACCESS.guest;
+  };
+}
+
 export function canReadGroup(state: CoreState, user: User | null, group: Namespace, now: number): boolean {
   if (group.pendingDelete) return false;
   if (visibleTo(group.visibility, user, groupAccess(state, user, group, now))) return true;

@@ -54,6 +54,29 @@ export function tlist<T>(table: Table<T>): T[] {
   return Array.from(tvalues(table));
 }
 
+const DERIVED = new WeakMap<object, Map<unknown, unknown>>();
+
+/**
+ * A value derived from a table (an index, a list in order), computed once per version of the
+ * table: tables are immutable, so a write makes a new one and the next read derives again.
+ * `derive` must be a module-level function: it is the memo's key. A table not yet frozen (a
+ * draft) is derived from afresh each time.
+ */
+export function derived<T, R>(table: Table<T>, derive: (table: Table<T>) => R): R {
+  if (!Object.isFrozen(table)) return derive(table); // a draft, or a world being built: it may still change
+  let memo = DERIVED.get(table);
+  if (memo === undefined) DERIVED.set(table, (memo = new Map()));
+  if (memo.has(derive)) return memo.get(derive) as R;
+  const value = derive(table);
+  memo.set(derive, value);
+  return value;
+}
+
+/** Every value of the table, in its order, as one array shared by every reader of this version. */
+export function tarray<T>(table: Table<T>): readonly T[] {
+  return derived(table, tlist) as readonly T[];
+}
+
 /**
  * A collection split by owner (a project, a group): each owner's records are a table of their
  * own, so a write copies one owner's chunk, and listing one owner never walks the others.

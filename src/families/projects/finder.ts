@@ -1,6 +1,6 @@
 // ProjectsFinder (app/finders/projects_finder.rb): the projects a caller may read among some
 // candidates, filtered and ordered as GET /projects and a group's project list ask.
-import { canReadProject, projectAccess } from '../../policy/access.js';
+import { projectAccess, projectReader } from '../../policy/access.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User, type Visibility } from '../../store/state.js';
 import type { State } from '../world.js';
@@ -37,8 +37,9 @@ export function findProjects(state: State, user: User | null, f: ProjectFilters,
   const search = f.search?.toLowerCase();
   const byMembership = f.membership || f.min_access_level !== undefined || f.owned || f.starred;
   const out: Project[] = [];
+  const readable = projectReader(state, user, now);
   for (const project of candidates) {
-    if (!canReadProject(state, user, project, now)) continue;
+    if (!readable(project)) continue;
     if (byMembership) {
       if (!user || f.starred) continue; // stars are not part of the world yet: nobody has starred anything
       const access = projectAccess(state, user, project, now);
@@ -76,9 +77,20 @@ function sortProjects(list: Project[], orderBy: string, sort: string): Project[]
     : orderBy === 'last_activity_at' ? (p) => p.lastActivityAt
     : orderBy === 'star_count' ? (p) => p.starCount
     : (p) => p.id; // created_at is replaced by id, the tie-breaker GitLab adds
-  return list.sort((a, b) => {
+  const order = (a: Project, b: Project) => {
     const ka = key(a);
     const kb = key(b);
     return (ka < kb ? -1 : ka > kb ? 1 : 0) * dir || (a.id - b.id) * dir;
-  });
+  };
+  // Candidates mostly come in id order: a list already in order (or its reverse) is not sorted again.
+  let ascending = true;
+  let descending = true;
+  for (let i = 1; i < list.length && (ascending || descending); i++) {
+    const c = order(list[i - 1]!, list[i]!);
+    if (c > 0) ascending = false;
+    if (c < 0) descending = false;
+  }
+  if (ascending) return list;
+  if (descending) return list.reverse();
+  return list.sort(order);
 }

@@ -7,12 +7,12 @@ import { bool, int, str } from '../../http/params.js';
 import { accepted, created, json, type Reply } from '../../http/route.js';
 import { jsonArray } from '../../render/cache.js';
 import type { Project, User } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { tarray, tget, tvalues } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { projectEntity, projectJson, type ProjectRendering, type ProjectView } from './entity.js';
 import { findProjects } from './finder.js';
 import { EDITABLE, PROJECT_LIST_PARAMS, changesFrom, type Editable } from './params.js';
-import { canAdminProject, canOwnProject } from './rules.js';
+import { canAdminProject, canOwnProject, publicProjects } from './rules.js';
 import { addFirstReadme, newProject, scheduleProjectDeletion, updateProject } from './service.js';
 
 const view = (ctx: Context<unknown>): ProjectView => ({ state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase });
@@ -42,7 +42,8 @@ export const projectRoutes = [
     params: PROJECT_LIST_PARAMS,
     handler: (ctx) => {
       const p = ctx.params;
-      const all = findProjects(ctx.state, ctx.user, p, tvalues(ctx.state.projects), ctx.now());
+      const candidates = ctx.user ? tarray(ctx.state.projects) : publicProjects(ctx.state);
+      const all = findProjects(ctx.state, ctx.user, p, candidates, ctx.now());
       if (p.pagination === 'keyset') {
         // Only `order_by=id` as sent can be `id`: its default is `created_at`.
         if (p.order_by !== 'id') throw keysetUnsupported();

@@ -5,7 +5,7 @@ import { groupAccess, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, coreIds, type Project, type User, type Visibility } from '../../store/state.js';
 import { defineTask, type TaskContext } from '../define.js';
 import type { State } from '../world.js';
-import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import { derived, tarray, tdel, tget, tset, tvalues, type Table } from '../../store/table.js';
 import type { Errors } from '../groups/index.js';
 import {
   MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
@@ -128,9 +128,27 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
 
 
 export function projectsIn(state: State, namespaceId: number): Project[] {
-  const out: Project[] = [];
-  for (const p of tvalues(state.projects)) if (p.namespaceId === namespaceId && !p.pendingDelete) out.push(p);
+  return (derived(state.projects, byNamespace).get(namespaceId) ?? []).filter((p) => !p.pendingDelete);
+}
+
+/** Namespace id -> its projects, in id order. */
+function byNamespace(projects: Table<Project>): Map<number, Project[]> {
+  const out = new Map<number, Project[]>();
+  for (const p of tvalues(projects)) {
+    const list = out.get(p.namespaceId);
+    if (list) list.push(p);
+    else out.set(p.namespaceId, [p]);
+  }
   return out;
+}
+
+/** The public projects, in id order: all an anonymous caller may list. */
+export function publicProjects(state: State): readonly Project[] {
+  return derived(state.projects, publicOnly);
+}
+
+function publicOnly(projects: Table<Project>): Project[] {
+  return tarray(projects).filter((p) => p.visibility === 'public' && !p.pendingDelete);
 }
 
 /** Renames or moves the project's path entry when its path changes. */
