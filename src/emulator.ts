@@ -9,6 +9,7 @@ import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle 
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
+import { loadVolumes } from './git/volume.js';
 import { Pipeline } from './http/pipeline.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { Scheduler } from './store/scheduler.js';
@@ -231,6 +232,7 @@ export class Emulator {
 
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  await loadVolumes();
   const emulator = new Emulator(options);
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();

@@ -5,8 +5,9 @@
 // never rewritten, so what is written or parsed once is cached for every reader, every fork and
 // every snapshot of the world; a request's writes stay pending until it commits. A world sees of
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
-import git, { type FsClient } from 'isomorphic-git';
-import { Volume, createFsFromVolume } from 'memfs';
+import type { FsClient } from 'isomorphic-git';
+import type { Volume } from 'memfs';
+import { newVolume } from './volume.js';
 import { EMPTY_TREE, Lru, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree } from './format.js';
 export { EMPTY_TREE } from './format.js';
@@ -56,6 +57,22 @@ export interface TransactionHost {
  * (nor a snapshot restored into another emulator) ever sees one handed out twice.
  */
 let lastStorage = 0;
+
+/**
+ * An object the repository does not hold, shaped as isomorphic-git's NotFoundError (`code`,
+ * `data.what`), so code written for either reads it the same; isomorphic-git itself loads only
+ * when a test asks for it.
+ */
+export class MissingObject extends Error {
+  readonly code = 'NotFoundError';
+  readonly data: { what: string };
+
+  constructor(oid: string) {
+    super(`Could not find ${oid}.`);
+    this.name = 'NotFoundError';
+    this.data = { what: oid };
+  }
+}
 
 /**
  * One storage's committed objects: a bare gitdir of loose objects on the shared volume. Every
@@ -228,8 +245,8 @@ export class ObjectStorage {
  * there when they parted.
  */
 export class ObjectDatabase {
-  readonly volume = new Volume();
-  readonly fs: FsClient = createFsFromVolume(this.volume) as unknown as FsClient;
+  readonly volume: Volume;
+  readonly fs: FsClient;
   // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
   // A repository reads them only after `has` says that it holds the object.
   readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
@@ -241,7 +258,9 @@ export class ObjectDatabase {
   /** World -> project -> the committed objects of its repository in that world (one object, so a spy on it holds). */
   #views = new WeakMap<object, Map<number, RepositoryObjects>>();
 
-  constructor(readonly binding: StorageBinding) {}
+  constructor(readonly binding: StorageBinding) {
+    ({ volume: this.volume, fs: this.fs } = newVolume());
+  }
 
   /** A new storage id, never handed out before. */
   allocate(): number {
@@ -502,7 +521,7 @@ export class RepositoryObjects {
     // The empty tree: git knows it without a file.
     if (oid === EMPTY_TREE) return { type: 'tree', object: new Uint8Array(0) };
     // An object this repository does not hold in this world (its gitdir may: another history's).
-    throw new git.Errors.NotFoundError(oid);
+    throw new MissingObject(oid);
   }
 
   async type(oid: string): Promise<ObjectType | null> {
