@@ -30,8 +30,9 @@ export function headerValue(name: string, value: string): string {
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
- * A reply with its JSON body serialised and, for a 200, its weak ETag computed: what the answer
- * cache keeps, so answering from it again costs neither.
+ * A reply as the answer cache keeps it: its body serialised and encoded once (answering from
+ * the cache again neither serialises nor encodes it), and for a 200 its weak ETag, computed
+ * from the same text as an uncached answer's.
  */
 export function settle(reply: Reply): Reply {
   let out = reply;
@@ -39,8 +40,14 @@ export function settle(reply: Reply): Reply {
     const { body, ...rest } = out;
     out = { ...rest, json: JSON.stringify(body) };
   }
-  const bytes = out.json ?? out.raw;
-  if (out.status === 200 && out.etag === undefined && bytes !== undefined) out = { ...out, etag: `W/"${hash53(bytes)}"` };
+  const text = out.json ?? out.raw;
+  if (out.status === 200 && out.etag === undefined && text !== undefined) out = { ...out, etag: `W/"${hash53(text)}"` };
+  if (out.json !== undefined) {
+    const { json, ...rest } = out;
+    out = { ...rest, raw: utf8.encode(json), contentType: 'application/json' };
+  } else if (typeof out.raw === 'string') {
+    out = { ...out, raw: utf8.encode(out.raw), contentType: out.contentType ?? 'application/octet-stream' };
+  }
   return out;
 }
 
