@@ -3,7 +3,7 @@
 // GitLab's visibility rules, filters and validation errors.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type SeedHandles } from '../src/index.js';
-import { updateProject } from './support/world.js';
+import { pendingTasks, updateProject } from './support/world.js';
 
 const BASE = 'https://gitlab.example.com/api/v4';
 const as = (user: string) => ({ 'PRIVATE-TOKEN': `${user}-token` });
@@ -182,7 +182,7 @@ describe('projects', () => {
     expect((await get(path, as('root'))).status).toBe(404);
     expect(await projectPaths(as('root'))).not.toContain('acme/website');
     gitlab.runUntilIdle();
-    expect(gitlab.state.tasks).toEqual([]);
+    expect(pendingTasks(gitlab)).toEqual([]);
     const again = await call('POST', '/projects', as('alice'), { name: 'Website', path: 'website', namespace_id: seeded.groups.acme!.id });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(seeded.projects['acme/website']!.id);

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handlers } from '../src/msw.js';
 import { Clock, createEmulator, parseDuration, type Emulator, type Fixture, type Server } from '../src/index.js';
-import { idOf, SMALL_WORLD } from './support/world.js';
+import { idOf, pendingTasks, scheduleTask, SMALL_WORLD } from './support/world.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const BASE = `${ORIGIN}/api/v4`;
@@ -147,17 +147,15 @@ describe('timed work', () => {
   // A task in the world: the destruction of a project, due in one hour.
   function scheduleDestroy(inMs: number) {
     const id = idOf(gitlab, 'acme/website');
-    gitlab.store.update((d) => {
-      d.tasks.push({ id: 999, at: gitlab.clock.now() + inMs, kind: 'project.destroy', payload: { projectId: id } });
-    });
+    scheduleTask(gitlab, { id: 999, at: gitlab.clock.now() + inMs, kind: 'project.destroy', payload: { projectId: id } });
   }
 
   it('runs when the clock passes its time, not before', () => {
     scheduleDestroy(3_600_000);
     gitlab.clock.advance('59m');
-    expect(gitlab.state.tasks).toHaveLength(1);
+    expect(pendingTasks(gitlab)).toHaveLength(1);
     gitlab.clock.advance('1m');
-    expect(gitlab.state.tasks).toHaveLength(0);
+    expect(pendingTasks(gitlab)).toHaveLength(0);
     expect(() => idOf(gitlab, 'acme/website')).toThrow();
   });
 
@@ -165,7 +163,7 @@ describe('timed work', () => {
     scheduleDestroy(86_400_000);
     expect(gitlab.runUntilIdle()).toBe(1);
     expect(gitlab.clock.now()).toBe(Date.parse(START) + 86_400_000);
-    expect(gitlab.state.tasks).toEqual([]);
+    expect(pendingTasks(gitlab)).toEqual([]);
   });
 
   it('is part of the world: a snapshot taken before it ran brings it back', () => {
@@ -173,7 +171,7 @@ describe('timed work', () => {
     const snap = gitlab.snapshot();
     gitlab.runUntilIdle();
     gitlab.restore(snap);
-    expect(gitlab.state.tasks).toHaveLength(1);
+    expect(pendingTasks(gitlab)).toHaveLength(1);
   });
 });
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
-import { ACME, apiCall, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
+import { ACME, apiCall, pendingTasks, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -509,7 +509,7 @@ describe('POST /projects/:id/releases/:tag_name/evidence', () => {
     e.configure({ tier: 'premium' });
     const r = await send('POST', `${APP}/releases/v0.1/evidence`, undefined, 'dev-token');
     expect(r).toMatchObject({ status: 202, body: 202 });
-    expect(e.state.tasks).toHaveLength(1);
+    expect(pendingTasks(e)).toHaveLength(1);
     e.clock.advance('1m');
     const evidences = (await get(`${APP}/releases/v0.1`, 'dev-token')).body.evidences;
     expect(evidences).toEqual([{ sha: expect.stringMatching(/^[0-9a-f]{64}$/), filepath: expect.stringMatching(/^https:\/\/gitlab\.example\.com\/acme\/app\/-\/releases\/v0\.1\/evidences\/\d+\.json$/), collected_at: '2024-03-01T12:01:00.000Z' }]);

@@ -9,6 +9,7 @@ import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
 import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
+import { addTask } from '../store/scheduler.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
 /** The parts of a fixture a family adds: top-level keys, and fields of each user, group and project. */
@@ -50,7 +51,7 @@ export function defineTask<P>(kind: string, run: (draft: Draft<State>, payload: 
 
 /** Schedules timed work as part of a change of the world. */
 export function schedule<P>(draft: Draft<CoreState>, task: TaskDef<P>, at: number, payload: P): void {
-  draft.tasks.push({ id: coreIds.next(draft as CoreState, 'task'), at, kind: task.kind, payload: payload as Draft<unknown> });
+  addTask(draft as CoreState, { id: coreIds.next(draft as CoreState, 'task'), at, kind: task.kind, payload });
 }
 
 export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {

@@ -184,7 +184,10 @@ export interface CoreState {
   projectNames: Table<number>;
   /** CI jobs by id: a job token is valid while its job runs. */
   jobs: Table<Job>;
-  tasks: Task[];
+  /** Timed work by id. */
+  tasks: Table<Task>;
+  /** When the earliest task is due (null: none), so that a request checks for due work in O(1). */
+  nextTaskAt: number | null;
 }
 
 export function defaultSettings(): Settings {
@@ -215,7 +218,8 @@ export function emptyCoreState(seed = 1): CoreState {
     paths: emptyTable(),
     projectNames: emptyTable(),
     jobs: emptyTable(),
-    tasks: [],
+    tasks: emptyTable(),
+    nextTaskAt: null,
   };
 }
 

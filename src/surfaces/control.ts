@@ -29,7 +29,7 @@ export interface ControlTarget {
   readonly clock: Clock;
   readonly journal: Journal<Snapshot>;
   readonly faults: Faults;
-  readonly state: { readonly tasks: readonly unknown[]; readonly instance: Instance };
+  readonly state: { readonly tasks: { readonly size: number }; readonly instance: Instance };
   reset(): void;
   seed(fixture: never): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
@@ -120,7 +120,7 @@ function controlRoute(
 }
 
 function clockState(e: ControlTarget) {
-  return { now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen, pending_tasks: e.state.tasks.length };
+  return { now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen, pending_tasks: e.state.tasks.size };
 }
 
 function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {

@@ -17,6 +17,8 @@ import type { Milestone } from '../../src/families/milestones/index.js';
 import type { Release } from '../../src/families/releases/index.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.js';
 import { pget, plist, tget } from '../../src/store/table.js';
+import { addTask, pendingTasks as schedulerPending } from '../../src/store/scheduler.js';
+import type { Task } from '../../src/store/state.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -127,6 +129,16 @@ export function releaseRecord(emulator: Emulator, fullPath: string, tagName: str
 
 export function projectMilestones(emulator: Emulator, fullPath: string): Milestone[] {
   return plist(emulator.state.projectMilestones, projectRecord(emulator, fullPath).id);
+}
+
+/** The world's pending timed work, earliest first. */
+export function pendingTasks(emulator: Emulator): Task[] {
+  return schedulerPending(emulator.state);
+}
+
+/** Adds a task to the world as a family's `schedule` would. */
+export function scheduleTask(emulator: Emulator, task: Task): void {
+  emulator.store.update((draft) => addTask(draft, task));
 }
 
 /** The smallest world the core and control tests use: root, alice (owner of the public acme group) and acme/website. */
