@@ -59,6 +59,28 @@ async function mswDoor(): Promise<void> {
   say(`msw door: GET /projects/1 ${fmt(emuMs)} ms/request vs static MSW handler ${fmt(staticMs)} ms -> median ratio ${fmt(ratio, 2)}x (goal <= 1.3x)`);
 }
 
+/** emulator.handle() against a function that returns the same Response, per request. */
+async function inProcess(): Promise<void> {
+  const emulator = await createEmulator();
+  const url = `${BASE}/api/v4/projects/1`;
+  const headers = { 'PRIVATE-TOKEN': TOKEN };
+  const sample = await emulator.handle(new Request(url, { headers }));
+  const body = await sample.arrayBuffer();
+  const sampleHeaders = [...sample.headers];
+  const same = async (_: Request) => new Response(body.slice(0), { status: 200, headers: sampleHeaders });
+  const n = 2000;
+  const ratios: number[] = [];
+  let emuMs = 0;
+  let baseMs = 0;
+  for (let round = 0; round < 9; round++) {
+    baseMs = await timeLoop(n, async () => (await same(new Request(url, { headers }))).arrayBuffer());
+    emuMs = await timeLoop(n, async () => (await emulator.handle(new Request(url, { headers }))).arrayBuffer());
+    ratios.push(emuMs / baseMs);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  say(`in process: emulator.handle(GET /projects/1) ${fmt(emuMs)} ms vs a function returning the same Response ${fmt(baseMs)} ms -> median ${fmt(median(ratios), 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= 1.3x)`);
+}
+
 /** From createEmulator() with the default world to its first answer. */
 async function startup(): Promise<void> {
   const times: number[] = [];
@@ -190,6 +212,16 @@ async function main(): Promise<void> {
     const { benchServerDoor } = await import('./server-door.js');
     const [seconds, rounds] = process.argv.slice(3).map(Number);
     for (const line of await benchServerDoor(seconds || undefined, rounds || undefined)) say(line);
+  }
+  if (!only || only === 'handle') await inProcess();
+  if (!only || only === 'start') {
+    const { benchStart } = await import('./start.js');
+    for (const line of await benchStart()) say(line);
+  }
+  if (!only || only === 'memory') {
+    const { benchMemory } = await import('./memory.js');
+    const [projects, commits] = process.argv.slice(3).map(Number);
+    for (const line of await benchMemory(projects || undefined, commits || undefined)) say(line);
   }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') await writeScaling();

@@ -18,10 +18,12 @@ interface Ready {
 /** The server process: the default world on a free port; answers RSS when asked. */
 async function serve(): Promise<void> {
   const { createEmulator } = await import('../src/index.js');
-  const emulator = await createEmulator();
+  const journalLimit = process.env.SOAK_JOURNAL ? Number(process.env.SOAK_JOURNAL) : undefined;
+  const emulator = await createEmulator({ journalLimit });
   const server = await emulator.listen({ port: 0 });
   process.on('message', (m) => {
-    if (m === 'rss') process.send!({ rss: process.memoryUsage().rss, journal: emulator.journal.entries().length });
+    if (m === 'rss') (globalThis as { gc?: () => void }).gc?.();
+    if (m === 'rss') process.send!({ ...process.memoryUsage(), journal: emulator.journal.entries().length });
     if (m === 'stop') void server.close().then(() => process.exit(0));
   });
   process.send!({ port: server.port } satisfies Ready);
@@ -87,7 +89,7 @@ const percentile = (xs: number[], p: number) => {
 };
 
 async function main(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx', '--expose-gc'], stdio: 'inherit' });
   const { port } = await new Promise<Ready>((resolve) => child.once('message', (m) => resolve(m as Ready)));
   const before = await ask<{ rss: number }>(child, 'rss');
   const stalled = stall(port);
@@ -109,7 +111,7 @@ async function main(): Promise<void> {
       }
     }),
   );
-  const after = await ask<{ rss: number; journal: number }>(child, 'rss');
+  const after = await ask<{ rss: number; heapUsed: number; heapTotal: number; external: number; journal: number }>(child, 'rss');
   stalled.stop();
   child.send('stop');
   const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
@@ -118,7 +120,7 @@ async function main(): Promise<void> {
     const xs = times[kind];
     console.log(`  ${kind}s: ${xs.length}, p50 ${percentile(xs, 50).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`);
   }
-  console.log(`  server RSS: ${mb(before.rss)} before, ${mb(after.rss)} after (journal holds ${after.journal} entries)`);
+  console.log(`  server RSS: ${mb(before.rss)} before, ${mb(after.rss)} after (heap ${mb(after.heapUsed)} used of ${mb(after.heapTotal)}, external ${mb(after.external)}; journal holds ${after.journal} entries)`);
   agent.destroy();
 }
 
