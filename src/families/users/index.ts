@@ -4,6 +4,7 @@
 import { emptyTable } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { UsersSlice } from './records.js';
+import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';
 import { DESTROY_USER } from './service.js';
@@ -27,7 +28,7 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     runners: emptyTable(),
     runnerTokens: emptyTable(),
   }),
-  routes: userRoutes,
+  routes: [...userRoutes, ...profileRoutes],
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
 });
@@ -37,3 +38,4 @@ export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, t
 export { userBasic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
 export { writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
+export { recordActivity } from './activity.js';
