@@ -367,7 +367,7 @@ describe('activity', () => {
       { username: 'bob', last_activity_on: '2024-03-03', last_activity_at: '2024-03-03' },
     ]);
     // The administrator's own request counted once it was answered.
-    expect(names((await call('GET', '/user/activities?from=2024-03-02', 'root-token')).body)).toEqual(['bob', 'root']);
+    expect(names((await call('GET', '/user/activities?from=2024-03-02', 'root-token')).body)).toEqual(['root', 'bob']);
   });
 
   it('shows private profiles to administrators only', async () => {
