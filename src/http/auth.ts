@@ -91,7 +91,8 @@ function checkUserState(user: User, webBase: string): void {
 
 function checkScopes(token: Token, method: string, req: AuthRequirements): void {
   const read = method === 'GET' || method === 'HEAD';
-  const accepted = read ? ['api', 'read_api', ...req.scopes] : ['api'];
+  // A route's own scopes (read_user, create_runner, self_rotate) count for any method it declares them on.
+  const accepted = read ? ['api', 'read_api', ...req.scopes] : ['api', ...req.scopes];
   if (!token.scopes.some((s) => accepted.includes(s))) throw insufficientScope([...req.scopes, 'api', 'read_api']);
 }
 

@@ -111,6 +111,8 @@ export interface Token {
   groupId?: number;
   description?: string;
   lastUsedAt?: number | null;
+  /** Project and group access tokens: the role their bot user was given. */
+  accessLevel?: number;
 }
 
 export interface Member {

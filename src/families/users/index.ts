@@ -6,6 +6,7 @@ import { defineFamily, type Family } from '../define.js';
 import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
+import { tokenRoutes } from './token-routes.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';
 import { DESTROY_USER } from './service.js';
 
@@ -28,7 +29,7 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     runners: emptyTable(),
     runnerTokens: emptyTable(),
   }),
-  routes: [...userRoutes, ...profileRoutes],
+  routes: [...userRoutes, ...profileRoutes, ...tokenRoutes],
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
 });

@@ -135,6 +135,7 @@ export interface TokenInput {
   projectId?: number;
   groupId?: number;
   jobId?: number;
+  accessLevel?: number;
 }
 
 export function createToken(draft: State, userId: number, input: TokenInput, now: number): Token {
@@ -155,6 +156,7 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
     lastUsedAt: null,
     ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
     ...(input.groupId !== undefined ? { groupId: input.groupId } : {}),
+    ...(input.accessLevel !== undefined ? { accessLevel: input.accessLevel } : {}),
     ...(input.jobId !== undefined ? { jobId: input.jobId } : {}),
   };
   tset(draft.tokens, value, token);
