@@ -6,6 +6,7 @@ import { defineFamily, type Family } from '../define.js';
 import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
+import { runnerRoutes } from './runners.js';
 import { tokenRoutes } from './token-routes.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';
 import { DESTROY_USER } from './service.js';
@@ -29,7 +30,7 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     runners: emptyTable(),
     runnerTokens: emptyTable(),
   }),
-  routes: [...userRoutes, ...profileRoutes, ...tokenRoutes],
+  routes: [...userRoutes, ...profileRoutes, ...tokenRoutes, ...runnerRoutes],
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
 });
