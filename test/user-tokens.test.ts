@@ -144,6 +144,15 @@ describe('one personal access token', () => {
     expect((await call('POST', `/personal_access_tokens/${res.body.id}/rotate`, 'bob-token')).status).toBe(401);
   });
 
+  it('self/rotate accepts a token with only the self_rotate scope', async () => {
+    const bob = await idOf('bob');
+    const { body } = await call('POST', `/users/${bob}/personal_access_tokens`, 'root-token', { name: 'rot', scopes: ['self_rotate'] });
+    expect((await call('GET', '/user', body.token)).status).toBe(403);
+    const res = await call('POST', '/personal_access_tokens/self/rotate', body.token);
+    expect(res).toMatchObject({ status: 200, body: { name: 'rot', scopes: ['self_rotate'] } });
+    expect((await call('POST', '/personal_access_tokens/self/rotate', 'alice-read')).status).toBe(403);
+  });
+
   it('self/rotate with the token itself; a week when expiry is required', async () => {
     world().configure({ settings: { require_personal_access_token_expiry: true } });
     const res = await call('POST', '/personal_access_tokens/self/rotate', 'alice-token');

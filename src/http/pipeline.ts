@@ -223,7 +223,7 @@ export class Pipeline {
     // not committed leaves nothing a later read can reach.
     for (let attempt = 1; ; attempt++) {
       const state = this.deps.store.state;
-      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
+      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], anyMethodScopes: route.anyMethodScopes ?? [], jobToken: route.jobToken ?? false } as const;
       const caller = x.surface.authenticate?.(state, x.request, raw, req, now, origin) ?? ANONYMOUS;
       outcome.caller = caller;
       requireAuth(caller, req);

@@ -35,9 +35,10 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
   tasks: [DESTROY_USER],
 });
 
-export { createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './rules.js';
+export { createSession, createToken, createUser, findUserByUsername, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
 export { userBasic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
 export { writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
+export { changeUser } from './service.js';
 export { recordActivity } from './activity.js';

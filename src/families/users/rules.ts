@@ -220,3 +220,14 @@ export function addEmail(draft: State, userId: number, email: string, confirmedA
   if (tget(draft.emailOwners, email.toLowerCase()) === undefined) tset(draft.emailOwners, email.toLowerCase(), userId);
   return record;
 }
+
+/** The user holding an email address (primary or secondary), if any. */
+export function userByEmail(state: State, email: string): User | undefined {
+  const id = tget(state.emailOwners, email.toLowerCase());
+  return id === undefined ? undefined : tget(state.users, id);
+}
+
+/** Records (or changes) the SCIM identity a group's provisioning gave the user. */
+export function setScimIdentity(draft: State, userId: number, groupId: number, externUid: string, active: boolean): void {
+  pset(draft.scimIdentities, userId, groupId, { groupId, externUid, active });
+}

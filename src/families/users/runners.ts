@@ -134,7 +134,7 @@ export const runnerRoutes = [
     method: 'POST',
     path: '/user/runners',
     auth: 'user',
-    scopes: ['create_runner'],
+    anyMethodScopes: ['create_runner'],
     params: {
       runner_type: str().required().values(RUNNER_TYPES),
       group_id: int(),

@@ -202,7 +202,7 @@ export const tokenRoutes = [
     method: 'DELETE',
     path: '/personal_access_tokens/self',
     auth: 'user',
-    scopes: ALL_SCOPES,
+    anyMethodScopes: ALL_SCOPES,
     handler: (ctx) => {
       ctx.update(revokeToken(ownToken(ctx)));
       return noContent();
@@ -212,7 +212,7 @@ export const tokenRoutes = [
     method: 'POST',
     path: '/personal_access_tokens/self/rotate',
     auth: 'user',
-    scopes: ['self_rotate'],
+    anyMethodScopes: ['self_rotate'],
     params: { expires_at: date() },
     handler: (ctx) => {
       const t = ctx.caller.token;
