@@ -13,7 +13,7 @@ import { listForbidden, notAuthorized, soleOwner, twoFactorAdmin, twoFactorNotEn
 import { findUsers, type UserFilters, type Viewer } from './finder.js';
 import { membershipsOf, soleOwnedGroups } from './memberships.js';
 import { identityKey } from './rules.js';
-import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, type StateAction } from './service.js';
+import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
 
 /** `can_read_all_resources?`: an administrator, or an auditor at the higher tiers. */
 export function readsAll(ctx: Context): boolean {
@@ -202,6 +202,8 @@ export const userRoutes = [
       const user = userOr404(ctx, ctx.params.id);
       checkAllOrNone(ctx.raw);
       const { id: _id, ...attrs } = ctx.params;
+      // The spec: this endpoint answers 404 even where 409 would fit (a taken email or username).
+      if (takenByOther(ctx, user, attrs.email, attrs.username)) throw notFound();
       const updated = ctx.update(changeUser(ctx.state, user, attrs, admin, ctx.now()));
       return json(userWithAdmin(updated, view(ctx)));
     },
@@ -364,6 +366,19 @@ function highestRole(ctx: Context, user: User): number {
   let level = 0;
   for (const m of membershipsOf(ctx.state, user.id)) level = Math.max(level, m.member.accessLevel);
   return level;
+}
+
+/** Whether another user holds the email (primary or confirmed secondary) or the username. */
+function takenByOther(ctx: Context, user: User, email: string | undefined, username: string | undefined): boolean {
+  if (username !== undefined) {
+    const owner = tget(ctx.state.usernames, username.toLowerCase());
+    if (owner !== undefined && owner !== user.id) return true;
+  }
+  if (email === undefined) return false;
+  const owner = tget(ctx.state.emailOwners, email.toLowerCase());
+  if (owner === undefined || owner === user.id) return false;
+  const holder = tget(ctx.state.users, owner);
+  return !!holder && verifiedEmails(ctx.state, holder).has(email.toLowerCase());
 }
 
 const allOrNone = () => grapeError(400, 'extern_uid, provider provide all or none of parameters');
