@@ -2,7 +2,8 @@
 // Checks that imports under src/ only point down the layers of docs/architecture.md:
 //   core < store, git < policy, render < http < families < surfaces < emulator.ts < transports < entries
 // and that a family reaches another family only through its index.ts, that nothing below the
-// families knows a family, and that only the transports load a transport (node:http, msw).
+// families knows a family, that only the transports load a transport (node:http, msw), and that
+// only store/table.ts reads a table's layout.
 // Prints each violation; exits 1 when there is any. `node scripts/check-layers.mjs`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -38,6 +39,8 @@ for (const file of walk(src)) {
   const text = readFileSync(file, 'utf8');
   const from = layerOf(file);
   const fromRel = relative(src, file);
+  // A table's layout (its chunk index) is the store's own: everyone else goes through table.ts.
+  if (fromRel !== join('store', 'table.ts') && /\.chunks\b(?!\()/.test(text)) problems.push(`${fromRel}: reads a table's chunks: use tvalues, tentries or tchunks from store/table.ts`);
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2] ?? m[3];
     const say = (why) => problems.push(`${fromRel}: imports '${spec}': ${why}`);

@@ -6,7 +6,7 @@ import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
-import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
@@ -16,6 +16,7 @@ import { Scheduler } from './store/scheduler.js';
 import { projectByIdOrPath } from './policy/paths.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
 import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
+import { scimSurface } from './surfaces/scim.js';
 import { webSurface } from './surfaces/web.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Project, Settings } from './store/state.js';
@@ -56,6 +57,7 @@ export type { ListenOptions, Server };
 
 const API = apiV4Surface(API_ROUTES);
 const WEB = webSurface(WEB_ROUTES);
+const SCIM = scimSurface(SCIM_ROUTES);
 
 export class Emulator {
   readonly clock: Clock;
@@ -93,7 +95,7 @@ export class Emulator {
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, WEB, controlSurface(this, { token: options.controlToken })],
+      surfaces: [API, WEB, SCIM, controlSurface(this, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,

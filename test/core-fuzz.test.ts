@@ -14,9 +14,10 @@ const HANG_MS = 10_000;
 
 const fixture: Fixture = {
   users: [
-    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
-    { username: 'alice', tokens: [{ token: 'alice-token' }, { token: 'alice-read', scopes: ['read_api'] }] },
-    { username: 'carol', external: true, tokens: [{ token: 'carol-token' }] },
+    // Active today already: the first request of a day records the caller's activity, a change of the world.
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }], last_activity_on: '2030-01-01' },
+    { username: 'alice', tokens: [{ token: 'alice-token' }, { token: 'alice-read', scopes: ['read_api'] }], last_activity_on: '2030-01-01' },
+    { username: 'carol', external: true, tokens: [{ token: 'carol-token' }], last_activity_on: '2030-01-01' },
   ],
   groups: [
     { path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] },

@@ -136,8 +136,9 @@ describe('GET/PUT/DELETE .../assets/links/:link_id', () => {
   });
 
   it('changes nothing when it fails', async () => {
+    const linux = await idOf('linux');
     const before = e.state;
-    await call('PUT', `${LINKS}/${await idOf('linux')}`, 'dev-token', { url: 'ftp:' });
+    await call('PUT', `${LINKS}/${linux}`, 'dev-token', { url: 'ftp:' });
     await call('POST', LINKS, 'guest-token', { name: 'x', url: 'https://x.example' });
     expect(e.state).toBe(before);
   });

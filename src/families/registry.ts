@@ -38,9 +38,10 @@ export function emptyState(seed = 1): State {
 
 /** Every family's routes, in the order of the list. */
 export const ROUTES: readonly RouteDef[] = families.flatMap((f) => f.routes ?? []);
-/** The routes of the REST API (under /api/v4), and those of the web paths. */
+/** The routes of the REST API (under /api/v4), those of the web paths, and SCIM's (under /api/scim/v2). */
 export const API_ROUTES = ROUTES.filter((r) => (r.surface ?? 'api') === 'api');
 export const WEB_ROUTES = ROUTES.filter((r) => r.surface === 'web');
+export const SCIM_ROUTES = ROUTES.filter((r) => r.surface === 'scim');
 
 /** Families with a seed phase, each after the ones it names (and otherwise in list order). */
 const SEED_ORDER: readonly Family[] = (() => {

@@ -24,6 +24,8 @@ export interface AuthRequirements {
   auth: 'none' | 'public' | 'user' | 'admin';
   /** Scopes accepted besides `api` (and `read_api` on GET/HEAD), e.g. `read_repository`. */
   scopes: readonly string[];
+  /** Scopes accepted on every method, writes included (`create_runner`, `self_rotate`). */
+  anyMethodScopes?: readonly string[];
   jobToken: boolean;
 }
 
@@ -92,7 +94,8 @@ function checkUserState(user: User, webBase: string): void {
 
 function checkScopes(token: Token, method: string, req: AuthRequirements): void {
   const read = method === 'GET' || method === 'HEAD';
-  const accepted = read ? ['api', 'read_api', ...req.scopes] : ['api'];
+  const always = req.anyMethodScopes ?? [];
+  const accepted = read ? ['api', 'read_api', ...req.scopes, ...always] : ['api', ...always];
   if (!token.scopes.some((s) => accepted.includes(s))) throw insufficientScope([...req.scopes, 'api', 'read_api']);
 }
 

@@ -233,7 +233,7 @@ export class Pipeline {
     // not committed leaves nothing a later read can reach.
     for (let attempt = 1; ; attempt++) {
       const state = this.deps.store.state;
-      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], jobToken: route.jobToken ?? false } as const;
+      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], anyMethodScopes: route.anyMethodScopes ?? [], jobToken: route.jobToken ?? false } as const;
       const caller = x.surface.authenticate?.(state, x.request, raw, req, now, origin) ?? ANONYMOUS;
       outcome.caller = caller;
       requireAuth(caller, req);
@@ -247,6 +247,7 @@ export class Pipeline {
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       let reply = await route.handler(ctx);
+      if (reply.status >= 200 && reply.status < 300) x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {

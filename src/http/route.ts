@@ -38,8 +38,8 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
   method: Method;
   /** Relative to its surface's prefix (/api/v4 by default), in hono's syntax: `/projects/:id/repository/files/:file_path`. */
   path: string;
-  /** The surface it belongs to: the REST API (default) or the web paths that API answers link to. */
-  surface?: 'api' | 'web';
+  /** The surface it belongs to: the REST API (default), the web paths that API answers link to, or SCIM (/api/scim/v2). */
+  surface?: 'api' | 'web' | 'scim';
   /** The project or group it acts on; its parameter need not be declared. */
   scope?: Scope;
   /** Takes `page` and `per_page` (checked before the handler) for `ctx.paginate`. */
@@ -48,7 +48,10 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
   constraints?: readonly Constraint[];
   /** `public` (default): anonymous allowed; `user`: authenticate!; `admin`; `none`: never reads credentials. */
   auth?: 'none' | 'public' | 'user' | 'admin';
+  /** Scopes accepted besides `api` on GET and HEAD (GitLab's `allow_access_with_scope ..., if: request.get?`). */
   scopes?: readonly string[];
+  /** Scopes accepted on every method of the route (`create_runner` on POST /user/runners). */
+  anyMethodScopes?: readonly string[];
   jobToken?: boolean;
   /** Lowest tier that has the route; below it the route answers 404. */
   tier?: Tier;

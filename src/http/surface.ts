@@ -4,6 +4,7 @@
 import type { ApiError } from '../core/errors.js';
 import type { CoreState } from '../store/state.js';
 import type { AuthRequirements, Caller } from './auth.js';
+import type { Context } from './context.js';
 import type { Incoming } from './incoming.js';
 import type { LinkBase, PageInput, PageResult } from './pagination.js';
 import type { Reply, RouteDef } from './route.js';
@@ -33,6 +34,8 @@ export interface Surface {
   notFound(path: string): ApiError;
   /** A failure as this surface's body. */
   renderError(error: ApiError): Reply;
+  /** Runs after a successful answer, inside its transaction (the caller's activity on the API). */
+  afterAnswer?(ctx: Context<unknown, CoreState>): void;
 }
 
 /** GitLab's own envelope: the error's body as JSON (or as text, when it says so). */

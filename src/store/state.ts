@@ -47,6 +47,8 @@ export interface User {
   admin: boolean;
   external: boolean;
   bot: boolean;
+  /** GitLab's user_type: `human`, `project_bot`, `service_account`, or an internal bot's kind. */
+  userType: string;
   namespaceId: number;
   createdAt: number;
   createdById: number | null;
@@ -63,6 +65,30 @@ export interface User {
   projectsLimit: number;
   canCreateGroup: boolean;
   twoFactorEnabled: boolean;
+  updatedAt: number;
+  currentSignInAt: number | null;
+  signInCount: number;
+  skype: string;
+  linkedin: string;
+  twitter: string;
+  discord: string;
+  pronouns: string | null;
+  /** The administrators' note about the user. */
+  note: string | null;
+  themeId: number;
+  colorSchemeId: number;
+  /** The address commits use; null for the primary email, `_private` for the no-reply one. */
+  commitEmail: string | null;
+  /** An email change that waits for its confirmation. */
+  unconfirmedEmail: string | null;
+  auditor: boolean;
+  /** The group whose SCIM or SAML provisioned the user (higher tiers). */
+  provisionedByGroupId: number | null;
+  /** Set when an administrator changed the password: the user must change it at the next sign-in. */
+  passwordExpiresAt: number | null;
+  /** Minutes limits of the higher tiers; null inherits the instance's. */
+  sharedRunnersMinutesLimit: number | null;
+  extraSharedRunnersMinutesLimit: number | null;
 }
 
 export type TokenKind = 'personal' | 'impersonation' | 'project' | 'group' | 'oauth' | 'job';
@@ -78,9 +104,15 @@ export interface Token {
   expiresAt: string | null;
   revoked: boolean;
   createdAt: number;
-  /** Job tokens: the project and job they were issued for. */
+  /** Job tokens: the project and job they were issued for; project access tokens: their project. */
   projectId?: number;
   jobId?: number;
+  /** Group access tokens: their group. */
+  groupId?: number;
+  description?: string;
+  lastUsedAt?: number | null;
+  /** Project and group access tokens: the role their bot user was given. */
+  accessLevel?: number;
 }
 
 export interface Member {

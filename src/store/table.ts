@@ -68,6 +68,25 @@ export function* tvalues<T>(table: Table<T>): IterableIterator<T> {
   }
 }
 
+/** Every key and value of the table, in its order. */
+export function* tentries<T>(table: Table<T>): IterableIterator<[string, T]> {
+  for (const top in table.chunks) {
+    const mid = table.chunks[top]!;
+    for (const chunk in mid) yield* mid[chunk]!.entries();
+  }
+}
+
+/**
+ * The table's chunks, each an immutable Map that the next version shares unless a write
+ * touched it: what an index memoised per chunk (a WeakMap keyed by the chunk) is built on.
+ */
+export function* tchunks<T>(table: Table<T>): IterableIterator<ReadonlyMap<string, T>> {
+  for (const top in table.chunks) {
+    const mid = table.chunks[top]!;
+    for (const chunk in mid) yield mid[chunk]!;
+  }
+}
+
 export function tlist<T>(table: Table<T>): T[] {
   return Array.from(tvalues(table));
 }

@@ -4,6 +4,8 @@ import { gitlabCaller } from '../http/auth.js';
 import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
+import type { Context } from '../families/define.js';
+import { recordActivity } from '../families/users/index.js';
 
 export function apiV4Surface(routes: readonly RouteDef[]): Surface {
   return {
@@ -17,5 +19,6 @@ export function apiV4Surface(routes: readonly RouteDef[]): Surface {
     journaled: true,
     notFound: () => routeNotFound(),
     renderError: renderApiError,
+    afterAnswer: (ctx) => recordActivity(ctx as unknown as Context),
   };
 }

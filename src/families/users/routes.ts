@@ -1,14 +1,388 @@
-// GET /user: the caller (lib/api/users.rb, resource :user).
-import { currentUser } from './entity.js';
-import { json } from '../../http/route.js';
-import { route } from '../define.js';
+// The users API (lib/api/users.rb): the list and a user for each kind of caller, the current
+// user, and what administrators change: create, modify, delete, states, identities, two-factor,
+// memberships, custom attributes.
+import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
+import { keysetUnsupported, paginateKeysetById } from '../../http/pagination.js';
+import { bool, datetime, hash, int, str } from '../../http/params.js';
+import { created, json, noContent } from '../../http/route.js';
+import { pdel, pset, tdel, tentries, tget } from '../../store/table.js';
+import type { User } from '../../store/state.js';
+import { route, type Context } from '../define.js';
+import { userDetails, userDetailsWithAdmin, userListItem, userPublic, userWithAdmin, type UserView } from './entity.js';
+import { listForbidden, notAuthorized, soleOwner, twoFactorAdmin, twoFactorNotEnabled, userNotFound } from './errors.js';
+import { findUsers, type UserFilters, type Viewer } from './finder.js';
+import { membershipsOf, soleOwnedGroups } from './memberships.js';
+import { identityKey } from './rules.js';
+import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
+
+/** `can_read_all_resources?`: an administrator, or an auditor at the higher tiers. */
+export function readsAll(ctx: Context): boolean {
+  const u = ctx.user;
+  return !!u && (u.admin || (u.auditor && ctx.state.instance.tier !== 'free'));
+}
+
+export function view(ctx: Context, customAttributes = false): UserView {
+  return { webBase: ctx.webBase, state: ctx.state, viewer: ctx.user, now: ctx.now(), customAttributes: customAttributes && readsAll(ctx) };
+}
+
+/** An administrator, else 403 (401 when anonymous): `authenticated_as_admin!`. */
+export function requireAdmin(ctx: Context): User {
+  if (!ctx.user) throw unauthorized();
+  if (!ctx.user.admin) throw forbidden();
+  return ctx.user;
+}
+
+export function userOr404(ctx: Context, id: number): User {
+  const user = tget(ctx.state.users, id);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
+
+const LIST_PARAMS = {
+  username: str(),
+  extern_uid: str(),
+  provider: str(),
+  search: str(),
+  active: bool().default(false),
+  external: bool().default(false),
+  exclude_external: bool().default(false),
+  blocked: bool().default(false),
+  humans: bool(),
+  exclude_humans: bool(),
+  exclude_active: bool(),
+  created_after: datetime(),
+  created_before: datetime(),
+  without_projects: bool().default(false),
+  exclude_internal: bool().default(false),
+  without_project_bots: bool().default(false),
+  admins: bool().default(false),
+  auditors: bool(),
+  two_factor: str(),
+  saml_provider_id: int(),
+  skip_ldap: bool(),
+  custom_attributes: hash(),
+  with_custom_attributes: bool().default(false),
+  order_by: str().values(ORDER_BY).default('id'),
+  sort: str().values(['asc', 'desc'] as const).default('desc'),
+  pagination: str().values(['offset', 'keyset'] as const),
+  id_after: int(),
+  id_before: int(),
+};
+
+/** What the admin-only filters of the list are when a non-administrator sends them: dropped. */
+const ADMIN_ONLY = ['created_after', 'created_before', 'order_by', 'sort', 'two_factor', 'without_projects', 'custom_attributes', 'auditors', 'saml_provider_id', 'skip_ldap'] as const;
+
+const USER_ATTRIBUTES = {
+  skype: str(),
+  linkedin: str(),
+  twitter: str(),
+  discord: str(),
+  website_url: str(),
+  organization: str(),
+  job_title: str(),
+  projects_limit: int(),
+  extern_uid: str(),
+  provider: str(),
+  bio: str().nullable(),
+  location: str(),
+  pronouns: str(),
+  public_email: str(),
+  commit_email: str(),
+  admin: bool(),
+  auditor: bool(),
+  can_create_group: bool(),
+  external: bool(),
+  avatar: str(),
+  theme_id: int(),
+  color_scheme_id: int(),
+  private_profile: bool().nullable(),
+  note: str(),
+  view_diffs_file_by_file: bool(),
+  shared_runners_minutes_limit: int().nullable(),
+  extra_shared_runners_minutes_limit: int().nullable(),
+};
+
+function idParam() {
+  return { id: int().required() };
+}
+
+const STATE_ACTIONS: StateAction[] = ['block', 'unblock', 'deactivate', 'activate', 'ban', 'unban', 'approve', 'reject'];
 
 export const userRoutes = [
+  route({
+    method: 'GET',
+    path: '/users',
+    paginated: true,
+    scopes: ['read_user'],
+    params: LIST_PARAMS,
+    handler: (ctx) => {
+      const p = ctx.params;
+      const hasExtern = p.extern_uid !== undefined && p.extern_uid !== '';
+      const hasProvider = p.provider !== undefined && p.provider !== '';
+      if (hasExtern !== hasProvider) throw allOrNone();
+      if (hasExtern && hasProvider) requireAdmin(ctx);
+      const all = readsAll(ctx);
+      const filters: UserFilters = { ...p, custom_attributes: p.custom_attributes as Record<string, string> | undefined };
+      if (!all) for (const k of ADMIN_ONLY) delete filters[k];
+      if (!ctx.user && !(p.username !== undefined && p.username !== '')) throw listForbidden();
+      if (filters.auditors && ctx.state.instance.tier === 'free') delete filters.auditors;
+      const viewer: Viewer = { user: ctx.user, readsAll: all, admin: !!ctx.user?.admin, tier: ctx.state.instance.tier };
+      const users = findUsers(ctx.state, filters, viewer);
+      const v = view(ctx, p.with_custom_attributes);
+      const render = (u: User) => (all ? userWithAdmin(u, v) : userListItem(u, v));
+      if (p.pagination === 'keyset') {
+        if (all && p.order_by !== 'id') throw keysetUnsupported();
+        const sort = all ? p.sort : 'desc';
+        const sorted = sort === 'asc' ? [...users].sort((a, b) => a.id - b.id) : [...users].sort((a, b) => b.id - a.id);
+        const page = paginateKeysetById(sorted, { ...p, sort }, ctx.linkBase);
+        Object.assign(ctx.responseHeaders, page.headers, page.headers.Link ? { Links: page.headers.Link } : {});
+        return json(page.items.map(render));
+      }
+      return json(ctx.paginate(users).map(render));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:id{[0-9]+}',
+    scopes: ['read_user'],
+    params: { ...idParam(), with_custom_attributes: bool().default(false) },
+    handler: (ctx) => {
+      if (!ctx.user) throw notAuthorized();
+      const user = tget(ctx.state.users, ctx.params.id);
+      if (!user || !canReadUser(ctx.user, user)) throw userNotFound();
+      const v = view(ctx, ctx.params.with_custom_attributes);
+      if (readsAll(ctx)) return json(userDetailsWithAdmin(user, v, highestRole(ctx, user)));
+      return json(userDetails(user, v));
+    },
+  }),
   route({
     method: 'GET',
     path: '/user',
     auth: 'user',
     scopes: ['read_user'],
-    handler: (ctx) => json(currentUser(ctx.user!, ctx, ctx.now(), ctx.user!.admin)),
+    handler: (ctx) => {
+      const v = view(ctx);
+      return json(ctx.user!.admin ? userWithAdmin(ctx.user!, v) : userPublic(ctx.user!, v));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users',
+    auth: 'user',
+    params: {
+      email: str().required(),
+      password: str(),
+      reset_password: bool(),
+      skip_confirmation: bool(),
+      name: str().required(),
+      username: str().required(),
+      force_random_password: bool(),
+      ...USER_ATTRIBUTES,
+    },
+    constraints: [{ kind: 'at_least_one_of', names: ['password', 'reset_password', 'force_random_password'] }],
+    handler: (ctx) => {
+      const admin = requireAdmin(ctx);
+      checkAllOrNone(ctx.raw);
+      const p = ctx.params;
+      // A password reset or a random password wins over a given password.
+      const password = p.reset_password || p.force_random_password ? undefined : p.password;
+      const user = ctx.update(newUser(ctx.state, { ...p, password }, admin, ctx.now()));
+      return created(userWithAdmin(user, view(ctx)));
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/users/:id{[0-9]+}',
+    auth: 'user',
+    params: { ...idParam(), email: str(), password: str(), skip_reconfirmation: bool(), name: str(), username: str(), ...USER_ATTRIBUTES },
+    handler: (ctx) => {
+      const admin = requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      checkAllOrNone(ctx.raw);
+      const { id: _id, ...attrs } = ctx.params;
+      // The spec: this endpoint answers 404 even where 409 would fit (a taken email or username).
+      if (takenByOther(ctx, user, attrs.email, attrs.username)) throw notFound();
+      const updated = ctx.update(changeUser(ctx.state, user, attrs, admin, ctx.now()));
+      return json(userWithAdmin(updated, view(ctx)));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:id{[0-9]+}',
+    auth: 'user',
+    params: { ...idParam(), hard_delete: bool() },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      if (!ctx.params.hard_delete && soleOwnedGroups(ctx.state, user.id).length > 0) throw soleOwner();
+      ctx.update(scheduleUserDeletion(ctx.state, user, !!ctx.params.hard_delete, ctx.now()));
+      return noContent();
+    },
+  }),
+  ...STATE_ACTIONS.map((action) =>
+    route({
+      method: 'POST',
+      path: `/users/:id{[0-9]+}/${action}`,
+      auth: 'user',
+      params: idParam(),
+      handler: (ctx) => {
+        const admin = requireAdmin(ctx);
+        const user = userOr404(ctx, ctx.params.id);
+        const next = stateChange(user, action, admin, ctx.now());
+        if (next === null) return json(null, 201);
+        if (next === false) return json(false, 201);
+        if (action === 'reject') return json(userBasicOf(ctx, user), 200);
+        ctx.update(setState(user, next, ctx.now()));
+        return json(true, 201);
+      },
+    }),
+  ),
+  route({
+    method: 'PATCH',
+    path: '/users/:id{[0-9]+}/disable_two_factor',
+    auth: 'user',
+    params: idParam(),
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      if (user.admin) throw twoFactorAdmin();
+      if (!user.twoFactorEnabled) throw twoFactorNotEnabled();
+      ctx.update((draft) => {
+        const u = tget(draft.users, user.id)!;
+        u.twoFactorEnabled = false;
+        u.updatedAt = ctx.now();
+      });
+      return noContent();
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:id{[0-9]+}/identities/:provider',
+    auth: 'user',
+    params: { ...idParam(), provider: str().required() },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const identity = tget(ctx.state.identities, user.id) && tget(tget(ctx.state.identities, user.id)!, ctx.params.provider);
+      if (!identity) throw notFound('Identity');
+      ctx.update((draft) => {
+        pdel(draft.identities, user.id, identity.provider);
+        const key = identityKey(identity.provider, identity.externUid);
+        if (tget(draft.identityOwners, key) === user.id) tdel(draft.identityOwners, key);
+      });
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:user_id{[0-9]+}/memberships',
+    auth: 'user',
+    paginated: true,
+    params: { user_id: int().required(), type: str().values(['Project', 'Namespace'] as const) },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.user_id);
+      const list = membershipsOf(ctx.state, user.id).filter((m) => !ctx.params.type || m.type === ctx.params.type);
+      return json(
+        ctx.paginate(list).map((m) => ({
+          source_id: m.source.id,
+          source_name: m.source.name,
+          source_type: m.type,
+          access_level: m.member.accessLevel,
+        })),
+      );
+    },
+  }),
+  // Custom attributes (lib/api/custom_attributes_endpoints.rb): administrators only.
+  route({
+    method: 'GET',
+    path: '/users/:id{[0-9]+}/custom_attributes',
+    auth: 'user',
+    params: idParam(),
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const t = tget(ctx.state.customAttributes, user.id);
+      const list = t ? [...tentries(t)].map(([key, value]) => ({ key, value })) : [];
+      return json(list.sort((a, b) => (a.key < b.key ? -1 : 1)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:id{[0-9]+}/custom_attributes/:key',
+    auth: 'user',
+    params: { ...idParam(), key: str().required() },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const t = tget(ctx.state.customAttributes, user.id);
+      const value = t ? tget(t, ctx.params.key) : undefined;
+      if (value === undefined) throw notFound('Custom Attribute');
+      return json({ key: ctx.params.key, value });
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/users/:id{[0-9]+}/custom_attributes/:key',
+    auth: 'user',
+    params: { ...idParam(), key: str().required(), value: str().required() },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      ctx.update((draft) => pset(draft.customAttributes, user.id, ctx.params.key, ctx.params.value));
+      return json({ key: ctx.params.key, value: ctx.params.value });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:id{[0-9]+}/custom_attributes/:key',
+    auth: 'user',
+    params: { ...idParam(), key: str().required() },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const t = tget(ctx.state.customAttributes, user.id);
+      if (!t || tget(t, ctx.params.key) === undefined) throw notFound('Custom Attribute');
+      ctx.update((draft) => void pdel(draft.customAttributes, user.id, ctx.params.key));
+      return noContent();
+    },
   }),
 ];
+
+function userBasicOf(ctx: Context, user: User) {
+  return userListItem(user, view(ctx));
+}
+
+/** `read_user`: every user but a blocked or banned one is visible to a signed-in caller; administrators see all. */
+function canReadUser(viewer: User, user: User): boolean {
+  if (viewer.admin || viewer.id === user.id) return true;
+  return user.state !== 'blocked' && user.state !== 'banned' && user.state !== 'blocked_pending_approval';
+}
+
+/** The user's highest access level over their direct memberships (`highest_role`). */
+function highestRole(ctx: Context, user: User): number {
+  let level = 0;
+  for (const m of membershipsOf(ctx.state, user.id)) level = Math.max(level, m.member.accessLevel);
+  return level;
+}
+
+/** Whether another user holds the email (primary or confirmed secondary) or the username. */
+function takenByOther(ctx: Context, user: User, email: string | undefined, username: string | undefined): boolean {
+  if (username !== undefined) {
+    const owner = tget(ctx.state.usernames, username.toLowerCase());
+    if (owner !== undefined && owner !== user.id) return true;
+  }
+  if (email === undefined) return false;
+  const owner = tget(ctx.state.emailOwners, email.toLowerCase());
+  if (owner === undefined || owner === user.id) return false;
+  const holder = tget(ctx.state.users, owner);
+  return !!holder && verifiedEmails(ctx.state, holder).has(email.toLowerCase());
+}
+
+const allOrNone = () => grapeError(400, 'extern_uid, provider provide all or none of parameters');
+function checkAllOrNone(raw: Record<string, unknown>): void {
+  const given = ['extern_uid', 'provider'].filter((k) => raw[k] !== undefined);
+  if (given.length === 1) throw allOrNone();
+}

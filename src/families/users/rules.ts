@@ -1,22 +1,46 @@
-// Users, their personal namespaces, tokens and sessions.
+// Users, their personal namespaces, tokens and sessions: the records every other family names.
 import { EmulatorError } from '../../core/errors.js';
-import { tget, tset } from '../../store/table.js';
-import { coreIds, randomHex, type Token, type TokenKind, type User } from '../../store/state.js';
+import { partition, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
+import { coreIds, randomHex, sequences, type Token, type TokenKind, type User } from '../../store/state.js';
 import type { State } from '../world.js';
+import type { Email } from './records.js';
+
+/** The family's own sequences. */
+export const userIds = sequences(['email', 'ssh_key', 'gpg_key', 'runner']);
 
 export interface UserInput {
   username: string;
   name?: string;
   email?: string;
   admin?: boolean;
+  auditor?: boolean;
   external?: boolean;
   bot?: boolean;
+  /** `human` (default), `project_bot` (the default of a bot), `service_account`, `alert_bot`, `support_bot`, `ghost`... */
+  user_type?: string;
   state?: User['state'];
   bio?: string;
+  location?: string;
+  organization?: string;
+  job_title?: string;
+  website_url?: string;
+  public_email?: string | null;
+  skype?: string;
+  linkedin?: string;
+  twitter?: string;
+  discord?: string;
+  pronouns?: string | null;
+  note?: string | null;
+  theme_id?: number;
+  color_scheme_id?: number;
   private_profile?: boolean;
   projects_limit?: number;
   can_create_group?: boolean;
+  two_factor_enabled?: boolean;
   created_by_id?: number | null;
+  /** Whether the email is confirmed (default true). */
+  confirmed?: boolean;
+  last_activity_on?: string | null;
 }
 
 export function createUser(draft: State, input: UserInput, now: number): User {
@@ -24,34 +48,55 @@ export function createUser(draft: State, input: UserInput, now: number): User {
     throw new EmulatorError(`user '${input.username}' exists already`);
   const id = coreIds.next(draft, 'user');
   const namespaceId = coreIds.next(draft, 'namespace');
+  const email = input.email ?? `${input.username}@example.com`;
   const user: User = {
     id,
     username: input.username,
     name: input.name ?? input.username,
-    email: input.email ?? `${input.username}@example.com`,
+    email,
     state: input.state ?? 'active',
     admin: input.admin ?? false,
     external: input.external ?? false,
-    bot: input.bot ?? false,
+    bot: input.bot ?? (input.user_type !== undefined && input.user_type !== 'human'),
+    userType: input.user_type ?? (input.bot ? 'project_bot' : 'human'),
     namespaceId,
     createdAt: now,
     createdById: input.created_by_id ?? null,
-    confirmedAt: now,
+    confirmedAt: input.confirmed === false ? null : now,
     lastSignInAt: null,
-    lastActivityOn: null,
+    lastActivityOn: input.last_activity_on ?? null,
     bio: input.bio ?? '',
-    location: '',
-    jobTitle: '',
-    organization: '',
-    websiteUrl: '',
-    publicEmail: null,
+    location: input.location ?? '',
+    jobTitle: input.job_title ?? '',
+    organization: input.organization ?? '',
+    websiteUrl: input.website_url ?? '',
+    publicEmail: input.public_email ?? null,
     privateProfile: input.private_profile ?? draft.instance.settings.user_defaults_to_private_profile,
     projectsLimit: input.projects_limit ?? 100000,
     canCreateGroup: input.can_create_group ?? true,
-    twoFactorEnabled: false,
+    twoFactorEnabled: input.two_factor_enabled ?? false,
+    updatedAt: now,
+    currentSignInAt: null,
+    signInCount: 0,
+    skype: input.skype ?? '',
+    linkedin: input.linkedin ?? '',
+    twitter: input.twitter ?? '',
+    discord: input.discord ?? '',
+    pronouns: input.pronouns ?? null,
+    note: input.note ?? null,
+    themeId: input.theme_id ?? 3,
+    colorSchemeId: input.color_scheme_id ?? 1,
+    commitEmail: null,
+    unconfirmedEmail: null,
+    auditor: input.auditor ?? false,
+    provisionedByGroupId: null,
+    passwordExpiresAt: null,
+    sharedRunnersMinutesLimit: null,
+    extraSharedRunnersMinutesLimit: null,
   };
   tset(draft.users, id, user);
   tset(draft.usernames, user.username.toLowerCase(), id);
+  tset(draft.emailOwners, email.toLowerCase(), id);
   tset(draft.namespaces, namespaceId, {
     id: namespaceId,
     kind: 'user',
@@ -84,10 +129,13 @@ export interface TokenInput {
   scopes?: string[];
   expires_at?: string | null;
   revoked?: boolean;
+  description?: string;
   /** The secret; generated from the world's seed when absent. */
   token?: string;
   projectId?: number;
+  groupId?: number;
   jobId?: number;
+  accessLevel?: number;
 }
 
 export function createToken(draft: State, userId: number, input: TokenInput, now: number): Token {
@@ -104,11 +152,37 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
     expiresAt: input.expires_at ?? null,
     revoked: input.revoked ?? false,
     createdAt: now,
+    description: input.description ?? '',
+    lastUsedAt: null,
     ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
+    ...(input.groupId !== undefined ? { groupId: input.groupId } : {}),
+    ...(input.accessLevel !== undefined ? { accessLevel: input.accessLevel } : {}),
     ...(input.jobId !== undefined ? { jobId: input.jobId } : {}),
   };
   tset(draft.tokens, value, token);
+  if (kind !== 'job' && kind !== 'oauth') {
+    tset(draft.tokenIds, token.id, value);
+    pset(draft.userTokens, userId, token.id, value);
+  }
   return token;
+}
+
+/** A token by its id (personal, impersonation, project and group tokens). */
+export function tokenById(state: State, id: number): Token | undefined {
+  const value = tget(state.tokenIds, id);
+  return value === undefined ? undefined : tget(state.tokens, value);
+}
+
+/** The tokens a user owns, oldest first. */
+export function tokensOf(state: State, userId: number): Token[] {
+  const t = tget(state.userTokens, userId);
+  if (!t) return [];
+  const out: Token[] = [];
+  for (const v of tvalues(t)) {
+    const token = tget(state.tokens, v);
+    if (token) out.push(token);
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 /** A session cookie value for the user, as if they had signed in through the web. */
@@ -123,3 +197,37 @@ export function findUserByUsername(state: State, username: string): User | undef
   return id === undefined ? undefined : tget(state.users, id);
 }
 
+/** `find_user`: an id, or a username (case-insensitive). */
+export function findUserByIdOrUsername(state: State, idOrName: string): User | undefined {
+  if (/^\d+$/.test(idOrName)) return tget(state.users, Number(idOrName));
+  return findUserByUsername(state, idOrName);
+}
+
+/** Records a user's identity with an external provider. */
+export function addIdentity(draft: State, userId: number, provider: string, externUid: string, now: number, samlProviderId: number | null = null): void {
+  const old = tget(partition(draft.identities, userId), provider);
+  if (old) tdel(draft.identityOwners, identityKey(provider, old.externUid));
+  pset(draft.identities, userId, provider, { provider, externUid, samlProviderId, createdAt: now });
+  tset(draft.identityOwners, identityKey(provider, externUid), userId);
+}
+
+export const identityKey = (provider: string, externUid: string) => `${provider.toLowerCase()}\u0000${externUid.toLowerCase()}`;
+
+/** Adds a secondary email address; a confirmed one is the user's in every email lookup. */
+export function addEmail(draft: State, userId: number, email: string, confirmedAt: number | null, now: number): Email {
+  const record: Email = { id: userIds.next(draft, 'email'), userId, email, confirmedAt, createdAt: now };
+  pset(draft.userEmails, userId, record.id, record);
+  if (tget(draft.emailOwners, email.toLowerCase()) === undefined) tset(draft.emailOwners, email.toLowerCase(), userId);
+  return record;
+}
+
+/** The user holding an email address (primary or secondary), if any. */
+export function userByEmail(state: State, email: string): User | undefined {
+  const id = tget(state.emailOwners, email.toLowerCase());
+  return id === undefined ? undefined : tget(state.users, id);
+}
+
+/** Records (or changes) the SCIM identity a group's provisioning gave the user. */
+export function setScimIdentity(draft: State, userId: number, groupId: number, externUid: string, active: boolean): void {
+  pset(draft.scimIdentities, userId, groupId, { groupId, externUid, active });
+}

@@ -5,7 +5,8 @@ import { accessLevel, type RoleName } from '../../policy/access.js';
 import type { Member } from '../../store/state.js';
 import type { SeedRun } from '../define.js';
 import type { State } from '../world.js';
-import { createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './rules.js';
+import { pset } from '../../store/table.js';
+import { addEmail, addIdentity, createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './rules.js';
 
 export interface FixtureToken {
   token?: string;
@@ -21,6 +22,11 @@ export interface FixtureUserPart extends UserInput {
   tokens?: FixtureToken[];
   /** Session cookie values (`_gitlab_session`) that sign this user in. */
   sessions?: string[];
+  /** Sign-ins through external providers. */
+  identities?: { provider: string; extern_uid: string; saml_provider_id?: number }[];
+  /** Secondary email addresses (confirmed unless `confirmed: false`). */
+  emails?: { email: string; confirmed?: boolean }[];
+  custom_attributes?: Record<string, string>;
 }
 
 export interface FixtureMember {
@@ -33,8 +39,11 @@ export function seedUsers(s: SeedRun): void {
   if (!s.fixture.users?.length) return;
   s.update((draft) => {
     for (const u of s.fixture.users ?? []) {
-      const { tokens, sessions, ...input } = u;
+      const { tokens, sessions, identities, emails, custom_attributes, ...input } = u;
       const user = createUser(draft, input, s.now);
+      for (const i of identities ?? []) addIdentity(draft, user.id, i.provider, i.extern_uid, s.now, i.saml_provider_id ?? null);
+      for (const e of emails ?? []) addEmail(draft, user.id, e.email, e.confirmed === false ? null : s.now, s.now);
+      for (const [k, v] of Object.entries(custom_attributes ?? {})) pset(draft.customAttributes, user.id, k, v);
       const h = (s.handles.users[user.username] = { id: user.id, tokens: [] as string[], sessions: [] as string[] });
       for (const t of tokens ?? []) h.tokens.push(createToken(draft, user.id, t as TokenInput, s.now).token);
       for (const c of sessions ?? []) h.sessions.push(createSession(draft, user.id, c));

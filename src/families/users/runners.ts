@@ -1,0 +1,277 @@
+// Runners as data (lib/api/user_runners.rb's POST /user/runners, lib/api/ci/runners.rb,
+// app/services/ci/runners/create_runner_service.rb, lib/api/entities/ci/runner*.rb): a created
+// runner can be listed, seen, changed and removed. Runners never contact the emulator, so each
+// stays `never_contacted`.
+import { badRequest, forbidden, grapeError, notFound, validationFailed } from '../../core/errors.js';
+import { arr, bool, int, str } from '../../http/params.js';
+import { created, json, noContent } from '../../http/route.js';
+import { groupAccess, projectAccess } from '../../policy/access.js';
+import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
+import { ACCESS, randomHex } from '../../store/state.js';
+import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import { iso } from '../../render/time.js';
+import { route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import type { Runner } from './records.js';
+import { requireAdmin } from './routes.js';
+import { userIds } from './rules.js';
+
+const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
+const ACCESS_LEVELS = ['not_protected', 'ref_protected'] as const;
+const STATUSES = ['online', 'offline', 'stale', 'never_contacted'] as const;
+
+/** Entities::Ci::Runner. */
+function runnerEntity(r: Runner) {
+  return {
+    id: r.id,
+    description: r.description,
+    active: !r.paused,
+    paused: r.paused,
+    is_shared: r.runnerType === 'instance_type',
+    runner_type: r.runnerType,
+    name: null,
+    online: false,
+    status: 'never_contacted',
+  };
+}
+
+/** Entities::Ci::RunnerDetails. */
+function runnerDetails(state: State, r: Runner, webBase: string) {
+  return {
+    ...runnerEntity(r),
+    tag_list: r.tagList,
+    run_untagged: r.runUntagged,
+    locked: r.locked,
+    maximum_timeout: r.maximumTimeout,
+    access_level: r.accessLevel,
+    version: null,
+    revision: null,
+    platform: null,
+    architecture: null,
+    contacted_at: iso(r.contactedAt),
+    maintenance_note: r.maintenanceNote,
+    projects: r.projectIds.flatMap((id) => {
+      const p = tget(state.projects, id);
+      const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
+      return p && ns
+        ? [{ id: p.id, description: p.description, name: p.name, name_with_namespace: `${ns.name} / ${p.name}`, path: p.path, path_with_namespace: `${ns.fullPath}/${p.path}`, created_at: iso(p.createdAt) }]
+        : [];
+    }),
+    groups: r.groupId === null ? [] : (() => {
+      const g = tget(state.namespaces, r.groupId);
+      return g ? [{ id: g.id, web_url: `${webBase}/groups/${g.fullPath}`, name: g.name }] : [];
+    })(),
+  };
+}
+
+/** `admin_runner` on the runner: administrators; owners of its group; maintainers of each of its projects. */
+function mayAdminRunner(ctx: Context, r: Runner): boolean {
+  const user = ctx.user!;
+  if (user.admin) return true;
+  if (r.runnerType === 'group_type') {
+    const g = r.groupId === null ? undefined : tget(ctx.state.namespaces, r.groupId);
+    return !!g && groupAccess(ctx.state, user, g, ctx.now()) >= ACCESS.owner;
+  }
+  if (r.runnerType === 'project_type') {
+    return r.projectIds.some((id) => {
+      const p = tget(ctx.state.projects, id);
+      return !!p && projectAccess(ctx.state, user, p, ctx.now()) >= ACCESS.maintainer;
+    });
+  }
+  return false;
+}
+
+/** `current_user.ci_owned_runners`: the runners of the projects and groups the user administers. */
+function ownedRunners(ctx: Context): Runner[] {
+  return [...tvalues(ctx.state.runners)].filter((r) => r.runnerType !== 'instance_type' && mayAdminRunner(ctx, r));
+}
+
+function runnerOr404(ctx: Context, id: number): Runner {
+  const r = tget(ctx.state.runners, id);
+  if (!r) throw notFound('Runner');
+  return r;
+}
+
+const LIST_PARAMS = {
+  scope: str().values(['active', 'paused', ...STATUSES] as const),
+  type: str().values(RUNNER_TYPES),
+  paused: bool(),
+  status: str().values(['active', 'paused', ...STATUSES] as const),
+  tag_list: arr(str(), { commaSeparated: true }),
+};
+
+function filterRunners(list: Runner[], p: { scope?: string; type?: string; paused?: boolean; status?: string; tag_list?: string[] }): Runner[] {
+  const status = p.status ?? p.scope;
+  return list
+    .filter((r) => !p.type || r.runnerType === p.type)
+    .filter((r) => p.paused === undefined || r.paused === p.paused)
+    .filter((r) => !status || (status === 'active' ? !r.paused : status === 'paused' ? r.paused : status === 'never_contacted' || status === 'offline' ? true : false))
+    .filter((r) => !p.tag_list?.length || p.tag_list.every((t) => r.tagList.includes(t)))
+    .sort((a, b) => a.id - b.id);
+}
+
+const UPDATE_PARAMS = {
+  description: str(),
+  active: bool(),
+  paused: bool(),
+  tag_list: arr(str(), { commaSeparated: true }),
+  run_untagged: bool(),
+  locked: bool(),
+  access_level: str().values(ACCESS_LEVELS),
+  maximum_timeout: int(),
+  maintenance_note: str(),
+};
+
+function checkRunner(p: { maintenance_note?: string; maximum_timeout?: number }): void {
+  const errors: Record<string, string[]> = {};
+  if (p.maintenance_note !== undefined && p.maintenance_note.length > 1024) errors.maintenance_note = ['is too long (maximum is 1024 characters)'];
+  if (p.maximum_timeout !== undefined && p.maximum_timeout < 600) errors.maximum_timeout = ['needs to be at least 10 minutes'];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+}
+
+export const runnerRoutes = [
+  route({
+    method: 'POST',
+    path: '/user/runners',
+    auth: 'user',
+    anyMethodScopes: ['create_runner'],
+    params: {
+      runner_type: str().required().values(RUNNER_TYPES),
+      group_id: int(),
+      project_id: int(),
+      description: str(),
+      maintenance_note: str(),
+      paused: bool(),
+      locked: bool(),
+      access_level: str().values(ACCESS_LEVELS),
+      run_untagged: bool(),
+      tag_list: arr(str(), { commaSeparated: true }),
+      maximum_timeout: int(),
+    },
+    handler: (ctx) => {
+      const p = ctx.params;
+      if (p.runner_type === 'group_type' && p.group_id === undefined) throw badRequestParam('group_id');
+      if (p.runner_type === 'project_type' && p.project_id === undefined) throw badRequestParam('project_id');
+      const user = ctx.user!;
+      const restricted = ctx.state.instance.settings.runner_registration_restricted && !user.admin;
+      let groupId: number | null = null;
+      const projectIds: number[] = [];
+      if (p.runner_type === 'instance_type') {
+        if (!user.admin) throw forbidden('Insufficient permissions');
+      } else if (p.runner_type === 'group_type') {
+        const g = namespaceByIdOrPath(ctx.state, p.group_id!);
+        if (!g || g.kind !== 'group') throw badRequest('Missing/invalid scope');
+        if (!user.admin && (restricted || groupAccess(ctx.state, user, g, ctx.now()) < ACCESS.owner)) throw forbidden('Insufficient permissions');
+        groupId = g.id;
+      } else {
+        const project = projectByIdOrPath(ctx.state, p.project_id!);
+        if (!project) throw badRequest('Missing/invalid scope');
+        if (!user.admin && (restricted || projectAccess(ctx.state, user, project, ctx.now()) < ACCESS.owner)) throw forbidden('Insufficient permissions');
+        projectIds.push(project.id);
+      }
+      checkRunner(p);
+      const now = ctx.now();
+      const runner = ctx.update((draft) => {
+        const r: Runner = {
+          id: userIds.next(draft, 'runner'),
+          runnerType: p.runner_type,
+          groupId,
+          projectIds,
+          description: p.description ?? '',
+          maintenanceNote: p.maintenance_note ?? '',
+          paused: p.paused ?? false,
+          locked: p.locked ?? false,
+          runUntagged: p.run_untagged ?? true,
+          tagList: p.tag_list ?? [],
+          accessLevel: p.access_level ?? 'not_protected',
+          maximumTimeout: p.maximum_timeout ?? null,
+          token: `glrt-${randomHex(draft, 20)}`,
+          tokenExpiresAt: null,
+          creatorId: user.id,
+          createdAt: now,
+          contactedAt: null,
+        };
+        tset(draft.runners, r.id, r);
+        tset(draft.runnerTokens, r.token, r.id);
+        return r;
+      });
+      return created({ id: runner.id, token: runner.token, token_expires_at: iso(runner.tokenExpiresAt) });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/runners',
+    auth: 'user',
+    paginated: true,
+    params: LIST_PARAMS,
+    handler: (ctx) => json(ctx.paginate(filterRunners(ownedRunners(ctx), ctx.params)).map(runnerEntity)),
+  }),
+  route({
+    method: 'GET',
+    path: '/runners/all',
+    auth: 'user',
+    paginated: true,
+    params: LIST_PARAMS,
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      return json(ctx.paginate(filterRunners([...tvalues(ctx.state.runners)], ctx.params)).map(runnerEntity));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/runners/:id{[0-9]+}',
+    auth: 'user',
+    params: { id: int().required() },
+    handler: (ctx) => {
+      const r = runnerOr404(ctx, ctx.params.id);
+      if (r.runnerType !== 'instance_type' && !mayAdminRunner(ctx, r)) throw forbidden('No access granted');
+      return json(runnerDetails(ctx.state, r, ctx.webBase));
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: '/runners/:id{[0-9]+}',
+    auth: 'user',
+    params: { id: int().required(), ...UPDATE_PARAMS },
+    handler: (ctx) => {
+      const r = runnerOr404(ctx, ctx.params.id);
+      if (!mayAdminRunner(ctx, r)) throw forbidden('No access granted');
+      const p = ctx.params;
+      checkRunner(p);
+      const updated = ctx.update((draft) => {
+        const d = tget(draft.runners, r.id)!;
+        if (p.description !== undefined) d.description = p.description;
+        if (p.active !== undefined) d.paused = !p.active;
+        if (p.paused !== undefined) d.paused = p.paused;
+        if (p.tag_list !== undefined) d.tagList = p.tag_list;
+        if (p.run_untagged !== undefined) d.runUntagged = p.run_untagged;
+        if (p.locked !== undefined) d.locked = p.locked;
+        if (p.access_level !== undefined) d.accessLevel = p.access_level;
+        if (p.maximum_timeout !== undefined) d.maximumTimeout = p.maximum_timeout;
+        if (p.maintenance_note !== undefined) d.maintenanceNote = p.maintenance_note;
+        return { ...d, tagList: [...d.tagList], projectIds: [...d.projectIds] };
+      });
+      return json(runnerDetails(ctx.state, updated, ctx.webBase));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/runners/:id{[0-9]+}',
+    auth: 'user',
+    params: { id: int().required() },
+    handler: (ctx) => {
+      const r = runnerOr404(ctx, ctx.params.id);
+      if (!ctx.user!.admin) {
+        if (r.runnerType === 'project_type' && r.projectIds.length > 1) throw forbidden('Runner associated with more than one project');
+        if (!mayAdminRunner(ctx, r)) throw forbidden('No access granted');
+      }
+      ctx.update((draft) => {
+        tdel(draft.runners, r.id);
+        tdel(draft.runnerTokens, r.token);
+      });
+      return noContent();
+    },
+  }),
+];
+
+const badRequestParam = (name: string) => grapeError(400, `${name} is missing`);
