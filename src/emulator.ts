@@ -16,6 +16,7 @@ import { projectByIdOrPath } from './policy/paths.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
 import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
 import { webSurface } from './surfaces/web.js';
+import { gitSurface } from './surfaces/git/index.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Project, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
@@ -55,6 +56,8 @@ export type { ListenOptions, Server };
 
 const API = apiV4Surface(API_ROUTES);
 const WEB = webSurface(WEB_ROUTES);
+/** Git's smart HTTP under the web's paths; listed before the web surface, which takes every path no other claims. */
+const GIT = gitSurface();
 
 export class Emulator {
   readonly clock: Clock;
@@ -92,7 +95,7 @@ export class Emulator {
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, WEB, controlSurface(this, { token: options.controlToken })],
+      surfaces: [API, GIT, WEB, controlSurface(this, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,

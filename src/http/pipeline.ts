@@ -93,7 +93,7 @@ export class Pipeline {
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix))!;
+    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix) && (s.claims?.(url.pathname) ?? true))!;
     const path = url.pathname.slice(surface.prefix.length);
     const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
@@ -234,6 +234,7 @@ export class Pipeline {
         base: origin + x.url.pathname,
         params: linkParams(route, query, bodyParams, match.params),
       }, x.surface.paginate);
+      ctx.body = body.bytes;
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       let reply = await route.handler(ctx);

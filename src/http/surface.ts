@@ -17,6 +17,8 @@ export interface Surface {
   readonly name: string;
   /** The paths that start so are this surface's; the longest prefix wins, '' takes the rest. */
   readonly prefix: string;
+  /** Takes only the paths under its prefix that this says are its own (git's paths share the web's prefix). */
+  claims?(pathname: string): boolean;
   readonly routes: readonly RouteDef[];
   /** Its auth: GitLab's tokens, sessions and sudo on the API; none on the control API. */
   readonly authenticate?: Authenticator;
