@@ -82,7 +82,7 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
   const trees: string[] = [];
   for (const r of roots) {
     if (r.type === 'commit') {
-      if (!common.has(r.oid) && !depthOf.has(r.oid)) {
+      if (!depthOf.has(r.oid)) {
         depthOf.set(r.oid, 1);
         frontier.push(r.oid);
       }
@@ -97,19 +97,22 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     for (const c of frontier) {
       const commit = await repo.readCommit(c);
       const d = depthOf.get(c)!;
-      if (!sent.has(c)) {
+      const has = common.has(c);
+      if (!has && !sent.has(c)) {
         sent.add(c);
         out.push({ oid: c, type: 'commit' });
         trees.push(commit.tree);
       }
       const parents = commit.parents.filter((p) => repo.has(p));
       if (o.depth !== undefined && d >= o.depth) {
-        if (parents.length > 0) shallow.push(c);
+        if (!has && parents.length > 0) shallow.push(c);
         continue;
       }
-      if (clientShallow.has(c) && o.depth !== undefined) unshallow.push(c);
+      // The client has this commit's history, unless the commit is one of its shallow ends.
+      if (has && (!clientShallow.has(c) || o.depth === undefined)) continue;
+      if (clientShallow.has(c) && parents.length > 0) unshallow.push(c);
       for (const p of parents) {
-        if (common.has(p) || depthOf.has(p)) continue;
+        if (depthOf.has(p)) continue;
         depthOf.set(p, d + 1);
         next.push(p);
       }

@@ -4,7 +4,7 @@
 import { ApiError } from '../../core/errors.js';
 import type { Caller } from '../../http/auth.js';
 import { canReadProject } from '../../policy/access.js';
-import { projectByIdOrPath, projectFullPath } from '../../policy/paths.js';
+import { projectByIdOrPath } from '../../policy/paths.js';
 import { canPushCode, canReadCode } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import type { CoreState, Project, Token, User } from '../../store/state.js';
@@ -129,17 +129,18 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
   const project = target.project;
   if (!project) throw gitNotFound();
   const user = caller.user;
-  if (!canReadProject(state, user, project, now) && !canReadProject(state, null, project, now)) {
-    if (caller.method === 'job') throw gitForbidden(jobTokenNotAllowed(state, caller, project));
-    throw gitNotFound();
-  }
-  if (command === 'git-upload-pack') {
-    const build = caller.method === 'job' && abilities.has('build_download_code') && jobMayRead(state, caller, project, now);
-    const asUser = caller.method !== 'job' && abilities.has('download_code') && canReadCode(state, user, project, now);
-    if (!build && !asUser && !anonymousCanDownload(state, project, now)) {
-      if (caller.method === 'job' && !build) throw gitForbidden(jobTokenNotAllowed(state, caller, project));
-      throw gitForbidden(MESSAGES.download);
+  if (caller.method === 'job') {
+    // A job's token reaches its own project and those that allow it (the inbound allowlist).
+    const source = caller.token?.projectId;
+    const source_ = source !== undefined ? tget(state.projects, source) : undefined;
+    if (source !== project.id && (source === undefined || !project.jobTokenAllowlist.includes(source))) {
+      throw gitForbidden(`Authentication by CI/CD job token not allowed from ${source_?.path ?? ''} to ${project.path}.`);
     }
+    if (!canReadCode(state, user, project, now)) throw gitForbidden(`Insufficient permissions to pull from the repository of project ${project.path}.`);
+  } else if (!canReadProject(state, user, project, now)) throw gitNotFound();
+  if (command === 'git-upload-pack') {
+    const asUser = abilities.has('download_code') && canReadCode(state, user, project, now);
+    if (!asUser && !abilities.has('build_download_code') && !anonymousCanDownload(state, project, now)) throw gitForbidden(MESSAGES.download);
     return project;
   }
   // check_push_access!: the single place a repository that may not take writes refuses a push.
@@ -150,15 +151,3 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
   return project;
 }
 
-/** A job's token reads the repository of its own project (the default inbound allowlist). */
-function jobMayRead(state: State, caller: Caller, project: Project, now: number): boolean {
-  return caller.token?.projectId === project.id && canReadCode(state, caller.user, project, now);
-}
-
-function jobTokenNotAllowed(state: State, caller: Caller, project: Project): string {
-  const source = caller.token?.projectId !== undefined ? tget(state.projects, caller.token.projectId) : undefined;
-  if (source?.id === project.id) return `Insufficient permissions to pull from the repository of project ${project.path}.`;
-  return `Authentication by CI/CD job token not allowed from ${source?.path ?? ''} to ${project.path}.`;
-}
-
-export { projectFullPath };

@@ -180,6 +180,9 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     for (const s of selection.unshallow) out.push(pkt(`unshallow ${s}\n`));
     out.push(FLUSH);
   }
+  // Only the wants (and `deepen`): in stateless RPC the client first reads its shallow list alone.
+  const firstFlush = packets.findIndex((p) => p.kind === 'flush');
+  if (!n.done && (firstFlush < 0 || firstFlush === packets.length - 1)) return concat(out);
   if (!n.done) {
     // A round of haves (stateless, so the client repeats what was common before): multi_ack_detailed
     // acknowledges each common commit, and says `ready` once there is one; git then sends `done`.
