@@ -26,7 +26,8 @@ export function basicCredentials(request: Request): { login: string; password: s
 export type DownloadRequest = (request: Request, params: Record<string, unknown>) => boolean;
 
 export function gitAuthenticator(isDownload: DownloadRequest): Authenticator {
-  return (state, request, params, _req, now, origin): Caller => {
+  return (state, request, params, req, now, origin): Caller => {
+    if (req.auth === 'none') return ANONYMOUS;
     const credentials = basicCredentials(request);
     if (credentials) {
       const caller = findForGitClient(state, credentials.login, credentials.password, now);
