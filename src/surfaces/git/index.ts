@@ -11,13 +11,15 @@ import { renderApiError, type Surface } from '../../http/surface.js';
 import { str } from '../../http/params.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
-import { checkAccess, gitTarget, plainError } from './access.js';
+import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './access.js';
+import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
+import { projectFullPath } from '../../policy/paths.js';
 import { gitAuthenticator } from './auth.js';
 import { receivePack, receivePackAdvertisement } from './receive-pack.js';
 import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
 
 /** The paths this surface serves: git's three endpoints under a repository's path. */
-const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack)$/;
+const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/objects\/batch|gitlab-lfs\/objects\/[0-9a-f]{64}(?:\/\d+)?)$/;
 
 /** Whether a repository takes writes now; the storage moves of the spec make it read-only while one runs. */
 export type ReadOnlyCheck = (state: State, project: Project) => boolean;
@@ -97,6 +99,43 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         return result(out, 'application/x-git-receive-pack-result');
       },
     }),
+    // Git LFS: the batch API, then the transfers it hands out.
+    route({
+      method: 'POST',
+      path: '/:repo{.+\\.git}/info/lfs/objects/batch',
+      params: { repo: str().required() },
+      handler: (ctx) => {
+        const operation = ctx.raw.operation;
+        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), operation, ctx.now(), ctx.webBase);
+        const url = `${ctx.webBase}/${projectFullPath(ctx.state, project)}.git`;
+        return lfsBatch(ctx.state, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/:repo{.+\\.git}/gitlab-lfs/objects/:oid{[0-9a-f]{64}}',
+      params: { repo: str().required(), oid: str().required() },
+      handler: async (ctx) => {
+        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), 'download', ctx.now(), ctx.webBase);
+        const blob = lfsBlob(ctx.state, project, ctx.params.oid);
+        if (!blob) throw plainError(404, 'Not Found');
+        return { status: 200, raw: await ctx.env.git.repository(project.id).readBlob(blob), contentType: 'application/octet-stream' };
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/:repo{.+\\.git}/gitlab-lfs/objects/:oid{[0-9a-f]{64}}/:size{[0-9]+}',
+      params: { repo: str().required(), oid: str().required(), size: str().required() },
+      handler: async (ctx) => {
+        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), 'upload', ctx.now(), ctx.webBase);
+        if (readOnly(ctx.state, project)) throw gitForbidden(MESSAGES.readOnly);
+        const content = ctx.body;
+        await checkUpload(content, ctx.params.oid, Number(ctx.params.size));
+        const blob = await ctx.env.git.repository(project.id).writeBlob(content);
+        ctx.update(linkLfsObject(project.id, ctx.params.oid, blob));
+        return { status: 200, raw: '', contentType: 'text/plain; charset=utf-8' };
+      },
+    }),
   ];
 }
 
@@ -114,6 +153,8 @@ export function gitSurface(readOnly: ReadOnlyCheck = NEVER_READ_ONLY): Surface {
     routes: gitRoutes(readOnly),
     authenticate: gitAuthenticator((request, params) => {
       const path = new URL(request.url).pathname;
+      if (path.endsWith('/info/lfs/objects/batch')) return params.operation === 'download';
+      if (/\/gitlab-lfs\/objects\/[0-9a-f]{64}$/.test(path)) return request.method === 'GET' || request.method === 'HEAD';
       return path.endsWith('/git-upload-pack') || (path.endsWith('/info/refs') && params.service === 'git-upload-pack');
     }),
     paginate: paginateOffset,
