@@ -26,7 +26,11 @@ describe('API commits and pushes, interleaved', () => {
       const chunks: Uint8Array[] = [];
       if (body) for await (const c of body) chunks.push(c);
       const res = await emulator.handle(new Request(url, { method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }));
-      return { url, method, statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), body: [new Uint8Array(await res.arrayBuffer())] };
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      async function* once() {
+        yield bytes;
+      }
+      return { url, method, statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), body: once() };
     },
   };
   const onAuth = () => ({ username: 'mai', password: 'maintainer-token' });

@@ -492,7 +492,13 @@ export class RepositoryObjects {
    * commit or tag carries that our own writers never write).
    */
   async writeObject(type: ObjectType, content: Uint8Array): Promise<string> {
-    return (await this.put(type, content)).oid;
+    const { oid } = await this.put(type, content);
+    try {
+      this.remember(oid, type, content);
+    } catch {
+      // A commit or tag with headers our parser does not know is stored all the same, and parsed when read.
+    }
+    return oid;
   }
 
   /** An object's type and content as stored, for a pack (an object this world does not see is not found). */

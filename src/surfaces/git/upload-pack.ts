@@ -2,7 +2,7 @@
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
 // Packs are built from the object store, whole objects, sent on side-band 1.
-import { writePack } from '../../git/pack.js';
+import { packEntry, writePack } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, pkt, readPackets, sideband, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { selectObjects } from '../../git/walk.js';
@@ -211,11 +211,20 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
   }
 }
 
+/** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
 async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<Uint8Array> {
-  const loaded = [];
+  const entries: Uint8Array[] = [];
   for (const o of objects) {
-    const { type, object } = await repo.readObject(o.oid);
-    loaded.push({ type, content: object });
+    entries.push(
+      await repo.memo(
+        `pack-entry:${o.oid}`,
+        async () => {
+          const { type, object } = await repo.readObject(o.oid);
+          return packEntry({ type, content: object });
+        },
+        (e) => e.length >> 8,
+      ),
+    );
   }
-  return writePack(loaded, loaded.length);
+  return writePack(entries);
 }
