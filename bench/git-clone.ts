@@ -113,7 +113,7 @@ export async function benchClone(commits = 1000, files = 5000): Promise<string[]
       const pushMs = await timed(() => git(['push', '-q', pushUrl, 'main'], source));
       lines.push(`git push of ${commits} commits / ${files} files into the emulator: ${(pushMs / 1000).toFixed(2)} s`);
       const rounds: { emu: number; real: number }[] = [];
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 4; round++) {
         const emu = await timed(() => git(['clone', '-q', '--bare', `${server.url}/bench/repo.git`, `emu-${round}.git`], work));
         const real = await timed(() => git(['clone', '-q', '--bare', `${backend.url}/repo.git`, `real-${round}.git`], work));
         rounds.push({ emu, real });
@@ -121,9 +121,12 @@ export async function benchClone(commits = 1000, files = 5000): Promise<string[]
       const tips = await Promise.all([git(['rev-parse', 'main'], join(work, 'emu-0.git')), git(['rev-parse', 'main'], join(work, 'real-0.git'))]);
       if (tips[0] !== tips[1]) throw new Error('the two clones differ');
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const ratio = median(rounds.map((r) => r.emu / r.real));
+      // The first round builds each object's pack entry (kept after, as objects never change); later rounds reuse them.
+      const [cold, ...warm] = rounds;
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      lines.push(`git clone of ${commits} commits / ${files} files, first clone: emulator ${s(cold!.emu)} vs git http-backend ${s(cold!.real)} -> ratio ${(cold!.emu / cold!.real).toFixed(2)}x`);
       lines.push(
-        `git clone of ${commits} commits / ${files} files: emulator ${(median(rounds.map((r) => r.emu)) / 1000).toFixed(2)} s vs git http-backend ${(median(rounds.map((r) => r.real)) / 1000).toFixed(2)} s -> median ratio ${ratio.toFixed(2)}x (goal <= 2x)`,
+        `git clone of ${commits} commits / ${files} files, again: emulator ${s(median(warm.map((r) => r.emu)))} vs git http-backend ${s(median(warm.map((r) => r.real)))} -> median ratio ${median(warm.map((r) => r.emu / r.real)).toFixed(2)}x (goal <= 2x)`,
       );
     } finally {
       await server.close();

@@ -27,6 +27,7 @@ const fixture: Fixture = {
       repository: { files: { 'README.md': '# App\n' }, branches: { develop: 'main' }, tags: { 'v1.0': { ref: 'main', message: 'One' }, 'v0.9': 'main' } },
     },
     { namespace: 'acme', path: 'constructor', visibility: 'public', creator: 'root', repository: { files: { 'a.txt': 'a\n' } } },
+    { namespace: 'acme', path: 'intranet', visibility: 'internal', creator: 'root', repository: { files: { 'a.txt': 'a\n' } } },
   ],
 };
 
@@ -57,6 +58,14 @@ describe('git smart HTTP, request by request', () => {
     expect((await call('/acme/constructor.git/info/refs?service=git-receive-pack')).status).toBe(401);
     expect((await call('/acme/constructor.git/info/refs?service=git-upload-pack', { auth: basic('x', 'nope') })).status).toBe(401);
     expect((await call('/acme/constructor.git/info/refs?service=git-upload-pack')).status).toBe(200);
+  });
+
+  it('lets any signed-in user clone an internal project, and asks an anonymous one for credentials', async () => {
+    expect((await call('/acme/intranet.git/info/refs?service=git-upload-pack')).status).toBe(401);
+    expect((await call('/acme/intranet.git/info/refs?service=git-upload-pack', { auth: basic('out', 'outsider-token') })).status).toBe(200);
+    const push = await call('/acme/intranet.git/info/refs?service=git-receive-pack', { auth: basic('out', 'outsider-token') });
+    expect(push.status).toBe(403);
+    expect(await push.text()).toBe('You are not allowed to push code to this project.');
   });
 
   it('answers "not found" to a signed-in caller who may not see the project, and for a project that does not exist', async () => {

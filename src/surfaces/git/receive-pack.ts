@@ -5,7 +5,7 @@
 // passes writes its objects and moves every ref in one change of the world.
 import { parseCommit, parseTag, type ObjectType } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { PackError, readPack } from '../../git/pack.js';
+import { PackError, packEntry, readPack } from '../../git/pack.js';
 import { concat, FLUSH, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchTip, canDeleteBranch, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
@@ -18,7 +18,7 @@ import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
-import { v0Lines, AGENT } from './upload-pack.js';
+import { v0Lines, AGENT, packEntryKey } from './upload-pack.js';
 import { advertisedRefs } from './refs.js';
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -201,7 +201,11 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array)
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
-  for (const [, o] of pushed) await c.repo.writeObject(o.type, o.content);
+  for (const [oid, o] of pushed) {
+    await c.repo.writeObject(o.type, o.content);
+    // Its pack entry too, while the content is at hand: the next clone sends it as it is.
+    await c.repo.memo(packEntryKey(oid), async () => packEntry(o), (e) => e.length >> 8);
+  }
   const tags = new Map<string, TagRef>();
   for (const cmd of commands) {
     if (!cmd.ref.startsWith('refs/tags/') || cmd.new === ZERO) continue;

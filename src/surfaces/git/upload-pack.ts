@@ -211,13 +211,16 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
   }
 }
 
+/** Where an object's pack entry is kept in the shared memo (an object's content never changes). */
+export const packEntryKey = (oid: string) => `pack-entry:${oid}`;
+
 /** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
 async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<Uint8Array> {
   const entries: Uint8Array[] = [];
   for (const o of objects) {
     entries.push(
       await repo.memo(
-        `pack-entry:${o.oid}`,
+        packEntryKey(o.oid),
         async () => {
           const { type, object } = await repo.readObject(o.oid);
           return packEntry({ type, content: object });
