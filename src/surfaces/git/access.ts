@@ -111,9 +111,14 @@ export function findForGitClient(state: CoreState, login: string, password: stri
   return mayLogIn(user) ? { user, method: token.kind, token } : null;
 }
 
+/** ProjectPolicy `download_code`: who may read the project, where its repository is open to them. */
+export function canDownloadCode(state: State, user: User | null, project: Project, now: number): boolean {
+  return canReadProject(state, user, project, now) && canReadCode(state, user, project, now);
+}
+
 /** Whether anyone may clone the project without credentials (`http_download_allowed?`). */
 export function anonymousCanDownload(state: State, project: Project, now: number): boolean {
-  return canReadCode(state, null, project, now);
+  return canDownloadCode(state, null, project, now);
 }
 
 /**
@@ -136,10 +141,10 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
     if (source !== project.id && (source === undefined || !project.jobTokenAllowlist.includes(source))) {
       throw gitForbidden(`Authentication by CI/CD job token not allowed from ${source_?.path ?? ''} to ${project.path}.`);
     }
-    if (!canReadCode(state, user, project, now)) throw gitForbidden(`Insufficient permissions to pull from the repository of project ${project.path}.`);
+    if (!canDownloadCode(state, user, project, now)) throw gitForbidden(`Insufficient permissions to pull from the repository of project ${project.path}.`);
   } else if (!canReadProject(state, user, project, now)) throw gitNotFound();
   if (command === 'git-upload-pack') {
-    const asUser = abilities.has('download_code') && canReadCode(state, user, project, now);
+    const asUser = abilities.has('download_code') && canDownloadCode(state, user, project, now);
     if (!asUser && !abilities.has('build_download_code') && !anonymousCanDownload(state, project, now)) throw gitForbidden(MESSAGES.download);
     return project;
   }

@@ -7,12 +7,12 @@ import { ApiError } from '../../core/errors.js';
 import { sha256Hex } from '../../git/bytes.js';
 import type { Caller } from '../../http/auth.js';
 import type { Reply } from '../../http/route.js';
-import { canPushCode, canReadCode, draftRefs, lfsObject, refsOf } from '../../families/repositories/index.js';
+import { canPushCode, draftRefs, lfsObject, refsOf } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import { canReadProject } from '../../policy/access.js';
 import type { Project } from '../../store/state.js';
 import type { Draft } from 'immer';
-import { abilitiesOf, type GitTarget } from './access.js';
+import { abilitiesOf, canDownloadCode, type GitTarget } from './access.js';
 
 export const LFS_CONTENT_TYPE = 'application/vnd.git-lfs+json';
 
@@ -28,7 +28,7 @@ export function checkLfsAccess(state: State, caller: Caller, target: GitTarget, 
   const job = caller.method === 'job' && (caller.token?.projectId === project.id || project.jobTokenAllowlist.includes(caller.token?.projectId ?? -1));
   const allowed = upload
     ? abilities.has('push_code') && canPushCode(state, caller.user, project, now)
-    : (abilities.has('download_code') && canReadCode(state, caller.user, project, now)) || (job && canReadCode(state, caller.user, project, now));
+    : (abilities.has('download_code') && canDownloadCode(state, caller.user, project, now)) || (job && canDownloadCode(state, caller.user, project, now));
   if (allowed && (operation === 'upload' || operation === 'download')) return project;
   if (project.visibility === 'public' || canReadProject(state, caller.user, project, now)) throw lfsError(403, 'Access forbidden. Check your access level.', origin);
   throw lfsError(404, 'Not found.', origin);
@@ -52,7 +52,7 @@ export function lfsBatch(state: State, project: Project, operation: string, obje
   if (objects.length === 0) throw lfsError(404, 'Not found.', origin);
   const refs = refsOf(state, project.id);
   const header = authorization ? { Authorization: authorization } : {};
-  const anyoneMayDownload = canReadCode(state, null, project, now);
+  const anyoneMayDownload = canDownloadCode(state, null, project, now);
   const out = objects.map((o) => {
     const has = lfsObject(refs, o.oid) !== undefined;
     if (operation === 'download') {
