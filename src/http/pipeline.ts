@@ -106,7 +106,8 @@ export class Pipeline {
       if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
       body = e;
     }
-    const release = method === 'GET' || method === 'HEAD' ? () => {} : await this.#takeLock();
+    const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, url.pathname) === true;
+    const release = reads ? () => {} : await this.#takeLock();
     try {
       if (surface.runsTimedWork) this.deps.runDue();
       const before = this.deps.store.snapshot();

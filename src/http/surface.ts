@@ -24,6 +24,8 @@ export interface Surface {
   readonly authenticate?: Authenticator;
   /** Its paging (`ctx.paginate`): GitLab's offset pages and headers on the API. */
   readonly paginate: Pager;
+  /** A request that only reads though its method is not GET (a git fetch): it runs beside writes, without the write lock. */
+  readsOnly?(method: string, pathname: string): boolean;
   /** Takes injected faults (the paths they name are relative to the prefix). */
   readonly faults: boolean;
   /** Timed work that is due runs before each request (the control API only looks at the world). */

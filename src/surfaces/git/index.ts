@@ -150,6 +150,8 @@ export function gitSurface(readOnly: ReadOnlyCheck = NEVER_READ_ONLY): Surface {
     name: 'git',
     prefix: '',
     claims: (pathname) => GIT_PATH.test(pathname),
+    // A fetch changes nothing: clones run beside API writes instead of waiting for the write lock.
+    readsOnly: (method, pathname) => method === 'POST' && pathname.endsWith('/git-upload-pack'),
     routes: gitRoutes(readOnly),
     authenticate: gitAuthenticator((request, params) => {
       const path = new URL(request.url).pathname;
