@@ -120,6 +120,15 @@ describe('git smart HTTP, request by request', () => {
     expect(await bad.text()).toContain("ERR invalid command 'bundle-uri'");
   });
 
+  it('answers lines that are not pkt-lines with ERR, never a failure of its own', async () => {
+    const auth = basic('mai', 'maintainer-token');
+    for (const [service, v2] of [['git-upload-pack', true], ['git-upload-pack', false], ['git-receive-pack', false]] as const) {
+      const res = await call(`/acme/app.git/${service}`, { method: 'POST', auth, v2, body: 'zzzz-not-a-pkt-line' });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/^[0-9a-f]{4}ERR protocol error: /);
+    }
+  });
+
   it('answers a pack it cannot read with an unpack error, and changes nothing', async () => {
     const before = world().state;
     const main = world().git('acme/app').refs().branches.main!;

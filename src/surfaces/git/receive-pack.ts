@@ -6,7 +6,7 @@
 import { parseCommit, parseTag, type ObjectType } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { PackError, packEntry, readPack } from '../../git/pack.js';
-import { concat, FLUSH, pkt, readPackets, sideband, text } from '../../git/pktline.js';
+import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchTip, canDeleteBranch, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
   refsOf, type TagRef,
@@ -70,8 +70,12 @@ class PushObjects {
 
   async parents(oid: string): Promise<string[]> {
     const o = this.pushed.get(oid);
-    if (o) return parseCommit(o.content).parents;
-    return this.repo.has(oid) ? (await this.repo.readCommit(oid)).parents : [];
+    try {
+      if (o) return o.type === 'commit' ? parseCommit(o.content).parents : [];
+      return this.repo.has(oid) && (await this.repo.type(oid)) === 'commit' ? (await this.repo.readCommit(oid)).parents : [];
+    } catch {
+      return []; // a commit our parser cannot read: its history ends here for the checks
+    }
   }
 
   /** Whether `ancestor` is `oid` or one of its ancestors. */
@@ -96,7 +100,12 @@ class PushObjects {
       if (type === 'commit') return { commit: oid, message };
       if (type !== 'tag') return { commit: null, message };
       const o = this.pushed.get(oid);
-      const tag = o ? parseTag(o.content) : await this.repo.readTag(oid);
+      let tag: { object: string; message: string };
+      try {
+        tag = o ? parseTag(o.content) : await this.repo.readTag(oid);
+      } catch {
+        return { commit: null, message };
+      }
       if (i === 0) message = tag.message.replace(/\s+$/, '');
       oid = tag.object;
     }
@@ -126,6 +135,15 @@ interface Outcome {
 
 /** `POST git-receive-pack`. */
 export async function receivePack(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
+  try {
+    return await receive(c, body);
+  } catch (e) {
+    if (e instanceof PktLineError) return concat([pkt(`ERR protocol error: ${e.message}\n`), FLUSH]);
+    throw e;
+  }
+}
+
+async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
   const first = readPackets(body, 0, true);
   const commands: Command[] = [];
   let caps: string[] = [];

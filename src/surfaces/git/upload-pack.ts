@@ -3,7 +3,7 @@
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
 // Packs are built from the object store, whole objects, sent on side-band 1.
 import { packEntry, writePack } from '../../git/pack.js';
-import { concat, DELIM, FLUSH, pkt, readPackets, sideband, text, type Packet } from '../../git/pktline.js';
+import { concat, DELIM, FLUSH, PktLineError, pkt, readPackets, sideband, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
@@ -72,6 +72,7 @@ export async function uploadPack(repo: RepositoryObjects, state: State, project:
     throw new ProtocolError(`invalid command '${req.command}'`);
   } catch (e) {
     if (e instanceof ProtocolError) return concat([pkt(`ERR ${e.message}\n`), FLUSH]);
+    if (e instanceof PktLineError) return concat([pkt(`ERR protocol error: ${e.message}\n`), FLUSH]);
     throw e;
   }
 }
