@@ -198,6 +198,17 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(sha.stderr).toContain('remote: GitLab: You cannot create a branch with a 40-character hexadecimal branch name.');
   });
 
+  it('keeps branches and tags only: other refs are refused, alone unless the push is atomic', async () => {
+    await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'a']);
+    const loose = await git.run(['push', 'origin', 'HEAD:refs/heads/kept', 'HEAD:refs/notes/x'], 'a');
+    expect(loose.stderr).toContain('* [new branch]      HEAD -> kept');
+    expect(loose.stderr).toContain('! [remote rejected] HEAD -> refs/notes/x (deny updating a hidden ref)');
+    expect(emulator.git('acme/app').refs().branches.kept).toBeDefined();
+    const atomic = await git.run(['push', '--atomic', 'origin', 'HEAD:refs/heads/held', 'HEAD:refs/notes/x'], 'a');
+    expect(atomic.stderr).toContain('(atomic transaction failed)');
+    expect(emulator.git('acme/app').refs().branches.held).toBeUndefined();
+  });
+
   it('makes shallow clones, deepens them, and ignores a filter GitLab-compatibly', async () => {
     await git.ok(['clone', '-q', '--depth=1', url('acme/app.git', 'dev', 'dev-token'), 'a']);
     expect((await git.ok(['rev-list', '--count', 'HEAD'], 'a')).trim()).toBe('1');

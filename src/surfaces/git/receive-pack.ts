@@ -163,7 +163,7 @@ async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
   // Push options (`git push -o`) are read and, as the emulator runs no CI, ignored.
   if (caps.includes('push-options') && at < body.length) at = readPackets(body, at, true).end;
   if (commands.length === 0) return new Uint8Array();
-  const outcome = await apply(c, commands, body.subarray(at));
+  const outcome = await apply(c, commands, body.subarray(at), caps.includes('atomic'));
   return respond(outcome, commands, caps);
 }
 
@@ -181,7 +181,7 @@ function declineAll(commands: Command[], reason: string, messages: string[], unp
   return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
 }
 
-async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array): Promise<Outcome> {
+async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
   const pushed = new Map<string, { type: ObjectType; content: Uint8Array }>();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
@@ -208,11 +208,27 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array)
     else if ((current ?? ZERO) !== cmd.old && !(cmd.new === ZERO && current === undefined)) results.set(cmd.ref, 'failed to update ref');
     else results.set(cmd.ref, null);
   }
-  if ([...results.values()].some((r) => r !== null)) {
-    // An atomic transaction: one ref that cannot move holds back every other.
+  const failed = [...results.values()].some((r) => r !== null);
+  if (failed && atomic) {
+    // `git push --atomic`: one ref that cannot move holds back every other.
     for (const [ref, r] of results) if (r === null) results.set(ref, 'atomic transaction failed');
     return { unpack: 'unpack ok', results, messages: [] };
   }
+  // Otherwise the refs git itself refused stay refused, and the others go on to GitLab's checks.
+  const going = commands.filter((cmd) => results.get(cmd.ref) === null);
+  if (going.length === 0) return { unpack: 'unpack ok', results, messages: [] };
+  const outcome = await checkAndApply(c, objects, pushed, refs, going);
+  for (const [ref, r] of outcome.results) results.set(ref, r);
+  return { ...outcome, results };
+}
+
+async function checkAndApply(
+  c: PushContext,
+  objects: PushObjects,
+  pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
+  refs: ReturnType<typeof refsOf>,
+  commands: Command[],
+): Promise<Outcome> {
   // GitLab's pre-receive checks, against the repository as it was before the push.
   for (const cmd of commands) {
     const refused = await check(c, objects, refs, cmd);
@@ -252,7 +268,7 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array)
     }
     project.lastActivityAt = c.now;
   });
-  return { unpack: 'unpack ok', results, messages: [] };
+  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages: [] };
 }
 
 /** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
