@@ -235,6 +235,22 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect((await git.ok(['symbolic-ref', 'HEAD'], 'again')).trim()).toBe('refs/heads/trunk');
   });
 
+  it('creates a private project on a push to one that does not exist, where the pusher may create it', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'n']);
+    await commit('n', 'a.txt', 'a\n', 'First');
+    const pushed = await git.run(['push', url('dev/tool.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const project = await api('/projects/dev%2Ftool', 'dev-token');
+    expect(project.body).toMatchObject({ path: 'tool', name: 'tool', visibility: 'private', default_branch: 'main' });
+    expect((await api('/projects/dev%2Ftool/repository/commits', 'dev-token')).body.map((c: any) => c.title)).toEqual(['First']);
+    // Not in a group where the pusher may not create projects, nor with a token that cannot push.
+    const group = await git.run(['push', url('acme/tool.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(group.stderr).toContain("remote: The project you were looking for could not be found or you don't have permission to view it.");
+    const reader = await git.run(['push', url('dev/tool2.git', 'dev', 'dev-read-repo'), 'main'], 'n');
+    expect(reader.stderr).toContain('remote: You are not allowed to upload code.');
+    expect((await api('/projects/dev%2Ftool2', 'dev-token')).status).toBe(404);
+  });
+
   it('asks for credentials, and hides a private project from those who may not see it', async () => {
     const anonymous = await git.run(['clone', url('acme/app.git'), 'a']);
     expect(anonymous.code).not.toBe(0);

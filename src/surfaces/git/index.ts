@@ -15,6 +15,7 @@ import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './ac
 import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { gitAuthenticator } from './auth.js';
+import { ensureProjectOnPush } from './push-to-create.js';
 import { receivePack, receivePackAdvertisement } from './receive-pack.js';
 import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
 
@@ -48,8 +49,14 @@ const result = (raw: Uint8Array, type: string): Reply => ({ status: 200, raw, co
 type GitContext = Context<{ repo: string }>;
 
 export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
-  const access = (ctx: GitContext, command: string | null) =>
-    checkAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), command, ctx.now(), (p) => readOnly(ctx.state, p));
+  const access = (ctx: GitContext, command: string | null) => {
+    let target = gitTarget(ctx.state, ctx.params.repo);
+    if (command === 'git-receive-pack' && !target.project) {
+      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), (change) => ctx.update(change));
+      if (made) target = { ...target, project: made };
+    }
+    return checkAccess(ctx.state, ctx.caller, target, command, ctx.now(), (p) => readOnly(ctx.state, p));
+  };
   return [
     route({
       method: 'GET',
