@@ -137,9 +137,9 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
   if (caller.method === 'job') {
     // A job's token reaches its own project and those that allow it (the inbound allowlist).
     const source = caller.token?.projectId;
-    const source_ = source !== undefined ? tget(state.projects, source) : undefined;
     if (source !== project.id && (source === undefined || !project.jobTokenAllowlist.includes(source))) {
-      throw gitForbidden(`Authentication by CI/CD job token not allowed from ${source_?.path ?? ''} to ${project.path}.`);
+      const from = source !== undefined ? tget(state.projects, source) : undefined;
+      throw gitForbidden(`Authentication by CI/CD job token not allowed from ${from?.path ?? ''} to ${project.path}.`);
     }
     if (!canDownloadCode(state, user, project, now)) throw gitForbidden(`Insufficient permissions to pull from the repository of project ${project.path}.`);
   } else if (!canReadProject(state, user, project, now)) throw gitNotFound();

@@ -1,7 +1,7 @@
 // Git's smart HTTP protocol as GitLab serves it (config/routes/git_http.rb, Repositories::
-// GitHttpController): `/<full path>.git/info/refs`, `git-upload-pack` and `git-receive-pack`,
-// under the web's URL space. A path without `.git` is sent to the one with it, as GitLab does for
-// `info/refs`; git follows and uses the new URL from then on.
+// GitHttpController, LfsApiController): `/<full path>.git/info/refs`, `git-upload-pack`,
+// `git-receive-pack` and Git LFS, under the web's URL space. A path without `.git` is sent to the
+// one with it, as GitLab does for `info/refs`; git follows and uses the new URL from then on.
 import { gunzipSync } from 'fflate';
 import { routeNotFound } from '../../core/errors.js';
 import { paginateOffset } from '../../http/pagination.js';
@@ -19,7 +19,7 @@ import { ensureProjectOnPush } from './push-to-create.js';
 import { receivePack, receivePackAdvertisement } from './receive-pack.js';
 import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
 
-/** The paths this surface serves: git's three endpoints under a repository's path. */
+/** The paths this surface serves: git's endpoints and LFS's under a repository's path. */
 const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/objects\/batch|gitlab-lfs\/objects\/[0-9a-f]{64}(?:\/\d+)?)$/;
 
 /** Whether a repository takes writes now; the storage moves of the spec make it read-only while one runs. */
