@@ -125,6 +125,10 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     const r = await git.run(['push', 'origin', 'feature/login'], 'a');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('* [new branch]      feature/login -> feature/login');
+    // GitLab's post-receive message, as git prints it (git pads remote lines with spaces).
+    expect(r.stderr.replace(/ +\n/g, '\n')).toContain(
+      `remote:\nremote: To create a merge request for feature/login, visit:\nremote:   ${server.url}/acme/app/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature%2Flogin\nremote:\n`,
+    );
     const branch = await api('/projects/acme%2Fapp/repository/branches/feature%2Flogin');
     expect(branch.body).toMatchObject({ name: 'feature/login', commit: { id: sha, title: 'Add login' } });
     const shown = await api(`/projects/acme%2Fapp/repository/commits/${sha}`);

@@ -268,7 +268,23 @@ async function checkAndApply(
     }
     project.lastActivityAt = c.now;
   });
-  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages: [] };
+  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages: mergeRequestLinks(c, commands) };
+}
+
+/**
+ * What GitLab's post-receive prints after a push that creates branches (MergeRequests::GetUrlsService):
+ * where to open a merge request from each new branch but the default one.
+ */
+function mergeRequestLinks(c: PushContext, commands: Command[]): string[] {
+  if (c.project.features.merge_requests === 'disabled') return [];
+  const web = `${c.webBase}/${projectFullPath(c.state, c.project)}`;
+  const head = defaultBranchName(tget(c.state.projects, c.project.id) ?? c.project);
+  return commands
+    .filter((cmd) => cmd.ref.startsWith('refs/heads/') && cmd.old === ZERO && cmd.new !== ZERO && cmd.ref.slice(11) !== head)
+    .map((cmd) => {
+      const branch = cmd.ref.slice(11);
+      return `\nTo create a merge request for ${branch}, visit:\n  ${web}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(branch)}\n\n`;
+    });
 }
 
 /** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
