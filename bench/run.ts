@@ -231,6 +231,11 @@ async function main(): Promise<void> {
     const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);
     if (mod && 'benchGit' in mod) for (const line of await (mod.benchGit as () => Promise<string[]>)()) say(line);
   }
+  // A minute on this machine: run it by name only.
+  if (only === 'clone') {
+    const { benchClone } = await import('./git-clone.js');
+    for (const line of await benchClone()) say(line);
+  }
 }
 
 await main();

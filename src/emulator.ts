@@ -13,11 +13,13 @@ import { loadVolumes } from './git/volume.js';
 import { Pipeline } from './http/pipeline.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { Scheduler } from './store/scheduler.js';
-import { projectByIdOrPath } from './policy/paths.js';
+import { projectByIdOrPath, projectFullPath } from './policy/paths.js';
+import { cloneRepository } from './git/export.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
 import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
 import { scimSurface } from './surfaces/scim.js';
 import { webSurface } from './surfaces/web.js';
+import { gitSurface } from './surfaces/git/index.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Project, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
@@ -55,9 +57,19 @@ export const DEFAULT_MAX_BODY_SIZE = 250 * 1024 * 1024;
 
 export type { ListenOptions, Server };
 
+/** `emulator.git(project)`: the repository for tests, with the URL git clones it from and a working copy of it. */
+export interface GitRepository extends RepositoryHandle {
+  /** Where git clones it from: `http_url_to_repo` of the project. */
+  readonly url: string;
+  /** Writes a working copy to `dir` as `git clone` would (origin is `url`, or `options.url`); needs no git binary. */
+  clone(dir: string, options?: { url?: string }): Promise<void>;
+}
+
 const API = apiV4Surface(API_ROUTES);
 const WEB = webSurface(WEB_ROUTES);
 const SCIM = scimSurface(SCIM_ROUTES);
+/** Git's smart HTTP under the web's paths; listed before the web surface, which takes every path no other claims. */
+const GIT = gitSurface();
 
 export class Emulator {
   readonly clock: Clock;
@@ -95,7 +107,7 @@ export class Emulator {
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, WEB, SCIM, controlSurface(this, { token: options.controlToken })],
+      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,
@@ -131,10 +143,11 @@ export class Emulator {
 
   /**
    * A project's repository, for tests: its objects (isomorphic-git can read the gitdir on `fs`),
-   * its refs as the world has them now, files at a revision, the log, and an export to a real
-   * directory that the `git` command reads.
+   * its refs as the world has them now, files at a revision, the log, an export to a real
+   * directory that the `git` command reads, and `clone(dir)`: a working copy whose `origin` is
+   * the repository's URL on this emulator (`http_url_to_repo`; `{ url }` for a server's).
    */
-  git(project: number | string): RepositoryHandle {
+  git(project: number | string): GitRepository {
     const find = (): Project => {
       const p = projectByIdOrPath(this.state, project);
       if (!p) throw new EmulatorError(`no project '${project}'`);
@@ -142,7 +155,12 @@ export class Emulator {
     };
     find();
     const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe), current: () => this.state }, find());
-    return repositoryHandle(objects, () => this.state, find);
+    const handle = repositoryHandle(objects, () => this.state, find);
+    const url = () => `${this.externalUrl ?? this.baseUrl}/${projectFullPath(this.state, find())}.git`;
+    Object.defineProperty(handle, 'url', { get: url, enumerable: true });
+    return Object.assign(handle as RepositoryHandle & { readonly url: string }, {
+      clone: (dir: string, options: { url?: string } = {}) => cloneRepository(objects(), handle.refs(), dir, options.url ?? url()),
+    });
   }
 
   snapshot(): Snapshot {

@@ -50,3 +50,33 @@ export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs
   for (const [name, sha] of Object.entries(refs.branches)) await writeRef(`refs/heads/${name}`, sha);
   for (const [name, t] of Object.entries(refs.tags)) await writeRef(`refs/tags/${name}`, t.target);
 }
+
+/**
+ * A working copy of the repository in a real directory, as `git clone <remote>` leaves one: the
+ * objects and tags, the branches as `origin`'s, the default branch checked out and tracking
+ * `origin`. Needs no git binary and no server (the files are written by isomorphic-git).
+ */
+export async function cloneRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string, remote: string): Promise<void> {
+  const nodeFs = await import('node:fs');
+  const { rm, writeFile, mkdir } = nodeFs.promises;
+  const { join } = await import('node:path');
+  const git = (await import('isomorphic-git')).default;
+  const gitdir = join(dir, '.git');
+  await exportRepository(repo, refs, gitdir);
+  await rm(join(gitdir, 'refs', 'heads'), { recursive: true, force: true });
+  await mkdir(join(gitdir, 'refs', 'heads'), { recursive: true });
+  const head = Object.hasOwn(refs.branches, refs.head) ? refs.head : null;
+  const lines = ['[core]', '\trepositoryformatversion = 0', '\tfilemode = true', '\tbare = false', '\tlogallrefupdates = true'];
+  lines.push('[remote "origin"]', `\turl = ${remote}`, '\tfetch = +refs/heads/*:refs/remotes/origin/*');
+  if (head) lines.push(`[branch "${head}"]`, '\tremote = origin', `\tmerge = refs/heads/${head}`);
+  await writeFile(join(gitdir, 'config'), `${lines.join('\n')}\n`);
+  for (const [name, sha] of Object.entries(refs.branches)) {
+    await mkdir(join(gitdir, 'refs', 'remotes', 'origin', name, '..'), { recursive: true });
+    await writeFile(join(gitdir, 'refs', 'remotes', 'origin', name), `${sha}\n`);
+  }
+  if (!head) return; // an empty repository: HEAD names a branch to be born
+  await writeFile(join(gitdir, 'refs', 'remotes', 'origin', 'HEAD'), `ref: refs/remotes/origin/${head}\n`);
+  await mkdir(join(gitdir, 'refs', 'heads', head, '..'), { recursive: true });
+  await writeFile(join(gitdir, 'refs', 'heads', head), `${refs.branches[head]}\n`);
+  await git.checkout({ fs: nodeFs, dir, gitdir, ref: head, force: true });
+}

@@ -506,6 +506,26 @@ export class RepositoryObjects {
     return oid;
   }
 
+  /**
+   * Stores an object exactly as given (a pushed object: its bytes are its id, whatever headers a
+   * commit or tag carries that our own writers never write).
+   */
+  async writeObject(type: ObjectType, content: Uint8Array): Promise<string> {
+    const { oid } = await this.put(type, content);
+    try {
+      this.remember(oid, type, content);
+    } catch {
+      // A commit or tag with headers our parser does not know is stored all the same, and parsed when read.
+    }
+    return oid;
+  }
+
+  /** An object's type and content as stored, for a pack (an object this world does not see is not found). */
+  async readObject(oid: string): Promise<{ type: ObjectType; object: Uint8Array }> {
+    if (!this.has(oid)) throw new MissingObject(oid);
+    return this.load(oid);
+  }
+
   async writeTag(tag: TagData): Promise<string> {
     const object = renderTag(tag);
     const { oid } = await this.put('tag', object);

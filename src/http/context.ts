@@ -37,6 +37,8 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #project: Project | undefined;
   #group: Namespace | undefined;
   readonly env: RequestEnv;
+  /** The request's body as sent (surfaces that read it themselves: git's smart HTTP). */
+  body: Uint8Array = new Uint8Array();
 
   constructor(
     state: W,

@@ -103,7 +103,7 @@ export class Pipeline {
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
-    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix))!;
+    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix) && (s.claims?.(url.pathname) ?? true))!;
     const path = url.pathname.slice(surface.prefix.length);
     const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
@@ -116,7 +116,8 @@ export class Pipeline {
       if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
       body = e;
     }
-    const release = method === 'GET' || method === 'HEAD' ? () => {} : await this.#takeLock();
+    const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, url.pathname) === true;
+    const release = reads ? () => {} : await this.#takeLock();
     try {
       if (surface.runsTimedWork) this.deps.runDue();
       const before = this.deps.store.snapshot();
@@ -244,6 +245,7 @@ export class Pipeline {
         base: origin + x.url.pathname,
         params: linkParams(route, query, bodyParams, match.params),
       }, x.surface.paginate);
+      ctx.body = body.bytes;
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       let reply = await route.handler(ctx);

@@ -19,11 +19,15 @@ export interface Surface {
   readonly name: string;
   /** The paths that start so are this surface's; the longest prefix wins, '' takes the rest. */
   readonly prefix: string;
+  /** Takes only the paths under its prefix that this says are its own (git's paths share the web's prefix). */
+  claims?(pathname: string): boolean;
   readonly routes: readonly RouteDef[];
   /** Its auth: GitLab's tokens, sessions and sudo on the API; none on the control API. */
   readonly authenticate?: Authenticator;
   /** Its paging (`ctx.paginate`): GitLab's offset pages and headers on the API. */
   readonly paginate: Pager;
+  /** A request that only reads though its method is not GET (a git fetch): it runs beside writes, without the write lock. */
+  readsOnly?(method: string, pathname: string): boolean;
   /** Takes injected faults (the paths they name are relative to the prefix). */
   readonly faults: boolean;
   /** Timed work that is due runs before each request (the control API only looks at the world). */

@@ -1,0 +1,144 @@
+// `git clone` of a repository of 1,000 commits and 5,000 files through the emulator's server,
+// against the same repository on disk served by `git http-backend` (git's own smart HTTP, behind
+// a minimal CGI bridge) in the same run: the ratio of wall times. The repository is made with
+// `git fast-import`, pushed to the emulator over HTTP (that push is timed too), then cloned from
+// both in alternating rounds; the median ratio is printed. Needs the `git` binary.
+// `npx tsx bench/git-clone.ts [commits] [files]`, or `npm run bench -- clone`.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmulator } from '../src/index.js';
+
+const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', HOME: tmpdir() };
+
+function git(args: string[], cwd: string, input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', args, { cwd, env, maxBuffer: 1 << 30 }, (error, stdout, stderr) => (error ? reject(new Error(`git ${args[0]}: ${stderr}`)) : resolve(stdout)));
+    if (input !== undefined) child.stdin!.end(input);
+  });
+}
+
+/** A fast-import stream: one commit of `files` files, then commits that change five files each. */
+function history(commits: number, files: number): string {
+  const out: string[] = [];
+  let mark = 0;
+  const path = (i: number) => `src/d${Math.floor(i / 100)}/f${i % 100}.txt`;
+  for (let c = 0; c < commits; c++) {
+    const time = 1_700_000_000 + c * 60;
+    out.push('commit refs/heads/main', `mark :${++mark}`, `author Bench <bench@example.com> ${time} +0000`, `committer Bench <bench@example.com> ${time} +0000`);
+    const msg = c === 0 ? 'Initial commit' : `Change ${c}`;
+    out.push(`data ${Buffer.byteLength(msg)}`, msg);
+    if (c > 0) out.push(`from :${mark - 1}`);
+    const changed = c === 0 ? Array.from({ length: files }, (_, i) => i) : Array.from({ length: 5 }, (_, k) => (c * 7 + k * 997) % files);
+    for (const i of changed) {
+      const content = `file ${i}, version ${c}\n${'line of text for the benchmark\n'.repeat(8)}`;
+      out.push(`M 100644 inline ${path(i)}`, `data ${Buffer.byteLength(content)}`, content);
+    }
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** `git http-backend` behind node:http: each request runs the CGI program once. */
+function httpBackend(root: string): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const child = spawn('git', ['http-backend'], {
+      env: {
+        ...env,
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        REQUEST_METHOD: req.method ?? 'GET',
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        GIT_PROTOCOL: String(req.headers['git-protocol'] ?? ''),
+        REMOTE_ADDR: '127.0.0.1',
+      },
+    });
+    req.pipe(child.stdin);
+    let head = Buffer.alloc(0);
+    let sent = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (sent) return void res.write(chunk);
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      sent = true;
+      let status = 200;
+      for (const line of head.subarray(0, end).toString().split('\r\n')) {
+        const [k, ...v] = line.split(':');
+        if (k!.toLowerCase() === 'status') status = Number(v.join(':').trim().split(' ')[0]);
+        else res.setHeader(k!, v.join(':').trim());
+      }
+      res.writeHead(status);
+      res.write(head.subarray(end + 4));
+    });
+    child.stdout.on('end', () => res.end());
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
+  }));
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+export async function benchClone(commits = 1000, files = 5000): Promise<string[]> {
+  const lines: string[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'gitlab-emulator-bench-'));
+  try {
+    const source = join(work, 'repo.git');
+    await git(['init', '-q', '--bare', '-b', 'main', source], work);
+    await git(['fast-import', '--quiet'], source, history(commits, files));
+    await git(['gc', '-q', '--aggressive'], source);
+
+    const emulator = await createEmulator({
+      fixture: {
+        users: [{ username: 'bench', admin: true, tokens: [{ token: 'bench-token', scopes: ['api'] }] }],
+        projects: [{ namespace: 'bench', path: 'repo', creator: 'bench', visibility: 'public' }],
+      },
+    });
+    const server = await emulator.listen({ port: 0 });
+    const backend = await httpBackend(work);
+    try {
+      const pushUrl = `${server.url.replace('://', '://bench:bench-token@')}/bench/repo.git`;
+      const pushMs = await timed(() => git(['push', '-q', pushUrl, 'main'], source));
+      lines.push(`git push of ${commits} commits / ${files} files into the emulator: ${(pushMs / 1000).toFixed(2)} s`);
+      const rounds: { emu: number; real: number }[] = [];
+      for (let round = 0; round < 4; round++) {
+        const emu = await timed(() => git(['clone', '-q', '--bare', `${server.url}/bench/repo.git`, `emu-${round}.git`], work));
+        const real = await timed(() => git(['clone', '-q', '--bare', `${backend.url}/repo.git`, `real-${round}.git`], work));
+        rounds.push({ emu, real });
+      }
+      const tips = await Promise.all([git(['rev-parse', 'main'], join(work, 'emu-0.git')), git(['rev-parse', 'main'], join(work, 'real-0.git'))]);
+      if (tips[0] !== tips[1]) throw new Error('the two clones differ');
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // The first round builds each object's pack entry (kept after, as objects never change); later rounds reuse them.
+      const [cold, ...warm] = rounds;
+      const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+      lines.push(`git clone of ${commits} commits / ${files} files, first clone: emulator ${s(cold!.emu)} vs git http-backend ${s(cold!.real)} -> ratio ${(cold!.emu / cold!.real).toFixed(2)}x`);
+      lines.push(
+        `git clone of ${commits} commits / ${files} files, again: emulator ${s(median(warm.map((r) => r.emu)))} vs git http-backend ${s(median(warm.map((r) => r.real)))} -> median ratio ${median(warm.map((r) => r.emu / r.real)).toFixed(2)}x (goal <= 2x)`,
+      );
+    } finally {
+      await server.close();
+      backend.close();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [commits, files] = process.argv.slice(2).map(Number);
+  for (const line of await benchClone(commits || 1000, files || 5000)) console.log(line);
+}

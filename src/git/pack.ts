@@ -1,0 +1,241 @@
+// Git's pack format (gitformat-pack): what upload-pack sends and receive-pack reads. Packs we
+// write hold whole objects (no deltas); packs we read may hold both kinds of delta, against an
+// object of the same pack (ofs-delta) or one the repository already has (ref-delta, a thin pack).
+import { codec, type ObjectType } from './format.js';
+import { concat } from './pktline.js';
+
+const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
+const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+const OFS_DELTA = 6;
+const REF_DELTA = 7;
+
+export interface PackObject {
+  type: ObjectType;
+  content: Uint8Array;
+}
+
+/** A pack that cannot be read (git prints it as the `unpack` status). */
+export class PackError extends Error {}
+
+function header(type: number, size: number): Uint8Array {
+  const out: number[] = [];
+  let byte = (type << 4) | (size & 0x0f);
+  size = Math.floor(size / 16);
+  while (size > 0) {
+    out.push(byte | 0x80);
+    byte = size & 0x7f;
+    size = Math.floor(size / 128);
+  }
+  out.push(byte);
+  return Uint8Array.from(out);
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+function bytesToHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * A zlib stream of `data` in stored (uncompressed) deflate blocks: a memory copy and a checksum,
+ * where compressing costs tens of microseconds an object. The emulator's packs travel in process
+ * or over loopback, where bytes are cheaper than compression; git reads them as any other.
+ */
+export function storedZlib(data: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(data.length / 0xffff));
+  const out = new Uint8Array(2 + blocks * 5 + data.length + 4);
+  out[0] = 0x78;
+  out[1] = 0x01;
+  let at = 2;
+  for (let b = 0; b < blocks; b++) {
+    const part = data.subarray(b * 0xffff, (b + 1) * 0xffff);
+    out[at] = b === blocks - 1 ? 1 : 0;
+    out[at + 1] = part.length & 0xff;
+    out[at + 2] = part.length >> 8;
+    out[at + 3] = ~part.length & 0xff;
+    out[at + 4] = (~part.length >> 8) & 0xff;
+    out.set(part, at + 5);
+    at += 5 + part.length;
+  }
+  // Adler-32, in runs short enough that the sums stay exact.
+  let a = 1;
+  let c = 0;
+  for (let i = 0; i < data.length; ) {
+    const end = Math.min(i + 3800, data.length);
+    for (; i < end; i++) {
+      a += data[i]!;
+      c += a;
+    }
+    a %= 65521;
+    c %= 65521;
+  }
+  out[at] = c >>> 8;
+  out[at + 1] = c & 0xff;
+  out[at + 2] = a >>> 8;
+  out[at + 3] = a & 0xff;
+  return out;
+}
+
+/** One object as a pack stores it whole: its type and size, then its content as a zlib stream. */
+export function packEntry(o: PackObject): Uint8Array {
+  return concat([header(TYPE_CODES[o.type], o.content.length), storedZlib(o.content)]);
+}
+
+/** A pack of entries (`packEntry`), with its header and SHA-1 trailer. */
+export async function writePack(entries: readonly Uint8Array[]): Promise<Uint8Array> {
+  const head = new Uint8Array(12);
+  head.set([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2]);
+  new DataView(head.buffer).setUint32(8, entries.length);
+  const body = concat([head, ...entries]);
+  const sum = hexToBytes(await codec.sha1(body));
+  return concat([body, sum]);
+}
+
+type NodeZlib = typeof import('node:zlib');
+const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
+
+/** Inflates the zlib stream at `offset`; gives the data and how many bytes the stream took. */
+function inflateAt(bytes: Uint8Array, offset: number, size: number): { data: Uint8Array; used: number } {
+  if (!zlib?.inflateSync) throw new PackError('reading a pack needs node:zlib');
+  let r: { buffer: Uint8Array; engine: { bytesWritten: number } };
+  try {
+    r = zlib.inflateSync(bytes.subarray(offset), { info: true }) as unknown as typeof r;
+  } catch {
+    throw new PackError('corrupt object in pack');
+  }
+  if (r.buffer.length !== size) throw new PackError('object of the wrong size in pack');
+  return { data: new Uint8Array(r.buffer.buffer, r.buffer.byteOffset, r.buffer.byteLength), used: r.engine.bytesWritten };
+}
+
+/** Applies a git delta to its base. */
+export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
+  let at = 0;
+  const varint = () => {
+    let v = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      if (at >= delta.length) throw new PackError('truncated delta');
+      b = delta[at++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    return v;
+  };
+  if (varint() !== base.length) throw new PackError('delta against a base of another size');
+  const out = new Uint8Array(varint());
+  let w = 0;
+  while (at < delta.length) {
+    const op = delta[at++]!;
+    if (op & 0x80) {
+      let off = 0;
+      let len = 0;
+      for (let i = 0; i < 4; i++) if (op & (1 << i)) off += delta[at++]! * 2 ** (8 * i);
+      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) len += delta[at++]! * 2 ** (8 * i);
+      if (len === 0) len = 0x10000;
+      if (off + len > base.length || w + len > out.length) throw new PackError('delta copies past its base');
+      out.set(base.subarray(off, off + len), w);
+      w += len;
+    } else if (op > 0) {
+      if (at + op > delta.length || w + op > out.length) throw new PackError('truncated delta');
+      out.set(delta.subarray(at, at + op), w);
+      w += op;
+      at += op;
+    } else throw new PackError('bad delta opcode');
+  }
+  if (w !== out.length) throw new PackError('delta of the wrong size');
+  return out;
+}
+
+/**
+ * Every object of a pack, deltas resolved; `external` finds the base of a ref-delta that is not
+ * in the pack (a thin pack's base, which the repository has).
+ */
+export async function readPack(bytes: Uint8Array, external: (oid: string) => Promise<PackObject | null>): Promise<(PackObject & { oid: string })[]> {
+  if (bytes.length < 32 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'PACK') throw new PackError('not a pack');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(4);
+  if (version !== 2 && version !== 3) throw new PackError(`pack version ${version} unsupported`);
+  const count = view.getUint32(8);
+  const sum = bytesToHex(bytes.subarray(bytes.length - 20));
+  if ((await codec.sha1(bytes.subarray(0, bytes.length - 20))) !== sum) throw new PackError('pack checksum mismatch');
+  const byOffset = new Map<number, PackObject>();
+  const byOid = new Map<string, PackObject>();
+  const pending: { offset: number; base: number | string; delta: Uint8Array }[] = [];
+  const out: (PackObject & { oid: string })[] = [];
+  const oidOf = async (o: PackObject) => {
+    const head = `${o.type} ${o.content.length}\0`;
+    const raw = new Uint8Array(head.length + o.content.length);
+    for (let i = 0; i < head.length; i++) raw[i] = head.charCodeAt(i);
+    raw.set(o.content, head.length);
+    return codec.sha1(raw);
+  };
+  let at = 12;
+  const end = bytes.length - 20;
+  for (let i = 0; i < count; i++) {
+    const start = at;
+    if (at >= end) throw new PackError('truncated pack');
+    let b = bytes[at++]!;
+    const type = (b >> 4) & 7;
+    let size = b & 0x0f;
+    let shift = 4;
+    while (b & 0x80) {
+      b = bytes[at++]!;
+      size += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    }
+    let base: number | string | undefined;
+    if (type === OFS_DELTA) {
+      b = bytes[at++]!;
+      let off = b & 0x7f;
+      while (b & 0x80) {
+        b = bytes[at++]!;
+        off = (off + 1) * 128 + (b & 0x7f);
+      }
+      base = start - off;
+    } else if (type === REF_DELTA) {
+      base = bytesToHex(bytes.subarray(at, at + 20));
+      at += 20;
+    } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
+    const { data, used } = inflateAt(bytes, at, size);
+    at += used;
+    if (base === undefined) {
+      const o = { type: CODE_TYPES[type]!, content: data };
+      const oid = await oidOf(o);
+      byOffset.set(start, o);
+      byOid.set(oid, o);
+      out.push({ ...o, oid });
+    } else pending.push({ offset: start, base, delta: data });
+  }
+  if (at !== end) throw new PackError('pack has trailing data');
+  // Deltas may chain, in any order (an ofs-delta's base comes before it): resolve in passes until none is left.
+  let rest = pending;
+  while (rest.length > 0) {
+    const next: typeof pending = [];
+    for (const d of rest) {
+      let base = typeof d.base === 'number' ? byOffset.get(d.base) : byOid.get(d.base);
+      if (!base && typeof d.base === 'string') {
+        const found = await external(d.base);
+        if (found) byOid.set(d.base, (base = found));
+      }
+      if (!base) {
+        next.push(d);
+        continue;
+      }
+      const o = { type: base.type, content: applyDelta(base.content, d.delta) };
+      const oid = await oidOf(o);
+      byOffset.set(d.offset, o);
+      byOid.set(oid, o);
+      out.push({ ...o, oid });
+    }
+    if (next.length === rest.length) throw new PackError('delta against a missing base');
+    rest = next;
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+// What upload-pack sends (gitprotocol-pack, "Packfile Negotiation"): every object reachable from
+// the commits the client wants and not from those it has, cut at a depth for a shallow fetch.
+import type { ObjectType } from './format.js';
+import type { RepositoryObjects } from './objects.js';
+
+export interface Selection {
+  /** Objects to send, commits first, each once. */
+  objects: { oid: string; type: ObjectType }[];
+  /** Commits sent without their parents (the client's new shallow boundary). */
+  shallow: string[];
+  /** Commits the client had as shallow that it now gets the parents of. */
+  unshallow: string[];
+}
+
+export interface SelectOptions {
+  /** Commits (or tags) the client asked for. */
+  wants: readonly string[];
+  /** Objects the client has (only those the repository has too count). */
+  haves: readonly string[];
+  /** `deepen N`: send at most N commits along each line of history from the wants. */
+  depth?: number;
+  /** The client's current shallow commits. */
+  clientShallow?: readonly string[];
+}
+
+/** Peels tags to what they point at, collecting the tag objects on the way. */
+async function peelWant(repo: RepositoryObjects, oid: string, tags: { oid: string; type: ObjectType }[], seen: Set<string>): Promise<{ oid: string; type: ObjectType } | null> {
+  for (let i = 0; i < 20; i++) {
+    const type = await repo.type(oid);
+    if (!type) return null;
+    if (type !== 'tag') return { oid, type };
+    if (!seen.has(oid)) {
+      seen.add(oid);
+      tags.push({ oid, type });
+    }
+    oid = (await repo.readTag(oid)).object;
+  }
+  return null;
+}
+
+export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): Promise<Selection> {
+  // Commits the client has: every one reachable from its haves (its shallow commits cut that walk).
+  const clientShallow = new Set(o.clientShallow ?? []);
+  const common = new Set<string>();
+  const stack: string[] = [];
+  for (const h of o.haves) if (repo.has(h) && (await repo.type(h)) === 'commit') stack.push(h);
+  const haveTips = [...stack];
+  while (stack.length) {
+    const c = stack.pop()!;
+    if (common.has(c)) continue;
+    common.add(c);
+    if (!clientShallow.has(c)) for (const p of (await repo.readCommit(c)).parents) if (repo.has(p)) stack.push(p);
+  }
+  // Trees and blobs the client has: those of the commits it named.
+  const known = new Set<string>();
+  const markTree = async (tree: string) => {
+    const todo = [tree];
+    while (todo.length) {
+      const t = todo.pop()!;
+      if (known.has(t)) continue;
+      known.add(t);
+      for (const e of (await repo.readTree(t)).values()) {
+        if (e.type === 'tree') todo.push(e.oid);
+        else if (e.type === 'blob') known.add(e.oid);
+      }
+    }
+  };
+  for (const c of haveTips) await markTree((await repo.readCommit(c)).tree);
+
+  const out: { oid: string; type: ObjectType }[] = [];
+  const sent = new Set<string>();
+  const roots: { oid: string; type: ObjectType }[] = [];
+  for (const w of o.wants) {
+    const peeled = await peelWant(repo, w, out, sent);
+    if (peeled) roots.push(peeled);
+  }
+  // Commits, breadth first from the wants, to the depth asked for.
+  const shallow: string[] = [];
+  const unshallow: string[] = [];
+  const depthOf = new Map<string, number>();
+  let frontier: string[] = [];
+  const trees: string[] = [];
+  for (const r of roots) {
+    if (r.type === 'commit') {
+      if (!depthOf.has(r.oid)) {
+        depthOf.set(r.oid, 1);
+        frontier.push(r.oid);
+      }
+    } else if (r.type === 'tree') trees.push(r.oid);
+    else if (!sent.has(r.oid) && !known.has(r.oid)) {
+      sent.add(r.oid);
+      out.push(r);
+    }
+  }
+  while (frontier.length) {
+    const next: string[] = [];
+    for (const c of frontier) {
+      const commit = await repo.readCommit(c);
+      const d = depthOf.get(c)!;
+      const has = common.has(c);
+      if (!has && !sent.has(c)) {
+        sent.add(c);
+        out.push({ oid: c, type: 'commit' });
+        trees.push(commit.tree);
+      }
+      const parents = commit.parents.filter((p) => repo.has(p));
+      if (o.depth !== undefined && d >= o.depth) {
+        if (!has && parents.length > 0) shallow.push(c);
+        continue;
+      }
+      // The client has this commit's history, unless the commit is one of its shallow ends.
+      if (has && (!clientShallow.has(c) || o.depth === undefined)) continue;
+      if (clientShallow.has(c) && parents.length > 0) unshallow.push(c);
+      for (const p of parents) {
+        if (depthOf.has(p)) continue;
+        depthOf.set(p, d + 1);
+        next.push(p);
+      }
+    }
+    frontier = next;
+  }
+  // Then every tree and blob under those commits that the client lacks.
+  const todo = [...trees];
+  while (todo.length) {
+    const t = todo.pop()!;
+    if (sent.has(t) || known.has(t)) continue;
+    sent.add(t);
+    out.push({ oid: t, type: 'tree' });
+    for (const e of (await repo.readTree(t)).values()) {
+      if (e.type === 'tree') todo.push(e.oid);
+      else if (e.type === 'blob' && !sent.has(e.oid) && !known.has(e.oid)) {
+        sent.add(e.oid);
+        out.push({ oid: e.oid, type: 'blob' });
+      }
+    }
+  }
+  return { objects: out, shallow, unshallow };
+}

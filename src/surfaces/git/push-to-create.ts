@@ -1,0 +1,41 @@
+// Push to create (Gitlab::GitAccessProject#ensure_project_on_push!): a push to a project that does
+// not exist, in a namespace where the pusher may create projects, creates it, private, named by
+// its path; git's first request (the receive-pack advertisement) is where it is made.
+import { ApiError } from '../../core/errors.js';
+import type { Caller } from '../../http/auth.js';
+import { canCreateProjectIn, newProject } from '../../families/projects/index.js';
+import type { State } from '../../families/world.js';
+import { namespaceByIdOrPath } from '../../policy/paths.js';
+import type { Project } from '../../store/state.js';
+import type { Draft } from 'immer';
+import { abilitiesOf, plainError, type GitTarget } from './access.js';
+
+const sentence = (field: string, message: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replace(/_/g, ' ')} ${message}`;
+
+/** The project a push creates, or undefined when it may not (the caller then gets GitLab's "not found"). */
+export function ensureProjectOnPush(
+  state: State,
+  caller: Caller,
+  target: GitTarget,
+  now: number,
+  update: (change: (draft: Draft<State>) => Project) => Project,
+): Project | undefined {
+  const user = caller.user;
+  if (target.project || !user || caller.method === 'job' || !abilitiesOf(caller).has('push_code')) return undefined;
+  const slash = target.fullPath.lastIndexOf('/');
+  if (slash <= 0) return undefined;
+  const namespace = namespaceByIdOrPath(state, target.fullPath.slice(0, slash));
+  if (!namespace || !canCreateProjectIn(state, user, namespace.id, now)) return undefined;
+  const path = target.fullPath.slice(slash + 1);
+  try {
+    const change = newProject(state, user, { name: path, path, namespaceId: namespace.id, visibility: 'private', features: {}, settings: {} }, now);
+    return update(change);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    // Projects::CreateService's errors, as the model's full messages.
+    const body = e.body as { message?: unknown };
+    const errors = typeof body?.message === 'object' && body.message !== null ? (body.message as Record<string, string[]>) : {};
+    const messages = Object.entries(errors).flatMap(([field, list]) => list.map((m) => sentence(field, m)));
+    throw plainError(422, `Could not create project: ${messages.join(', ') || String(body?.message ?? '')}`);
+  }
+}
