@@ -34,3 +34,8 @@ export const branchHierarchyConflict = (branch: string) =>
 export const defaultBranchUndeletable = () => messageError(400, 'The default branch of a project cannot be deleted.');
 export const protectedBranchUndeletable = () =>
   messageError(400, 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
+
+// Commits::CreateService#validate_start_sha! and Files::MultiService#validate_file_status!.
+export const startShaInvalid = (sha: string) => messageError(400, `Invalid start_sha '${sha}'`);
+export const startShaMissing = (sha: string) => messageError(400, `Cannot find start_sha '${sha}'`);
+export const fileChanged = (path: string) => messageError(400, `The file has changed since you started editing it: ${path}`);
