@@ -30,7 +30,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, '2024-05-06T07:08:09Z');
 const URL_ = '/projects/acme%2Fapp/repository/commits';
 const post = (json: unknown, token = 'dev-token', path = URL_) => apiCall(world(), path, { method: 'POST', token, json });
-const on = (branch: string, actions: unknown[], extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'Change', actions, ...extra });
+const on = (branch: string, actions: unknown, extra: Record<string, unknown> = {}) => ({ branch, commit_message: 'Change', actions, ...extra });
 const files = (rev = 'develop') => world().git('acme/app').files(rev);
 const tip = (branch: string) => world().git('acme/app').refs().branches[branch];
 
@@ -230,7 +230,7 @@ function applyModel(start: Model, acts: Act[]): Model | string {
       if (isDir(a.file_path)) return 'A directory with this name already exists';
       if (m.has(a.file_path) || blocked(a.file_path)) return 'A file with this name already exists';
       if (a.action === 'create') m.set(a.file_path, { content: a.content, exec: false });
-      else {
+      else if (a.action === 'move') {
         const from = m.get(a.previous_path)!;
         m.delete(a.previous_path);
         m.set(a.file_path, { content: a.content ?? from.content, exec: from.exec });
@@ -241,7 +241,7 @@ function applyModel(start: Model, acts: Act[]): Model | string {
     if (!f) return "A file with this name doesn't exist";
     if (a.action === 'delete') m.delete(a.file_path);
     else if (a.action === 'update') m.set(a.file_path, { ...f, content: a.content });
-    else m.set(a.file_path, { ...f, exec: a.execute_filemode });
+    else if (a.action === 'chmod') m.set(a.file_path, { ...f, exec: a.execute_filemode });
   }
   return m;
 }
