@@ -174,7 +174,7 @@ describe('commit sub-resources', () => {
     expect(res.headers.get('x-total')).toBe('2');
     expect(await res.json()).toMatchObject([{ new_path: 'z.txt', deleted_file: true }]);
     const uni = await body<{ diff: string }[]>('/commits/main/diff?unidiff=true');
-    expect(uni[0]!.diff.startsWith('--- a/README.md\n+++ b/README.md\n@@ -1,10 +1,10 @@\n one\n-two\n+TWO\n')).toBe(true);
+    expect(uni[0]!.diff.startsWith('--- a/README.md\n+++ b/README.md\n@@ -1,5 +1,5 @@\n one\n-two\n+TWO\n')).toBe(true);
     expect(await (await get('/commits/nope/diff')).json()).toEqual({ message: '404 Commit Not Found' });
   });
 
