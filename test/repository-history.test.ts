@@ -139,7 +139,7 @@ describe('GET /projects/:id/repository/compare', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gle-diff-'));
     dirs.push(dir);
     await world().git('acme/app').export(dir);
-    for (const [from, to] of [['main', 'topic'], ['topic', 'main'], ['v1.0', 'topic']]) {
+    for (const [from, to] of [['main', 'topic'], ['topic', 'main'], ['v1.0', 'topic']] as const) {
       const c = await body<{ diffs: { new_path: string; diff: string }[] }>(`/compare?from=${from}&to=${to}&straight=true`);
       for (const d of c.diffs) {
         const out = execFileSync('git', ['--git-dir', dir, 'diff', '--no-renames', '--no-color', from, to, '--', d.new_path], { encoding: 'utf8' });
