@@ -11,6 +11,7 @@ import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
+import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
 import { users } from './users/index.js';
@@ -29,4 +30,5 @@ export const FAMILIES = [
   archives,
   releases,
   milestones,
+  statuses,
 ] as const;
