@@ -6,6 +6,7 @@ import { branches } from './branches/index.js';
 import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { instance } from './instance/index.js';
 import { milestones } from './milestones/index.js';
 import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
@@ -31,4 +32,5 @@ export const FAMILIES = [
   releases,
   milestones,
   statuses,
+  instance,
 ] as const;
