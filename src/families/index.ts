@@ -15,6 +15,7 @@ import { repositories } from './repositories/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
+import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
 
 export const FAMILIES = [
@@ -33,4 +34,5 @@ export const FAMILIES = [
   milestones,
   statuses,
   instance,
+  uploads,
 ] as const;
