@@ -11,7 +11,7 @@ const FIXTURE: Fixture = {
 
 const world = seededWorld(FIXTURE, '2024-03-01T10:00:00Z');
 
-function upload(project: string, name: string, content: string | Uint8Array, token = 'dev-token') {
+function upload(project: string, name: string, content: string | Uint8Array<ArrayBuffer>, token = 'dev-token') {
   const form = new FormData();
   form.append('file', new Blob([content]), name);
   return apiCall(world(), `/projects/${encodeURIComponent(project)}/uploads`, { method: 'POST', token, body: form });
