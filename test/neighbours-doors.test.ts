@@ -48,7 +48,7 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       expect(typeof raw === 'string' ? raw : await (raw as Blob).text()).toBe('export const app = 1;\n');
 
       const compare = await api.Repositories.compare(p, 'main', 'feature');
-      expect(compare.commits.map((c) => c.title)).toEqual(['Add the app']);
+      expect(compare.commits!.map((c) => c.title)).toEqual(['Add the app']);
       expect((compare.diffs as { new_path: string }[]).map((d) => d.new_path)).toEqual(['README.md', 'bin/run', 'src/app.ts']);
       expect((await api.Repositories.mergeBase(p, ['main', 'feature'])).id).toBe(emulator.git(p).refs().branches.main);
       expect((await api.Repositories.allContributors(p, { ref: 'feature' } as never)).map((c) => c.email).sort()).toEqual(['dee@example.com', 'pat@example.com']);
@@ -81,7 +81,7 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
     const server = await emulator.listen({ port: 0 });
     try {
       const api = new Gitlab({ host: server.url, token: TOKEN });
-      expect((await api.Groups.allDescendantGroups('acme')).map((g) => g.full_path)).toEqual(['acme/web']);
+      expect((await api.Groups.allDescendantGroups('acme', {})).map((g) => g.full_path)).toEqual(['acme/web']);
       expect(await api.Namespaces.exists('acme')).toEqual({ exists: true, suggests: ['acme1'] });
       const m = await api.ProjectMilestones.create('acme/app', '1.0');
       expect(await api.ProjectMilestones.edit('acme/app', m.id, { stateEvent: 'close' })).toMatchObject({ state: 'closed' });
