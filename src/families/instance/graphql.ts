@@ -96,7 +96,7 @@ function tokenize(src: string): Token[] {
 }
 
 function parseError(text: string, line: number, column: number, name?: string): GraphqlFailure {
-  const label = name ?? TOKEN_NAMES[text] ?? (text === '' ? 'EOF' : 'UNKNOWN_CHAR');
+  const label = name ?? (Object.hasOwn(TOKEN_NAMES, text) ? TOKEN_NAMES[text] : undefined) ?? (text === '' ? 'EOF' : 'UNKNOWN_CHAR');
   return new GraphqlFailure([{ message: `Parse error on ${JSON.stringify(text)} (${label}) at [${line}, ${column}]`, locations: [{ line, column }] }]);
 }
 
@@ -154,7 +154,7 @@ export function parseOperation(src: string, operationName?: string): Operation {
         name = n.value;
         pos++;
       }
-      const args: Record<string, Value> = {};
+      const args: Record<string, Value> = Object.create(null);
       if (peek().kind === 'punct' && peek().value === '(') {
         pos++;
         while (!(peek().kind === 'punct' && peek().value === ')')) {
@@ -216,13 +216,13 @@ export interface ObjectType<T> {
 
 /** Runs a query's selections over a schema; the unknown field is graphql-ruby's validation error. */
 export function execute(type: ObjectType<any>, parent: unknown, fields: Field[], variables: Record<string, unknown>, path: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null);
   for (const f of fields) {
     if (f.name === '__typename') {
       out[f.alias] = type.name;
       continue;
     }
-    const def = type.fields[f.name];
+    const def = Object.hasOwn(type.fields, f.name) ? type.fields[f.name] : undefined;
     if (!def) {
       throw new GraphqlFailure([{
         message: `Field '${f.name}' doesn't exist on type '${type.name}'`,
@@ -247,8 +247,8 @@ export function execute(type: ObjectType<any>, parent: unknown, fields: Field[],
         extensions: { code: 'selectionMismatch', nodeName: `field '${f.name}'` },
       }]);
     }
-    const args: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(f.args)) args[k] = v.kind === 'var' ? variables[v.name] : v.value;
+    const args: Record<string, unknown> = Object.create(null);
+    for (const [k, v] of Object.entries(f.args)) args[k] = v.kind === 'var' ? (Object.hasOwn(variables, v.name) ? variables[v.name] : undefined) : v.value;
     const value = def.resolve(parent, args);
     out[f.alias] = def.type && value !== null && value !== undefined ? execute(def.type, value, f.selections!, variables, [...path, f.alias]) : value ?? null;
   }

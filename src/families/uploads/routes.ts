@@ -24,7 +24,7 @@ async function serve(ctx: Context<unknown>, p: Project | undefined, secret: stri
   const upload = findUpload(ctx.state, p.id, secret, filename);
   if (!upload) return webNotFound();
   const ext = filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1).toLowerCase() : '';
-  const type = TYPES[ext] ?? 'application/octet-stream';
+  const type = Object.hasOwn(TYPES, ext) ? TYPES[ext]! : 'application/octet-stream';
   const inline = /^(image|video|audio)\//.test(type) && type !== 'image/svg+xml';
   const encoded = encodeURIComponent(filename).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return {
