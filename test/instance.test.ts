@@ -75,6 +75,8 @@ describe('POST /api/graphql', () => {
     expect(await gql('{ currentUser }')).toMatchObject({ errors: [{ extensions: { code: 'selectionMismatch' } }] });
     expect(await gql('{ currentUser { ')).toEqual({ errors: [{ message: 'Parse error on "" (EOF) at [1, 17]', locations: [{ line: 1, column: 17 }] }] });
     expect(await gql('')).toEqual({ errors: [{ message: 'No query string was present' }] });
+    const deep = `{ ${'a { '.repeat(100_000)}b${' }'.repeat(100_000)} }`;
+    expect(await gql(deep)).toEqual({ errors: [{ message: 'Query has depth of 16, which exceeds max depth of 15' }] });
     expect(await gql('mutation { createIssue { id } }')).toMatchObject({ errors: [{ message: 'Schema is not configured for mutations' }] });
   });
 });

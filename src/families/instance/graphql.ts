@@ -19,6 +19,16 @@ type Token = { kind: 'punct' | 'name' | 'string' | 'number' | 'var' | 'eof'; val
 
 const TOKEN_NAMES: Record<string, string> = { '{': 'LCURLY', '}': 'RCURLY', '(': 'LPAREN', ')': 'RPAREN', ':': 'COLON', '!': 'BANG', '[': 'LBRACKET', ']': 'RBRACKET', '=': 'EQUALS', '$': 'VAR_SIGN', ',': 'COMMA' };
 
+const VAR = /\$([_A-Za-z][_0-9A-Za-z]*)/y;
+const NAME = /[_A-Za-z][_0-9A-Za-z]*/y;
+const NUMBER = /-?\d+(\.\d+)?([eE][-+]?\d+)?/y;
+
+/** A sticky pattern matched at `i`, without copying the rest of the text. */
+function at(re: RegExp, src: string, i: number): RegExpExecArray | null {
+  re.lastIndex = i;
+  return re.exec(src);
+}
+
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
   let line = 1;
@@ -46,7 +56,7 @@ function tokenize(src: string): Token[] {
       continue;
     }
     if (c === '$') {
-      const m = /^\$([_A-Za-z][_0-9A-Za-z]*)/.exec(src.slice(i));
+      const m = at(VAR, src, i);
       if (!m) throw parseError('$', line, column);
       out.push({ kind: 'var', value: m[1]!, line, column });
       i += m[0].length;
@@ -77,13 +87,13 @@ function tokenize(src: string): Token[] {
       i = j + 1;
       continue;
     }
-    const name = /^[_A-Za-z][_0-9A-Za-z]*/.exec(src.slice(i));
+    const name = at(NAME, src, i);
     if (name) {
       out.push({ kind: 'name', value: name[0], line, column });
       i += name[0].length;
       continue;
     }
-    const num = /^-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(src.slice(i));
+    const num = at(NUMBER, src, i);
     if (num) {
       out.push({ kind: 'number', value: num[0], line, column });
       i += num[0].length;
@@ -117,7 +127,7 @@ export interface Operation {
 }
 
 /** Parses one anonymous or named operation (the first, or the one `operationName` names). */
-export function parseOperation(src: string, operationName?: string): Operation {
+export function parseOperation(src: string, operationName?: string, maxDepth = 20): Operation {
   const tokens = tokenize(src);
   let pos = 0;
   const peek = () => tokens[pos]!;
@@ -138,7 +148,9 @@ export function parseOperation(src: string, operationName?: string): Operation {
     if (t.kind === 'name') return { kind: 'literal', value: t.value === 'true' ? true : t.value === 'false' ? false : t.value === 'null' ? null : t.value };
     return fail(t);
   };
-  const selectionSet = (): Field[] => {
+  const selectionSet = (depth = 1): Field[] => {
+    // GitlabSchema's max_depth, checked while parsing so that no nesting exhausts the stack.
+    if (depth > maxDepth) throw new GraphqlFailure([{ message: `Query has depth of ${depth}, which exceeds max depth of ${maxDepth}` }]);
     expect('{');
     const fields: Field[] = [];
     while (!(peek().kind === 'punct' && peek().value === '}')) {
@@ -166,7 +178,7 @@ export function parseOperation(src: string, operationName?: string): Operation {
         }
         pos++;
       }
-      const selections = peek().kind === 'punct' && peek().value === '{' ? selectionSet() : null;
+      const selections = peek().kind === 'punct' && peek().value === '{' ? selectionSet(depth + 1) : null;
       fields.push({ alias, name, args, selections, line: t.line, column: t.column });
     }
     if (fields.length === 0) fail(peek());
