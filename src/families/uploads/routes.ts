@@ -73,7 +73,7 @@ export const uploadRoutes = [
   route({
     method: 'GET',
     surface: 'web',
-    path: '/:web_path{.+/uploads/.+}',
+    path: '/:web_path{.+/uploads/[0-9a-f]+/[^/]+}',
     params: { web_path: str().required() },
     handler: (ctx) => {
       const m = /^(.+)\/uploads\/([0-9a-f]{32})\/([^/]+)$/.exec(ctx.params.web_path);
