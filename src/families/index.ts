@@ -6,14 +6,17 @@ import { branches } from './branches/index.js';
 import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { instance } from './instance/index.js';
 import { milestones } from './milestones/index.js';
 import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
+import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
+import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
 
 export const FAMILIES = [
@@ -31,4 +34,7 @@ export const FAMILIES = [
   releases,
   milestones,
   scim,
+  statuses,
+  instance,
+  uploads,
 ] as const;

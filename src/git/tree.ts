@@ -52,14 +52,18 @@ export async function writeTreeWith(repo: RepositoryObjects, base: string | null
 async function build(repo: RepositoryObjects, n: Node, base: string | null): Promise<string | null> {
   const entries = new Map(base ? await repo.readTree(base) : []);
   for (const [name, sub] of n.dirs) {
+    // A file written where a directory was: every file of the directory is gone.
+    if (n.files.get(name)) continue;
     const existing = entries.get(name);
     const oid = await build(repo, sub, existing?.type === 'tree' ? existing.oid : null);
-    if (oid === null) entries.delete(name);
-    else entries.set(name, { name, mode: MODE_TREE, oid, type: 'tree' });
+    if (oid !== null) entries.set(name, { name, mode: MODE_TREE, oid, type: 'tree' });
+    else if (existing?.type === 'tree') entries.delete(name);
   }
   for (const [name, e] of n.files) {
-    if (e === null) entries.delete(name);
-    else entries.set(name, { name, mode: e.mode, oid: e.oid, type: e.mode === '160000' ? 'commit' : 'blob' });
+    // A file removed where a directory is now written keeps the directory.
+    if (e === null) {
+      if (!n.dirs.has(name) || entries.get(name)?.type !== 'tree') entries.delete(name);
+    } else entries.set(name, { name, mode: e.mode, oid: e.oid, type: e.mode === '160000' ? 'commit' : 'blob' });
   }
   if (entries.size === 0) return null;
   return repo.writeTree(entries.values());

@@ -129,6 +129,15 @@ export function checkMaxOffset(input: PageInput, limit: number, type: string): v
   }
 }
 
+/**
+ * The headers of a keyset page that has a next one (Keyset::HeaderBuilder#add_next_page_header):
+ * `Link` and, with the same value, the deprecated `Links`.
+ */
+export function keysetNextHeaders(base: LinkBase, extra: Record<string, unknown>): Record<string, string> {
+  const value = link(base, extra, 'next');
+  return { Links: value, Link: value };
+}
+
 export const keysetUnsupported = () => grapeError(405, 'Keyset pagination is not yet available for this type of request');
 
 /**
@@ -152,7 +161,7 @@ export function paginateKeysetById<T extends { id: number }>(
     const params = { ...base.params };
     delete params.id_after;
     delete params.id_before;
-    headers.Link = link({ base: base.base, params }, asc ? { id_after: last.id } : { id_before: last.id }, 'next');
+    Object.assign(headers, keysetNextHeaders({ base: base.base, params }, asc ? { id_after: last.id } : { id_before: last.id }));
   }
   return { items, headers };
 }

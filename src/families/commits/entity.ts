@@ -2,6 +2,7 @@
 // blame_range_commit.rb). Git dates keep their offset: "2014-02-27T10:14:56.000+00:00".
 import type { CommitStats } from '../../git/history.js';
 import type { CommitData, Ident } from '../../git/objects.js';
+import type { FileDiff } from '../../git/patch.js';
 
 export function gitDate(i: Ident): string {
   const local = new Date((i.timestamp + i.offset * 60) * 1000).toISOString().slice(0, 23);
@@ -98,3 +99,32 @@ export function blameCommit({ sha, commit }: CommitRef) {
     committer_email: commit.committer.email,
   };
 }
+
+/** Entities::Diff of one file, as Gitaly gives it (no rename detection; never collapsed). */
+export function diffEntity(d: FileDiff) {
+  return {
+    diff: d.diff,
+    collapsed: false,
+    too_large: false,
+    new_path: d.newPath,
+    old_path: d.oldPath,
+    a_mode: d.aMode,
+    b_mode: d.bMode,
+    new_file: d.newFile,
+    renamed_file: d.renamedFile,
+    deleted_file: d.deletedFile,
+    generated_file: false,
+  };
+}
+
+/** Entities::BasicRef. */
+export const basicRef = (type: 'branch' | 'tag', name: string) => ({ type, name });
+
+/** Entities::Contributor. */
+export const contributorEntity = (c: { name: string; email: string; commits: number }) => ({
+  name: c.name,
+  email: c.email,
+  commits: c.commits,
+  additions: 0,
+  deletions: 0,
+});

@@ -1,7 +1,9 @@
-// Commits: list, get, and the commit entities other families render.
+// Commits: list, get, create with actions, diff, refs, compare, merge base, cherry-pick, revert, and the commit entities other families render.
 import { defineFamily, type Family } from '../define.js';
 import { commitRoutes } from './routes.js';
+import { historyRoutes } from './compare.js';
+import { changeRoutes } from './change.js';
 
-export const commits: Family = defineFamily({ name: 'commits', routes: commitRoutes });
+export const commits: Family = defineFamily({ name: 'commits', routes: [...commitRoutes, ...historyRoutes, ...changeRoutes] });
 
 export * from './entity.js';

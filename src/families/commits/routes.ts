@@ -11,6 +11,7 @@ import { offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { bool, datetime, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { project, route } from '../define.js';
+import { CREATE_COMMIT_PARAMS, createCommit } from './create.js';
 
 /** The `before` of every commit route: require_repository_enabled!, then read_code. */
 const READ = project(repositoryEnabled, canReadCode);
@@ -61,6 +62,15 @@ export const commitRoutes = [
       }
       return json(out);
     },
+  }),
+
+  route({
+    method: 'POST',
+    path: '/projects/:id/repository/commits',
+    auth: 'user',
+    scope: READ,
+    params: CREATE_COMMIT_PARAMS,
+    handler: (ctx) => createCommit(ctx),
   }),
 
   route({

@@ -1,5 +1,6 @@
-// Repository files: get, raw, blame, create, update, delete.
+// Repository files: get, raw, blame, create, update, delete; the tree, and blobs by id.
 import { defineFamily, type Family } from '../define.js';
 import { fileRoutes } from './routes.js';
+import { treeRoutes } from './tree.js';
 
-export const files: Family = defineFamily({ name: 'files', routes: fileRoutes });
+export const files: Family = defineFamily({ name: 'files', routes: [...fileRoutes, ...treeRoutes] });

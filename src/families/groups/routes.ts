@@ -1,4 +1,4 @@
-// Groups: GET /groups, GET/PUT/DELETE /groups/:id, POST /groups, subgroups and group projects
+// Groups: GET /groups, GET/PUT/DELETE /groups/:id, POST /groups, subgroups, descendant groups and group projects
 // (lib/api/groups.rb).
 import { forbidden } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
@@ -14,7 +14,7 @@ import { group, route, type Context } from '../define.js';
 import { PROJECT_LIST_PARAMS, findProjects, projectEntity, projectListReply, type ProjectView } from '../projects/index.js';
 import { groupDetail, groupEntity } from './entity.js';
 import { findGroups, groupProjects } from './finder.js';
-import { canCreateGroupIn, canOwnGroup, subgroups } from './rules.js';
+import { canCreateGroupIn, canOwnGroup, descendantGroups, subgroups } from './rules.js';
 import { newGroup, scheduleGroupDeletion, updateGroup } from './service.js';
 
 const ACCESS_LEVELS = [ACCESS.guest, ACCESS.planner, ACCESS.reporter, ACCESS.developer, ACCESS.maintainer, ACCESS.owner];
@@ -140,6 +140,19 @@ export const groupRoutes = [
     params: LIST_PARAMS,
     handler: (ctx) => {
       const list = findGroups(ctx.state, ctx.user, { ...ctx.params, all_available: true }, subgroups(ctx.state, ctx.group.id), ctx.now());
+      return json(ctx.paginate(list).map((g) => groupEntity(ctx.state, g, ctx)));
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/groups/:id/descendant_groups',
+    cacheable: true,
+    scope: group(),
+    paginated: true,
+    params: LIST_PARAMS,
+    handler: (ctx) => {
+      const list = findGroups(ctx.state, ctx.user, { ...ctx.params, all_available: true }, descendantGroups(ctx.state, ctx.group.id), ctx.now());
       return json(ctx.paginate(list).map((g) => groupEntity(ctx.state, g, ctx)));
     },
   }),

@@ -1,6 +1,6 @@
 // Groups: namespaces of kind `group`, nested by `parentId`, with their own members; who may
 // create and change them.
-import { hasGroupRole } from '../../policy/access.js';
+import { hasGroupRole, isWithin } from '../../policy/access.js';
 import { ACCESS, coreIds, type Namespace, type Project, type User, type Visibility } from '../../store/state.js';
 import type { Draft } from 'immer';
 import type { State } from '../world.js';
@@ -151,6 +151,13 @@ export function createGroup(draft: State, input: GroupInput, now: number): Names
 export function subgroups(state: State, groupId: number): Namespace[] {
   const out: Namespace[] = [];
   for (const ns of tvalues(state.namespaces)) if (ns.parentId === groupId && ns.kind === 'group') out.push(ns);
+  return out;
+}
+
+/** Every group below a group, at any depth, in id order. */
+export function descendantGroups(state: State, groupId: number): Namespace[] {
+  const out: Namespace[] = [];
+  for (const ns of tvalues(state.namespaces)) if (ns.kind === 'group' && ns.id !== groupId && isWithin(state, ns.id, groupId)) out.push(ns);
   return out;
 }
 

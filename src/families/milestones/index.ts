@@ -1,9 +1,10 @@
-// Milestones of projects and groups: list, get and create; the titles releases name.
+// Milestones of projects and groups: list, get, create, update and delete; the titles releases name.
 import type { Partitioned } from '../../store/table.js';
 import { emptyTable, tdel } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { Milestone } from './records.js';
 import { milestoneRoutes } from './routes.js';
+import { milestoneWriteRoutes } from './update.js';
 import { seedMilestones, type FixtureMilestonesPart } from './seed.js';
 
 export interface MilestonesSlice {
@@ -21,7 +22,7 @@ export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart;
   name: 'milestones',
   state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable(), projectMilestoneTitles: emptyTable(), groupMilestoneTitles: emptyTable() }),
   seed: { after: ['groups', 'projects'], run: seedMilestones },
-  routes: milestoneRoutes,
+  routes: [...milestoneRoutes, ...milestoneWriteRoutes],
   forget: {
     project: (draft, id) => void (tdel(draft.projectMilestones, id), tdel(draft.projectMilestoneTitles, id)),
     group: (draft, id) => void (tdel(draft.groupMilestones, id), tdel(draft.groupMilestoneTitles, id)),

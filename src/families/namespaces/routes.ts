@@ -1,11 +1,11 @@
-// Namespaces: GET /namespaces, GET /namespaces/:id (lib/api/namespaces.rb). Every route needs a
+// Namespaces: GET /namespaces, GET /namespaces/:id, GET /namespaces/:id/exists (lib/api/namespaces.rb). Every route needs a
 // signed-in caller.
 import { namespaceByIdOrPath } from '../../policy/paths.js';
 import { namespaceEntity } from './entity.js';
-import { canSeeNamespace, namespaceCounts } from './rules.js';
+import { canSeeNamespace, namespaceCounts, namespaceExists, namespacesUnder, suggestPath } from './rules.js';
 import { route, type Context } from '../define.js';
 import { notFound } from '../../core/errors.js';
-import { bool, str } from '../../http/params.js';
+import { bool, int, str } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import type { Namespace } from '../../store/state.js';
 import { tvalues } from '../../store/table.js';
@@ -32,6 +32,19 @@ export const namespaceRoutes = [
       return json(ctx.paginate(list).map((ns) => render(ctx, ns)));
     },
   }),
+  route({
+    method: 'GET',
+    path: '/namespaces/:id/exists',
+    cacheable: true,
+    auth: 'user',
+    params: { id: str().required(), parent_id: int() },
+    handler: (ctx) => {
+      const parentId = ctx.params.parent_id ?? null;
+      const exists = namespaceExists(ctx.state, parentId, ctx.params.id);
+      return json({ exists, suggests: exists ? [suggestPath(ctx.params.id, namespacesUnder(ctx.state, parentId))] : [] });
+    },
+  }),
+
   route({
     method: 'GET',
     path: '/namespaces/:id',

@@ -1,6 +1,6 @@
 // What the repository services answer when Gitaly or a GitLab service refuses a change
 // (app/services/commits/create_service.rb, files/*_service.rb, branches/*_service.rb).
-import { messageError } from '../../core/errors.js';
+import { ApiError, messageError } from '../../core/errors.js';
 
 // Gitaly's index errors for the paths of a commit.
 export const filePathMissing = () => messageError(400, 'You must provide a file path');
@@ -34,3 +34,19 @@ export const branchHierarchyConflict = (branch: string) =>
 export const defaultBranchUndeletable = () => messageError(400, 'The default branch of a project cannot be deleted.');
 export const protectedBranchUndeletable = () =>
   messageError(400, 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
+
+// Commits::CreateService#validate_start_sha! and Files::MultiService#validate_file_status!.
+export const startShaInvalid = (sha: string) => messageError(400, `Invalid start_sha '${sha}'`);
+export const startShaMissing = (sha: string) => messageError(400, `Cannot find start_sha '${sha}'`);
+export const fileChanged = (path: string) => messageError(400, `The file has changed since you started editing it: ${path}`);
+
+/**
+ * Commits::ChangeService: Gitaly could not apply the change (`conflict`) or it changed nothing
+ * (`empty`); the API answers the service's message and code (and `dry_run: "error"` for a dry run).
+ */
+export const changeFailed = (kind: 'cherry-pick' | 'revert', code: 'conflict' | 'empty', dryRun: boolean) =>
+  new ApiError(400, {
+    message: `Sorry, we cannot ${kind} this commit automatically. This commit may already have been ${kind}ed, or a more recent commit may have updated some of its content.`,
+    error_code: code,
+    ...(dryRun ? { dry_run: 'error' } : {}),
+  });

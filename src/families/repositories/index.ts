@@ -5,6 +5,9 @@ export * from './records.js';
 export * from './rules.js';
 export * from './errors.js';
 export * from './commit-service.js';
+export * from './multi-service.js';
+export * from './change-service.js';
+export * from './protections.js';
 export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 

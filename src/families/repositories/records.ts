@@ -29,12 +29,19 @@ export interface X509Signature {
 /** Who may create a tag matching a protected-tag pattern (an access level; 0 is no one). */
 export interface ProtectedTag {
   createAccessLevel: number;
+  /** The id of its create access level row (the API names it). */
+  accessId?: number;
 }
 
 /** Who may push to and merge into a protected branch (access levels; 0 is no one). */
 export interface ProtectedBranch {
   pushAccessLevel: number;
   mergeAccessLevel: number;
+  /** Its id in the protected branches API, and the ids of its push and merge access level rows. */
+  id?: number;
+  accessIds?: [push: number, merge: number];
+  allowForcePush?: boolean;
+  codeOwnerApprovalRequired?: boolean;
 }
 
 /**

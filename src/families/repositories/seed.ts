@@ -14,6 +14,7 @@ import type { State } from '../world.js';
 import { personOf, writeAnnotatedTag, writeFileCommit, type FileAction, type Person } from './commit-service.js';
 import { emptyRepository, type Repository, type TagRef, type X509Signature } from './records.js';
 import { branchTip, isValidBranchName, resolveCommit } from './rules.js';
+import { numberProtections } from './protections.js';
 
 /**
  * A project's repository, built in this order: `files` (and `lfs`) as one "Initial commit" on
@@ -246,6 +247,7 @@ export async function seedRepositories(s: SeedRun): Promise<void> {
   s.update((draft) => {
     for (const b of built) {
       tset(draft.repositories, b.projectId, b.repository);
+      numberProtections(draft as State, tget(draft.repositories, b.projectId)!);
       tget(draft.projects, b.projectId)!.defaultBranch = b.defaultBranch;
     }
   });

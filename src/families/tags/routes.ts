@@ -12,7 +12,7 @@ import { invalidPageToken, signatureNotFound, tagNotCreated, tagNotFound } from 
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { forbidden } from '../../core/errors.js';
-import { offsetHeaders, pageRequest, toQuery, type PageInput } from '../../http/pagination.js';
+import { keysetNextHeaders, offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { project, route, type Context } from '../define.js';
@@ -97,8 +97,7 @@ async function listTags(ctx: Context<ListParams>): Promise<Reply> {
   }
   if (keyset) {
     if (names.length === perPage) {
-      const params = { ...ctx.linkBase.params, page_token: names[names.length - 1] };
-      ctx.responseHeaders.Link = `<${ctx.linkBase.base}?${toQuery(params)}>; rel="next"`;
+      Object.assign(ctx.responseHeaders, keysetNextHeaders(ctx.linkBase, { page_token: names[names.length - 1] }));
     }
   } else {
     const total = all.length;

@@ -1,0 +1,7 @@
+// The instance: version and metadata, application settings, and a small GraphQL endpoint.
+import { defineFamily, type Family } from '../define.js';
+import { instanceRoutes } from './routes.js';
+
+export const instance: Family = defineFamily({ name: 'instance', routes: instanceRoutes });
+
+export { GITLAB_VERSION, metadata } from './metadata.js';

@@ -1,0 +1,21 @@
+// Which GitLab the emulator imitates (lib/api/metadata.rb): the release its behaviour follows,
+// and the edition the world's tier implies (Free is the Community Edition).
+import type { Instance } from '../../store/state.js';
+
+/** The GitLab release whose REST API the emulator follows. */
+export const GITLAB_VERSION = '18.2.0';
+/** Stands where GitLab names the commit it was built from. */
+export const GITLAB_REVISION = 'emulator';
+
+export const isEnterprise = (instance: Instance) => instance.tier !== 'free';
+
+/** The metadata GraphQL query's answer, which /metadata and /version send. */
+export function metadata(instance: Instance) {
+  const ee = isEnterprise(instance);
+  return {
+    version: ee ? `${GITLAB_VERSION}-ee` : GITLAB_VERSION,
+    revision: GITLAB_REVISION,
+    kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
+    enterprise: ee,
+  };
+}

@@ -1,0 +1,45 @@
+// Uploads::CreateService and FileUploader: the file name sanitised, a secret drawn from the
+// world's generator, the content stored; `markdown` embeds images and links anything else.
+import { hasProjectRole } from '../../policy/access.js';
+import { ACCESS, randomHex, sequences, type Project, type User } from '../../store/state.js';
+import { pget, pset } from '../../store/table.js';
+import type { Change } from '../define.js';
+import type { State } from '../world.js';
+import type { Upload } from './records.js';
+
+export const ids = sequences(['upload']);
+
+/** ProjectPolicy upload_file: members of the project. */
+export function canUploadFile(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.guest, now);
+}
+
+/** CarrierWave's sanitize_regexp: anything but word characters, `.`, `-` and `+` becomes `_`. */
+export function sanitizeFilename(name: string): string {
+  const base = name.replace(/^.*[\\/]/, '');
+  const clean = base.replace(/[^\p{L}\p{N}_.\-+]/gu, '_');
+  return clean === '' || /^\.+$/.test(clean) ? 'file' : clean;
+}
+
+const IMAGE = /\.(png|jpe?g|gif|bmp|tiff?|ico|webp|svg)$/i;
+const VIDEO = /\.(mp4|m4v|mov|webm|ogv)$/i;
+const AUDIO = /\.(mp3|oga|ogg|spx|wav)$/i;
+
+/** Gitlab::FileMarkdownLinkBuilder: `![alt](url)` for media, `[name](url)` otherwise. */
+export function uploadMarkdown(filename: string, url: string): { alt: string; markdown: string } {
+  const alt = filename.replace(/\.[^.]*$/, '');
+  const media = IMAGE.test(filename) || VIDEO.test(filename) || AUDIO.test(filename);
+  return { alt, markdown: media ? `![${alt}](${url})` : `[${filename}](${url})` };
+}
+
+export function createUpload(project: Project, user: User, filename: string, oid: string, size: number, now: number): Change<Upload> {
+  return (draft) => {
+    const d = draft as State;
+    const upload: Upload = { id: ids.next(d, 'upload'), projectId: project.id, secret: randomHex(d, 32), filename, oid, size, uploadedById: user.id, createdAt: now };
+    pset(d.uploads, project.id, `${upload.secret}/${upload.filename}`, upload);
+    return upload;
+  };
+}
+
+export const findUpload = (state: State, projectId: number, secret: string, filename: string): Upload | undefined =>
+  pget(state.uploads, projectId, `${secret}/${filename}`);

@@ -1,0 +1,140 @@
+// The hunks of a file's diff as `git diff` prints them by default (three lines of context, hunks
+// whose context meets are joined, the default function-name heuristic after `@@`), without the
+// file's header lines: what Gitaly hands GitLab as a diff's `diff` text. Two commits' files are
+// compared by path (no rename detection).
+import { isBinary, matchLines, splitLines } from './diff.js';
+import type { RepositoryObjects, TreeEntry } from './objects.js';
+import { diffTrees } from './tree.js';
+
+const CONTEXT = 3;
+
+type Op = { kind: ' ' | '-' | '+'; line: string; old: number; new: number };
+
+/** The edit script of two line lists: within each changed run, deletions before insertions, as git prints them. */
+function script(older: readonly string[], newer: readonly string[]): Op[] {
+  const map = matchLines(older, newer);
+  const ops: Op[] = [];
+  let i = 0;
+  let pendingAdds: Op[] = [];
+  const flushTo = (target: number) => {
+    for (; i < target; i++) ops.push({ kind: '-', line: older[i]!, old: i, new: -1 });
+    ops.push(...pendingAdds);
+    pendingAdds = [];
+  };
+  for (let j = 0; j < newer.length; j++) {
+    const m = map[j]!;
+    if (m < 0) {
+      pendingAdds.push({ kind: '+', line: newer[j]!, old: -1, new: j });
+      continue;
+    }
+    flushTo(m);
+    ops.push({ kind: ' ', line: newer[j]!, old: i, new: j });
+    i = m + 1;
+  }
+  flushTo(older.length);
+  return ops;
+}
+
+/** git's default funcname rule: a line starting with a letter, `_` or `$`, trailing space dropped, at most 80 bytes. */
+function funcLine(older: readonly string[], before: number): string {
+  for (let k = before; k >= 0; k--) {
+    const l = older[k]!;
+    if (/^[A-Za-z_$]/.test(l)) {
+      let text = l.replace(/\s+$/, '');
+      const bytes = new TextEncoder().encode(text);
+      if (bytes.length > 80) text = new TextDecoder().decode(bytes.slice(0, 80)).replace(/\uFFFD$/, '');
+      return ` ${text}`;
+    }
+  }
+  return '';
+}
+
+const range = (start: number, len: number) => (len === 1 ? `${start}` : `${start},${len}`);
+
+/** The unified hunks between two texts; '' when they are equal. */
+export function unifiedHunks(before: Uint8Array | string, after: Uint8Array | string): string {
+  const older = splitLines(before);
+  const newer = splitLines(after);
+  const ops = script(older, newer);
+  const changed = ops.map((o, k) => (o.kind === ' ' ? -1 : k)).filter((k) => k >= 0);
+  if (changed.length === 0) return '';
+  // Hunks: runs of changes whose context (3 lines each side) touches or overlaps.
+  const groups: [number, number][] = [];
+  for (const k of changed) {
+    const last = groups[groups.length - 1];
+    if (last && k - last[1] - 1 <= 2 * CONTEXT) last[1] = k;
+    else groups.push([k, k]);
+  }
+  let out = '';
+  for (const [first, lastChange] of groups) {
+    const from = Math.max(0, first - CONTEXT);
+    const to = Math.min(ops.length - 1, lastChange + CONTEXT);
+    const slice = ops.slice(from, to + 1);
+    let oldStart = -1;
+    let newStart = -1;
+    let oldLen = 0;
+    let newLen = 0;
+    for (const o of slice) {
+      if (o.kind !== '+') {
+        if (oldStart < 0) oldStart = o.old;
+        oldLen++;
+      }
+      if (o.kind !== '-') {
+        if (newStart < 0) newStart = o.new;
+        newLen++;
+      }
+    }
+    // An empty side names the line before it (0 at the top of the file).
+    const oldLine = oldLen === 0 ? countBefore(ops, from, 'old') : oldStart + 1;
+    const newLine = newLen === 0 ? countBefore(ops, from, 'new') : newStart + 1;
+    out += `@@ -${range(oldLine, oldLen)} +${range(newLine, newLen)} @@${funcLine(older, (oldLen === 0 ? oldLine : oldStart + 1) - 2)}\n`;
+    for (const o of slice) {
+      out += o.kind + o.line;
+      if (!o.line.endsWith('\n')) out += '\n\\ No newline at end of file\n';
+    }
+  }
+  return out;
+}
+
+/** Lines of one side before op `at`. */
+function countBefore(ops: readonly Op[], at: number, side: 'old' | 'new'): number {
+  let n = 0;
+  for (let k = 0; k < at; k++) if (ops[k]!.kind === ' ' || ops[k]!.kind === (side === 'old' ? '-' : '+')) n++;
+  return n;
+}
+
+export interface FileDiff {
+  oldPath: string;
+  newPath: string;
+  /** '0' for a side that has no file, as Gitaly gives it. */
+  aMode: string;
+  bMode: string;
+  newFile: boolean;
+  deletedFile: boolean;
+  renamedFile: boolean;
+  diff: string;
+}
+
+const mode = (e: TreeEntry | null) => (e ? String(Number.parseInt(e.mode, 8).toString(8)) : '0');
+
+/** Every file that differs between two trees (null: the empty tree), with its hunks, in path order. */
+export async function treeDiffs(repo: RepositoryObjects, before: string | null, after: string | null): Promise<FileDiff[]> {
+  const deltas = (await diffTrees(repo, before, after)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const out: FileDiff[] = [];
+  for (const d of deltas) {
+    const a = d.before?.type === 'blob' ? await repo.readBlob(d.before.oid) : new Uint8Array();
+    const b = d.after?.type === 'blob' ? await repo.readBlob(d.after.oid) : new Uint8Array();
+    const binary = isBinary(a) || isBinary(b);
+    out.push({
+      oldPath: d.path,
+      newPath: d.path,
+      aMode: mode(d.before),
+      bMode: mode(d.after),
+      newFile: d.before === null,
+      deletedFile: d.after === null,
+      renamedFile: false,
+      diff: binary ? `Binary files a/${d.path} and b/${d.path} differ\n` : unifiedHunks(a, b),
+    });
+  }
+  return out;
+}
