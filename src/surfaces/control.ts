@@ -39,6 +39,8 @@ export interface ControlTarget {
   runUntilIdle(): number;
   configure(instance: { tier?: Instance['tier']; offering?: Instance['offering']; settings?: Partial<Settings> }): void;
   signIn(username: string): string;
+  /** Every route served (the REST API's and the web paths'), for `GET /-/emulator`. */
+  routes(): readonly { method: string; path: string; tier?: string; offering?: string }[];
 }
 
 const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
@@ -126,7 +128,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
   const control = (def: Parameters<typeof controlRoute>[1]) => controlRoute(access, def);
   const snapshotName = (ctx: Context<unknown>) => ctx.raw.name as string;
   return [
-    control({ method: 'GET', path: '/', handler: () => json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS }) }),
+    control({ method: 'GET', path: '/', handler: () => json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS, instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() }) }),
     control({
       method: 'POST',
       path: '/reset',
