@@ -5,7 +5,7 @@
 // never rewritten, so what is written or parsed once is cached for every reader, every fork and
 // every snapshot of the world; a request's writes stay pending until it commits. A world sees of
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
-import git, { type FsClient } from 'isomorphic-git';
+import type { FsClient } from 'isomorphic-git';
 import { Volume, createFsFromVolume } from 'memfs';
 import { EMPTY_TREE, Lru, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree } from './format.js';
@@ -502,6 +502,9 @@ export class RepositoryObjects {
     // The empty tree: git knows it without a file.
     if (oid === EMPTY_TREE) return { type: 'tree', object: new Uint8Array(0) };
     // An object this repository does not hold in this world (its gitdir may: another history's).
+    // isomorphic-git's own error, as its readers expect; loaded only here (it is slow to load, and
+    // the emulator reads every object without it).
+    const { default: git } = await import('isomorphic-git');
     throw new git.Errors.NotFoundError(oid);
   }
 
