@@ -1,6 +1,6 @@
 // `gitlab-emulator`: loads neither msw nor node:http.
 export { createEmulator, Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE } from './emulator.js';
-export type { EmulatorOptions, ListenOptions, Server } from './emulator.js';
+export type { EmulatorOptions, ListenOptions, Server, RequestEvent, UnknownRoutePolicy, EmulatedRoute } from './emulator.js';
 export { Clock, parseDuration, type ClockOptions, type DurationInput } from './core/clock.js';
 export type { Fixture, FixtureUser, FixtureGroup, FixtureProject, SeedHandles, State } from './families/world.js';
 export type { FixtureToken, FixtureMember } from './families/users/index.js';
