@@ -18,3 +18,4 @@ export type { Snapshot } from './store/store.js';
 export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token } from './store/state.js';
 export { ACCESS } from './store/state.js';
 export { EmulatorError } from './core/errors.js';
+export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';
