@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { browserSwaps } from './scripts/browser-swaps.js';
 
 export default defineConfig([
   {
@@ -8,6 +9,16 @@ export default defineConfig([
     clean: true,
     target: 'node20',
     external: ['msw', 'vitest'],
+  },
+  {
+    // The same core for a page: no node:http server, no export to disk, no memfs (see scripts/browser-swaps.ts).
+    entry: { browser: 'src/browser.ts' },
+    format: ['esm'],
+    dts: true,
+    platform: 'browser',
+    target: 'es2022',
+    external: ['msw'],
+    esbuildPlugins: [browserSwaps],
   },
   {
     entry: { cli: 'src/transports/cli.ts' },

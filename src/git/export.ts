@@ -1,6 +1,7 @@
 // A repository written out as a real bare git directory: every object reachable from its refs
 // (copied byte for byte, as loose objects), the refs themselves and HEAD. The real `git` can
-// then check it (`git fsck`) and read it (`git log`). Loads node:fs only when called.
+// then check it (`git fsck`) and read it (`git log`). Loads node:fs only when called (disk.ts).
+import { disk } from './disk.js';
 import type { RepositoryObjects } from './objects.js';
 
 export interface ExportRefs {
@@ -31,8 +32,7 @@ export async function reachableObjects(repo: RepositoryObjects, roots: Iterable<
 }
 
 export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string): Promise<void> {
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const { join } = await import('node:path');
+  const { mkdir, writeFile, join } = await disk();
   const roots = [...Object.values(refs.branches), ...Object.values(refs.tags).map((t) => t.target)];
   for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) await mkdir(join(dir, d), { recursive: true });
   await writeFile(join(dir, 'HEAD'), `ref: refs/heads/${refs.head}\n`);

@@ -6,7 +6,7 @@
 // every snapshot of the world; a request's writes stay pending until it commits. A world sees of
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
 import type { FsClient } from 'isomorphic-git';
-import { Volume, createFsFromVolume } from 'memfs';
+import { createVolume, type SyncVolume } from './volume.js';
 import { EMPTY_TREE, Lru, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree } from './format.js';
 export { EMPTY_TREE } from './format.js';
@@ -77,7 +77,7 @@ export class ObjectStorage {
   #materialized = false;
 
   constructor(
-    readonly volume: Volume,
+    readonly volume: SyncVolume,
     readonly gitdir: string,
     /** The storage of a repository that has none yet: nothing is ever written to it. */
     readonly empty = false,
@@ -228,8 +228,8 @@ export class ObjectStorage {
  * there when they parted.
  */
 export class ObjectDatabase {
-  readonly volume = new Volume();
-  readonly fs: FsClient = createFsFromVolume(this.volume) as unknown as FsClient;
+  readonly volume: SyncVolume;
+  readonly fs: FsClient;
   // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
   // A repository reads them only after `has` says that it holds the object.
   readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
@@ -241,7 +241,9 @@ export class ObjectDatabase {
   /** World -> project -> the committed objects of its repository in that world (one object, so a spy on it holds). */
   #views = new WeakMap<object, Map<number, RepositoryObjects>>();
 
-  constructor(readonly binding: StorageBinding) {}
+  constructor(readonly binding: StorageBinding) {
+    ({ volume: this.volume, fs: this.fs } = createVolume());
+  }
 
   /** A new storage id, never handed out before. */
   allocate(): number {
