@@ -41,7 +41,7 @@ describe('the browser build', () => {
     expect(() => volume.readFileSync('/r/none')).toThrow(/ENOENT/);
     expect(() => volume.writeFileSync('/nowhere/x', 'x')).toThrow(/ENOENT/);
     await git.init({ fs, dir: '/w', defaultBranch: 'main' });
-    await fs.promises.writeFile('/w/a.txt', 'a\n');
+    volume.writeFileSync('/w/a.txt', 'a\n');
     await git.add({ fs, dir: '/w', filepath: 'a.txt' });
     const oid = await git.commit({ fs, dir: '/w', message: 'first', author: { name: 'A', email: 'a@example.com', timestamp: 0, timezoneOffset: 0 } });
     const { blob } = await git.readBlob({ fs, dir: '/w', oid, filepath: 'a.txt' });
