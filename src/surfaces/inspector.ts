@@ -107,6 +107,7 @@ export const INSPECTOR_PAGE = `<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>gitlab-emulator inspector</title>
+<link rel="icon" href="data:,">
 <style>
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #222; background: #fafafa; }
   header { background: #292961; color: #fff; padding: 8px 16px; display: flex; gap: 16px; align-items: center; flex-wrap: wrap; }
