@@ -1,13 +1,13 @@
 // The browser build leaves out what needs Node: bundled by esbuild for the browser with its
 // defaults (no polyfills, no stubs), `gitlab-emulator/browser` resolves every import, and none of
 // Node's modules, memfs or the node:http door is in it. `npm run test:browser` runs such a page
-// in headless Chromium; here the swapped-in volume is checked on its own.
+// in headless Chromium; here the volume (Maps, for Node and the browser) is checked on its own.
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import git from 'isomorphic-git';
 import { describe, expect, it } from 'vitest';
 import { browserSwaps } from '../scripts/browser-swaps.js';
-import { createVolume } from '../src/git/volume.browser.js';
+import { createVolume } from '../src/git/volume.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -27,12 +27,12 @@ describe('the browser build', () => {
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((i) => /(^|\/)(memfs|@jsonjoy\.com|@hono\/node-server)\//.test(i) || /^node:/.test(i))).toEqual([]);
-    expect(inputs.filter((i) => /src\/(transports\/(node-server|listen)|git\/(volume|disk))\.ts$/.test(i))).toEqual([]);
-    expect(inputs.some((i) => i.endsWith('src/git/volume.browser.ts'))).toBe(true);
+    expect(inputs.filter((i) => /src\/(transports\/(node-server|listen)|git\/disk)\.ts$/.test(i))).toEqual([]);
+    expect(inputs.some((i) => i.endsWith('src/git/disk.browser.ts'))).toBe(true);
     expect(inputs.some((i) => i.endsWith('src/transports/listen.browser.ts'))).toBe(true);
   }, 60_000);
 
-  it("the browser's volume keeps files and folders, and isomorphic-git reads a repository on it", async () => {
+  it("the volume keeps files and folders, and isomorphic-git reads a repository on it", async () => {
     const { volume, fs } = createVolume();
     volume.mkdirSync('/r/objects/ab', { recursive: true });
     volume.writeFileSync('/r/objects/ab/cd', 'x');
