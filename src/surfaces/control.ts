@@ -18,6 +18,8 @@ import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
 import type { CoreState, Instance, Settings } from '../store/state.js';
+import type { RepositoryObjects } from '../git/objects.js';
+import { listFiles } from '../git/tree.js';
 import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
 
@@ -46,7 +48,7 @@ export interface ControlTarget {
   git(project: number): {
     refs(): { head: string; branches: Record<string, string>; tags: Record<string, { target: string }> };
     log(revision?: string): Promise<{ sha: string; commit: { message: string; author: { name: string; email: string; timestamp: number } } }[]>;
-    files(revision?: string): Promise<Record<string, string>>;
+    readonly objects: RepositoryObjects;
   };
 }
 
@@ -166,7 +168,8 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
           head: refs.head,
           branches: refs.branches,
           tags: Object.fromEntries(Object.entries(refs.tags).map(([name, t]) => [name, { target: t.target }])),
-          tree: empty ? [] : Object.keys(await repo.files(refs.head)).sort(),
+          // Paths only, the first 1,000: a tree is listed without reading a blob.
+          tree: empty || !refs.branches[refs.head] ? [] : [...(await listFiles(repo.objects, (await repo.objects.readCommit(refs.branches[refs.head]!)).tree)).keys()].sort().slice(0, 1000),
           commits: log.slice(0, 50).map((c) => ({
             id: c.sha,
             title: c.commit.message.split('\n')[0],
