@@ -66,6 +66,25 @@ describe('a path no route matches', () => {
     }
   });
 
+  it('through the server door: the header on GitLab 404, and with onUnknownRoute: error a 500 that fails the client', async () => {
+    const quiet = await createEmulator();
+    const loud = await createEmulator({ onUnknownRoute: 'error' });
+    const [a, b] = await Promise.all([quiet.listen({ port: 0 }), loud.listen({ port: 0 })]);
+    try {
+      const res = await fetch(`${a.url}/api/v4/no/such/route`);
+      expect([res.status, res.headers.get('x-gitlab-emulator'), await res.json()]).toEqual([404, 'no-route', { error: '404 Not Found' }]);
+      expect((await fetch(`${b.url}/api/v4/projects`)).status).toBe(200);
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+      try {
+        expect((await fetch(`${b.url}/api/v4/no/such/route`)).status).toBe(500);
+      } finally {
+        errors.mockRestore();
+      }
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it("onUnknownRoute: 'warn' warns and still answers GitLab's 404", async () => {
     const e = await createEmulator({ onUnknownRoute: 'warn' });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
