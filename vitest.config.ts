@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // The examples import the package by name, as a user's tests do.
-    alias: { 'gitlab-emulator/msw': new URL('./src/msw.ts', import.meta.url).pathname, 'gitlab-emulator': new URL('./src/index.ts', import.meta.url).pathname },
+    alias: { 'gitlab-emulator/vitest': new URL('./src/vitest.ts', import.meta.url).pathname, 'gitlab-emulator/msw': new URL('./src/msw.ts', import.meta.url).pathname, 'gitlab-emulator': new URL('./src/index.ts', import.meta.url).pathname },
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],

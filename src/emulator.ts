@@ -10,7 +10,9 @@ import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } f
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
-import { Pipeline } from './http/pipeline.js';
+import { Pipeline, type RequestEvent, type UnknownRoutePolicy } from './http/pipeline.js';
+import { formatRequest } from './http/request-log.js';
+import type { RouteDef } from './http/route.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { Scheduler } from './store/scheduler.js';
 import { projectByIdOrPath, projectFullPath } from './policy/paths.js';
@@ -50,12 +52,47 @@ export interface EmulatorOptions {
    * is open to this process and, over `listen()`, to this machine's own clients.
    */
   controlToken?: string;
+  /**
+   * A request log: one line per request (method, path, status, acting user, milliseconds; a path
+   * that is not emulated; a token that matches no user). `true` writes to `console.log`, coloured
+   * on a terminal; a function gets each line and its event. Off by default.
+   */
+  log?: boolean | ((line: string, event: RequestEvent) => void);
+  /**
+   * A request to a path no route of the emulator matches is answered GitLab's 404 with the header
+   * `X-Gitlab-Emulator: no-route` and marked in the journal. `'warn'` also warns on the console;
+   * `'error'` makes `handle` reject (MSW then answers 500 and the test fails), as MSW's
+   * `onUnhandledRequest: 'error'` does. `'ignore'` by default.
+   */
+  onUnknownRoute?: UnknownRoutePolicy;
+}
+
+/** One route the emulator serves, as `GET /-/emulator` lists it. */
+export interface EmulatedRoute {
+  method: string;
+  /** The full path pattern, e.g. `/api/v4/projects/:id`. */
+  path: string;
+  /** The lowest tier that has it, when not every tier does. */
+  tier?: string;
+  /** The only offering that has it, when not both do. */
+  offering?: string;
 }
 
 /** Omnibus GitLab's `nginx['client_max_body_size']`. */
 export const DEFAULT_MAX_BODY_SIZE = 250 * 1024 * 1024;
 
-export type { ListenOptions, Server };
+export type { ListenOptions, Server, RequestEvent, UnknownRoutePolicy };
+
+function logger(log: EmulatorOptions['log']): ((event: RequestEvent) => void) | undefined {
+  if (!log) return undefined;
+  if (typeof log === 'function') return (event) => log(formatRequest(event), event);
+  const tty = (globalThis as { process?: { stdout?: { isTTY?: boolean }; env?: Record<string, string | undefined> } }).process;
+  const colour = tty?.stdout?.isTTY === true && !tty.env?.NO_COLOR;
+  return (event) => console.log(formatRequest(event, { colour }));
+}
+
+const listed = (prefix: string, routes: readonly RouteDef[]): EmulatedRoute[] =>
+  routes.map((r) => ({ method: r.method, path: `${prefix}${r.path}`, ...(r.tier ? { tier: r.tier } : {}), ...(r.offering ? { offering: r.offering } : {}) }));
 
 /** `emulator.git(project)`: the repository for tests, with the URL git clones it from and a working copy of it. */
 export interface GitRepository extends RepositoryHandle {
@@ -121,6 +158,8 @@ export class Emulator {
       externalUrl: this.externalUrl,
       runDue: () => this.#scheduler.runDue(),
       maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
+      observe: logger(options.log),
+      onUnknownRoute: options.onUnknownRoute,
     });
   }
 
@@ -232,6 +271,11 @@ export class Emulator {
       cookie = createSession(draft, user.id);
     });
     return cookie;
+  }
+
+  /** Every route the emulator serves: the REST API's and the web paths'. */
+  routes(): EmulatedRoute[] {
+    return [...listed(API.prefix, API.routes), ...listed(WEB.prefix, WEB.routes)];
   }
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */

@@ -1,6 +1,6 @@
 // `gitlab-emulator`: loads neither msw nor node:http.
 export { createEmulator, Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE } from './emulator.js';
-export type { EmulatorOptions, GitRepository, ListenOptions, Server } from './emulator.js';
+export type { EmulatorOptions, GitRepository, ListenOptions, Server, RequestEvent, UnknownRoutePolicy, EmulatedRoute } from './emulator.js';
 export { Clock, parseDuration, type ClockOptions, type DurationInput } from './core/clock.js';
 export type { Fixture, FixtureUser, FixtureGroup, FixtureProject, SeedHandles, State } from './families/world.js';
 export type { FixtureToken, FixtureMember } from './families/users/index.js';
@@ -18,3 +18,4 @@ export type { Snapshot } from './store/store.js';
 export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token } from './store/state.js';
 export { ACCESS } from './store/state.js';
 export { EmulatorError } from './core/errors.js';
+export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';

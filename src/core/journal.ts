@@ -19,6 +19,8 @@ export interface JournalEntry<S = unknown> {
   error?: string;
   /** Set when the client went away before its request was read (status 499, nginx's). */
   aborted?: true;
+  /** Set when no route of the emulator matches the path (answered GitLab's 404). */
+  noRoute?: true;
 }
 
 /** The last `limit` entries in a ring: adding one costs the same however full it is. */

@@ -1,7 +1,9 @@
 // A repository written out as a real bare git directory: every object reachable from its refs
 // (copied byte for byte, as loose objects), the refs themselves and HEAD. The real `git` can
-// then check it (`git fsck`) and read it (`git log`). Loads node:fs only when called.
+// then check it (`git fsck`) and read it (`git log`). Loads node:fs only when called (disk.ts).
+import { disk } from './disk.js';
 import type { RepositoryObjects } from './objects.js';
+import type { FsClient } from 'isomorphic-git';
 
 export interface ExportRefs {
   branches: Record<string, string>;
@@ -31,8 +33,7 @@ export async function reachableObjects(repo: RepositoryObjects, roots: Iterable<
 }
 
 export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string): Promise<void> {
-  const { mkdir, writeFile } = await import('node:fs/promises');
-  const { join } = await import('node:path');
+  const { mkdir, writeFile, join } = await disk();
   const roots = [...Object.values(refs.branches), ...Object.values(refs.tags).map((t) => t.target)];
   for (const d of ['objects/info', 'objects/pack', 'refs/heads', 'refs/tags', 'info']) await mkdir(join(dir, d), { recursive: true });
   await writeFile(join(dir, 'HEAD'), `ref: refs/heads/${refs.head}\n`);
@@ -57,9 +58,7 @@ export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs
  * `origin`. Needs no git binary and no server (the files are written by isomorphic-git).
  */
 export async function cloneRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string, remote: string): Promise<void> {
-  const nodeFs = await import('node:fs');
-  const { rm, writeFile, mkdir } = nodeFs.promises;
-  const { join } = await import('node:path');
+  const { rm, writeFile, mkdir, join, fs: nodeFs } = await disk();
   const git = (await import('isomorphic-git')).default;
   const gitdir = join(dir, '.git');
   await exportRepository(repo, refs, gitdir);
@@ -78,5 +77,5 @@ export async function cloneRepository(repo: RepositoryObjects, refs: ExportRefs,
   await writeFile(join(gitdir, 'refs', 'remotes', 'origin', 'HEAD'), `ref: refs/remotes/origin/${head}\n`);
   await mkdir(join(gitdir, 'refs', 'heads', head, '..'), { recursive: true });
   await writeFile(join(gitdir, 'refs', 'heads', head), `${refs.branches[head]}\n`);
-  await git.checkout({ fs: nodeFs, dir, gitdir, ref: head, force: true });
+  await git.checkout({ fs: nodeFs as FsClient, dir, gitdir, ref: head, force: true });
 }

@@ -6,8 +6,7 @@
 // every snapshot of the world; a request's writes stay pending until it commits. A world sees of
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
 import type { FsClient } from 'isomorphic-git';
-import type { Volume } from 'memfs';
-import { newVolume } from './volume.js';
+import { newVolume, type SyncVolume } from './volume.js';
 import { EMPTY_TREE, Lru, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree } from './format.js';
 export { EMPTY_TREE } from './format.js';
@@ -94,7 +93,7 @@ export class ObjectStorage {
   #materialized = false;
 
   constructor(
-    readonly volume: Volume,
+    readonly volume: SyncVolume,
     readonly gitdir: string,
     /** The storage of a repository that has none yet: nothing is ever written to it. */
     readonly empty = false,
@@ -245,7 +244,7 @@ export class ObjectStorage {
  * there when they parted.
  */
 export class ObjectDatabase {
-  readonly volume: Volume;
+  readonly volume: SyncVolume;
   readonly fs: FsClient;
   // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
   // A repository reads them only after `has` says that it holds the object.

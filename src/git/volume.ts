@@ -1,7 +1,16 @@
 // The in-memory file system the object store keeps its gitdirs on (memfs). It loads with the
-// first emulator, not with the package: importing gitlab-emulator stays cheap.
-import type { Volume } from 'memfs';
+// first emulator, not with the package: importing gitlab-emulator stays cheap. The browser
+// build swaps in volume.browser.ts (memfs needs Node's built-in modules).
 import type { FsClient } from 'isomorphic-git';
+
+/** The synchronous calls the object store makes of its volume. */
+export interface SyncVolume {
+  existsSync(path: string): boolean;
+  readFileSync(path: string, encoding?: 'utf8'): unknown;
+  writeFileSync(path: string, data: Uint8Array | string): void;
+  mkdirSync(path: string, options?: { recursive?: boolean }): unknown;
+  readdirSync(path: string): unknown[];
+}
 
 let memfs: typeof import('memfs') | undefined;
 
@@ -11,7 +20,7 @@ export async function loadVolumes(): Promise<void> {
 }
 
 /** A new, empty volume with its isomorphic-git file system. */
-export function newVolume(): { volume: Volume; fs: FsClient } {
+export function newVolume(): { volume: SyncVolume; fs: FsClient } {
   if (!memfs) throw new Error('the git object store is not loaded: create emulators with createEmulator()');
   const volume = new memfs.Volume();
   return { volume, fs: memfs.createFsFromVolume(volume) as unknown as FsClient };

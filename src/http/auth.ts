@@ -186,3 +186,14 @@ export function gitlabCaller(state: CoreState, request: Incoming, params: Record
   const caller = authenticate(state, request, params, req, now, origin);
   return req.auth === 'none' ? caller : applySudo(state, caller, sudoValue(request, params));
 }
+
+/**
+ * Whether the request carries a token (header, query parameter or job token) that matches no
+ * token of the world: for a request log, so a person sees why a request was answered 401.
+ */
+export function unknownCredential(state: CoreState, request: Incoming, url: URL): boolean {
+  const h = request.headers;
+  const q = url.searchParams;
+  const values = [bearer(h), str(h.get('private-token')), str(h.get('job-token')), basicJobToken(h), str(q.get('private_token')), str(q.get('access_token')), str(q.get('job_token'))];
+  return values.some((v) => v !== undefined && tget(state.tokens, v) === undefined);
+}

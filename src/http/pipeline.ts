@@ -20,6 +20,37 @@ import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-p
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
 import type { Surface } from './surface.js';
+import { unknownCredential } from './auth.js';
+import { EmulatorError } from '../core/errors.js';
+
+/** One request as it ended, for a request log: what was asked, what it got, who asked, how long it took. */
+export interface RequestEvent {
+  method: string;
+  /** The path with its query string, as sent. */
+  path: string;
+  status: number;
+  /** The acting user (after sudo), or null. */
+  user: string | null;
+  /** The administrator who used sudo, when the request ran as another user. */
+  sudoFrom?: string;
+  durationMs: number;
+  /** The surface that answered: `api-v4`, `web` or `control`. */
+  surface: string;
+  /** No route of the emulator matches the path: GitLab has it, or it does not exist. */
+  noRoute?: true;
+  /** The request carried a token that matches no token of the world (it was answered 401). */
+  unknownToken?: true;
+  /** The client went away before its request was read. */
+  aborted?: true;
+  /** An injected fault dropped the connection. */
+  dropped?: true;
+}
+
+/** What a request to a path no route matches does besides GitLab's 404: nothing more, a warning, or a thrown error. */
+export type UnknownRoutePolicy = 'ignore' | 'warn' | 'error';
+
+/** The header that marks an answer to a path the emulator has no route for. */
+export const NO_ROUTE_HEADER = 'X-Gitlab-Emulator';
 
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
 /** How often a request whose world changed while it awaited runs again before it gives up. */
@@ -45,6 +76,10 @@ export interface PipelineDeps {
   runDue(): void;
   /** The largest request body accepted, in bytes (413 above it). */
   maxBodySize: number;
+  /** Told of every request once it is answered (a request log). */
+  observe?: (event: RequestEvent) => void;
+  /** What a request to a path no route matches does besides GitLab's 404. */
+  onUnknownRoute?: UnknownRoutePolicy;
 }
 
 /** nginx's status for a client that closed the connection before its request was read. */
@@ -60,6 +95,8 @@ interface Outcome {
   route: string | null;
   headers: Record<string, string>;
   defect?: string;
+  /** No route matched the path. */
+  noRoute?: true;
 }
 
 /** A request on its way through the stages. */
@@ -107,7 +144,10 @@ export class Pipeline {
     const path = url.pathname.slice(surface.prefix.length);
     const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-    if (fault?.drop) return DROPPED;
+    if (fault?.drop) {
+      this.deps.observe?.({ method, path: url.pathname + url.search, status: 0, user: null, durationMs: performance.now() - started, surface: surface.name, dropped: true });
+      return DROPPED;
+    }
     // The body is read before the lock, so a client that is slow to send it holds up no one.
     let body: RawBody | ApiError;
     try {
@@ -123,6 +163,7 @@ export class Pipeline {
       const before = this.deps.store.snapshot();
       const x: Exchange = { request, url, method, surface, path, body, fault };
       const outcome = await this.#answer(x);
+      if (outcome.noRoute) outcome.headers[NO_ROUTE_HEADER] = 'no-route';
       let response: Rendered;
       try {
         response = render(request, method, outcome.reply, outcome.headers);
@@ -143,12 +184,37 @@ export class Pipeline {
           before,
           after: this.deps.store.snapshot(),
           ...(outcome.defect ? { error: outcome.defect } : {}),
+          ...(outcome.noRoute ? { noRoute: true as const } : {}),
         });
       }
+      if (this.deps.observe) {
+        const unknownToken = response.status === 401 && unknownCredential(this.deps.store.state, request, url);
+        this.deps.observe({
+          method,
+          path: url.pathname + url.search,
+          status: response.status,
+          user: outcome.caller.user?.username ?? null,
+          ...(outcome.caller.sudoFrom ? { sudoFrom: outcome.caller.sudoFrom.username } : {}),
+          durationMs: performance.now() - started,
+          surface: surface.name,
+          ...(outcome.noRoute ? { noRoute: true as const } : {}),
+          ...(unknownToken ? { unknownToken: true as const } : {}),
+        });
+      }
+      if (outcome.noRoute) this.#unknownRoute(method, url);
       return response;
     } finally {
       release();
     }
+  }
+
+  /** A request no route matched, as `onUnknownRoute` asks: a warning, or an error thrown at the caller. */
+  #unknownRoute(method: string, url: URL): void {
+    const policy = this.deps.onUnknownRoute ?? 'ignore';
+    if (policy === 'ignore') return;
+    const message = `${method} ${url.pathname} is not emulated: no route of gitlab-emulator matches it (answered GitLab's 404; GET /-/emulator lists the routes)`;
+    if (policy === 'warn') console.warn(`[gitlab-emulator] ${message}`);
+    else throw new EmulatorError(message);
   }
 
   /** A client that went away while sending its body: journaled as such, not as a defect of ours. */
@@ -167,6 +233,7 @@ export class Pipeline {
       after: now,
       aborted: true,
     });
+    this.deps.observe?.({ method, path: url.pathname + url.search, status: CLIENT_CLOSED, user: null, durationMs: performance.now() - started, surface: 'none', aborted: true });
     return { status: CLIENT_CLOSED, headers: {}, body: null };
   }
 
@@ -186,7 +253,7 @@ export class Pipeline {
       if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
       if (x.body instanceof ApiError) throw x.body;
       if (x.url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
-      const match = this.#route(x);
+      const match = this.#route(x, outcome);
       outcome.route = `${match.route.method} ${match.route.path}`;
       outcome.reply = await this.#run(x, match, outcome);
     } catch (e) {
@@ -199,10 +266,11 @@ export class Pipeline {
     return outcome;
   }
 
-  #route(x: Exchange): Match {
+  #route(x: Exchange, outcome: Outcome): Match {
     const match = routerOf(x.surface).match(x.method, x.path === '' ? '/' : x.path);
     // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
     if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
+    if (match === undefined) outcome.noRoute = true;
     if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
     return match;
   }

@@ -87,6 +87,36 @@ export function* tchunks<T>(table: Table<T>): IterableIterator<ReadonlyMap<strin
   }
 }
 
+/**
+ * The keys whose values differ between two versions of a table (either may be absent), with
+ * both values: chunks the versions share are skipped unread, so the cost follows the change.
+ */
+export function* tchanges<T>(a: Table<T> | undefined, b: Table<T> | undefined): IterableIterator<[string, T | undefined, T | undefined]> {
+  if (a === b) return;
+  const ta = a?.chunks ?? {};
+  const tb = b?.chunks ?? {};
+  for (const top of new Set([...Object.keys(ta), ...Object.keys(tb)])) {
+    const ma = ta[top] ?? {};
+    const mb = tb[top] ?? {};
+    if (ma === mb) continue;
+    for (const chunk of new Set([...Object.keys(ma), ...Object.keys(mb)])) {
+      const ca = ma[chunk];
+      const cb = mb[chunk];
+      if (ca === cb) continue;
+      for (const k of new Set([...(ca?.keys() ?? []), ...(cb?.keys() ?? [])])) {
+        const va = ca?.get(k);
+        const vb = cb?.get(k);
+        if (va !== vb) yield [k, va, vb];
+      }
+    }
+  }
+}
+
+/** Whether a value is a table (for code that walks the world without knowing its types). */
+export function isTableValue(v: object): v is Table<unknown> {
+  return 'chunks' in v && 'size' in v && Object.keys(v).length === 2;
+}
+
 export function tlist<T>(table: Table<T>): T[] {
   return Array.from(tvalues(table));
 }

@@ -18,7 +18,10 @@ import type { Incoming } from '../http/incoming.js';
 import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
-import type { Instance, Settings } from '../store/state.js';
+import type { CoreState, Instance, Settings } from '../store/state.js';
+import type { RepositoryObjects } from '../git/objects.js';
+import { listFiles } from '../git/tree.js';
+import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
 
 export const CONTROL_PREFIX = '/-/emulator';
@@ -29,7 +32,7 @@ export interface ControlTarget {
   readonly clock: Clock;
   readonly journal: Journal<Snapshot>;
   readonly faults: Faults;
-  readonly state: { readonly tasks: { readonly size: number }; readonly instance: Instance };
+  readonly state: CoreState;
   reset(): void;
   seed(fixture: never): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
@@ -40,6 +43,14 @@ export interface ControlTarget {
   runUntilIdle(): number;
   configure(instance: { tier?: Instance['tier']; offering?: Instance['offering']; settings?: Partial<Settings> }): void;
   signIn(username: string): string;
+  /** Every route served (the REST API's and the web paths'), for `GET /-/emulator`. */
+  routes(): readonly { method: string; path: string; tier?: string; offering?: string }[];
+  /** A project's repository, for the inspector. */
+  git(project: number): {
+    refs(): { head: string; branches: Record<string, string>; tags: Record<string, { target: string }> };
+    log(revision?: string): Promise<{ sha: string; commit: { message: string; author: { name: string; email: string; timestamp: number } } }[]>;
+    readonly objects: RepositoryObjects;
+  };
 }
 
 const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
@@ -127,7 +138,49 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
   const control = (def: Parameters<typeof controlRoute>[1]) => controlRoute(access, def);
   const snapshotName = (ctx: Context<unknown>) => ctx.raw.name as string;
   return [
-    control({ method: 'GET', path: '/', handler: () => json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS }) }),
+    // The inspector page for a browser (it holds no data, so it needs no token); JSON otherwise.
+    route({
+      method: 'GET',
+      path: '/',
+      auth: 'none',
+      params: {},
+      handler: (ctx) => {
+        if (wantsHtml(ctx.request)) return { status: 200, raw: INSPECTOR_PAGE, contentType: 'text/html; charset=utf-8' };
+        admit(ctx.request, access);
+        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS, instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
+      },
+    }),
+    control({ method: 'GET', path: '/world', handler: () => json(worldSummary(e.state)) }),
+    control({
+      method: 'GET',
+      path: '/projects/:id/repository',
+      handler: async (ctx) => {
+        const id = Number(ctx.raw.id);
+        const project = Number.isInteger(id) ? worldSummary(e.state).projects.find((p) => p.id === id) : undefined;
+        if (!project) throw fail(404, `no project ${String(ctx.raw.id)}`);
+        const repo = e.git(id);
+        const refs = repo.refs();
+        const empty = Object.keys(refs.branches).length === 0;
+        const log = empty ? [] : await repo.log(refs.head);
+        return json({
+          id,
+          path_with_namespace: project.path_with_namespace,
+          empty,
+          head: refs.head,
+          branches: refs.branches,
+          tags: Object.fromEntries(Object.entries(refs.tags).map(([name, t]) => [name, { target: t.target }])),
+          // Paths only, the first 1,000: a tree is listed without reading a blob.
+          tree: empty || !refs.branches[refs.head] ? [] : [...(await listFiles(repo.objects, (await repo.objects.readCommit(refs.branches[refs.head]!)).tree)).keys()].sort().slice(0, 1000),
+          commits: log.slice(0, 50).map((c) => ({
+            id: c.sha,
+            title: c.commit.message.split('\n')[0],
+            author: `${c.commit.author.name} <${c.commit.author.email}>`,
+            date: new Date(c.commit.author.timestamp * 1000).toISOString(),
+          })),
+          commit_count: log.length,
+        });
+      },
+    }),
     control({
       method: 'POST',
       path: '/reset',
@@ -203,6 +256,17 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
         const asked = Number(ctx.url.searchParams.get('limit') ?? e.journal.limit);
         const limit = Number.isFinite(asked) && asked > 0 ? asked : e.journal.limit;
         return json(e.journal.entries().slice(-limit).map(({ before: _b, after: _a, ...rest }) => rest));
+      },
+    }),
+    // One request with the change it made to the world: the records it added, removed or changed.
+    control({
+      method: 'GET',
+      path: '/journal/:seq',
+      handler: (ctx) => {
+        const entry = e.journal.entries().find((j) => j.seq === Number(ctx.raw.seq));
+        if (!entry) throw fail(404, `no journal entry ${String(ctx.raw.seq)}`);
+        const { before, after, ...rest } = entry;
+        return json({ ...rest, ...worldDiff(before.state, after.state) });
       },
     }),
     control({

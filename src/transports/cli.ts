@@ -1,22 +1,13 @@
 #!/usr/bin/env node
-// `gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL] [--control-token TOKEN]`
+// `gitlab-emulator serve [flags]`, `--help`, `--version`: see USAGE in cli-options.ts.
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import pkg from '../../package.json' with { type: 'json' };
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
 import type { Fixture } from '../families/world.js';
+import { formatRequest } from '../http/request-log.js';
 import { tget, tvalues } from '../store/table.js';
+import { parseCommandLine, USAGE, type ServeOptions } from './cli-options.js';
 import { isLoopbackHost } from './local-only.js';
-
-const USAGE = `usage: gitlab-emulator serve [--port N] [--host H] [--fixture FILE] [--base-url URL] [--control-token TOKEN]
-
-  --port N          port to listen on (default 8080; 0 picks a free one)
-  --host H          address to bind (default 127.0.0.1)
-  --fixture FILE    a JSON fixture to seed the world from (default: the built-in default world)
-  --base-url URL    the external URL the emulator renders in web_url and links
-                    (default: the origin each request used)
-  --control-token TOKEN
-                    a secret the control API (/-/emulator) then asks of every request:
-                    Authorization: Bearer TOKEN, or X-Emulator-Token: TOKEN`;
 
 function die(message: string, code = 2): never {
   process.stderr.write(`gitlab-emulator: ${message}\n`);
@@ -24,72 +15,70 @@ function die(message: string, code = 2): never {
 }
 
 async function main(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string', default: '8080' },
-        host: { type: 'string', default: '127.0.0.1' },
-        fixture: { type: 'string' },
-        'base-url': { type: 'string' },
-        'control-token': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    die(`${(e as Error).message.split('\n')[0]} (see --help)`);
+  const command = parseCommandLine(argv, process.env);
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    case 'version':
+      process.stdout.write(`${pkg.version}\n`);
+      return;
+    case 'error':
+      die(command.message);
+    // eslint-disable-next-line no-fallthrough
+    case 'serve':
+      return serve(command.options);
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return;
-  }
-  const command = positionals[0] ?? 'serve';
-  if (command !== 'serve' || positionals.length > 1) die(`unknown command '${positionals.join(' ')}' (see --help)`);
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port!) || port > 65535) die(`--port must be a number from 0 to 65535, not '${values.port}'`);
-  const baseUrl = values['base-url'];
-  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) die(`--base-url must be an http(s) URL, not '${baseUrl}'`);
-  const controlToken = values['control-token'];
-  if (controlToken !== undefined && !/^\S+$/.test(controlToken)) die('--control-token must be a non-empty token without spaces');
+}
 
+async function serve(options: ServeOptions): Promise<void> {
   let fixture: Fixture = DEFAULT_FIXTURE;
-  if (values.fixture) {
+  if (options.fixture) {
     let text: string;
     try {
-      text = await readFile(values.fixture, 'utf8');
+      text = await readFile(options.fixture, 'utf8');
     } catch (e) {
-      die(`cannot read fixture ${values.fixture}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+      die(`cannot read fixture ${options.fixture}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
     }
     try {
       fixture = JSON.parse(text) as Fixture;
     } catch (e) {
-      die(`fixture ${values.fixture} is not valid JSON: ${(e as Error).message}`, 1);
+      die(`fixture ${options.fixture} is not valid JSON: ${(e as Error).message}`, 1);
     }
   }
+  if (options.tier || options.offering) {
+    const given = typeof fixture === 'object' && fixture !== null && !Array.isArray(fixture) ? fixture : {};
+    fixture = { ...given, instance: { ...given.instance, ...(options.tier ? { tier: options.tier } : {}), ...(options.offering ? { offering: options.offering } : {}) } };
+  }
+  const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   let emulator;
   try {
-    emulator = await createEmulator({ fixture, ...(baseUrl ? { baseUrl, externalUrl: baseUrl } : {}), ...(controlToken ? { controlToken } : {}) });
+    emulator = await createEmulator({
+      fixture,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl, externalUrl: options.baseUrl } : {}),
+      ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      ...(options.log ? { log: (_line: string, event: Parameters<typeof formatRequest>[0]) => process.stdout.write(`${formatRequest(event, { colour })}\n`) } : {}),
+    });
   } catch (e) {
-    die(`fixture ${values.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
+    die(`fixture ${options.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
   }
-  if (!isLoopbackHost(values.host!)) {
+  if (!isLoopbackHost(options.host)) {
     process.stderr.write(
-      `gitlab-emulator: warning: --host ${values.host} is not a loopback address: other machines can reach the API and the control API ` +
-        `(/-/emulator: reset, seed, sessions)${controlToken ? '' : '; set --control-token to guard the control API'}\n`,
+      `gitlab-emulator: warning: --host ${options.host} is not a loopback address: other machines can reach the API and the control API ` +
+        `(/-/emulator: reset, seed, sessions)${options.controlToken ? '' : '; set --control-token to guard the control API'}\n`,
     );
   }
   let server;
   try {
-    server = await emulator.listen({ port, host: values.host });
+    server = await emulator.listen({ port: options.port, host: options.host });
   } catch (e) {
-    die(`cannot listen on ${values.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+    die(`cannot listen on ${options.host}:${options.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
   }
+  const { tier, offering } = emulator.state.instance;
   process.stdout.write(`listening on ${server.url}\n`);
   const token = adminToken(emulator);
   process.stdout.write(token ? `admin token: ${token}\n` : 'admin token: none (the fixture gives no administrator a token)\n');
+  process.stdout.write(`instance: ${tier}, ${offering}\n`);
   const stop = () => {
     void server.close().then(() => process.exit(0));
   };

@@ -1,4 +1,4 @@
-// What `emulator.git(project)` gives a test: the repository's objects on the shared memfs
+// What `emulator.git(project)` gives a test: the repository's objects on the shared in-memory
 // volume (isomorphic-git reads the gitdir directly), the refs as the world has them now,
 // files and history at a revision, and an export that the real `git` can check.
 import type { FsClient } from 'isomorphic-git';
@@ -20,7 +20,7 @@ export interface RepositoryRefs {
 }
 
 export interface RepositoryHandle {
-  /** The emulator's memfs volume, as an isomorphic-git file system. */
+  /** The emulator's in-memory volume, as an isomorphic-git file system (promise calls). */
   readonly fs: FsClient;
   /**
    * The bare git directory of this repository on `fs`. It may hold more objects than the world

@@ -1,0 +1,33 @@
+// The request log: one line per request, for a person watching a console. Method, path, status,
+// acting user and milliseconds, and what a person would want to know that the answer does not
+// say (a path that is not emulated, a token that matches no user). Colours only when asked.
+import type { RequestEvent } from './pipeline.js';
+
+const ESC = '\u001b[';
+const paint = (code: string, text: string, colour: boolean) => (colour ? `${ESC}${code}m${text}${ESC}0m` : text);
+
+function statusColour(status: number): string {
+  if (status >= 500 || status === 0) return '31'; // red
+  if (status >= 400) return '33'; // yellow
+  if (status >= 300) return '36'; // cyan
+  return '32'; // green
+}
+
+/** One line for one request, e.g. `GET /api/v4/projects 200 alice 1.2 ms`. */
+export function formatRequest(event: RequestEvent, options: { colour?: boolean } = {}): string {
+  const colour = options.colour ?? false;
+  const status = event.dropped ? 'dropped' : event.aborted ? '499 aborted' : String(event.status);
+  const user = event.user === null ? 'anonymous' : event.sudoFrom ? `${event.user} (sudo by ${event.sudoFrom})` : event.user;
+  const notes: string[] = [];
+  if (event.noRoute) notes.push('not emulated');
+  if (event.unknownToken) notes.push('token matches no user');
+  const parts = [
+    paint('1', event.method.padEnd(6), colour),
+    event.path,
+    paint(statusColour(event.status), status, colour),
+    paint('2', user, colour),
+    paint('2', `${event.durationMs.toFixed(1)} ms`, colour),
+  ];
+  if (notes.length) parts.push(paint('35', `(${notes.join('; ')})`, colour));
+  return parts.join(' ');
+}

@@ -1,0 +1,178 @@
+// What the command line asks for, read from its arguments and environment without side effects:
+// `gitlab-emulator serve ...`, `--help`, `--version`. A mistake is a one-line message that names
+// the flag and, for a mistyped one, the flag that was probably meant.
+import type { Offering, Tier } from '../store/state.js';
+
+export const USAGE = `usage: gitlab-emulator <command> [flags]
+
+commands:
+  serve             serve a world over HTTP: the default world, or --fixture
+  help              print this help
+  version           print the version
+
+flags of serve:
+  --port N          port to listen on (default 8080, or $PORT; 0 picks a free one)
+  --host H          address to bind (default 127.0.0.1)
+  --fixture FILE    a JSON fixture to seed the world from (or $GITLAB_EMULATOR_FIXTURE;
+                    default: the built-in default world)
+  --tier T          the instance's tier: free, premium or ultimate (default: the fixture's;
+                    the default world is ultimate)
+  --offering O      self-managed or hosted (default: the fixture's; the default world is
+                    self-managed)
+  --base-url URL    the external URL the emulator renders in web_url and links
+                    (default: the origin each request used)
+  --control-token TOKEN
+                    a secret the control API (/-/emulator) then asks of every request:
+                    Authorization: Bearer TOKEN, or X-Emulator-Token: TOKEN
+  --log, --no-log   one line per request on stdout (on by default)
+
+  -h, --help        print this help
+  -v, --version     print the version
+
+examples:
+  gitlab-emulator serve
+  gitlab-emulator serve --port 0 --fixture world.json --tier free
+  PORT=9000 gitlab-emulator serve --no-log`;
+
+export const TIERS: readonly Tier[] = ['free', 'premium', 'ultimate'];
+export const OFFERINGS: readonly Offering[] = ['self-managed', 'hosted'];
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  fixture?: string;
+  tier?: Tier;
+  offering?: Offering;
+  baseUrl?: string;
+  controlToken?: string;
+  log: boolean;
+}
+
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions } | { kind: 'error'; message: string };
+
+type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'base-url' | 'control-token' | 'log' | 'help' | 'version';
+
+const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'base-url', 'control-token'];
+const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version'];
+const SHORT: Record<string, FlagName> = { h: 'help', v: 'version' };
+const COMMANDS = ['serve', 'help', 'version'];
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
+export function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The nearest of `known` to `given`, when it is near enough to be a typo. */
+export function nearest(given: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const dist = distance(given.toLowerCase(), k.toLowerCase());
+    if (dist < bestDistance) [best, bestDistance] = [k, dist];
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+const error = (message: string): Command => ({ kind: 'error', message });
+
+/** Reads the arguments (without `node` and the script) and the environment. */
+export function parseCommandLine(argv: readonly string[], env: Record<string, string | undefined> = {}): Command {
+  const values = new Map<FlagName, string | boolean>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positionals.push(arg);
+      continue;
+    }
+    let name: string;
+    let inline: string | undefined;
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      name = eq === -1 ? arg.slice(2) : arg.slice(2, eq);
+      inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    } else {
+      const short = SHORT[arg.slice(1)];
+      if (!short) return error(`unknown flag '${arg}'${hint(arg.slice(1))} (see --help)`);
+      name = short;
+    }
+    if (name.startsWith('no-') && BOOLEAN.includes(name.slice(3) as FlagName)) {
+      if (inline !== undefined) return error(`--${name} takes no value`);
+      values.set(name.slice(3) as FlagName, false);
+      continue;
+    }
+    if (BOOLEAN.includes(name as FlagName)) {
+      if (inline !== undefined) return error(`--${name} takes no value`);
+      values.set(name as FlagName, true);
+      continue;
+    }
+    if (!VALUED.includes(name as FlagName)) return error(`unknown flag '--${name}'${hint(name)} (see --help)`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--'))) return error(`--${name} needs a value (see --help)`);
+    values.set(name as FlagName, value);
+  }
+  if (values.get('help') === true) return { kind: 'help' };
+  if (values.get('version') === true) return { kind: 'version' };
+  if (positionals.length === 0) return { kind: 'help' };
+  const [command, ...rest] = positionals;
+  if (!COMMANDS.includes(command!)) {
+    const near = nearest(command!, COMMANDS);
+    return error(`unknown command '${command}'${near ? `; did you mean '${near}'?` : ''} (see --help)`);
+  }
+  if (rest.length > 0) return error(`unexpected argument '${rest[0]}' after '${command}' (see --help)`);
+  if (command === 'help') return { kind: 'help' };
+  if (command === 'version') return { kind: 'version' };
+
+  const str = (name: FlagName) => values.get(name) as string | undefined;
+  const portText = str('port') ?? env.PORT ?? '8080';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) return error(`--port must be a number from 0 to 65535, not '${portText}'${str('port') === undefined ? ' (from $PORT)' : ''}`);
+  const baseUrl = str('base-url');
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]+/.test(baseUrl)) return error(`--base-url must be an http(s) URL, not '${baseUrl}'`);
+  const controlToken = str('control-token');
+  if (controlToken !== undefined && !/^\S+$/.test(controlToken)) return error('--control-token must be a non-empty token without spaces');
+  const tier = str('tier');
+  if (tier !== undefined && !TIERS.includes(tier as Tier)) return error(`--tier must be one of ${TIERS.join(', ')}, not '${tier}'${hintOf(tier, TIERS)}`);
+  const offering = str('offering');
+  if (offering !== undefined && !OFFERINGS.includes(offering as Offering)) {
+    return error(`--offering must be one of ${OFFERINGS.join(', ')}, not '${offering}'${hintOf(offering, OFFERINGS)}`);
+  }
+  const fixture = str('fixture') ?? (env.GITLAB_EMULATOR_FIXTURE || undefined);
+  return {
+    kind: 'serve',
+    options: {
+      port,
+      host: str('host') ?? '127.0.0.1',
+      ...(fixture !== undefined ? { fixture } : {}),
+      ...(tier !== undefined ? { tier: tier as Tier } : {}),
+      ...(offering !== undefined ? { offering: offering as Offering } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(controlToken !== undefined ? { controlToken } : {}),
+      log: values.get('log') !== false,
+    },
+  };
+}
+
+const FLAGS = [...VALUED, ...BOOLEAN, ...BOOLEAN.filter((b) => b === 'log').map((b) => `no-${b}`)];
+
+function hint(name: string): string {
+  const near = nearest(name, FLAGS);
+  return near ? `; did you mean '--${near}'?` : '';
+}
+
+function hintOf(value: string, known: readonly string[]): string {
+  const near = nearest(value, known);
+  return near ? `; did you mean '${near}'?` : '';
+}

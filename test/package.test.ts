@@ -1,0 +1,74 @@
+// What the package ships: `npm pack` lists the built entries (ESM, CommonJS, types), the CLI
+// with its shebang, and the fixtures; every entry package.json names is in it. Installing from
+// git builds on `prepare`, so `dist/` is there too; `npm start` runs the built CLI.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** The newest modification time under a folder. */
+function newest(dir: string): number {
+  let t = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const s = statSync(path);
+    t = Math.max(t, s.isDirectory() ? newest(path) : s.mtimeMs);
+  }
+  return t;
+}
+
+/** Builds as `prepare` does, unless the build is newer than every source file. */
+function ensureBuilt(): void {
+  const cli = join(ROOT, 'dist', 'cli.js');
+  const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs);
+  if (existsSync(cli) && statSync(cli).mtimeMs > sources) return;
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js')], { cwd: ROOT, stdio: 'ignore' });
+}
+
+function packList(): Promise<{ path: string; mode: number }[]> {
+  return new Promise((resolve, reject) => {
+    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT }, (err, stdout) => {
+      if (err) return reject(err);
+      resolve((JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ files: { path: string; mode: number }[] }])[0].files);
+    });
+  });
+}
+
+/** Every file package.json points at: main, module, types, bin and each export condition. */
+function named(): string[] {
+  const out = new Set<string>([pkg.main, pkg.module, pkg.types, ...Object.values(pkg.bin)]);
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(pkg.exports);
+  return [...out].map((p) => p.replace(/^\.\//, ''));
+}
+
+describe('the package', () => {
+  it('builds on prepare, and npm start runs the built CLI', () => {
+    expect(pkg.scripts.prepare).toBe('tsup');
+    expect(pkg.scripts.start).toBe('node dist/cli.js serve');
+    expect(pkg.bin['gitlab-emulator']).toBe('./dist/cli.js');
+  });
+
+  it('ships every entry package.json names, the CLI with its shebang, and the fixtures; no sources or tests', async () => {
+    ensureBuilt();
+    const files = await packList();
+    const paths = files.map((f) => f.path);
+    for (const file of named()) expect(paths, file).toContain(file);
+    expect(paths).toContain('fixtures/default.json');
+    expect(paths.some((p) => p.startsWith('fixtures/gitignore/'))).toBe(true);
+    expect(paths).toContain('README.md');
+    expect(paths.filter((p) => /^(src|test|bench|scripts|node_modules)\//.test(p))).toEqual([]);
+    expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  }, 120_000);
+
+  it('the built CLI answers --version from package.json', () => {
+    ensureBuilt();
+    expect(execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
+  }, 120_000);
+});
