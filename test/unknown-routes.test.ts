@@ -127,6 +127,18 @@ describe('the request log', () => {
     }
   });
 
+  it('log: true writes each line to console.log', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    try {
+      const e = await createEmulator({ log: true });
+      await e.handle(get('/api/v4/projects'));
+      expect(log).toHaveBeenCalledTimes(1);
+      expect(String(log.mock.calls[0]![0])).toMatch(/GET.*\/api\/v4\/projects.*200.*anonymous.*ms/);
+    } finally {
+      log.mockRestore();
+    }
+  });
+
   it('gives one line per request: method, path, status, acting user (and sudo), milliseconds, and notes', async () => {
     const e = await createEmulator({ log: (line, event) => (lines.push(line), events.push(event)) });
     await e.handle(get('/api/v4/user', { 'PRIVATE-TOKEN': 'glpat-emulator-alice-token' }));
