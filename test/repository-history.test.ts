@@ -85,6 +85,7 @@ describe('GET /projects/:id/repository/tree', () => {
     expect(await (await get('/tree?path=nope')).json()).toEqual({ message: '404 invalid revision or path Not Found' });
     expect((await apiCall(world(), '/projects/acme%2Fempty/repository/tree')).status).toBe(404);
     expect(await (await get('/tree?pagination=none')).json()).toEqual({ error: 'pagination cannot be "none" unless "recursive" is true' });
+    expect(await (await get('/tree?pagination=keyset&page_token=nope')).json()).toEqual({ message: '400 Bad request - could not find starting OID: nope' });
   });
 });
 
