@@ -63,6 +63,11 @@ describe('POST /api/graphql', () => {
     });
   });
 
+  it('answers a query sent with GET', async () => {
+    const res = await world().handle(new Request(`${ORIGIN}/api/graphql?query=${encodeURIComponent('{ currentUser { username } }')}`, { headers: { 'PRIVATE-TOKEN': 'dev-token' } }));
+    expect(await res.json()).toEqual({ data: { currentUser: { username: 'dev' } } });
+  });
+
   it("answers graphql-ruby's error envelope for what it does not know", async () => {
     expect(await gql('{ issues { id } }')).toEqual({
       errors: [{

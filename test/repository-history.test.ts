@@ -31,6 +31,9 @@ const FIXTURE: Fixture = {
 };
 
 const world = seededWorld(FIXTURE, '2024-02-01T00:00:00Z');
+const HAS_GIT = spawnSync('git', ['--version']).status === 0;
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 const P = '/projects/acme%2Fapp/repository';
 const get = (path: string, token?: string) => apiCall(world(), `${P}${path}`, { token });
 const body = async <T = unknown>(path: string) => {
@@ -72,7 +75,7 @@ describe('GET /projects/:id/repository/tree', () => {
       const link = page.headers.get('link');
       expect(page.headers.get('links')).toBe(link);
       url = link ? /<([^>]+)>; rel="next"/.exec(link)![1]! : '';
-      if (link) expect(link).toContain(`page_token=${all[3]!.id}`);
+      if (link) expect(link).toContain(`page_token=${encodeURIComponent(btoa(JSON.stringify({ file_name: all[3]!.path })))}`);
     }
     expect(seen).toEqual(all.map((t) => t.path));
   });
@@ -82,6 +85,7 @@ describe('GET /projects/:id/repository/tree', () => {
     expect(await (await get('/tree?path=nope')).json()).toEqual({ message: '404 invalid revision or path Not Found' });
     expect((await apiCall(world(), '/projects/acme%2Fempty/repository/tree')).status).toBe(404);
     expect(await (await get('/tree?pagination=none')).json()).toEqual({ error: 'pagination cannot be "none" unless "recursive" is true' });
+    expect(await (await get('/tree?pagination=keyset&page_token=nope')).json()).toEqual({ message: '400 Bad request - could not find starting OID: nope' });
   });
 });
 
@@ -131,9 +135,6 @@ describe('GET /projects/:id/repository/compare', () => {
     expect((await get(`/compare?from=main&to=topic&from_project_id=${id.id}`)).status).toBe(200);
   });
 
-  const HAS_GIT = spawnSync('git', ['--version']).status === 0;
-  const dirs: string[] = [];
-  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
   it.skipIf(!HAS_GIT)('gives each file the hunks `git diff` prints', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gle-diff-'));
@@ -146,6 +147,30 @@ describe('GET /projects/:id/repository/compare', () => {
         expect(d.diff).toBe(out.slice(out.indexOf('@@')));
       }
     }
+  });
+});
+
+describe('renames', () => {
+  it('pairs a file moved with its content unchanged as git --find-renames does', async () => {
+    const res = await apiCall(world(), `${P}/commits`, {
+      method: 'POST',
+      token: 'maintainer-token',
+      json: { branch: 'main', commit_message: 'Move', actions: [{ action: 'move', file_path: 'docs/readme.md', previous_path: 'README.md' }, { action: 'move', file_path: 'lib/a.c', previous_path: 'src/a.c', content: 'changed\n' }] },
+    });
+    expect(res.status).toBe(201);
+    const diffs = await body<Record<string, unknown>[]>('/commits/main/diff');
+    expect(diffs.map((d) => [d.old_path, d.new_path, d.renamed_file, d.new_file, d.deleted_file])).toEqual([
+      ['README.md', 'docs/readme.md', true, false, false],
+      ['lib/a.c', 'lib/a.c', false, true, false],
+      ['src/a.c', 'src/a.c', false, false, true],
+    ]);
+    expect(diffs[0]).toMatchObject({ a_mode: '100644', b_mode: '100644', diff: '' });
+    if (!HAS_GIT) return;
+    const dir = mkdtempSync(join(tmpdir(), 'gle-rename-'));
+    dirs.push(dir);
+    await world().git('acme/app').export(dir);
+    const out = execFileSync('git', ['--git-dir', dir, 'diff', '--find-renames=30%', '--name-status', 'main~1', 'main'], { encoding: 'utf8' });
+    expect(out).toContain('R100\tREADME.md\tdocs/readme.md');
   });
 });
 

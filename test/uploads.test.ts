@@ -48,6 +48,25 @@ describe('POST /projects/:id/uploads', () => {
     expect(await served.text()).toBe('hello');
   });
 
+  it('lists, downloads and deletes uploads for maintainers, by id or by secret and name', async () => {
+    const a = (await (await upload('acme/app', 'a.txt', 'first')).json()) as { id: number; url: string; full_path: string };
+    world().clock.advance('1m');
+    const b = (await (await upload('acme/app', 'b.txt', 'second')).json()) as { id: number; url: string };
+    const list = await apiCall(world(), '/projects/acme%2Fapp/uploads', { token: 'maintainer-token' });
+    expect(await list.json()).toEqual([
+      { id: b.id, size: 6, filename: 'b.txt', created_at: '2024-03-01T10:01:00.000Z', uploaded_by: { id: expect.any(Number), username: 'dev', name: 'Dee Veloper' } },
+      { id: a.id, size: 5, filename: 'a.txt', created_at: '2024-03-01T10:00:00.000Z', uploaded_by: { id: expect.any(Number), username: 'dev', name: 'Dee Veloper' } },
+    ]);
+    expect((await apiCall(world(), '/projects/acme%2Fapp/uploads', { token: 'dev-token' })).status).toBe(403);
+    expect(await (await apiCall(world(), `/projects/acme%2Fapp/uploads/${a.id}`, { token: 'maintainer-token' })).text()).toBe('first');
+    expect(await (await apiCall(world(), `/projects/acme%2Fapp${b.url}`, { token: 'maintainer-token' })).text()).toBe('second');
+    expect((await apiCall(world(), `/projects/acme%2Fapp/uploads/${a.id}`, { method: 'DELETE', token: 'maintainer-token' })).status).toBe(204);
+    expect((await apiCall(world(), `/projects/acme%2Fapp${b.url}`, { method: 'DELETE', token: 'maintainer-token' })).status).toBe(204);
+    expect(await (await apiCall(world(), `/projects/acme%2Fapp/uploads/${a.id}`, { token: 'maintainer-token' })).json()).toEqual({ message: '404 Upload Not Found' });
+    expect((await web(a.full_path, 'dev-token')).status).toBe(404);
+    expect(await (await apiCall(world(), '/projects/acme%2Fapp/uploads', { token: 'maintainer-token' })).json()).toEqual([]);
+  });
+
   it('refuses a missing file, and callers who are not members', async () => {
     expect((await apiCall(world(), '/projects/acme%2Fapp/uploads', { method: 'POST', token: 'dev-token', json: { file: 'text' } })).status).toBe(400);
     expect((await upload('acme/site', 'a.txt', 'x', 'outsider-token')).status).toBe(403);

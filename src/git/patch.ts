@@ -1,7 +1,7 @@
 // The hunks of a file's diff as `git diff` prints them by default (three lines of context, hunks
 // whose context meets are joined, the default function-name heuristic after `@@`), without the
-// file's header lines: what Gitaly hands GitLab as a diff's `diff` text. Two commits' files are
-// compared by path (no rename detection).
+// file's header lines: what Gitaly hands GitLab as a diff's `diff` text. Files are compared by
+// path, except that a file moved with its content unchanged is an exact rename.
 import { isBinary, matchLines, splitLines } from './diff.js';
 import type { RepositoryObjects, TreeEntry } from './objects.js';
 import { diffTrees } from './tree.js';
@@ -117,11 +117,37 @@ export interface FileDiff {
 
 const mode = (e: TreeEntry | null) => (e ? String(Number.parseInt(e.mode, 8).toString(8)) : '0');
 
-/** Every file that differs between two trees (null: the empty tree), with its hunks, in path order. */
+/**
+ * Every file that differs between two trees (null: the empty tree), with its hunks, in path order.
+ * A file deleted and another added with the same content are one exact rename, as `git diff
+ * --find-renames` pairs them; renames of changed content are left as a deletion and an addition.
+ */
 export async function treeDiffs(repo: RepositoryObjects, before: string | null, after: string | null): Promise<FileDiff[]> {
-  const deltas = (await diffTrees(repo, before, after)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const deltas = await diffTrees(repo, before, after);
+  // Exact renames: an added blob that a deleted path held, preferring a source of the same base name.
+  const deleted = new Map<string, typeof deltas>();
+  for (const d of deltas) if (d.before && !d.after && d.before.type === 'blob') (deleted.get(d.before.oid) ?? deleted.set(d.before.oid, []).get(d.before.oid)!).push(d);
+  const renamedFrom = new Map<string, string>();
+  const used = new Set<string>();
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  for (const d of [...deltas].sort(byPath)) {
+    if (d.before || !d.after || d.after.type !== 'blob') continue;
+    const sources = (deleted.get(d.after.oid) ?? []).filter((s) => !used.has(s.path)).sort(byPath);
+    if (sources.length === 0) continue;
+    const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+    const src = sources.find((s) => base(s.path) === base(d.path)) ?? sources[0]!;
+    used.add(src.path);
+    renamedFrom.set(d.path, src.path);
+  }
   const out: FileDiff[] = [];
-  for (const d of deltas) {
+  for (const d of deltas.sort(byPath)) {
+    if (used.has(d.path) && !d.after) continue;
+    const from = renamedFrom.get(d.path);
+    if (from !== undefined) {
+      const source = deltas.find((x) => x.path === from)!;
+      out.push({ oldPath: from, newPath: d.path, aMode: mode(source.before), bMode: mode(d.after), newFile: false, deletedFile: false, renamedFile: true, diff: '' });
+      continue;
+    }
     const a = d.before?.type === 'blob' ? await repo.readBlob(d.before.oid) : new Uint8Array();
     const b = d.after?.type === 'blob' ? await repo.readBlob(d.after.oid) : new Uint8Array();
     const binary = isBinary(a) || isBinary(b);

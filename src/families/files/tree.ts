@@ -2,7 +2,7 @@
 // Gitlab::Pagination::GitalyKeysetPager): offset pages of the whole listing, or keyset pages after
 // the entry whose id is `page_token`, trees listed before blobs as Gitaly sorts them.
 import { canReadCode, repoView, repositoryEnabled, resolveCommit } from '../repositories/index.js';
-import { toBase64 } from '../../git/bytes.js';
+import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { isBinary } from '../../git/diff.js';
 import type { RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { entryAt } from '../../git/tree.js';
@@ -57,6 +57,23 @@ async function findBlob(repo: RepositoryObjects, ctx: Parameters<typeof repoView
   return oid && (await repo.type(oid)) === 'blob' ? oid : null;
 }
 
+/**
+ * Gitaly's page token: Base64 of `{"file_name": <path>}`, so that entries holding the same blob
+ * (two empty files) are told apart. A bare object id, the older form, is still understood.
+ */
+const pageToken = (path: string) => toBase64(utf8(JSON.stringify({ file_name: path })));
+
+function tokenPath(token: string): string | null {
+  if (/^[0-9a-f]{40}$/.test(token)) return null;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(fromBase64(token))) as unknown;
+    if (typeof parsed === 'object' && parsed !== null && typeof (parsed as { file_name?: unknown }).file_name === 'string') return (parsed as { file_name: string }).file_name;
+  } catch {
+    // Not Gitaly's JSON token: an object id.
+  }
+  return null;
+}
+
 export const treeRoutes = [
   route({
     method: 'GET',
@@ -94,12 +111,13 @@ export const treeRoutes = [
         const { perPage } = pageRequest(ctx.params);
         let start = 0;
         if (p.page_token) {
-          start = all.findIndex((l) => l.entry.oid === p.page_token) + 1;
-          if (start === 0) throw messageError(400, `400 Bad request - could not find starting OID: ${p.page_token}`);
+          const byPath = tokenPath(p.page_token);
+          start = all.findIndex((l) => (byPath === null ? l.entry.oid === p.page_token : l.path === byPath)) + 1;
+          if (start === 0) throw messageError(400, `400 Bad request - could not find starting OID: ${byPath ?? p.page_token}`);
         }
         const items = all.slice(start, start + perPage);
         if (items.length === perPage && start + perPage < all.length) {
-          Object.assign(ctx.responseHeaders, keysetNextHeaders(ctx.linkBase, { page_token: items[items.length - 1]!.entry.oid }));
+          Object.assign(ctx.responseHeaders, keysetNextHeaders(ctx.linkBase, { page_token: pageToken(items[items.length - 1]!.path) }));
         }
         return json(items.map(treeObject));
       }

@@ -58,7 +58,16 @@ function checkPath(path: string): void {
  */
 class EditedTree {
   readonly changes = new Map<string, PathChange['entry']>();
+  /** Directory -> how many files the changes put under it: a directory check costs one look-up. */
+  readonly #written = new Map<string, number>();
   constructor(private readonly repo: RepositoryObjects, private readonly base: string | null) {}
+
+  #count(path: string, by: number): void {
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) {
+      const dir = path.slice(0, i);
+      this.#written.set(dir, (this.#written.get(dir) ?? 0) + by);
+    }
+  }
 
   /** The file at `path` now, or null. */
   async file(path: string): Promise<{ oid: string; mode: string } | null> {
@@ -71,7 +80,7 @@ class EditedTree {
   /** Whether a directory holds at least one file at `path` now (git has no empty directories). */
   async isDirectory(path: string): Promise<boolean> {
     const prefix = `${path}/`;
-    for (const [p, e] of this.changes) if (e && p.startsWith(prefix)) return true;
+    if ((this.#written.get(path) ?? 0) > 0) return true;
     if (!this.base) return false;
     const e: TreeEntry | null = await entryAt(this.repo, this.base, path);
     if (!e || e.type !== 'tree' || this.changes.get(path)) return false;
@@ -87,6 +96,8 @@ class EditedTree {
   }
 
   set(path: string, entry: PathChange['entry']): void {
+    if (this.changes.get(path)) this.#count(path, -1);
+    if (entry) this.#count(path, 1);
     this.changes.set(path, entry);
   }
 }

@@ -1,19 +1,21 @@
-// Project uploads: files that descriptions and notes link to, kept per project.
+// Project uploads: files that descriptions and notes link to, kept per project; maintainers list and delete them.
 import { emptyTable, tdel, type Partitioned } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { Upload } from './records.js';
 import { uploadRoutes } from './routes.js';
 
 export interface UploadsSlice {
-  /** Project id -> its uploads by `<secret>/<filename>`. */
+  /** Project id -> its uploads by id. */
   uploads: Partitioned<Upload>;
+  /** Project id -> `<secret>/<filename>` -> upload id: how the web paths find an upload. */
+  uploadPaths: Partitioned<number>;
 }
 
 export const uploads: Family<UploadsSlice> = defineFamily({
   name: 'uploads',
-  state: () => ({ uploads: emptyTable() }),
+  state: () => ({ uploads: emptyTable(), uploadPaths: emptyTable() }),
   routes: uploadRoutes,
-  forget: { project: (draft, id) => void tdel(draft.uploads, id) },
+  forget: { project: (draft, id) => void (tdel(draft.uploads, id), tdel(draft.uploadPaths, id)) },
 });
 
 export type { Upload } from './records.js';

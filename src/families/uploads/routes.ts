@@ -1,14 +1,17 @@
-// POST /projects/:id/uploads (lib/api/project_uploads.rb) and the web paths its answer names:
+// POST /projects/:id/uploads, and for maintainers the list, download and delete by id or by
+// secret and name (lib/api/project_uploads.rb); the web paths an upload's answer names:
 // `/-/project/:id/uploads/:secret/:filename` and the older `/<full path>/uploads/:secret/:filename`.
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { canReadProject } from '../../policy/access.js';
-import { grapeError } from '../../core/errors.js';
-import { any, str } from '../../http/params.js';
-import { created, type Reply } from '../../http/route.js';
+import { grapeError, notFound } from '../../core/errors.js';
+import { iso } from '../../render/time.js';
+import { any, int, str } from '../../http/params.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
 import type { Project } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { pget, plist, tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
-import { canUploadFile, createUpload, findUpload, sanitizeFilename, uploadMarkdown } from './rules.js';
+import { canAdminUploads, canUploadFile, createUpload, deleteUpload, findUpload, sanitizeFilename, uploadMarkdown } from './rules.js';
+import type { Upload } from './records.js';
 
 const webNotFound = (): Reply => ({ status: 404, raw: '', contentType: 'text/html; charset=utf-8' });
 
@@ -18,11 +21,17 @@ const TYPES: Record<string, string> = {
   wav: 'audio/x-wav', ogg: 'audio/ogg', pdf: 'application/pdf', txt: 'text/plain', md: 'text/plain', json: 'application/json', zip: 'application/zip',
 };
 
-/** Serves an upload, as UploadsController#show does: inline for images, video and audio, else as an attachment. */
+/** UploadsController#show: the upload, for those who may read the project (else the 404 page). */
 async function serve(ctx: Context<unknown>, p: Project | undefined, secret: string, filename: string): Promise<Reply> {
   if (!p || p.pendingDelete || !canReadProject(ctx.state, ctx.user, p, ctx.now())) return webNotFound();
   const upload = findUpload(ctx.state, p.id, secret, filename);
   if (!upload) return webNotFound();
+  return fileReply(ctx, p, upload);
+}
+
+/** The file of an upload, inline for images, video and audio, else as an attachment. */
+async function fileReply(ctx: Context<unknown>, p: Project, upload: Upload): Promise<Reply> {
+  const filename = upload.filename;
   const ext = filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1).toLowerCase() : '';
   const type = Object.hasOwn(TYPES, ext) ? TYPES[ext]! : 'application/octet-stream';
   const inline = /^(image|video|audio)\//.test(type) && type !== 'image/svg+xml';
@@ -39,7 +48,78 @@ async function serve(ctx: Context<unknown>, p: Project | undefined, secret: stri
   };
 }
 
+/** Entities::ProjectUpload. */
+function uploadEntity(ctx: Context<unknown>, u: Upload) {
+  const by = tget(ctx.state.users, u.uploadedById);
+  return { id: u.id, size: u.size, filename: u.filename, created_at: iso(u.createdAt), uploaded_by: by ? { id: by.id, username: by.username, name: by.name } : null };
+}
+
+function byId(ctx: Context<{ upload_id: number }>): Upload {
+  const u = pget(ctx.state.uploads, ctx.project.id, ctx.params.upload_id);
+  if (!u) throw notFound('Upload');
+  return u;
+}
+
+function byPath(ctx: Context<{ secret: string; filename: string }>): Upload {
+  const u = findUpload(ctx.state, ctx.project.id, ctx.params.secret, ctx.params.filename);
+  if (!u) throw notFound('Upload');
+  return u;
+}
+
+const ADMIN = project(canAdminUploads);
+
 export const uploadRoutes = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/uploads',
+    auth: 'user',
+    cacheable: true,
+    scope: ADMIN,
+    paginated: true,
+    handler: (ctx) => {
+      const list = plist(ctx.state.uploads, ctx.project.id).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+      return json(ctx.paginate(list).map((u) => uploadEntity(ctx, u)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/uploads/:upload_id',
+    auth: 'user',
+    scope: ADMIN,
+    params: { upload_id: int().required() },
+    handler: (ctx) => fileReply(ctx, ctx.project, byId(ctx)),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/uploads/:secret/:filename',
+    auth: 'user',
+    scope: ADMIN,
+    params: { secret: str().required(), filename: str().required() },
+    handler: (ctx) => fileReply(ctx, ctx.project, byPath(ctx)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/uploads/:upload_id',
+    auth: 'user',
+    scope: ADMIN,
+    params: { upload_id: int().required() },
+    handler: (ctx) => {
+      ctx.update(deleteUpload(byId(ctx)));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/uploads/:secret/:filename',
+    auth: 'user',
+    scope: ADMIN,
+    params: { secret: str().required(), filename: str().required() },
+    handler: (ctx) => {
+      ctx.update(deleteUpload(byPath(ctx)));
+      return noContent();
+    },
+  }),
+
   route({
     method: 'POST',
     path: '/projects/:id/uploads',

@@ -2,7 +2,7 @@
 // world's generator, the content stored; `markdown` embeds images and links anything else.
 import { hasProjectRole } from '../../policy/access.js';
 import { ACCESS, randomHex, sequences, type Project, type User } from '../../store/state.js';
-import { pget, pset } from '../../store/table.js';
+import { pdel, pget, pset } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import type { Upload } from './records.js';
@@ -36,10 +36,26 @@ export function createUpload(project: Project, user: User, filename: string, oid
   return (draft) => {
     const d = draft as State;
     const upload: Upload = { id: ids.next(d, 'upload'), projectId: project.id, secret: randomHex(d, 32), filename, oid, size, uploadedById: user.id, createdAt: now };
-    pset(d.uploads, project.id, `${upload.secret}/${upload.filename}`, upload);
+    pset(d.uploads, project.id, upload.id, upload);
+    pset(d.uploadPaths, project.id, `${upload.secret}/${upload.filename}`, upload.id);
     return upload;
   };
 }
 
-export const findUpload = (state: State, projectId: number, secret: string, filename: string): Upload | undefined =>
-  pget(state.uploads, projectId, `${secret}/${filename}`);
+export function findUpload(state: State, projectId: number, secret: string, filename: string): Upload | undefined {
+  const id = pget(state.uploadPaths, projectId, `${secret}/${filename}`);
+  return id === undefined ? undefined : pget(state.uploads, projectId, id);
+}
+
+/** ProjectPolicy admin_upload: maintainers list and delete a project's uploads. */
+export function canAdminUploads(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.maintainer, now);
+}
+
+export function deleteUpload(upload: Upload): Change<void> {
+  return (draft) => {
+    const d = draft as State;
+    pdel(d.uploads, upload.projectId, upload.id);
+    pdel(d.uploadPaths, upload.projectId, `${upload.secret}/${upload.filename}`);
+  };
+}
