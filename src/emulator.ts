@@ -5,6 +5,8 @@ import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
+import { createScimToken } from './families/scim/index.js';
+import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
@@ -213,6 +215,17 @@ export class Emulator {
       cookie = createSession(draft, user.id);
     });
     return cookie;
+  }
+
+  /** A new SCIM token for a group (by full path), which configures its SCIM as GitLab's group settings would. */
+  scimToken(groupPath: string): string {
+    const group = namespaceByIdOrPath(this.state, groupPath);
+    if (!group || group.kind !== 'group') throw new EmulatorError(`no group '${groupPath}'`);
+    let token = '';
+    this.store.update((draft) => {
+      token = createScimToken(draft, group.id);
+    });
+    return token;
   }
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */

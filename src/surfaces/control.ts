@@ -39,9 +39,10 @@ export interface ControlTarget {
   runUntilIdle(): number;
   configure(instance: { tier?: Instance['tier']; offering?: Instance['offering']; settings?: Partial<Settings> }): void;
   signIn(username: string): string;
+  scimToken(groupPath: string): string;
 }
 
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -261,6 +262,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
       }),
     ),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
+    control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
   ];
 }
 
