@@ -247,6 +247,13 @@ describe('project and group access tokens', () => {
     expect((await call('POST', `${APP}/access_tokens/${res.body.id}/rotate`, 'dev-token')).status).toBe(401);
   });
 
+  it('die with their project', async () => {
+    const { body } = await call('POST', `${APP}/access_tokens`, 'mai-token', { name: 'deploy', scopes: ['api'] });
+    expect((await call('DELETE', APP, 'root-token')).status).toBe(202);
+    world().runUntilIdle();
+    expect((await call('GET', '/user', body.token)).status).toBe(401);
+  });
+
   it('group tokens need a group owner', async () => {
     expect((await call('POST', '/groups/acme/access_tokens', 'mai-token', { name: 'g', scopes: ['api'] })).status).toBe(400);
     const res = await call('POST', '/groups/acme/access_tokens', 'alice-token', { name: 'g', scopes: ['api'], access_level: 20 });

@@ -1,6 +1,6 @@
 // SCIM provisioning of a group's users (the SCIM surface, /api/scim/v2): an identity provider
 // creates, finds, changes, deactivates and removes the users of a group through its SCIM token.
-import { emptyTable, tget, tset } from '../../store/table.js';
+import { emptyTable, tdel, tget, tset } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, fixtureGroupPath, groupWhere, type Family, type SeedRun } from '../define.js';
 import { EmulatorError } from '../../core/errors.js';
@@ -37,4 +37,11 @@ export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFa
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),
   seed: { after: ['groups'], run: seedScim },
   routes: scimRoutes,
+  forget: {
+    group: (draft, id) => {
+      const d = draft as State;
+      tdel(d.scimUsers, id);
+      for (const [token, groupId] of [...Object.values(d.scimTokens.chunks)].flatMap((c) => [...c.entries()])) if (groupId === id) tdel(d.scimTokens, token);
+    },
+  },
 });

@@ -3,6 +3,7 @@
 import { ACCESS, type Tier, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
+import { membersOf } from './memberships.js';
 import { identityKey } from './rules.js';
 import { fuzzyMatches } from './search.js';
 
@@ -52,7 +53,7 @@ function usersWithProjects(state: State): Set<number> {
   const out = new Set<number>();
   const groupsWithProjects = new Set<number>();
   for (const p of tvalues(state.projects)) {
-    for (const id of Object.keys(p.members)) if (p.members[Number(id)]!.accessLevel > ACCESS.minimal) out.add(Number(id));
+    for (const m of membersOf(state, { kind: 'project', id: p.id })) if (m.accessLevel > ACCESS.minimal) out.add(m.userId);
     let ns = tget(state.namespaces, p.namespaceId);
     if (ns?.kind === 'user' && ns.ownerId !== null) out.add(ns.ownerId);
     while (ns && ns.kind === 'group' && !groupsWithProjects.has(ns.id)) {
@@ -61,8 +62,7 @@ function usersWithProjects(state: State): Set<number> {
     }
   }
   for (const id of groupsWithProjects) {
-    const g = tget(state.namespaces, id)!;
-    for (const uid of Object.keys(g.members)) if (g.members[Number(uid)]!.accessLevel > ACCESS.minimal) out.add(Number(uid));
+    for (const m of membersOf(state, { kind: 'namespace', id })) if (m.accessLevel > ACCESS.minimal) out.add(m.userId);
   }
   return out;
 }
