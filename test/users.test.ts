@@ -235,6 +235,8 @@ describe('PUT /users/:id', () => {
   it('moves the primary email to a secondary one only after confirmation, unless told to skip it', async () => {
     const bob = await idOf('bob');
     expect((await call('PUT', `/users/${bob}`, 'root-token', { email: 'bob@work.example' })).body.email).toBe('bob@work.example');
+    // The old primary address stays the user's, as a confirmed secondary one.
+    expect((await call('GET', `/users/${bob}/emails`, 'root-token')).body.map((e: { email: string }) => e.email)).toEqual(['bob@example.com']);
     const alice = await idOf('alice');
     expect((await call('PUT', `/users/${alice}`, 'root-token', { email: 'al@new.example' })).body.email).toBe('alice@example.com');
     expect((await call('PUT', `/users/${alice}`, 'root-token', { email: 'al@new.example', skip_reconfirmation: true })).body.email).toBe('al@new.example');
