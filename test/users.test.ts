@@ -1,7 +1,7 @@
 // Users (lib/api/users.rb, app/finders/users_finder.rb, lib/api/entities/user*.rb): the list
 // for each kind of caller, one user, the current user, and what administrators change.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -298,6 +298,23 @@ describe('states', () => {
     expect(await call('POST', `/users/${bob}/deactivate`, 'root-token')).toMatchObject({ status: 201, body: true });
     expect((await call('GET', '/user', 'bob-token')).status).toBe(403);
     expect(await call('POST', `/users/${bob}/activate`, 'root-token')).toMatchObject({ status: 201, body: true });
+  });
+
+  it('approves or rejects a user pending approval', async () => {
+    const made = (await call('POST', '/users', 'root-token', { email: 'p@example.com', name: 'Pending', username: 'pending', reset_password: true })).body.id;
+    expect(await call('POST', `/users/${made}/approve`, 'root-token')).toMatchObject({ status: 403, body: { message: 'The user you are trying to approve is not pending approval' } });
+    await call('POST', `/users/${made}/block`, 'root-token');
+    expect(await call('POST', `/users/${made}/reject`, 'root-token')).toMatchObject({ status: 403, body: { message: 'User does not have a pending request' } });
+    const e = await createEmulator({
+      fixture: { users: [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }, { username: 'p1', state: 'blocked_pending_approval' }, { username: 'p2', state: 'blocked_pending_approval' }] },
+      clock: { now: NOW, frozen: true },
+    });
+    const ask = async (method: string, path: string) => apiCall(e, path, { method, token: 'root-token' });
+    expect(await (await ask('POST', '/users/2/approve')).json()).toEqual({ message: 'Success' });
+    expect((await (await ask('GET', '/users/2')).json()).state).toBe('active');
+    expect((await ask('POST', '/users/3/reject')).status).toBe(201);
+    e.runUntilIdle();
+    expect((await ask('GET', '/users/3')).status).toBe(404);
   });
 
   it('bans and unbans with their refusals', async () => {

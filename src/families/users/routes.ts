@@ -231,11 +231,15 @@ export const userRoutes = [
         const admin = requireAdmin(ctx);
         const user = userOr404(ctx, ctx.params.id);
         const next = stateChange(user, action, admin, ctx.now());
+        // Users::RejectService deletes the pending user and answers it.
+        if (action === 'reject') {
+          ctx.update(scheduleUserDeletion(ctx.state, user, true, ctx.now()));
+          return json(userListItem(user, view(ctx)), 201);
+        }
         if (next === null) return json(null, 201);
         if (next === false) return json(false, 201);
-        if (action === 'reject') return json(userBasicOf(ctx, user), 200);
         ctx.update(setState(user, next, ctx.now()));
-        return json(true, 201);
+        return json(action === 'approve' ? { message: 'Success' } : true, 201);
       },
     }),
   ),
@@ -350,10 +354,6 @@ export const userRoutes = [
     },
   }),
 ];
-
-function userBasicOf(ctx: Context, user: User) {
-  return userListItem(user, view(ctx));
-}
 
 /** `read_user`: every user but a blocked or banned one is visible to a signed-in caller; administrators see all. */
 function canReadUser(viewer: User, user: User): boolean {

@@ -315,7 +315,7 @@ export function stateChange(user: User, action: StateAction, actor: User, now: n
       return 'active';
     case 'reject':
       if (user.state !== 'blocked_pending_approval') throw refused(403, 'User does not have a pending request');
-      return false;
+      return 'blocked_pending_approval';
   }
 }
 
