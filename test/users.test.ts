@@ -466,3 +466,23 @@ describe('status, emails, keys, follows', () => {
     expect((await call('POST', `/users/${bob}/unfollow`, 'alice-token')).status).toBe(304);
   });
 });
+
+describe('GET /users past GitLab\'s count limit', () => {
+  it('pages past 10,000 users without totals, with next links to the end', async () => {
+    const users = [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }, ...Array.from({ length: 10_050 }, (_, i) => ({ username: `m${i}` }))];
+    const e = await createEmulator({ fixture: { users }, clock: { now: NOW, frozen: true } });
+    const first = await apiCall(e, '/users?per_page=100', { token: 'root-token' });
+    const body = await first.json();
+    expect(body.map((u: { username: string }) => u.username).slice(0, 2)).toEqual(['m10049', 'm10048']);
+    expect(first.headers.get('x-total')).toBeNull();
+    expect(first.headers.get('x-next-page')).toBe('2');
+    expect(first.headers.get('link')).not.toContain('rel="last"');
+    const last = await apiCall(e, '/users?per_page=100&page=101', { token: 'root-token' });
+    expect((await last.json()).map((u: { username: string }) => u.username)).toEqual(['m49', ...Array.from({ length: 49 }, (_, i) => `m${48 - i}`), 'root']);
+    expect(last.headers.get('x-next-page')).toBe('');
+    const beyond = await apiCall(e, '/users?per_page=100&page=102', { token: 'root-token' });
+    expect(await beyond.json()).toEqual([]);
+    const asc = await apiCall(e, '/users?per_page=2&order_by=id&sort=asc', { token: 'root-token' });
+    expect((await asc.json()).map((u: { username: string }) => u.username)).toEqual(['root', 'm0']);
+  });
+});

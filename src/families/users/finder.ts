@@ -93,10 +93,32 @@ function isConfirmedSecondary(state: State, userId: number, email: string): bool
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Every user in id order, newest first when `desc`, without building the list (chunks hold ascending ids). */
+function* usersById(state: State, desc: boolean): IterableIterator<User> {
+  const keys = Object.keys(state.users.chunks).map(Number).sort((a, b) => a - b);
+  if (desc) keys.reverse();
+  for (const k of keys) {
+    const values = [...state.users.chunks[String(k)]!.values()];
+    if (desc) for (let i = values.length - 1; i >= 0; i--) yield values[i]!;
+    else yield* values;
+  }
+}
+
 /** The users the viewer may list with these filters (already stripped of what the viewer may not use), in GitLab's order. */
 export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] {
+  return findUsersUpTo(state, f, viewer, Infinity).users;
+}
+
+/**
+ * The same, but when the order is by id (no search ranking, no other key) it stops once it has
+ * `limit` users: a page and GitLab's count limit need no more. `complete` says whether every
+ * match was found.
+ */
+export function findUsersUpTo(state: State, f: UserFilters, viewer: Viewer, limit: number): { users: User[]; complete: boolean } {
   let candidates: Iterable<User>;
   let ranked = false;
+  const byId = f.order_by === undefined || f.order_by === 'id' || f.order_by === 'created_at';
+  const streamed = byId && f.username === undefined && !(f.search !== undefined && f.search !== '');
   if (f.username !== undefined) {
     const id = tget(state.usernames, f.username.toLowerCase());
     const u = id === undefined ? undefined : tget(state.users, id);
@@ -104,7 +126,7 @@ export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] 
   } else if (f.search !== undefined && f.search !== '') {
     candidates = searchUsers(state, f.search, viewer);
     ranked = true;
-  } else candidates = tvalues(state.users);
+  } else candidates = streamed ? usersById(state, f.sort !== 'asc') : tvalues(state.users);
   if (f.username !== undefined && f.search !== undefined && f.search !== '') {
     const hits = new Set(searchUsers(state, f.search, viewer).map((u) => u.id));
     candidates = [...candidates].filter((u) => hits.has(u.id));
@@ -136,8 +158,9 @@ export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] 
     if (f.saml_provider_id !== undefined && !hasSamlProvider(state, u.id, f.saml_provider_id)) continue;
     if (f.skip_ldap && hasLdap(state, u.id)) continue;
     out.push(u);
+    if (streamed && out.length >= limit) return { users: out, complete: false };
   }
-  return order(out, f, ranked);
+  return { users: streamed ? out : order(out, f, ranked), complete: true };
 }
 
 function hasSamlProvider(state: State, userId: number, providerId: number): boolean {

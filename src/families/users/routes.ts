@@ -2,7 +2,7 @@
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
 import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
-import { keysetUnsupported, paginateKeysetById } from '../../http/pagination.js';
+import { COUNT_LIMIT, keysetUnsupported, offsetHeaders, pageRequest, paginateKeysetById } from '../../http/pagination.js';
 import { bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { pdel, pset, tdel, tget } from '../../store/table.js';
@@ -10,7 +10,7 @@ import type { User } from '../../store/state.js';
 import { route, type Context } from '../define.js';
 import { userDetails, userDetailsWithAdmin, userListItem, userPublic, userWithAdmin, type UserView } from './entity.js';
 import { listForbidden, notAuthorized, soleOwner, twoFactorAdmin, twoFactorNotEnabled, userNotFound } from './errors.js';
-import { findUsers, type UserFilters, type Viewer } from './finder.js';
+import { findUsers, findUsersUpTo, type UserFilters, type Viewer } from './finder.js';
 import { membershipsOf, soleOwnedGroups } from './memberships.js';
 import { identityKey } from './rules.js';
 import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
@@ -129,18 +129,23 @@ export const userRoutes = [
       if (!ctx.user && !(p.username !== undefined && p.username !== '')) throw listForbidden();
       if (filters.auditors && ctx.state.instance.tier === 'free') delete filters.auditors;
       const viewer: Viewer = { user: ctx.user, readsAll: all, admin: !!ctx.user?.admin, tier: ctx.state.instance.tier };
-      const users = findUsers(ctx.state, filters, viewer);
       const v = view(ctx, p.with_custom_attributes);
       const render = (u: User) => (all ? userWithAdmin(u, v) : userListItem(u, v));
-      if (p.pagination === 'keyset') {
-        if (all && p.order_by !== 'id') throw keysetUnsupported();
-        const sort = all ? p.sort : 'desc';
-        const sorted = sort === 'asc' ? [...users].sort((a, b) => a.id - b.id) : [...users].sort((a, b) => b.id - a.id);
-        const page = paginateKeysetById(sorted, { ...p, sort }, ctx.linkBase);
-        Object.assign(ctx.responseHeaders, page.headers, page.headers.Link ? { Links: page.headers.Link } : {});
-        return json(page.items.map(render));
+      if (p.pagination !== 'keyset') {
+        // A page, and GitLab's count up to its limit, is all an offset page needs to find.
+        const { page, perPage } = pageRequest(p);
+        const found = findUsersUpTo(ctx.state, filters, viewer, Math.max(page * perPage, COUNT_LIMIT) + 1);
+        if (found.complete) return json(ctx.paginate(found.users).map(render));
+        Object.assign(ctx.responseHeaders, offsetHeaders(found.users.length, p, ctx.linkBase));
+        return json(found.users.slice((page - 1) * perPage, page * perPage).map(render));
       }
-      return json(ctx.paginate(users).map(render));
+      // Keyset pages, by id only.
+      if (all && p.order_by !== 'id') throw keysetUnsupported();
+      const sort = all ? p.sort : 'desc';
+      const users = findUsers(ctx.state, { ...filters, order_by: 'id', sort }, viewer);
+      const page = paginateKeysetById(users, { ...p, sort }, ctx.linkBase);
+      Object.assign(ctx.responseHeaders, page.headers);
+      return json(page.items.map(render));
     },
   }),
   route({
