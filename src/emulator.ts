@@ -4,7 +4,7 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { createSession, findUserByUsername } from './families/users/index.js';
+import { createSession, findUserByUsername, recordSignIn } from './families/users/index.js';
 import { createScimToken } from './families/scim/index.js';
 import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
@@ -206,13 +206,14 @@ export class Emulator {
     });
   }
 
-  /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web. */
+  /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web (a sign-in on the clock). */
   signIn(username: string): string {
     const user = findUserByUsername(this.state, username);
     if (!user) throw new EmulatorError(`no user '${username}'`);
     let cookie = '';
     this.store.update((draft) => {
       cookie = createSession(draft, user.id);
+      recordSignIn(draft, user.id, this.clock.now());
     });
     return cookie;
   }

@@ -397,6 +397,14 @@ describe('activity', () => {
     expect((await call('GET', '/user/activities')).status).toBe(401);
   });
 
+  it('signing in counts: current and last sign-in, count, activity', async () => {
+    world().signIn('bob');
+    world().clock.advance('1h');
+    world().signIn('bob');
+    const bob = (await call('GET', `/users/${await idOf('bob')}`, 'root-token')).body;
+    expect(bob).toMatchObject({ sign_in_count: 2, last_sign_in_at: '2024-03-01T12:00:00.000Z', current_sign_in_at: '2024-03-01T13:00:00.000Z', last_activity_on: '2024-03-01' });
+  });
+
   it('a failed request records nothing', async () => {
     await call('GET', '/users/9999', 'bob-token');
     expect((await call('GET', `/users/${await idOf('bob')}`, 'root-token')).body.last_activity_on).toBeNull();

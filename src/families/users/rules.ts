@@ -192,6 +192,16 @@ export function createSession(draft: State, userId: number, value?: string): str
   return cookie;
 }
 
+/** Devise's trackable sign-in: the previous sign-in moves to `last_sign_in_at`, and the day counts as activity. */
+export function recordSignIn(draft: State, userId: number, now: number): void {
+  const u = tget(draft.users, userId);
+  if (!u) return;
+  u.lastSignInAt = u.currentSignInAt ?? now;
+  u.currentSignInAt = now;
+  u.signInCount += 1;
+  u.lastActivityOn = new Date(now).toISOString().slice(0, 10);
+}
+
 export function findUserByUsername(state: State, username: string): User | undefined {
   const id = tget(state.usernames, username.toLowerCase());
   return id === undefined ? undefined : tget(state.users, id);
