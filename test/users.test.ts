@@ -166,6 +166,21 @@ describe('POST /users', () => {
     expect(names((await call('GET', '/users?username=newbie', 'alice-token')).body)).toEqual(['newbie']);
   });
 
+  it('takes its fields from the query string with an empty JSON body, as python-gitlab sends them', async () => {
+    const q = new URLSearchParams({ email: 'q@example.com', name: 'Query', username: 'query', password: 'Tr0ub4dor&3x', admin: 'True' });
+    const res = await call('POST', `/users?${q}`, 'root-token', {});
+    expect(res).toMatchObject({ status: 201, body: { username: 'query', is_admin: true } });
+  });
+
+  it('takes multipart form values as strings, as gitbeaker edits', async () => {
+    const form = new FormData();
+    form.set('projects_limit', '10');
+    form.set('private_profile', 'true');
+    form.set('avatar', new Blob(['png'], { type: 'image/png' }), 'a.png');
+    const res = await apiCall(world(), `/users/${await idOf('bob')}`, { method: 'PUT', token: 'root-token', body: form });
+    expect(await res.json()).toMatchObject({ projects_limit: 10, private_profile: true });
+  });
+
   it('refuses anonymous callers (401) and non-administrators (403)', async () => {
     expect((await call('POST', '/users', undefined, NEW)).status).toBe(401);
     expect((await call('POST', '/users', 'alice-token', NEW)).status).toBe(403);

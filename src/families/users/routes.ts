@@ -3,7 +3,7 @@
 // memberships, custom attributes.
 import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
 import { COUNT_LIMIT, keysetUnsupported, offsetHeaders, pageRequest, paginateKeysetById } from '../../http/pagination.js';
-import { bool, datetime, hash, int, str } from '../../http/params.js';
+import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { pdel, pset, tdel, tget } from '../../store/table.js';
 import type { User } from '../../store/state.js';
@@ -94,7 +94,7 @@ const USER_ATTRIBUTES = {
   auditor: bool(),
   can_create_group: bool(),
   external: bool(),
-  avatar: str(),
+  avatar: any(),
   theme_id: int(),
   color_scheme_id: int(),
   private_profile: bool().nullable(),
