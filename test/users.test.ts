@@ -73,6 +73,28 @@ describe('GET /users', () => {
     expect(names((await call('GET', '/users?custom_attributes[team]=red', 'root-token')).body)).toEqual(['alice']);
   });
 
+  it('has the higher tiers\' filters at those tiers only: auditors, saml_provider_id, skip_ldap', async () => {
+    const e = await createEmulator({
+      fixture: {
+        users: [
+          { username: 'root', admin: true, tokens: [{ token: 'root-token' }] },
+          { username: 'aud', auditor: true, tokens: [{ token: 'aud-token' }] },
+          { username: 'sam', identities: [{ provider: 'group_saml', extern_uid: 's-1', saml_provider_id: 7 }] },
+          { username: 'lda', identities: [{ provider: 'ldapmain', extern_uid: 'cn=lda' }] },
+        ],
+      },
+      clock: { now: NOW, frozen: true },
+    });
+    const list = async (q: string, token = 'root-token') => names(await (await apiCall(e, `/users?${q}`, { token })).json());
+    expect(await list('auditors=true')).toEqual(['lda', 'sam', 'aud', 'root']);
+    e.configure({ tier: 'ultimate' });
+    expect(await list('auditors=true')).toEqual(['aud']);
+    expect(await list('saml_provider_id=7')).toEqual(['sam']);
+    expect(await list('skip_ldap=true')).toEqual(['sam', 'aud', 'root']);
+    // An auditor reads everything, as an administrator does, at these tiers.
+    expect(await list('saml_provider_id=7', 'aud-token')).toEqual(['sam']);
+  });
+
   it('finds by external identity for administrators only, both parameters or none', async () => {
     expect(names((await call('GET', '/users?extern_uid=A-1&provider=github', 'root-token')).body)).toEqual(['alice']);
     expect((await call('GET', '/users?extern_uid=A-1&provider=github', 'alice-token')).status).toBe(403);
