@@ -451,6 +451,13 @@ describe('activity', () => {
 describe('status, emails, keys, follows', () => {
   const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop';
 
+  it('reads and changes preferences', async () => {
+    expect((await call('GET', '/user/preferences', 'alice-token')).body).toMatchObject({ view_diffs_file_by_file: false, show_whitespace_in_diffs: true, pass_user_identities_to_ci_jwt: false });
+    expect((await call('PUT', '/user/preferences', 'alice-token', { view_diffs_file_by_file: true })).body.view_diffs_file_by_file).toBe(true);
+    expect((await call('GET', '/user/preferences', 'alice-token')).body).toMatchObject({ view_diffs_file_by_file: true, show_whitespace_in_diffs: true });
+    expect((await call('PUT', '/user/preferences', 'alice-token', {})).status).toBe(400);
+  });
+
   it('sets, patches and reads a status', async () => {
     expect((await call('PUT', '/user/status', 'alice-token', { message: 'on leave', availability: 'busy' })).body).toEqual({
       emoji: 'speech_balloon', availability: 'busy', message: 'on leave', message_html: 'on leave', clear_status_at: null,

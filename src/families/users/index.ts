@@ -26,6 +26,7 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     followees: emptyTable(),
     followers: emptyTable(),
     statuses: emptyTable(),
+    preferences: emptyTable(),
     userTokens: emptyTable(),
     tokenIds: emptyTable(),
     runners: emptyTable(),

@@ -366,6 +366,7 @@ export function destroyUser(draft: Draft<State>, userId: number, ctx: TaskContex
   tdel(d.followees, userId);
   tdel(d.followers, userId);
   tdel(d.statuses, userId);
+  tdel(d.preferences, userId);
   const ns = tget(d.namespaces, user.namespaceId);
   if (ns) {
     if (tget(d.paths, ns.fullPath.toLowerCase())?.id === ns.id) tdel(d.paths, ns.fullPath.toLowerCase());
