@@ -503,6 +503,12 @@ describe('status, emails, keys, follows', () => {
     expect((await call('POST', `/user/gpg_keys/${key.body.id}/revoke`, 'alice-token')).status).toBe(202);
     expect((await call('GET', '/user/gpg_keys', 'alice-token')).body).toEqual([]);
     expect((await call('POST', '/user/gpg_keys', 'alice-token', { key: 'x' })).status).toBe(400);
+    const alice = await idOf('alice');
+    const other = (await call('POST', `/users/${alice}/gpg_keys`, 'root-token', { key: body })).body;
+    expect((await call('GET', `/users/${alice}/gpg_keys/${other.id}`)).body.id).toBe(other.id);
+    expect((await call('POST', `/users/${alice}/gpg_keys/${other.id}/revoke`, 'bob-token')).status).toBe(403);
+    expect((await call('DELETE', `/users/${alice}/gpg_keys/${other.id}`, 'root-token')).status).toBe(204);
+    expect(await call('GET', `/users/${alice}/gpg_keys/${other.id}`)).toMatchObject({ status: 404, body: { message: '404 GPG Key Not Found' } });
   });
 
   it('follows and unfollows, with 304 when nothing changes', async () => {

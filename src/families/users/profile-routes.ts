@@ -415,6 +415,45 @@ export const profileRoutes = [
     },
   }),
 
+  route({
+    method: 'GET',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      const k = pget(ctx.state.gpgKeys, userOr404(ctx, ctx.params.id).id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      return json(gpgKeyEntity(k));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
+    auth: 'user',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      ctx.update((draft) => void pdel(draft.gpgKeys, user.id, ctx.params.key_id));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id/revoke',
+    auth: 'user',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      ctx.update((draft) => void (tget(partition<GpgKey>(draft.gpgKeys, user.id), ctx.params.key_id)!.revoked = true));
+      return accepted();
+    },
+  }),
+
   // ---- Follows ----
   route({
     method: 'POST',
