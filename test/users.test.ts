@@ -184,7 +184,9 @@ describe('POST /users', () => {
   it('creates a user as an administrator: 201 UserWithAdmin, usable at once', async () => {
     const res = await call('POST', '/users', 'root-token', NEW);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: 'newbie', email: 'new@example.com', is_admin: false, external: false, private_profile: false, bio: '', created_by: { username: 'root' } });
+    expect(res.body).toMatchObject({ username: 'newbie', email: 'new@example.com', is_admin: false, external: false, private_profile: false, bio: '', created_by: { username: 'root' }, confirmed_at: null });
+    const confirmed = await call('POST', '/users', 'root-token', { ...NEW, email: 'n2@example.com', username: 'n2', skip_confirmation: true });
+    expect(confirmed.body.confirmed_at).toBe('2024-03-01T12:00:00.000Z');
     expect(names((await call('GET', '/users?username=newbie', 'alice-token')).body)).toEqual(['newbie']);
   });
 
@@ -335,6 +337,9 @@ describe('states', () => {
     expect(await call('POST', `/users/${bob}/deactivate`, 'root-token')).toMatchObject({ status: 201, body: true });
     expect((await call('GET', '/user', 'bob-token')).status).toBe(403);
     expect(await call('POST', `/users/${bob}/activate`, 'root-token')).toMatchObject({ status: 201, body: true });
+    await call('POST', `/users/${bob}/deactivate`, 'root-token');
+    world().signIn('bob'); // signing in on the web reactivates
+    expect((await call('GET', '/user', 'bob-token')).status).toBe(200);
   });
 
   it('approves or rejects a user pending approval', async () => {

@@ -196,6 +196,8 @@ export function createSession(draft: State, userId: number, value?: string): str
 export function recordSignIn(draft: State, userId: number, now: number): void {
   const u = tget(draft.users, userId);
   if (!u) return;
+  // Signing in again reactivates a deactivated user (Users::ActivateService on sign-in).
+  if (u.state === 'deactivated') u.state = 'active';
   u.lastSignInAt = u.currentSignInAt ?? now;
   u.currentSignInAt = now;
   u.signInCount += 1;

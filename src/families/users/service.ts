@@ -179,7 +179,8 @@ export function newUser(state: State, a: UserAttributes & { email: string; name:
       can_create_group: a.can_create_group,
       created_by_id: creator.id,
       public_email: a.public_email || null,
-      confirmed: true,
+      // Without skip_confirmation the new user is sent a confirmation email and is unconfirmed until then.
+      confirmed: a.skip_confirmation === true,
     };
     const user = createUser(draft, input, now);
     if (a.commit_email) user.commitEmail = a.commit_email;
