@@ -130,6 +130,8 @@ export interface TokenInput {
   expires_at?: string | null;
   revoked?: boolean;
   description?: string;
+  /** When the token was last used (ISO 8601). */
+  last_used_at?: string | null;
   /** The secret; generated from the world's seed when absent. */
   token?: string;
   projectId?: number;
@@ -153,7 +155,7 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
     revoked: input.revoked ?? false,
     createdAt: now,
     description: input.description ?? '',
-    lastUsedAt: null,
+    lastUsedAt: input.last_used_at ? Date.parse(input.last_used_at) : null,
     ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
     ...(input.groupId !== undefined ? { groupId: input.groupId } : {}),
     ...(input.accessLevel !== undefined ? { accessLevel: input.accessLevel } : {}),
