@@ -4,7 +4,9 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { createSession, findUserByUsername } from './families/users/index.js';
+import { createSession, findUserByUsername, recordSignIn } from './families/users/index.js';
+import { createScimToken } from './families/scim/index.js';
+import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
@@ -262,20 +264,32 @@ export class Emulator {
     });
   }
 
-  /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web. */
+  /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web (a sign-in on the clock). */
   signIn(username: string): string {
     const user = findUserByUsername(this.state, username);
     if (!user) throw new EmulatorError(`no user '${username}'`);
     let cookie = '';
     this.store.update((draft) => {
       cookie = createSession(draft, user.id);
+      recordSignIn(draft, user.id, this.clock.now());
     });
     return cookie;
   }
 
-  /** Every route the emulator serves: the REST API's and the web paths'. */
+  /** Every route the emulator serves: the REST API's, the web paths' and SCIM's. */
   routes(): EmulatedRoute[] {
-    return [...listed(API.prefix, API.routes), ...listed(WEB.prefix, WEB.routes)];
+    return [...listed(API.prefix, API.routes), ...listed(WEB.prefix, WEB.routes), ...listed(SCIM.prefix, SCIM.routes)];
+  }
+
+  /** A new SCIM token for a group (by full path), which configures its SCIM as GitLab's group settings would. */
+  scimToken(groupPath: string): string {
+    const group = namespaceByIdOrPath(this.state, groupPath);
+    if (!group || group.kind !== 'group') throw new EmulatorError(`no group '${groupPath}'`);
+    let token = '';
+    this.store.update((draft) => {
+      token = createScimToken(draft, group.id);
+    });
+    return token;
   }
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */

@@ -12,12 +12,15 @@ const ORIGIN = 'https://gitlab.example.com';
 /** A run that has not answered within this long is taken to hang (each takes about a millisecond). */
 const HANG_MS = 10_000;
 
+const NOW = '2030-01-01T00:00:00Z';
+
 const fixture: Fixture = {
   users: [
-    // Active today already: the first request of a day records the caller's activity, a change of the world.
-    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }], last_activity_on: '2030-01-01' },
-    { username: 'alice', tokens: [{ token: 'alice-token' }, { token: 'alice-read', scopes: ['read_api'] }], last_activity_on: '2030-01-01' },
-    { username: 'carol', external: true, tokens: [{ token: 'carol-token' }], last_activity_on: '2030-01-01' },
+    // Active today and tokens just used: the first request of a day records the caller's
+    // activity, and a token's use is recorded every ten minutes, both changes of the world.
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'], last_used_at: NOW }], last_activity_on: '2030-01-01' },
+    { username: 'alice', tokens: [{ token: 'alice-token', last_used_at: NOW }, { token: 'alice-read', scopes: ['read_api'], last_used_at: NOW }], last_activity_on: '2030-01-01' },
+    { username: 'carol', external: true, tokens: [{ token: 'carol-token', last_used_at: NOW }], last_activity_on: '2030-01-01' },
   ],
   groups: [
     { path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] },
@@ -40,7 +43,7 @@ let gitlab: Emulator;
 let seeded: Snapshot;
 
 beforeAll(async () => {
-  gitlab = await createEmulator({ fixture, clock: { now: '2030-01-01T00:00:00Z', frozen: true }, journalLimit: 5 });
+  gitlab = await createEmulator({ fixture, clock: { now: NOW, frozen: true }, journalLimit: 5 });
   seeded = gitlab.snapshot();
 });
 

@@ -115,6 +115,17 @@ describe('group SCIM', () => {
     expect((await scim('GET', '/groups/acme/Users', undefined, '')).status).toBe(401);
   });
 
+  it('takes a token made through the control API', async () => {
+    const made = await world().handle(new Request(`${ORIGIN}/-/emulator/scim_tokens`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"group":"plain"}' }));
+    expect(made.status).toBe(201);
+    const { token } = await made.json();
+    expect((await scim('GET', '/groups/plain/Users', undefined, token)).body).toMatchObject({ totalResults: 0, Resources: [] });
+    expect((await scim('GET', '/groups/acme/Users', undefined, token)).status).toBe(401);
+    const bad = await world().handle(new Request(`${ORIGIN}/-/emulator/scim_tokens`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"group":"nope"}' }));
+    expect(bad.status).toBeGreaterThanOrEqual(400);
+    expect(bad.status).toBeLessThan(500);
+  });
+
   it('exists only on the hosted offering at the higher tiers', async () => {
     world().configure({ offering: 'self-managed' });
     expect((await scim('GET', '/groups/acme/Users')).status).toBe(404);

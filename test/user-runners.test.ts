@@ -65,6 +65,13 @@ describe('POST /user/runners', () => {
 });
 
 describe('/runners', () => {
+  it('a group\'s runners go with the group', async () => {
+    const id = (await call('POST', '/user/runners', 'alice-token', { runner_type: 'group_type', group_id: await groupId() })).body.id;
+    expect((await call('DELETE', '/groups/acme', 'alice-token')).status).toBe(202);
+    world().runUntilIdle();
+    expect((await call('GET', `/runners/${id}`, 'root-token')).status).toBe(404);
+  });
+
   it('lists the caller\'s runners, all runners for administrators, changes and removes them', async () => {
     const group = (await call('POST', '/user/runners', 'alice-token', { runner_type: 'group_type', group_id: await groupId(), description: 'g' })).body.id;
     const shared = (await call('POST', '/user/runners', 'root-token', { runner_type: 'instance_type', description: 's' })).body.id;

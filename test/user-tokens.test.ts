@@ -90,6 +90,21 @@ describe('GET /personal_access_tokens', () => {
     expect((await call('GET', '/personal_access_tokens?user_id=9999', 'root-token')).status).toBe(404);
   });
 
+  it('records when a token was used, at most every ten minutes, and filters by it', async () => {
+    await call('GET', '/user', 'alice-read');
+    const used = async () => (await call('GET', '/personal_access_tokens?search=reader', 'alice-token')).body[0].last_used_at;
+    expect(await used()).toBe('2024-03-01T12:00:00.000Z');
+    world().clock.advance('5m');
+    await call('GET', '/user', 'alice-read');
+    expect(await used()).toBe('2024-03-01T12:00:00.000Z');
+    world().clock.advance('6m');
+    await call('GET', '/user', 'alice-read');
+    expect(await used()).toBe('2024-03-01T12:11:00.000Z');
+    const names = async (q: string) => (await call('GET', `/personal_access_tokens?${q}`, 'alice-token')).body.map((t: { name: string }) => t.name);
+    expect(await names('last_used_after=2024-03-01T12:05:00Z')).toEqual(['main', 'reader']);
+    expect(await names('last_used_before=2024-03-01T12:05:00Z')).toEqual([]);
+  });
+
   it('filters by state, revoked, search, dates, and sorts', async () => {
     const names = async (q: string) => (await call('GET', `/personal_access_tokens?${q}`, 'alice-token')).body.map((t: { name: string }) => t.name);
     expect(await names('state=active')).toEqual(['main', 'reader']);
@@ -245,6 +260,13 @@ describe('project and group access tokens', () => {
     expect((await call('GET', '/user', body.token)).status).toBe(401);
     expect((await call('GET', APP, res.body.token)).status).toBe(200);
     expect((await call('POST', `${APP}/access_tokens/${res.body.id}/rotate`, 'dev-token')).status).toBe(401);
+  });
+
+  it('die with their project', async () => {
+    const { body } = await call('POST', `${APP}/access_tokens`, 'mai-token', { name: 'deploy', scopes: ['api'] });
+    expect((await call('DELETE', APP, 'root-token')).status).toBe(202);
+    world().runUntilIdle();
+    expect((await call('GET', '/user', body.token)).status).toBe(401);
   });
 
   it('group tokens need a group owner', async () => {

@@ -1,7 +1,7 @@
 // Users (lib/api/users.rb, app/finders/users_finder.rb, lib/api/entities/user*.rb): the list
 // for each kind of caller, one user, the current user, and what administrators change.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -71,6 +71,28 @@ describe('GET /users', () => {
     expect(names((await call('GET', '/users?order_by=username&sort=asc', 'alice-token')).body)[0]).toBe('reader');
     expect(names((await call('GET', '/users?without_projects=true', 'root-token')).body)).not.toContain('carol');
     expect(names((await call('GET', '/users?custom_attributes[team]=red', 'root-token')).body)).toEqual(['alice']);
+  });
+
+  it('has the higher tiers\' filters at those tiers only: auditors, saml_provider_id, skip_ldap', async () => {
+    const e = await createEmulator({
+      fixture: {
+        users: [
+          { username: 'root', admin: true, tokens: [{ token: 'root-token' }] },
+          { username: 'aud', auditor: true, tokens: [{ token: 'aud-token' }] },
+          { username: 'sam', identities: [{ provider: 'group_saml', extern_uid: 's-1', saml_provider_id: 7 }] },
+          { username: 'lda', identities: [{ provider: 'ldapmain', extern_uid: 'cn=lda' }] },
+        ],
+      },
+      clock: { now: NOW, frozen: true },
+    });
+    const list = async (q: string, token = 'root-token') => names(await (await apiCall(e, `/users?${q}`, { token })).json());
+    expect(await list('auditors=true')).toEqual(['lda', 'sam', 'aud', 'root']);
+    e.configure({ tier: 'ultimate' });
+    expect(await list('auditors=true')).toEqual(['aud']);
+    expect(await list('saml_provider_id=7')).toEqual(['sam']);
+    expect(await list('skip_ldap=true')).toEqual(['sam', 'aud', 'root']);
+    // An auditor reads everything, as an administrator does, at these tiers.
+    expect(await list('saml_provider_id=7', 'aud-token')).toEqual(['sam']);
   });
 
   it('finds by external identity for administrators only, both parameters or none', async () => {
@@ -162,8 +184,25 @@ describe('POST /users', () => {
   it('creates a user as an administrator: 201 UserWithAdmin, usable at once', async () => {
     const res = await call('POST', '/users', 'root-token', NEW);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ username: 'newbie', email: 'new@example.com', is_admin: false, external: false, private_profile: false, bio: '', created_by: { username: 'root' } });
+    expect(res.body).toMatchObject({ username: 'newbie', email: 'new@example.com', is_admin: false, external: false, private_profile: false, bio: '', created_by: { username: 'root' }, confirmed_at: null });
+    const confirmed = await call('POST', '/users', 'root-token', { ...NEW, email: 'n2@example.com', username: 'n2', skip_confirmation: true });
+    expect(confirmed.body.confirmed_at).toBe('2024-03-01T12:00:00.000Z');
     expect(names((await call('GET', '/users?username=newbie', 'alice-token')).body)).toEqual(['newbie']);
+  });
+
+  it('takes its fields from the query string with an empty JSON body, as python-gitlab sends them', async () => {
+    const q = new URLSearchParams({ email: 'q@example.com', name: 'Query', username: 'query', password: 'Tr0ub4dor&3x', admin: 'True' });
+    const res = await call('POST', `/users?${q}`, 'root-token', {});
+    expect(res).toMatchObject({ status: 201, body: { username: 'query', is_admin: true } });
+  });
+
+  it('takes multipart form values as strings, as gitbeaker edits', async () => {
+    const form = new FormData();
+    form.set('projects_limit', '10');
+    form.set('private_profile', 'true');
+    form.set('avatar', new Blob(['png'], { type: 'image/png' }), 'a.png');
+    const res = await apiCall(world(), `/users/${await idOf('bob')}`, { method: 'PUT', token: 'root-token', body: form });
+    expect(await res.json()).toMatchObject({ projects_limit: 10, private_profile: true });
   });
 
   it('refuses anonymous callers (401) and non-administrators (403)', async () => {
@@ -235,6 +274,8 @@ describe('PUT /users/:id', () => {
   it('moves the primary email to a secondary one only after confirmation, unless told to skip it', async () => {
     const bob = await idOf('bob');
     expect((await call('PUT', `/users/${bob}`, 'root-token', { email: 'bob@work.example' })).body.email).toBe('bob@work.example');
+    // The old primary address stays the user's, as a confirmed secondary one.
+    expect((await call('GET', `/users/${bob}/emails`, 'root-token')).body.map((e: { email: string }) => e.email)).toEqual(['bob@example.com']);
     const alice = await idOf('alice');
     expect((await call('PUT', `/users/${alice}`, 'root-token', { email: 'al@new.example' })).body.email).toBe('alice@example.com');
     expect((await call('PUT', `/users/${alice}`, 'root-token', { email: 'al@new.example', skip_reconfirmation: true })).body.email).toBe('al@new.example');
@@ -296,6 +337,26 @@ describe('states', () => {
     expect(await call('POST', `/users/${bob}/deactivate`, 'root-token')).toMatchObject({ status: 201, body: true });
     expect((await call('GET', '/user', 'bob-token')).status).toBe(403);
     expect(await call('POST', `/users/${bob}/activate`, 'root-token')).toMatchObject({ status: 201, body: true });
+    await call('POST', `/users/${bob}/deactivate`, 'root-token');
+    world().signIn('bob'); // signing in on the web reactivates
+    expect((await call('GET', '/user', 'bob-token')).status).toBe(200);
+  });
+
+  it('approves or rejects a user pending approval', async () => {
+    const made = (await call('POST', '/users', 'root-token', { email: 'p@example.com', name: 'Pending', username: 'pending', reset_password: true })).body.id;
+    expect(await call('POST', `/users/${made}/approve`, 'root-token')).toMatchObject({ status: 403, body: { message: 'The user you are trying to approve is not pending approval' } });
+    await call('POST', `/users/${made}/block`, 'root-token');
+    expect(await call('POST', `/users/${made}/reject`, 'root-token')).toMatchObject({ status: 403, body: { message: 'User does not have a pending request' } });
+    const e = await createEmulator({
+      fixture: { users: [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }, { username: 'p1', state: 'blocked_pending_approval' }, { username: 'p2', state: 'blocked_pending_approval' }] },
+      clock: { now: NOW, frozen: true },
+    });
+    const ask = async (method: string, path: string) => apiCall(e, path, { method, token: 'root-token' });
+    expect(await (await ask('POST', '/users/2/approve')).json()).toEqual({ message: 'Success' });
+    expect((await (await ask('GET', '/users/2')).json()).state).toBe('active');
+    expect((await ask('POST', '/users/3/reject')).status).toBe(201);
+    e.runUntilIdle();
+    expect((await ask('GET', '/users/3')).status).toBe(404);
   });
 
   it('bans and unbans with their refusals', async () => {
@@ -378,6 +439,14 @@ describe('activity', () => {
     expect((await call('GET', '/user/activities')).status).toBe(401);
   });
 
+  it('signing in counts: current and last sign-in, count, activity', async () => {
+    world().signIn('bob');
+    world().clock.advance('1h');
+    world().signIn('bob');
+    const bob = (await call('GET', `/users/${await idOf('bob')}`, 'root-token')).body;
+    expect(bob).toMatchObject({ sign_in_count: 2, last_sign_in_at: '2024-03-01T12:00:00.000Z', current_sign_in_at: '2024-03-01T13:00:00.000Z', last_activity_on: '2024-03-01' });
+  });
+
   it('a failed request records nothing', async () => {
     await call('GET', '/users/9999', 'bob-token');
     expect((await call('GET', `/users/${await idOf('bob')}`, 'root-token')).body.last_activity_on).toBeNull();
@@ -386,6 +455,13 @@ describe('activity', () => {
 
 describe('status, emails, keys, follows', () => {
   const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop';
+
+  it('reads and changes preferences', async () => {
+    expect((await call('GET', '/user/preferences', 'alice-token')).body).toMatchObject({ view_diffs_file_by_file: false, show_whitespace_in_diffs: true, pass_user_identities_to_ci_jwt: false });
+    expect((await call('PUT', '/user/preferences', 'alice-token', { view_diffs_file_by_file: true })).body.view_diffs_file_by_file).toBe(true);
+    expect((await call('GET', '/user/preferences', 'alice-token')).body).toMatchObject({ view_diffs_file_by_file: true, show_whitespace_in_diffs: true });
+    expect((await call('PUT', '/user/preferences', 'alice-token', {})).status).toBe(400);
+  });
 
   it('sets, patches and reads a status', async () => {
     expect((await call('PUT', '/user/status', 'alice-token', { message: 'on leave', availability: 'busy' })).body).toEqual({
@@ -432,6 +508,12 @@ describe('status, emails, keys, follows', () => {
     expect((await call('POST', `/user/gpg_keys/${key.body.id}/revoke`, 'alice-token')).status).toBe(202);
     expect((await call('GET', '/user/gpg_keys', 'alice-token')).body).toEqual([]);
     expect((await call('POST', '/user/gpg_keys', 'alice-token', { key: 'x' })).status).toBe(400);
+    const alice = await idOf('alice');
+    const other = (await call('POST', `/users/${alice}/gpg_keys`, 'root-token', { key: body })).body;
+    expect((await call('GET', `/users/${alice}/gpg_keys/${other.id}`)).body.id).toBe(other.id);
+    expect((await call('POST', `/users/${alice}/gpg_keys/${other.id}/revoke`, 'bob-token')).status).toBe(403);
+    expect((await call('DELETE', `/users/${alice}/gpg_keys/${other.id}`, 'root-token')).status).toBe(204);
+    expect(await call('GET', `/users/${alice}/gpg_keys/${other.id}`)).toMatchObject({ status: 404, body: { message: '404 GPG Key Not Found' } });
   });
 
   it('follows and unfollows, with 304 when nothing changes', async () => {
@@ -445,5 +527,25 @@ describe('status, emails, keys, follows', () => {
     expect((await call('GET', `/users/${bob}/followers`)).status).toBe(403);
     expect((await call('POST', `/users/${bob}/unfollow`, 'alice-token')).status).toBe(201);
     expect((await call('POST', `/users/${bob}/unfollow`, 'alice-token')).status).toBe(304);
+  });
+});
+
+describe('GET /users past GitLab\'s count limit', () => {
+  it('pages past 10,000 users without totals, with next links to the end', async () => {
+    const users = [{ username: 'root', admin: true, tokens: [{ token: 'root-token' }] }, ...Array.from({ length: 10_050 }, (_, i) => ({ username: `m${i}` }))];
+    const e = await createEmulator({ fixture: { users }, clock: { now: NOW, frozen: true } });
+    const first = await apiCall(e, '/users?per_page=100', { token: 'root-token' });
+    const body = await first.json();
+    expect(body.map((u: { username: string }) => u.username).slice(0, 2)).toEqual(['m10049', 'm10048']);
+    expect(first.headers.get('x-total')).toBeNull();
+    expect(first.headers.get('x-next-page')).toBe('2');
+    expect(first.headers.get('link')).not.toContain('rel="last"');
+    const last = await apiCall(e, '/users?per_page=100&page=101', { token: 'root-token' });
+    expect((await last.json()).map((u: { username: string }) => u.username)).toEqual(['m49', ...Array.from({ length: 49 }, (_, i) => `m${48 - i}`), 'root']);
+    expect(last.headers.get('x-next-page')).toBe('');
+    const beyond = await apiCall(e, '/users?per_page=100&page=102', { token: 'root-token' });
+    expect(await beyond.json()).toEqual([]);
+    const asc = await apiCall(e, '/users?per_page=2&order_by=id&sort=asc', { token: 'root-token' });
+    expect((await asc.json()).map((u: { username: string }) => u.username)).toEqual(['root', 'm0']);
   });
 });

@@ -117,6 +117,19 @@ export function isTableValue(v: object): v is Table<unknown> {
   return 'chunks' in v && 'size' in v && Object.keys(v).length === 2;
 }
 
+/** Every value of the table, last first (for numeric keys: descending ids), without building a list. */
+export function* tvaluesReversed<T>(table: Table<T>): IterableIterator<T> {
+  const tops = Object.keys(table.chunks);
+  for (let i = tops.length - 1; i >= 0; i--) {
+    const mid = table.chunks[tops[i]!]!;
+    const chunks = Object.keys(mid);
+    for (let j = chunks.length - 1; j >= 0; j--) {
+      const values = [...mid[chunks[j]!]!.values()];
+      for (let k = values.length - 1; k >= 0; k--) yield values[k]!;
+    }
+  }
+}
+
 export function tlist<T>(table: Table<T>): T[] {
   return Array.from(tvalues(table));
 }

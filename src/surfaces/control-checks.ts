@@ -95,5 +95,6 @@ export const CHECKS = {
   }),
   faults: fields(FAULT, ['path']),
   sessions: fields({ username: text }, ['username']),
+  scim_tokens: fields({ group: text }, ['group']),
   journal: fields({ seq: text, to: oneOf('before', 'after') }),
 } satisfies Record<string, Check>;

@@ -51,9 +51,10 @@ export interface ControlTarget {
     log(revision?: string): Promise<{ sha: string; commit: { message: string; author: { name: string; email: string; timestamp: number } } }[]>;
     readonly objects: RepositoryObjects;
   };
+  scimToken(groupPath: string): string;
 }
 
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions'];
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -326,6 +327,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
       }),
     ),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
+    control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
   ];
 }
 

@@ -1,10 +1,19 @@
 // SCIM provisioning of a group's users (the SCIM surface, /api/scim/v2): an identity provider
 // creates, finds, changes, deactivates and removes the users of a group through its SCIM token.
-import { emptyTable, tset } from '../../store/table.js';
+import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
+import type { State } from '../world.js';
 import { defineFamily, fixtureGroupPath, groupWhere, type Family, type SeedRun } from '../define.js';
 import { EmulatorError } from '../../core/errors.js';
 import { scimRoutes } from './routes.js';
-import type { ScimSlice } from './rules.js';
+import { newScimToken, type ScimSlice } from './rules.js';
+
+/** Gives the group a SCIM token (configuring its SAML SSO and SCIM), as its settings page would. */
+export function createScimToken(draft: State, groupId: number, value?: string): string {
+  const token = value ?? newScimToken(draft);
+  if (tget(draft.scimTokens, token) !== undefined) throw new EmulatorError(`SCIM token '${token}' is used already`);
+  tset(draft.scimTokens, token, groupId);
+  return token;
+}
 
 export interface FixtureScimGroupPart {
   /** The group's SCIM token (its SAML SSO and SCIM are then configured), as an identity provider would hold it. */
@@ -18,8 +27,7 @@ function seedScim(s: SeedRun): void {
     for (const g of groups) {
       const token = g.scim_token!;
       if (typeof token !== 'string' || token === '') throw new EmulatorError(`${groupWhere(g)} has an empty scim_token`);
-      const id = s.handles.groups[fixtureGroupPath(g)]!.id;
-      tset(draft.scimTokens, token, id);
+      createScimToken(draft, s.handles.groups[fixtureGroupPath(g)]!.id, token);
     }
   });
 }
@@ -29,4 +37,11 @@ export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFa
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),
   seed: { after: ['groups'], run: seedScim },
   routes: scimRoutes,
+  forget: {
+    group: (draft, id) => {
+      const d = draft as State;
+      tdel(d.scimUsers, id);
+      for (const [token, groupId] of [...tentries(d.scimTokens)]) if (groupId === id) tdel(d.scimTokens, token);
+    },
+  },
 });

@@ -6,7 +6,7 @@ import { pdel, pget, pset, tget, tvalues, type Partitioned, type Table } from '.
 import { ACCESS, randomHex, type Namespace, type User } from '../../store/state.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { changeUser, createUser, findUserByUsername, setScimIdentity, userByEmail, writeMembership } from '../users/index.js';
+import { changeUser, createUser, findUserByUsername, readMembership, setScimIdentity, userByEmail, writeMembership } from '../users/index.js';
 
 export const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const SCIM_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -152,7 +152,7 @@ export function provision(state: State, group: Namespace, a: ScimAttributes, bod
   if (!a.email) throw scimFailure(say("Email can't be blank"));
   if (findIdentity(state, group, a.externUid)) throw scimConflict(say('Extern uid has already been taken'));
   const existing = userByEmail(state, a.email);
-  if (existing && existing.provisionedByGroupId !== group.id && !group.members[existing.id]) throw scimConflict(say('Email has already been taken'));
+  if (existing && existing.provisionedByGroupId !== group.id && !readMembership(state, { kind: 'namespace', id: group.id }, existing.id)) throw scimConflict(say('Email has already been taken'));
   const username = a.username ?? a.email.split('@')[0]!;
   if (!existing && findUserByUsername(state, username)) throw scimConflict(say('Username has already been taken'));
   return (draft) => {
@@ -163,7 +163,7 @@ export function provision(state: State, group: Namespace, a: ScimAttributes, bod
     }
     setScimIdentity(draft, user.id, group.id, a.externUid!, a.active ?? true);
     pset(draft.scimUsers, group.id, a.externUid!.toLowerCase(), user.id);
-    if (a.active !== false && !group.members[user.id])
+    if (a.active !== false && !readMembership(draft, { kind: 'namespace', id: group.id }, user.id))
       writeMembership(draft, { kind: 'namespace', id: group.id }, user.id, { userId: user.id, accessLevel: DEFAULT_ROLE, createdAt: now, createdById: null, expiresAt: null });
     return { user: { ...user }, externUid: a.externUid!, active: a.active ?? true };
   };
@@ -181,7 +181,7 @@ export function deprovision(group: Namespace, p: Provisioned): Change {
 export function reprovision(group: Namespace, p: Provisioned, now: number): Change {
   return (draft) => {
     setScimIdentity(draft, p.user.id, group.id, p.externUid, true);
-    if (!tget(draft.namespaces, group.id)?.members[p.user.id])
+    if (!readMembership(draft, { kind: 'namespace', id: group.id }, p.user.id))
       writeMembership(draft, { kind: 'namespace', id: group.id }, p.user.id, { userId: p.user.id, accessLevel: DEFAULT_ROLE, createdAt: now, createdById: null, expiresAt: null });
   };
 }

@@ -1,8 +1,9 @@
 // GET /users (app/finders/users_finder.rb, lib/api/users.rb): who may list, which filters each
 // caller may use, and the order.
 import { ACCESS, type Tier, type User } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { tget, tvalues, tvaluesReversed } from '../../store/table.js';
 import type { State } from '../world.js';
+import { membersOf } from './memberships.js';
 import { identityKey } from './rules.js';
 import { fuzzyMatches } from './search.js';
 
@@ -52,7 +53,7 @@ function usersWithProjects(state: State): Set<number> {
   const out = new Set<number>();
   const groupsWithProjects = new Set<number>();
   for (const p of tvalues(state.projects)) {
-    for (const id of Object.keys(p.members)) if (p.members[Number(id)]!.accessLevel > ACCESS.minimal) out.add(Number(id));
+    for (const m of membersOf(state, { kind: 'project', id: p.id })) if (m.accessLevel > ACCESS.minimal) out.add(m.userId);
     let ns = tget(state.namespaces, p.namespaceId);
     if (ns?.kind === 'user' && ns.ownerId !== null) out.add(ns.ownerId);
     while (ns && ns.kind === 'group' && !groupsWithProjects.has(ns.id)) {
@@ -61,8 +62,7 @@ function usersWithProjects(state: State): Set<number> {
     }
   }
   for (const id of groupsWithProjects) {
-    const g = tget(state.namespaces, id)!;
-    for (const uid of Object.keys(g.members)) if (g.members[Number(uid)]!.accessLevel > ACCESS.minimal) out.add(Number(uid));
+    for (const m of membersOf(state, { kind: 'namespace', id })) if (m.accessLevel > ACCESS.minimal) out.add(m.userId);
   }
   return out;
 }
@@ -93,10 +93,26 @@ function isConfirmedSecondary(state: State, userId: number, email: string): bool
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Every user in id order, newest first when `desc`, without building the list (chunks hold ascending ids). */
+function usersById(state: State, desc: boolean): IterableIterator<User> {
+  return desc ? tvaluesReversed(state.users) : tvalues(state.users);
+}
+
 /** The users the viewer may list with these filters (already stripped of what the viewer may not use), in GitLab's order. */
 export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] {
+  return findUsersUpTo(state, f, viewer, Infinity).users;
+}
+
+/**
+ * The same, but when the order is by id (no search ranking, no other key) it stops once it has
+ * `limit` users: a page and GitLab's count limit need no more. `complete` says whether every
+ * match was found.
+ */
+export function findUsersUpTo(state: State, f: UserFilters, viewer: Viewer, limit: number): { users: User[]; complete: boolean } {
   let candidates: Iterable<User>;
   let ranked = false;
+  const byId = f.order_by === undefined || f.order_by === 'id' || f.order_by === 'created_at';
+  const streamed = byId && f.username === undefined && !(f.search !== undefined && f.search !== '');
   if (f.username !== undefined) {
     const id = tget(state.usernames, f.username.toLowerCase());
     const u = id === undefined ? undefined : tget(state.users, id);
@@ -104,7 +120,7 @@ export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] 
   } else if (f.search !== undefined && f.search !== '') {
     candidates = searchUsers(state, f.search, viewer);
     ranked = true;
-  } else candidates = tvalues(state.users);
+  } else candidates = streamed ? usersById(state, f.sort !== 'asc') : tvalues(state.users);
   if (f.username !== undefined && f.search !== undefined && f.search !== '') {
     const hits = new Set(searchUsers(state, f.search, viewer).map((u) => u.id));
     candidates = [...candidates].filter((u) => hits.has(u.id));
@@ -136,8 +152,9 @@ export function findUsers(state: State, f: UserFilters, viewer: Viewer): User[] 
     if (f.saml_provider_id !== undefined && !hasSamlProvider(state, u.id, f.saml_provider_id)) continue;
     if (f.skip_ldap && hasLdap(state, u.id)) continue;
     out.push(u);
+    if (streamed && out.length >= limit) return { users: out, complete: false };
   }
-  return order(out, f, ranked);
+  return { users: streamed ? out : order(out, f, ranked), complete: true };
 }
 
 function hasSamlProvider(state: State, userId: number, providerId: number): boolean {

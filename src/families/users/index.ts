@@ -1,7 +1,8 @@
 // Users (GET /users, /user and what administrators change), their emails, keys, statuses and
 // follows, their tokens (personal, impersonation, project and group access tokens), runners,
 // and activity; the profile entities every family renders authors and owners with.
-import { emptyTable } from '../../store/table.js';
+import { emptyTable, tdel, tvalues } from '../../store/table.js';
+import type { State } from '../world.js';
 import { defineFamily, type Family } from '../define.js';
 import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
@@ -25,6 +26,7 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     followees: emptyTable(),
     followers: emptyTable(),
     statuses: emptyTable(),
+    preferences: emptyTable(),
     userTokens: emptyTable(),
     tokenIds: emptyTable(),
     runners: emptyTable(),
@@ -33,12 +35,36 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
   routes: [...userRoutes, ...profileRoutes, ...tokenRoutes, ...runnerRoutes],
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
+  // A deleted project's or group's access tokens die with it, and so do its own runners.
+  forget: {
+    project: (draft, id) => forgetOwner(draft as State, 'project', id),
+    group: (draft, id) => forgetOwner(draft as State, 'group', id),
+  },
 });
 
-export { createSession, createToken, createUser, findUserByUsername, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
+function forgetOwner(draft: State, kind: 'project' | 'group', id: number): void {
+  for (const t of tvalues(draft.tokens)) {
+    if (t.kind === 'project' && kind === 'project' && t.projectId === id) t.revoked = true;
+    if (t.kind === 'group' && kind === 'group' && t.groupId === id) t.revoked = true;
+  }
+  for (const r of [...tvalues(draft.runners)]) {
+    if (kind === 'group' && r.runnerType === 'group_type' && r.groupId === id) dropRunner(draft, r.id, r.token);
+    if (kind === 'project' && r.runnerType === 'project_type' && r.projectIds.includes(id)) {
+      if (r.projectIds.length === 1) dropRunner(draft, r.id, r.token);
+      else r.projectIds = r.projectIds.filter((p) => p !== id);
+    }
+  }
+}
+
+function dropRunner(draft: State, id: number, token: string): void {
+  tdel(draft.runners, id);
+  tdel(draft.runnerTokens, token);
+}
+
+export { createSession, createToken, createUser, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
 export { userBasic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
-export { writeMembership, type MembershipSource } from './memberships.js';
+export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
 export { recordActivity } from './activity.js';

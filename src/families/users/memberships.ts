@@ -8,10 +8,25 @@ export type MembershipSource = { kind: 'namespace'; id: number } | { kind: 'proj
 
 /** Sets (or, with null, removes) the user's direct membership of a group or project. */
 export function writeMembership(draft: State, source: MembershipSource, userId: number, member: Member | null): void {
-  const record = source.kind === 'project' ? tget(draft.projects, source.id) : tget(draft.namespaces, source.id);
+  const record = sourceRecord(draft, source);
   if (!record) return;
   if (member) record.members[userId] = member;
   else delete record.members[userId];
+}
+
+function sourceRecord(state: State, source: MembershipSource): { members: Record<number, Member> } | undefined {
+  return source.kind === 'project' ? tget(state.projects, source.id) : tget(state.namespaces, source.id);
+}
+
+/** The user's direct membership of a group or project, if any. */
+export function readMembership(state: State, source: MembershipSource, userId: number): Member | undefined {
+  return sourceRecord(state, source)?.members[userId];
+}
+
+/** Every direct member of a group or project. */
+export function membersOf(state: State, source: MembershipSource): Member[] {
+  const record = sourceRecord(state, source);
+  return record ? Object.values(record.members) : [];
 }
 
 export interface Membership {
@@ -38,8 +53,8 @@ export function membershipsOf(state: State, userId: number): Membership[] {
 export function soleOwnedGroups(state: State, userId: number): Namespace[] {
   const out: Namespace[] = [];
   for (const ns of tvalues(state.namespaces)) {
-    if (ns.kind !== 'group' || ns.members[userId]?.accessLevel !== 50) continue;
-    const owners = Object.values(ns.members).filter((m) => m.accessLevel === 50);
+    if (ns.kind !== 'group' || readMembership(state, { kind: 'namespace', id: ns.id }, userId)?.accessLevel !== 50) continue;
+    const owners = membersOf(state, { kind: 'namespace', id: ns.id }).filter((m) => m.accessLevel === 50);
     if (owners.length === 1) out.push(ns);
   }
   return out;

@@ -10,7 +10,7 @@ import type { User } from '../../store/state.js';
 import { route, type Context } from '../define.js';
 import { activityEntity, canReadProfile, emailEntity, gpgKeyEntity, sshKeyEntity, statusEntity, userListItem } from './entity.js';
 import { notAuthorized, userNotFound } from './errors.js';
-import type { GpgKey, SshKey, UserStatus } from './records.js';
+import type { GpgKey, Preferences, SshKey, UserStatus } from './records.js';
 import { requireAdmin, userOr404, view } from './routes.js';
 import { addEmail, findUserByIdOrUsername, userIds } from './rules.js';
 
@@ -149,6 +149,20 @@ function currentStatus(ctx: Context, userId: number): UserStatus | undefined {
   return s && (s.clearStatusAt === null || s.clearStatusAt > ctx.now()) ? s : undefined;
 }
 
+// ---- Preferences ----
+
+const DEFAULT_PREFERENCES: Preferences = { viewDiffsFileByFile: false, showWhitespaceInDiffs: true, passUserIdentitiesToCiJwt: false };
+const preferencesOf = (ctx: Context, userId: number) => tget(ctx.state.preferences, userId) ?? DEFAULT_PREFERENCES;
+
+/** Entities::UserPreferences (its id is the user's: one record each). */
+const preferencesEntity = (user: User, p: Preferences) => ({
+  id: user.id,
+  user_id: user.id,
+  view_diffs_file_by_file: p.viewDiffsFileByFile,
+  show_whitespace_in_diffs: p.showWhitespaceInDiffs,
+  pass_user_identities_to_ci_jwt: p.passUserIdentitiesToCiJwt,
+});
+
 // ---- Follows ----
 
 const following = (ctx: Context, follower: number, followee: number) => pget(ctx.state.followees, follower, followee) !== undefined;
@@ -185,6 +199,27 @@ export const profileRoutes = [
       }
       list.sort((a, b) => (a.lastActivityOn! < b.lastActivityOn! ? -1 : a.lastActivityOn! > b.lastActivityOn! ? 1 : a.id - b.id));
       return json(ctx.paginate(list).map(activityEntity));
+    },
+  }),
+
+  // ---- Preferences ----
+  route({ method: 'GET', path: '/user/preferences', auth: 'user', handler: (ctx) => json(preferencesEntity(ctx.user!, preferencesOf(ctx, ctx.user!.id))) }),
+  route({
+    method: 'PUT',
+    path: '/user/preferences',
+    auth: 'user',
+    params: { view_diffs_file_by_file: bool(), show_whitespace_in_diffs: bool(), pass_user_identities_to_ci_jwt: bool() },
+    constraints: [{ kind: 'at_least_one_of', names: ['view_diffs_file_by_file', 'show_whitespace_in_diffs', 'pass_user_identities_to_ci_jwt'] }],
+    handler: (ctx) => {
+      const p = ctx.params;
+      const old = preferencesOf(ctx, ctx.user!.id);
+      const next: Preferences = {
+        viewDiffsFileByFile: p.view_diffs_file_by_file ?? old.viewDiffsFileByFile,
+        showWhitespaceInDiffs: p.show_whitespace_in_diffs ?? old.showWhitespaceInDiffs,
+        passUserIdentitiesToCiJwt: p.pass_user_identities_to_ci_jwt ?? old.passUserIdentitiesToCiJwt,
+      };
+      ctx.update((draft) => tset(draft.preferences, ctx.user!.id, next));
+      return json(preferencesEntity(ctx.user!, next));
     },
   }),
 
@@ -377,6 +412,45 @@ export const profileRoutes = [
     handler: (ctx) => {
       requireAdmin(ctx);
       return created(gpgKeyEntity(createGpgKey(ctx, userOr404(ctx, ctx.params.id), ctx.params.key)));
+    },
+  }),
+
+  route({
+    method: 'GET',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      const k = pget(ctx.state.gpgKeys, userOr404(ctx, ctx.params.id).id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      return json(gpgKeyEntity(k));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
+    auth: 'user',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      ctx.update((draft) => void pdel(draft.gpgKeys, user.id, ctx.params.key_id));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/users/:id{[0-9]+}/gpg_keys/:key_id/revoke',
+    auth: 'user',
+    params: { id: int().required(), ...keyId },
+    handler: (ctx) => {
+      requireAdmin(ctx);
+      const user = userOr404(ctx, ctx.params.id);
+      const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
+      if (!k || k.revoked) throw notFound('GPG Key');
+      ctx.update((draft) => void (tget(partition<GpgKey>(draft.gpgKeys, user.id), ctx.params.key_id)!.revoked = true));
+      return accepted();
     },
   }),
 

@@ -53,6 +53,13 @@ export interface UserStatus {
   clearStatusAt: number | null;
 }
 
+/** UserPreference: what PUT /user/preferences changes. */
+export interface Preferences {
+  viewDiffsFileByFile: boolean;
+  showWhitespaceInDiffs: boolean;
+  passUserIdentitiesToCiJwt: boolean;
+}
+
 export interface Runner {
   id: number;
   runnerType: 'instance_type' | 'group_type' | 'project_type';
@@ -95,6 +102,8 @@ export interface UsersSlice {
   /** Followee id -> follower id -> when. */
   followers: Partitioned<number>;
   statuses: Table<UserStatus>;
+  /** User id -> preferences (absent: the defaults). */
+  preferences: Table<Preferences>;
   /** User id -> token id -> token value: the tokens a user owns. */
   userTokens: Partitioned<string>;
   /** Token id -> token value. */

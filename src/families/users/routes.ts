@@ -2,15 +2,15 @@
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
 import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
-import { keysetUnsupported, paginateKeysetById } from '../../http/pagination.js';
-import { bool, datetime, hash, int, str } from '../../http/params.js';
+import { COUNT_LIMIT, keysetUnsupported, offsetHeaders, pageRequest, paginateKeysetById } from '../../http/pagination.js';
+import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { pdel, pset, tdel, tentries, tget } from '../../store/table.js';
 import type { User } from '../../store/state.js';
 import { route, type Context } from '../define.js';
 import { userDetails, userDetailsWithAdmin, userListItem, userPublic, userWithAdmin, type UserView } from './entity.js';
 import { listForbidden, notAuthorized, soleOwner, twoFactorAdmin, twoFactorNotEnabled, userNotFound } from './errors.js';
-import { findUsers, type UserFilters, type Viewer } from './finder.js';
+import { findUsers, findUsersUpTo, type UserFilters, type Viewer } from './finder.js';
 import { membershipsOf, soleOwnedGroups } from './memberships.js';
 import { identityKey } from './rules.js';
 import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
@@ -94,7 +94,7 @@ const USER_ATTRIBUTES = {
   auditor: bool(),
   can_create_group: bool(),
   external: bool(),
-  avatar: str(),
+  avatar: any(),
   theme_id: int(),
   color_scheme_id: int(),
   private_profile: bool().nullable(),
@@ -129,18 +129,23 @@ export const userRoutes = [
       if (!ctx.user && !(p.username !== undefined && p.username !== '')) throw listForbidden();
       if (filters.auditors && ctx.state.instance.tier === 'free') delete filters.auditors;
       const viewer: Viewer = { user: ctx.user, readsAll: all, admin: !!ctx.user?.admin, tier: ctx.state.instance.tier };
-      const users = findUsers(ctx.state, filters, viewer);
       const v = view(ctx, p.with_custom_attributes);
       const render = (u: User) => (all ? userWithAdmin(u, v) : userListItem(u, v));
-      if (p.pagination === 'keyset') {
-        if (all && p.order_by !== 'id') throw keysetUnsupported();
-        const sort = all ? p.sort : 'desc';
-        const sorted = sort === 'asc' ? [...users].sort((a, b) => a.id - b.id) : [...users].sort((a, b) => b.id - a.id);
-        const page = paginateKeysetById(sorted, { ...p, sort }, ctx.linkBase);
-        Object.assign(ctx.responseHeaders, page.headers, page.headers.Link ? { Links: page.headers.Link } : {});
-        return json(page.items.map(render));
+      if (p.pagination !== 'keyset') {
+        // A page, and GitLab's count up to its limit, is all an offset page needs to find.
+        const { page, perPage } = pageRequest(p);
+        const found = findUsersUpTo(ctx.state, filters, viewer, Math.max(page * perPage, COUNT_LIMIT) + 1);
+        if (found.complete) return json(ctx.paginate(found.users).map(render));
+        Object.assign(ctx.responseHeaders, offsetHeaders(found.users.length, p, ctx.linkBase));
+        return json(found.users.slice((page - 1) * perPage, page * perPage).map(render));
       }
-      return json(ctx.paginate(users).map(render));
+      // Keyset pages, by id only.
+      if (all && p.order_by !== 'id') throw keysetUnsupported();
+      const sort = all ? p.sort : 'desc';
+      const users = findUsers(ctx.state, { ...filters, order_by: 'id', sort }, viewer);
+      const page = paginateKeysetById(users, { ...p, sort }, ctx.linkBase);
+      Object.assign(ctx.responseHeaders, page.headers);
+      return json(page.items.map(render));
     },
   }),
   route({
@@ -231,11 +236,15 @@ export const userRoutes = [
         const admin = requireAdmin(ctx);
         const user = userOr404(ctx, ctx.params.id);
         const next = stateChange(user, action, admin, ctx.now());
+        // Users::RejectService deletes the pending user and answers it.
+        if (action === 'reject') {
+          ctx.update(scheduleUserDeletion(ctx.state, user, true, ctx.now()));
+          return json(userListItem(user, view(ctx)), 201);
+        }
         if (next === null) return json(null, 201);
         if (next === false) return json(false, 201);
-        if (action === 'reject') return json(userBasicOf(ctx, user), 200);
         ctx.update(setState(user, next, ctx.now()));
-        return json(true, 201);
+        return json(action === 'approve' ? { message: 'Success' } : true, 201);
       },
     }),
   ),
@@ -350,10 +359,6 @@ export const userRoutes = [
     },
   }),
 ];
-
-function userBasicOf(ctx: Context, user: User) {
-  return userListItem(user, view(ctx));
-}
 
 /** `read_user`: every user but a blocked or banned one is visible to a signed-in caller; administrators see all. */
 function canReadUser(viewer: User, user: User): boolean {

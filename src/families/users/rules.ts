@@ -130,6 +130,8 @@ export interface TokenInput {
   expires_at?: string | null;
   revoked?: boolean;
   description?: string;
+  /** When the token was last used (ISO 8601). */
+  last_used_at?: string | null;
   /** The secret; generated from the world's seed when absent. */
   token?: string;
   projectId?: number;
@@ -153,7 +155,7 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
     revoked: input.revoked ?? false,
     createdAt: now,
     description: input.description ?? '',
-    lastUsedAt: null,
+    lastUsedAt: input.last_used_at ? Date.parse(input.last_used_at) : null,
     ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
     ...(input.groupId !== undefined ? { groupId: input.groupId } : {}),
     ...(input.accessLevel !== undefined ? { accessLevel: input.accessLevel } : {}),
@@ -190,6 +192,18 @@ export function createSession(draft: State, userId: number, value?: string): str
   const cookie = value ?? randomHex(draft, 32);
   tset(draft.sessions, cookie, userId);
   return cookie;
+}
+
+/** Devise's trackable sign-in: the previous sign-in moves to `last_sign_in_at`, and the day counts as activity. */
+export function recordSignIn(draft: State, userId: number, now: number): void {
+  const u = tget(draft.users, userId);
+  if (!u) return;
+  // Signing in again reactivates a deactivated user (Users::ActivateService on sign-in).
+  if (u.state === 'deactivated') u.state = 'active';
+  u.lastSignInAt = u.currentSignInAt ?? now;
+  u.currentSignInAt = now;
+  u.signInCount += 1;
+  u.lastActivityOn = new Date(now).toISOString().slice(0, 10);
 }
 
 export function findUserByUsername(state: State, username: string): User | undefined {

@@ -9,6 +9,8 @@ import { pset } from '../../store/table.js';
 import { addEmail, addIdentity, createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './rules.js';
 
 export interface FixtureToken {
+  /** When it was last used (ISO 8601); a use within ten minutes of it records nothing new. */
+  last_used_at?: string;
   token?: string;
   name?: string;
   scopes?: string[];

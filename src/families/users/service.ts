@@ -8,7 +8,7 @@ import { defineTask, plain, schedule, type Change, type TaskContext } from '../d
 import type { State } from '../world.js';
 import { dropMemberships } from './memberships.js';
 import type { Draft } from 'immer';
-import { addIdentity, createUser, identityKey, tokensOf, type UserInput } from './rules.js';
+import { addEmail, addIdentity, createUser, identityKey, tokensOf, type UserInput } from './rules.js';
 import { activateBlocked, blockSelf, emailTaken, refused, unblockDeactivated, usernameTaken } from './errors.js';
 import { NON_INTERNAL_TYPES } from './finder.js';
 
@@ -179,7 +179,8 @@ export function newUser(state: State, a: UserAttributes & { email: string; name:
       can_create_group: a.can_create_group,
       created_by_id: creator.id,
       public_email: a.public_email || null,
-      confirmed: true,
+      // Without skip_confirmation the new user is sent a confirmation email and is unconfirmed until then.
+      confirmed: a.skip_confirmation === true,
     };
     const user = createUser(draft, input, now);
     if (a.commit_email) user.commitEmail = a.commit_email;
@@ -198,15 +199,13 @@ export function changeUser(state: State, user: User, a: UserAttributes, actor: U
     if (owner !== undefined && owner !== user.id) throw usernameTaken();
   }
   const errors = validate(state, a, user);
-  // The primary email may only become one of the user's confirmed secondary addresses.
-  if (a.email !== undefined && a.email.toLowerCase() !== user.email.toLowerCase() && !a.skip_reconfirmation && !verifiedEmails(state, user).has(a.email.toLowerCase())) {
-    // Awaits confirmation: kept as unconfirmed_email.
-  }
   if (Object.keys(errors).length) throw validationFailed(errors);
   return (draft) => {
     const u = tget(draft.users, user.id)!;
     if (a.name !== undefined) u.name = a.name;
     if (a.username !== undefined && a.username !== u.username) renameUser(draft, u, a.username, now);
+    // The primary email becomes one of the user's confirmed addresses at once; any other waits
+    // for its confirmation as unconfirmed_email, unless told to skip it.
     if (a.email !== undefined && a.email.toLowerCase() !== u.email.toLowerCase()) {
       if (a.skip_reconfirmation || verifiedEmails(draft, plain(u)).has(a.email.toLowerCase())) setPrimaryEmail(draft, u, a.email, now);
       else u.unconfirmedEmail = a.email;
@@ -238,17 +237,15 @@ export function changeUser(state: State, user: User, a: UserAttributes, actor: U
   };
 }
 
+/** User#update_emails_with_primary_email: the new address leaves the secondary list, the old one joins it. */
 function setPrimaryEmail(draft: State, u: User, email: string, now: number): void {
-  if (tget(draft.emailOwners, u.email.toLowerCase()) === u.id) tdel(draft.emailOwners, u.email.toLowerCase());
-  // The old primary stays as a confirmed secondary address, as GitLab keeps it.
   const old = u.email;
   u.email = email;
   u.unconfirmedEmail = null;
   tset(draft.emailOwners, email.toLowerCase(), u.id);
   const emails = partition(draft.userEmails, u.id);
   for (const e of tvalues(emails)) if (e.email.toLowerCase() === email.toLowerCase()) tdel(emails, e.id);
-  void old;
-  void now;
+  addEmail(draft, u.id, old, now, now);
 }
 
 /** A new username moves the personal namespace and its path. */
@@ -319,7 +316,7 @@ export function stateChange(user: User, action: StateAction, actor: User, now: n
       return 'active';
     case 'reject':
       if (user.state !== 'blocked_pending_approval') throw refused(403, 'User does not have a pending request');
-      return false;
+      return 'blocked_pending_approval';
   }
 }
 
@@ -370,6 +367,7 @@ export function destroyUser(draft: Draft<State>, userId: number, ctx: TaskContex
   tdel(d.followees, userId);
   tdel(d.followers, userId);
   tdel(d.statuses, userId);
+  tdel(d.preferences, userId);
   const ns = tget(d.namespaces, user.namespaceId);
   if (ns) {
     if (tget(d.paths, ns.fullPath.toLowerCase())?.id === ns.id) tdel(d.paths, ns.fullPath.toLowerCase());

@@ -8,7 +8,7 @@ import { ACCESS, randomHex, type Namespace, type Project, type Token, type User 
 import { tget, tvalues } from '../../store/table.js';
 import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
-import { writeMembership, type MembershipSource } from './memberships.js';
+import { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 import { createToken, createUser, tokensOf, type TokenInput } from './rules.js';
 
 /** Gitlab::Auth.all_available_scopes. */
@@ -116,8 +116,7 @@ export function rotateToken(state: State, token: Token, expiresAt: string | unde
     // A resource token's bot keeps its membership, now until the new expiry.
     const source = resourceOf(token);
     if (source) {
-      const record = source.kind === 'project' ? tget(draft.projects, source.id) : tget(draft.namespaces, source.id);
-      const m = record?.members[token.userId];
+      const m = readMembership(draft, source, token.userId);
       if (m) writeMembership(draft, source, token.userId, { ...plain(m), expiresAt: next });
     }
     return fresh;
@@ -205,9 +204,8 @@ export function resourceOf(token: Token): MembershipSource | undefined {
 /** The resource's tokens: those issued for it, and those of its bot members (fixture tokens). */
 export function resourceTokens(state: State, r: Resource): Token[] {
   const out = new Map<number, Token>();
-  const members = r.record.members;
-  for (const key of Object.keys(members)) {
-    const user = tget(state.users, Number(key));
+  for (const member of membersOf(state, sourceOf(r))) {
+    const user = tget(state.users, member.userId);
     if (!user || user.userType !== 'project_bot') continue;
     for (const t of tokensOf(state, user.id)) if (t.kind === r.kind) out.set(t.id, t);
   }
@@ -222,7 +220,7 @@ export const sourceOf = (r: Resource): MembershipSource => (r.kind === 'project'
 
 /** The role a resource token holds: its bot's membership, or what it was given. */
 export function tokenAccessLevel(state: State, r: Resource, token: Token): number {
-  return r.record.members[token.userId]?.accessLevel ?? token.accessLevel ?? ACCESS.maintainer;
+  return readMembership(state, sourceOf(r), token.userId)?.accessLevel ?? token.accessLevel ?? ACCESS.maintainer;
 }
 
 export function newResourceToken(
