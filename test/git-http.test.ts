@@ -29,6 +29,7 @@ const fixture: Fixture = {
       creator: 'root',
       members: TEAM_MEMBERS,
       jobs: [{ name: 'build', user: 'dev', status: 'running', token: 'job-token-app' }],
+      releases: [{ tag_name: 'v1.0.0', name: 'One' }],
       repository: {
         files: { 'README.md': '# App\n', 'src/index.ts': 'export {};\n' },
         commits: [{ message: 'Add the CLI', files: { 'src/cli.ts': 'export const cli = 1;\n' } }],
@@ -193,6 +194,12 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     const del = await git.run(['push', 'origin', '--delete', 'scratch'], 'a');
     expect(del.code, del.stderr).toBe(0);
     expect((await api('/projects/acme%2Fapp/repository/branches/scratch')).status).toBe(404);
+
+    // A tag deleted by push takes its release with it.
+    expect((await api('/projects/acme%2Fapp/releases/v1.0.0')).status).toBe(200);
+    await git.ok(['push', '-q', 'origin', '--delete', 'v1.0.0'], 'a');
+    expect((await api('/projects/acme%2Fapp/repository/tags/v1.0.0')).status).toBe(404);
+    expect((await api('/projects/acme%2Fapp/releases/v1.0.0')).status).toBe(404);
 
     const main = await git.run(['push', url('acme/app.git', 'mai', 'maintainer-token'), '--delete', 'main'], 'a');
     expect(main.stderr).toContain('remote: GitLab: The default branch of a project cannot be deleted.');
