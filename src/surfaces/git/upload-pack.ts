@@ -129,7 +129,7 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'deepen') n.depth = deepen(v);
     else if (k === 'include-tag') n.includeTag = true;
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
-    else if (k === 'deepen-since' || k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
+    else if (k === 'deepen-since' || k === 'deepen-not' || k === 'deepen-relative' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
   checkWants(repo, n.wants);
   const common = n.haves.filter((h) => repo.has(h));
@@ -169,7 +169,7 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'done') n.done = true;
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
-    else if (k === 'filter' || k === 'deepen-since' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
+    else if (k === 'filter' || k === 'deepen-since' || k === 'deepen-not' || k === 'deepen-relative') throw new ProtocolError(`unexpected line: '${line}'`);
   }
   checkWants(repo, n.wants);
   n.includeTag = caps.includes('include-tag');
