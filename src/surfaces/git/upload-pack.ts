@@ -2,8 +2,8 @@
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
 // Packs are built from the object store, whole objects, sent on side-band 1.
-import { packEntry, writePack } from '../../git/pack.js';
-import { concat, DELIM, FLUSH, PktLineError, pkt, readPackets, sideband, text, type Packet } from '../../git/pktline.js';
+import { packChunks, packEntry } from '../../git/pack.js';
+import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
@@ -151,7 +151,7 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
   }
   if (n.includeTag) await includeTags(repo, state, project, selection.objects);
   const pack = await packOf(repo, selection.objects);
-  return concat([...sections, pkt('packfile\n'), ...sideband(1, pack), FLUSH]);
+  return framed([...sections, pkt('packfile\n')], pack.chunks, pack.length, [FLUSH]);
 }
 
 /** Protocol v0 in one round (the client sends its wants, haves and `done` together). */
@@ -196,9 +196,9 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
   out.push(pkt(common.length > 0 ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
   if (n.includeTag) await includeTags(repo, state, project, selection.objects);
   const pack = await packOf(repo, selection.objects);
-  if (caps.includes('side-band-64k')) return concat([...out, ...sideband(1, pack), FLUSH]);
-  if (caps.includes('side-band')) return concat([...out, ...sideband(1, pack, 999), FLUSH]);
-  return concat([...out, pack]);
+  if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
+  if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
+  return concat([...out, ...pack.chunks]);
 }
 
 /** `include-tag`: annotated tags that point at a commit being sent go too. */
@@ -216,7 +216,7 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
 export const packEntryKey = (oid: string) => `pack-entry:${oid}`;
 
 /** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
-async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<Uint8Array> {
+async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
   const entries: Uint8Array[] = [];
   for (const o of objects) {
     entries.push(
@@ -230,5 +230,5 @@ async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }
       ),
     );
   }
-  return writePack(entries);
+  return packChunks(entries);
 }
