@@ -40,6 +40,14 @@ const fixture: Fixture = {
     },
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'index.html': '<h1>Site</h1>\n' } } },
     { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: TEAM_MEMBERS },
+    {
+      namespace: 'acme',
+      path: 'guarded',
+      visibility: 'private',
+      creator: 'root',
+      members: TEAM_MEMBERS,
+      repository: { protected_branches: { main: { push_access_level: 'maintainer', merge_access_level: 'maintainer' } } },
+    },
     { namespace: 'acme', path: 'other', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'a.txt': 'a\n' } } },
   ],
 };
@@ -244,6 +252,18 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect((await api('/projects/acme%2Fempty')).body.default_branch).toBe('trunk');
     await git.ok(['clone', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'again']);
     expect((await git.ok(['symbolic-ref', 'HEAD'], 'again')).trim()).toBe('refs/heads/trunk');
+  });
+
+  it('tells a developer who pushes first to an empty project’s protected default branch to ask a maintainer', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'g']);
+    await commit('g', 'a.txt', 'a\n', 'First');
+    const r = await git.run(['push', url('acme/guarded.git', 'dev', 'dev-token'), 'main'], 'g');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.replace(/ +\n/g, '\n')).toContain(
+      `remote: GitLab:\nremote: A default branch (e.g. main) does not yet exist for acme/guarded\nremote: Ask a project Owner or Maintainer to create a default branch:\nremote:\nremote:   ${server.url}/acme/guarded/-/project_members\nremote:\n`,
+    );
+    const m = await git.run(['push', url('acme/guarded.git', 'mai', 'maintainer-token'), 'main'], 'g');
+    expect(m.code, m.stderr).toBe(0);
   });
 
   it('creates a private project on a push to one that does not exist, where the pusher may create it', async () => {
