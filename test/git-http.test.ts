@@ -242,6 +242,24 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(f.stderr).toContain('filtering not recognized by server, ignoring');
   });
 
+  it('clones the history since a date (deepen-since), and says when nothing is that recent', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'h']);
+    for (const [i, day] of ['01', '10', '20'].entries()) {
+      writeFileSync(join(git.dir, 'h', `f${i}.txt`), `${i}\n`);
+      await git.ok(['add', '-A'], 'h');
+      await git.ok(['commit', '-q', '-m', `Day ${day}`], 'h', { GIT_COMMITTER_DATE: `2026-02-${day}T12:00:00Z` });
+    }
+    await git.ok(['push', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'main'], 'h');
+    for (const version of ['2', '0']) {
+      const dir = `since-v${version}`;
+      await git.ok(['-c', `protocol.version=${version}`, 'clone', '-q', '--shallow-since=2026-02-05', url('acme/empty.git', 'dev', 'dev-token'), dir]);
+      expect((await git.ok(['log', '--format=%s'], dir)).trim().split('\n')).toEqual(['Day 20', 'Day 10']);
+      expect(await git.ok(['rev-parse', '--is-shallow-repository'], dir)).toBe('true\n');
+    }
+    const none = await git.run(['clone', '--shallow-since=2026-02-25', url('acme/empty.git', 'dev', 'dev-token'), 'none']);
+    expect(none.stderr).toContain('no commits selected for shallow requests');
+  });
+
   it('sets the default branch of an empty repository from its first push', async () => {
     const cloned = await git.run(['clone', url('acme/empty.git', 'dev', 'dev-token'), 'e']);
     expect(cloned.code).toBe(0);

@@ -5,7 +5,7 @@
 import { packChunks, packEntry } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { selectObjects } from '../../git/walk.js';
+import { NothingSelected, selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 import { advertisedRefs, type AdvertisedRef } from './refs.js';
@@ -23,7 +23,7 @@ export function uploadPackAdvertisement(state: State, project: Project, v2: bool
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
   const { refs, head } = advertisedRefs(state, project);
-  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
+  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
 
@@ -100,6 +100,7 @@ interface Negotiation {
   haves: string[];
   done: boolean;
   depth?: number;
+  since?: number;
   shallow: string[];
   includeTag: boolean;
 }
@@ -109,6 +110,11 @@ function checkWants(repo: RepositoryObjects, wants: readonly string[]): void {
     if (!/^[0-9a-f]{40}$/.test(w)) throw new ProtocolError(`protocol error: expected sha/ref, got '${w}'`);
     if (!repo.has(w)) throw new ProtocolError(`upload-pack: not our ref ${w}`);
   }
+}
+
+function since(value: string): number {
+  if (!/^\d+$/.test(value)) throw new ProtocolError(`invalid deepen-since: ${value}`);
+  return Number(value);
 }
 
 function deepen(value: string): number {
@@ -127,9 +133,10 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'done') n.done = true;
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
+    else if (k === 'deepen-since') n.since = since(v);
     else if (k === 'include-tag') n.includeTag = true;
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
-    else if (k === 'deepen-since' || k === 'deepen-not' || k === 'deepen-relative' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
+    else if (k === 'deepen-not' || k === 'deepen-relative' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
   checkWants(repo, n.wants);
   const common = n.haves.filter((h) => repo.has(h));
@@ -142,8 +149,8 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     if (common.length === 0 && n.haves.length > 0) return concat([...sections, FLUSH]);
     sections.push(pkt('ready\n'), DELIM);
   }
-  const selection = await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, clientShallow: n.shallow });
-  if (n.depth !== undefined || n.shallow.length > 0) {
+  const selection = await select(repo, n, common);
+  if (n.depth !== undefined || n.since !== undefined || n.shallow.length > 0) {
     sections.push(pkt('shallow-info\n'));
     for (const s of selection.shallow) sections.push(pkt(`shallow ${s}\n`));
     for (const s of selection.unshallow) sections.push(pkt(`unshallow ${s}\n`));
@@ -169,14 +176,15 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'done') n.done = true;
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
-    else if (k === 'filter' || k === 'deepen-since' || k === 'deepen-not' || k === 'deepen-relative') throw new ProtocolError(`unexpected line: '${line}'`);
+    else if (k === 'deepen-since') n.since = since(v);
+    else if (k === 'filter' || k === 'deepen-not' || k === 'deepen-relative') throw new ProtocolError(`unexpected line: '${line}'`);
   }
   checkWants(repo, n.wants);
   n.includeTag = caps.includes('include-tag');
   const common = n.haves.filter((h) => repo.has(h));
   const out: Uint8Array[] = [];
-  const selection = await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, clientShallow: n.shallow });
-  if (n.depth !== undefined) {
+  const selection = await select(repo, n, common);
+  if (n.depth !== undefined || n.since !== undefined) {
     for (const s of selection.shallow) out.push(pkt(`shallow ${s}\n`));
     for (const s of selection.unshallow) out.push(pkt(`unshallow ${s}\n`));
     out.push(FLUSH);
@@ -199,6 +207,15 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
   if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
   if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
   return concat([...out, ...pack.chunks]);
+}
+
+async function select(repo: RepositoryObjects, n: Negotiation, common: string[]) {
+  try {
+    return await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, since: n.since, clientShallow: n.shallow });
+  } catch (e) {
+    if (e instanceof NothingSelected) throw new ProtocolError('no commits selected for shallow requests');
+    throw e;
+  }
 }
 
 /** `include-tag`: annotated tags that point at a commit being sent go too. */
