@@ -235,6 +235,11 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     await git.ok(['fetch', '-q', '--unshallow'], 'a');
     expect((await git.ok(['rev-list', '--count', 'HEAD'], 'a')).trim()).toBe('2');
     await git.ok(['fsck'], 'a');
+    // --deepen counts from the shallow end: one more commit reaches the root here.
+    await git.ok(['clone', '-q', '--depth=1', url('acme/app.git', 'dev', 'dev-token'), 'd']);
+    await git.ok(['fetch', '-q', '--deepen=1'], 'd');
+    expect((await git.ok(['rev-list', '--count', 'HEAD'], 'd')).trim()).toBe('2');
+    expect(await git.ok(['rev-parse', '--is-shallow-repository'], 'd')).toBe('false\n');
     await git.ok(['-c', 'protocol.version=0', 'clone', '-q', '--depth=1', url('acme/app.git', 'dev', 'dev-token'), 'b']);
     expect((await git.ok(['rev-list', '--count', 'HEAD'], 'b')).trim()).toBe('1');
     const f = await git.run(['clone', '--filter=blob:none', url('acme/app.git', 'dev', 'dev-token'), 'c']);
@@ -242,7 +247,7 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(f.stderr).toContain('filtering not recognized by server, ignoring');
   });
 
-  it('clones the history since a date (deepen-since), and says when nothing is that recent', async () => {
+  it('clones the history since a date (deepen-since), deepens by commits (deepen-relative), and says when nothing is that recent', async () => {
     await git.ok(['init', '-q', '-b', 'main', 'h']);
     for (const [i, day] of ['01', '10', '20'].entries()) {
       writeFileSync(join(git.dir, 'h', `f${i}.txt`), `${i}\n`);
@@ -253,6 +258,13 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     for (const version of ['2', '0']) {
       const dir = `since-v${version}`;
       await git.ok(['-c', `protocol.version=${version}`, 'clone', '-q', '--shallow-since=2026-02-05', url('acme/empty.git', 'dev', 'dev-token'), dir]);
+      expect((await git.ok(['log', '--format=%s'], dir)).trim().split('\n')).toEqual(['Day 20', 'Day 10']);
+      expect(await git.ok(['rev-parse', '--is-shallow-repository'], dir)).toBe('true\n');
+    }
+    for (const version of ['2', '0']) {
+      const dir = `deepen-v${version}`;
+      await git.ok(['-c', `protocol.version=${version}`, 'clone', '-q', '--depth=1', url('acme/empty.git', 'dev', 'dev-token'), dir]);
+      await git.ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--deepen=1'], dir);
       expect((await git.ok(['log', '--format=%s'], dir)).trim().split('\n')).toEqual(['Day 20', 'Day 10']);
       expect(await git.ok(['rev-parse', '--is-shallow-repository'], dir)).toBe('true\n');
     }

@@ -19,6 +19,8 @@ export interface SelectOptions {
   haves: readonly string[];
   /** `deepen N`: send at most N commits along each line of history from the wants. */
   depth?: number;
+  /** `deepen-relative`: `depth` counts from the client's shallow commits, not from the wants. */
+  relative?: boolean;
   /** `deepen-since T`: send only commits made (by their committer's time) at T seconds or after. */
   since?: number;
   /** The client's current shallow commits. */
@@ -90,7 +92,8 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     if (r.type === 'commit') {
       if (o.since !== undefined && (await repo.readCommit(r.oid)).committer.timestamp < o.since) throw new NothingSelected();
       if (!depthOf.has(r.oid)) {
-        depthOf.set(r.oid, 1);
+        // 0: not counted (a relative deepening counts from the client's shallow commits only).
+        depthOf.set(r.oid, o.relative ? 0 : 1);
         frontier.push(r.oid);
       }
     } else if (r.type === 'tree') trees.push(r.oid);
@@ -103,15 +106,15 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     const next: string[] = [];
     for (const c of frontier) {
       const commit = await repo.readCommit(c);
-      const d = depthOf.get(c)!;
       const has = common.has(c);
+      const d = o.relative && clientShallow.has(c) ? 1 : depthOf.get(c)!;
       if (!has && !sent.has(c)) {
         sent.add(c);
         out.push({ oid: c, type: 'commit' });
         trees.push(commit.tree);
       }
       let parents = commit.parents.filter((p) => repo.has(p));
-      if (o.depth !== undefined && d >= o.depth) {
+      if (o.depth !== undefined && d > 0 && d >= (o.relative ? o.depth + 1 : o.depth)) {
         if (!has && parents.length > 0) shallow.push(c);
         continue;
       }
@@ -126,7 +129,7 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
       if (clientShallow.has(c) && parents.length > 0) unshallow.push(c);
       for (const p of parents) {
         if (depthOf.has(p)) continue;
-        depthOf.set(p, d + 1);
+        depthOf.set(p, d === 0 ? 0 : d + 1);
         next.push(p);
       }
     }

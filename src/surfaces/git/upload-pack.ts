@@ -23,7 +23,7 @@ export function uploadPackAdvertisement(state: State, project: Project, v2: bool
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
   const { refs, head } = advertisedRefs(state, project);
-  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
+  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-relative no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
 
@@ -101,6 +101,7 @@ interface Negotiation {
   done: boolean;
   depth?: number;
   since?: number;
+  relative?: boolean;
   shallow: string[];
   includeTag: boolean;
 }
@@ -134,9 +135,10 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
     else if (k === 'deepen-since') n.since = since(v);
+    else if (k === 'deepen-relative') n.relative = true;
     else if (k === 'include-tag') n.includeTag = true;
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
-    else if (k === 'deepen-not' || k === 'deepen-relative' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
+    else if (k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
   checkWants(repo, n.wants);
   const common = n.haves.filter((h) => repo.has(h));
@@ -177,10 +179,13 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
     else if (k === 'deepen-since') n.since = since(v);
-    else if (k === 'filter' || k === 'deepen-not' || k === 'deepen-relative') throw new ProtocolError(`unexpected line: '${line}'`);
+    else if (k === 'deepen-relative') n.relative = true;
+    else if (k === 'filter' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
   }
   checkWants(repo, n.wants);
   n.includeTag = caps.includes('include-tag');
+  // In v0, a relative deepening is a capability of the first want, not a line of its own.
+  if (caps.includes('deepen-relative')) n.relative = true;
   const common = n.haves.filter((h) => repo.has(h));
   const out: Uint8Array[] = [];
   const selection = await select(repo, n, common);
@@ -211,7 +216,7 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
 
 async function select(repo: RepositoryObjects, n: Negotiation, common: string[]) {
   try {
-    return await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, since: n.since, clientShallow: n.shallow });
+    return await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, since: n.since, relative: n.relative, clientShallow: n.shallow });
   } catch (e) {
     if (e instanceof NothingSelected) throw new ProtocolError('no commits selected for shallow requests');
     throw e;
