@@ -29,6 +29,7 @@ const fixture: Fixture = {
       creator: 'root',
       members: TEAM_MEMBERS,
       jobs: [{ name: 'build', user: 'dev', status: 'running', token: 'job-token-app' }],
+      releases: [{ tag_name: 'v1.0.0', name: 'One' }],
       repository: {
         files: { 'README.md': '# App\n', 'src/index.ts': 'export {};\n' },
         commits: [{ message: 'Add the CLI', files: { 'src/cli.ts': 'export const cli = 1;\n' } }],
@@ -39,6 +40,14 @@ const fixture: Fixture = {
     },
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'index.html': '<h1>Site</h1>\n' } } },
     { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: TEAM_MEMBERS },
+    {
+      namespace: 'acme',
+      path: 'guarded',
+      visibility: 'private',
+      creator: 'root',
+      members: TEAM_MEMBERS,
+      repository: { protected_branches: { main: { push_access_level: 'maintainer', merge_access_level: 'maintainer' } } },
+    },
     { namespace: 'acme', path: 'other', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'a.txt': 'a\n' } } },
   ],
 };
@@ -194,6 +203,12 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(del.code, del.stderr).toBe(0);
     expect((await api('/projects/acme%2Fapp/repository/branches/scratch')).status).toBe(404);
 
+    // A tag deleted by push takes its release with it.
+    expect((await api('/projects/acme%2Fapp/releases/v1.0.0')).status).toBe(200);
+    await git.ok(['push', '-q', 'origin', '--delete', 'v1.0.0'], 'a');
+    expect((await api('/projects/acme%2Fapp/repository/tags/v1.0.0')).status).toBe(404);
+    expect((await api('/projects/acme%2Fapp/releases/v1.0.0')).status).toBe(404);
+
     const main = await git.run(['push', url('acme/app.git', 'mai', 'maintainer-token'), '--delete', 'main'], 'a');
     expect(main.stderr).toContain('remote: GitLab: The default branch of a project cannot be deleted.');
     const protectedTag = await git.run(['push', 'origin', 'HEAD:refs/tags/release-1'], 'a');
@@ -220,11 +235,41 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     await git.ok(['fetch', '-q', '--unshallow'], 'a');
     expect((await git.ok(['rev-list', '--count', 'HEAD'], 'a')).trim()).toBe('2');
     await git.ok(['fsck'], 'a');
+    // --deepen counts from the shallow end: one more commit reaches the root here.
+    await git.ok(['clone', '-q', '--depth=1', url('acme/app.git', 'dev', 'dev-token'), 'd']);
+    await git.ok(['fetch', '-q', '--deepen=1'], 'd');
+    expect((await git.ok(['rev-list', '--count', 'HEAD'], 'd')).trim()).toBe('2');
+    expect(await git.ok(['rev-parse', '--is-shallow-repository'], 'd')).toBe('false\n');
     await git.ok(['-c', 'protocol.version=0', 'clone', '-q', '--depth=1', url('acme/app.git', 'dev', 'dev-token'), 'b']);
     expect((await git.ok(['rev-list', '--count', 'HEAD'], 'b')).trim()).toBe('1');
     const f = await git.run(['clone', '--filter=blob:none', url('acme/app.git', 'dev', 'dev-token'), 'c']);
     expect(f.code).toBe(0);
     expect(f.stderr).toContain('filtering not recognized by server, ignoring');
+  });
+
+  it('clones the history since a date (deepen-since), deepens by commits (deepen-relative), and says when nothing is that recent', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'h']);
+    for (const [i, day] of ['01', '10', '20'].entries()) {
+      writeFileSync(join(git.dir, 'h', `f${i}.txt`), `${i}\n`);
+      await git.ok(['add', '-A'], 'h');
+      await git.ok(['commit', '-q', '-m', `Day ${day}`], 'h', { GIT_COMMITTER_DATE: `2026-02-${day}T12:00:00Z` });
+    }
+    await git.ok(['push', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'main'], 'h');
+    for (const version of ['2', '0']) {
+      const dir = `since-v${version}`;
+      await git.ok(['-c', `protocol.version=${version}`, 'clone', '-q', '--shallow-since=2026-02-05', url('acme/empty.git', 'dev', 'dev-token'), dir]);
+      expect((await git.ok(['log', '--format=%s'], dir)).trim().split('\n')).toEqual(['Day 20', 'Day 10']);
+      expect(await git.ok(['rev-parse', '--is-shallow-repository'], dir)).toBe('true\n');
+    }
+    for (const version of ['2', '0']) {
+      const dir = `deepen-v${version}`;
+      await git.ok(['-c', `protocol.version=${version}`, 'clone', '-q', '--depth=1', url('acme/empty.git', 'dev', 'dev-token'), dir]);
+      await git.ok(['-c', `protocol.version=${version}`, 'fetch', '-q', '--deepen=1'], dir);
+      expect((await git.ok(['log', '--format=%s'], dir)).trim().split('\n')).toEqual(['Day 20', 'Day 10']);
+      expect(await git.ok(['rev-parse', '--is-shallow-repository'], dir)).toBe('true\n');
+    }
+    const none = await git.run(['clone', '--shallow-since=2026-02-25', url('acme/empty.git', 'dev', 'dev-token'), 'none']);
+    expect(none.stderr).toContain('no commits selected for shallow requests');
   });
 
   it('sets the default branch of an empty repository from its first push', async () => {
@@ -237,6 +282,18 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect((await api('/projects/acme%2Fempty')).body.default_branch).toBe('trunk');
     await git.ok(['clone', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'again']);
     expect((await git.ok(['symbolic-ref', 'HEAD'], 'again')).trim()).toBe('refs/heads/trunk');
+  });
+
+  it('tells a developer who pushes first to an empty project’s protected default branch to ask a maintainer', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'g']);
+    await commit('g', 'a.txt', 'a\n', 'First');
+    const r = await git.run(['push', url('acme/guarded.git', 'dev', 'dev-token'), 'main'], 'g');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.replace(/ +\n/g, '\n')).toContain(
+      `remote: GitLab:\nremote: A default branch (e.g. main) does not yet exist for acme/guarded\nremote: Ask a project Owner or Maintainer to create a default branch:\nremote:\nremote:   ${server.url}/acme/guarded/-/project_members\nremote:\n`,
+    );
+    const m = await git.run(['push', url('acme/guarded.git', 'mai', 'maintainer-token'), 'main'], 'g');
+    expect(m.code, m.stderr).toBe(0);
   });
 
   it('creates a private project on a push to one that does not exist, where the pusher may create it', async () => {

@@ -511,10 +511,13 @@ export class RepositoryObjects {
    */
   async writeObject(type: ObjectType, content: Uint8Array): Promise<string> {
     const { oid } = await this.put(type, content);
-    try {
-      this.remember(oid, type, content);
-    } catch {
-      // A commit or tag with headers our parser does not know is stored all the same, and parsed when read.
+    // Commits are parsed now (a push's checks and the next fetch read them all); trees and blobs when read.
+    if (type === 'commit') {
+      try {
+        this.remember(oid, type, content);
+      } catch {
+        // A commit with headers our parser does not know is stored all the same, and parsed when read.
+      }
     }
     return oid;
   }

@@ -87,14 +87,28 @@ export function packEntry(o: PackObject): Uint8Array {
   return concat([header(TYPE_CODES[o.type], o.content.length), storedZlib(o.content)]);
 }
 
-/** A pack of entries (`packEntry`), with its header and SHA-1 trailer. */
-export async function writePack(entries: readonly Uint8Array[]): Promise<Uint8Array> {
+type NodeCrypto = typeof import('node:crypto');
+const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+
+/**
+ * A pack of entries (`packEntry`), with its header and SHA-1 trailer, as the pieces it is made of
+ * (the entries are not copied: a large pack is framed for the wire straight from them).
+ */
+export async function packChunks(entries: readonly Uint8Array[]): Promise<{ chunks: Uint8Array[]; length: number }> {
   const head = new Uint8Array(12);
   head.set([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2]);
   new DataView(head.buffer).setUint32(8, entries.length);
-  const body = concat([head, ...entries]);
-  const sum = hexToBytes(await codec.sha1(body));
-  return concat([body, sum]);
+  const chunks = [head, ...entries];
+  let sum: Uint8Array;
+  if (nodeCrypto?.createHash) {
+    const h = nodeCrypto.createHash('sha1');
+    for (const c of chunks) h.update(c);
+    sum = new Uint8Array(h.digest());
+  } else sum = hexToBytes(await codec.sha1(concat(chunks)));
+  chunks.push(sum);
+  let length = 0;
+  for (const c of chunks) length += c.length;
+  return { chunks, length };
 }
 
 type NodeZlib = typeof import('node:zlib');

@@ -82,3 +82,45 @@ export function sideband(channel: 1 | 2 | 3, data: Uint8Array, max = MAX_PKT_DAT
   }
   return out;
 }
+
+/**
+ * `before`, then the stream `chunks` (of `length` bytes) on side-band 1 in packets of at most
+ * `max` bytes, then `after`: in one array, the stream copied once.
+ */
+export function framed(before: readonly Uint8Array[], chunks: readonly Uint8Array[], length: number, after: readonly Uint8Array[], max = MAX_PKT_DATA - 1): Uint8Array {
+  const packets = Math.ceil(length / max);
+  let size = packets * 5 + length;
+  for (const c of before) size += c.length;
+  for (const c of after) size += c.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of before) {
+    out.set(c, at);
+    at += c.length;
+  }
+  let left = 0; // bytes left in the current packet
+  let sent = 0;
+  for (const c of chunks) {
+    for (let from = 0; from < c.length; ) {
+      if (left === 0) {
+        const n = Math.min(max, length - sent);
+        const head = (n + 5).toString(16).padStart(4, '0');
+        for (let i = 0; i < 4; i++) out[at + i] = head.charCodeAt(i);
+        out[at + 4] = 1;
+        at += 5;
+        left = n;
+      }
+      const take = Math.min(left, c.length - from);
+      out.set(c.subarray(from, from + take), at);
+      at += take;
+      from += take;
+      left -= take;
+      sent += take;
+    }
+  }
+  for (const c of after) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}

@@ -19,6 +19,10 @@ export interface SelectOptions {
   haves: readonly string[];
   /** `deepen N`: send at most N commits along each line of history from the wants. */
   depth?: number;
+  /** `deepen-relative`: `depth` counts from the client's shallow commits, not from the wants. */
+  relative?: boolean;
+  /** `deepen-since T`: send only commits made (by their committer's time) at T seconds or after. */
+  since?: number;
   /** The client's current shallow commits. */
   clientShallow?: readonly string[];
 }
@@ -37,6 +41,9 @@ async function peelWant(repo: RepositoryObjects, oid: string, tags: { oid: strin
   }
   return null;
 }
+
+/** A shallow request that leaves no commit to send (git: "no commits selected for shallow requests"). */
+export class NothingSelected extends Error {}
 
 export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): Promise<Selection> {
   // Commits the client has: every one reachable from its haves (its shallow commits cut that walk).
@@ -74,7 +81,8 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     const peeled = await peelWant(repo, w, out, sent);
     if (peeled) roots.push(peeled);
   }
-  // Commits, breadth first from the wants, to the depth asked for.
+  const deepening = o.depth !== undefined || o.since !== undefined;
+  // Commits, breadth first from the wants, to the depth (or the time) asked for.
   const shallow: string[] = [];
   const unshallow: string[] = [];
   const depthOf = new Map<string, number>();
@@ -82,8 +90,10 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
   const trees: string[] = [];
   for (const r of roots) {
     if (r.type === 'commit') {
+      if (o.since !== undefined && (await repo.readCommit(r.oid)).committer.timestamp < o.since) throw new NothingSelected();
       if (!depthOf.has(r.oid)) {
-        depthOf.set(r.oid, 1);
+        // 0: not counted (a relative deepening counts from the client's shallow commits only).
+        depthOf.set(r.oid, o.relative ? 0 : 1);
         frontier.push(r.oid);
       }
     } else if (r.type === 'tree') trees.push(r.oid);
@@ -96,24 +106,30 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     const next: string[] = [];
     for (const c of frontier) {
       const commit = await repo.readCommit(c);
-      const d = depthOf.get(c)!;
       const has = common.has(c);
+      const d = o.relative && clientShallow.has(c) ? 1 : depthOf.get(c)!;
       if (!has && !sent.has(c)) {
         sent.add(c);
         out.push({ oid: c, type: 'commit' });
         trees.push(commit.tree);
       }
-      const parents = commit.parents.filter((p) => repo.has(p));
-      if (o.depth !== undefined && d >= o.depth) {
+      let parents = commit.parents.filter((p) => repo.has(p));
+      if (o.depth !== undefined && d > 0 && d >= (o.relative ? o.depth + 1 : o.depth)) {
         if (!has && parents.length > 0) shallow.push(c);
         continue;
       }
+      if (o.since !== undefined) {
+        const young: string[] = [];
+        for (const p of parents) if ((await repo.readCommit(p)).committer.timestamp >= o.since) young.push(p);
+        if (!has && young.length < parents.length) shallow.push(c);
+        parents = young;
+      }
       // The client has this commit's history, unless the commit is one of its shallow ends.
-      if (has && (!clientShallow.has(c) || o.depth === undefined)) continue;
+      if (has && (!clientShallow.has(c) || !deepening)) continue;
       if (clientShallow.has(c) && parents.length > 0) unshallow.push(c);
       for (const p of parents) {
         if (depthOf.has(p)) continue;
-        depthOf.set(p, d + 1);
+        depthOf.set(p, d === 0 ? 0 : d + 1);
         next.push(p);
       }
     }

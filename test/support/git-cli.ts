@@ -19,7 +19,7 @@ export interface GitResult {
 export class GitScratch {
   readonly dir = mkdtempSync(join(tmpdir(), 'gitlab-emulator-git-'));
 
-  run(args: string[], cwd = '.'): Promise<GitResult> {
+  run(args: string[], cwd = '.', extraEnv: Record<string, string> = {}): Promise<GitResult> {
     const env = {
       PATH: process.env.PATH ?? '',
       HOME: this.dir,
@@ -31,6 +31,7 @@ export class GitScratch {
       GIT_COMMITTER_EMAIL: 'cody@example.com',
       GIT_AUTHOR_DATE: '2026-03-01T10:00:00Z',
       GIT_COMMITTER_DATE: '2026-03-01T11:00:00Z',
+      ...extraEnv,
     };
     return new Promise((resolve) => {
       // Never execFileSync: the server answering git runs in this very process.
@@ -41,8 +42,8 @@ export class GitScratch {
   }
 
   /** Runs git and fails the test with its output when it fails. */
-  async ok(args: string[], cwd = '.'): Promise<string> {
-    const r = await this.run(args, cwd);
+  async ok(args: string[], cwd = '.', extraEnv: Record<string, string> = {}): Promise<string> {
+    const r = await this.run(args, cwd, extraEnv);
     if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
     return r.stdout;
   }

@@ -2,10 +2,10 @@
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
 // Packs are built from the object store, whole objects, sent on side-band 1.
-import { packEntry, writePack } from '../../git/pack.js';
-import { concat, DELIM, FLUSH, PktLineError, pkt, readPackets, sideband, text, type Packet } from '../../git/pktline.js';
+import { packChunks, packEntry } from '../../git/pack.js';
+import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { selectObjects } from '../../git/walk.js';
+import { NothingSelected, selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 import { advertisedRefs, type AdvertisedRef } from './refs.js';
@@ -23,7 +23,7 @@ export function uploadPackAdvertisement(state: State, project: Project, v2: bool
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
   const { refs, head } = advertisedRefs(state, project);
-  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
+  const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-relative no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
 
@@ -100,6 +100,8 @@ interface Negotiation {
   haves: string[];
   done: boolean;
   depth?: number;
+  since?: number;
+  relative?: boolean;
   shallow: string[];
   includeTag: boolean;
 }
@@ -109,6 +111,11 @@ function checkWants(repo: RepositoryObjects, wants: readonly string[]): void {
     if (!/^[0-9a-f]{40}$/.test(w)) throw new ProtocolError(`protocol error: expected sha/ref, got '${w}'`);
     if (!repo.has(w)) throw new ProtocolError(`upload-pack: not our ref ${w}`);
   }
+}
+
+function since(value: string): number {
+  if (!/^\d+$/.test(value)) throw new ProtocolError(`invalid deepen-since: ${value}`);
+  return Number(value);
 }
 
 function deepen(value: string): number {
@@ -127,9 +134,11 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'done') n.done = true;
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
+    else if (k === 'deepen-since') n.since = since(v);
+    else if (k === 'deepen-relative') n.relative = true;
     else if (k === 'include-tag') n.includeTag = true;
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
-    else if (k === 'deepen-since' || k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
+    else if (k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
   checkWants(repo, n.wants);
   const common = n.haves.filter((h) => repo.has(h));
@@ -142,8 +151,8 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     if (common.length === 0 && n.haves.length > 0) return concat([...sections, FLUSH]);
     sections.push(pkt('ready\n'), DELIM);
   }
-  const selection = await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, clientShallow: n.shallow });
-  if (n.depth !== undefined || n.shallow.length > 0) {
+  const selection = await select(repo, n, common);
+  if (n.depth !== undefined || n.since !== undefined || n.shallow.length > 0) {
     sections.push(pkt('shallow-info\n'));
     for (const s of selection.shallow) sections.push(pkt(`shallow ${s}\n`));
     for (const s of selection.unshallow) sections.push(pkt(`unshallow ${s}\n`));
@@ -151,7 +160,7 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
   }
   if (n.includeTag) await includeTags(repo, state, project, selection.objects);
   const pack = await packOf(repo, selection.objects);
-  return concat([...sections, pkt('packfile\n'), ...sideband(1, pack), FLUSH]);
+  return framed([...sections, pkt('packfile\n')], pack.chunks, pack.length, [FLUSH]);
 }
 
 /** Protocol v0 in one round (the client sends its wants, haves and `done` together). */
@@ -169,14 +178,18 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'done') n.done = true;
     else if (k === 'shallow') n.shallow.push(v);
     else if (k === 'deepen') n.depth = deepen(v);
-    else if (k === 'filter' || k === 'deepen-since' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
+    else if (k === 'deepen-since') n.since = since(v);
+    else if (k === 'deepen-relative') n.relative = true;
+    else if (k === 'filter' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
   }
   checkWants(repo, n.wants);
   n.includeTag = caps.includes('include-tag');
+  // In v0, a relative deepening is a capability of the first want, not a line of its own.
+  if (caps.includes('deepen-relative')) n.relative = true;
   const common = n.haves.filter((h) => repo.has(h));
   const out: Uint8Array[] = [];
-  const selection = await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, clientShallow: n.shallow });
-  if (n.depth !== undefined) {
+  const selection = await select(repo, n, common);
+  if (n.depth !== undefined || n.since !== undefined) {
     for (const s of selection.shallow) out.push(pkt(`shallow ${s}\n`));
     for (const s of selection.unshallow) out.push(pkt(`unshallow ${s}\n`));
     out.push(FLUSH);
@@ -196,9 +209,18 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
   out.push(pkt(common.length > 0 ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
   if (n.includeTag) await includeTags(repo, state, project, selection.objects);
   const pack = await packOf(repo, selection.objects);
-  if (caps.includes('side-band-64k')) return concat([...out, ...sideband(1, pack), FLUSH]);
-  if (caps.includes('side-band')) return concat([...out, ...sideband(1, pack, 999), FLUSH]);
-  return concat([...out, pack]);
+  if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
+  if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
+  return concat([...out, ...pack.chunks]);
+}
+
+async function select(repo: RepositoryObjects, n: Negotiation, common: string[]) {
+  try {
+    return await selectObjects(repo, { wants: n.wants, haves: common, depth: n.depth, since: n.since, relative: n.relative, clientShallow: n.shallow });
+  } catch (e) {
+    if (e instanceof NothingSelected) throw new ProtocolError('no commits selected for shallow requests');
+    throw e;
+  }
 }
 
 /** `include-tag`: annotated tags that point at a commit being sent go too. */
@@ -216,7 +238,7 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
 export const packEntryKey = (oid: string) => `pack-entry:${oid}`;
 
 /** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
-async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<Uint8Array> {
+async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
   const entries: Uint8Array[] = [];
   for (const o of objects) {
     entries.push(
@@ -230,5 +252,5 @@ async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }
       ),
     );
   }
-  return writePack(entries);
+  return packChunks(entries);
 }
