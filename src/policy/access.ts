@@ -1,12 +1,15 @@
 // Roles and visibility: who may see and do what (GitLab's ProjectPolicy and GroupPolicy,
 // reduced to access levels). Members of a group are members of its subgroups and projects.
 import { ACCESS, type Member, type Namespace, type Project, type CoreState, type User } from '../store/state.js';
-import { tget, tvalues } from '../store/table.js';
+import { tget } from '../store/table.js';
+import { membershipOf, sourcesOfUser } from '../store/members.js';
 import { EmulatorError } from '../core/errors.js';
 
-function activeLevel(member: Member | undefined, today: string): number {
+/** The level a direct membership grants on `today`: none once expired, none while awaiting. */
+export function activeLevel(member: Member | undefined, today: string): number {
   if (!member) return ACCESS.none;
   if (member.expiresAt !== null && member.expiresAt <= today) return ACCESS.none;
+  if (member.state === 'awaiting') return ACCESS.none;
   return member.accessLevel;
 }
 
@@ -38,7 +41,7 @@ export function groupAccess(state: CoreState, user: User | null, ns: Namespace, 
   if (!user) return ACCESS.none;
   const t = today(now);
   let level: number = ACCESS.none;
-  for (const g of ancestry(state, ns.id)) level = Math.max(level, activeLevel(g.members[user.id], t));
+  for (const g of ancestry(state, ns.id)) level = Math.max(level, activeLevel(membershipOf(state, g, user.id), t));
   return level;
 }
 
@@ -46,7 +49,7 @@ export function projectAccess(state: CoreState, user: User | null, project: Proj
   if (!user) return ACCESS.none;
   const ns = tget(state.namespaces, project.namespaceId);
   if (ns && ns.kind === 'user' && ns.ownerId === user.id) return ACCESS.owner;
-  const direct = activeLevel(project.members[user.id], today(now));
+  const direct = activeLevel(membershipOf(state, project, user.id), today(now));
   const inherited = ns && ns.kind === 'group' ? groupAccess(state, user, ns, now) : ACCESS.none;
   return Math.max(direct, inherited);
 }
@@ -75,11 +78,14 @@ export function canReadGroup(state: CoreState, user: User | null, group: Namespa
 
 function hasDescendantAccess(state: CoreState, user: User, group: Namespace, now: number): boolean {
   const t = today(now);
-  for (const ns of tvalues(state.namespaces)) {
-    if (ns.id !== group.id && activeLevel(ns.members[user.id], t) > ACCESS.none && isWithin(state, ns.id, group.id)) return true;
-  }
-  for (const p of tvalues(state.projects)) {
-    if (activeLevel(p.members[user.id], t) > ACCESS.none && isWithin(state, p.namespaceId, group.id)) return true;
+  for (const ref of sourcesOfUser(state, user.id)) {
+    if (activeLevel(membershipOf(state, ref, user.id), t) === ACCESS.none) continue;
+    if (ref.type === 'namespace') {
+      if (ref.id !== group.id && isWithin(state, ref.id, group.id)) return true;
+    } else {
+      const p = tget(state.projects, ref.id);
+      if (p && isWithin(state, p.namespaceId, group.id)) return true;
+    }
   }
   return false;
 }

@@ -2,6 +2,7 @@
 // with the world are chunked tables; everything inside a project or a group lives in that
 // record (its partition), so an update touches one partition and a few small indexes.
 import { emptyTable, type Table } from './table.js';
+import { emptyMemberships, type MembershipTables } from './members.js';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export type Tier = 'free' | 'premium' | 'ultimate';
@@ -83,12 +84,24 @@ export interface Token {
   jobId?: number;
 }
 
+/** A membership's state: `awaiting` ones (over a seat limit, or set so) grant nothing yet. */
+export type MemberState = 'active' | 'awaiting';
+
+/** A direct membership of a user in a project or a namespace (see store/members.ts). */
 export interface Member {
   userId: number;
   accessLevel: number;
   createdAt: number;
   createdById: number | null;
+  /** A date, `YYYY-MM-DD`; the membership grants nothing from the start of that day (UTC). */
   expiresAt: string | null;
+  /** Absent means `active`. */
+  state?: MemberState;
+  /** Last change (If-Unmodified-Since); absent means `createdAt`. */
+  updatedAt?: number;
+  /** LDAP: synced from a group link, and whether its level overrides the sync. */
+  ldap?: boolean;
+  override?: boolean;
 }
 
 export interface Namespace {
@@ -103,7 +116,6 @@ export interface Namespace {
   description: string;
   createdAt: number;
   updatedAt: number;
-  members: Record<number, Member>;
   requestAccessEnabled: boolean;
   projectCreationLevel: 'noone' | 'owner' | 'maintainer' | 'developer';
   subgroupCreationLevel: 'owner' | 'maintainer';
@@ -136,7 +148,6 @@ export interface Project {
   defaultBranch: string | null;
   archived: boolean;
   topics: string[];
-  members: Record<number, Member>;
   features: Record<string, FeatureAccess>;
   settings: Record<string, unknown>;
   pendingDelete: boolean;
@@ -184,6 +195,8 @@ export interface CoreState {
   projectNames: Table<number>;
   /** CI jobs by id: a job token is valid while its job runs. */
   jobs: Table<Job>;
+  /** Who is a direct member of which project or namespace; read through store/members.ts. */
+  memberships: MembershipTables;
   tasks: Task[];
 }
 
@@ -215,6 +228,7 @@ export function emptyCoreState(seed = 1): CoreState {
     paths: emptyTable(),
     projectNames: emptyTable(),
     jobs: emptyTable(),
+    memberships: emptyMemberships(),
     tasks: [],
   };
 }

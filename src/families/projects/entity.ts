@@ -4,6 +4,7 @@
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
+import { membershipOf } from '../../store/members.js';
 import { ancestry, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
 import { isEmptyRepository, refsOf } from '../repositories/index.js';
@@ -201,7 +202,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     max_artifacts_size: null,
   };
   if (!opts.permissions) return entity;
-  const direct = v.viewer ? project.members[v.viewer.id]?.accessLevel ?? (owner?.id === v.viewer.id ? ACCESS.owner : 0) : 0;
+  const direct = v.viewer ? membershipOf(v.state, project, v.viewer.id)?.accessLevel ?? (owner?.id === v.viewer.id ? ACCESS.owner : 0) : 0;
   const inherited = v.viewer && ns.kind === 'group' ? groupAccess(v.state, v.viewer, ns, v.now) : 0;
   return { ...entity, permissions: { project_access: memberAccess(direct), group_access: memberAccess(inherited) } };
 }

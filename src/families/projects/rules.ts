@@ -6,6 +6,7 @@ import { ACCESS, coreIds, type Project, type User, type Visibility } from '../..
 import { defineTask, type TaskContext } from '../define.js';
 import type { State } from '../world.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import { removeAllMemberships } from '../../store/members.js';
 import type { Errors } from '../groups/index.js';
 import {
   MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
@@ -113,7 +114,6 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
     defaultBranch: input.defaultBranch ?? null,
     archived: false,
     topics: input.topics ?? [],
-    members: {},
     features,
     settings: input.settings ?? {},
     pendingDelete: false,
@@ -158,6 +158,7 @@ export function destroyProject(draft: Draft<State>, id: number, ctx: TaskContext
   }
   if (tget(draft.projectNames, nameKey(project.namespaceId, project.name)) === id) tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
   tdel(draft.projects, id);
+  removeAllMemberships(draft, { type: 'project', id });
   ctx.forget('project', id, draft);
 }
 

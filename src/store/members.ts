@@ -1,0 +1,82 @@
+// Memberships of projects and namespaces: the core's chunked tables and the few accessors every
+// reader and writer goes through. A source's members are a partition of their own (a write
+// copies one chunk of one source), and each user's memberships are indexed the other way
+// (user -> sources), so "where is this user a member" never walks every project.
+import type { CoreState, Member, Namespace, Project } from './state.js';
+import { emptyTable, pdel, pget, pset, pvalues, tdel, tget, type Partitioned, type Table } from './table.js';
+
+/** A project or a namespace, by id: what a membership belongs to. */
+export interface SourceRef {
+  type: 'project' | 'namespace';
+  id: number;
+}
+
+/** A member source as a record (a project or a namespace) or as a reference. */
+export type MemberSource = Project | Namespace | SourceRef;
+
+export interface MembershipTables {
+  /** Project id -> user id -> member. */
+  project: Partitioned<Member>;
+  /** Namespace id -> user id -> member. */
+  namespace: Partitioned<Member>;
+  /** User id -> `p<id>` / `n<id>` -> the source of one of their memberships. */
+  byUser: Partitioned<SourceRef>;
+}
+
+export function emptyMemberships(): MembershipTables {
+  return { project: emptyTable(), namespace: emptyTable(), byUser: emptyTable() };
+}
+
+/** The reference of a source, whatever form it is given in. */
+export function sourceRef(source: MemberSource): SourceRef {
+  if ('type' in source) return source;
+  return 'namespaceId' in source ? { type: 'project', id: source.id } : { type: 'namespace', id: source.id };
+}
+
+const refKey = (r: SourceRef) => (r.type === 'project' ? 'p' : 'n') + r.id;
+
+/** The direct membership of `userId` in the source, expired or not. */
+export function membershipOf(state: CoreState, source: MemberSource, userId: number): Member | undefined {
+  const r = sourceRef(source);
+  return pget(state.memberships[r.type], r.id, userId);
+}
+
+/** The direct members of a source, in ascending user id order. */
+export function membersOf(state: CoreState, source: MemberSource): IterableIterator<Member> {
+  const r = sourceRef(source);
+  return pvalues(state.memberships[r.type], r.id);
+}
+
+/** How many direct members a source has. */
+export function memberCount(state: CoreState, source: MemberSource): number {
+  const r = sourceRef(source);
+  return tget(state.memberships[r.type], r.id)?.size ?? 0;
+}
+
+/** Adds or replaces the membership of `member.userId` in the source (use on a draft). */
+export function setMembership(draft: CoreState, source: MemberSource, member: Member): void {
+  const r = sourceRef(source);
+  pset(draft.memberships[r.type], r.id, member.userId, member);
+  if (pget(draft.memberships.byUser, member.userId, refKey(r)) === undefined) pset(draft.memberships.byUser, member.userId, refKey(r), { type: r.type, id: r.id });
+}
+
+/** Removes one membership (use on a draft); false when there was none. */
+export function removeMembership(draft: CoreState, source: MemberSource, userId: number): boolean {
+  const r = sourceRef(source);
+  pdel(draft.memberships.byUser, userId, refKey(r));
+  return pdel(draft.memberships[r.type], r.id, userId);
+}
+
+/** Removes every membership of a source (a deleted project or group). */
+export function removeAllMemberships(draft: CoreState, source: MemberSource): void {
+  const r = sourceRef(source);
+  const table: Table<Member> | undefined = tget(draft.memberships[r.type], r.id);
+  if (table === undefined) return;
+  for (const m of Array.from(pvalues(draft.memberships[r.type], r.id))) pdel(draft.memberships.byUser, m.userId, refKey(r));
+  tdel(draft.memberships[r.type], r.id);
+}
+
+/** The sources a user is a direct member of (expired memberships included). */
+export function sourcesOfUser(state: CoreState, userId: number): IterableIterator<SourceRef> {
+  return pvalues(state.memberships.byUser, userId);
+}
