@@ -2,7 +2,7 @@
 // reader and writer goes through. A source's members are a partition of their own (a write
 // copies one chunk of one source), and each user's memberships are indexed the other way
 // (user -> sources), so "where is this user a member" never walks every project.
-import type { CoreState, Member, Namespace, Project } from './state.js';
+import { coreIds, type CoreState, type Member, type Namespace, type Project } from './state.js';
 import { emptyTable, pdel, pget, pset, pvalues, tdel, tget, type Partitioned, type Table } from './table.js';
 
 /** A project or a namespace, by id: what a membership belongs to. */
@@ -14,6 +14,20 @@ export interface SourceRef {
 /** A member source as a record (a project or a namespace) or as a reference. */
 export type MemberSource = Project | Namespace | SourceRef;
 
+/**
+ * A source shared with a group (ProjectGroupLink, GroupGroupLink): the members of the invited
+ * group (and of its ancestors) get at most `groupAccess` in the source and everything below it.
+ */
+export interface GroupShare {
+  id: number;
+  /** The invited group (`shared_with_group`). */
+  groupId: number;
+  groupAccess: number;
+  /** A date, `YYYY-MM-DD`; the share grants nothing from the start of that day (UTC). */
+  expiresAt: string | null;
+  createdAt: number;
+}
+
 export interface MembershipTables {
   /** Project id -> user id -> member. */
   project: Partitioned<Member>;
@@ -21,10 +35,16 @@ export interface MembershipTables {
   namespace: Partitioned<Member>;
   /** User id -> `p<id>` / `n<id>` -> the source of one of their memberships. */
   byUser: Partitioned<SourceRef>;
+  /** Shares: project id -> invited group id -> share. */
+  projectShares: Partitioned<GroupShare>;
+  /** Shares: shared group id -> invited group id -> share. */
+  namespaceShares: Partitioned<GroupShare>;
+  /** Invited group id -> `p<id>` / `n<id>` -> a source it is invited into. */
+  sharedInto: Partitioned<SourceRef>;
 }
 
 export function emptyMemberships(): MembershipTables {
-  return { project: emptyTable(), namespace: emptyTable(), byUser: emptyTable() };
+  return { project: emptyTable(), namespace: emptyTable(), byUser: emptyTable(), projectShares: emptyTable(), namespaceShares: emptyTable(), sharedInto: emptyTable() };
 }
 
 /** The reference of a source, whatever form it is given in. */
@@ -56,6 +76,10 @@ export function memberCount(state: CoreState, source: MemberSource): number {
 /** Adds or replaces the membership of `member.userId` in the source (use on a draft). */
 export function setMembership(draft: CoreState, source: MemberSource, member: Member): void {
   const r = sourceRef(source);
+  if (member.id === undefined) {
+    const before = pget(draft.memberships[r.type], r.id, member.userId);
+    member = { ...member, id: before?.id ?? coreIds.next(draft, 'member') };
+  }
   pset(draft.memberships[r.type], r.id, member.userId, member);
   if (pget(draft.memberships.byUser, member.userId, refKey(r)) === undefined) pset(draft.memberships.byUser, member.userId, refKey(r), { type: r.type, id: r.id });
 }
@@ -76,7 +100,59 @@ export function removeAllMemberships(draft: CoreState, source: MemberSource): vo
   tdel(draft.memberships[r.type], r.id);
 }
 
+/** Everything a deleted project or group leaves in these tables: its members, its shares, the shares into it. */
+export function forgetSource(draft: CoreState, source: MemberSource): void {
+  const r = sourceRef(source);
+  removeAllMemberships(draft, r);
+  for (const share of Array.from(sharesOf(draft, r))) removeShare(draft, r, share.groupId);
+  if (r.type === 'namespace') {
+    for (const into of Array.from(pvalues(draft.memberships.sharedInto, r.id))) removeShare(draft, into, r.id);
+  }
+}
+
+const sharesTable = (state: CoreState, r: SourceRef) => (r.type === 'project' ? state.memberships.projectShares : state.memberships.namespaceShares);
+
+/** The groups a source is shared with, in ascending group id order (expired shares included). */
+export function sharesOf(state: CoreState, source: MemberSource): IterableIterator<GroupShare> {
+  const r = sourceRef(source);
+  return pvalues(sharesTable(state, r), r.id);
+}
+
+/** The share of a source with one group. */
+export function shareOf(state: CoreState, source: MemberSource, groupId: number): GroupShare | undefined {
+  const r = sourceRef(source);
+  return pget(sharesTable(state, r), r.id, groupId);
+}
+
+/** Shares a source with a group, or changes the share (use on a draft). */
+export function setShare(draft: CoreState, source: MemberSource, share: GroupShare): void {
+  const r = sourceRef(source);
+  pset(sharesTable(draft, r), r.id, share.groupId, share);
+  pset(draft.memberships.sharedInto, share.groupId, refKey(r), { type: r.type, id: r.id });
+}
+
+/** Ends the share of a source with a group (use on a draft); false when there was none. */
+export function removeShare(draft: CoreState, source: MemberSource, groupId: number): boolean {
+  const r = sourceRef(source);
+  pdel(draft.memberships.sharedInto, groupId, refKey(r));
+  return pdel(sharesTable(draft, r), r.id, groupId);
+}
+
+/** The sources a group is invited into. */
+export function sharedInto(state: CoreState, groupId: number): IterableIterator<SourceRef> {
+  return pvalues(state.memberships.sharedInto, groupId);
+}
+
 /** The sources a user is a direct member of (expired memberships included). */
 export function sourcesOfUser(state: CoreState, userId: number): IterableIterator<SourceRef> {
   return pvalues(state.memberships.byUser, userId);
+}
+
+/**
+ * An identity that changes whenever the source's shares change (for caches of rendered
+ * entities, which compare what they read by identity); undefined while it has none.
+ */
+export function sharesVersion(state: CoreState, source: MemberSource): object | undefined {
+  const r = sourceRef(source);
+  return tget(sharesTable(state, r), r.id);
 }

@@ -89,6 +89,8 @@ export type MemberState = 'active' | 'awaiting';
 
 /** A direct membership of a user in a project or a namespace (see store/members.ts). */
 export interface Member {
+  /** The membership's own id (its order in lists); handed out by `setMembership` when absent. */
+  id?: number;
   userId: number;
   accessLevel: number;
   createdAt: number;
@@ -256,7 +258,7 @@ export function sequences<const N extends string>(names: readonly N[]) {
 }
 
 /** Sequences of the shared records. */
-export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job']);
+export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job', 'member', 'group_link']);
 
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
 export function randomHex(draft: CoreState, length: number): string {

@@ -7,7 +7,7 @@ import type { State } from '../world.js';
 import { defineTask, type TaskContext } from '../define.js';
 import { destroyProject, projectsIn } from '../projects/index.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
-import { removeAllMemberships, setMembership } from '../../store/members.js';
+import { forgetSource, setMembership } from '../../store/members.js';
 import {
   GROUP_NAME_MESSAGE, MAX_LENGTH, NAMESPACE_PATH_MESSAGE, OCI_PATH_MESSAGE, isOciPath, isPathTaken, isReservedTopLevel,
   isValidGroupName, isValidNamespacePath, tooLong,
@@ -160,7 +160,7 @@ function destroyGroup(draft: Draft<State>, id: number, ctx: TaskContext): void {
   for (const p of projectsIn(draft as State, id)) destroyProject(draft, p.id, ctx);
   tdel(draft.paths, group.fullPath.toLowerCase());
   tdel(draft.namespaces, id);
-  removeAllMemberships(draft, { type: 'namespace', id });
+  forgetSource(draft, { type: 'namespace', id });
   ctx.forget('group', id, draft);
 }
 

@@ -4,8 +4,8 @@
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
-import { membershipOf } from '../../store/members.js';
-import { ancestry, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
+import { membershipOf, sharesOf, sharesVersion } from '../../store/members.js';
+import { ancestry, canReadGroup, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
 import { isEmptyRepository, refsOf } from '../repositories/index.js';
 import { fullName, namespaceBasic } from '../namespaces/index.js';
@@ -182,7 +182,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
       : {}),
     ...(can('repository') ? { ci_config_path: pick('ci_config_path', null) } : {}),
     public_jobs: pick('public_jobs', true),
-    shared_with_groups: [] as unknown[],
+    shared_with_groups: sharedWithGroups(v, project),
     only_allow_merge_if_pipeline_succeeds: pick('only_allow_merge_if_pipeline_succeeds', false),
     allow_merge_on_skipped_pipeline: pick('allow_merge_on_skipped_pipeline', null),
     request_access_enabled: pick('request_access_enabled', true),
@@ -207,6 +207,17 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
   return { ...entity, permissions: { project_access: memberAccess(direct), group_access: memberAccess(inherited) } };
 }
 
+/** SharedGroupWithProject: the groups the project is shared with that the viewer may see. */
+function sharedWithGroups(v: ProjectView, project: Project) {
+  const out: unknown[] = [];
+  for (const share of sharesOf(v.state, project)) {
+    const g = tget(v.state.namespaces, share.groupId);
+    if (!g || !canReadGroup(v.state, v.viewer, g, v.now)) continue;
+    out.push({ group_id: g.id, group_name: g.name, group_full_path: g.fullPath, group_access_level: share.groupAccess, expires_at: share.expiresAt });
+  }
+  return out;
+}
+
 export type ProjectRendering = 'basic' | 'project' | 'with-access';
 
 /** The rendered JSON of one project for this viewer, reused while nothing it reads has changed. */
@@ -214,7 +225,10 @@ export function projectJson(v: ProjectView, project: Project, rendering: Project
   const access = projectAccess(v.state, v.viewer, project, v.now);
   const chain = ancestry(v.state, project.namespaceId);
   const owner = chain[0]?.kind === 'user' && chain[0].ownerId !== null ? tget(v.state.users, chain[0].ownerId) : undefined;
-  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}`, [...chain, owner, v.viewer], () =>
+  const membership = v.viewer ? membershipOf(v.state, project, v.viewer.id) : undefined;
+  const shares = sharesVersion(v.state, project);
+  const invited = shares ? Array.from(sharesOf(v.state, project), (s) => tget(v.state.namespaces, s.groupId)) : [];
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
     rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
   );
 }

@@ -27,6 +27,10 @@ export interface FixtureMember {
   user: string;
   access_level: number | RoleName;
   expires_at?: string | null;
+  /** `awaiting`: a membership that grants nothing until it is activated (paid tiers). */
+  state?: 'active' | 'awaiting';
+  /** Synced from LDAP (its level may then be overridden). */
+  ldap?: boolean;
 }
 
 export function seedUsers(s: SeedRun): void {
@@ -54,7 +58,7 @@ export function fixtureMembers(state: State, list: readonly FixtureMember[] | un
   const out = new Map<number, Member>();
   for (const m of list ?? []) {
     const id = fixtureUserId(state, m.user, where);
-    out.set(id, { userId: id, accessLevel: accessLevel(m.access_level), createdAt: now, createdById: null, expiresAt: m.expires_at ?? null });
+    out.set(id, { userId: id, accessLevel: accessLevel(m.access_level), createdAt: now, createdById: null, expiresAt: m.expires_at ?? null, ...(m.state ? { state: m.state } : {}), ...(m.ldap ? { ldap: true, override: false } : {}) });
   }
   return [...out.values()];
 }
