@@ -7,6 +7,7 @@ import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
+import { movesControl, type MovesControl } from './families/storage-moves/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
@@ -65,6 +66,11 @@ export class Emulator {
   readonly store: Store<State>;
   /** Git objects of every repository; shared with forks, since objects are never rewritten. */
   readonly objects: ObjectDatabase;
+  /**
+   * Repository storage moves: list and inspect them, choose ahead how one fails, set how long
+   * each step takes. Moves advance on the clock (`clock.advance`, `runUntilIdle`).
+   */
+  readonly moves: MovesControl;
   #seeded: Snapshot;
   #named = new Map<string, Snapshot>();
   #pipeline: Pipeline;
@@ -85,6 +91,7 @@ export class Emulator {
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase(REPOSITORY_STORAGE);
     this.#seeded = this.store.snapshot();
+    this.moves = movesControl(this.store);
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;

@@ -8,6 +8,7 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { members } from './members/index.js';
 import { milestones } from './milestones/index.js';
+import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
@@ -31,4 +32,5 @@ export const FAMILIES = [
   releases,
   milestones,
   members,
+  storageMoves,
 ] as const;

@@ -7,7 +7,7 @@ import { tget } from '../../store/table.js';
 import { membershipOf, sharesOf, sharesVersion } from '../../store/members.js';
 import { ancestry, canReadGroup, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
-import { isEmptyRepository, refsOf } from '../repositories/index.js';
+import { isEmptyRepository, refsOf, repositoryStorageOf } from '../repositories/index.js';
 import { fullName, namespaceBasic } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import { userBasic, type UrlBase } from '../users/index.js';
@@ -200,6 +200,8 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     warn_about_potentially_unwanted_characters: true,
     autoclose_referenced_issues: pick('autoclose_referenced_issues', true),
     max_artifacts_size: null,
+    // change_repository_storage: administrators.
+    ...(v.viewer?.admin ? { repository_storage: repositoryStorageOf(v.state, 'project', project.id) } : {}),
   };
   if (!opts.permissions) return entity;
   const direct = v.viewer ? membershipOf(v.state, project, v.viewer.id)?.accessLevel ?? (owner?.id === v.viewer.id ? ACCESS.owner : 0) : 0;
@@ -228,7 +230,8 @@ export function projectJson(v: ProjectView, project: Project, rendering: Project
   const membership = v.viewer ? membershipOf(v.state, project, v.viewer.id) : undefined;
   const shares = sharesVersion(v.state, project);
   const invited = shares ? Array.from(sharesOf(v.state, project), (s) => tget(v.state.namespaces, s.groupId)) : [];
-  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
+  const storage = v.viewer?.admin ? repositoryStorageOf(v.state, 'project', project.id) : '';
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
     rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
   );
 }

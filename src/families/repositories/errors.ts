@@ -34,3 +34,7 @@ export const branchHierarchyConflict = (branch: string) =>
 export const defaultBranchUndeletable = () => messageError(400, 'The default branch of a project cannot be deleted.');
 export const protectedBranchUndeletable = () =>
   messageError(400, 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.');
+
+/** Gitlab::GitAccess ERROR_MESSAGES[:read_only]: every write to a repository while it moves between storages. */
+export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+export const repositoryReadOnly = () => messageError(400, READ_ONLY_MESSAGE);
