@@ -61,7 +61,7 @@ export function membershipOf(state: CoreState, source: MemberSource, userId: num
   return pget(state.memberships[r.type], r.id, userId);
 }
 
-/** The direct members of a source, in ascending user id order. */
+/** The direct members of a source (expired ones included), in the table's order; sort by `id` for GitLab's. */
 export function membersOf(state: CoreState, source: MemberSource): IterableIterator<Member> {
   const r = sourceRef(source);
   return pvalues(state.memberships[r.type], r.id);
@@ -112,7 +112,7 @@ export function forgetSource(draft: CoreState, source: MemberSource): void {
 
 const sharesTable = (state: CoreState, r: SourceRef) => (r.type === 'project' ? state.memberships.projectShares : state.memberships.namespaceShares);
 
-/** The groups a source is shared with, in ascending group id order (expired shares included). */
+/** The groups a source is shared with (expired shares included). */
 export function sharesOf(state: CoreState, source: MemberSource): IterableIterator<GroupShare> {
   const r = sourceRef(source);
   return pvalues(sharesTable(state, r), r.id);
