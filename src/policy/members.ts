@@ -2,7 +2,7 @@
 // `/all` relations): direct members, members of ancestor groups, and members of groups the
 // source (or an ancestor) is shared with, one entry per user at the highest level.
 import { ACCESS, type CoreState, type Member, type Namespace, type Project } from '../store/state.js';
-import { membersOf, sharesOf, sourceRef, type GroupShare, type SourceRef } from '../store/members.js';
+import { membersInOrder, sharesOf, sourceRef, type GroupShare, type SourceRef } from '../store/members.js';
 import { ancestry, today } from './access.js';
 
 /** How a user is a member of the source: directly, through an ancestor group, or through a shared group. */
@@ -43,7 +43,7 @@ export function effectiveMembers(
     else if (level > had.level) out.set(m.userId, { member: m, level, source: from, via });
   };
   const addSource = (from: SourceRef, via: Via, cap?: number) => {
-    for (const m of membersOf(state, from)) {
+    for (const m of membersInOrder(state, from)) {
       if (expired(m, t)) continue;
       if (via !== 'direct' && m.accessLevel <= ACCESS.minimal) continue;
       offer(m, cap === undefined ? m.accessLevel : Math.min(cap, m.accessLevel), from, via);

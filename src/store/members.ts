@@ -3,7 +3,7 @@
 // copies one chunk of one source), and each user's memberships are indexed the other way
 // (user -> sources), so "where is this user a member" never walks every project.
 import { coreIds, type CoreState, type Member, type Namespace, type Project } from './state.js';
-import { emptyTable, pdel, pget, pset, pvalues, tdel, tget, type Partitioned, type Table } from './table.js';
+import { chunkOf, emptyTable, pdel, pget, pset, pvalues, tdel, tget, type Partitioned, type Table } from './table.js';
 
 /** A project or a namespace, by id: what a membership belongs to. */
 export interface SourceRef {
@@ -41,10 +41,19 @@ export interface MembershipTables {
   namespaceShares: Partitioned<GroupShare>;
   /** Invited group id -> `p<id>` / `n<id>` -> a source it is invited into. */
   sharedInto: Partitioned<SourceRef>;
+  /** Source id -> membership id -> member (the same record): a source's members in GitLab's list order, a page without a sort. */
+  projectOrder: Partitioned<Member>;
+  namespaceOrder: Partitioned<Member>;
+  /** Source id -> user id -> expiry date, for the memberships that have one (few): counts without a scan. */
+  projectExpiring: Partitioned<string>;
+  namespaceExpiring: Partitioned<string>;
 }
 
 export function emptyMemberships(): MembershipTables {
-  return { project: emptyTable(), namespace: emptyTable(), byUser: emptyTable(), projectShares: emptyTable(), namespaceShares: emptyTable(), sharedInto: emptyTable() };
+  return {
+    project: emptyTable(), namespace: emptyTable(), byUser: emptyTable(), projectShares: emptyTable(), namespaceShares: emptyTable(), sharedInto: emptyTable(),
+    projectOrder: emptyTable(), namespaceOrder: emptyTable(), projectExpiring: emptyTable(), namespaceExpiring: emptyTable(),
+  };
 }
 
 /** The reference of a source, whatever form it is given in. */
@@ -54,6 +63,8 @@ export function sourceRef(source: MemberSource): SourceRef {
 }
 
 const refKey = (r: SourceRef) => (r.type === 'project' ? 'p' : 'n') + r.id;
+const orderOf = (state: CoreState, r: SourceRef) => (r.type === 'project' ? state.memberships.projectOrder : state.memberships.namespaceOrder);
+const expiringOf = (state: CoreState, r: SourceRef) => (r.type === 'project' ? state.memberships.projectExpiring : state.memberships.namespaceExpiring);
 
 /** The direct membership of `userId` in the source, expired or not. */
 export function membershipOf(state: CoreState, source: MemberSource, userId: number): Member | undefined {
@@ -81,13 +92,20 @@ export function setMembership(draft: CoreState, source: MemberSource, member: Me
     member = { ...member, id: before?.id ?? coreIds.next(draft, 'member') };
   }
   pset(draft.memberships[r.type], r.id, member.userId, member);
+  pset(orderOf(draft, r), r.id, member.id!, member);
+  if (member.expiresAt !== null) pset(expiringOf(draft, r), r.id, member.userId, member.expiresAt);
+  else pdel(expiringOf(draft, r), r.id, member.userId);
   if (pget(draft.memberships.byUser, member.userId, refKey(r)) === undefined) pset(draft.memberships.byUser, member.userId, refKey(r), { type: r.type, id: r.id });
 }
 
 /** Removes one membership (use on a draft); false when there was none. */
 export function removeMembership(draft: CoreState, source: MemberSource, userId: number): boolean {
   const r = sourceRef(source);
+  const before = pget(draft.memberships[r.type], r.id, userId);
+  if (before === undefined) return false;
   pdel(draft.memberships.byUser, userId, refKey(r));
+  if (before.id !== undefined) pdel(orderOf(draft, r), r.id, before.id);
+  pdel(expiringOf(draft, r), r.id, userId);
   return pdel(draft.memberships[r.type], r.id, userId);
 }
 
@@ -98,6 +116,66 @@ export function removeAllMemberships(draft: CoreState, source: MemberSource): vo
   if (table === undefined) return;
   for (const m of Array.from(pvalues(draft.memberships[r.type], r.id))) pdel(draft.memberships.byUser, m.userId, refKey(r));
   tdel(draft.memberships[r.type], r.id);
+  tdel(orderOf(draft, r), r.id);
+  tdel(expiringOf(draft, r), r.id);
+}
+
+/**
+ * One page of a source's direct members that have not expired on `today` (`YYYY-MM-DD`), in
+ * GitLab's order (membership id), and how many there are: without a sort, and without reading
+ * the members before the page (whole chunks are skipped by their counts).
+ */
+export function memberPage(state: CoreState, source: MemberSource, today: string, offset: number, limit: number): { total: number; members: Member[] } {
+  const r = sourceRef(source);
+  const all = tget(state.memberships[r.type], r.id);
+  if (all === undefined) return { total: 0, members: [] };
+  // The expired ones, by the chunk of the order index they sit in.
+  const expired = new Set<number>();
+  const expiredIn = new Map<string, number>();
+  for (const [userId, date] of ptable(expiringOf(state, r), r.id)) {
+    if (date > today) continue;
+    const id = pget(state.memberships[r.type], r.id, Number(userId))?.id;
+    if (id === undefined) continue;
+    expired.add(id);
+    const ck = chunkOf(id);
+    expiredIn.set(ck, (expiredIn.get(ck) ?? 0) + 1);
+  }
+  const total = all.size - expired.size;
+  const members: Member[] = [];
+  const order = tget(orderOf(state, r), r.id);
+  if (order === undefined || limit <= 0) return { total, members };
+  let skip = offset;
+  for (const ck in order.chunks) {
+    const chunk = order.chunks[ck]!;
+    const live = chunk.size - (expiredIn.get(ck) ?? 0);
+    if (skip >= live) {
+      skip -= live;
+      continue;
+    }
+    for (const [id, m] of chunk) {
+      if (expired.has(Number(id))) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      members.push(m);
+      if (members.length === limit) return { total, members };
+    }
+  }
+  return { total, members };
+}
+
+/** The entries of one owner's table (key as stored, value). */
+function* ptable<T>(p: Partitioned<T>, owner: number): IterableIterator<[string, T]> {
+  const t = tget(p, owner);
+  if (t === undefined) return;
+  for (const ck in t.chunks) yield* t.chunks[ck]!.entries();
+}
+
+/** A source's direct members (expired ones included) in GitLab's list order (membership id). */
+export function membersInOrder(state: CoreState, source: MemberSource): IterableIterator<Member> {
+  const r = sourceRef(source);
+  return pvalues(orderOf(state, r), r.id);
 }
 
 /** Everything a deleted project or group leaves in these tables: its members, its shares, the shares into it. */

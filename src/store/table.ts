@@ -19,7 +19,8 @@ export function emptyTable<T>(): Table<T> {
   return { size: 0, chunks: {} };
 }
 
-function chunkOf(key: string | number): string {
+/** The chunk a key lives in (a chunk's records are the ones `chunks[chunkOf(key)]` holds). */
+export function chunkOf(key: string | number): string {
   if (typeof key === 'number') return String(Math.floor(key / CHUNK));
   let h = 2166136261;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);

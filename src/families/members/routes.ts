@@ -5,7 +5,9 @@ import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { sourceRef } from '../../store/members.js';
+import { memberPage, sourceRef } from '../../store/members.js';
+import { offsetHeaders, pageRequest } from '../../http/pagination.js';
+import { today } from '../../policy/access.js';
 import type { Member, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { findUserByUsername } from '../users/index.js';
@@ -48,7 +50,7 @@ export function viewOf(ctx: Context<unknown>, extra: Partial<MemberView> = {}): 
 /** User.search: name or username containing the text, or the exact email, case-insensitively. */
 export function matchesQuery(user: User, query: string): boolean {
   const q = query.toLowerCase();
-  return user.name.toLowerCase().includes(q) || user.username.toLowerCase().includes(q) || user.email.toLowerCase() === q;
+  return user.username.toLowerCase().includes(q) || user.name.toLowerCase().includes(q) || user.email.toLowerCase() === q;
 }
 
 /** `expires_at` as the date the membership stores. */
@@ -126,14 +128,25 @@ function routesFor(kind: 'projects' | 'groups') {
       handler: (ctx) => {
         const source = sourceOfCtx(ctx, kind);
         const p = ctx.params;
-        const list = directMembers(ctx.state, source, ctx.now()).filter((m) => {
-          if (p.user_ids?.length && !p.user_ids.includes(m.userId)) return false;
-          if (p.skip_users?.includes(m.userId)) return false;
-          const user = tget(ctx.state.users, m.userId);
-          return user !== undefined && (p.query === undefined || p.query === '' || matchesQuery(user, p.query));
-        });
         const v = viewOf(ctx, { showSeatInfo: p.show_seat_info });
         const ref = sourceRef(source);
+        if (!p.user_ids?.length && !p.skip_users?.length && !p.query) {
+          // Unfiltered: one page read straight off the source's ordered index.
+          const { page, perPage } = pageRequest(p);
+          const { total, members } = memberPage(ctx.state, source, today(ctx.now()), (page - 1) * perPage, perPage);
+          Object.assign(ctx.responseHeaders, offsetHeaders(total, p, ctx.linkBase));
+          return json(members.map((m) => memberEntity(v, m, ref)));
+        }
+        const ids = p.user_ids?.length ? new Set(p.user_ids) : undefined;
+        const skip = new Set(p.skip_users ?? []);
+        const query = p.query || undefined;
+        const list = directMembers(ctx.state, source, ctx.now()).filter((m) => {
+          if (ids && !ids.has(m.userId)) return false;
+          if (skip.has(m.userId)) return false;
+          if (!query) return true;
+          const user = tget(ctx.state.users, m.userId);
+          return user !== undefined && matchesQuery(user, query);
+        });
         return json(ctx.paginate(list).map((m) => memberEntity(v, m, ref)));
       },
     }),
@@ -143,12 +156,19 @@ function routesFor(kind: 'projects' | 'groups') {
         const source = sourceOfCtx(ctx, kind);
         const p = ctx.params;
         const paid = ctx.state.instance.tier !== 'free';
-        const list = effectiveList(ctx.state, ctx.user!, source, ctx.now()).filter((e) => {
-          if (p.user_ids?.length && !p.user_ids.includes(e.member.userId)) return false;
-          if (paid && p.state && (e.member.state ?? 'active') !== p.state) return false;
-          const user = tget(ctx.state.users, e.member.userId);
-          return user !== undefined && (p.query === undefined || p.query === '' || matchesQuery(user, p.query));
-        });
+        const ids = p.user_ids?.length ? new Set(p.user_ids) : undefined;
+        const state = paid ? p.state : undefined;
+        const query = p.query || undefined;
+        let list = effectiveList(ctx.state, ctx.user!, source, ctx.now());
+        if (ids || state || query) {
+          list = list.filter((e) => {
+            if (ids && !ids.has(e.member.userId)) return false;
+            if (state && (e.member.state ?? 'active') !== state) return false;
+            if (!query) return true;
+            const user = tget(ctx.state.users, e.member.userId);
+            return user !== undefined && matchesQuery(user, query);
+          });
+        }
         const v = viewOf(ctx, { showSeatInfo: p.show_seat_info });
         return json(ctx.paginate(list).map((e) => memberEntity(v, e.member, e.source, e.level)));
       },

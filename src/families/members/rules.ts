@@ -5,7 +5,7 @@ import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { activeLevel, ancestry, canReadGroup, canReadProject, groupAccess, hasGroupRole, hasProjectRole, isWithin, projectAccess, today } from '../../policy/access.js';
 import { effectiveMemberList, effectiveMembers, type EffectiveMember } from '../../policy/members.js';
 import {
-  membershipOf, membersOf, removeMembership, setMembership, sourceRef, sourcesOfUser, type SourceRef,
+  membershipOf, membersInOrder, membersOf, removeMembership, setMembership, sourceRef, sourcesOfUser, type SourceRef,
 } from '../../store/members.js';
 import { ACCESS, type Member, type MemberState, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
@@ -70,8 +70,8 @@ const expired = (m: Member, t: string) => m.expiresAt !== null && m.expiresAt <=
 export function directMembers(state: State, source: Source, now: number): Member[] {
   const t = today(now);
   const out: Member[] = [];
-  for (const m of membersOf(state, source)) if (!expired(m, t)) out.push(m);
-  return out.sort((a, b) => (a.id ?? 0) - (b.id ?? 0) || a.userId - b.userId);
+  for (const m of membersInOrder(state, source)) if (!expired(m, t)) out.push(m);
+  return out;
 }
 
 /** The direct, unexpired membership of a user. */
