@@ -190,6 +190,17 @@ describe('the read-only window', () => {
   });
 });
 
+describe('a deleted container', () => {
+  it('takes its moves with it, even mid-move', async () => {
+    await schedule('acme/docs', { destination_storage_name: 'storage2' });
+    step();
+    expect((await call(`/projects/${encodeURIComponent('acme/docs')}`, { method: 'DELETE' })).status).toBe(202);
+    world().runUntilIdle();
+    expect(await body(await call('/project_repository_storage_moves'))).toEqual([]);
+    expect(world().state.tasks).toEqual([]);
+  });
+});
+
 describe('group and snippet moves', () => {
   it('moves a group’s wiki repository (paid tiers)', async () => {
     const res = await call('/groups/acme/repository_storage_moves', { method: 'POST', json: { destination_storage_name: 'storage2' } });

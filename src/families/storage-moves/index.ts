@@ -3,7 +3,7 @@
 // chooses ahead, and `emulator.moves` / the control API to watch and steer them.
 import { emptyTable } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
-import { DEFAULT_STEP_MS, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
+import { DEFAULT_STEP_MS, forgetMoves, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
 import { storageMoveRoutes } from './routes.js';
 import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } from './seed.js';
 
@@ -18,6 +18,7 @@ export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; 
   seed: { after: ['projects', 'repositories'], run: seedStorage },
   routes: storageMoveRoutes,
   tasks: [STEP_MOVE, SCHEDULE_ALL_MOVES],
+  forget: { project: (draft, id) => forgetMoves(draft, 'project', id), group: (draft, id) => forgetMoves(draft, 'group', id) },
 });
 
 export { movesControl, type MovesControl } from './control.js';

@@ -248,3 +248,10 @@ export function scheduleAllMoves(state: State, type: ContainerType, source: stri
   if (destination !== undefined && !shardNames(state).includes(destination)) throw storageNotInList('destination_storage_name');
   return (draft) => schedule(draft, SCHEDULE_ALL_MOVES, now, { type, source, destination: destination ?? null, at: now });
 }
+
+/** A deleted container's moves go with it (`dependent: :destroy`), and any failure chosen for it. */
+export function forgetMoves(draft: Draft<State>, type: ContainerType, containerId: number): void {
+  for (const id of Array.from(pvalues(draft.storageMovesOf[type], containerId))) tdel(draft.storageMoves[type], id);
+  tdel(draft.storageMovesOf[type], containerId);
+  tdel(draft.plannedMoveFailures, `${type}:${containerId}`);
+}
