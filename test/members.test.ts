@@ -239,7 +239,7 @@ describe('billable members', () => {
   });
 
   it('is a paid-tier endpoint', async () => {
-    world().store.update((d) => void (d.instance.tier = 'free'));
+    world().configure({ tier: 'free' });
     expect((await call('/groups/acme/billable_members', 'own-token')).status).toBe(404);
   });
 });

@@ -207,7 +207,7 @@ describe('group and snippet moves', () => {
     expect(res.status).toBe(201);
     expect(await body(res)).toMatchObject({ state: 'scheduled', group: { id: idOf(world(), 'acme'), name: 'Acme', web_url: 'https://gitlab.example.com/groups/acme' } });
     expect((await body(await call('/group_repository_storage_moves'))).length).toBe(1);
-    world().store.update((d) => void (d.instance.tier = 'free'));
+    world().configure({ tier: 'free' });
     expect((await call('/group_repository_storage_moves')).status).toBe(404);
   });
 

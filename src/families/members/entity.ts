@@ -56,7 +56,7 @@ export function billableMemberEntity(v: MemberView, user: User, type: Membership
 }
 
 /** Entities::BillableMembership: one direct membership inside the hierarchy. */
-export function billableMembershipEntity(v: MemberView, member: Member, source: { id: number; fullName: string; membersUrl: string }) {
+export function billableMembershipEntity(member: Member, source: { id: number; fullName: string; membersUrl: string }) {
   return {
     id: member.id ?? 0,
     source_id: source.id,

@@ -165,8 +165,7 @@ export const groupMemberRoutes = [
       if (!canAdminMembers(ctx.state, ctx.user, ctx.group, ctx.now())) throw forbidden();
       const found = hierarchyMemberships(ctx.state, ctx.group, ctx.params.user_id);
       if (!tget(ctx.state.users, ctx.params.user_id) || found.length === 0) throw notFound('User');
-      const v = viewOf(ctx);
-      return json(ctx.paginate(found).map(({ ref, member }) => billableMembershipEntity(v, member, membersUrl(ctx.state, ref, ctx.webBase))));
+      return json(ctx.paginate(found).map(({ ref, member }) => billableMembershipEntity(member, membersUrl(ctx.state, ref, ctx.webBase))));
     },
   }),
   route({
