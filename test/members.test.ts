@@ -3,7 +3,7 @@
 // overrides and sharing (doc/api/members.md, spec/requests/api/members_spec.rb).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { apiCall, idOf, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
+import { apiCall, idOf, membershipRecord, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
 
 const user = (username: string, extra: Record<string, unknown> = {}) => ({
   username, name: username[0]!.toUpperCase() + username.slice(1), email: `${username}@example.com`, tokens: [{ token: `${username}-token` }], ...extra,
@@ -103,6 +103,7 @@ describe('adding members', () => {
     const res = await call(`/projects/${APP}/members`, 'maintainer-token', { method: 'POST', json: { user_id: uid('out'), access_level: 30, expires_at: '2026-12-31' } });
     expect(res.status).toBe(201);
     expect(await body(res)).toMatchObject({ id: uid('out'), access_level: 30, expires_at: '2026-12-31', created_by: { username: 'mai' } });
+    expect(membershipRecord(world(), 'acme/app', 'out')).toMatchObject({ accessLevel: 30, expiresAt: '2026-12-31', createdById: uid('mai') });
     expect(await body(await call(`/projects/${APP}/members`, 'maintainer-token', { method: 'POST', json: { user_id: uid('out'), access_level: 30 } }))).toEqual({ message: 'Member already exists' });
     const byName = await call(`/projects/${APP}/members`, 'maintainer-token', { method: 'POST', json: { username: 'sub', access_level: 20 } });
     expect(byName.status).toBe(201);
