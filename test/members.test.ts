@@ -145,6 +145,16 @@ describe('adding members', () => {
     expect(await body(res)).toEqual({ status: 'error', message: 'Too many users specified (limit is 100)' });
   });
 
+  it('in bulk, updates the members it finds and adds the others', async () => {
+    const res = await call(`/projects/${APP}/members`, 'maintainer-token', { method: 'POST', json: { username: 'dev,out', access_level: 40 } });
+    expect([res.status, await body(res)]).toEqual([201, { status: 'success' }]);
+    expect(membershipRecord(world(), 'acme/app', 'dev')?.accessLevel).toBe(40);
+    expect(membershipRecord(world(), 'acme/app', 'out')?.accessLevel).toBe(40);
+    // a Maintainer may not touch a Maintainer's level above their own, nor grant Owner
+    expect((await call(`/projects/${APP}/members`, 'maintainer-token', { method: 'POST', json: { username: 'dev,out', access_level: 50 } })).status).toBe(403);
+    expect(membershipRecord(world(), 'acme/app', 'dev')?.accessLevel).toBe(40);
+  });
+
   it('only group Owners add group members', async () => {
     expect((await call('/groups/acme/members', 'dev-token', { method: 'POST', json: { user_id: uid('out'), access_level: 10 } })).status).toBe(403);
   });

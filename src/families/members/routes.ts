@@ -98,11 +98,9 @@ function addMany(ctx: Context<unknown>, source: Source, p: AddParams): Reply {
   for (const name of names) {
     const user = p.user_id !== undefined ? (/^\d+$/.test(name) ? tget(state.users, Number(name)) : undefined) : findUserByUsername(state, name);
     if (!user) continue; // CreatorService finds users by id; ids of no user add nobody
+    // An existing member is updated, if the caller may (else GitLab's `unauthorized`: 403 for the request).
     const existing = directMember(state, source, user.id, now);
-    if (existing && !ctx.user!.admin && existing.accessLevel > input.accessLevel && existing.accessLevel >= 50) {
-      errors.push(`${user.username}: You cannot change the access level of an owner`);
-      continue;
-    }
+    if (existing) checkEdit(state, ctx.user!, source, existing, input.accessLevel, now);
     const problem = memberProblem(state, source, user, input, now);
     if (problem) errors.push(`${user.username}: ${problem}`);
     else changes.push(putMember(source, ctx.user!, user, input, now));
