@@ -4,10 +4,10 @@
 import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
-import { created, json, noContent, type Reply } from '../../http/route.js';
-import { memberPage, sourceRef } from '../../store/members.js';
+import { created, json, noContent, type PageParams, type Reply } from '../../http/route.js';
+import { memberCount, memberPage, sharesOf, sourceRef } from '../../store/members.js';
 import { offsetHeaders, pageRequest } from '../../http/pagination.js';
-import { today } from '../../policy/access.js';
+import { ancestry, today } from '../../policy/access.js';
 import type { Member, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { findUserByUsername } from '../users/index.js';
@@ -116,6 +116,24 @@ export function toSentence(list: readonly string[]): string {
   return `${list.slice(0, -1).join(', ')}, and ${list[list.length - 1]}`;
 }
 
+/** One page of a source's direct members, with GitLab's headers, without reading the rest. */
+function directPage(ctx: Context<PageParams>, source: Source, showSeatInfo: boolean | undefined): Reply {
+  const { page, perPage } = pageRequest(ctx.params);
+  const { total, members } = memberPage(ctx.state, source, today(ctx.now()), (page - 1) * perPage, perPage);
+  Object.assign(ctx.responseHeaders, offsetHeaders(total, ctx.params, ctx.linkBase));
+  const v = viewOf(ctx, { showSeatInfo });
+  const ref = sourceRef(source);
+  return json(members.map((m) => memberEntity(v, m, ref)));
+}
+
+/** Whether a source's effective members are its direct ones: no ancestor group has members, nothing is shared in. */
+function onlyDirect(state: Context<unknown>['state'], source: Source): boolean {
+  const shared = (s: Source) => !sharesOf(state, s).next().done;
+  if (shared(source)) return false;
+  const chain = 'namespaceId' in source ? ancestry(state, source.namespaceId) : ancestry(state, source.id).slice(1);
+  return chain.every((g) => g.kind !== 'group' || (memberCount(state, g) === 0 && !shared(g)));
+}
+
 function routesFor(kind: 'projects' | 'groups') {
   const scope = () => (kind === 'projects' ? project() : group(canReadGroupMembers));
   const adminScope = () => (kind === 'projects' ? project() : group());
@@ -128,13 +146,8 @@ function routesFor(kind: 'projects' | 'groups') {
         const p = ctx.params;
         const v = viewOf(ctx, { showSeatInfo: p.show_seat_info });
         const ref = sourceRef(source);
-        if (!p.user_ids?.length && !p.skip_users?.length && !p.query) {
-          // Unfiltered: one page read straight off the source's ordered index.
-          const { page, perPage } = pageRequest(p);
-          const { total, members } = memberPage(ctx.state, source, today(ctx.now()), (page - 1) * perPage, perPage);
-          Object.assign(ctx.responseHeaders, offsetHeaders(total, p, ctx.linkBase));
-          return json(members.map((m) => memberEntity(v, m, ref)));
-        }
+        // Unfiltered: one page read straight off the source's ordered index.
+        if (!p.user_ids?.length && !p.skip_users?.length && !p.query) return directPage(ctx, source, p.show_seat_info);
         const ids = p.user_ids?.length ? new Set(p.user_ids) : undefined;
         const skip = new Set(p.skip_users ?? []);
         const query = p.query || undefined;
@@ -157,6 +170,10 @@ function routesFor(kind: 'projects' | 'groups') {
         const ids = p.user_ids?.length ? new Set(p.user_ids) : undefined;
         const state = paid ? p.state : undefined;
         const query = p.query || undefined;
+        if (!ids && !state && !query && onlyDirect(ctx.state, source)) {
+          // Nothing is inherited or shared: `/all` is the direct list, one page off the ordered index.
+          return directPage(ctx, source, p.show_seat_info);
+        }
         let list = effectiveList(ctx.state, ctx.user!, source, ctx.now());
         if (ids || state || query) {
           list = list.filter((e) => {
