@@ -40,7 +40,7 @@ for (const file of walk(src)) {
   const from = layerOf(file);
   const fromRel = relative(src, file);
   // A table's layout (its chunk index) is the store's own: everyone else goes through table.ts.
-  if (fromRel !== join('store', 'table.ts') && /\.chunks\b(?!\()/.test(text)) problems.push(`${fromRel}: reads a table's chunks: use tvalues, tentries or tchunks from store/table.ts`);
+  if (fromRel !== join('store', 'table.ts') && /\.chunks\s*\[|\bin\s+[\w.!?]+\.chunks\b|\(\s*[\w.!?]+\.chunks\s*\)/.test(text)) problems.push(`${fromRel}: reads a table's chunks: use tvalues, tentries or tchunks from store/table.ts`);
   for (const m of text.matchAll(IMPORT)) {
     const spec = m[1] ?? m[2] ?? m[3];
     const say = (why) => problems.push(`${fromRel}: imports '${spec}': ${why}`);

@@ -9,6 +9,7 @@ import { createScimToken } from './families/scim/index.js';
 import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
+import { movesControl, type MovesControl } from './families/storage-moves/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
@@ -119,6 +120,11 @@ export class Emulator {
   readonly store: Store<State>;
   /** Git objects of every repository; shared with forks, since objects are never rewritten. */
   readonly objects: ObjectDatabase;
+  /**
+   * Repository storage moves: list and inspect them, choose ahead how one fails, set how long
+   * each step takes. Moves advance on the clock (`clock.advance`, `runUntilIdle`).
+   */
+  readonly moves: MovesControl;
   #seeded: Snapshot;
   #named = new Map<string, Snapshot>();
   #pipeline: Pipeline;
@@ -139,6 +145,7 @@ export class Emulator {
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase(REPOSITORY_STORAGE);
     this.#seeded = this.store.snapshot();
+    this.moves = movesControl(this.store);
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;

@@ -174,6 +174,26 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(emulator.git('acme/app').refs().branches.main).toBe((await git.ok(['rev-parse', 'main'], 'a')).trim());
   });
 
+  it('refuses a push while a storage move runs, with GitLab’s read-only message, and takes it once the move is done', async () => {
+    await git.ok(['clone', '-q', url('acme/app.git', 'mai', 'maintainer-token'), 'a']);
+    const sha = await commit('a', 'moving.txt', 'm\n', 'During the move');
+    const moved = await fetch(`${server.url}/api/v4/projects/acme%2Fapp/repository_storage_moves`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'root-token', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ destination_storage_name: 'storage2' }),
+    });
+    expect(moved.status).toBe(201);
+    const r = await git.run(['push', 'origin', 'HEAD:refs/heads/during'], 'a');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('remote: The repository is temporarily read-only. Please try again later.');
+    expect(emulator.git('acme/app').refs().branches.during).toBeUndefined();
+    // Clones keep working meanwhile.
+    await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'b']);
+    emulator.runUntilIdle();
+    await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/during'], 'a');
+    expect(emulator.git('acme/app').refs().branches.during).toBe(sha);
+  });
+
   it('force-pushes an unprotected branch, and refuses a force push to a protected one even for a maintainer', async () => {
     const mai = url('acme/app.git', 'mai', 'maintainer-token');
     await git.ok(['clone', '-q', mai, 'a']);

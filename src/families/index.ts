@@ -7,7 +7,9 @@ import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
+import { members } from './members/index.js';
 import { milestones } from './milestones/index.js';
+import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
@@ -37,4 +39,6 @@ export const FAMILIES = [
   statuses,
   instance,
   uploads,
+  members,
+  storageMoves,
 ] as const;

@@ -1,12 +1,15 @@
 // Roles and visibility: who may see and do what (GitLab's ProjectPolicy and GroupPolicy,
 // reduced to access levels). Members of a group are members of its subgroups and projects.
 import { ACCESS, type Member, type Namespace, type Project, type CoreState, type User } from '../store/state.js';
-import { tget, tvalues } from '../store/table.js';
+import { tget } from '../store/table.js';
+import { membershipOf, sharesOf, sourcesOfUser, type GroupShare } from '../store/members.js';
 import { EmulatorError } from '../core/errors.js';
 
-function activeLevel(member: Member | undefined, today: string): number {
+/** The level a direct membership grants on `today`: none once expired, none while awaiting. */
+export function activeLevel(member: Member | undefined, today: string): number {
   if (!member) return ACCESS.none;
   if (member.expiresAt !== null && member.expiresAt <= today) return ACCESS.none;
+  if (member.state === 'awaiting') return ACCESS.none;
   return member.accessLevel;
 }
 
@@ -34,11 +37,37 @@ export function ancestry(state: CoreState, namespaceId: number | null): Namespac
   return out;
 }
 
+/** The level of a user in a group and its ancestors by direct memberships only (no shares). */
+function memberLevelWithParents(state: CoreState, userId: number, groupId: number, t: string): number {
+  let level: number = ACCESS.none;
+  for (const g of ancestry(state, groupId)) level = Math.max(level, activeLevel(membershipOf(state, g, userId), t));
+  return level;
+}
+
+/**
+ * What a share grants a user, capped by the share: their level in the invited group, or (a
+ * project's share) in the invited group and its ancestors, as GitLab's authorizations count them.
+ */
+function shareLevel(state: CoreState, share: GroupShare, userId: number, t: string, withParents: boolean): number {
+  if (share.expiresAt !== null && share.expiresAt <= t) return ACCESS.none;
+  const level = withParents
+    ? memberLevelWithParents(state, userId, share.groupId, t)
+    : activeLevel(membershipOf(state, { type: 'namespace', id: share.groupId }, userId), t);
+  return level <= ACCESS.minimal ? ACCESS.none : Math.min(level, share.groupAccess);
+}
+
+/**
+ * A user's level in a group: memberships of the group and its ancestors, and what groups shared
+ * with the group or an ancestor grant (capped by each share's access).
+ */
 export function groupAccess(state: CoreState, user: User | null, ns: Namespace, now: number): number {
   if (!user) return ACCESS.none;
   const t = today(now);
   let level: number = ACCESS.none;
-  for (const g of ancestry(state, ns.id)) level = Math.max(level, activeLevel(g.members[user.id], t));
+  for (const g of ancestry(state, ns.id)) {
+    level = Math.max(level, activeLevel(membershipOf(state, g, user.id), t));
+    for (const share of sharesOf(state, g)) level = Math.max(level, shareLevel(state, share, user.id, t, false));
+  }
   return level;
 }
 
@@ -46,9 +75,11 @@ export function projectAccess(state: CoreState, user: User | null, project: Proj
   if (!user) return ACCESS.none;
   const ns = tget(state.namespaces, project.namespaceId);
   if (ns && ns.kind === 'user' && ns.ownerId === user.id) return ACCESS.owner;
-  const direct = activeLevel(project.members[user.id], today(now));
+  const t = today(now);
+  let level = activeLevel(membershipOf(state, project, user.id), t);
+  for (const share of sharesOf(state, project)) level = Math.max(level, shareLevel(state, share, user.id, t, true));
   const inherited = ns && ns.kind === 'group' ? groupAccess(state, user, ns, now) : ACCESS.none;
-  return Math.max(direct, inherited);
+  return Math.max(level, inherited);
 }
 
 function visibleTo(visibility: Project['visibility'], user: User | null, level: number): boolean {
@@ -87,7 +118,7 @@ export function projectReader(state: CoreState, user: User | null, now: number):
   return (project) => {
     if (project.pendingDelete) return false;
     if (project.visibility === 'public' || (project.visibility === 'internal' && !user.external)) return true;
-    return activeLevel(project.members[user.id], t) >= ACCESS.guest || namespaceLevel(project.namespaceId) >= ACCESS.guest;
+    return activeLevel(membershipOf(state, project, user.id), t) >= ACCESS.guest || namespaceLevel(project.namespaceId) >= ACCESS.guest;
   };
 }
 
@@ -100,11 +131,14 @@ export function canReadGroup(state: CoreState, user: User | null, group: Namespa
 
 function hasDescendantAccess(state: CoreState, user: User, group: Namespace, now: number): boolean {
   const t = today(now);
-  for (const ns of tvalues(state.namespaces)) {
-    if (ns.id !== group.id && activeLevel(ns.members[user.id], t) > ACCESS.none && isWithin(state, ns.id, group.id)) return true;
-  }
-  for (const p of tvalues(state.projects)) {
-    if (activeLevel(p.members[user.id], t) > ACCESS.none && isWithin(state, p.namespaceId, group.id)) return true;
+  for (const ref of sourcesOfUser(state, user.id)) {
+    if (activeLevel(membershipOf(state, ref, user.id), t) === ACCESS.none) continue;
+    if (ref.type === 'namespace') {
+      if (ref.id !== group.id && isWithin(state, ref.id, group.id)) return true;
+    } else {
+      const p = tget(state.projects, ref.id);
+      if (p && isWithin(state, p.namespaceId, group.id)) return true;
+    }
   }
   return false;
 }

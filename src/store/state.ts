@@ -2,6 +2,7 @@
 // with the world are chunked tables; everything inside a project or a group lives in that
 // record (its partition), so an update touches one partition and a few small indexes.
 import { emptyTable, type Table } from './table.js';
+import { emptyMemberships, type MembershipTables } from './members.js';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export type Tier = 'free' | 'premium' | 'ultimate';
@@ -115,12 +116,26 @@ export interface Token {
   accessLevel?: number;
 }
 
+/** A membership's state: `awaiting` ones (over a seat limit, or set so) grant nothing yet. */
+export type MemberState = 'active' | 'awaiting';
+
+/** A direct membership of a user in a project or a namespace (see store/members.ts). */
 export interface Member {
+  /** The membership's own id (its order in lists); handed out by `setMembership` when absent. */
+  id?: number;
   userId: number;
   accessLevel: number;
   createdAt: number;
   createdById: number | null;
+  /** A date, `YYYY-MM-DD`; the membership grants nothing from the start of that day (UTC). */
   expiresAt: string | null;
+  /** Absent means `active`. */
+  state?: MemberState;
+  /** Last change (If-Unmodified-Since); absent means `createdAt`. */
+  updatedAt?: number;
+  /** LDAP: synced from a group link, and whether its level overrides the sync. */
+  ldap?: boolean;
+  override?: boolean;
 }
 
 export interface Namespace {
@@ -135,7 +150,6 @@ export interface Namespace {
   description: string;
   createdAt: number;
   updatedAt: number;
-  members: Record<number, Member>;
   requestAccessEnabled: boolean;
   projectCreationLevel: 'noone' | 'owner' | 'maintainer' | 'developer';
   subgroupCreationLevel: 'owner' | 'maintainer';
@@ -168,7 +182,6 @@ export interface Project {
   defaultBranch: string | null;
   archived: boolean;
   topics: string[];
-  members: Record<number, Member>;
   features: Record<string, FeatureAccess>;
   settings: Record<string, unknown>;
   pendingDelete: boolean;
@@ -216,6 +229,8 @@ export interface CoreState {
   projectNames: Table<number>;
   /** CI jobs by id: a job token is valid while its job runs. */
   jobs: Table<Job>;
+  /** Who is a direct member of which project or namespace; read through store/members.ts. */
+  memberships: MembershipTables;
   /** Timed work by id. */
   tasks: Table<Task>;
   /** When the earliest task is due (null: none), so that a request checks for due work in O(1). */
@@ -250,6 +265,7 @@ export function emptyCoreState(seed = 1): CoreState {
     paths: emptyTable(),
     projectNames: emptyTable(),
     jobs: emptyTable(),
+    memberships: emptyMemberships(),
     tasks: emptyTable(),
     nextTaskAt: null,
   };
@@ -278,7 +294,7 @@ export function sequences<const N extends string>(names: readonly N[]) {
 }
 
 /** Sequences of the shared records. */
-export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job']);
+export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job', 'member', 'group_link']);
 
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
 export function randomHex(draft: CoreState, length: number): string {

@@ -37,6 +37,12 @@ function place(key: string | number): [string, string] {
   return ['s' + (h % STRING_TOP), String((h >>> 5) % STRING_TOP)];
 }
 
+/** The chunk a key lives in, named uniquely in the table (what `tchunkEntries` names each chunk by). */
+export function chunkOf(key: string | number): string {
+  const [top, chunk] = place(key);
+  return typeof key === 'number' ? chunk : `${top}/${chunk}`;
+}
+
 export function tget<T>(table: Table<T>, key: string | number): T | undefined {
   const [top, chunk] = place(key);
   return table.chunks[top]?.[chunk]?.get(String(key));
@@ -127,6 +133,15 @@ export function* tvaluesReversed<T>(table: Table<T>): IterableIterator<T> {
       const values = [...mid[chunks[j]!]!.values()];
       for (let k = values.length - 1; k >= 0; k--) yield values[k]!;
     }
+  }
+}
+
+/** The table's chunks in its order, each named as `chunkOf` names the chunk of a key. */
+export function* tchunkEntries<T>(table: Table<T>): IterableIterator<[string, ReadonlyMap<string, T>]> {
+  for (const top in table.chunks) {
+    const mid = table.chunks[top]!;
+    const numeric = !top.startsWith('s');
+    for (const chunk in mid) yield [numeric ? chunk : `${top}/${chunk}`, mid[chunk]!];
   }
 }
 

@@ -97,4 +97,20 @@ export const CHECKS = {
   sessions: fields({ username: text }, ['username']),
   scim_tokens: fields({ group: text }, ['group']),
   journal: fields({ seq: text, to: oneOf('before', 'after') }),
+  /** A failure chosen ahead for a container's next storage move (null: it succeeds). */
+  move_failures: fields(
+    {
+      type: oneOf('project', 'snippet', 'group'),
+      container: must((v) => (typeof v === 'string' && v !== '') || (Number.isInteger(v) && (v as number) > 0), 'an id or a full path'),
+      failure: nullable(oneOf('copy', 'checksum', 'same_filesystem', 'cleanup')),
+    },
+    ['type', 'container', 'failure'],
+  ),
+  /** A failure chosen for a scheduled storage move. */
+  move_fail: fields({ failure: oneOf('copy', 'checksum', 'same_filesystem', 'cleanup') }, ['failure']),
+  /** Each storage move step's time on the clock. */
+  move_step: fields(
+    { step: must((v) => (typeof v === 'string' || typeof v === 'number') && attempt(() => parseDuration(v as string | number) > 0 || (() => { throw new Error(); })()), 'a duration above zero such as 30s or 2m, or milliseconds') },
+    ['step'],
+  ),
 } satisfies Record<string, Check>;

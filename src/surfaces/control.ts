@@ -23,6 +23,7 @@ import type { RepositoryObjects } from '../git/objects.js';
 import { listFiles } from '../git/tree.js';
 import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
+import type { ContainerType, MoveFailure, MovesControl, StorageMove } from '../families/storage-moves/index.js';
 
 export const CONTROL_PREFIX = '/-/emulator';
 
@@ -52,9 +53,16 @@ export interface ControlTarget {
     readonly objects: RepositoryObjects;
   };
   scimToken(groupPath: string): string;
+  readonly moves: MovesControl;
 }
 
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'moves'];
+
+/** A storage move as the control API shows it (more than the REST API: the chosen failure, the last change). */
+const moveJson = (m: StorageMove) => ({
+  type: m.type, id: m.id, container_id: m.containerId, state: m.state, source_storage_name: m.sourceStorage, destination_storage_name: m.destinationStorage,
+  error_message: m.errorMessage, failure: m.failure, created_at: new Date(m.createdAt).toISOString(), updated_at: new Date(m.updatedAt).toISOString(),
+});
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -326,6 +334,39 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
         },
       }),
     ),
+    control({ method: 'GET', path: '/moves', handler: () => json({ step_ms: e.moves.stepTime, shards: e.moves.shards(), moves: e.moves.list().map(moveJson) }) }),
+    control({
+      method: 'POST',
+      path: '/moves/failures',
+      handler: (ctx) => {
+        const b = checked<{ type: ContainerType; container: string | number; failure: MoveFailure | null }>(ctx, 'move_failures');
+        e.moves.failNext(b.type, b.container, b.failure);
+        return noContent();
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/moves/:type/:id/fail',
+      handler: (ctx) => {
+        const type = ctx.raw.type as ContainerType;
+        const id = Number(ctx.raw.id);
+        if (!['project', 'snippet', 'group'].includes(type) || !Number.isSafeInteger(id)) throw fail(404, `unknown control endpoint ${CONTROL_PREFIX}/moves/${String(ctx.raw.type)}/${String(ctx.raw.id)}/fail`);
+        // The body alone (the path's own parameters are merged into what was sent).
+        const body = Object.fromEntries(Object.entries(ctx.raw).filter(([k]) => k !== 'type' && k !== 'id'));
+        const wrong = CHECKS.move_fail(body, 'move_fail');
+        if (wrong) throw fail(400, wrong);
+        e.moves.fail(type, id, body.failure as MoveFailure);
+        return json(moveJson(e.moves.get(type, id)!));
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/moves/step',
+      handler: (ctx) => {
+        e.moves.setStepTime(checked<{ step: string | number }>(ctx, 'move_step').step);
+        return json({ step_ms: e.moves.stepTime });
+      },
+    }),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
     control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
   ];

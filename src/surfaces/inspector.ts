@@ -6,6 +6,7 @@ import type { CoreState } from '../store/state.js';
 import { isTableValue, tchanges, tget, tvalues, type Table } from '../store/table.js';
 import { pendingTasks } from '../store/scheduler.js';
 import type { Incoming } from '../http/incoming.js';
+import { memberCount } from '../store/members.js';
 
 /** The world in brief: the instance, users, groups, projects and scheduled tasks. */
 export function worldSummary(state: CoreState) {
@@ -13,7 +14,7 @@ export function worldSummary(state: CoreState) {
   return {
     instance: { tier: state.instance.tier, offering: state.instance.offering },
     users: [...tvalues(state.users)].map((u) => ({ id: u.id, username: u.username, name: u.name, admin: u.admin, bot: u.bot, state: u.state })),
-    groups: groups.map((g) => ({ id: g.id, full_path: g.fullPath, visibility: g.visibility, members: Object.keys(g.members).length, pending_delete: g.pendingDelete })),
+    groups: groups.map((g) => ({ id: g.id, full_path: g.fullPath, visibility: g.visibility, members: memberCount(state, g), pending_delete: g.pendingDelete })),
     projects: [...tvalues(state.projects)].map((p) => ({
       id: p.id,
       path_with_namespace: fullPathOf(state, p.namespaceId, p.path),

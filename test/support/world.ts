@@ -19,6 +19,8 @@ import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.j
 import { pget, plist, tget } from '../../src/store/table.js';
 import { addTask, pendingTasks as schedulerPending } from '../../src/store/scheduler.js';
 import type { Task } from '../../src/store/state.js';
+import { membershipOf } from '../../src/store/members.js';
+import type { Member } from '../../src/store/state.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -119,6 +121,14 @@ export function updateProject(emulator: Emulator, fullPath: string, change: (pro
 export function updateRefs(emulator: Emulator, fullPath: string, change: (refs: Draft<Repository>) => void): void {
   const id = projectRecord(emulator, fullPath).id;
   emulator.store.update((d) => change(tget(d.repositories, id)!));
+}
+
+/** A user's direct membership of a project or group (by full path), expired or not. */
+export function membershipRecord(emulator: Emulator, fullPath: string, username: string): Member | undefined {
+  const source = projectByIdOrPath(emulator.state, fullPath) ?? namespaceByIdOrPath(emulator.state, fullPath);
+  const userId = tget(emulator.state.usernames, username.toLowerCase());
+  if (!source || userId === undefined) throw new Error(`no source '${fullPath}' or user '${username}'`);
+  return membershipOf(emulator.state, source, userId);
 }
 
 export function releaseRecord(emulator: Emulator, fullPath: string, tagName: string): Release {

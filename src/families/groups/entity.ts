@@ -1,5 +1,7 @@
 // Groups as GitLab renders them (lib/api/entities/group.rb, group_detail.rb), CE fields in order.
 import type { Namespace } from '../../store/state.js';
+import { sharesOf } from '../../store/members.js';
+import { tget } from '../../store/table.js';
 import type { State } from '../world.js';
 import { fullName } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
@@ -52,7 +54,10 @@ export function groupEntity(state: State, g: Namespace, u: UrlBase) {
 export function groupDetail(state: State, g: Namespace, u: UrlBase, projects?: unknown[]) {
   return {
     ...groupEntity(state, g, u),
-    shared_with_groups: [] as unknown[],
+    shared_with_groups: Array.from(sharesOf(state, g), (share) => {
+      const with_ = tget(state.namespaces, share.groupId);
+      return { group_id: share.groupId, group_name: with_?.name ?? null, group_full_path: with_?.fullPath ?? null, group_access_level: share.groupAccess, expires_at: share.expiresAt };
+    }),
     ...(projects ? { projects, shared_projects: [] as unknown[] } : {}),
   };
 }

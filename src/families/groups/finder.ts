@@ -1,7 +1,8 @@
 // GroupsFinder (app/finders/groups_finder.rb) and a group's projects: what a caller may list.
-import { ancestry, canReadGroup, groupAccess, isWithin } from '../../policy/access.js';
+import { activeLevel, ancestry, canReadGroup, groupAccess, isWithin, today } from '../../policy/access.js';
+import { membershipOf, sourcesOfUser } from '../../store/members.js';
 import { ACCESS, type Namespace, type Project, type User, type Visibility } from '../../store/state.js';
-import { tvalues } from '../../store/table.js';
+import { tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 
 /** The filters of a group list, named as the routes declare them. */
@@ -20,10 +21,12 @@ export interface GroupFilters {
 /** Groups the user is a member of, and their ancestors (a regular user's default list). */
 function memberGroupIds(state: State, userId: number, now: number): Set<number> {
   const ids = new Set<number>();
-  for (const ns of tvalues(state.namespaces)) {
-    if (ns.kind !== 'group' || ns.pendingDelete) continue;
-    const m = ns.members[userId];
-    if (m && (m.expiresAt === null || m.expiresAt > new Date(now).toISOString().slice(0, 10))) {
+  const t = today(now);
+  for (const ref of sourcesOfUser(state, userId)) {
+    if (ref.type !== 'namespace') continue;
+    const ns = tget(state.namespaces, ref.id);
+    if (!ns || ns.kind !== 'group' || ns.pendingDelete) continue;
+    if (activeLevel(membershipOf(state, ns, userId), t) > ACCESS.none) {
       for (const a of ancestry(state, ns.id)) ids.add(a.id);
     }
   }

@@ -7,6 +7,7 @@ import type { State } from '../world.js';
 import { defineTask, type TaskContext } from '../define.js';
 import { destroyProject, projectsIn } from '../projects/index.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
+import { forgetSource, setMembership } from '../../store/members.js';
 import {
   GROUP_NAME_MESSAGE, MAX_LENGTH, NAMESPACE_PATH_MESSAGE, OCI_PATH_MESSAGE, isOciPath, isPathTaken, isReservedTopLevel,
   isValidGroupName, isValidNamespacePath, tooLong,
@@ -131,18 +132,15 @@ export function createGroup(draft: State, input: GroupInput, now: number): Names
     description: input.description ?? '',
     createdAt: now,
     updatedAt: now,
-    members: {},
     requestAccessEnabled: input.requestAccessEnabled ?? true,
     projectCreationLevel: input.projectCreationLevel ?? 'developer',
     subgroupCreationLevel: input.subgroupCreationLevel ?? 'maintainer',
     pendingDelete: false,
   };
-  if (input.creatorId) {
-    group.members[input.creatorId] = {
-      userId: input.creatorId, accessLevel: ACCESS.owner, createdAt: now, createdById: input.creatorId, expiresAt: null,
-    };
-  }
   tset(draft.namespaces, id, group);
+  if (input.creatorId) {
+    setMembership(draft, group, { userId: input.creatorId, accessLevel: ACCESS.owner, createdAt: now, createdById: input.creatorId, expiresAt: null });
+  }
   tset(draft.paths, group.fullPath.toLowerCase(), { kind: 'namespace', id });
   return group;
 }
@@ -169,6 +167,7 @@ function destroyGroup(draft: Draft<State>, id: number, ctx: TaskContext): void {
   for (const p of projectsIn(draft as State, id)) destroyProject(draft, p.id, ctx);
   tdel(draft.paths, group.fullPath.toLowerCase());
   tdel(draft.namespaces, id);
+  forgetSource(draft, { type: 'namespace', id });
   ctx.forget('group', id, draft);
 }
 

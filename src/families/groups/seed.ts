@@ -2,6 +2,7 @@
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import type { Visibility } from '../../store/state.js';
 import { tget } from '../../store/table.js';
+import { setMembership } from '../../store/members.js';
 import { groupWhere, type SeedRun } from '../define.js';
 import { fixtureMembers, type FixtureMember } from '../users/index.js';
 import { createGroup, validateGroup } from './rules.js';
@@ -32,7 +33,7 @@ export function seedGroups(s: SeedRun): void {
       const errors = validateGroup(draft, input);
       if (Object.keys(errors).length) throw invalidFixture(where, errors);
       const group = createGroup(draft, input, s.now);
-      group.members = fixtureMembers(draft, g.members, s.now, where);
+      for (const m of fixtureMembers(draft, g.members, s.now, where)) setMembership(draft, group, m);
       s.handles.groups[group.fullPath] = { id: group.id };
     }
   });

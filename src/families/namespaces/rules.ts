@@ -2,6 +2,7 @@
 import { groupAccess } from '../../policy/access.js';
 import { ACCESS, type Namespace, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
+import { memberCount } from '../../store/members.js';
 import type { State } from '../world.js';
 
 /** A user sees their own namespace and the groups they belong to (with `ownedOnly`, own); administrators see all. */
@@ -18,7 +19,7 @@ export function namespaceCounts(state: State, user: User, ns: Namespace, now: nu
   if (!owner) return undefined;
   let projects = 0;
   for (const p of tvalues(state.projects)) if (p.namespaceId === ns.id && !p.pendingDelete) projects++;
-  return { members: Object.keys(ns.members).length, projects };
+  return { members: memberCount(state, ns), projects };
 }
 
 /** Namespace.by_parent: the namespaces directly under a group, or the top-level ones (users' too). */

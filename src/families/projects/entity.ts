@@ -4,9 +4,10 @@
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
-import { ancestry, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
+import { membershipOf, sharesOf, sharesVersion } from '../../store/members.js';
+import { ancestry, canReadGroup, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
-import { isEmptyRepository, refsOf } from '../repositories/index.js';
+import { isEmptyRepository, refsOf, repositoryStorageOf } from '../repositories/index.js';
 import { fullName, namespaceBasic } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import { userBasic, type UrlBase } from '../users/index.js';
@@ -181,7 +182,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
       : {}),
     ...(can('repository') ? { ci_config_path: pick('ci_config_path', null) } : {}),
     public_jobs: pick('public_jobs', true),
-    shared_with_groups: [] as unknown[],
+    shared_with_groups: sharedWithGroups(v, project),
     only_allow_merge_if_pipeline_succeeds: pick('only_allow_merge_if_pipeline_succeeds', false),
     allow_merge_on_skipped_pipeline: pick('allow_merge_on_skipped_pipeline', null),
     request_access_enabled: pick('request_access_enabled', true),
@@ -199,11 +200,24 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     warn_about_potentially_unwanted_characters: true,
     autoclose_referenced_issues: pick('autoclose_referenced_issues', true),
     max_artifacts_size: null,
+    // change_repository_storage: administrators.
+    ...(v.viewer?.admin ? { repository_storage: repositoryStorageOf(v.state, 'project', project.id) } : {}),
   };
   if (!opts.permissions) return entity;
-  const direct = v.viewer ? project.members[v.viewer.id]?.accessLevel ?? (owner?.id === v.viewer.id ? ACCESS.owner : 0) : 0;
+  const direct = v.viewer ? membershipOf(v.state, project, v.viewer.id)?.accessLevel ?? (owner?.id === v.viewer.id ? ACCESS.owner : 0) : 0;
   const inherited = v.viewer && ns.kind === 'group' ? groupAccess(v.state, v.viewer, ns, v.now) : 0;
   return { ...entity, permissions: { project_access: memberAccess(direct), group_access: memberAccess(inherited) } };
+}
+
+/** SharedGroupWithProject: the groups the project is shared with that the viewer may see. */
+function sharedWithGroups(v: ProjectView, project: Project) {
+  const out: unknown[] = [];
+  for (const share of sharesOf(v.state, project)) {
+    const g = tget(v.state.namespaces, share.groupId);
+    if (!g || !canReadGroup(v.state, v.viewer, g, v.now)) continue;
+    out.push({ group_id: g.id, group_name: g.name, group_full_path: g.fullPath, group_access_level: share.groupAccess, expires_at: share.expiresAt });
+  }
+  return out;
 }
 
 export type ProjectRendering = 'basic' | 'project' | 'with-access';
@@ -213,7 +227,11 @@ export function projectJson(v: ProjectView, project: Project, rendering: Project
   const access = projectAccess(v.state, v.viewer, project, v.now);
   const chain = ancestry(v.state, project.namespaceId);
   const owner = chain[0]?.kind === 'user' && chain[0].ownerId !== null ? tget(v.state.users, chain[0].ownerId) : undefined;
-  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}`, [...chain, owner, v.viewer], () =>
+  const membership = v.viewer ? membershipOf(v.state, project, v.viewer.id) : undefined;
+  const shares = sharesVersion(v.state, project);
+  const invited = shares ? Array.from(sharesOf(v.state, project), (s) => tget(v.state.namespaces, s.groupId)) : [];
+  const storage = v.viewer?.admin ? repositoryStorageOf(v.state, 'project', project.id) : '';
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
     rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
   );
 }

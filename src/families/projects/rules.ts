@@ -6,6 +6,7 @@ import { ACCESS, coreIds, type Project, type User, type Visibility } from '../..
 import { defineTask, type TaskContext } from '../define.js';
 import type { State } from '../world.js';
 import { derived, tarray, tdel, tget, tset, tvalues, type Table } from '../../store/table.js';
+import { forgetSource, setMembership } from '../../store/members.js';
 import type { Errors } from '../groups/index.js';
 import {
   MAX_LENGTH, OCI_PATH_MESSAGE, PROJECT_NAME_MESSAGE, PROJECT_PATH_MESSAGE, isOciPath, isPathTaken, isValidProjectName,
@@ -113,7 +114,6 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
     defaultBranch: input.defaultBranch ?? null,
     archived: false,
     topics: input.topics ?? [],
-    members: {},
     features,
     settings: input.settings ?? {},
     pendingDelete: false,
@@ -123,6 +123,10 @@ export function createProject(draft: State, raw: ProjectInput, now: number): Pro
   tset(draft.projects, id, project);
   tset(draft.paths, `${ns.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id });
   tset(draft.projectNames, nameKey(ns.id, project.name), id);
+  // Projects::CreateService: the owner of a personal namespace is the project's Owner member.
+  if (ns.kind === 'user' && ns.ownerId !== null) {
+    setMembership(draft, project, { userId: ns.ownerId, accessLevel: ACCESS.owner, createdAt: now, createdById: input.creatorId, expiresAt: null });
+  }
   return project;
 }
 
@@ -176,6 +180,7 @@ export function destroyProject(draft: Draft<State>, id: number, ctx: TaskContext
   }
   if (tget(draft.projectNames, nameKey(project.namespaceId, project.name)) === id) tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
   tdel(draft.projects, id);
+  forgetSource(draft, { type: 'project', id });
   ctx.forget('project', id, draft);
 }
 

@@ -4,6 +4,7 @@ import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
 import { coreIds, type Job, type Visibility } from '../../store/state.js';
 import { tget, tset, tvalues } from '../../store/table.js';
+import { membersOf, setMembership } from '../../store/members.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { createToken, createUser, fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken } from '../users/index.js';
 import type { State } from '../world.js';
@@ -51,7 +52,7 @@ function seedProject(draft: State, p: FixtureProjectPart, now: number) {
   if (!ns) throw new EmulatorError(`${where} names unknown namespace '${p.namespace}'`);
   const creatorId = p.creator
     ? fixtureUserId(draft, p.creator, where)
-    : ns.ownerId ?? Number(Object.keys(ns.members)[0] ?? firstAdmin(draft, where));
+    : ns.ownerId ?? membersOf(draft, ns).next().value?.userId ?? firstAdmin(draft, where);
   const input = normalizeProjectInput({
     name: p.name, path: p.path, namespaceId: ns.id, creatorId, visibility: p.visibility, description: p.description,
     defaultBranch: p.default_branch, topics: p.topics,
@@ -59,12 +60,12 @@ function seedProject(draft: State, p: FixtureProjectPart, now: number) {
   const errors = validateProject(draft, input);
   if (Object.keys(errors).length) throw invalidFixture(where, errors);
   const project = createProject(draft, input, now);
-  project.members = fixtureMembers(draft, p.members, now, where);
+  for (const m of fixtureMembers(draft, p.members, now, where)) setMembership(draft, project, m);
   const handle = { id: project.id, tokens: [] as string[], jobs: {} as Record<string, { id: number; token: string }> };
   for (const [i, t] of (p.tokens ?? []).entries()) {
     const bot = createUser(draft, { username: `project_${project.id}_bot_${i + 1}`, name: t.name ?? `${project.name} bot`, bot: true }, now);
     const level = accessLevel(t.access_level ?? 'maintainer');
-    project.members[bot.id] = { userId: bot.id, accessLevel: level, createdAt: now, createdById: null, expiresAt: null };
+    setMembership(draft, project, { userId: bot.id, accessLevel: level, createdAt: now, createdById: null, expiresAt: null });
     handle.tokens.push(createToken(draft, bot.id, { ...t, kind: 'project' }, now).token);
   }
   for (const j of p.jobs ?? []) {

@@ -50,3 +50,7 @@ export const changeFailed = (kind: 'cherry-pick' | 'revert', code: 'conflict' | 
     error_code: code,
     ...(dryRun ? { dry_run: 'error' } : {}),
   });
+
+/** Gitlab::GitAccess ERROR_MESSAGES[:read_only]: every write to a repository while it moves between storages. */
+export const READ_ONLY_MESSAGE = 'The repository is temporarily read-only. Please try again later.';
+export const repositoryReadOnly = () => messageError(400, READ_ONLY_MESSAGE);

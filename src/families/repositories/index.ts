@@ -13,17 +13,36 @@ export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature
 
 import { emptyTable, tdel, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
-import type { Repository } from './records.js';
+import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
   repositories: Table<Repository>;
+  /**
+   * Repositories that take no writes for now (`project:<id>`, `snippet:<id>`, `group:<id>` for
+   * a group's wiki) -> why: a storage move in progress. See `assertRepositoryWritable`.
+   */
+  readOnlyRepositories: Table<string>;
+  /** The storage shards of the instance (`gitlab.yml` repositories.storages), with their weights for new repositories. */
+  storageShards: StorageShard[];
+  /** `project:<id>` (and `snippet:`, `group:`) -> the shard its repositories are on; absent: the first shard. */
+  repositoryPlacement: Table<string>;
 }
 
 export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
   name: 'repositories',
-  state: () => ({ repositories: emptyTable() }),
+  state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
-  forget: { project: (draft, id) => void tdel(draft.repositories, id) },
+  forget: {
+    project: (draft, id) => {
+      tdel(draft.repositories, id);
+      tdel(draft.readOnlyRepositories, `project:${id}`);
+      tdel(draft.repositoryPlacement, `project:${id}`);
+    },
+    group: (draft, id) => {
+      tdel(draft.readOnlyRepositories, `group:${id}`);
+      tdel(draft.repositoryPlacement, `group:${id}`);
+    },
+  },
 });

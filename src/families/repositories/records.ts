@@ -84,3 +84,14 @@ const namedMap = <T>(): Record<string, T> => Object.create(null) as Record<strin
 export function emptyRepository(): Repository {
   return { branches: namedMap(), tags: namedMap(), protectedBranches: namedMap(), protectedTags: namedMap(), lfs: namedMap() };
 }
+
+/** A storage shard (a Gitaly storage): its name, and its weight when GitLab picks one for a repository. */
+export interface StorageShard {
+  name: string;
+  weight: number;
+}
+
+/** Two shards, as an instance with a second Gitaly storage has: new repositories land on `default`. */
+export function defaultShards(): StorageShard[] {
+  return [{ name: 'default', weight: 100 }, { name: 'storage2', weight: 100 }];
+}

@@ -4,7 +4,8 @@
 import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../../git/objects.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { Draft } from 'immer';
-import { tget, tset } from '../../store/table.js';
+import { tdel, tget, tset } from '../../store/table.js';
+import { repositoryReadOnly } from './errors.js';
 import { emptyRepository, type ProtectedBranch, type Repository, type TagRef } from './records.js';
 import type { State } from '../world.js';
 import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
@@ -171,8 +172,47 @@ export function findTag(refs: Repository, name: string): TagRef | undefined {
   return Object.hasOwn(refs.tags, name) ? refs.tags[name] : undefined;
 }
 
-/** The refs of a project's repository on a draft of the world, made when it has none yet. */
+/** A repository by its container: a project's (with its wiki and design repositories), a snippet's, a group's wiki. */
+export type RepositoryContainer = 'project' | 'snippet' | 'group';
+
+/** Whether a container's repositories take no writes for now (a storage move in progress). */
+export function isRepositoryReadOnly(state: State, container: RepositoryContainer, id: number): boolean {
+  return tget(state.readOnlyRepositories, `${container}:${id}`) !== undefined;
+}
+
+/** Marks a container's repositories read-only (with why), or writable again (use on a draft). */
+export function setRepositoryReadOnly(draft: Draft<State>, container: RepositoryContainer, id: number, reason: string | null): void {
+  if (reason === null) tdel(draft.readOnlyRepositories, `${container}:${id}`);
+  else tset(draft.readOnlyRepositories, `${container}:${id}`, reason);
+}
+
+/**
+ * The one check every write to a repository passes: while the container is read-only, GitLab's
+ * "The repository is temporarily read-only. Please try again later." Reads never ask. Every ref
+ * change and a request's first object write go through `draftRefs`, which asks; a door that
+ * writes some other way (git push over HTTP, wikis, snippets) calls this itself first.
+ */
+export function assertRepositoryWritable(state: State, container: RepositoryContainer, id: number): void {
+  if (isRepositoryReadOnly(state, container, id)) throw repositoryReadOnly();
+}
+
+/** The shard a container's repositories are on (the first shard until a move says otherwise). */
+export function repositoryStorageOf(state: State, container: RepositoryContainer, id: number): string {
+  return tget(state.repositoryPlacement, `${container}:${id}`) ?? state.storageShards[0]?.name ?? 'default';
+}
+
+/** Records the shard a container's repositories are on (use on a draft). */
+export function placeRepository(draft: Draft<State>, container: RepositoryContainer, id: number, shard: string): void {
+  if (shard === draft.storageShards[0]?.name) tdel(draft.repositoryPlacement, `${container}:${id}`);
+  else tset(draft.repositoryPlacement, `${container}:${id}`, shard);
+}
+
+/**
+ * The refs of a project's repository on a draft of the world, made when it has none yet, for a
+ * write to the repository: refused while the repository is read-only.
+ */
 export function draftRefs(draft: Draft<State>, projectId: number): Repository {
+  assertRepositoryWritable(draft as State, 'project', projectId);
   let refs = tget(draft.repositories, projectId);
   if (refs === undefined) {
     tset(draft.repositories, projectId, emptyRepository());

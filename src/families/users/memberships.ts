@@ -1,32 +1,28 @@
 // A user's direct memberships of groups and projects. Every read and write of a member record
 // goes through these few functions, so where memberships are kept can change in one place.
 import type { Member, Namespace, Project } from '../../store/state.js';
+import { membershipOf, membersOf as sourceMembers, removeMembership, setMembership, sourcesOfUser, type SourceRef } from '../../store/members.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 
 export type MembershipSource = { kind: 'namespace'; id: number } | { kind: 'project'; id: number };
 
+const ref = (source: MembershipSource): SourceRef => ({ type: source.kind, id: source.id });
+
 /** Sets (or, with null, removes) the user's direct membership of a group or project. */
 export function writeMembership(draft: State, source: MembershipSource, userId: number, member: Member | null): void {
-  const record = sourceRecord(draft, source);
-  if (!record) return;
-  if (member) record.members[userId] = member;
-  else delete record.members[userId];
-}
-
-function sourceRecord(state: State, source: MembershipSource): { members: Record<number, Member> } | undefined {
-  return source.kind === 'project' ? tget(state.projects, source.id) : tget(state.namespaces, source.id);
+  if (member) setMembership(draft, ref(source), member);
+  else removeMembership(draft, ref(source), userId);
 }
 
 /** The user's direct membership of a group or project, if any. */
 export function readMembership(state: State, source: MembershipSource, userId: number): Member | undefined {
-  return sourceRecord(state, source)?.members[userId];
+  return membershipOf(state, ref(source), userId);
 }
 
 /** Every direct member of a group or project. */
 export function membersOf(state: State, source: MembershipSource): Member[] {
-  const record = sourceRecord(state, source);
-  return record ? Object.values(record.members) : [];
+  return [...sourceMembers(state, ref(source))];
 }
 
 export interface Membership {
@@ -37,16 +33,21 @@ export interface Membership {
 
 /** The user's direct memberships: groups first, then projects, each by id. */
 export function membershipsOf(state: State, userId: number): Membership[] {
-  const out: Membership[] = [];
-  for (const ns of tvalues(state.namespaces)) {
-    const m = ns.kind === 'group' ? ns.members[userId] : undefined;
-    if (m) out.push({ source: ns, type: 'Namespace', member: m });
+  const groups: Membership[] = [];
+  const projects: Membership[] = [];
+  for (const r of sourcesOfUser(state, userId)) {
+    const member = membershipOf(state, r, userId);
+    if (!member) continue;
+    if (r.type === 'namespace') {
+      const ns = tget(state.namespaces, r.id);
+      if (ns && ns.kind === 'group') groups.push({ source: ns, type: 'Namespace', member });
+    } else {
+      const p = tget(state.projects, r.id);
+      if (p) projects.push({ source: p, type: 'Project', member });
+    }
   }
-  for (const p of tvalues(state.projects)) {
-    const m = p.members[userId];
-    if (m) out.push({ source: p, type: 'Project', member: m });
-  }
-  return out;
+  const byId = (a: Membership, b: Membership) => a.source.id - b.source.id;
+  return [...groups.sort(byId), ...projects.sort(byId)];
 }
 
 /** Groups the user owns with no other owner (User#can_be_removed? is false while there are any). */

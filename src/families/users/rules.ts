@@ -109,7 +109,6 @@ export function createUser(draft: State, input: UserInput, now: number): User {
     description: '',
     createdAt: now,
     updatedAt: now,
-    members: {},
     requestAccessEnabled: false,
     projectCreationLevel: 'owner',
     subgroupCreationLevel: 'owner',

@@ -35,6 +35,10 @@ export interface FixtureMember {
   user: string;
   access_level: number | RoleName;
   expires_at?: string | null;
+  /** `awaiting`: a membership that grants nothing until it is activated (paid tiers). */
+  state?: 'active' | 'awaiting';
+  /** Synced from LDAP (its level may then be overridden). */
+  ldap?: boolean;
 }
 
 export function seedUsers(s: SeedRun): void {
@@ -61,11 +65,11 @@ export function fixtureUserId(state: State, username: string, where: string): nu
 }
 
 /** A fixture's member list as member records, by user id. */
-export function fixtureMembers(state: State, list: readonly FixtureMember[] | undefined, now: number, where: string): Record<number, Member> {
-  const out: Record<number, Member> = {};
+export function fixtureMembers(state: State, list: readonly FixtureMember[] | undefined, now: number, where: string): Member[] {
+  const out = new Map<number, Member>();
   for (const m of list ?? []) {
     const id = fixtureUserId(state, m.user, where);
-    out[id] = { userId: id, accessLevel: accessLevel(m.access_level), createdAt: now, createdById: null, expiresAt: m.expires_at ?? null };
+    out.set(id, { userId: id, accessLevel: accessLevel(m.access_level), createdAt: now, createdById: null, expiresAt: m.expires_at ?? null, ...(m.state ? { state: m.state } : {}), ...(m.ldap ? { ldap: true, override: false } : {}) });
   }
-  return out;
+  return [...out.values()];
 }

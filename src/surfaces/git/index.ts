@@ -11,6 +11,7 @@ import { renderApiError, type Surface } from '../../http/surface.js';
 import { str } from '../../http/params.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
+import { isRepositoryReadOnly } from '../../families/repositories/index.js';
 import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './access.js';
 import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
 import { projectFullPath } from '../../policy/paths.js';
@@ -25,8 +26,8 @@ const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/ob
 /** Whether a repository takes writes now; the storage moves of the spec make it read-only while one runs. */
 export type ReadOnlyCheck = (state: State, project: Project) => boolean;
 
-/** Nothing makes a repository read-only yet: the storage moves plug in here (see `gitSurface`). */
-export const NEVER_READ_ONLY: ReadOnlyCheck = () => false;
+/** A project's repository is read-only while a storage move of it runs (the repositories family keeps which). */
+export const MOVING_IS_READ_ONLY: ReadOnlyCheck = (state, project) => isRepositoryReadOnly(state, 'project', project.id);
 
 const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
 
@@ -150,9 +151,9 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
  * The git surface. `readOnly` is the one place a push asks whether the repository takes writes
  * (GitAccess#check_push_access!): a repository it calls read-only refuses every push with
  * "The repository is temporarily read-only. Please try again later." (403, which git prints as
- * `remote: ...`). The emulator passes `NEVER_READ_ONLY` until storage moves exist.
+ * `remote: ...`): by default, a repository that a storage move is moving.
  */
-export function gitSurface(readOnly: ReadOnlyCheck = NEVER_READ_ONLY): Surface {
+export function gitSurface(readOnly: ReadOnlyCheck = MOVING_IS_READ_ONLY): Surface {
   return {
     name: 'git',
     prefix: '',

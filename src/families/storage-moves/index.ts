@@ -1,0 +1,26 @@
+// Repository storage moves of projects, snippets and group wikis: the state machine on the
+// emulator's clock, the read-only window it keeps its container in, the failures a test
+// chooses ahead, and `emulator.moves` / the control API to watch and steer them.
+import { emptyTable } from '../../store/table.js';
+import { defineFamily, type Family } from '../define.js';
+import { DEFAULT_STEP_MS, forgetMoves, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
+import { storageMoveRoutes } from './routes.js';
+import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } from './seed.js';
+
+export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }> = defineFamily({
+  name: 'storage-moves',
+  state: () => ({
+    storageMoves: { project: emptyTable(), snippet: emptyTable(), group: emptyTable() },
+    storageMovesOf: { project: emptyTable(), snippet: emptyTable(), group: emptyTable() },
+    storageMoveStep: DEFAULT_STEP_MS,
+    plannedMoveFailures: emptyTable(),
+  }),
+  seed: { after: ['projects', 'repositories'], run: seedStorage },
+  routes: storageMoveRoutes,
+  tasks: [STEP_MOVE, SCHEDULE_ALL_MOVES],
+  forget: { project: (draft, id) => forgetMoves(draft, 'project', id), group: (draft, id) => forgetMoves(draft, 'group', id) },
+});
+
+export { movesControl, type MovesControl } from './control.js';
+export { MOVE_FAILURES, TRANSITIONS, inProgress, type ContainerType, type MoveFailure, type MoveState, type StorageMove } from './records.js';
+export type { FixtureStorage } from './seed.js';
