@@ -31,11 +31,10 @@ const answerPath = (path: string) => path.replace(/[?&]_=[^&]*$/, '');
 
 type Message = { port: number } | { recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> };
 
-/** The emulator's process: the default world, its public project with a README, on a free port. */
+/** The emulator's process: the default world (its public project has a README), on a free port. */
 async function serveEmulator(): Promise<void> {
-  const { createEmulator, DEFAULT_FIXTURE } = await import('../src/index.js');
-  const projects = (DEFAULT_FIXTURE.projects ?? []).map((p) => (p.path === 'website' ? { ...p, repository: { files: { 'README.md': '# Website\n' } } } : p));
-  const emulator = await createEmulator({ fixture: { ...DEFAULT_FIXTURE, projects } });
+  const { createEmulator } = await import('../src/index.js');
+  const emulator = await createEmulator();
   const server = await emulator.listen({ port: 0 });
   process.send!({ port: server.port } satisfies Message);
 }
