@@ -6,6 +6,7 @@ import { branches } from './branches/index.js';
 import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { issues } from './issues/index.js';
 import { milestones } from './milestones/index.js';
 import { namespaces } from './namespaces/index.js';
 import { projects } from './projects/index.js';
@@ -29,4 +30,5 @@ export const FAMILIES = [
   archives,
   releases,
   milestones,
+  issues,
 ] as const;

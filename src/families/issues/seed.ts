@@ -1,0 +1,140 @@
+// Labels of a fixture's groups and projects, and its projects' issues (iids follow the order
+// given unless an issue names its own).
+import type { Draft } from 'immer';
+import { EmulatorError, invalidFixture } from '../../core/errors.js';
+import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
+import { fixtureUserId } from '../users/index.js';
+import { ownMilestones } from '../milestones/index.js';
+import { ancestry } from '../../policy/access.js';
+import { tget } from '../../store/table.js';
+import type { Project } from '../../store/state.js';
+import type { State } from '../world.js';
+import { createLabel, DEFAULT_LABEL_COLOR, normalizeColor, validateLabel, type LabelOwner } from './labels.js';
+import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
+import { createIssue } from './rules.js';
+import { parseDuration } from './duration.js';
+import { putIssue } from './store.js';
+
+export interface FixtureLabel {
+  name: string;
+  /** `#rrggbb`; `#6699cc` when absent. */
+  color?: string;
+  description?: string;
+  /** Projects only. */
+  priority?: number | null;
+}
+
+export interface FixtureIssue {
+  title: string;
+  description?: string;
+  /** Username; the project's creator when absent. */
+  author?: string;
+  assignees?: string[];
+  /** Label titles; those the project cannot see yet become project labels. */
+  labels?: string[];
+  /** A milestone title of the project or one of its groups. */
+  milestone?: string;
+  state?: 'opened' | 'closed';
+  confidential?: boolean;
+  discussion_locked?: boolean;
+  /** `YYYY-MM-DD`. */
+  due_date?: string | null;
+  /** ISO 8601 times; the seed's time when absent. */
+  created_at?: string;
+  updated_at?: string;
+  closed_at?: string;
+  closed_by?: string;
+  iid?: number;
+  issue_type?: IssueType;
+  weight?: number | null;
+  /** Durations in GitLab's language (`3h 30m`). */
+  time_estimate?: string;
+  time_spent?: string;
+  relative_position?: number | null;
+}
+
+export interface FixtureLabelsPart {
+  labels?: FixtureLabel[];
+}
+
+export interface FixtureIssuesPart extends FixtureLabelsPart {
+  issues?: FixtureIssue[];
+}
+
+function seedLabel(draft: Draft<State>, owner: LabelOwner, l: FixtureLabel, now: number, where: string): void {
+  const color = normalizeColor(l.color ?? DEFAULT_LABEL_COLOR);
+  const errors = validateLabel(draft as State, owner, l.name, color);
+  if (Object.keys(errors).length) throw invalidFixture(`${where}: label '${l.name}'`, errors);
+  createLabel(draft, owner, { title: l.name, color: color!, description: l.description, priority: owner.projectId !== undefined ? l.priority ?? null : null }, now);
+}
+
+function time(raw: string | undefined, fallback: number, where: string): number {
+  if (raw === undefined) return fallback;
+  const t = Date.parse(raw);
+  if (!Number.isFinite(t)) throw new EmulatorError(`${where} has an unreadable time '${raw}'`);
+  return t;
+}
+
+function milestoneId(state: State, project: Project, title: string, where: string): number {
+  const ns = tget(state.namespaces, project.namespaceId);
+  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: project.id }];
+  if (ns && ns.kind === 'group') for (const g of ancestry(state, ns.id)) owners.push({ groupId: g.id });
+  for (const o of owners) for (const m of ownMilestones(state, o)) if (m.title === title) return m.id;
+  throw new EmulatorError(`${where} names unknown milestone '${title}'`);
+}
+
+export function seedIssues(s: SeedRun): void {
+  const groups = s.fixture.groups ?? [];
+  const projects = s.fixture.projects ?? [];
+  if (!groups.some((g) => g.labels?.length) && !projects.some((p) => p.labels?.length || p.issues?.length)) return;
+  s.update((draft) => {
+    for (const g of groups) {
+      const id = s.handles.groups[fixtureGroupPath(g)]!.id;
+      for (const l of g.labels ?? []) seedLabel(draft, { groupId: id }, l, s.now, groupWhere(g));
+    }
+    for (const p of projects) {
+      const id = s.handles.projects[fixtureProjectPath(p)]!.id;
+      for (const l of p.labels ?? []) seedLabel(draft, { projectId: id }, l, s.now, projectWhere(p));
+    }
+    for (const p of projects) {
+      const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
+      (p.issues ?? []).forEach((fi, n) => {
+        const where = `${projectWhere(p)}: issue ${n + 1} '${fi.title}'`;
+        const state = draft as State;
+        const author = tget(state.users, fi.author ? fixtureUserId(state, fi.author, where) : project.creatorId);
+        if (!author) throw new EmulatorError(`${where} has no author`);
+        if (fi.issue_type && !ISSUE_TYPES.includes(fi.issue_type)) throw new EmulatorError(`${where} has an unknown issue_type '${fi.issue_type}'`);
+        const created = time(fi.created_at, s.now, where);
+        let issue: Issue;
+        try {
+          issue = createIssue(state, project, { ...author, admin: true }, {
+            title: fi.title, description: fi.description, labels: fi.labels, dueDate: fi.due_date ?? null, confidential: fi.confidential,
+            discussionLocked: fi.discussion_locked, issueType: fi.issue_type, weight: fi.weight, createdAt: created, iid: fi.iid,
+          }, s.now)(draft);
+        } catch (e) {
+          if (e instanceof EmulatorError) throw e;
+          throw new EmulatorError(`${where} is invalid: ${(e as Error).message}`);
+        }
+        const assigneeIds = (fi.assignees ?? []).map((u) => fixtureUserId(state, u, where));
+        const closed = fi.state === 'closed';
+        const estimate = fi.time_estimate ? parseDuration(fi.time_estimate, true) : 0;
+        const spent = fi.time_spent ? parseDuration(fi.time_spent) : 0;
+        if (estimate === null || spent === null) throw new EmulatorError(`${where} has an unreadable duration`);
+        putIssue(draft, {
+          ...issue,
+          authorId: author.id,
+          assigneeIds,
+          milestoneId: fi.milestone ? milestoneId(state, project, fi.milestone, where) : null,
+          state: closed ? 'closed' : 'opened',
+          closedAt: closed ? time(fi.closed_at, s.now, where) : null,
+          closedById: closed ? (fi.closed_by ? fixtureUserId(state, fi.closed_by, where) : author.id) : null,
+          updatedAt: time(fi.updated_at, created, where),
+          timeEstimate: estimate,
+          totalTimeSpent: spent,
+          relativePosition: fi.relative_position ?? null,
+          weight: fi.weight ?? null,
+        });
+      });
+    }
+  });
+}
