@@ -3,14 +3,15 @@
 import { defineFamily, type Family } from '../define.js';
 import { labelRoutes } from './label-routes.js';
 import { issueRoutes } from './routes.js';
+import { mergeRequestRoutes } from './mr-routes.js';
 import { seedIssues, type FixtureIssuesPart, type FixtureLabelsPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
 export const issues: Family<IssuesSlice, { group: FixtureLabelsPart; project: FixtureIssuesPart }> = defineFamily({
   name: 'issues',
   state: emptyIssuesSlice,
-  seed: { after: ['groups', 'projects', 'users', 'milestones'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes],
+  seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
 });
 

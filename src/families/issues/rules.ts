@@ -352,7 +352,11 @@ export function moveRefusal(state: State, from: Project, to: Project, issue: Iss
 
 /** Merge requests that close the issue on merge, counted for `merge_requests_count`. */
 export function closingMergeRequestCount(state: State, issue: Issue): number {
-  return tget(state.closingMergeRequests, issue.id)?.size ?? 0;
+  const t = tget(state.closingMergeRequests, issue.id);
+  if (!t) return 0;
+  let n = 0;
+  for (const r of tvalues(t)) if (r.closes) n++;
+  return n;
 }
 
 export { issueById };

@@ -1,7 +1,9 @@
 // Labels of a fixture's groups and projects, and its projects' issues (iids follow the order
 // given unless an issue names its own).
 import type { Draft } from 'immer';
-import { EmulatorError, invalidFixture } from '../../core/errors.js';
+import { ApiError, EmulatorError, invalidFixture } from '../../core/errors.js';
+import { defaultBranchName, objectsOf } from '../repositories/index.js';
+import { createMergeRequest } from './merge-requests.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import { fixtureUserId } from '../users/index.js';
 import { ownMilestones } from '../milestones/index.js';
@@ -57,8 +59,26 @@ export interface FixtureLabelsPart {
   labels?: FixtureLabel[];
 }
 
+/** A merge request between two branches of the project's repository. */
+export interface FixtureMergeRequest {
+  title: string;
+  source_branch: string;
+  /** The default branch when absent. */
+  target_branch?: string;
+  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
+  description?: string;
+  author?: string;
+  assignees?: string[];
+  reviewers?: string[];
+  labels?: string[];
+  milestone?: string;
+  state?: 'opened' | 'closed' | 'merged';
+  created_at?: string;
+}
+
 export interface FixtureIssuesPart extends FixtureLabelsPart {
   issues?: FixtureIssue[];
+  merge_requests?: FixtureMergeRequest[];
 }
 
 function seedLabel(draft: Draft<State>, owner: LabelOwner, l: FixtureLabel, now: number, where: string): void {
@@ -83,10 +103,10 @@ function milestoneId(state: State, project: Project, title: string, where: strin
   throw new EmulatorError(`${where} names unknown milestone '${title}'`);
 }
 
-export function seedIssues(s: SeedRun): void {
+export async function seedIssues(s: SeedRun): Promise<void> {
   const groups = s.fixture.groups ?? [];
   const projects = s.fixture.projects ?? [];
-  if (!groups.some((g) => g.labels?.length) && !projects.some((p) => p.labels?.length || p.issues?.length)) return;
+  if (!groups.some((g) => g.labels?.length) && !projects.some((p) => p.labels?.length || p.issues?.length || p.merge_requests?.length)) return;
   s.update((draft) => {
     for (const g of groups) {
       const id = s.handles.groups[fixtureGroupPath(g)]!.id;
@@ -137,4 +157,27 @@ export function seedIssues(s: SeedRun): void {
       });
     }
   });
+  for (const p of projects) {
+    const project = tget(s.state.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
+    for (const [n, fm] of (p.merge_requests ?? []).entries()) {
+      const where = `${projectWhere(p)}: merge request ${n + 1} '${fm.title}'`;
+      const author = tget(s.state.users, fm.author ? fixtureUserId(s.state, fm.author, where) : project.creatorId);
+      if (!author) throw new EmulatorError(`${where} has no author`);
+      const repo = objectsOf({ db: s.git, state: s.state }, project);
+      let recipe;
+      try {
+        recipe = await createMergeRequest(s.state, repo, project, author, {
+          title: fm.title, description: fm.description, sourceBranch: fm.source_branch, targetBranch: fm.target_branch ?? defaultBranchName(project),
+          assigneeIds: (fm.assignees ?? []).map((u) => fixtureUserId(s.state, u, where)), reviewerIds: (fm.reviewers ?? []).map((u) => fixtureUserId(s.state, u, where)),
+          labels: fm.labels, milestoneId: fm.milestone ? milestoneId(s.state, project, fm.milestone, where) : undefined, state: fm.state,
+          createdAt: time(fm.created_at, s.now, where),
+        }, s.now);
+      } catch (e) {
+        if (e instanceof EmulatorError) throw e;
+        const detail = e instanceof ApiError ? JSON.stringify(e.body) : (e as Error).message;
+        throw new EmulatorError(`${where} is invalid: ${detail}`);
+      }
+      s.update(recipe);
+    }
+  }
 }

@@ -35,8 +35,8 @@ export interface IssuesSlice {
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
-  /** Issue id -> ids of the merge requests that close it (`Closes #n`), to their project and iid. */
-  closingMergeRequests: Partitioned<IssueLocation>;
+  /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
+  closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
 }
 
 export function emptyIssuesSlice(): IssuesSlice {

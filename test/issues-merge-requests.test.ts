@@ -1,0 +1,105 @@
+// Merge requests as data (lib/api/merge_requests.rb), an issue's related_merge_requests and
+// closed_by (lib/api/issues.rb), and a milestone's issues and merge requests.
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+
+const NOW = '2024-03-06T12:00:00.000Z';
+
+const FIXTURE: Fixture = {
+  users: TEAM,
+  groups: [{ ...ACME, milestones: [{ title: 'Q1' }] }],
+  projects: [
+    {
+      namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+      repository: {
+        files: { 'README.md': '# app\n' },
+        commits: [
+          { branch: 'feature', message: 'Add a feature', files: { 'feature.txt': 'new\n', 'README.md': '# app, featured\n' } },
+          { branch: 'other', message: 'Other work', files: { 'other.txt': 'x\n' } },
+        ],
+      },
+      milestones: [{ title: 'v1' }],
+      issues: [
+        { title: 'Bug', author: 'dev', milestone: 'v1' },
+        { title: 'Task', author: 'dev', milestone: 'Q1' },
+        { title: 'Secret', author: 'rep', confidential: true },
+      ],
+      merge_requests: [
+        { title: 'Fix the bug', source_branch: 'feature', description: 'Closes #1 and relates to #2', author: 'dev', milestone: 'v1', labels: ['backend'] },
+      ],
+    },
+  ],
+};
+
+const world = seededWorld(FIXTURE, NOW);
+const APP = '/projects/acme%2Fapp';
+
+async function call(method: string, path: string, token?: string, json?: unknown) {
+  const res = await apiCall(world(), path, { method, token, json });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, res };
+}
+
+describe('merge requests', () => {
+  it('a seeded merge request carries the repository’s SHAs and the full record', async () => {
+    const branches = (await call('GET', `${APP}/repository/branches`, 'dev-token')).body as { name: string; commit: { id: string } }[];
+    const tip = (n: string) => branches.find((b) => b.name === n)!.commit.id;
+    const { status, body } = await call('GET', `${APP}/merge_requests/1`, 'dev-token');
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      iid: 1, title: 'Fix the bug', state: 'opened', source_branch: 'feature', target_branch: 'main', sha: tip('feature'), labels: ['backend'],
+      author: { username: 'dev' }, changes_count: '2', milestone: { title: 'v1' }, references: { short: '!1', full: 'acme/app!1' },
+      diff_refs: { base_sha: tip('main'), head_sha: tip('feature'), start_sha: tip('main') }, user: { can_merge: true },
+      web_url: 'https://gitlab.example.com/acme/app/-/merge_requests/1',
+    });
+    for (const key of ['merge_status', 'merge_commit_sha', 'squash_commit_sha', 'discussion_locked', 'should_remove_source_branch', 'force_remove_source_branch',
+      'reference', 'time_stats', 'squash', 'task_completion_status', 'head_pipeline', 'merge_error', 'draft', 'work_in_progress', 'pipeline']) expect(body).toHaveProperty(key);
+  });
+
+  it('creates a merge request from real branches and refuses missing or equal ones', async () => {
+    const made = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'other', target_branch: 'main', title: 'Draft: other', description: 'Fixes #2' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ iid: 2, draft: true, work_in_progress: true, changes_count: '1' });
+    expect((await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'nope', target_branch: 'main', title: 'x' })).body).toEqual({
+      message: ['Source branch "nope" does not exist'],
+    });
+    expect((await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'main', target_branch: 'main', title: 'x' })).status).toBe(422);
+    expect((await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'other', target_branch: 'main', title: 'again' })).body).toEqual({
+      message: ['Another open merge request already exists for this source branch: !2'],
+    });
+    expect((await call('POST', `${APP}/merge_requests`, 'guest-token', { source_branch: 'other', target_branch: 'feature', title: 'x' })).status).toBe(403);
+    const list = (await call('GET', `${APP}/merge_requests?state=opened`, 'reporter-token')).body;
+    expect(list.map((m: { iid: number }) => m.iid)).toEqual([2, 1]);
+    expect((await call('GET', `${APP}/merge_requests?source_branch=feature`, 'dev-token')).body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+  });
+
+  it('"Closes #n" makes closed_by, related_merge_requests and merge_requests_count', async () => {
+    const closedBy = await call('GET', `${APP}/issues/1/closed_by`, 'dev-token');
+    expect(closedBy.body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+    expect(closedBy.body[0]).not.toHaveProperty('diff_refs');
+    expect((await call('GET', `${APP}/issues/2/closed_by`, 'dev-token')).body).toEqual([]);
+    const related = await call('GET', `${APP}/issues/2/related_merge_requests`, 'dev-token');
+    expect(related.body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+    expect(related.body[0]).toHaveProperty('diff_refs');
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body.merge_requests_count).toBe(1);
+    expect((await call('GET', `${APP}/issues/2`, 'dev-token')).body.merge_requests_count).toBe(0);
+    // Editing the description moves the closing reference.
+    await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { description: 'Resolves #2' });
+    expect((await call('GET', `${APP}/issues/1/closed_by`, 'dev-token')).body).toEqual([]);
+    expect((await call('GET', `${APP}/issues/2/closed_by`, 'dev-token')).body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+    const closed = await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { state_event: 'close' });
+    expect(closed.body).toMatchObject({ state: 'closed', closed_by: { username: 'dev' } });
+    expect((await call('PUT', `${APP}/merge_requests/1`, 'dev-token', {})).status).toBe(400);
+  });
+
+  it('lists the issues and merge requests of a milestone', async () => {
+    const milestones = (await call('GET', `${APP}/milestones`, 'dev-token')).body as { id: number; title: string }[];
+    const v1 = milestones.find((m) => m.title === 'v1')!;
+    expect((await call('GET', `${APP}/milestones/${v1.id}/issues`, 'dev-token')).body.map((i: { title: string }) => i.title)).toEqual(['Bug']);
+    expect((await call('GET', `${APP}/milestones/${v1.id}/merge_requests`, 'dev-token')).body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+    expect((await call('GET', `${APP}/milestones/999/issues`, 'dev-token')).body).toEqual({ message: '404 Not found' });
+    const q1 = (await call('GET', '/groups/acme/milestones', 'dev-token')).body[0];
+    expect((await call('GET', `/groups/acme/milestones/${q1.id}/issues`, 'dev-token')).body.map((i: { title: string }) => i.title)).toEqual(['Task']);
+  });
+});
