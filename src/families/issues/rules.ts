@@ -212,12 +212,9 @@ export function setSubscription(issue: Issue, user: User, on: boolean): Change {
   return (draft) => void tset(draft.issueSubscriptions, `${issue.id}:${user.id}`, on);
 }
 
-/** Issue#participants: the author, the assignees, and the authors of its notes, in that order. */
+/** Issue#participants: the author and the assignees (system notes make no one a participant). */
 export function participantIds(state: State, issue: Issue): number[] {
-  const out = [issue.authorId, ...issue.assigneeIds];
-  const notes = tget(state.issueNotes, issue.id);
-  if (notes) for (const n of tvalues(notes)) out.push(n.authorId);
-  return [...new Set(out)].filter((id) => tget(state.users, id) !== undefined);
+  return [...new Set([issue.authorId, ...issue.assigneeIds])].filter((id) => tget(state.users, id) !== undefined);
 }
 
 /** TodoService#mark_todo: a pending to-do, unless one is pending already (then null: 304). */
