@@ -8,7 +8,7 @@ import { findMilestone, ownMilestones, type Milestone } from '../milestones/inde
 import type { State } from '../world.js';
 import { labelById, projectLabelsTitled } from './labels.js';
 import type { Issue, IssueType } from './records.js';
-import { facetSet, projectIssues, projectsWithIssues } from './store.js';
+import { bget, bsize, bvalues, facetSet, issueByIid, projectIssues, projectsWithIssues, type Blocked } from './store.js';
 
 export type ListKind = 'all' | 'group' | 'project';
 
@@ -222,13 +222,13 @@ interface Caller {
 /** Everything the per-issue test needs for one project, computed once per project. */
 interface ProjectPlan {
   /** The smallest index sets to start from (intersected), or null to walk every issue. */
-  start: Table<number>[] | null;
+  start: Blocked<number>[] | null;
   test: (issue: Issue) => boolean;
 }
 
 function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind, c: Caller): ProjectPlan | null {
   const { user, now } = c;
-  const sets: Table<number>[][] = []; // each entry: a union of sets; an issue must be in one of each
+  const sets: Blocked<number>[][] = []; // each entry: a union of sets; an issue must be in one of each
   const tests: ((i: Issue) => boolean)[] = [];
   const seesAll = seesConfidential(state, user, project, now);
   const assigneeMe = f.assignee_id !== undefined && user !== null && f.assignee_id === String(user.id);
@@ -377,27 +377,26 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
   const rest = sets.length ? sets.slice(1) : [];
   return {
     start,
-    test: (i) => rest.every((u) => u.some((s) => tget(s, i.iid) !== undefined)) && tests.every((t) => t(i)),
+    test: (i) => rest.every((u) => u.some((s) => bget(s, i.iid) !== undefined)) && tests.every((t) => t(i)),
   };
 }
 
-const unionSize = (u: Table<number>[]) => u.reduce((n, s) => n + s.size, 0);
+const unionSize = (u: Blocked<number>[]) => u.reduce((n, s) => n + bsize(s), 0);
 
 /** The issues of one project that pass the filters, as the caller sees them (unordered). */
 function projectMatches(state: State, project: Project, f: IssueFilters, kind: ListKind, c: Caller, out: Issue[]): void {
   const plan = planFor(state, project, f, kind, c);
   if (!plan) return;
-  const partition = tget(state.issues, project.id);
-  if (!partition) return;
+  if (!tget(state.issues, project.id)) return;
   if (plan.start) {
     const seen = plan.start.length > 1 ? new Set<number>() : null;
     for (const set of plan.start) {
-      for (const iid of tvalues(set)) {
+      for (const iid of bvalues(set)) {
         if (seen) {
           if (seen.has(iid)) continue;
           seen.add(iid);
         }
-        const issue = tget(partition, iid);
+        const issue = issueByIid(state, project.id, iid);
         if (issue && plan.test(issue)) out.push(issue);
       }
     }

@@ -15,7 +15,7 @@ import {
   createLabel, groupLabelOwners, labelBasic, labelById, labelByTitle, normalizeColor, ownLabels, projectLabelOwners, validateLabel, type LabelOwner,
 } from './labels.js';
 import type { Issue, Label } from './records.js';
-import { facetSet, projectsWithIssues, putIssue } from './store.js';
+import { bvalues, facetSet, issueByIid, projectsWithIssues, putIssue } from './store.js';
 
 /** `admin_label`: Planners and above (and administrators). */
 const canAdminProjectLabels = (state: State, user: User | null, p: Project, now: number) => hasProjectRole(state, user, p, ACCESS.planner, now);
@@ -32,8 +32,8 @@ function counts(state: State, label: Label) {
   });
   for (const pid of projects) {
     const set = facetSet(state, pid, `l:${label.id}`);
-    for (const iid of tvalues(set)) {
-      const issue = tget(tget(state.issues, pid)!, iid) as Issue | undefined;
+    for (const iid of bvalues(set)) {
+      const issue = issueByIid(state, pid, iid);
       if (issue?.state === 'opened') open++;
       else if (issue) closed++;
     }
@@ -108,9 +108,9 @@ function remove(label: Label): Change {
     const key = label.projectId !== null ? `p${label.projectId}` : `g${label.groupId}`;
     const projects = label.projectId !== null ? [label.projectId] : [...projectsWithIssues(draft as State)];
     for (const pid of projects) {
-      const iids = [...tvalues(facetSet(draft as State, pid, `l:${label.id}`))];
+      const iids = [...bvalues(facetSet(draft as State, pid, `l:${label.id}`))];
       for (const iid of iids) {
-        const issue = tget(tget(draft.issues, pid)!, iid) as Issue;
+        const issue = issueByIid(draft as State, pid, iid)!;
         putIssue(draft, { ...issue, labelIds: issue.labelIds.filter((id) => id !== label.id) });
       }
     }

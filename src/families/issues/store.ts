@@ -1,14 +1,55 @@
 // Where the family keeps its records, and the indexes that answer the narrowest filters. An
 // issue lives in its project's partition under its iid; each project keeps one set of iids per
 // facet (state, label, assignee, author, milestone, confidentiality), so a list starts from
-// the smallest set its filters name instead of walking every issue of the project.
+// the smallest set its filters name instead of walking every issue of the project. Issues,
+// facet sets and the id index are blocked tables (a table of tables of 4,096 keys each), so a
+// write copies a few small chunk indexes whatever the size of the project.
 import type { Draft } from 'immer';
-import { emptyTable, pget, pset, tdel, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
+import { emptyTable, tdel, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import type { AwardEmoji, Issue, IssueLocation, Label, MergeRequest, SystemNote, Todo } from './records.js';
 
 export const ids = sequences(['issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid']);
+
+const BLOCK = 4096;
+
+/** Keys split into blocks of 4,096 (each a table): a write touches one block's small index, never one that grows with the whole. */
+export type Blocked<T> = Table<Table<T>>;
+
+const blockOf = (key: number) => Math.floor(key / BLOCK);
+
+export function bget<T>(b: Blocked<T>, key: number): T | undefined {
+  const t = tget(b, blockOf(key));
+  return t === undefined ? undefined : tget(t, key);
+}
+
+export function bset<T>(b: Blocked<T>, key: number, value: T): void {
+  let t = tget(b, blockOf(key));
+  if (t === undefined) {
+    tset(b, blockOf(key), emptyTable<T>());
+    t = tget(b, blockOf(key))!;
+  }
+  tset(t, key, value);
+}
+
+export function bdel<T>(b: Blocked<T>, key: number): boolean {
+  const t = tget(b, blockOf(key));
+  if (t === undefined || !tdel(t, key)) return false;
+  if (t.size === 0) tdel(b, blockOf(key));
+  return true;
+}
+
+/** Values in ascending key order. */
+export function* bvalues<T>(b: Blocked<T>): IterableIterator<T> {
+  for (const t of tvalues(b)) yield* tvalues(t);
+}
+
+export function bsize<T>(b: Blocked<T>): number {
+  let n = 0;
+  for (const t of tvalues(b)) n += t.size;
+  return n;
+}
 
 export interface IssuesSlice {
   /** Label id -> label. */
@@ -16,11 +57,11 @@ export interface IssuesSlice {
   /** `p<project id>` or `g<group id>` -> its labels' titles -> label id (titles are unique per owner). */
   labelTitles: Table<Table<number>>;
   /** Project id -> its issues by iid. */
-  issues: Partitioned<Issue>;
+  issues: Table<Blocked<Issue>>;
   /** Issue id -> where it lives. */
-  issueLocations: Table<IssueLocation>;
+  issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
-  issueIndex: Table<Table<number>>;
+  issueIndex: Table<Blocked<number>>;
   /** Issue id -> the system notes written on it, by note id. */
   issueNotes: Partitioned<SystemNote>;
   /** `<issue id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
@@ -60,62 +101,66 @@ export function facets(issue: Issue): string[] {
 const indexKey = (projectId: number, facet: string) => `${projectId}|${facet}`;
 
 /** The iids of a project's issues with the facet (empty when none has it). */
-export function facetSet(state: State, projectId: number, facet: string): Table<number> {
+export function facetSet(state: State, projectId: number, facet: string): Blocked<number> {
   return tget(state.issueIndex, indexKey(projectId, facet)) ?? EMPTY;
 }
-const EMPTY: Table<number> = emptyTable();
+const EMPTY: Blocked<number> = emptyTable();
+
+function unindex(draft: Draft<State>, projectId: number, facet: string, iid: number): void {
+  const set = tget(draft.issueIndex, indexKey(projectId, facet));
+  if (set && bdel(set, iid) && set.size === 0) tdel(draft.issueIndex, indexKey(projectId, facet));
+}
+
+function index(draft: Draft<State>, projectId: number, facet: string, iid: number): void {
+  let set = tget(draft.issueIndex, indexKey(projectId, facet));
+  if (!set) {
+    tset(draft.issueIndex, indexKey(projectId, facet), emptyTable<Table<number>>());
+    set = tget(draft.issueIndex, indexKey(projectId, facet))!;
+  }
+  bset(set, iid, iid);
+}
+
+function projectBlock(draft: Draft<State>, projectId: number): Blocked<Issue> {
+  let t = tget(draft.issues, projectId);
+  if (!t) {
+    tset(draft.issues, projectId, emptyTable<Table<Issue>>());
+    t = tget(draft.issues, projectId)!;
+  }
+  return t as Blocked<Issue>;
+}
 
 /** Stores an issue (new or changed) and moves it between the index's sets as its facets changed. */
 export function putIssue(draft: Draft<State>, issue: Issue): void {
-  const before = pget(draft.issues, issue.projectId, issue.iid) as Issue | undefined;
+  const before = issueByIid(draft as State, issue.projectId, issue.iid);
   const old = before ? new Set(facets(before)) : new Set<string>();
   const now = new Set(facets(issue));
-  for (const f of old) {
-    if (now.has(f)) continue;
-    const set = tget(draft.issueIndex, indexKey(issue.projectId, f));
-    if (set) {
-      tdel(set, issue.iid);
-      if (set.size === 0) tdel(draft.issueIndex, indexKey(issue.projectId, f));
-    }
-  }
-  for (const f of now) {
-    if (old.has(f)) continue;
-    let set = tget(draft.issueIndex, indexKey(issue.projectId, f));
-    if (!set) {
-      tset(draft.issueIndex, indexKey(issue.projectId, f), emptyTable<number>());
-      set = tget(draft.issueIndex, indexKey(issue.projectId, f))!;
-    }
-    tset(set, issue.iid, issue.iid);
-  }
-  pset(draft.issues, issue.projectId, issue.iid, issue);
-  tset(draft.issueLocations, issue.id, { projectId: issue.projectId, iid: issue.iid });
+  for (const f of old) if (!now.has(f)) unindex(draft, issue.projectId, f, issue.iid);
+  for (const f of now) if (!old.has(f)) index(draft, issue.projectId, f, issue.iid);
+  bset(projectBlock(draft, issue.projectId), issue.iid, issue);
+  if (!before) bset(draft.issueLocations as Blocked<IssueLocation>, issue.id, { projectId: issue.projectId, iid: issue.iid });
 }
 
 /** Removes an issue and its index entries (its iid is never handed out again). */
 export function dropIssue(draft: Draft<State>, issue: Issue): void {
-  for (const f of facets(issue)) {
-    const set = tget(draft.issueIndex, indexKey(issue.projectId, f));
-    if (set) {
-      tdel(set, issue.iid);
-      if (set.size === 0) tdel(draft.issueIndex, indexKey(issue.projectId, f));
-    }
-  }
+  for (const f of facets(issue)) unindex(draft, issue.projectId, f, issue.iid);
   const t = tget(draft.issues, issue.projectId);
-  if (t) tdel(t, issue.iid);
-  tdel(draft.issueLocations, issue.id);
+  if (t) bdel(t as Blocked<Issue>, issue.iid);
+  bdel(draft.issueLocations as Blocked<IssueLocation>, issue.id);
 }
 
 export function issueByIid(state: State, projectId: number, iid: number): Issue | undefined {
-  return pget(state.issues, projectId, iid);
+  const t = tget(state.issues, projectId);
+  return t ? bget(t, iid) : undefined;
 }
 
 export function issueById(state: State, id: number): Issue | undefined {
-  const at = tget(state.issueLocations, id);
-  return at ? pget(state.issues, at.projectId, at.iid) : undefined;
+  const at = bget(state.issueLocations, id);
+  return at ? issueByIid(state, at.projectId, at.iid) : undefined;
 }
 
 export function projectIssueCount(state: State, projectId: number): number {
-  return tget(state.issues, projectId)?.size ?? 0;
+  const t = tget(state.issues, projectId);
+  return t ? bsize(t) : 0;
 }
 
 /** The project ids that hold issues. */
@@ -123,10 +168,10 @@ export function* projectsWithIssues(state: State): IterableIterator<number> {
   for (const chunk of Object.values(state.issues.chunks)) for (const k of chunk.keys()) yield Number(k);
 }
 
-/** Every issue of a project. */
+/** Every issue of a project, by iid. */
 export function* projectIssues(state: State, projectId: number): IterableIterator<Issue> {
   const t = tget(state.issues, projectId);
-  if (t) yield* tvalues(t);
+  if (t) yield* bvalues(t);
 }
 
 /** Forgets everything kept for a deleted project's issues. */
