@@ -166,6 +166,17 @@ describe('GET /projects/:id/issues', () => {
     }
     expect(seen).toEqual(['Guest secret', 'Closed one', 'Secret', 'Feature request', 'First bug']);
   });
+
+  it('a keyset page follows its cursor even when the issue it names is gone', async () => {
+    const first = await call('GET', `${APP}/issues?pagination=keyset&per_page=2&order_by=created_at&sort=desc`, 'dev-token');
+    expect(titles(first.body)).toEqual(['Guest secret', 'Closed one']);
+    expect((await call('DELETE', `${APP}/issues/4`, 'owner-token')).status).toBe(204);
+    const next = /<([^>]+)>; rel="next"/.exec(first.res.headers.get('link')!)![1]!.replace('https://gitlab.example.com/api/v4', '');
+    expect(titles((await call('GET', next, 'dev-token')).body)).toEqual(['Secret', 'Feature request']);
+    expect((await call('GET', `${APP}/issues?pagination=keyset&cursor=bm9wZQ`, 'dev-token')).body).toEqual({ error: 'cursor is invalid' });
+    expect((await call('GET', `${APP}/issues?pagination=keyset&order_by=label_priority`, 'dev-token')).status).toBe(405);
+    expect((await call('GET', `${APP}/issues?order_by=weight`, 'dev-token')).body).toEqual({ error: 'order_by does not have a valid value' });
+  });
 });
 
 describe('GET /issues and /groups/:id/issues', () => {

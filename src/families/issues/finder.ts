@@ -435,7 +435,7 @@ export function issueCounts(state: State, kind: ListKind, f: IssueFilters, c: Ca
   return { all: all.length, closed, opened: all.length - closed };
 }
 
-type Key = number | string | null;
+export type Key = number | string | null;
 
 /** Ascending with nulls last, whatever the direction. */
 function cmp(a: Key, b: Key, dir: 1 | -1): number {
@@ -445,14 +445,25 @@ function cmp(a: Key, b: Key, dir: 1 | -1): number {
   return (a < b ? -1 : 1) * dir;
 }
 
-/** The order: the column in the asked direction (nulls last for dates), then id descending. */
-export function sortIssues(state: State, list: Issue[], orderBy: string, sort: 'asc' | 'desc'): Issue[] {
+/** Where an issue stands in an order: its sort key and its id. */
+export interface Position {
+  k: Key;
+  id: number;
+}
+
+/** The order: the column in the asked direction (nulls last for dates), then id descending (ascending for relative_position). */
+export function issueOrder(state: State, orderBy: string, sort: 'asc' | 'desc') {
   const dir = sort === 'asc' ? 1 : -1;
   const key = sortKey(state, orderBy);
-  const keyed = list.map((i) => ({ i, k: key(i) }));
-  if (orderBy === 'relative_position') {
-    keyed.sort((a, b) => cmp(a.k, b.k, dir) || a.i.id - b.i.id);
-  } else keyed.sort((a, b) => cmp(a.k, b.k, dir) || b.i.id - a.i.id);
+  const tie = orderBy === 'relative_position' ? 1 : -1;
+  const compare = (a: Position, b: Position) => cmp(a.k, b.k, dir) || tie * (a.id - b.id);
+  return { key, compare, position: (i: Issue): Position => ({ k: key(i), id: i.id }) };
+}
+
+export function sortIssues(state: State, list: Issue[], orderBy: string, sort: 'asc' | 'desc'): Issue[] {
+  const order = issueOrder(state, orderBy, sort);
+  const keyed = list.map((i) => ({ i, p: order.position(i) }));
+  keyed.sort((a, b) => order.compare(a.p, b.p));
   return keyed.map((x) => x.i);
 }
 

@@ -16,7 +16,8 @@ import type { State } from '../world.js';
 import { parseDuration } from './duration.js';
 import { awardEmojiEntity, awardsOf, issueEntity, systemNoteEntity, timeStats, todoEntity, type IssueView } from './entity.js';
 import { awardNotFound, badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
-import { canReadIssues, findIssues, issueCounts, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind } from './finder.js';
+import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
+import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
 import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
@@ -107,27 +108,34 @@ function view(ctx: Context<unknown>, context: IssueView['context'], extra: Parti
 
 const KEYSET_ORDERS = new Set(['created_at', 'updated_at', 'title', 'due_date', 'relative_position', 'popularity']);
 
-/** A page of issues: offset pages, or keyset pages (`pagination=keyset`, a `cursor`) for the orders GitLab offers them. */
+/**
+ * A page of issues: offset pages, or keyset pages (`pagination=keyset`) for the orders GitLab
+ * offers them: the `cursor` names where the last page ended (its sort key and id), so a page
+ * is right even when that issue has since changed or gone.
+ */
 function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
   if (p.pagination !== 'keyset') return ctx.paginate(list);
   if (!KEYSET_ORDERS.has(p.order_by as string)) throw keysetUnsupported();
   const { perPage } = pageRequest(p);
+  const order = issueOrder(ctx.state, p.order_by as string, p.sort as 'asc' | 'desc');
   let start = 0;
   if (typeof p.cursor === 'string' && p.cursor !== '') {
-    let id: number | undefined;
+    let at: Position | undefined;
     try {
-      id = (JSON.parse(Buffer.from(p.cursor, 'base64url').toString('utf8')) as { id?: unknown }).id as number;
+      const decoded = JSON.parse(new TextDecoder().decode(fromBase64(p.cursor.replace(/-/g, '+').replace(/_/g, '/')))) as Partial<Position>;
+      if (typeof decoded.id === 'number' && (decoded.k === null || typeof decoded.k === 'number' || typeof decoded.k === 'string')) at = { k: decoded.k, id: decoded.id };
     } catch {
-      id = undefined;
+      at = undefined;
     }
-    if (typeof id !== 'number') throw grapeError(400, 'cursor is invalid');
-    const at = list.findIndex((i) => i.id === id);
-    start = at < 0 ? list.length : at + 1;
+    if (!at) throw grapeError(400, 'cursor is invalid');
+    const after = at;
+    start = list.findIndex((i) => order.compare(order.position(i), after) > 0);
+    if (start < 0) start = list.length;
   }
   const items = list.slice(start, start + perPage);
   const last = items[items.length - 1];
   if (last && start + perPage < list.length) {
-    const cursor = Buffer.from(JSON.stringify({ id: last.id })).toString('base64url');
+    const cursor = toBase64(utf8(JSON.stringify(order.position(last)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     const url = new URL(ctx.url.toString());
     url.searchParams.set('cursor', cursor);
     ctx.responseHeaders.Link = `<${ctx.linkBase.base}${url.search}>; rel="next"`;
@@ -138,6 +146,8 @@ function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
 
 function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }, context: IssueView['context']): Reply {
   checkAssigneeCount(ctx, p);
+  // `weight` is among the orders of the higher tiers only (EE's sort options).
+  if (p.order_by === 'weight' && ctx.state.instance.tier === 'free') throw grapeError(400, 'order_by does not have a valid value');
   const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
   const found = findIssues(ctx.state, kind, f, { user: ctx.user, now: ctx.now() }, scope);
   const v = view(ctx, context, { withLabelsDetails: p.with_labels_details === true });
