@@ -14,6 +14,7 @@ import { labelBasic, labelById } from './labels.js';
 import type { AwardEmoji, Issue, Label, SystemNote, Todo } from './records.js';
 import { issueById } from './store.js';
 import { closingMergeRequestCount, isSubscribed } from './rules.js';
+import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
 
 export interface IssueView extends UrlBase {
   state: State;
@@ -84,6 +85,8 @@ export function issueEntity(v: IssueView, issue: Issue) {
   const api = `${v.webBase}/api/v4/projects/${issue.projectId}`;
   const dup = issue.duplicatedToId === null ? undefined : issueById(state, issue.duplicatedToId);
   const dupProject = dup ? tget(state.projects, dup.projectId) : undefined;
+  const epic = issue.epicId === null ? undefined : epicById(state, issue.epicId);
+  const iteration = issue.iterationId === null ? undefined : iterationById(state, issue.iterationId);
   const dupVisible = dup && dupProject && issueVisible(state, v.viewer, dup, seesConfidential(state, v.viewer, dupProject, v.now));
   return {
     id: issue.id,
@@ -113,7 +116,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     web_url: `${projectWebUrl(state, project, v)}/-/issues/${issue.iid}`,
     time_stats: timeStats(issue),
     task_completion_status: tasks,
-    ...(tier !== 'free' ? { weight: issue.weight, blocking_issues_count: 0, epic_iid: null, epic: null } : {}),
+    ...(tier !== 'free' ? { weight: issue.weight, blocking_issues_count: 0, epic_iid: epic?.iid ?? null, epic: epic ? issueEpic(state, epic, v) : null } : {}),
     has_tasks: tasks.count > 0,
     ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed` } : {}),
     _links: {
@@ -130,7 +133,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     imported: false,
     imported_from: 'none',
     service_desk_reply_to: null,
-    ...(tier !== 'free' ? { iteration: null } : {}),
+    ...(tier !== 'free' ? { iteration: iteration ? iterationEntity(state, iteration, v, v.now) : null } : {}),
     ...(tier === 'ultimate' ? { health_status: issue.healthStatus } : {}),
   };
 }

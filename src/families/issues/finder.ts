@@ -7,6 +7,7 @@ import { tget, tvalues, type Table } from '../../store/table.js';
 import { findMilestone, ownMilestones, type Milestone } from '../milestones/index.js';
 import type { State } from '../world.js';
 import { labelById, projectLabelsTitled } from './labels.js';
+import { iterationById, iterationState } from './epics.js';
 import type { Issue, IssueType } from './records.js';
 import { bget, bsize, bvalues, facetSet, issueByIid, projectIssues, projectsWithIssues, type Blocked } from './store.js';
 
@@ -24,6 +25,10 @@ export interface NotFilters {
   my_reaction_emoji?: string;
   search?: string;
   in?: string;
+  weight?: string;
+  iteration_id?: string;
+  iteration_title?: string;
+  epic_id?: string;
 }
 
 export interface IssueFilters {
@@ -49,15 +54,21 @@ export interface IssueFilters {
   issue_type?: IssueType;
   non_archived?: boolean;
   not?: NotFilters;
+  /** Higher tiers. */
+  weight?: string;
+  epic_id?: string;
+  iteration_id?: string;
+  iteration_title?: string;
+  health_status?: string;
   order_by: string;
   sort: 'asc' | 'desc';
 }
 
 /** The `not[...]` keys each list reads (the others are dropped, as Grape drops undeclared keys). */
 export const NOT_KEYS: Record<ListKind, readonly (keyof NotFilters)[]> = {
-  all: ['assignee_id', 'assignee_username', 'author_id', 'author_username', 'iids', 'labels', 'milestone', 'milestone_id', 'my_reaction_emoji'],
+  all: ['assignee_id', 'assignee_username', 'author_id', 'author_username', 'iids', 'labels', 'milestone', 'milestone_id', 'my_reaction_emoji', 'weight', 'iteration_id', 'iteration_title', 'epic_id'],
   group: ['labels', 'milestone', 'author_id', 'author_username', 'assignee_id', 'assignee_username', 'my_reaction_emoji', 'search', 'in'],
-  project: ['assignee_id', 'assignee_username', 'author_id', 'author_username', 'iids', 'labels', 'milestone', 'milestone_id', 'my_reaction_emoji', 'search', 'in'],
+  project: ['assignee_id', 'assignee_username', 'author_id', 'author_username', 'iids', 'labels', 'milestone', 'milestone_id', 'my_reaction_emoji', 'search', 'in', 'weight', 'iteration_id', 'iteration_title', 'epic_id'],
 };
 
 /** ProjectPolicy `read_issue`: readers of the project with the issues feature. */
@@ -325,6 +336,16 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
   const type = f.issue_type;
   if (type) tests.push((i) => i.issueType === type);
 
+  // The higher tiers' filters (CE does not declare them: they are ignored on the free tier).
+  const tier = state.instance.tier;
+  if (tier !== 'free') {
+    if (f.weight !== undefined) tests.push(wildcardTest(f.weight, (i) => i.weight));
+    if (f.epic_id !== undefined) tests.push(wildcardTest(f.epic_id, (i) => i.epicId));
+    if (f.iteration_id !== undefined) tests.push(iterationTest(state, f.iteration_id, now));
+    if (f.iteration_title !== undefined) tests.push(iterationTitleTest(state, f.iteration_title));
+    if (tier === 'ultimate' && kind === 'all' && f.health_status !== undefined) tests.push(wildcardTest(f.health_status, (i) => i.healthStatus));
+  }
+
   // not[...]
   const n = f.not ?? {};
   const allowed = new Set<string>(NOT_KEYS[kind]);
@@ -373,12 +394,41 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
     tests.push((i) => !searchMatch(i, q, inFields));
   }
 
+  if (tier !== 'free') {
+    if (has('weight')) { const t = wildcardTest(n.weight!, (i) => i.weight); tests.push((i) => !t(i)); }
+    if (has('epic_id')) { const t = wildcardTest(n.epic_id!, (i) => i.epicId); tests.push((i) => !t(i)); }
+    if (has('iteration_id')) { const t = iterationTest(state, n.iteration_id!, now); tests.push((i) => !t(i)); }
+    if (has('iteration_title')) { const t = iterationTitleTest(state, n.iteration_title!); tests.push((i) => !t(i)); }
+  }
+
   const start = sets.length ? sets.sort((a, b) => unionSize(a) - unionSize(b))[0]! : null;
   const rest = sets.length ? sets.slice(1) : [];
   return {
     start,
     test: (i) => rest.every((u) => u.some((s) => bget(s, i.iid) !== undefined)) && tests.every((t) => t(i)),
   };
+}
+
+/** A filter of a number or a name, with `None` (unset) and `Any` (set). */
+function wildcardTest(value: string, get: (i: Issue) => number | string | null): (i: Issue) => boolean {
+  const v = value.toLowerCase();
+  if (v === 'none') return (i) => get(i) === null;
+  if (v === 'any') return (i) => get(i) !== null;
+  return (i) => get(i) !== null && String(get(i)) === value;
+}
+
+function iterationTest(state: State, value: string, now: number): (i: Issue) => boolean {
+  if (value.toLowerCase() === 'current') {
+    return (i) => {
+      const it = i.iterationId === null ? undefined : iterationById(state, i.iterationId);
+      return !!it && iterationState(it, now) === 2;
+    };
+  }
+  return wildcardTest(value, (i) => i.iterationId);
+}
+
+function iterationTitleTest(state: State, title: string): (i: Issue) => boolean {
+  return (i) => i.iterationId !== null && iterationById(state, i.iterationId)?.title === title;
 }
 
 const unionSize = (u: Blocked<number>[]) => u.reduce((n, s) => n + bsize(s), 0);

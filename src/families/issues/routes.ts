@@ -44,6 +44,10 @@ const NOT_PARAMS = {
   my_reaction_emoji: str(),
   search: str(),
   in: str(),
+  weight: str(),
+  iteration_id: str(),
+  iteration_title: str(),
+  epic_id: str(),
 };
 
 const FILTER_PARAMS = {
@@ -69,7 +73,33 @@ const FILTER_PARAMS = {
   scope: str().values(SCOPES),
   non_archived: bool().default(true),
   not: hash(NOT_PARAMS),
+  // The higher tiers' filters, checked by `checkTierFilters` where the tier has them.
+  weight: str(),
+  epic_id: str(),
+  iteration_id: str(),
+  iteration_title: str(),
+  health_status: str(),
 };
+
+const NUMBER_OR_WILDCARD = (v: string) => /^\d+$/.test(v) || ['none', 'any'].includes(v.toLowerCase());
+const TIER_FILTERS: [string, (v: string) => boolean][] = [
+  ['weight', NUMBER_OR_WILDCARD],
+  ['epic_id', NUMBER_OR_WILDCARD],
+  ['iteration_id', (v) => NUMBER_OR_WILDCARD(v) || v.toLowerCase() === 'current'],
+];
+
+/** EE's declarations of the higher tiers' filters: values they refuse are 400, as Grape's `values:` are. */
+function checkTierFilters(ctx: Context<unknown>, p: ListParams): void {
+  if (ctx.state.instance.tier === 'free') return;
+  const not = (p.not ?? {}) as Record<string, unknown>;
+  for (const [name, ok] of TIER_FILTERS) {
+    if (typeof p[name] === 'string' && !ok(p[name])) throw grapeError(400, `${name} does not have a valid value`);
+    if (typeof not[name] === 'string' && !ok(not[name] as string)) throw grapeError(400, `not[${name}] does not have a valid value`);
+  }
+  if (typeof p.health_status === 'string' && !['none', 'any', 'on_track', 'needs_attention', 'at_risk'].includes(p.health_status.toLowerCase())) {
+    throw grapeError(400, 'health_status does not have a valid value');
+  }
+}
 
 const LIST_PARAMS = {
   ...FILTER_PARAMS,
@@ -146,6 +176,7 @@ function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
 
 function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }, context: IssueView['context']): Reply {
   checkAssigneeCount(ctx, p);
+  checkTierFilters(ctx, p);
   // `weight` is among the orders of the higher tiers only (EE's sort options).
   if (p.order_by === 'weight' && ctx.state.instance.tier === 'free') throw grapeError(400, 'order_by does not have a valid value');
   const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
@@ -156,6 +187,7 @@ function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: 
 
 function statsReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }): Reply {
   checkAssigneeCount(ctx, p);
+  checkTierFilters(ctx, p);
   const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
   return json({ statistics: { counts: issueCounts(ctx.state, kind, f, { user: ctx.user, now: ctx.now() }, scope) } });
 }
@@ -183,6 +215,8 @@ const ISSUE_PARAMS = {
   discussion_locked: bool(),
   issue_type: str().values(ISSUE_TYPES),
   weight: int(),
+  epic_id: int(),
+  epic_iid: int(),
 };
 
 interface IssueParams {
@@ -200,6 +234,8 @@ interface IssueParams {
   issue_type?: string;
   severity?: string;
   weight?: number;
+  epic_id?: number;
+  epic_iid?: number;
   created_at?: number;
   updated_at?: number;
   iid?: number;
@@ -222,6 +258,8 @@ function issueInput(p: IssueParams, raw: Record<string, unknown>): IssueInput {
     issueType: p.issue_type as IssueType | undefined,
     severity: p.severity?.toLowerCase() as Severity | undefined,
     weight: p.weight,
+    epicId: raw.epic_id === undefined && raw.epic_iid === undefined ? undefined : p.epic_id ?? p.epic_iid ?? null,
+    epicByIid: p.epic_id === undefined && p.epic_iid !== undefined,
     createdAt: p.created_at,
     updatedAt: p.updated_at,
     iid: p.iid,
@@ -320,8 +358,10 @@ export const issueRoutes = [
   route({
     method: 'PUT', path: '/projects/:id/issues/:issue_iid', auth: 'user', scope: project(canReadIssues),
     params: { issue_iid: int().required(), title: str(), ...ISSUE_PARAMS, updated_at: datetime().notBlank(), created_at: datetime(), state_event: str().values(['close', 'reopen'] as const) },
-    constraints: [{ kind: 'at_least_one_of', names: UPDATE_AT_LEAST }],
     handler: (ctx): Reply => {
+      // IssuesHelpers.update_params_at_least_one_of, with EE's additions on the higher tiers.
+      const names = ctx.state.instance.tier === 'free' ? UPDATE_AT_LEAST : [...UPDATE_AT_LEAST, 'weight', 'epic_id', 'epic_iid'];
+      if (!names.some((n) => ctx.raw[n] !== undefined)) throw grapeError(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
       const issue = visibleIssue(ctx);
       const user = ctx.user!;
       if (!canUpdateIssue(ctx.state, user, ctx.project, issue, ctx.now())) throw forbidden();

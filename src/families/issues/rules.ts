@@ -9,10 +9,12 @@ import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
-import type { AwardEmoji, Issue, IssueType, Severity, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueType, Severity, SystemNote, Todo } from './records.js';
 import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
+import { epicByIid, epicForProject } from './epics.js';
+import { notFound } from '../../core/errors.js';
 
 /** `admin_issue`: labels, assignees, milestones and time tracking (Planner and above). */
 export function canAdminIssues(state: State, user: User | null, project: Project, now: number): boolean {
@@ -55,7 +57,23 @@ export interface IssueInput {
   updatedAt?: number;
   iid?: number;
   weight?: number | null;
+  /** An epic's id (or, from `epic_iid`, its iid in the project's group); 0 or null unsets. */
+  epicId?: number | null;
+  epicByIid?: boolean;
   stateEvent?: 'close' | 'reopen';
+}
+
+/** The epic an issue's input names, on the higher tiers: one of the project's group or its ancestors, or 404. */
+function inputEpic(state: State, project: Project, input: IssueInput): number | null | undefined {
+  if (state.instance.tier === 'free' || input.epicId === undefined) return undefined;
+  if (input.epicId === null || input.epicId === 0) return null;
+  let epic: Epic | undefined;
+  if (input.epicByIid) {
+    const ns = tget(state.namespaces, project.namespaceId);
+    epic = ns && ns.kind === 'group' ? epicByIid(state, ns.id, input.epicId) : undefined;
+  } else epic = epicForProject(state, project, input.epicId);
+  if (!epic) throw notFound('Epic');
+  return epic.id;
 }
 
 /** Issue validations: a title of at most 255 characters, a description of at most 1,048,576. */
@@ -101,6 +119,7 @@ export function createIssue(state: State, project: Project, author: User, input:
   if (input.iid !== undefined && issueByIid(state, project.id, input.iid)) throw duplicatedIssue();
   const milestone = admin && input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   const assignees = admin && input.assigneeIds ? keepAssignees(state, project, input.assigneeIds, now) : [];
+  const epicId = admin ? inputEpic(state, project, input) : undefined;
   return (draft) => {
     const key = `p${project.id}`;
     let iid: number;
@@ -140,7 +159,7 @@ export function createIssue(state: State, project: Project, author: User, input:
       totalTimeSpent: 0,
       relativePosition: null,
       weight: state.instance.tier !== 'free' ? input.weight ?? null : null,
-      epicId: null,
+      epicId: epicId ?? null,
       iterationId: null,
       healthStatus: null,
     };
@@ -157,6 +176,7 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
   validateIssue(title, description);
   const milestoneId = !admin || input.milestoneId === undefined ? issue.milestoneId : input.milestoneId ? issueMilestone(state, project, input.milestoneId)?.id ?? null : null;
   const assigneeIds = admin && input.assigneeIds !== undefined ? keepAssignees(state, project, input.assigneeIds, now) : issue.assigneeIds;
+  const epicId = admin ? inputEpic(state, project, input) : undefined;
   return (draft) => {
     let labelIds = issue.labelIds;
     if (admin && (input.labels !== undefined || input.addLabels !== undefined || input.removeLabels !== undefined)) {
@@ -177,6 +197,7 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
       discussionLocked: input.discussionLocked ?? issue.discussionLocked,
       issueType: input.issueType ?? issue.issueType,
       weight: input.weight !== undefined && state.instance.tier !== 'free' ? input.weight : issue.weight,
+      epicId: epicId === undefined ? issue.epicId : epicId,
       createdAt: input.createdAt ?? issue.createdAt,
     };
     if (input.stateEvent === 'close' && issue.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: user.id });

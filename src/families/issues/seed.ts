@@ -8,8 +8,10 @@ import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type Se
 import { fixtureUserId } from '../users/index.js';
 import { ownMilestones } from '../milestones/index.js';
 import { ancestry } from '../../policy/access.js';
-import { tget } from '../../store/table.js';
-import type { Project } from '../../store/state.js';
+import { tget, tvalues } from '../../store/table.js';
+import type { Namespace, Project } from '../../store/state.js';
+import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './epics.js';
+import { castDateLike } from './dates.js';
 import type { State } from '../world.js';
 import { createLabel, DEFAULT_LABEL_COLOR, normalizeColor, validateLabel, type LabelOwner } from './labels.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
@@ -53,10 +55,43 @@ export interface FixtureIssue {
   time_estimate?: string;
   time_spent?: string;
   relative_position?: number | null;
+  /** Higher tiers: the title of an epic of the project's group or its ancestors, an iteration's title, the health status. */
+  epic?: string;
+  iteration?: string;
+  health_status?: 'on_track' | 'needs_attention' | 'at_risk';
 }
 
 export interface FixtureLabelsPart {
   labels?: FixtureLabel[];
+}
+
+/** An epic of a group (premium). */
+export interface FixtureEpic {
+  title: string;
+  description?: string;
+  /** Username; the first administrator when absent. */
+  author?: string;
+  labels?: string[];
+  state?: 'opened' | 'closed';
+  confidential?: boolean;
+  color?: string;
+  start_date?: string;
+  due_date?: string;
+  /** The title of an epic of the same group given before this one. */
+  parent?: string;
+}
+
+/** An iteration of a group (premium); its state follows its dates. */
+export interface FixtureIteration {
+  title?: string;
+  description?: string;
+  start_date: string;
+  due_date: string;
+}
+
+export interface FixtureGroupIssuesPart extends FixtureLabelsPart {
+  epics?: FixtureEpic[];
+  iterations?: FixtureIteration[];
 }
 
 /** A merge request between two branches of the project's repository. */
@@ -103,14 +138,59 @@ function milestoneId(state: State, project: Project, title: string, where: strin
   throw new EmulatorError(`${where} names unknown milestone '${title}'`);
 }
 
+function firstAdmin(state: State, where: string): number {
+  for (const u of tvalues(state.users)) if (u.admin) return u.id;
+  throw new EmulatorError(`${where} has no author and the fixture no administrator`);
+}
+
+function fixtureEpic(state: State, project: Project, title: string, where: string): number {
+  const ns = tget(state.namespaces, project.namespaceId);
+  for (const g of ns && ns.kind === 'group' ? ancestry(state, ns.id) : []) {
+    const t = tget(state.epics, g.id);
+    if (t) for (const e of tvalues(t)) if (e.title === title) return e.id;
+  }
+  throw new EmulatorError(`${where} names unknown epic '${title}'`);
+}
+
+function fixtureIteration(state: State, project: Project, title: string, where: string): number {
+  const ns = tget(state.namespaces, project.namespaceId);
+  for (const g of ns && ns.kind === 'group' ? ancestry(state, ns.id) : []) {
+    const t = tget(state.iterations, g.id);
+    if (t) for (const it of tvalues(t)) if (it.title === title) return it.id;
+  }
+  throw new EmulatorError(`${where} names unknown iteration '${title}'`);
+}
+
 export async function seedIssues(s: SeedRun): Promise<void> {
   const groups = s.fixture.groups ?? [];
   const projects = s.fixture.projects ?? [];
-  if (!groups.some((g) => g.labels?.length) && !projects.some((p) => p.labels?.length || p.issues?.length || p.merge_requests?.length)) return;
+  if (!groups.some((g) => g.labels?.length || g.epics?.length || g.iterations?.length) && !projects.some((p) => p.labels?.length || p.issues?.length || p.merge_requests?.length)) return;
   s.update((draft) => {
     for (const g of groups) {
       const id = s.handles.groups[fixtureGroupPath(g)]!.id;
       for (const l of g.labels ?? []) seedLabel(draft, { groupId: id }, l, s.now, groupWhere(g));
+    }
+    for (const g of groups) {
+      const ns = tget(draft.namespaces, s.handles.groups[fixtureGroupPath(g)]!.id) as Namespace;
+      const byTitle = new Map<string, number>();
+      for (const fe of g.epics ?? []) {
+        const where = `${groupWhere(g)}: epic '${fe.title}'`;
+        const state = draft as State;
+        const authorId = fe.author ? fixtureUserId(state, fe.author, where) : firstAdmin(state, where);
+        const color = normalizeColor(fe.color ?? DEFAULT_EPIC_COLOR);
+        if (!color) throw new EmulatorError(`${where} has an invalid color`);
+        if (fe.parent !== undefined && !byTitle.has(fe.parent)) throw new EmulatorError(`${where} names unknown parent epic '${fe.parent}'`);
+        const epic = createEpic(draft, ns, tget(state.users, authorId)!, {
+          title: fe.title, description: fe.description, labels: fe.labels, confidential: fe.confidential, color, state: fe.state,
+          startDate: fe.start_date ?? null, dueDate: fe.due_date ?? null, parentId: fe.parent !== undefined ? byTitle.get(fe.parent)! : null,
+        }, s.now);
+        byTitle.set(fe.title, epic.id);
+      }
+      for (const fi of g.iterations ?? []) {
+        const where = `${groupWhere(g)}: iteration '${fi.title ?? fi.start_date}'`;
+        if (castDateLike(fi.start_date) === null || castDateLike(fi.due_date) === null || fi.due_date < fi.start_date) throw new EmulatorError(`${where} needs a start date before its due date`);
+        createIteration(draft, ns, { title: fi.title ?? null, description: fi.description, startDate: fi.start_date, dueDate: fi.due_date }, s.now);
+      }
     }
     for (const p of projects) {
       const id = s.handles.projects[fixtureProjectPath(p)]!.id;
@@ -153,6 +233,9 @@ export async function seedIssues(s: SeedRun): Promise<void> {
           totalTimeSpent: spent,
           relativePosition: fi.relative_position ?? null,
           weight: fi.weight ?? null,
+          epicId: fi.epic !== undefined ? fixtureEpic(state, project, fi.epic, where) : null,
+          iterationId: fi.iteration !== undefined ? fixtureIteration(state, project, fi.iteration, where) : null,
+          healthStatus: fi.health_status ?? null,
         });
       });
     }

@@ -8,9 +8,9 @@ import type { Draft } from 'immer';
 import { emptyTable, tdel, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import type { AwardEmoji, Issue, IssueLocation, Label, MergeRequest, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueLocation, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
 
-export const ids = sequences(['issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid']);
+export const ids = sequences(['issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
 
 const BLOCK = 4096;
 
@@ -76,6 +76,14 @@ export interface IssuesSlice {
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
+  /** Group id -> its epics by iid (premium). */
+  epics: Partitioned<Epic>;
+  /** Epic id -> its group and iid. */
+  epicLocations: Table<{ groupId: number; iid: number }>;
+  /** Group id -> its iterations by id (premium). */
+  iterations: Partitioned<Iteration>;
+  /** Iteration id -> its group. */
+  iterationGroups: Table<number>;
   /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
 }
@@ -84,7 +92,8 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueNotes: emptyTable(), issueSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(),
+    iterations: emptyTable(), iterationGroups: emptyTable(),
   };
 }
 
@@ -185,6 +194,12 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
 }
 
 export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
+  const epics = tget(draft.epics, groupId);
+  if (epics) for (const e of tvalues(epics)) tdel(draft.epicLocations, e.id);
+  tdel(draft.epics, groupId);
+  const iterations = tget(draft.iterations, groupId);
+  if (iterations) for (const it of tvalues(iterations)) tdel(draft.iterationGroups, it.id);
+  tdel(draft.iterations, groupId);
   const owner = tget(draft.labelTitles, `g${groupId}`);
   if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
   tdel(draft.labelTitles, `g${groupId}`);
