@@ -1,7 +1,7 @@
 // Issues (lib/api/issues.rb, app/finders/issues_finder.rb, lib/api/entities/issue.rb) and labels.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, updateProject } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z'; // a Wednesday
 
@@ -200,6 +200,13 @@ describe('GET /issues and /groups/:id/issues', () => {
     expect(titles((await call('GET', '/groups/acme/issues')).body)).toEqual(['Lib issue']);
   });
 
+  it('leaves out archived projects unless non_archived=false', async () => {
+    updateProject(world(), 'acme/sub/lib', (p) => void (p.archived = true));
+    expect(titles((await call('GET', '/issues?scope=all')).body)).toEqual([]);
+    expect(titles((await call('GET', '/issues?scope=all&non_archived=false')).body)).toEqual(['Lib issue']);
+    expect(titles((await call('GET', '/groups/acme/issues?non_archived=false')).body)).toEqual(['Lib issue']);
+  });
+
   it('issues_statistics counts at all three levels', async () => {
     expect((await call('GET', `${APP}/issues_statistics`, 'dev-token')).body).toEqual({ statistics: { counts: { all: 5, closed: 1, opened: 4 } } });
     expect((await call('GET', '/groups/acme/issues_statistics?labels=bug', 'dev-token')).body).toEqual({ statistics: { counts: { all: 2, closed: 1, opened: 1 } } });
@@ -313,6 +320,23 @@ describe('subscriptions, to-dos, award emoji, participants', () => {
     expect((await call('DELETE', `${APP}/issues/2/award_emoji/${a.body.id}`, 'guest-token')).status).toBe(403);
     expect((await call('DELETE', `${APP}/issues/2/award_emoji/${a.body.id}`, 'dev-token')).status).toBe(204);
     expect((await call('GET', `${APP}/issues/2/award_emoji`, 'dev-token')).body).toEqual([]);
+  });
+
+  it('reorders by relative position between neighbours', async () => {
+    const ids = Object.fromEntries(((await call('GET', `${APP}/issues`, 'dev-token')).body as { iid: number; id: number }[]).map((i) => [i.iid, i.id]));
+    expect((await call('PUT', `${APP}/issues/1/reorder`, 'dev-token', { move_after_id: ids[4] })).status).toBe(200);
+    expect((await call('PUT', `${APP}/issues/2/reorder`, 'dev-token', { move_before_id: ids[4] })).status).toBe(200);
+    expect((await call('PUT', `${APP}/issues/3/reorder`, 'dev-token', { move_after_id: ids[4], move_before_id: ids[1] })).status).toBe(200);
+    const order = (await call('GET', `${APP}/issues?order_by=relative_position&sort=asc`, 'dev-token')).body.map((i: { iid: number }) => i.iid);
+    expect(order.slice(0, 4)).toEqual([2, 4, 3, 1]);
+    expect((await call('PUT', `${APP}/issues/1/reorder`, 'dev-token', { move_after_id: 999_999 })).body).toEqual({ message: { error: 'Unprocessable Entity' } });
+    expect((await call('PUT', `${APP}/issues/1/reorder`, 'dev-token', {})).status).toBe(400);
+  });
+
+  it('a to-do of a deleted issue is no longer listed', async () => {
+    expect((await call('POST', `${APP}/issues/2/todo`, 'dev-token')).status).toBe(201);
+    expect((await call('DELETE', `${APP}/issues/2`, 'owner-token')).status).toBe(204);
+    expect((await call('GET', '/todos', 'dev-token')).body).toEqual([]);
   });
 
   it('participants are the author and the assignees', async () => {

@@ -1,9 +1,9 @@
 // The issues routes (lib/api/issues.rb, time_tracking_endpoints.rb, subscriptions.rb, todos.rb,
 // award_emoji.rb): the three lists and their statistics, one issue, create, edit, delete, move,
 // clone, participants, subscriptions, to-dos, award emoji and time tracking.
-import { notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
+import { messageError, notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
 import { ownMilestones } from '../milestones/index.js';
-import { ancestry } from '../../policy/access.js';
+import { ancestry, canReadProject } from '../../policy/access.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -21,7 +21,7 @@ import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
 import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
-  markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
+  markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
 } from './rules.js';
 import { issueById, issueByIid, issueNotes } from './store.js';
 import { userBasic } from '../users/index.js';
@@ -402,6 +402,26 @@ export const issueRoutes = [
     }),
   ),
   route({
+    method: 'PUT', path: '/projects/:id/issues/:issue_iid/reorder', auth: 'user', scope: project(canReadIssues),
+    params: { issue_iid: int().required(), move_after_id: int(), move_before_id: int() },
+    constraints: [{ kind: 'at_least_one_of', names: ['move_after_id', 'move_before_id'] }],
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const user = ctx.user!;
+      if (!canUpdateIssue(ctx.state, user, ctx.project, issue, ctx.now())) throw forbidden();
+      const neighbour = (id: number | undefined) => {
+        if (id === undefined) return undefined;
+        const n = issueById(ctx.state, id);
+        // Issues::ReorderService: the neighbours must be issues of the same project (or, in a group, of its projects).
+        if (!n || n.projectId !== ctx.project.id) throw unprocessableReorder();
+        return n;
+      };
+      const after = neighbour(ctx.params.move_after_id);
+      const before = neighbour(ctx.params.move_before_id);
+      return single(ctx, ctx.update(reorderIssue(ctx.state, issue, after, before, ctx.now())));
+    },
+  }),
+  route({
     method: 'GET', path: '/projects/:id/issues/:issue_iid/participants', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
     handler: (ctx): Reply => {
       const issue = visibleIssue(ctx);
@@ -442,7 +462,13 @@ export const issueRoutes = [
       const list = userTodos(ctx.state, ctx.user!.id)
         .filter((t) => t.state === state && (p.action === undefined || t.actionName === p.action) && (p.author_id === undefined || t.authorId === p.author_id))
         .filter((t) => (p.project_id === undefined || t.projectId === p.project_id) && (p.type === undefined || p.type === 'Issue'))
-        .filter((t) => { const pr = tget(ctx.state.projects, t.projectId); return !!pr && !pr.pendingDelete; })
+        // A to-do whose issue is gone, or that the user may no longer read, is not listed (TodosFinder).
+        .filter((t) => {
+          const pr = tget(ctx.state.projects, t.projectId);
+          const issue = issueById(ctx.state, t.issueId);
+          return !!pr && !pr.pendingDelete && !!issue && canReadProject(ctx.state, ctx.user, pr, ctx.now()) && canReadIssues(ctx.state, ctx.user, pr, ctx.now())
+            && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, ctx.now()));
+        })
         .sort((a, b) => b.id - a.id);
       const v = view(ctx, { kind: 'none' });
       return json(ctx.paginate(list).map((t) => todoEntity(v, t)));
@@ -528,6 +554,7 @@ export const issueRoutes = [
 ];
 
 const issueTargetMissing = () => notFound('Project');
+const unprocessableReorder = () => messageError(422, { error: 'Unprocessable Entity' });
 
 /** `milestone` (a title) on create: the project's milestone of that title, else its groups'. */
 function milestoneByTitle(state: State, p: Project, title: string): number | null {

@@ -368,6 +368,24 @@ export function moveRefusal(state: State, from: Project, to: Project, issue: Iss
   return null;
 }
 
+/** A position for an issue that has none yet: far apart, in id order (RelativePositioning's spacing). */
+const positionOf = (i: Issue) => i.relativePosition ?? i.id * 1024;
+
+/** Issues::ReorderService: between its new neighbours (after `after`, before `before`). */
+export function reorderIssue(state: State, issue: Issue, after: Issue | undefined, before: Issue | undefined, now: number): Change<Issue> {
+  void state;
+  let position: number;
+  if (after && before) position = Math.floor((positionOf(after) + positionOf(before)) / 2);
+  else if (after) position = positionOf(after) + 512;
+  else position = positionOf(before!) - 512;
+  return (draft) => {
+    for (const n of [after, before]) if (n && n.relativePosition === null) putIssue(draft, { ...n, relativePosition: positionOf(n) });
+    const next = { ...issue, relativePosition: position, updatedAt: now };
+    putIssue(draft, next);
+    return next;
+  };
+}
+
 /** Merge requests that close the issue on merge, counted for `merge_requests_count`. */
 export function closingMergeRequestCount(state: State, issue: Issue): number {
   const t = tget(state.closingMergeRequests, issue.id);
