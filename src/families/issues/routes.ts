@@ -433,8 +433,9 @@ export const issueRoutes = [
     route({
       method: 'POST', path: `/projects/:id/issues/:subscribable_id/${action}`, auth: 'user', scope: project(canReadIssues), params: { subscribable_id: str().required() },
       handler: (ctx): Reply => {
-        const issue = issueByIid(ctx.state, ctx.project.id, Number(ctx.params.subscribable_id));
-        if (!/^\d+$/.test(ctx.params.subscribable_id) || !issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw issueNotFound();
+        // find_project_issue: IssuesFinder's find_by!, so an unknown or unseen iid is `404 Not found`.
+        const issue = /^\d+$/.test(ctx.params.subscribable_id) ? issueByIid(ctx.state, ctx.project.id, Number(ctx.params.subscribable_id)) : undefined;
+        if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
         const user = ctx.user!;
         const on = action === 'subscribe';
         if (isSubscribed(ctx.state, issue, user) === on) return { status: 304 };
@@ -446,8 +447,7 @@ export const issueRoutes = [
   route({
     method: 'POST', path: '/projects/:id/issues/:issue_iid/todo', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required() },
     handler: (ctx): Reply => {
-      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
-      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw issueNotFound();
+      const issue = visibleIssue(ctx);
       const change = markTodo(ctx.state, issue, ctx.user!, ctx.now());
       if (!change) return { status: 304 };
       return created(todoEntity(view(ctx, { kind: 'none' }), ctx.update(change)));
@@ -509,8 +509,7 @@ export const issueRoutes = [
   route({
     method: 'POST', path: '/projects/:id/issues/:issue_iid/award_emoji', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), name: str().required() },
     handler: (ctx): Reply => {
-      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
-      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw awardNotFound();
+      const issue = visibleIssue(ctx);
       const change = awardEmoji(ctx.state, issue, ctx.user!, ctx.params.name, ctx.now());
       if (typeof change === 'string') throw awardNotFound(change);
       return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(change)));
@@ -545,7 +544,7 @@ export const issueRoutes = [
     params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
     handler: (ctx): Reply => {
       const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.noteable_id);
-      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw issueNotFound();
+      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
       const dir = ctx.params.sort === 'asc' ? 1 : -1;
       const notes = issueNotes(ctx.state, issue.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
       return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, issue)));
