@@ -370,3 +370,28 @@ describe('labels', () => {
     expect((await call('GET', `${APP}/issues/4`, 'dev-token')).body.labels).toEqual(['feature']);
   });
 });
+
+describe('quick actions in descriptions', () => {
+  it('applies label, assign, milestone, due, estimate and spend on create, and leaves the text', async () => {
+    const made = await call('POST', `${APP}/issues`, 'dev-token', {
+      title: 'Quick', description: 'Some text\n/label ~bug ~"brand new"\n/assign @rep\n/milestone %v2\n/due 2024-04-01\n/estimate 2h\n/spend 30m\n```\n/label ~feature\n```',
+    });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      description: 'Some text\n```\n/label ~feature\n```', labels: ['brand new', 'bug'], assignees: [{ username: 'rep' }], milestone: { title: 'v2' },
+      due_date: '2024-04-01', time_stats: { time_estimate: 7200, total_time_spent: 1800 },
+    });
+  });
+
+  it('/duplicate closes as a duplicate and links it; a guest’s commands are not run', async () => {
+    const dup = await call('PUT', `${APP}/issues/2`, 'dev-token', { description: 'Same as the first\n/duplicate #1' });
+    expect(dup.body).toMatchObject({ state: 'closed', description: 'Same as the first', closed_by: { username: 'dev' } });
+    expect(dup.body._links.closed_as_duplicate_of).toBe(`https://gitlab.example.com/api/v4/projects/${dup.body.project_id}/issues/1`);
+    expect((await call('GET', `${APP}/issues/2/notes`, 'dev-token')).body.map((n: { body: string }) => n.body)).toContain('marked this issue as a duplicate of #1');
+    const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: '/label ~bug\n/estimate 1h' });
+    // Commands the caller may not run stay in the text, as GitLab leaves them.
+    expect(guest.body).toMatchObject({ labels: [], description: '/label ~bug\n/estimate 1h', time_stats: { time_estimate: 0 } });
+    const reopened = await call('PUT', `${APP}/issues/2`, 'dev-token', { state_event: 'reopen' });
+    expect(reopened.body._links.closed_as_duplicate_of).toBeNull();
+  });
+});

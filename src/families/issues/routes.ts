@@ -11,6 +11,7 @@ import { keysetUnsupported, pageRequest } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { castDateLike } from './dates.js';
+import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { parseDuration } from './duration.js';
@@ -21,7 +22,7 @@ import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
 import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
-  markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
+  markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
 } from './rules.js';
 import { issueById, issueByIid, issueNotes } from './store.js';
 import { userBasic } from '../users/index.js';
@@ -267,6 +268,67 @@ function issueInput(p: IssueParams, raw: Record<string, unknown>): IssueInput {
   };
 }
 
+
+/**
+ * Takes the quick actions out of the input's description and folds them into the input; what
+ * needs the issue to exist (time tracking, `/duplicate`) comes back as a step to run after.
+ */
+function withQuickActions(ctx: Context<unknown>, project: Project, user: User, input: IssueInput, existing: Issue | null): (issue: Issue) => Issue {
+  if (input.description === undefined || !input.description.includes('/')) return (i) => i;
+  const admin = canAdminIssues(ctx.state, user, project, ctx.now());
+  const { description, actions: a } = extractQuickActions(input.description, user.username, ctx.now(), { admin, existing: existing !== null });
+  input.description = description;
+  if (admin) {
+    if (a.clearLabels) input.labels = [];
+    if (a.addLabels.length) input.addLabels = [...(input.addLabels ?? []), ...a.addLabels];
+    if (a.removeLabels.length) input.removeLabels = [...(input.removeLabels ?? []), ...a.removeLabels];
+    const idOf = (name: string) => tget(ctx.state.usernames, name.toLowerCase());
+    let assignees = input.assigneeIds ?? existing?.assigneeIds ?? [];
+    if (a.unassign === 'all') assignees = [];
+    else if (a.unassign) {
+      const drop = a.unassign.map(idOf);
+      assignees = assignees.filter((id) => !drop.includes(id));
+    }
+    if (a.assign.length) assignees = [...assignees, ...a.assign.map(idOf).filter((x): x is number => x !== undefined)];
+    if (a.assign.length || a.unassign) input.assigneeIds = assignees;
+    if (a.milestone === null) input.milestoneId = null;
+    else if (a.milestone !== undefined) {
+      const id = milestoneIdByTitle(ctx.state, project, a.milestone);
+      if (id !== null) input.milestoneId = id;
+    }
+    if (a.dueDate !== undefined) input.dueDate = a.dueDate;
+    if (a.confidential !== undefined) input.confidential = a.confidential;
+    if (a.weight !== undefined && ctx.state.instance.tier !== 'free') input.weight = a.weight;
+    if (a.locked !== undefined) input.discussionLocked = a.locked;
+  }
+  if (a.title !== undefined && existing) input.title = a.title;
+  if (a.stateEvent !== undefined && existing) input.stateEvent = a.stateEvent;
+  const now = ctx.now();
+  return (issue) => {
+    let out = issue;
+    if (admin && a.estimate !== undefined) out = ctx.update(setEstimate(out, user, a.estimate, now));
+    if (admin && a.spend !== undefined && out.totalTimeSpent + a.spend >= 0) out = ctx.update(spendTime(out, user, a.spend, now));
+    if (admin && a.duplicateOf !== undefined && existing) {
+      const target = resolveIssueRef(ctx.state, project, a.duplicateOf);
+      if (target && target.id !== out.id) out = ctx.update(markDuplicate(out, target, user, now));
+    }
+    return out;
+  };
+}
+
+/** `#5`, `app#5` or `group/app#5`, from a project. */
+function resolveIssueRef(state: State, from: Project, ref: string): Issue | undefined {
+  const at = ref.lastIndexOf('#');
+  const path = ref.slice(0, at);
+  const iid = Number(ref.slice(at + 1));
+  let project: Project | undefined = from;
+  if (path !== '') {
+    const ns = tget(state.namespaces, from.namespaceId)!;
+    project = projectByIdOrPath(state, path.includes('/') ? path : `${ns.fullPath}/${path}`);
+  }
+  return project ? issueByIid(state, project.id, iid) : undefined;
+}
+
 const UPDATE_AT_LEAST = ['assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type'];
 
 function needUser(ctx: Context<unknown>): User {
@@ -351,7 +413,8 @@ export const issueRoutes = [
       }
       const input = issueInput(p, ctx.raw);
       if (p.milestone !== undefined) input.milestoneId = milestoneByTitle(ctx.state, ctx.project, p.milestone);
-      const issue = ctx.update(createIssue(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, ctx.now()));
+      const after = withQuickActions(ctx, ctx.project, user, input, null);
+      const issue = after(ctx.update(createIssue(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, ctx.now())));
       return single(ctx, issue, 201);
     },
   }),
@@ -370,7 +433,9 @@ export const issueRoutes = [
         delete p.updated_at;
         delete p.created_at;
       }
-      return single(ctx, ctx.update(updateIssue(ctx.state, ctx.project, issue, user, issueInput(p, ctx.raw), ctx.now())));
+      const input = issueInput(p, ctx.raw);
+      const after = withQuickActions(ctx, ctx.project, user, input, issue);
+      return single(ctx, after(ctx.update(updateIssue(ctx.state, ctx.project, issue, user, input, ctx.now()))));
     },
   }),
   route({

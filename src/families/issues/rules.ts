@@ -368,6 +368,26 @@ export function moveRefusal(state: State, from: Project, to: Project, issue: Iss
   return null;
 }
 
+/** `/duplicate #n`: closed as a duplicate of the other issue, with GitLab's note. */
+export function markDuplicate(issue: Issue, of: Issue, user: User, now: number): Change<Issue> {
+  return (draft) => {
+    const next: Issue = {
+      ...issue, duplicatedToId: of.id, updatedAt: now,
+      ...(issue.state === 'opened' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : {}),
+    };
+    const ref = of.projectId === issue.projectId ? `#${of.iid}` : `${projectPathOf(draft as State, of.projectId)}#${of.iid}`;
+    addNote(draft, next, user.id, `marked this issue as a duplicate of ${ref}`, now);
+    putIssue(draft, next);
+    return next;
+  };
+}
+
+function projectPathOf(state: State, projectId: number): string {
+  const p = tget(state.projects, projectId);
+  const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
+  return p && ns ? `${ns.fullPath}/${p.path}` : '';
+}
+
 /** A position for an issue that has none yet: far apart, in id order (RelativePositioning's spacing). */
 const positionOf = (i: Issue) => i.relativePosition ?? i.id * 1024;
 
