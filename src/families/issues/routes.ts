@@ -7,7 +7,7 @@ import { ancestry, canReadProject } from '../../policy/access.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { keysetUnsupported, pageRequest } from '../../http/pagination.js';
+import { keysetUnsupported, pageRequest, toQuery } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { castDateLike } from './dates.js';
@@ -167,9 +167,8 @@ function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
   const last = items[items.length - 1];
   if (last && start + perPage < list.length) {
     const cursor = toBase64(utf8(JSON.stringify(order.position(last)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    const url = new URL(ctx.url.toString());
-    url.searchParams.set('cursor', cursor);
-    ctx.responseHeaders.Link = `<${ctx.linkBase.base}${url.search}>; rel="next"`;
+    // As the offset links: every parameter of the request, sorted, with the new cursor.
+    ctx.responseHeaders.Link = `<${ctx.linkBase.base}?${toQuery({ ...ctx.linkBase.params, cursor })}>; rel="next"`;
   }
   ctx.responseHeaders['X-Per-Page'] = String(perPage);
   return items;
