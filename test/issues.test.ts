@@ -366,6 +366,13 @@ describe('labels', () => {
     expect((await call('POST', `${APP}/labels`, 'guest-token', { name: 'x', color: '#000' })).status).toBe(403);
     expect((await call('POST', '/groups/acme/labels', 'root-token', { name: 'constructor', color: '#fff' })).status).toBe(201);
     expect((await call('GET', '/groups/acme/labels/constructor', 'guest-token')).body).toMatchObject({ name: 'constructor', text_color: '#1F1E24' });
+    const sub = await call('POST', `${APP}/labels/bug/subscribe`, 'guest-token');
+    expect(sub.status).toBe(201);
+    expect(sub.body).toMatchObject({ name: 'bug', subscribed: true });
+    expect((await call('POST', `${APP}/labels/bug/subscribe`, 'guest-token')).status).toBe(304);
+    expect((await call('GET', `${APP}/labels/bug`, 'guest-token')).body.subscribed).toBe(true);
+    expect((await call('POST', `${APP}/labels/bug/unsubscribe`, 'guest-token')).body.subscribed).toBe(false);
+    expect((await call('POST', '/groups/acme/labels/nope/subscribe', 'guest-token')).body).toEqual({ message: '404 Label Not Found' });
     expect((await call('DELETE', `${APP}/labels/bug`, 'planner-token')).status).toBe(204);
     expect((await call('GET', `${APP}/issues/4`, 'dev-token')).body.labels).toEqual(['feature']);
   });

@@ -42,11 +42,11 @@ function counts(state: State, label: Label) {
 }
 
 /** Entities::ProjectLabel (a project's own label or one of its groups'), Entities::GroupLabel in group routes. */
-function labelEntity(state: State, l: Label, withCounts: boolean, asProject: boolean) {
+function labelEntity(state: State, l: Label, withCounts: boolean, asProject: boolean, viewer: User | null = null) {
   return {
     ...labelBasic(l),
     ...(withCounts ? counts(state, l) : {}),
-    subscribed: false,
+    subscribed: viewer !== null && tget(state.labelSubscriptions, `${l.id}:${viewer.id}`) === true,
     ...(asProject ? { priority: l.priority, is_project_label: l.projectId !== null } : {}),
   };
 }
@@ -120,14 +120,35 @@ function remove(label: Label): Change {
   };
 }
 
+/** Subscribe or unsubscribe the caller (lib/api/subscriptions.rb): 201 with the label, 304 when already so. */
+function subscription(ctx: Context<{ subscribable_id: string }>, owners: LabelOwner[], on: boolean, asProject: boolean): Reply {
+  const l = findLabel(ctx.state, owners, ctx.params.subscribable_id);
+  if (!l) throw labelNotFound();
+  const user = ctx.user!;
+  const key = `${l.id}:${user.id}`;
+  if ((tget(ctx.state.labelSubscriptions, key) === true) === on) return { status: 304 };
+  ctx.update((draft) => void (on ? tset(draft.labelSubscriptions, key, true) : tdel(draft.labelSubscriptions, key)));
+  return created(labelEntity(ctx.state, l, false, asProject, user));
+}
+
 export const labelRoutes = [
+  ...(['subscribe', 'unsubscribe'] as const).flatMap((action) => [
+    route({
+      method: 'POST', path: `/projects/:id/labels/:subscribable_id/${action}`, auth: 'user', scope: project(canReadProjectLabels), params: { subscribable_id: str().required() },
+      handler: (ctx): Reply => subscription(ctx, projectLabelOwners(ctx.state, ctx.project), action === 'subscribe', true),
+    }),
+    route({
+      method: 'POST', path: `/groups/:id/labels/:subscribable_id/${action}`, auth: 'user', scope: group(), params: { subscribable_id: str().required() },
+      handler: (ctx): Reply => subscription(ctx, groupLabelOwners(ctx.state, ctx.group), action === 'subscribe', false),
+    }),
+  ]),
   route({
     method: 'GET', path: '/projects/:id/labels', cacheable: true, scope: project(canReadProjectLabels), paginated: true,
     params: { with_counts: bool().default(false), include_ancestor_groups: bool().default(true), search: str() },
     handler: (ctx): Reply => {
       const owners = ctx.params.include_ancestor_groups ? projectLabelOwners(ctx.state, ctx.project) : [{ projectId: ctx.project.id }];
       const list = search(owners.flatMap((o) => ownLabels(ctx.state, o)), ctx.params.search).sort(byTitle);
-      return json(ctx.paginate(list).map((l) => labelEntity(ctx.state, l, ctx.params.with_counts, true)));
+      return json(ctx.paginate(list).map((l) => labelEntity(ctx.state, l, ctx.params.with_counts, true, ctx.user)));
     },
   }),
   route({
@@ -137,12 +158,12 @@ export const labelRoutes = [
       const owners = ctx.params.include_ancestor_groups ? projectLabelOwners(ctx.state, ctx.project) : [{ projectId: ctx.project.id }];
       const l = findLabel(ctx.state, owners, ctx.params.label_id);
       if (!l) throw labelNotFound();
-      return json(labelEntity(ctx.state, l, false, true));
+      return json(labelEntity(ctx.state, l, false, true, ctx.user));
     },
   }),
   route({
     method: 'POST', path: '/projects/:id/labels', auth: 'user', scope: project(canAdminProjectLabels), params: CREATE,
-    handler: (ctx): Reply => created(labelEntity(ctx.state, create(ctx, { projectId: ctx.project.id }, ctx.params), false, true)),
+    handler: (ctx): Reply => created(labelEntity(ctx.state, create(ctx, { projectId: ctx.project.id }, ctx.params), false, true, ctx.user)),
   }),
   route({
     method: 'PUT', path: '/projects/:id/labels/:label_id', auth: 'user', scope: project(canAdminProjectLabels), params: UPDATE, constraints: UPDATE_ONE,
@@ -150,7 +171,7 @@ export const labelRoutes = [
       const owner = { projectId: ctx.project.id };
       const l = findLabel(ctx.state, [owner], ctx.params.label_id);
       if (!l) throw labelNotFound();
-      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, true));
+      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, true, ctx.user));
     },
   }),
   route({
@@ -173,7 +194,7 @@ export const labelRoutes = [
         if (!p.only_group_labels) for (const pr of tvalues(ctx.state.projects)) if (isWithin(ctx.state, pr.namespaceId, ctx.group.id)) owners.push({ projectId: pr.id });
       }
       const list = search(owners.flatMap((o) => ownLabels(ctx.state, o)), p.search).sort(byTitle);
-      return json(ctx.paginate(list).map((l) => labelEntity(ctx.state, l, p.with_counts, false)));
+      return json(ctx.paginate(list).map((l) => labelEntity(ctx.state, l, p.with_counts, false, ctx.user)));
     },
   }),
   route({
@@ -181,12 +202,12 @@ export const labelRoutes = [
     handler: (ctx): Reply => {
       const l = findLabel(ctx.state, groupLabelOwners(ctx.state, ctx.group), ctx.params.label_id);
       if (!l) throw labelNotFound();
-      return json(labelEntity(ctx.state, l, false, false));
+      return json(labelEntity(ctx.state, l, false, false, ctx.user));
     },
   }),
   route({
     method: 'POST', path: '/groups/:id/labels', auth: 'user', scope: group(canAdminGroupLabels), params: CREATE,
-    handler: (ctx): Reply => created(labelEntity(ctx.state, create(ctx, { groupId: ctx.group.id }, ctx.params), false, false)),
+    handler: (ctx): Reply => created(labelEntity(ctx.state, create(ctx, { groupId: ctx.group.id }, ctx.params), false, false, ctx.user)),
   }),
   route({
     method: 'PUT', path: '/groups/:id/labels/:label_id', auth: 'user', scope: group(canAdminGroupLabels), params: UPDATE, constraints: UPDATE_ONE,
@@ -194,7 +215,7 @@ export const labelRoutes = [
       const owner = { groupId: ctx.group.id };
       const l = findLabel(ctx.state, [owner], ctx.params.label_id);
       if (!l) throw labelNotFound();
-      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, false));
+      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, false, ctx.user));
     },
   }),
   route({

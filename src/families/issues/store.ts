@@ -66,6 +66,8 @@ export interface IssuesSlice {
   issueNotes: Partitioned<SystemNote>;
   /** `<issue id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
   issueSubscriptions: Table<boolean>;
+  /** `<label id>:<user id>` -> subscribed to the label (issues and merge requests that get it notify). */
+  labelSubscriptions: Table<true>;
   /** User id -> their to-dos by id. */
   todos: Partitioned<Todo>;
   /** `<user id>:<issue id>` -> the pending to-do's id. */
@@ -91,7 +93,7 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    issueNotes: emptyTable(), issueSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
+    issueNotes: emptyTable(), issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
     awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(),
   };
