@@ -187,8 +187,8 @@ describe('GET /issues and /groups/:id/issues', () => {
     expect(titles((await call('GET', '/issues?scope=assigned-to-me', 'dev-token')).body)).toEqual(['First bug']);
     const r = await call('GET', '/issues?scope=all&iids[]=1', 'dev-token');
     expect(r.body.map((i: { references: unknown }) => i.references)).toEqual([
-      { short: '#1', relative: '#1', full: 'acme/sub/lib#1' },
-      { short: '#1', relative: '#1', full: 'acme/app#1' },
+      { short: '#1', relative: 'acme/sub/lib#1', full: 'acme/sub/lib#1' },
+      { short: '#1', relative: 'acme/app#1', full: 'acme/app#1' },
     ]);
   });
 

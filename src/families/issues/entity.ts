@@ -53,13 +53,17 @@ export function timeStats(i: { timeEstimate: number; totalTimeSpent: number }) {
   };
 }
 
-/** IssuableReferences: `#5`, relative to where the request stands, and the full path. */
+/**
+ * IssuableReferences: `#5`, relative to where the request stands, and the full path. The spec
+ * says `relative` equals `full` when requested across groups and projects, so `/issues` (no
+ * project or group) answers the full path, as GitLab's docs show, where its code gives `#5`.
+ */
 export function issueReferences(state: State, issue: Issue, project: Project, context: IssueView['context']) {
   const short = `#${issue.iid}`;
   const { fullPath, ns } = projectPaths(state, project);
   const full = `${fullPath}${short}`;
   let relative = short;
-  if (context.kind === 'project' && context.id !== project.id) relative = full;
+  if (context.kind === 'none' || (context.kind === 'project' && context.id !== project.id)) relative = full;
   if (context.kind === 'group') relative = ns.id === context.id ? `${project.path}${short}` : full;
   return { short, relative, full };
 }
