@@ -142,8 +142,9 @@ function milestoneTitleMatch(f: MilestoneFacts, title: string, id: number | null
   const lower = title.toLowerCase();
   if (lower === 'none' || lower === 'no milestone') return id === null;
   if (lower === 'any' || lower === 'any milestone') return id !== null;
-  if (lower === '#upcoming' || lower === 'upcoming') return id !== null && f.upcoming.has(id);
-  if (lower === '#started' || lower === 'started') return id !== null && f.started.has(id);
+  // Milestone::Upcoming.name and Milestone::Started.name: the legacy titles of the wildcards.
+  if (lower === '#upcoming') return id !== null && f.upcoming.has(id);
+  if (lower === '#started') return id !== null && f.started.has(id);
   return id !== null && f.byTitle(title).has(id);
 }
 
@@ -274,7 +275,7 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
   if (f.milestone !== undefined && f.milestone !== '') {
     const lower = f.milestone.toLowerCase();
     if (lower === 'none' || lower === 'no milestone') sets.push([facetSet(state, project.id, 'm:none')]);
-    else if (!['any', 'any milestone', '#upcoming', 'upcoming', '#started', 'started'].includes(lower)) {
+    else if (!['any', 'any milestone', '#upcoming', '#started'].includes(lower)) {
       const ids = [...mf().byTitle(f.milestone)];
       if (ids.length === 0) return null;
       sets.push(ids.map((id) => facetSet(state, project.id, `m:${id}`)));
