@@ -3,7 +3,7 @@
 // and the order. Each project's matches start from the smallest index set the filters name.
 import { ancestry, canReadProject, canUseFeature, isWithin, projectAccess, today } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
-import { tget, tvalues, type Table } from '../../store/table.js';
+import { tget, tvalues } from '../../store/table.js';
 import { findMilestone, ownMilestones, type Milestone } from '../milestones/index.js';
 import type { State } from '../world.js';
 import { labelById, projectLabelsTitled } from './labels.js';

@@ -10,11 +10,10 @@ import { validationFailed } from '../../core/errors.js';
 import { group, project, route, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { labelExists, labelNotFound } from './errors.js';
-import { canReadIssues } from './finder.js';
 import {
   createLabel, groupLabelOwners, labelBasic, labelById, labelByTitle, normalizeColor, ownLabels, projectLabelOwners, validateLabel, type LabelOwner,
 } from './labels.js';
-import type { Issue, Label } from './records.js';
+import type { Label } from './records.js';
 import { bvalues, facetSet, issueByIid, projectsWithIssues, putIssue } from './store.js';
 
 /** `admin_label`: Planners and above (and administrators). */

@@ -3,7 +3,7 @@
 // milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden } from '../../core/errors.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
-import { created, json, type Reply } from '../../http/route.js';
+import { json, type Reply } from '../../http/route.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';

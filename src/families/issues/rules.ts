@@ -3,7 +3,7 @@
 // subscriptions, to-dos, award emoji and time tracking. Checks run before each recipe.
 import type { Draft } from 'immer';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { canReadProject, hasProjectRole, projectAccess } from '../../policy/access.js';
+import { canReadProject, hasProjectRole } from '../../policy/access.js';
 import { pdel, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
