@@ -17,6 +17,7 @@ const FIXTURE: Fixture = {
         commits: [
           { branch: 'feature', message: 'Add a feature', files: { 'feature.txt': 'new\n', 'README.md': '# app, featured\n' } },
           { branch: 'other', message: 'Other work', files: { 'other.txt': 'x\n' } },
+          { branch: 'clash', message: 'Clash', files: { 'README.md': '# app, clashing\n' } },
         ],
       },
       milestones: [{ title: 'v1' }],
@@ -101,5 +102,32 @@ describe('merge requests', () => {
     expect((await call('GET', `${APP}/milestones/999/issues`, 'dev-token')).body).toEqual({ message: '404 Not found' });
     const q1 = (await call('GET', '/groups/acme/milestones', 'dev-token')).body[0];
     expect((await call('GET', `/groups/acme/milestones/${q1.id}/issues`, 'dev-token')).body.map((i: { title: string }) => i.title)).toEqual(['Task']);
+  });
+
+  it('merges with a real merge commit, closes the issues it names, and refuses what cannot merge', async () => {
+    const e = world();
+    const before = e.git('acme/app').refs().branches;
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'reporter-token')).status).toBe(401);
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token', { sha: 'abc' })).body).toEqual({ message: 'SHA does not match HEAD of source branch: abc' });
+    const merged = await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token', { should_remove_source_branch: true });
+    expect(merged.status).toBe(200);
+    const refs = e.git('acme/app').refs().branches;
+    expect(merged.body).toMatchObject({ state: 'merged', merged_by: { username: 'dev' }, merge_commit_sha: refs.main });
+    expect(refs.feature).toBeUndefined();
+    const log = await e.git('acme/app').log('main');
+    expect(log[0]!.commit.message).toBe("Merge branch 'feature' into 'main'\n\nFix the bug\n\nCloses #1\n\nSee merge request acme/app!1");
+    expect(log[0]!.commit.parents).toEqual([before.main, before.feature]);
+    expect(await e.git('acme/app').readText('feature.txt', 'main')).toBe('new\n');
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body).toMatchObject({ state: 'closed', closed_by: { username: 'dev' } });
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token')).status).toBe(405);
+
+    // Diverged but apart: a three-way merge keeps both sides; a path both changed is a conflict.
+    const other = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'other', target_branch: 'main', title: 'Other' });
+    expect((await call('PUT', `${APP}/merge_requests/${other.body.iid}/merge`, 'dev-token')).status).toBe(200);
+    expect(await e.git('acme/app').readText('other.txt', 'main')).toBe('x\n');
+    expect(await e.git('acme/app').readText('feature.txt', 'main')).toBe('new\n');
+    const clash = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'clash', target_branch: 'main', title: 'Clash' });
+    expect((await call('PUT', `${APP}/merge_requests/${clash.body.iid}/merge`, 'dev-token')).body).toEqual({ message: 'Branch cannot be merged' });
+    expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body.state).toBe('opened');
   });
 });

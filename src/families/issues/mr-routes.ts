@@ -19,6 +19,7 @@ import {
 } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid } from './store.js';
+import { acceptMergeRequest } from './merge.js';
 import { isWithin } from '../../policy/access.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
@@ -246,6 +247,23 @@ export const mergeRequestRoutes = [
       const project = ctx.project;
       ctx.update((draft) => putMergeRequest(draft, project, next, mr));
       return json(await fullEntity(ctx, next, ctx.project.id));
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid/merge', auth: 'user', scope: project(canReadMergeRequests),
+    params: {
+      merge_request_iid: int().required(), merge_commit_message: str(), squash_commit_message: str(), squash: bool(), should_remove_source_branch: bool(),
+      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), sha: str(),
+    },
+    handler: async (ctx): Promise<Reply> => {
+      const p = ctx.params;
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, p.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, {
+        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
+      }, ctx.now());
+      const merged = ctx.update(recipe);
+      return json(await fullEntity(ctx, merged, ctx.project.id));
     },
   }),
   route({
