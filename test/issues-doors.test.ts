@@ -82,6 +82,9 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       expect((await api.Issues.allClosedByMergeRequestst(project, 1)).map((m) => m.iid)).toEqual([1]);
       expect((await api.Issues.allRelatedMergeRequests(project, 1)).map((m) => m.iid)).toEqual([1]);
       expect((await api.MergeRequests.all({ projectId: project, state: 'opened' })).map((m) => m.title)).toEqual(['Fix the crash']);
+      const accepted = await api.MergeRequests.accept(project, 1, { shouldRemoveSourceBranch: true });
+      expect(accepted).toMatchObject({ state: 'merged', merge_commit_sha: emulator.git(project).refs().branches.main });
+      expect((await api.Issues.show(1, { projectId: project })).state).toBe('closed');
 
       await expect(guest.Issues.addSpentTime(project, 1, '1h')).rejects.toMatchObject({ cause: { response: { status: 403 } } });
       await expect(guest.Issues.remove(project, 2)).rejects.toMatchObject({ cause: { response: { status: 403 } } });
