@@ -73,6 +73,12 @@ describe('merge requests', () => {
     const list = (await call('GET', `${APP}/merge_requests?state=opened`, 'reporter-token')).body;
     expect(list.map((m: { iid: number }) => m.iid)).toEqual([2, 1]);
     expect((await call('GET', `${APP}/merge_requests?source_branch=feature`, 'dev-token')).body.map((m: { iid: number }) => m.iid)).toEqual([1]);
+    expect((await call('GET', '/merge_requests', 'dev-token')).body.map((m: { iid: number }) => m.iid)).toEqual([2, 1]);
+    expect((await call('GET', '/merge_requests')).status).toBe(401);
+    expect((await call('GET', '/merge_requests?scope=all')).body).toEqual([]);
+    const group = (await call('GET', '/groups/acme/merge_requests?state=opened', 'reporter-token')).body;
+    expect(group.map((m: { references: { relative: string } }) => m.references.relative)).toEqual(['app!2', 'app!1']);
+    expect((await call('GET', '/groups/acme/merge_requests', 'outsider-token')).body).toEqual([]);
   });
 
   it('"Closes #n" makes closed_by, related_merge_requests and merge_requests_count', async () => {

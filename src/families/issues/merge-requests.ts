@@ -230,8 +230,9 @@ export interface MergeRequestView extends UrlBase {
   state: State;
   viewer: User | null;
   now: number;
-  /** The project the request is made in, for `reference`. */
+  /** The project the request is made in, for `reference`; or the group, for `references.relative`. */
   projectId?: number;
+  groupId?: number;
   withLabelsDetails?: boolean;
 }
 
@@ -294,8 +295,13 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     should_remove_source_branch: null,
     force_remove_source_branch: mr.removeSourceBranch,
     prepared_at: iso(mr.createdAt),
-    reference: v.projectId === undefined || v.projectId === mr.projectId ? short : `${fullPath}${short}`,
-    references: { short, relative: v.projectId === undefined || v.projectId === mr.projectId ? short : `${fullPath}${short}`, full: `${fullPath}${short}` },
+    // Relative to the project (or group) of the request; across groups and projects, the full path.
+    reference: v.projectId === mr.projectId ? short : `${fullPath}${short}`,
+    references: {
+      short,
+      relative: v.projectId === mr.projectId ? short : v.groupId !== undefined && project.namespaceId === v.groupId ? `${project.path}${short}` : `${fullPath}${short}`,
+      full: `${fullPath}${short}`,
+    },
     web_url: `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`,
     time_stats: timeStats({ timeEstimate: 0, totalTimeSpent: 0 }),
     squash: mr.squash,

@@ -1,7 +1,7 @@
 // Merge requests as data (lib/api/merge_requests.rb): list, get, create and edit in a project;
 // an issue's related_merge_requests and closed_by; and the issues and merge requests of a
 // milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
-import { recordNotFound, forbidden } from '../../core/errors.js';
+import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { tget, tvalues } from '../../store/table.js';
@@ -20,7 +20,7 @@ import {
 import type { MergeRequest } from './records.js';
 import { issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
-import { isWithin } from '../../policy/access.js';
+import { canReadProject, isWithin } from '../../policy/access.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
   state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId, withLabelsDetails,
@@ -161,7 +161,8 @@ function milestoneMergeRequests(ctx: Context<{ milestone_id: number }>, m: Miles
     if (!canReadMergeRequests(ctx.state, ctx.user, p, ctx.now())) continue;
     for (const mr of projectMergeRequests(ctx.state, p.id)) if (mr.milestoneId !== null && findMilestoneTitle(ctx.state, p, mr.milestoneId) === m.title) out.push(mr);
   }
-  return json(ctx.paginate(sortMergeRequests(out, 'created_at', 'desc')).map((mr) => mergeRequestBasic(mrView(ctx), mr)));
+  const v = mrView(ctx, projects.length === 1 ? projects[0]!.id : undefined);
+  return json(ctx.paginate(sortMergeRequests(out, 'created_at', 'desc')).map((mr) => mergeRequestBasic(v, mr)));
 }
 
 const MR_EDIT = {
@@ -176,7 +177,35 @@ const MR_EDIT_ONE: Constraint[] = [{
   names: ['assignee_id', 'assignee_ids', 'reviewer_ids', 'description', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'remove_source_branch', 'allow_collaboration', 'state_event', 'target_branch', 'title', 'discussion_locked', 'squash'],
 }];
 
+/** Merge requests of every project the caller may read them in (the group's and its subgroups', or all). */
+function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unknown>, within: Namespace | null, defaultScope: string): Reply {
+  const params = { ...p, scope: (p.scope as string | undefined) ?? defaultScope };
+  const out: MergeRequest[] = [];
+  for (const chunk of Object.values(ctx.state.mergeRequests.chunks)) {
+    for (const key of chunk.keys()) {
+      const project = tget(ctx.state.projects, Number(key));
+      if (!project || project.pendingDelete || (within && !isWithin(ctx.state, project.namespaceId, within.id))) continue;
+      if (!canReadProject(ctx.state, ctx.user, project, ctx.now()) || !canReadMergeRequests(ctx.state, ctx.user, project, ctx.now())) continue;
+      for (const mr of projectMergeRequests(ctx.state, project.id)) if (mrMatches(ctx.state, project, mr, params, ctx.user?.id ?? null)) out.push(mr);
+    }
+  }
+  const v = { ...mrView(ctx, undefined, p.with_labels_details === true), groupId: within?.id };
+  return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
+}
+
 export const mergeRequestRoutes = [
+  route({
+    method: 'GET', path: '/merge_requests', cacheable: true, paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      // authenticate! unless scope=all; the scope is created_by_me by default.
+      if (!ctx.user && ctx.params.scope !== 'all') throw unauthorized();
+      return crossProjectMergeRequests(ctx, ctx.params as unknown as Record<string, unknown>, null, 'created_by_me');
+    },
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/merge_requests', cacheable: true, scope: group(), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
+    handler: (ctx): Reply => crossProjectMergeRequests(ctx, ctx.params as unknown as Record<string, unknown>, ctx.group, 'all'),
+  }),
   route({
     method: 'GET', path: '/projects/:id/merge_requests', cacheable: true, scope: project(canReadMergeRequests), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
     handler: (ctx): Reply => {
