@@ -136,4 +136,16 @@ describe('merge requests', () => {
     expect((await call('PUT', `${APP}/merge_requests/${clash.body.iid}/merge`, 'dev-token')).body).toEqual({ message: 'Branch cannot be merged' });
     expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body.state).toBe('opened');
   });
+
+  it('tracks time on merge requests, with their system notes', async () => {
+    expect((await call('POST', `${APP}/merge_requests/1/time_estimate`, 'dev-token', { duration: '1d' })).body).toMatchObject({ time_estimate: 28800, human_time_estimate: '1d' });
+    expect((await call('POST', `${APP}/merge_requests/1/add_spent_time`, 'dev-token', { duration: '45m' })).status).toBe(201);
+    expect((await call('POST', `${APP}/merge_requests/1/add_spent_time`, 'dev-token', { duration: '-2h' })).body).toEqual({ message: { base: ['Time to subtract exceeds the total time spent'] } });
+    expect((await call('GET', `${APP}/merge_requests/1/time_stats`, 'reporter-token')).body).toEqual({ time_estimate: 28800, total_time_spent: 2700, human_time_estimate: '1d', human_total_time_spent: '45m' });
+    expect((await call('POST', `${APP}/merge_requests/1/time_estimate`, 'reporter-token', { duration: '1h' })).status).toBe(403);
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.time_stats.total_time_spent).toBe(2700);
+    const notes = (await call('GET', `${APP}/merge_requests/1/notes?sort=asc`, 'dev-token')).body;
+    expect(notes.map((n: { body: string }) => n.body)).toEqual(['changed time estimate to 1d', 'added 45m of time spent']);
+    expect(notes[0]).toMatchObject({ system: true, noteable_type: 'MergeRequest', noteable_iid: 1 });
+  });
 });

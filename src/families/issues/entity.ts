@@ -177,7 +177,7 @@ export function awardEmojiEntity(v: UrlBase & { state: State }, a: AwardEmoji) {
 }
 
 /** A system note as Entities::Note renders one. */
-export function systemNoteEntity(v: UrlBase & { state: State }, n: SystemNote, issue: Issue) {
+export function systemNoteEntity(v: UrlBase & { state: State }, n: SystemNote, issue: Pick<Issue, 'id' | 'iid' | 'projectId'>, type: 'Issue' | 'MergeRequest' = 'Issue') {
   const author = tget(v.state.users, n.authorId);
   return {
     id: n.id,
@@ -189,7 +189,7 @@ export function systemNoteEntity(v: UrlBase & { state: State }, n: SystemNote, i
     updated_at: iso(n.createdAt),
     system: true,
     noteable_id: issue.id,
-    noteable_type: 'Issue',
+    noteable_type: type,
     project_id: issue.projectId,
     resolvable: false,
     confidential: false,

@@ -20,7 +20,8 @@ import { messageError } from '../../core/errors.js';
 import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
-import type { Issue, Label, MergeRequest } from './records.js';
+import type { Issue, Label, MergeRequest, SystemNote } from './records.js';
+import { formatDuration } from './duration.js';
 import { ids, issueByIid } from './store.js';
 
 /** `read_merge_request`. */
@@ -183,6 +184,8 @@ export async function createMergeRequest(
       draft: /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(input.title),
       squash: input.squash ?? false,
       removeSourceBranch: input.removeSourceBranch ?? false,
+      timeEstimate: 0,
+      totalTimeSpent: 0,
     };
     putMergeRequest(draft, project, mr, null);
     return mr;
@@ -303,7 +306,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
       full: `${fullPath}${short}`,
     },
     web_url: `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`,
-    time_stats: timeStats({ timeEstimate: 0, totalTimeSpent: 0 }),
+    time_stats: timeStats(mr),
     squash: mr.squash,
     squash_on_merge: mr.squash,
     task_completion_status: taskCounts(mr.description),
@@ -327,4 +330,39 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
     first_contribution: false,
     user: { can_merge: v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
   };
+}
+
+function mrNote(draft: Draft<State>, mr: MergeRequest, authorId: number, body: string, now: number): void {
+  const id = ids.next(draft as State, 'issue_note');
+  pset(draft.mergeRequestNotes, mr.id, id, { id, issueId: mr.id, authorId, body, createdAt: now });
+}
+
+/** The merge request's time estimate, with the note GitLab writes. */
+export function setMergeRequestEstimate(mr: MergeRequest, user: User, seconds: number, now: number): (draft: Draft<State>) => MergeRequest {
+  return (draft) => {
+    if (seconds === mr.timeEstimate) return mr;
+    const next = { ...mr, timeEstimate: seconds, updatedAt: now };
+    mrNote(draft, next, user.id, seconds === 0 ? 'removed time estimate' : `changed time estimate to ${formatDuration(seconds)}`, now);
+    pset(draft.mergeRequests, mr.projectId, mr.iid, next);
+    return next;
+  };
+}
+
+/** Spent time on a merge request (negative subtracts, `reset` removes it all), with its note. */
+export function spendMergeRequestTime(mr: MergeRequest, user: User, seconds: number | 'reset', now: number, summary?: string): (draft: Draft<State>) => MergeRequest {
+  if (seconds !== 'reset' && mr.totalTimeSpent + seconds < 0) throw messageError(400, { base: ['Time to subtract exceeds the total time spent'] });
+  return (draft) => {
+    if (seconds === 'reset' && mr.totalTimeSpent === 0) return mr;
+    const next = { ...mr, totalTimeSpent: seconds === 'reset' ? 0 : mr.totalTimeSpent + seconds, updatedAt: now };
+    let body = seconds === 'reset' ? 'removed time spent' : `${seconds > 0 ? 'added' : 'subtracted'} ${formatDuration(Math.abs(seconds))} of time spent`;
+    if (summary && seconds !== 'reset') body += `\n\n${summary}`;
+    mrNote(draft, next, user.id, body, now);
+    pset(draft.mergeRequests, mr.projectId, mr.iid, next);
+    return next;
+  };
+}
+
+export function mergeRequestNotes(state: State, mrId: number): SystemNote[] {
+  const t = tget(state.mergeRequestNotes, mrId);
+  return t ? [...tvalues(t)] : [];
 }

@@ -2,25 +2,29 @@
 // an issue's related_merge_requests and closed_by; and the issues and merge requests of a
 // milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
+import { badEstimate, spentInvalid } from './errors.js';
+import { parseDuration } from './duration.js';
+import { ACCESS, type User } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
-import { json, type Reply } from '../../http/route.js';
+import { created, json, type Reply } from '../../http/route.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
 import { objectsOf } from '../repositories/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { issueEntity } from './entity.js';
+import { issueEntity, systemNoteEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
 import {
-  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf, putMergeRequest,
+  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestNotes, mergeRequestsOf, putMergeRequest,
+  setMergeRequestEstimate, spendMergeRequestTime,
   type MergeRequestView,
 } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
-import { canReadProject, isWithin } from '../../policy/access.js';
+import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
   state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId, withLabelsDetails,
@@ -193,7 +197,59 @@ function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unkn
   return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
 }
 
+/** The merge request of `:merge_request_iid`, or `404 Not found`. */
+function mergeRequestOf(ctx: Context<{ merge_request_iid: number }>): MergeRequest {
+  const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.merge_request_iid);
+  if (!mr) throw recordNotFound();
+  return mr;
+}
+
+/** `admin_merge_request`: developers and above. */
+const canAdminMergeRequests = (state: State, user: User | null, project: Project, now: number) =>
+  canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+
+/** TimeTrackingEndpoints for merge requests: the issue routes' behaviour, with `admin_merge_request`. */
+const mergeRequestTimeRoutes = [
+  ['time_estimate', 'POST'], ['reset_time_estimate', 'POST'], ['add_spent_time', 'POST'], ['reset_spent_time', 'POST'], ['time_stats', 'GET'],
+].map(([name, method]) =>
+  route({
+    method: method as 'GET' | 'POST', path: `/projects/:id/merge_requests/:merge_request_iid/${name}`, auth: method === 'GET' ? 'public' : 'user', cacheable: method === 'GET',
+    scope: project(canReadMergeRequests),
+    params: { merge_request_iid: int().required(), ...(name === 'time_estimate' || name === 'add_spent_time' ? { duration: str().required() } : {}), ...(name === 'add_spent_time' ? { summary: str() } : {}) },
+    handler: (ctx): Reply => {
+      const mr = mergeRequestOf(ctx);
+      if (name === 'time_stats') return json(timeStats(mr));
+      const user = ctx.user!;
+      if (!canAdminMergeRequests(ctx.state, user, ctx.project, ctx.now())) throw forbidden();
+      const p = ctx.params as { duration?: string; summary?: string };
+      const now = ctx.now();
+      if (name === 'time_estimate') {
+        const seconds = parseDuration(p.duration ?? '', true);
+        if (seconds === null || seconds < 0) throw badEstimate();
+        return json(timeStats(ctx.update(setMergeRequestEstimate(mr, user, seconds, now))));
+      }
+      if (name === 'reset_time_estimate') return json(timeStats(ctx.update(setMergeRequestEstimate(mr, user, 0, now))));
+      if (name === 'reset_spent_time') return json(timeStats(ctx.update(spendMergeRequestTime(mr, user, 'reset', now))));
+      const seconds = parseDuration(p.duration ?? '');
+      if (seconds === null) throw spentInvalid();
+      return created(timeStats(ctx.update(spendMergeRequestTime(mr, user, seconds, now, p.summary))));
+    },
+  }),
+);
+
 export const mergeRequestRoutes = [
+  ...mergeRequestTimeRoutes,
+  route({
+    method: 'GET', path: '/projects/:id/merge_requests/:noteable_id/notes', cacheable: true, scope: project(canReadMergeRequests), paginated: true,
+    params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
+    handler: (ctx): Reply => {
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.noteable_id);
+      if (!mr) throw recordNotFound();
+      const dir = ctx.params.sort === 'asc' ? 1 : -1;
+      const notes = mergeRequestNotes(ctx.state, mr.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
+      return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, mr, 'MergeRequest')));
+    },
+  }),
   route({
     method: 'GET', path: '/merge_requests', cacheable: true, paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
     handler: (ctx): Reply => {

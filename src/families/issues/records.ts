@@ -65,6 +65,7 @@ export interface IssueLocation {
 /** A system note the family writes (time tracking, moves, confidentiality), as GitLab keeps them in `notes`. */
 export interface SystemNote {
   id: number;
+  /** The id of the issue (or, in `mergeRequestNotes`, of the merge request) it is on. */
   issueId: number;
   authorId: number;
   body: string;
@@ -121,6 +122,9 @@ export interface MergeRequest {
   draft: boolean;
   squash: boolean;
   removeSourceBranch: boolean;
+  /** Seconds. */
+  timeEstimate: number;
+  totalTimeSpent: number;
 }
 
 /** An epic of a group (premium). */

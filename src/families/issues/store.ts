@@ -78,6 +78,8 @@ export interface IssuesSlice {
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
+  /** Merge request id -> the system notes written on it, by note id. */
+  mergeRequestNotes: Partitioned<SystemNote>;
   /** Group id -> its epics by iid (premium). */
   epics: Partitioned<Epic>;
   /** Epic id -> its group and iid. */
@@ -94,7 +96,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueNotes: emptyTable(), issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(),
   };
 }
