@@ -325,6 +325,18 @@ describe('the issue lists against the model', () => {
             if (r.headers.get('x-next-page') === '') break;
           }
           expect(paged).toEqual(expected);
+          // Keyset pages (the project list) follow their Link to the same matches, each once.
+          if (q.list === 'project') {
+            const keyed: string[] = [];
+            let next: string | null = `${url}&pagination=keyset&per_page=${perPage}`;
+            for (let n = 0; next && n < 20; n++) {
+              const r = await ask(emulator, next, token);
+              keyed.push(...r.body.map((i) => `${pathOf(i.project_id)}#${i.iid}`));
+              const link = /<([^>]+)>; rel="next"/.exec(r.headers.get('link') ?? '');
+              next = link ? link[1]!.replace('https://gitlab.example.com/api/v4', '') : null;
+            }
+            expect(keyed, `keyset ${url}`).toEqual(expected);
+          }
         }
       }),
       { numRuns: 40 },
