@@ -402,3 +402,23 @@ describe('quick actions in descriptions', () => {
     expect(reopened.body._links.closed_as_duplicate_of).toBeNull();
   });
 });
+
+describe('what clients send', () => {
+  it('python-gitlab style: fields in the query with an empty JSON body, JSON arrays, capitalised booleans', async () => {
+    const res = await apiCall(world(), `${APP}/issues?title=From%20the%20query&confidential=True`, { method: 'POST', token: 'dev-token', json: {} });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ title: 'From the query', confidential: true });
+    const arr = await call('POST', `${APP}/issues`, 'dev-token', { title: 'Array labels', labels: ['bug', 'feature'] });
+    expect(arr.body.labels).toEqual(['bug', 'feature']);
+    const get = await apiCall(world(), `${APP}/issues?labels=bug,feature&state=opened`, { token: 'dev-token', headers: { 'Content-Type': 'application/json' } });
+    expect(titles(await get.json())).toEqual(['Array labels']);
+  });
+
+  it('GET /issues/:id is for administrators, by global id', async () => {
+    const one = (await call('GET', `${APP}/issues/1`, 'dev-token')).body;
+    expect((await call('GET', `/issues/${one.id}`, 'root-token')).body).toMatchObject({ iid: 1, references: { full: 'acme/app#1' } });
+    expect((await call('GET', `/issues/${one.id}`, 'dev-token')).status).toBe(403);
+    expect((await call('GET', `/issues/${one.id}`)).status).toBe(401);
+    expect((await call('GET', '/issues/999999', 'root-token')).body).toEqual({ message: '404 Not found' });
+  });
+});
