@@ -414,6 +414,14 @@ describe('what clients send', () => {
     expect(titles(await get.json())).toEqual(['Array labels']);
   });
 
+  it('records the user agent of the request that made an issue, for administrators', async () => {
+    const made = await apiCall(world(), `${APP}/issues`, { method: 'POST', token: 'dev-token', json: { title: 'UA' }, headers: { 'User-Agent': 'python-gitlab/4.0', 'X-Forwarded-For': '203.0.113.9, 10.0.0.1' } });
+    const iid = (await made.json()).iid;
+    expect((await call('GET', `${APP}/issues/${iid}/user_agent_detail`, 'root-token')).body).toEqual({ user_agent: 'python-gitlab/4.0', ip_address: '203.0.113.9', akismet_submitted: false });
+    expect((await call('GET', `${APP}/issues/1/user_agent_detail`, 'root-token')).body).toEqual({ message: '404 UserAgentDetail Not Found' });
+    expect((await call('GET', `${APP}/issues/${iid}/user_agent_detail`, 'dev-token')).status).toBe(403);
+  });
+
   it('GET /issues/:id is for administrators, by global id', async () => {
     const one = (await call('GET', `${APP}/issues/1`, 'dev-token')).body;
     expect((await call('GET', `/issues/${one.id}`, 'root-token')).body).toMatchObject({ iid: 1, references: { full: 'acme/app#1' } });

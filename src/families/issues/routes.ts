@@ -24,7 +24,7 @@ import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
   markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
 } from './rules.js';
-import { issueById, issueByIid, issueNotes } from './store.js';
+import { bget, bset, issueById, issueByIid, issueNotes, type Blocked } from './store.js';
 import { userBasic } from '../users/index.js';
 import type { Project, User } from '../../store/state.js';
 
@@ -414,6 +414,9 @@ export const issueRoutes = [
       if (p.milestone !== undefined) input.milestoneId = milestoneByTitle(ctx.state, ctx.project, p.milestone);
       const after = withQuickActions(ctx, ctx.project, user, input, null);
       const issue = after(ctx.update(createIssue(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, ctx.now())));
+      // SpamCheck records the request's user agent and address for the new issue (UserAgentDetail).
+      const detail = { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) };
+      ctx.update((draft) => bset(draft.userAgentDetails as Blocked<typeof detail>, issue.id, detail));
       return single(ctx, issue, 201);
     },
   }),
@@ -483,6 +486,15 @@ export const issueRoutes = [
       const after = neighbour(ctx.params.move_after_id);
       const before = neighbour(ctx.params.move_before_id);
       return single(ctx, ctx.update(reorderIssue(ctx.state, issue, after, before, ctx.now())));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/user_agent_detail', auth: 'admin', scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const d = bget(ctx.state.userAgentDetails, issue.id);
+      if (!d) throw notFound('UserAgentDetail');
+      return json({ user_agent: d.userAgent, ip_address: d.ipAddress, akismet_submitted: false });
     },
   }),
   route({
@@ -617,6 +629,12 @@ export const issueRoutes = [
 ];
 
 const issueTargetMissing = () => notFound('Project');
+
+/** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
+function requestAddress(request: Request): string {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || request.headers.get('x-real-ip') || '127.0.0.1';
+}
 const unprocessableReorder = () => messageError(422, { error: 'Unprocessable Entity' });
 
 /** `milestone` (a title) on create: the project's milestone of that title, else its groups'. */

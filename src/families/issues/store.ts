@@ -78,6 +78,8 @@ export interface IssuesSlice {
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
+  /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
+  userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Merge request id -> the system notes written on it, by note id. */
   mergeRequestNotes: Partitioned<SystemNote>;
   /** Group id -> its epics by iid (premium). */
@@ -96,7 +98,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueNotes: emptyTable(), issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(), userAgentDetails: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(),
   };
 }
@@ -159,6 +161,7 @@ export function dropIssue(draft: Draft<State>, issue: Issue): void {
   const t = tget(draft.issues, issue.projectId);
   if (t) bdel(t as Blocked<Issue>, issue.iid);
   bdel(draft.issueLocations as Blocked<IssueLocation>, issue.id);
+  bdel(draft.userAgentDetails as Blocked<{ userAgent: string; ipAddress: string }>, issue.id);
 }
 
 export function issueByIid(state: State, projectId: number, iid: number): Issue | undefined {
