@@ -236,6 +236,13 @@ describe('POST, PUT and DELETE /projects/:id/issues', () => {
     expect((await call('POST', `${APP}/issues`, 'dev-token', { title: 'x'.repeat(256) })).body).toEqual({ message: { title: ['is too long (maximum is 255 characters)'] } });
   });
 
+  it('takes an incident type and a severity, and refuses an unknown severity', async () => {
+    const made = await call('POST', `${APP}/issues`, 'dev-token', { title: 'Down', issue_type: 'incident', severity: 'critical' });
+    expect(made.body).toMatchObject({ type: 'INCIDENT', issue_type: 'incident', severity: 'CRITICAL' });
+    expect((await call('POST', `${APP}/issues`, 'dev-token', { title: 'x', severity: 'apocalyptic' })).body).toEqual({ error: 'severity does not have a valid value' });
+    expect((await call('GET', `${APP}/issues?issue_type=incident`, 'dev-token')).body.map((i: { title: string }) => i.title)).toEqual(['Down']);
+  });
+
   it('guests create issues without labels or assignees', async () => {
     const { body } = await call('POST', `${APP}/issues`, 'guest-token', { title: 'From a guest', labels: 'bug' });
     expect(body.labels).toEqual([]);

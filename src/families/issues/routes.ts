@@ -399,7 +399,7 @@ export const issueRoutes = [
   route({
     method: 'POST', path: '/projects/:id/issues', auth: 'user', scope: project(canCreateIssue), rateLimit: 'issues_create',
     params: {
-      title: str().required(), ...ISSUE_PARAMS, milestone: str(), severity: str(), created_at: datetime(), iid: int(),
+      title: str().required(), ...ISSUE_PARAMS, milestone: str(), severity: str().where((v) => (SEVERITIES as readonly string[]).includes(v.toLowerCase())), created_at: datetime(), iid: int(),
       merge_request_to_resolve_discussions_of: int(), discussion_to_resolve: str(),
     },
     constraints: [{ kind: 'mutually_exclusive', names: ['milestone_id', 'milestone'] }],
