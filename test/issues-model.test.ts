@@ -34,6 +34,7 @@ interface ModelIssue {
   due: string | null;
   created: number;
   updated: number;
+  weight: number | null;
 }
 
 /** The milestones: title -> where, due and start dates. */
@@ -58,6 +59,7 @@ const issueArb = fc.record({
   due: fc.option(fc.integer({ min: -20, max: 45 }), { nil: null }),
   created: fc.integer({ min: 0, max: 6 }),
   updated: fc.integer({ min: 0, max: 3 }),
+  weight: fc.constantFrom(null, 1, 3),
 });
 
 type RawIssue = typeof issueArb extends fc.Arbitrary<infer T> ? T : never;
@@ -72,10 +74,12 @@ function buildWorld(raw: RawIssue[]): { fixture: Fixture; issues: ModelIssue[] }
     return {
       project: r.project, iid, title: r.words.join(' '), description: r.descWord ? `about ${r.descWord}` : '', author: r.author, assignee: r.assignee,
       labels, milestone: choices[r.milestonePick % choices.length]!, closed: r.closed, confidential: r.confidential, due: r.due === null ? null : day(r.due),
-      created, updated: created + r.updated * DAY,
+      created, updated: created + r.updated * DAY, weight: r.weight,
     };
   });
   const fixture: Fixture = {
+    // Premium, so that `weight` is an issue field and a filter.
+    instance: { tier: 'premium' },
     users: (Object.keys(TOKENS) as Who[]).map((u) => ({ username: u, admin: u === 'root', tokens: [{ token: TOKENS[u] }] })),
     groups: [
       { path: 'acme', visibility: 'public', members: [{ user: 'pla', access_level: 'planner' }], labels: [{ name: 'grp' }], milestones: MILESTONES.acme.map((m) => ({ title: m.title, due_date: m.due, start_date: m.start })) },
@@ -92,7 +96,7 @@ function buildWorld(raw: RawIssue[]): { fixture: Fixture; issues: ModelIssue[] }
         issues: issues.filter((i) => i.project === path).map((i) => ({
           title: i.title, description: i.description, author: i.author, assignees: i.assignee ? [i.assignee] : [], labels: i.labels, milestone: i.milestone ?? undefined,
           state: i.closed ? ('closed' as const) : ('opened' as const), confidential: i.confidential, due_date: i.due, created_at: new Date(i.created).toISOString(),
-          updated_at: new Date(i.updated).toISOString(),
+          updated_at: new Date(i.updated).toISOString(), weight: i.weight,
         })),
       };
     }),
@@ -154,6 +158,8 @@ interface Query {
   dueDate?: '0' | 'any' | 'today' | 'tomorrow' | 'overdue' | 'week' | 'month' | 'next_month_and_previous_two_weeks';
   createdAfter?: number;
   updatedBefore?: number;
+  weight?: '1' | '3' | 'None' | 'Any';
+  notWeight?: '1' | '3';
   orderBy: 'created_at' | 'updated_at' | 'due_date' | 'title';
   sort: 'asc' | 'desc';
 }
@@ -214,6 +220,9 @@ function model(issues: ModelIssue[], who: Who | null, q: Query): ModelIssue[] {
     if (q.dueDate && !dueMatch(q.dueDate, i.due)) return false;
     if (q.createdAfter !== undefined && i.created < q.createdAfter) return false;
     if (q.updatedBefore !== undefined && i.updated > q.updatedBefore) return false;
+    if (q.weight === 'None' ? i.weight !== null : q.weight === 'Any' ? i.weight === null : q.weight !== undefined && i.weight !== Number(q.weight)) return false;
+    // not[weight] is among the /issues list's not[] keys (and the project list's), not the group list's.
+    if (q.notWeight !== undefined && q.list !== 'group' && i.weight === Number(q.notWeight)) return false;
     return true;
   });
   const key = (i: ModelIssue) => (q.orderBy === 'created_at' ? i.created : q.orderBy === 'updated_at' ? i.updated : q.orderBy === 'due_date' ? i.due : i.title.toLowerCase());
@@ -249,12 +258,14 @@ function queryString(q: Query, ids: Record<Who, number>): string {
   if (q.dueDate) p.set('due_date', q.dueDate);
   if (q.createdAfter !== undefined) p.set('created_after', new Date(q.createdAfter).toISOString());
   if (q.updatedBefore !== undefined) p.set('updated_before', new Date(q.updatedBefore).toISOString());
+  if (q.weight) p.set('weight', q.weight);
+  if (q.notWeight) p.set('not[weight]', q.notWeight);
   p.set('order_by', q.orderBy);
   p.set('sort', q.sort);
   return p.toString();
 }
 
-const FILTER_KEYS = ['scope', 'state', 'labels', 'notLabels', 'milestone', 'milestoneId', 'author', 'notAuthor', 'assignee', 'iids', 'notIids', 'search', 'inField', 'confidential', 'dueDate', 'createdAfter', 'updatedBefore'] as const;
+const FILTER_KEYS = ['scope', 'state', 'labels', 'notLabels', 'milestone', 'milestoneId', 'author', 'notAuthor', 'assignee', 'iids', 'notIids', 'search', 'inField', 'confidential', 'dueDate', 'createdAfter', 'updatedBefore', 'weight', 'notWeight'] as const;
 
 const queryArb: fc.Arbitrary<Query> = fc.record(
   {
@@ -277,6 +288,8 @@ const queryArb: fc.Arbitrary<Query> = fc.record(
     dueDate: fc.constantFrom<Query['dueDate']>('0', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks'),
     createdAfter: fc.integer({ min: 4, max: 10 }).map((n) => NOW - n * DAY),
     updatedBefore: fc.integer({ min: 3, max: 8 }).map((n) => NOW - n * DAY),
+    weight: fc.constantFrom<Query['weight']>('1', '3', 'None', 'Any'),
+    notWeight: fc.constantFrom<Query['notWeight']>('1', '3'),
     orderBy: fc.constantFrom<Query['orderBy']>('created_at', 'updated_at', 'due_date', 'title'),
     sort: fc.constantFrom<Query['sort']>('asc', 'desc'),
   },
