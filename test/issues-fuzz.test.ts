@@ -28,7 +28,7 @@ const P = '/projects/acme%2Fapp';
 const CALLS: [string, string][] = [
   ['GET', '/issues'], ['GET', '/issues_statistics'], ['GET', '/issues/1'], ['GET', '/groups/acme/issues'], ['GET', '/groups/acme/issues_statistics'],
   ['GET', `${P}/issues`], ['POST', `${P}/issues`], ['GET', `${P}/issues_statistics`], ['GET', `${P}/issues/1`], ['PUT', `${P}/issues/1`], ['DELETE', `${P}/issues/2`],
-  ['POST', `${P}/issues/1/move`], ['POST', `${P}/issues/1/clone`], ['PUT', `${P}/issues/1/reorder`], ['GET', `${P}/issues/1/participants`], ['GET', `${P}/issues/1/user_agent_detail`],
+  ['POST', `${P}/issues/1/move`], ['POST', `${P}/issues/1/clone`], ['PUT', `${P}/issues/1/reorder`], ['GET', `${P}/issues/1/participants`], ['POST', `${P}/issues/1/links`], ['GET', `${P}/issues/1/links`], ['DELETE', `${P}/issues/1/links/1`], ['GET', `${P}/issues/1/user_agent_detail`],
   ['POST', `${P}/issues/1/subscribe`], ['POST', `${P}/issues/1/unsubscribe`], ['POST', `${P}/issues/1/todo`], ['GET', `${P}/issues/1/award_emoji`],
   ['POST', `${P}/issues/1/award_emoji`], ['DELETE', `${P}/issues/1/award_emoji/1`], ['POST', `${P}/issues/1/time_estimate`], ['POST', `${P}/issues/1/add_spent_time`],
   ['POST', `${P}/issues/1/reset_spent_time`], ['POST', `${P}/issues/1/reset_time_estimate`], ['GET', `${P}/issues/1/time_stats`], ['GET', `${P}/issues/1/notes`],

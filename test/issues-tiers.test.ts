@@ -81,6 +81,22 @@ describe('premium', () => {
     expect((await call(world(), 'GET', `${APP}/issues?weight=heavy`, 'guest-token')).body).toEqual({ error: 'weight does not have a valid value' });
   });
 
+  it('links issues: blocks counts in blocking_issues_count, and the links list shows the type from each side', async () => {
+    const made = await call(world(), 'POST', `${APP}/issues/1/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '2', link_type: 'blocks' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ source_issue: { iid: 1 }, target_issue: { iid: 2 }, link_type: 'blocks' });
+    expect((await call(world(), 'GET', `${APP}/issues/1`, 'guest-token')).body.blocking_issues_count).toBe(1);
+    const fromTarget = (await call(world(), 'GET', `${APP}/issues/2/links`, 'guest-token')).body;
+    expect(fromTarget).toEqual([expect.objectContaining({ iid: 1, link_type: 'is_blocked_by', issue_link_id: expect.any(Number), link_created_at: NOW })]);
+    expect((await call(world(), 'POST', `${APP}/issues/2/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '1' })).body).toEqual({ message: 'Issue(s) already assigned' });
+    expect((await call(world(), 'POST', `${APP}/issues/2/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '99' })).status).toBe(404);
+    await call(world(), 'PUT', `${APP}/issues/2`, 'dev-token', { state_event: 'close' });
+    expect((await call(world(), 'GET', `${APP}/issues/1`, 'guest-token')).body.blocking_issues_count).toBe(0);
+    const removed = await call(world(), 'DELETE', `${APP}/issues/2/links/${fromTarget[0].issue_link_id}`, 'dev-token');
+    expect(removed.body.link_type).toBe('blocks');
+    expect((await call(world(), 'GET', `${APP}/issues/1/links`, 'guest-token')).body).toEqual([]);
+  });
+
   it('sets an epic and a weight through the API; only weight is enough for an edit', async () => {
     const epics = (await call(world(), 'GET', '/groups/acme/epics', 'dev-token')).body as { id: number; title: string }[];
     const platform = epics.find((e) => e.title === 'Platform')!;
@@ -107,5 +123,7 @@ describe('ultimate and free', () => {
     for (const key of ['weight', 'epic', 'epic_iid', 'iteration', 'health_status', 'blocking_issues_count']) expect(issue).not.toHaveProperty(key);
     expect(titles((await call(emulator, 'GET', `${APP}/issues?weight=1`, 'guest-token')).body)).toEqual(['Plain', 'Light', 'Weighted']);
     expect((await call(emulator, 'PUT', `${APP}/issues/1`, 'dev-token', { weight: 2 })).status).toBe(400);
+    expect((await call(emulator, 'POST', `${APP}/issues/1/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '2', link_type: 'blocks' })).body).toEqual({ message: 'Blocked issues not available for current license' });
+    expect((await call(emulator, 'POST', `${APP}/issues/1/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '2' })).status).toBe(201);
   });
 });

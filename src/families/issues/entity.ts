@@ -15,6 +15,7 @@ import type { AwardEmoji, Issue, Label, SystemNote, Todo } from './records.js';
 import { issueById } from './store.js';
 import { closingMergeRequestCount, isSubscribed } from './rules.js';
 import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
+import { blockingIssuesCount } from './links.js';
 
 export interface IssueView extends UrlBase {
   state: State;
@@ -120,7 +121,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     web_url: `${projectWebUrl(state, project, v)}/-/issues/${issue.iid}`,
     time_stats: timeStats(issue),
     task_completion_status: tasks,
-    ...(tier !== 'free' ? { weight: issue.weight, blocking_issues_count: 0, epic_iid: epic?.iid ?? null, epic: epic ? issueEpic(state, epic, v) : null } : {}),
+    ...(tier !== 'free' ? { weight: issue.weight, blocking_issues_count: blockingIssuesCount(state, issue), epic_iid: epic?.iid ?? null, epic: epic ? issueEpic(state, epic, v) : null } : {}),
     has_tasks: tasks.count > 0,
     ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed` } : {}),
     _links: {

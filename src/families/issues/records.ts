@@ -160,3 +160,13 @@ export interface Iteration {
   createdAt: number;
   updatedAt: number;
 }
+
+/** A link between two issues (IssueLink): `relates_to`, or at the higher tiers `blocks`. */
+export interface IssueLink {
+  id: number;
+  sourceId: number;
+  targetId: number;
+  linkType: 'relates_to' | 'blocks';
+  createdAt: number;
+  updatedAt: number;
+}

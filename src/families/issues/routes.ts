@@ -3,7 +3,9 @@
 // clone, participants, subscriptions, to-dos, award emoji and time tracking.
 import { messageError, notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
 import { ownMilestones } from '../milestones/index.js';
-import { ancestry, canReadProject } from '../../policy/access.js';
+import { ancestry, canReadProject, hasProjectRole } from '../../policy/access.js';
+import { ACCESS } from '../../store/state.js';
+import { createLink, linkById, linkedFrom, linksOf, linkTimes, removeLink } from './links.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -19,7 +21,7 @@ import { awardEmojiEntity, awardsOf, issueEntity, systemNoteEntity, timeStats, t
 import { awardNotFound, badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
-import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
+import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueLink, type IssueType, type Severity } from './records.js';
 import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
   markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
@@ -498,6 +500,67 @@ export const issueRoutes = [
     },
   }),
   route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/links', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const v = view(ctx, { kind: 'project', id: ctx.project.id });
+      const out: unknown[] = [];
+      for (const link of linksOf(ctx.state, issue.id)) {
+        const { otherId, type } = linkedFrom(link, issue.id);
+        const other = issueById(ctx.state, otherId);
+        const p = other ? tget(ctx.state.projects, other.projectId) : undefined;
+        if (!other || !p || p.pendingDelete || !canReadProject(ctx.state, ctx.user, p, ctx.now()) || !canReadIssues(ctx.state, ctx.user, p, ctx.now())) continue;
+        if (!issueVisible(ctx.state, ctx.user, other, seesConfidential(ctx.state, ctx.user, p, ctx.now()))) continue;
+        out.push({ ...issueEntity(v, other), issue_link_id: link.id, link_type: type, ...linkTimes(link) });
+      }
+      return json(out);
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const link = linkById(ctx.state, ctx.params.issue_link_id);
+      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
+      return json(linkEntity(ctx, link));
+    },
+  }),
+  route({
+    method: 'POST', path: '/projects/:id/issues/:issue_iid/links', auth: 'user', scope: project(canReadIssues),
+    params: {
+      issue_iid: int().required(), target_project_id: str().required(), target_issue_iid: str().required(),
+      link_type: str().values(['relates_to', 'blocks', 'is_blocked_by'] as const).default('relates_to'),
+    },
+    handler: (ctx): Reply => {
+      const source = visibleIssue(ctx);
+      const user = ctx.user!;
+      const now = ctx.now();
+      if (!hasProjectRole(ctx.state, user, ctx.project, ACCESS.guest, now)) throw forbidden();
+      const targetProject = projectByIdOrPath(ctx.state, ctx.params.target_project_id);
+      if (!targetProject || targetProject.pendingDelete || !canReadProject(ctx.state, user, targetProject, now)) throw notFound('Project');
+      const target = /^\d+$/.test(ctx.params.target_issue_iid) ? issueByIid(ctx.state, targetProject.id, Number(ctx.params.target_issue_iid)) : undefined;
+      if (!target || !canReadIssues(ctx.state, user, targetProject, now) || !issueVisible(ctx.state, user, target, seesConfidential(ctx.state, user, targetProject, now))) throw recordNotFound();
+      if (!hasProjectRole(ctx.state, user, targetProject, ACCESS.guest, now)) {
+        throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
+      }
+      if (ctx.params.link_type !== 'relates_to' && ctx.state.instance.tier === 'free') throw messageError(403, 'Blocked issues not available for current license');
+      const link = ctx.update(createLink(ctx.state, source, target, ctx.params.link_type, now));
+      return created(linkEntity(ctx, link));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const link = linkById(ctx.state, ctx.params.issue_link_id);
+      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
+      if (!hasProjectRole(ctx.state, ctx.user, ctx.project, ACCESS.guest, ctx.now())) throw forbidden();
+      const body = linkEntity(ctx, link);
+      ctx.update(removeLink(link));
+      return json(body);
+    },
+  }),
+  route({
     method: 'GET', path: '/projects/:id/issues/:issue_iid/participants', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
     handler: (ctx): Reply => {
       const issue = visibleIssue(ctx);
@@ -629,6 +692,14 @@ export const issueRoutes = [
 ];
 
 const issueTargetMissing = () => notFound('Project');
+
+/** Entities::IssueLink: both issues (IssueBasic) and the link's type. */
+function linkEntity(ctx: Context<unknown>, link: IssueLink) {
+  const v = view(ctx, { kind: 'project', id: ctx.project.id });
+  const source = issueById(ctx.state, link.sourceId);
+  const target = issueById(ctx.state, link.targetId);
+  return { source_issue: source ? issueEntity(v, source) : null, target_issue: target ? issueEntity(v, target) : null, link_type: link.linkType };
+}
 
 /** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
 function requestAddress(request: Request): string {

@@ -14,6 +14,7 @@ import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
 import { epicByIid, epicForProject } from './epics.js';
+import { linksOf, removeLink } from './links.js';
 import { notFound } from '../../core/errors.js';
 
 /** `admin_issue`: labels, assignees, milestones and time tracking (Planner and above). */
@@ -214,6 +215,7 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
 /** Issuable::DestroyService: the issue and what hangs on it; its iid is never used again. */
 export function deleteIssue(issue: Issue): Change {
   return (draft) => {
+    for (const link of linksOf(draft as State, issue.id)) removeLink(link)(draft);
     dropIssue(draft, issue);
     tdel(draft.issueNotes, issue.id);
     tdel(draft.awardEmoji, issue.id);

@@ -8,9 +8,9 @@ import type { Draft } from 'immer';
 import { emptyTable, tdel, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import type { AwardEmoji, Epic, Issue, IssueLocation, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
 
-export const ids = sequences(['issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
 
 const BLOCK = 4096;
 
@@ -80,6 +80,10 @@ export interface IssuesSlice {
   mergeRequests: Partitioned<MergeRequest>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
+  /** Issue link id -> the link. */
+  issueLinks: Blocked<IssueLink>;
+  /** Issue id -> the ids of its links (either end). */
+  issueLinkIds: Partitioned<number>;
   /** Merge request id -> the system notes written on it, by note id. */
   mergeRequestNotes: Partitioned<SystemNote>;
   /** Group id -> its epics by iid (premium). */
@@ -98,7 +102,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueNotes: emptyTable(), issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(), userAgentDetails: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(),
   };
 }
