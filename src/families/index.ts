@@ -8,6 +8,7 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
+import { issues } from './issues/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
@@ -41,4 +42,5 @@ export const FAMILIES = [
   uploads,
   members,
   storageMoves,
+  issues,
 ] as const;

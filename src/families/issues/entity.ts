@@ -1,0 +1,208 @@
+// Issues as GitLab renders them (lib/api/entities/issuable_entity.rb, issue_basic.rb, issue.rb,
+// issuable_references.rb, issuable_time_stats.rb, todo.rb, award_emoji.rb; EE's additions at
+// the higher tiers).
+import { tget, tvalues } from '../../store/table.js';
+import type { Project, User } from '../../store/state.js';
+import { iso } from '../../render/time.js';
+import { milestoneEntity } from '../milestones/index.js';
+import { projectIdentity, projectPaths, projectWebUrl } from '../projects/index.js';
+import { userBasic, type UrlBase } from '../users/index.js';
+import type { State } from '../world.js';
+import { formatDuration } from './duration.js';
+import { downvotes, issueMilestone, issueVisible, seesConfidential, upvotes } from './finder.js';
+import { labelBasic, labelById } from './labels.js';
+import type { AwardEmoji, Issue, Label, SystemNote, Todo } from './records.js';
+import { issueById } from './store.js';
+import { closingMergeRequestCount, isSubscribed } from './rules.js';
+import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
+import { blockingIssuesCount } from './links.js';
+
+export interface IssueView extends UrlBase {
+  state: State;
+  viewer: User | null;
+  now: number;
+  /** Where the request stands, for `references.relative`. */
+  context: { kind: 'project'; id: number } | { kind: 'group'; id: number } | { kind: 'none' };
+  withLabelsDetails?: boolean;
+  /** Single-issue answers carry `subscribed`; lists do not. */
+  subscribed?: boolean;
+}
+
+const user = (state: State, id: number | null, u: UrlBase) => {
+  const found = id === null ? undefined : tget(state.users, id);
+  return found ? userBasic(found, u) : null;
+};
+
+/** TaskList items of a description: `- [ ]`, `* [x]`, `1. [X]` at the start of a line. */
+export function taskCounts(description: string): { count: number; completed_count: number } {
+  let count = 0;
+  let done = 0;
+  for (const m of description.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX~])\](?=\s)/gm)) {
+    if (m[1] === '~') continue;
+    count++;
+    if (m[1] !== ' ') done++;
+  }
+  return { count, completed_count: done };
+}
+
+export function timeStats(i: { timeEstimate: number; totalTimeSpent: number }) {
+  return {
+    time_estimate: i.timeEstimate,
+    total_time_spent: i.totalTimeSpent,
+    human_time_estimate: formatDuration(i.timeEstimate),
+    human_total_time_spent: formatDuration(i.totalTimeSpent),
+  };
+}
+
+/**
+ * IssuableReferences: `#5`, relative to where the request stands, and the full path. The spec
+ * says `relative` equals `full` when requested across groups and projects, so `/issues` (no
+ * project or group) answers the full path, as GitLab's docs show, where its code gives `#5`.
+ */
+export function issueReferences(state: State, issue: Issue, project: Project, context: IssueView['context']) {
+  const short = `#${issue.iid}`;
+  const { fullPath, ns } = projectPaths(state, project);
+  const full = `${fullPath}${short}`;
+  let relative = short;
+  if (context.kind === 'none' || (context.kind === 'project' && context.id !== project.id)) relative = full;
+  if (context.kind === 'group') relative = ns.id === context.id ? `${project.path}${short}` : full;
+  return { short, relative, full };
+}
+
+export function issueWebUrl(state: State, issue: Issue, u: UrlBase): string {
+  const project = tget(state.projects, issue.projectId)!;
+  return `${projectWebUrl(state, project, u)}/-/issues/${issue.iid}`;
+}
+
+function labelsOf(state: State, issue: Issue): Label[] {
+  return issue.labelIds.map((id) => labelById(state, id)).filter((l): l is Label => l !== undefined).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+}
+
+/** Entities::Issue (with `subscribed` for a single issue). */
+export function issueEntity(v: IssueView, issue: Issue) {
+  const { state } = v;
+  const project = tget(state.projects, issue.projectId)!;
+  const tier = state.instance.tier;
+  const labels = labelsOf(state, issue);
+  const milestone = issueMilestone(state, project, issue.milestoneId);
+  const assignees = issue.assigneeIds.map((id) => user(state, id, v)).filter((x) => x !== null);
+  const tasks = taskCounts(issue.description);
+  const api = `${v.webBase}/api/v4/projects/${issue.projectId}`;
+  const dup = issue.duplicatedToId === null ? undefined : issueById(state, issue.duplicatedToId);
+  const dupProject = dup ? tget(state.projects, dup.projectId) : undefined;
+  const epic = issue.epicId === null ? undefined : epicById(state, issue.epicId);
+  const iteration = issue.iterationId === null ? undefined : iterationById(state, issue.iterationId);
+  const dupVisible = dup && dupProject && issueVisible(state, v.viewer, dup, seesConfidential(state, v.viewer, dupProject, v.now));
+  return {
+    id: issue.id,
+    iid: issue.iid,
+    project_id: issue.projectId,
+    title: issue.title,
+    description: issue.description === '' ? null : issue.description,
+    state: issue.state,
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: iso(issue.closedAt),
+    closed_by: user(state, issue.closedById, v),
+    labels: v.withLabelsDetails ? labels.map(labelBasic) : labels.map((l) => l.title),
+    milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
+    assignees,
+    author: user(state, issue.authorId, v),
+    type: issue.issueType.toUpperCase(),
+    assignee: assignees[0] ?? null,
+    user_notes_count: 0,
+    merge_requests_count: closingMergeRequestCount(state, issue),
+    upvotes: upvotes(state, issue.id),
+    downvotes: downvotes(state, issue.id),
+    due_date: issue.dueDate,
+    confidential: issue.confidential,
+    discussion_locked: issue.discussionLocked,
+    issue_type: issue.issueType,
+    web_url: `${projectWebUrl(state, project, v)}/-/issues/${issue.iid}`,
+    time_stats: timeStats(issue),
+    task_completion_status: tasks,
+    ...(tier !== 'free' ? { weight: issue.weight, blocking_issues_count: blockingIssuesCount(state, issue), epic_iid: epic?.iid ?? null, epic: epic ? issueEpic(state, epic, v) : null } : {}),
+    has_tasks: tasks.count > 0,
+    ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} checklist item${tasks.count === 1 ? '' : 's'} completed` } : {}),
+    _links: {
+      self: `${api}/issues/${issue.iid}`,
+      notes: `${api}/issues/${issue.iid}/notes`,
+      award_emoji: `${api}/issues/${issue.iid}/award_emoji`,
+      project: api,
+      closed_as_duplicate_of: dup && dupVisible ? `${v.webBase}/api/v4/projects/${dup.projectId}/issues/${dup.iid}` : null,
+    },
+    references: issueReferences(state, issue, project, v.context),
+    severity: issue.severity.toUpperCase(),
+    ...(v.subscribed ? { subscribed: isSubscribed(state, issue, v.viewer) } : {}),
+    moved_to_id: issue.movedToId,
+    imported: false,
+    imported_from: 'none',
+    service_desk_reply_to: null,
+    ...(tier !== 'free' ? { iteration: iteration ? iterationEntity(state, iteration, v, v.now) : null } : {}),
+    ...(tier === 'ultimate' ? { health_status: issue.healthStatus } : {}),
+  };
+}
+
+/** Entities::Todo for an issue's to-do. */
+export function todoEntity(v: IssueView, todo: Todo) {
+  const { state } = v;
+  const project = tget(state.projects, todo.projectId)!;
+  const issue = issueById(state, todo.issueId);
+  return {
+    id: todo.id,
+    project: projectIdentity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, project),
+    author: user(state, todo.authorId, v),
+    action_name: todo.actionName,
+    target_type: 'Issue',
+    target: issue ? issueEntity({ ...v, context: { kind: 'none' }, subscribed: false }, issue) : null,
+    target_url: issue ? issueWebUrl(state, issue, v) : null,
+    body: issue ? issue.title : '',
+    state: todo.state,
+    created_at: iso(todo.createdAt),
+    updated_at: iso(todo.updatedAt),
+  };
+}
+
+/** Entities::AwardEmoji. */
+export function awardEmojiEntity(v: UrlBase & { state: State }, a: AwardEmoji) {
+  return {
+    id: a.id,
+    name: a.name,
+    user: user(v.state, a.userId, v),
+    created_at: iso(a.createdAt),
+    updated_at: iso(a.updatedAt),
+    awardable_id: a.issueId,
+    awardable_type: 'Issue',
+    url: null,
+  };
+}
+
+/** A system note as Entities::Note renders one. */
+export function systemNoteEntity(v: UrlBase & { state: State }, n: SystemNote, issue: Pick<Issue, 'id' | 'iid' | 'projectId'>, type: 'Issue' | 'MergeRequest' = 'Issue') {
+  const author = tget(v.state.users, n.authorId);
+  return {
+    id: n.id,
+    type: null,
+    body: n.body,
+    attachment: null,
+    author: author ? { ...userBasic(author, v) } : null,
+    created_at: iso(n.createdAt),
+    updated_at: iso(n.createdAt),
+    system: true,
+    noteable_id: issue.id,
+    noteable_type: type,
+    project_id: issue.projectId,
+    resolvable: false,
+    confidential: false,
+    internal: false,
+    imported: false,
+    imported_from: 'none',
+    noteable_iid: issue.iid,
+    commands_changes: {},
+  };
+}
+
+export function awardsOf(state: State, issueId: number): AwardEmoji[] {
+  const t = tget(state.awardEmoji, issueId);
+  return t ? [...tvalues(t)].sort((a, b) => a.id - b.id) : [];
+}

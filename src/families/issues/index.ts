@@ -1,0 +1,22 @@
+// Issues and what hangs on them: labels of projects and groups, issues with their three lists,
+// time tracking, subscriptions, to-dos, award emoji, and merge requests as data.
+import { defineFamily, type Family } from '../define.js';
+import { labelRoutes } from './label-routes.js';
+import { issueRoutes } from './routes.js';
+import { mergeRequestRoutes } from './mr-routes.js';
+import { epicRoutes } from './epics.js';
+import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
+import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
+
+export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; project: FixtureIssuesPart }> = defineFamily({
+  name: 'issues',
+  state: emptyIssuesSlice,
+  seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes],
+  forget: { project: forgetProjectIssues, group: forgetGroupLabels },
+});
+
+export type { IssuesSlice } from './store.js';
+export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
+export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
+export { formatDuration, parseDuration } from './duration.js';

@@ -1,0 +1,368 @@
+// Merge requests as data (app/models/merge_request.rb, app/services/merge_requests/create_service.rb,
+// lib/gitlab/closing_issue_extractor.rb, lib/api/entities/merge_request_basic.rb,
+// merge_request.rb): branches and SHAs of the real repository, and the issues a merge request
+// closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
+import type { Draft } from 'immer';
+import { reachable } from '../../git/history.js';
+import type { RepositoryObjects } from '../../git/objects.js';
+import { listFiles } from '../../git/tree.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import { canUseFeature, hasProjectRole } from '../../policy/access.js';
+import { projectByIdOrPath } from '../../policy/paths.js';
+import { pdel, pget, pset, tget, tvalues } from '../../store/table.js';
+import { iso } from '../../render/time.js';
+import { milestoneEntity } from '../milestones/index.js';
+import { projectPaths, projectWebUrl } from '../projects/index.js';
+import { defaultBranchName, refsOf } from '../repositories/index.js';
+import { userBasic, type UrlBase } from '../users/index.js';
+import type { State } from '../world.js';
+import { messageError } from '../../core/errors.js';
+import { taskCounts, timeStats } from './entity.js';
+import { issueMilestone } from './finder.js';
+import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
+import type { Issue, Label, MergeRequest, SystemNote } from './records.js';
+import { formatDuration } from './duration.js';
+import { ids, issueByIid } from './store.js';
+
+/** `read_merge_request`. */
+export function canReadMergeRequests(state: State, user: User | null, project: Project, now: number): boolean {
+  return canUseFeature(state, user, project, 'merge_requests', now);
+}
+
+/** `create_merge_request_from` in the same project: developers and above. */
+export function canCreateMergeRequest(state: State, user: User | null, project: Project, now: number): boolean {
+  return !project.archived && canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
+const KEYWORD = String.raw`\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)`;
+const REF = String.raw`(?:https?:\/\/[^\s#]+?\/-\/issues\/\d+|[\w.\/-]*#\d+)`;
+const CLOSING = new RegExp(`${KEYWORD}:? +((?:(?:issues? +)?${REF}(?: *,? +and +| *,? *)?)+)`, 'g');
+const ANY_REF = new RegExp(REF, 'g');
+
+export interface IssueRef {
+  projectId: number;
+  iid: number;
+}
+
+/** An issue reference (`#3`, `app#3`, `group/app#3`, an issue URL) from a project, resolved. */
+function resolveRef(state: State, from: Project, ref: string): IssueRef | null {
+  const url = /\/([^\s]+?)\/-\/issues\/(\d+)$/.exec(ref);
+  let path: string;
+  let iid: number;
+  if (url && ref.startsWith('http')) {
+    const u = new URL(ref);
+    path = u.pathname.replace(/^\//, '').replace(/\/-\/issues\/\d+$/, '');
+    iid = Number(url[2]);
+  } else {
+    const at = ref.lastIndexOf('#');
+    path = ref.slice(0, at);
+    iid = Number(ref.slice(at + 1));
+  }
+  let project: Project | undefined = from;
+  if (path !== '') {
+    const { ns } = projectPaths(state, from);
+    project = projectByIdOrPath(state, path.includes('/') ? path : `${ns.fullPath}/${path}`);
+  }
+  return project ? { projectId: project.id, iid } : null;
+}
+
+/** Gitlab::ClosingIssueExtractor over a text, and every other issue it mentions. */
+export function issueReferences(state: State, from: Project, text: string): { closes: IssueRef[]; mentions: IssueRef[] } {
+  const closes: IssueRef[] = [];
+  const mentions: IssueRef[] = [];
+  const key = (r: IssueRef) => `${r.projectId}#${r.iid}`;
+  const seen = new Set<string>();
+  for (const m of text.matchAll(CLOSING)) {
+    for (const r of m[1]!.matchAll(ANY_REF)) {
+      const ref = resolveRef(state, from, r[0]);
+      if (ref && !seen.has(key(ref))) {
+        seen.add(key(ref));
+        closes.push(ref);
+      }
+    }
+  }
+  for (const r of text.matchAll(ANY_REF)) {
+    const ref = resolveRef(state, from, r[0]);
+    if (ref && !seen.has(key(ref))) {
+      seen.add(key(ref));
+      mentions.push(ref);
+    }
+  }
+  return { closes, mentions };
+}
+
+/** The merge base of two commits: the first commit reachable from `a` (breadth first) that `b` reaches. */
+async function mergeBase(repo: RepositoryObjects, a: string, b: string): Promise<string | null> {
+  const fromB = await reachable(repo, b);
+  const seen = new Set<string>([a]);
+  const queue = [a];
+  while (queue.length) {
+    const sha = queue.shift()!;
+    if (fromB.has(sha)) return sha;
+    for (const p of (await repo.readCommit(sha)).parents) if (!seen.has(p)) (seen.add(p), queue.push(p));
+  }
+  return null;
+}
+
+/** The files that differ between two commits' trees (`changes_count`). */
+export async function changedFiles(repo: RepositoryObjects, base: string, head: string): Promise<number> {
+  const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(head)]);
+  if (a.tree === b.tree) return 0;
+  const [fa, fb] = await Promise.all([listFiles(repo, a.tree), listFiles(repo, b.tree)]);
+  let n = 0;
+  for (const [path, e] of fb) if (fa.get(path)?.oid !== e.oid) n++;
+  for (const path of fa.keys()) if (!fb.has(path)) n++;
+  return n;
+}
+
+export interface MergeRequestInput {
+  title: string;
+  description?: string;
+  sourceBranch: string;
+  targetBranch: string;
+  assigneeIds?: number[];
+  reviewerIds?: number[];
+  labels?: string[];
+  milestoneId?: number | null;
+  removeSourceBranch?: boolean;
+  squash?: boolean;
+  state?: MergeRequest['state'];
+  createdAt?: number;
+}
+
+const unprocessable = (text: string) => messageError(422, [text]);
+
+/**
+ * MergeRequests::CreateService: both branches must exist and differ, and no other open merge
+ * request may have the same source and target; the SHAs are the repository's.
+ */
+export async function createMergeRequest(
+  state: State, repo: RepositoryObjects, project: Project, author: User, input: MergeRequestInput, now: number,
+): Promise<(draft: Draft<State>) => MergeRequest> {
+  const refs = refsOf(state, project.id);
+  if (input.sourceBranch === input.targetBranch) throw unprocessable("You can't use same project/branch for source and target");
+  const head = Object.hasOwn(refs.branches, input.sourceBranch) ? refs.branches[input.sourceBranch]! : null;
+  const target = Object.hasOwn(refs.branches, input.targetBranch) ? refs.branches[input.targetBranch]! : null;
+  if (!head) throw unprocessable(`Source branch "${input.sourceBranch}" does not exist`);
+  if (!target) throw unprocessable(`Target branch "${input.targetBranch}" does not exist`);
+  if (input.title.trim() === '') throw messageError(400, { title: ["can't be blank"] });
+  const open = [...tvalues(tget(state.mergeRequests, project.id) ?? { size: 0, chunks: {} })].find(
+    (m) => m.state === 'opened' && m.sourceBranch === input.sourceBranch && m.targetBranch === input.targetBranch,
+  );
+  if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
+  const base = (await mergeBase(repo, head, target)) ?? target;
+  const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
+  return (draft) => {
+    const labelIds = [...new Set((input.labels ?? []).map((t) => t.trim()).filter((t) => t !== ''))].map(
+      (t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id,
+    );
+    const created = input.createdAt ?? now;
+    const mr: MergeRequest = {
+      id: ids.next(draft as State, 'merge_request'),
+      iid: ids.next(draft as State, 'merge_request_iid', `p${project.id}`),
+      projectId: project.id,
+      title: input.title,
+      description: input.description ?? '',
+      state: input.state ?? 'opened',
+      createdAt: created,
+      updatedAt: created,
+      closedAt: input.state === 'closed' ? now : null,
+      closedById: input.state === 'closed' ? author.id : null,
+      mergedAt: input.state === 'merged' ? now : null,
+      mergedById: input.state === 'merged' ? author.id : null,
+      authorId: author.id,
+      assigneeIds: input.assigneeIds ?? [],
+      reviewerIds: input.reviewerIds ?? [],
+      labelIds,
+      milestoneId: milestone?.id ?? null,
+      sourceBranch: input.sourceBranch,
+      targetBranch: input.targetBranch,
+      sha: head,
+      baseSha: base,
+      startSha: target,
+      mergeCommitSha: null,
+      draft: /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(input.title),
+      squash: input.squash ?? false,
+      removeSourceBranch: input.removeSourceBranch ?? false,
+      timeEstimate: 0,
+      totalTimeSpent: 0,
+    };
+    putMergeRequest(draft, project, mr, null);
+    return mr;
+  };
+}
+
+/** Stores a merge request and the issues it closes or mentions (replacing what the earlier text named). */
+export function putMergeRequest(draft: Draft<State>, project: Project, mr: MergeRequest, before: MergeRequest | null): void {
+  const state = draft as State;
+  if (before) for (const r of allRefs(state, project, before)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, before.id);
+  pset(draft.mergeRequests, project.id, mr.iid, mr);
+  const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
+  const closing = mr.targetBranch === defaultBranchName(project);
+  for (const r of closes) {
+    const id = issueKey(state, r);
+    if (id !== undefined) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: closing });
+  }
+  for (const r of mentions) {
+    const id = issueKey(state, r);
+    if (id !== undefined && !pget(draft.closingMergeRequests, id, mr.id)) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
+  }
+}
+
+function allRefs(state: State, project: Project, mr: MergeRequest): IssueRef[] {
+  const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
+  return [...closes, ...mentions];
+}
+
+const issueKey = (state: State, r: IssueRef) => issueByIid(state, r.projectId, r.iid)?.id;
+
+/** The merge requests that name an issue: all of them (`related`), or those that close it on merge. */
+export function mergeRequestsOf(state: State, issue: Issue, which: 'related' | 'closing'): MergeRequest[] {
+  const t = tget(state.closingMergeRequests, issue.id);
+  if (!t) return [];
+  const out: MergeRequest[] = [];
+  for (const ref of tvalues(t)) {
+    if (which === 'closing' && !ref.closes) continue;
+    const mr = pget(state.mergeRequests, ref.projectId, ref.iid);
+    if (mr) out.push(mr);
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+export interface MergeRequestView extends UrlBase {
+  state: State;
+  viewer: User | null;
+  now: number;
+  /** The project the request is made in, for `reference`; or the group, for `references.relative`. */
+  projectId?: number;
+  groupId?: number;
+  withLabelsDetails?: boolean;
+}
+
+function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
+  const labels = mr.labelIds.map((id) => labelById(state, id)).filter((l): l is Label => !!l).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  return details ? labels.map(labelBasic) : labels.map((l) => l.title);
+}
+
+/** Entities::MergeRequestBasic. */
+export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
+  const { state } = v;
+  const project = tget(state.projects, mr.projectId)!;
+  const user = (id: number | null) => {
+    const u = id === null ? undefined : tget(state.users, id);
+    return u ? userBasic(u, v) : null;
+  };
+  const assignees = mr.assigneeIds.map(user).filter((x) => x !== null);
+  const milestone = issueMilestone(state, project, mr.milestoneId);
+  const { fullPath } = projectPaths(state, project);
+  const short = `!${mr.iid}`;
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.projectId,
+    title: mr.title,
+    description: mr.description === '' ? null : mr.description,
+    state: mr.state,
+    created_at: iso(mr.createdAt),
+    updated_at: iso(mr.updatedAt),
+    merged_by: user(mr.mergedById),
+    merge_user: user(mr.mergedById),
+    merged_at: iso(mr.mergedAt),
+    closed_by: user(mr.closedById),
+    closed_at: iso(mr.closedAt),
+    target_branch: mr.targetBranch,
+    source_branch: mr.sourceBranch,
+    user_notes_count: 0,
+    upvotes: 0,
+    downvotes: 0,
+    author: user(mr.authorId),
+    assignees,
+    assignee: assignees[0] ?? null,
+    reviewers: mr.reviewerIds.map(user).filter((x) => x !== null),
+    source_project_id: mr.projectId,
+    target_project_id: mr.projectId,
+    labels: mrLabels(state, mr, v.withLabelsDetails),
+    draft: mr.draft,
+    imported: false,
+    imported_from: 'none',
+    work_in_progress: mr.draft,
+    milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
+    merge_when_pipeline_succeeds: false,
+    merge_status: mr.state === 'opened' ? 'can_be_merged' : 'cannot_be_merged_recheck',
+    detailed_merge_status: mr.state === 'opened' ? (mr.draft ? 'draft_status' : 'mergeable') : 'not_open',
+    merge_after: null,
+    sha: mr.sha,
+    merge_commit_sha: mr.mergeCommitSha,
+    squash_commit_sha: null,
+    discussion_locked: null,
+    should_remove_source_branch: null,
+    force_remove_source_branch: mr.removeSourceBranch,
+    prepared_at: iso(mr.createdAt),
+    // Relative to the project (or group) of the request; across groups and projects, the full path.
+    reference: v.projectId === mr.projectId ? short : `${fullPath}${short}`,
+    references: {
+      short,
+      relative: v.projectId === mr.projectId ? short : v.groupId !== undefined && project.namespaceId === v.groupId ? `${project.path}${short}` : `${fullPath}${short}`,
+      full: `${fullPath}${short}`,
+    },
+    web_url: `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`,
+    time_stats: timeStats(mr),
+    squash: mr.squash,
+    squash_on_merge: mr.squash,
+    task_completion_status: taskCounts(mr.description),
+    has_conflicts: false,
+    blocking_discussions_resolved: true,
+  };
+}
+
+/** Entities::MergeRequest: the basic fields, then subscription, changes, pipelines and diff_refs. */
+export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null) {
+  const project = tget(v.state.projects, mr.projectId)!;
+  const builds = canUseFeature(v.state, v.viewer, project, 'builds', v.now);
+  return {
+    ...mergeRequestBasic(v, mr),
+    subscribed: v.viewer !== null && mr.authorId === v.viewer.id,
+    changes_count: changesCount === null ? null : String(changesCount),
+    ...(builds ? { latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline: null } : {}),
+    head_pipeline: null,
+    diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
+    merge_error: null,
+    first_contribution: false,
+    user: { can_merge: v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
+  };
+}
+
+function mrNote(draft: Draft<State>, mr: MergeRequest, authorId: number, body: string, now: number): void {
+  const id = ids.next(draft as State, 'issue_note');
+  pset(draft.mergeRequestNotes, mr.id, id, { id, issueId: mr.id, authorId, body, createdAt: now });
+}
+
+/** The merge request's time estimate, with the note GitLab writes. */
+export function setMergeRequestEstimate(mr: MergeRequest, user: User, seconds: number, now: number): (draft: Draft<State>) => MergeRequest {
+  return (draft) => {
+    if (seconds === mr.timeEstimate) return mr;
+    const next = { ...mr, timeEstimate: seconds, updatedAt: now };
+    mrNote(draft, next, user.id, seconds === 0 ? 'removed time estimate' : `changed time estimate to ${formatDuration(seconds)}`, now);
+    pset(draft.mergeRequests, mr.projectId, mr.iid, next);
+    return next;
+  };
+}
+
+/** Spent time on a merge request (negative subtracts, `reset` removes it all), with its note. */
+export function spendMergeRequestTime(mr: MergeRequest, user: User, seconds: number | 'reset', now: number, summary?: string): (draft: Draft<State>) => MergeRequest {
+  if (seconds !== 'reset' && mr.totalTimeSpent + seconds < 0) throw messageError(400, { base: ['Time to subtract exceeds the total time spent'] });
+  return (draft) => {
+    if (seconds === 'reset' && mr.totalTimeSpent === 0) return mr;
+    const next = { ...mr, totalTimeSpent: seconds === 'reset' ? 0 : mr.totalTimeSpent + seconds, updatedAt: now };
+    let body = seconds === 'reset' ? 'removed time spent' : `${seconds > 0 ? 'added' : 'subtracted'} ${formatDuration(Math.abs(seconds))} of time spent`;
+    if (summary && seconds !== 'reset') body += `\n\n${summary}`;
+    mrNote(draft, next, user.id, body, now);
+    pset(draft.mergeRequests, mr.projectId, mr.iid, next);
+    return next;
+  };
+}
+
+export function mergeRequestNotes(state: State, mrId: number): SystemNote[] {
+  const t = tget(state.mergeRequestNotes, mrId);
+  return t ? [...tvalues(t)] : [];
+}

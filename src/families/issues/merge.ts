@@ -1,0 +1,116 @@
+// Accepting a merge request (lib/api/merge_requests.rb `merge`, MergeRequests::MergeService):
+// a merge commit of the real trees on the target branch (a three-way merge by path; a path both
+// sides changed differently is a conflict), the merge request merged, and the issues it closes
+// (`Closes #n`, into the default branch) closed by the user who merged.
+import type { Draft } from 'immer';
+import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
+import type { RepositoryObjects } from '../../git/objects.js';
+import { listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
+import { reachable } from '../../git/history.js';
+import { projectAccess } from '../../policy/access.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
+import type { State } from '../world.js';
+import { issueReferences, putMergeRequest } from './merge-requests.js';
+import type { MergeRequest } from './records.js';
+import { issueByIid, putIssue } from './store.js';
+
+/** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
+export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {
+  if (!user) return false;
+  if (user.admin) return true;
+  const access = projectAccess(state, user, project, now);
+  if (access < ACCESS.developer) return false;
+  const rules = protectionsFor(refsOf(state, project.id), target);
+  return rules.length === 0 || rules.some((r) => r.mergeAccessLevel > 0 && access >= r.mergeAccessLevel);
+}
+
+const cannotMerge = () => messageError(422, 'Branch cannot be merged');
+const shaMismatch = (sha: string) => messageError(409, `SHA does not match HEAD of source branch: ${sha}`);
+
+/** The tree of merging `theirs` into `ours` from `base`, or null on a conflict. */
+async function mergeTrees(repo: RepositoryObjects, base: string, ours: string, theirs: string): Promise<string | null> {
+  const [b, o, t] = await Promise.all([base, ours, theirs].map(async (c) => (await repo.readCommit(c)).tree));
+  if (t === b || o === t) return o!;
+  if (o === b) return t!;
+  const [fb, fo, ft] = await Promise.all([listFiles(repo, b!), listFiles(repo, o!), listFiles(repo, t!)]);
+  const key = (e: { oid: string; mode: string } | undefined) => (e ? `${e.mode}:${e.oid}` : '');
+  const changes: PathChange[] = [];
+  for (const path of new Set([...fb.keys(), ...fo.keys(), ...ft.keys()])) {
+    const kb = key(fb.get(path));
+    const ko = key(fo.get(path));
+    const kt = key(ft.get(path));
+    if (kt === kb || kt === ko) continue;
+    if (ko !== kb) return null;
+    const e = ft.get(path);
+    changes.push({ path, entry: e ? { oid: e.oid, mode: e.mode } : null });
+  }
+  return writeTreeWith(repo, o!, changes);
+}
+
+/** Array#to_sentence: `a`, `a and b`, `a, b, and c`. */
+function toSentence(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+function pathOf(state: State, projectId: number): string {
+  const p = tget(state.projects, projectId);
+  const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
+  return p && ns ? `${ns.fullPath}/${p.path}` : '';
+}
+
+export interface MergeInput {
+  sha?: string;
+  mergeCommitMessage?: string;
+  removeSourceBranch?: boolean;
+}
+
+/** Writes the merge commit and gives the change that records it; checks first, as the API does. */
+export async function acceptMergeRequest(
+  state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, user: User, input: MergeInput, now: number,
+): Promise<(draft: Draft<State>) => MergeRequest> {
+  if (!canMerge(state, user, project, mr.targetBranch, now)) throw unauthorized();
+  if (mr.state !== 'opened' || mr.draft) throw notAllowed();
+  const refs = refsOf(state, project.id);
+  const head = branchTip(refs, mr.sourceBranch);
+  const target = branchTip(refs, mr.targetBranch);
+  if (!head || !target) throw cannotMerge();
+  if (input.sha !== undefined && input.sha !== head) throw shaMismatch(input.sha);
+  let base: string | null = null;
+  const fromTarget = await reachable(repo, target);
+  const queue = [head];
+  const seen = new Set(queue);
+  while (queue.length && base === null) {
+    const c = queue.shift()!;
+    if (fromTarget.has(c)) base = c;
+    else for (const p of (await repo.readCommit(c)).parents) if (!seen.has(p)) (seen.add(p), queue.push(p));
+  }
+  if (base === null) throw cannotMerge();
+  const tree = await mergeTrees(repo, base, target, head);
+  if (tree === null) throw cannotMerge();
+  const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
+  const { closes } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
+  const closing = mr.targetBranch === defaultBranchName(project) ? closes : [];
+  const message = input.mergeCommitMessage ?? [
+    `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title,
+    ...(closing.length ? [`Closes ${toSentence(closing.map((r) => (r.projectId === project.id ? `#${r.iid}` : `${pathOf(state, r.projectId)}#${r.iid}`)))}`] : []),
+    `See merge request ${fullPath}!${mr.iid}`,
+  ].join('\n\n');
+  const ident = { name: user.name, email: user.email, timestamp: Math.floor(now / 1000), offset: 0 };
+  const sha = await repo.writeCommit({ tree, parents: [target, head], author: ident, committer: ident, message });
+  const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
+  const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
+  return (draft) => {
+    moveBranch(project.id, mr.targetBranch, target, sha, now)(draft);
+    if (remove) remove(draft);
+    const merged: MergeRequest = { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
+    putMergeRequest(draft, project, merged, mr);
+    for (const r of closing) {
+      const issue = issueByIid(draft as State, r.projectId, r.iid);
+      if (issue && issue.state === 'opened') putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+    }
+    return merged;
+  };
+}

@@ -1,0 +1,401 @@
+// Merge requests as data (lib/api/merge_requests.rb): list, get, create and edit in a project;
+// an issue's related_merge_requests and closed_by; and the issues and merge requests of a
+// milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
+import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
+import { badEstimate, spentInvalid } from './errors.js';
+import { parseDuration } from './duration.js';
+import { ACCESS, type User } from '../../store/state.js';
+import { arr, bool, int, str, type Constraint } from '../../http/params.js';
+import { created, json, type Reply } from '../../http/route.js';
+import { tentries, tget, tvalues } from '../../store/table.js';
+import type { Namespace, Project } from '../../store/state.js';
+import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
+import { objectsOf } from '../repositories/index.js';
+import { group, project, route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import { issueEntity, systemNoteEntity, timeStats } from './entity.js';
+import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
+import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
+import {
+  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestNotes, mergeRequestsOf, putMergeRequest,
+  setMergeRequestEstimate, spendMergeRequestTime,
+  type MergeRequestView,
+} from './merge-requests.js';
+import type { MergeRequest } from './records.js';
+import { issueByIid } from './store.js';
+import { acceptMergeRequest } from './merge.js';
+import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
+
+const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
+  state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId, withLabelsDetails,
+});
+
+function projectMergeRequests(state: State, projectId: number): MergeRequest[] {
+  const t = tget(state.mergeRequests, projectId);
+  return t ? [...tvalues(t)] : [];
+}
+
+async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number) {
+  const repo = objectsOf(ctx, { id: mr.projectId });
+  let changes: number | null = null;
+  try {
+    changes = await changedFiles(repo, mr.baseSha, mr.sha);
+  } catch {
+    changes = null;
+  }
+  return mergeRequestEntity(mrView(ctx, projectId), mr, changes);
+}
+
+const MR_LIST = {
+  state: str().values(['opened', 'closed', 'locked', 'merged', 'all'] as const).default('all'),
+  order_by: str().values(['created_at', 'updated_at', 'title', 'merged_at'] as const).default('created_at'),
+  sort: str().values(['asc', 'desc'] as const).default('desc'),
+  labels: arr(str(), { commaSeparated: true }),
+  milestone: str(),
+  author_id: int(),
+  author_username: str(),
+  assignee_id: str().where((v) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v)),
+  source_branch: str(),
+  target_branch: str(),
+  search: str(),
+  iids: arr(int(), { commaSeparated: true }),
+  scope: str().values(['created-by-me', 'assigned-to-me', 'created_by_me', 'assigned_to_me', 'all'] as const),
+  wip: str().values(['yes', 'no'] as const),
+  with_labels_details: bool().default(false),
+};
+const MR_CONSTRAINTS: Constraint[] = [{ kind: 'mutually_exclusive', names: ['author_id', 'author_username'] }];
+
+function mrMatches(state: State, project: Project, mr: MergeRequest, p: Record<string, unknown>, userId: number | null): boolean {
+  if (p.state !== 'all' && p.state !== undefined && mr.state !== p.state) return false;
+  const scope = (p.scope as string | undefined)?.replace(/-/g, '_') ?? 'all';
+  if (scope === 'created_by_me' && mr.authorId !== userId) return false;
+  if (scope === 'assigned_to_me' && (userId === null || !mr.assigneeIds.includes(userId))) return false;
+  const labels = p.labels as string[] | undefined;
+  if (labels?.length) {
+    const names = labels.map((l) => l.trim());
+    if (names.some((n) => n.toLowerCase() === 'none')) {
+      if (mr.labelIds.length) return false;
+    } else if (names.some((n) => n.toLowerCase() === 'any')) {
+      if (!mr.labelIds.length) return false;
+    } else {
+      const titles = new Set(mr.labelIds.map((id) => tget(state.labels, id)?.title));
+      if (!names.every((n) => titles.has(n))) return false;
+    }
+  }
+  if (typeof p.milestone === 'string' && p.milestone !== '') {
+    const m = p.milestone.toLowerCase();
+    const title = mr.milestoneId === null ? null : findMilestoneTitle(state, project, mr.milestoneId);
+    if (m === 'none' ? title !== null : m === 'any' ? title === null : title !== p.milestone) return false;
+  }
+  if (p.author_id !== undefined && mr.authorId !== p.author_id) return false;
+  if (p.author_username !== undefined && tget(state.users, mr.authorId)?.username !== p.author_username) return false;
+  if (typeof p.assignee_id === 'string') {
+    const v = p.assignee_id.toLowerCase();
+    if (v === 'none' ? mr.assigneeIds.length > 0 : v === 'any' ? mr.assigneeIds.length === 0 : !mr.assigneeIds.includes(Number(v))) return false;
+  }
+  if (p.source_branch !== undefined && mr.sourceBranch !== p.source_branch) return false;
+  if (p.target_branch !== undefined && mr.targetBranch !== p.target_branch) return false;
+  if (typeof p.search === 'string' && p.search !== '') {
+    const words = p.search.toLowerCase().split(/\s+/).filter(Boolean);
+    const text = `${mr.title}\n${mr.description}`.toLowerCase();
+    if (!words.every((w) => text.includes(w))) return false;
+  }
+  const iids = p.iids as number[] | undefined;
+  if (iids?.length && !iids.includes(mr.iid)) return false;
+  if (p.wip === 'yes' && !mr.draft) return false;
+  if (p.wip === 'no' && mr.draft) return false;
+  return true;
+}
+
+function findMilestoneTitle(state: State, project: Project, id: number): string | null {
+  const ns = tget(state.namespaces, project.namespaceId);
+  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: project.id }];
+  for (let g = ns && ns.kind === 'group' ? ns : undefined; g; g = g.parentId !== null ? tget(state.namespaces, g.parentId) : undefined) owners.push({ groupId: g.id });
+  for (const o of owners) {
+    const m = findMilestone(state, o, id);
+    if (m) return m.title;
+  }
+  return null;
+}
+
+function sortMergeRequests(list: MergeRequest[], orderBy: string, sort: string): MergeRequest[] {
+  const dir = sort === 'asc' ? 1 : -1;
+  const key = (m: MergeRequest): number | string | null =>
+    orderBy === 'updated_at' ? m.updatedAt : orderBy === 'title' ? m.title.toLowerCase() : orderBy === 'merged_at' ? m.mergedAt : m.createdAt;
+  return list.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka !== kb) {
+      if (ka === null) return 1;
+      if (kb === null) return -1;
+      return (ka < kb ? -1 : 1) * dir;
+    }
+    return b.id - a.id;
+  });
+}
+
+function labelIds(ctx: Context<unknown>, project: Project, titles: string[]): number[] {
+  return ctx.update((draft) =>
+    [...new Set(titles.map((t) => t.trim()).filter((t) => t !== ''))].map(
+      (t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, ctx.now())).id,
+    ),
+  );
+}
+
+/** A milestone of the scope's owner by id, or `404 Not found`. */
+function milestoneOf(ctx: Context<{ milestone_id: number }>, owner: { projectId: number } | { groupId: number }): Milestone {
+  const m = findMilestone(ctx.state, owner, ctx.params.milestone_id);
+  if (!m) throw recordNotFound();
+  return m;
+}
+
+function milestoneIssues(ctx: Context<{ milestone_id: number }>, m: Milestone, scope: { project?: Project; group?: Namespace }): Reply {
+  const f: IssueFilters = { scope: 'all', state: 'all', milestone: m.title, order_by: 'label_priority', sort: 'asc', non_archived: true };
+  const caller = { user: ctx.user, now: ctx.now() };
+  let found = scope.project ? findIssues(ctx.state, 'project', f, caller, scope) : findIssues(ctx.state, 'group', f, caller, scope);
+  // The group's own projects only (the finder's group_id without include_subgroups).
+  if (scope.group) found = found.filter((i) => tget(ctx.state.projects, i.projectId)?.namespaceId === scope.group!.id);
+  const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context: scope.project ? { kind: 'project' as const, id: scope.project.id } : { kind: 'group' as const, id: scope.group!.id } };
+  return json(ctx.paginate(found).map((i) => issueEntity(v, i)));
+}
+
+function milestoneMergeRequests(ctx: Context<{ milestone_id: number }>, m: Milestone, projects: Project[]): Reply {
+  const out: MergeRequest[] = [];
+  for (const p of projects) {
+    if (!canReadMergeRequests(ctx.state, ctx.user, p, ctx.now())) continue;
+    for (const mr of projectMergeRequests(ctx.state, p.id)) if (mr.milestoneId !== null && findMilestoneTitle(ctx.state, p, mr.milestoneId) === m.title) out.push(mr);
+  }
+  const v = mrView(ctx, projects.length === 1 ? projects[0]!.id : undefined);
+  return json(ctx.paginate(sortMergeRequests(out, 'created_at', 'desc')).map((mr) => mergeRequestBasic(v, mr)));
+}
+
+const MR_EDIT = {
+  merge_request_iid: int().required(),
+  title: str(), description: str(), state_event: str().values(['close', 'reopen'] as const), target_branch: str(),
+  labels: arr(str(), { commaSeparated: true }), add_labels: arr(str(), { commaSeparated: true }), remove_labels: arr(str(), { commaSeparated: true }),
+  assignee_ids: arr(int(), { commaSeparated: true }), assignee_id: int(), reviewer_ids: arr(int(), { commaSeparated: true }), milestone_id: int(),
+  remove_source_branch: bool(), squash: bool(), discussion_locked: bool(), allow_collaboration: bool(),
+};
+const MR_EDIT_ONE: Constraint[] = [{
+  kind: 'at_least_one_of',
+  names: ['assignee_id', 'assignee_ids', 'reviewer_ids', 'description', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'remove_source_branch', 'allow_collaboration', 'state_event', 'target_branch', 'title', 'discussion_locked', 'squash'],
+}];
+
+/** Merge requests of every project the caller may read them in (the group's and its subgroups', or all). */
+function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unknown>, within: Namespace | null, defaultScope: string): Reply {
+  const params = { ...p, scope: (p.scope as string | undefined) ?? defaultScope };
+  const out: MergeRequest[] = [];
+  {
+    for (const [key] of tentries(ctx.state.mergeRequests)) {
+      const project = tget(ctx.state.projects, Number(key));
+      if (!project || project.pendingDelete || (within && !isWithin(ctx.state, project.namespaceId, within.id))) continue;
+      if (!canReadProject(ctx.state, ctx.user, project, ctx.now()) || !canReadMergeRequests(ctx.state, ctx.user, project, ctx.now())) continue;
+      for (const mr of projectMergeRequests(ctx.state, project.id)) if (mrMatches(ctx.state, project, mr, params, ctx.user?.id ?? null)) out.push(mr);
+    }
+  }
+  const v = { ...mrView(ctx, undefined, p.with_labels_details === true), groupId: within?.id };
+  return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
+}
+
+/** The merge request of `:merge_request_iid`, or `404 Not found`. */
+function mergeRequestOf(ctx: Context<{ merge_request_iid: number }>): MergeRequest {
+  const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.merge_request_iid);
+  if (!mr) throw recordNotFound();
+  return mr;
+}
+
+/** `admin_merge_request`: developers and above. */
+const canAdminMergeRequests = (state: State, user: User | null, project: Project, now: number) =>
+  canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+
+/** TimeTrackingEndpoints for merge requests: the issue routes' behaviour, with `admin_merge_request`. */
+const mergeRequestTimeRoutes = [
+  ['time_estimate', 'POST'], ['reset_time_estimate', 'POST'], ['add_spent_time', 'POST'], ['reset_spent_time', 'POST'], ['time_stats', 'GET'],
+].map(([name, method]) =>
+  route({
+    method: method as 'GET' | 'POST', path: `/projects/:id/merge_requests/:merge_request_iid/${name}`, auth: method === 'GET' ? 'public' : 'user', cacheable: method === 'GET',
+    scope: project(canReadMergeRequests),
+    params: { merge_request_iid: int().required(), ...(name === 'time_estimate' || name === 'add_spent_time' ? { duration: str().required() } : {}), ...(name === 'add_spent_time' ? { summary: str() } : {}) },
+    handler: (ctx): Reply => {
+      const mr = mergeRequestOf(ctx);
+      if (name === 'time_stats') return json(timeStats(mr));
+      const user = ctx.user!;
+      if (!canAdminMergeRequests(ctx.state, user, ctx.project, ctx.now())) throw forbidden();
+      const p = ctx.params as { duration?: string; summary?: string };
+      const now = ctx.now();
+      if (name === 'time_estimate') {
+        const seconds = parseDuration(p.duration ?? '', true);
+        if (seconds === null || seconds < 0) throw badEstimate();
+        return json(timeStats(ctx.update(setMergeRequestEstimate(mr, user, seconds, now))));
+      }
+      if (name === 'reset_time_estimate') return json(timeStats(ctx.update(setMergeRequestEstimate(mr, user, 0, now))));
+      if (name === 'reset_spent_time') return json(timeStats(ctx.update(spendMergeRequestTime(mr, user, 'reset', now))));
+      const seconds = parseDuration(p.duration ?? '');
+      if (seconds === null) throw spentInvalid();
+      return created(timeStats(ctx.update(spendMergeRequestTime(mr, user, seconds, now, p.summary))));
+    },
+  }),
+);
+
+export const mergeRequestRoutes = [
+  ...mergeRequestTimeRoutes,
+  route({
+    method: 'GET', path: '/projects/:id/merge_requests/:noteable_id/notes', cacheable: true, scope: project(canReadMergeRequests), paginated: true,
+    params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
+    handler: (ctx): Reply => {
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.noteable_id);
+      if (!mr) throw recordNotFound();
+      const dir = ctx.params.sort === 'asc' ? 1 : -1;
+      const notes = mergeRequestNotes(ctx.state, mr.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
+      return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, mr, 'MergeRequest')));
+    },
+  }),
+  route({
+    method: 'GET', path: '/merge_requests', cacheable: true, paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      // authenticate! unless scope=all; the scope is created_by_me by default.
+      if (!ctx.user && ctx.params.scope !== 'all') throw unauthorized();
+      return crossProjectMergeRequests(ctx, ctx.params as unknown as Record<string, unknown>, null, 'created_by_me');
+    },
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/merge_requests', cacheable: true, scope: group(), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
+    handler: (ctx): Reply => crossProjectMergeRequests(ctx, ctx.params as unknown as Record<string, unknown>, ctx.group, 'all'),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/merge_requests', cacheable: true, scope: project(canReadMergeRequests), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      const p = ctx.params as unknown as Record<string, unknown>;
+      const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => mrMatches(ctx.state, ctx.project, mr, p, ctx.user?.id ?? null));
+      const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
+      return json(ctx.paginate(sortMergeRequests(list, ctx.params.order_by, ctx.params.sort)).map((mr) => mergeRequestBasic(v, mr)));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid', cacheable: true, scope: project(canReadMergeRequests), params: { merge_request_iid: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      return json(await fullEntity(ctx, mr, ctx.project.id));
+    },
+  }),
+  route({
+    method: 'POST', path: '/projects/:id/merge_requests', auth: 'user', scope: project(canCreateMergeRequest),
+    params: {
+      source_branch: str().required(), target_branch: str().required(), title: str().required(), description: str(),
+      assignee_id: int(), assignee_ids: arr(int(), { commaSeparated: true }), reviewer_ids: arr(int(), { commaSeparated: true }),
+      labels: arr(str(), { commaSeparated: true }), milestone_id: int(), remove_source_branch: bool(), squash: bool(), target_project_id: int(),
+      allow_collaboration: bool(),
+    },
+    handler: async (ctx): Promise<Reply> => {
+      const p = ctx.params;
+      if (p.target_project_id !== undefined && p.target_project_id !== ctx.project.id) throw forbidden();
+      const recipe = await createMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.user!, {
+        title: p.title, description: p.description, sourceBranch: p.source_branch, targetBranch: p.target_branch,
+        assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined), reviewerIds: p.reviewer_ids, labels: p.labels,
+        milestoneId: p.milestone_id, removeSourceBranch: p.remove_source_branch, squash: p.squash,
+      }, ctx.now());
+      const mr = ctx.update(recipe);
+      return { ...json(await fullEntity(ctx, mr, ctx.project.id)), status: 201 };
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid', auth: 'user', scope: project(canReadMergeRequests), params: MR_EDIT, constraints: MR_EDIT_ONE,
+    handler: async (ctx): Promise<Reply> => {
+      const p = ctx.params;
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, p.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      if (!canCreateMergeRequest(ctx.state, ctx.user, ctx.project, ctx.now()) && mr.authorId !== ctx.user!.id) throw forbidden();
+      const now = ctx.now();
+      let ids = p.labels !== undefined ? labelIds(ctx, ctx.project, p.labels) : mr.labelIds;
+      if (p.add_labels) ids = [...new Set([...ids, ...labelIds(ctx, ctx.project, p.add_labels)])];
+      if (p.remove_labels) {
+        const drop = new Set(p.remove_labels.map((t) => t.trim()));
+        ids = ids.filter((id) => !drop.has(tget(ctx.state.labels, id)?.title ?? ''));
+      }
+      const next: MergeRequest = {
+        ...mr,
+        title: p.title ?? mr.title,
+        description: p.description ?? mr.description,
+        targetBranch: p.target_branch ?? mr.targetBranch,
+        labelIds: ids,
+        assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? (p.assignee_id === 0 ? [] : [p.assignee_id]) : mr.assigneeIds),
+        reviewerIds: p.reviewer_ids ?? mr.reviewerIds,
+        milestoneId: p.milestone_id !== undefined ? (p.milestone_id === 0 ? null : p.milestone_id) : mr.milestoneId,
+        removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
+        squash: p.squash ?? mr.squash,
+        updatedAt: now,
+      };
+      if (p.title !== undefined) next.draft = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(p.title);
+      if (p.state_event === 'close' && mr.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
+      if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null });
+      const project = ctx.project;
+      ctx.update((draft) => putMergeRequest(draft, project, next, mr));
+      return json(await fullEntity(ctx, next, ctx.project.id));
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid/merge', auth: 'user', scope: project(canReadMergeRequests),
+    params: {
+      merge_request_iid: int().required(), merge_commit_message: str(), squash_commit_message: str(), squash: bool(), should_remove_source_branch: bool(),
+      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), sha: str(),
+    },
+    handler: async (ctx): Promise<Reply> => {
+      const p = ctx.params;
+      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, p.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, {
+        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
+      }, ctx.now());
+      const merged = ctx.update(recipe);
+      return json(await fullEntity(ctx, merged, ctx.project.id));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/related_merge_requests', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
+      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+      const list = mergeRequestsOf(ctx.state, issue, 'related').filter((mr) => {
+        const p = tget(ctx.state.projects, mr.projectId);
+        return p && !p.pendingDelete && canReadMergeRequests(ctx.state, ctx.user, p, ctx.now());
+      });
+      const page = ctx.paginate(list);
+      return json(await Promise.all(page.map((mr) => fullEntity(ctx, mr, ctx.project.id))));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/closed_by', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
+      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+      const readable = canReadMergeRequests(ctx.state, ctx.user, ctx.project, ctx.now());
+      const list = readable ? mergeRequestsOf(ctx.state, issue, 'closing').filter((mr) => mr.projectId === ctx.project.id) : [];
+      return json(ctx.paginate(list).map((mr) => mergeRequestBasic(mrView(ctx, ctx.project.id), mr)));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: project(canReadProjectMilestones), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { projectId: ctx.project.id }), { project: ctx.project }),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/milestones/:milestone_id/merge_requests', auth: 'user', cacheable: true, scope: project(canReadProjectMilestones), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => milestoneMergeRequests(ctx, milestoneOf(ctx, { projectId: ctx.project.id }), [ctx.project]),
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: group(), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { groupId: ctx.group.id }), { group: ctx.group }),
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/milestones/:milestone_id/merge_requests', auth: 'user', cacheable: true, scope: group(), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => {
+      const m = milestoneOf(ctx, { groupId: ctx.group.id });
+      const projects = [...tvalues(ctx.state.projects)].filter((p) => !p.pendingDelete && p.namespaceId === ctx.group.id && isWithin(ctx.state, p.namespaceId, ctx.group.id));
+      return milestoneMergeRequests(ctx, m, projects);
+    },
+  }),
+];

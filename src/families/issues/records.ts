@@ -1,0 +1,172 @@
+// The records of the issues family (app/models/issue.rb, label.rb, todo.rb, award_emoji.rb,
+// timelog.rb, subscription.rb, merge_request.rb as far as issues need it).
+
+/** A label of a project (`projectId`) or of a group (`groupId`). */
+export interface Label {
+  id: number;
+  projectId: number | null;
+  groupId: number | null;
+  title: string;
+  /** `#rrggbb`, as given (GitLab keeps the case it was given). */
+  color: string;
+  description: string;
+  /** A project's priority for the label; null when it has none. */
+  priority: number | null;
+  createdAt: number;
+}
+
+export type IssueType = 'issue' | 'incident' | 'test_case' | 'task';
+export const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case', 'task'];
+export const SEVERITIES = ['unknown', 'low', 'medium', 'high', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface Issue {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  closedById: number | null;
+  authorId: number;
+  assigneeIds: number[];
+  /** Label ids, in the order they were added. */
+  labelIds: number[];
+  milestoneId: number | null;
+  /** `YYYY-MM-DD`. */
+  dueDate: string | null;
+  confidential: boolean;
+  discussionLocked: boolean | null;
+  issueType: IssueType;
+  severity: Severity;
+  movedToId: number | null;
+  /** The issue this one was closed as a duplicate of (global id). */
+  duplicatedToId: number | null;
+  /** Seconds. */
+  timeEstimate: number;
+  totalTimeSpent: number;
+  relativePosition: number | null;
+  /** Higher tiers. */
+  weight: number | null;
+  epicId: number | null;
+  iterationId: number | null;
+  healthStatus: 'on_track' | 'needs_attention' | 'at_risk' | null;
+}
+
+/** Where an issue lives, by its global id. */
+export interface IssueLocation {
+  projectId: number;
+  iid: number;
+}
+
+/** A system note the family writes (time tracking, moves, confidentiality), as GitLab keeps them in `notes`. */
+export interface SystemNote {
+  id: number;
+  /** The id of the issue (or, in `mergeRequestNotes`, of the merge request) it is on. */
+  issueId: number;
+  authorId: number;
+  body: string;
+  createdAt: number;
+}
+
+export interface Todo {
+  id: number;
+  userId: number;
+  authorId: number;
+  projectId: number;
+  issueId: number;
+  actionName: 'marked' | 'assigned' | 'mentioned';
+  state: 'pending' | 'done';
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AwardEmoji {
+  id: number;
+  issueId: number;
+  userId: number;
+  name: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A merge request as data: enough of one for `related_merge_requests`, `closed_by` and the MR routes. */
+export interface MergeRequest {
+  id: number;
+  iid: number;
+  projectId: number;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed' | 'merged' | 'locked';
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  closedById: number | null;
+  mergedAt: number | null;
+  mergedById: number | null;
+  authorId: number;
+  assigneeIds: number[];
+  reviewerIds: number[];
+  labelIds: number[];
+  milestoneId: number | null;
+  sourceBranch: string;
+  targetBranch: string;
+  /** The source branch's tip and the merge base when the MR was made or last refreshed. */
+  sha: string;
+  baseSha: string;
+  startSha: string;
+  mergeCommitSha: string | null;
+  draft: boolean;
+  squash: boolean;
+  removeSourceBranch: boolean;
+  /** Seconds. */
+  timeEstimate: number;
+  totalTimeSpent: number;
+}
+
+/** An epic of a group (premium). */
+export interface Epic {
+  id: number;
+  iid: number;
+  groupId: number;
+  parentId: number | null;
+  title: string;
+  description: string;
+  state: 'opened' | 'closed';
+  confidential: boolean;
+  authorId: number;
+  color: string;
+  labelIds: number[];
+  startDate: string | null;
+  dueDate: string | null;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+}
+
+/** An iteration of a group (premium): its state follows its dates and the clock. */
+export interface Iteration {
+  id: number;
+  iid: number;
+  sequence: number;
+  groupId: number;
+  title: string | null;
+  description: string;
+  startDate: string;
+  dueDate: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A link between two issues (IssueLink): `relates_to`, or at the higher tiers `blocks`. */
+export interface IssueLink {
+  id: number;
+  sourceId: number;
+  targetId: number;
+  linkType: 'relates_to' | 'blocks';
+  createdAt: number;
+  updatedAt: number;
+}

@@ -1,0 +1,721 @@
+// The issues routes (lib/api/issues.rb, time_tracking_endpoints.rb, subscriptions.rb, todos.rb,
+// award_emoji.rb): the three lists and their statistics, one issue, create, edit, delete, move,
+// clone, participants, subscriptions, to-dos, award emoji and time tracking.
+import type { Incoming } from '../../http/incoming.js';
+import { messageError, notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
+import { ownMilestones } from '../milestones/index.js';
+import { ancestry, canReadProject, hasProjectRole } from '../../policy/access.js';
+import { ACCESS } from '../../store/state.js';
+import { createLink, linkById, linkedFrom, linksOf, linkTimes, removeLink } from './links.js';
+import { checkUnmodifiedSince } from '../../http/conditional.js';
+import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { keysetUnsupported, pageRequest, toQuery } from '../../http/pagination.js';
+import { tget } from '../../store/table.js';
+import { projectByIdOrPath } from '../../policy/paths.js';
+import { castDateLike } from './dates.js';
+import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
+import { group, project, route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import { parseDuration } from './duration.js';
+import { awardEmojiEntity, awardsOf, issueEntity, systemNoteEntity, timeStats, todoEntity, type IssueView } from './entity.js';
+import { awardNotFound, badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
+import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
+import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
+import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueLink, type IssueType, type Severity } from './records.js';
+import {
+  awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
+  markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
+} from './rules.js';
+import { bget, bset, issueById, issueByIid, issueNotes, type Blocked } from './store.js';
+import { userBasic } from '../users/index.js';
+import type { Project, User } from '../../store/state.js';
+
+const WILDCARD_ID = (v: string) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v);
+const ORDER_BY = ['created_at', 'due_date', 'label_priority', 'milestone_due', 'popularity', 'priority', 'relative_position', 'title', 'updated_at', 'weight'] as const;
+const SCOPES = ['created-by-me', 'assigned-to-me', 'created_by_me', 'assigned_to_me', 'all'] as const;
+const DUE = ['0', 'any', 'today', 'tomorrow', 'overdue', 'week', 'month', 'next_month_and_previous_two_weeks', ''] as const;
+
+const NOT_PARAMS = {
+  labels: arr(str(), { commaSeparated: true }),
+  milestone: str(),
+  milestone_id: str().where((v) => ['none', 'any', 'upcoming', 'started'].includes(v.toLowerCase())),
+  iids: arr(int(), { commaSeparated: true }),
+  author_id: int(),
+  author_username: str(),
+  assignee_id: str().where(WILDCARD_ID),
+  assignee_username: arr(str(), { commaSeparated: true }),
+  my_reaction_emoji: str(),
+  search: str(),
+  in: str(),
+  weight: str(),
+  iteration_id: str(),
+  iteration_title: str(),
+  epic_id: str(),
+};
+
+const FILTER_PARAMS = {
+  state: str().values(['opened', 'closed', 'all'] as const).default('all'),
+  labels: arr(str(), { commaSeparated: true }),
+  milestone: str(),
+  milestone_id: str().where((v) => ['none', 'any', 'upcoming', 'started'].includes(v.toLowerCase())),
+  iids: arr(int(), { commaSeparated: true }),
+  search: str(),
+  in: str(),
+  created_after: datetime(),
+  created_before: datetime(),
+  updated_after: datetime(),
+  updated_before: datetime(),
+  author_id: int(),
+  author_username: str(),
+  assignee_id: str().where(WILDCARD_ID),
+  assignee_username: arr(str(), { commaSeparated: true }),
+  confidential: bool(),
+  my_reaction_emoji: str(),
+  due_date: str().values(DUE),
+  issue_type: str().values(ISSUE_TYPES),
+  scope: str().values(SCOPES),
+  non_archived: bool().default(true),
+  not: hash(NOT_PARAMS),
+  // The higher tiers' filters, checked by `checkTierFilters` where the tier has them.
+  weight: str(),
+  epic_id: str(),
+  iteration_id: str(),
+  iteration_title: str(),
+  health_status: str(),
+};
+
+const NUMBER_OR_WILDCARD = (v: string) => /^\d+$/.test(v) || ['none', 'any'].includes(v.toLowerCase());
+const TIER_FILTERS: [string, (v: string) => boolean][] = [
+  ['weight', NUMBER_OR_WILDCARD],
+  ['epic_id', NUMBER_OR_WILDCARD],
+  ['iteration_id', (v) => NUMBER_OR_WILDCARD(v) || v.toLowerCase() === 'current'],
+];
+
+/** EE's declarations of the higher tiers' filters: values they refuse are 400, as Grape's `values:` are. */
+function checkTierFilters(ctx: Context<unknown>, p: ListParams): void {
+  if (ctx.state.instance.tier === 'free') return;
+  const not = (p.not ?? {}) as Record<string, unknown>;
+  for (const [name, ok] of TIER_FILTERS) {
+    if (typeof p[name] === 'string' && !ok(p[name])) throw grapeError(400, `${name} does not have a valid value`);
+    if (typeof not[name] === 'string' && !ok(not[name] as string)) throw grapeError(400, `not[${name}] does not have a valid value`);
+  }
+  if (typeof p.health_status === 'string' && !['none', 'any', 'on_track', 'needs_attention', 'at_risk'].includes(p.health_status.toLowerCase())) {
+    throw grapeError(400, 'health_status does not have a valid value');
+  }
+}
+
+const LIST_PARAMS = {
+  ...FILTER_PARAMS,
+  order_by: str().values(ORDER_BY).default('created_at'),
+  sort: str().values(['asc', 'desc'] as const).default('desc'),
+  with_labels_details: bool().default(false),
+  pagination: str().values(['offset', 'keyset'] as const),
+  cursor: str(),
+};
+
+const LIST_CONSTRAINTS: Constraint[] = [
+  { kind: 'mutually_exclusive', names: ['assignee_id', 'assignee_username'] },
+  { kind: 'mutually_exclusive', names: ['author_id', 'author_username'] },
+  { kind: 'mutually_exclusive', names: ['milestone_id', 'milestone'] },
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type ListParams = { [k: string]: any; page?: number; per_page?: number };
+
+/** The free tier takes one `assignee_username` (CheckAssigneesCount). */
+function checkAssigneeCount(ctx: Context<unknown>, p: ListParams): void {
+  const list = p.assignee_username as string[] | undefined;
+  if (ctx.state.instance.tier === 'free' && list && list.length > 1) {
+    throw grapeError(400, `assignee_username allows one value, but found ${list.length}: ${list.join(', ')}`);
+  }
+}
+
+function filters(p: ListParams, defaultScope: IssueFilters['scope']): IssueFilters {
+  const scope = ((p.scope as string | undefined)?.replace(/-/g, '_') ?? defaultScope) as IssueFilters['scope'];
+  return { ...(p as object), scope, order_by: (p.order_by as string) ?? 'created_at', sort: (p.sort as 'asc' | 'desc') ?? 'desc' } as IssueFilters;
+}
+
+function view(ctx: Context<unknown>, context: IssueView['context'], extra: Partial<IssueView> = {}): IssueView {
+  return { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context, ...extra };
+}
+
+const KEYSET_ORDERS = new Set(['created_at', 'updated_at', 'title', 'due_date', 'relative_position', 'popularity']);
+
+/**
+ * A page of issues: offset pages, or keyset pages (`pagination=keyset`) for the orders GitLab
+ * offers them: the `cursor` names where the last page ended (its sort key and id), so a page
+ * is right even when that issue has since changed or gone.
+ */
+function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
+  if (p.pagination !== 'keyset') return ctx.paginate(list);
+  if (!KEYSET_ORDERS.has(p.order_by as string)) throw keysetUnsupported();
+  const { perPage } = pageRequest(p);
+  const order = issueOrder(ctx.state, p.order_by as string, p.sort as 'asc' | 'desc');
+  let start = 0;
+  if (typeof p.cursor === 'string' && p.cursor !== '') {
+    let at: Position | undefined;
+    try {
+      const decoded = JSON.parse(new TextDecoder().decode(fromBase64(p.cursor.replace(/-/g, '+').replace(/_/g, '/')))) as Partial<Position>;
+      if (typeof decoded.id === 'number' && (decoded.k === null || typeof decoded.k === 'number' || typeof decoded.k === 'string')) at = { k: decoded.k, id: decoded.id };
+    } catch {
+      at = undefined;
+    }
+    if (!at) throw grapeError(400, 'cursor is invalid');
+    const after = at;
+    start = list.findIndex((i) => order.compare(order.position(i), after) > 0);
+    if (start < 0) start = list.length;
+  }
+  const items = list.slice(start, start + perPage);
+  const last = items[items.length - 1];
+  if (last && start + perPage < list.length) {
+    const cursor = toBase64(utf8(JSON.stringify(order.position(last)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    // As the offset links: every parameter of the request, sorted, with the new cursor.
+    ctx.responseHeaders.Link = `<${ctx.linkBase.base}?${toQuery({ ...ctx.linkBase.params, cursor })}>; rel="next"`;
+  }
+  ctx.responseHeaders['X-Per-Page'] = String(perPage);
+  return items;
+}
+
+function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }, context: IssueView['context']): Reply {
+  checkAssigneeCount(ctx, p);
+  checkTierFilters(ctx, p);
+  // `weight` is among the orders of the higher tiers only (EE's sort options).
+  if (p.order_by === 'weight' && ctx.state.instance.tier === 'free') throw grapeError(400, 'order_by does not have a valid value');
+  const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
+  const found = findIssues(ctx.state, kind, f, { user: ctx.user, now: ctx.now() }, scope);
+  const v = view(ctx, context, { withLabelsDetails: p.with_labels_details === true });
+  return json(page(ctx, found, p).map((i) => issueEntity(v, i)));
+}
+
+function statsReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }): Reply {
+  checkAssigneeCount(ctx, p);
+  checkTierFilters(ctx, p);
+  const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
+  return json({ statistics: { counts: issueCounts(ctx.state, kind, f, { user: ctx.user, now: ctx.now() }, scope) } });
+}
+
+/** The issue of `:issue_iid` as the caller may see it, or `404 Not found` (find_by!). */
+function visibleIssue(ctx: Context<{ issue_iid: number }>): Issue {
+  const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
+  if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+  return issue;
+}
+
+const single = (ctx: Context<unknown>, issue: Issue, status = 200) =>
+  json(issueEntity(view(ctx, { kind: 'project', id: issue.projectId }, { subscribed: true }), issue), status);
+
+const ISSUE_PARAMS = {
+  description: str(),
+  assignee_ids: arr(int(), { commaSeparated: true }),
+  assignee_id: int(),
+  milestone_id: int(),
+  labels: arr(str(), { commaSeparated: true }),
+  add_labels: arr(str(), { commaSeparated: true }),
+  remove_labels: arr(str(), { commaSeparated: true }),
+  due_date: str(),
+  confidential: bool().notBlank(),
+  discussion_locked: bool(),
+  issue_type: str().values(ISSUE_TYPES),
+  weight: int(),
+  epic_id: int(),
+  epic_iid: int(),
+};
+
+interface IssueParams {
+  title?: string;
+  description?: string;
+  assignee_ids?: number[];
+  assignee_id?: number;
+  milestone_id?: number;
+  labels?: string[];
+  add_labels?: string[];
+  remove_labels?: string[];
+  due_date?: string;
+  confidential?: boolean;
+  discussion_locked?: boolean;
+  issue_type?: string;
+  severity?: string;
+  weight?: number;
+  epic_id?: number;
+  epic_iid?: number;
+  created_at?: number;
+  updated_at?: number;
+  iid?: number;
+  state_event?: 'close' | 'reopen';
+}
+
+function issueInput(p: IssueParams, raw: Record<string, unknown>): IssueInput {
+  const assignees = p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined);
+  return {
+    title: p.title,
+    description: p.description,
+    assigneeIds: assignees,
+    milestoneId: raw.milestone_id === undefined ? undefined : p.milestone_id ?? null,
+    labels: p.labels,
+    addLabels: p.add_labels,
+    removeLabels: p.remove_labels,
+    dueDate: p.due_date === undefined ? (raw.due_date === null ? null : undefined) : castDateLike(p.due_date),
+    confidential: p.confidential,
+    discussionLocked: p.discussion_locked,
+    issueType: p.issue_type as IssueType | undefined,
+    severity: p.severity?.toLowerCase() as Severity | undefined,
+    weight: p.weight,
+    epicId: raw.epic_id === undefined && raw.epic_iid === undefined ? undefined : p.epic_id ?? p.epic_iid ?? null,
+    epicByIid: p.epic_id === undefined && p.epic_iid !== undefined,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    iid: p.iid,
+    stateEvent: p.state_event,
+  };
+}
+
+
+/**
+ * Takes the quick actions out of the input's description and folds them into the input; what
+ * needs the issue to exist (time tracking, `/duplicate`) comes back as a step to run after.
+ */
+function withQuickActions(ctx: Context<unknown>, project: Project, user: User, input: IssueInput, existing: Issue | null): (issue: Issue) => Issue {
+  if (input.description === undefined || !input.description.includes('/')) return (i) => i;
+  const admin = canAdminIssues(ctx.state, user, project, ctx.now());
+  const { description, actions: a } = extractQuickActions(input.description, user.username, ctx.now(), { admin, existing: existing !== null });
+  input.description = description;
+  if (admin) {
+    if (a.clearLabels) input.labels = [];
+    if (a.addLabels.length) input.addLabels = [...(input.addLabels ?? []), ...a.addLabels];
+    if (a.removeLabels.length) input.removeLabels = [...(input.removeLabels ?? []), ...a.removeLabels];
+    const idOf = (name: string) => tget(ctx.state.usernames, name.toLowerCase());
+    let assignees = input.assigneeIds ?? existing?.assigneeIds ?? [];
+    if (a.unassign === 'all') assignees = [];
+    else if (a.unassign) {
+      const drop = a.unassign.map(idOf);
+      assignees = assignees.filter((id) => !drop.includes(id));
+    }
+    if (a.assign.length) assignees = [...assignees, ...a.assign.map(idOf).filter((x): x is number => x !== undefined)];
+    if (a.assign.length || a.unassign) input.assigneeIds = assignees;
+    if (a.milestone === null) input.milestoneId = null;
+    else if (a.milestone !== undefined) {
+      const id = milestoneIdByTitle(ctx.state, project, a.milestone);
+      if (id !== null) input.milestoneId = id;
+    }
+    if (a.dueDate !== undefined) input.dueDate = a.dueDate;
+    if (a.confidential !== undefined) input.confidential = a.confidential;
+    if (a.weight !== undefined && ctx.state.instance.tier !== 'free') input.weight = a.weight;
+    if (a.locked !== undefined) input.discussionLocked = a.locked;
+  }
+  if (a.title !== undefined && existing) input.title = a.title;
+  if (a.stateEvent !== undefined && existing) input.stateEvent = a.stateEvent;
+  const now = ctx.now();
+  return (issue) => {
+    let out = issue;
+    if (admin && a.estimate !== undefined) out = ctx.update(setEstimate(out, user, a.estimate, now));
+    if (admin && a.spend !== undefined && out.totalTimeSpent + a.spend >= 0) out = ctx.update(spendTime(out, user, a.spend, now));
+    if (admin && a.duplicateOf !== undefined && existing) {
+      const target = resolveIssueRef(ctx.state, project, a.duplicateOf);
+      if (target && target.id !== out.id) out = ctx.update(markDuplicate(out, target, user, now));
+    }
+    return out;
+  };
+}
+
+/** `#5`, `app#5` or `group/app#5`, from a project. */
+function resolveIssueRef(state: State, from: Project, ref: string): Issue | undefined {
+  const at = ref.lastIndexOf('#');
+  const path = ref.slice(0, at);
+  const iid = Number(ref.slice(at + 1));
+  let project: Project | undefined = from;
+  if (path !== '') {
+    const ns = tget(state.namespaces, from.namespaceId)!;
+    project = projectByIdOrPath(state, path.includes('/') ? path : `${ns.fullPath}/${path}`);
+  }
+  return project ? issueByIid(state, project.id, iid) : undefined;
+}
+
+const UPDATE_AT_LEAST = ['assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type'];
+
+function needUser(ctx: Context<unknown>): User {
+  if (!ctx.user) throw unauthorized();
+  return ctx.user;
+}
+
+function timeRoute(path: string, method: 'GET' | 'POST', handler: (ctx: Context<{ issue_iid: number; duration?: string; summary?: string }>, issue: Issue, user: User) => Reply, params: Record<string, import('../../http/params.js').Param<unknown, boolean>> = {}) {
+  return route({
+    method,
+    path: `/projects/:id/issues/:issue_iid/${path}`,
+    auth: method === 'GET' ? 'public' : 'user',
+    cacheable: method === 'GET',
+    scope: project(canReadIssues),
+    params: { issue_iid: int().required(), ...params },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      if (method === 'GET') return handler(ctx, issue, ctx.user!);
+      const user = needUser(ctx);
+      if (!canAdminIssues(ctx.state, user, ctx.project, ctx.now())) throw forbidden();
+      return handler(ctx, issue, user);
+    },
+  });
+}
+
+export const issueRoutes = [
+  route({
+    method: 'GET', path: '/issues', cacheable: true, paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      if (!ctx.user && ctx.params.scope !== 'all') throw unauthorized();
+      return listReply(ctx, 'all', ctx.params, {}, { kind: 'none' });
+    },
+  }),
+  route({
+    method: 'GET', path: '/issues_statistics', cacheable: true, params: { ...FILTER_PARAMS, scope: str().values(['created_by_me', 'assigned_to_me', 'all'] as const) }, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => {
+      if (!ctx.user && ctx.params.scope !== 'all') throw unauthorized();
+      return statsReply(ctx, 'all', ctx.params, {});
+    },
+  }),
+  route({
+    method: 'GET', path: '/issues/:issue_id', auth: 'admin', params: { issue_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = issueById(ctx.state, ctx.params.issue_id);
+      if (!issue) throw recordNotFound();
+      return json(issueEntity(view(ctx, { kind: 'none' }, { subscribed: true }), issue));
+    },
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/issues', cacheable: true, scope: group(), paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => listReply(ctx, 'group', ctx.params, { group: ctx.group }, { kind: 'group', id: ctx.group.id }),
+  }),
+  route({
+    method: 'GET', path: '/groups/:id/issues_statistics', cacheable: true, scope: group(), params: FILTER_PARAMS, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => statsReply(ctx, 'group', ctx.params, { group: ctx.group }),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues', cacheable: true, scope: project(canReadIssues), paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => listReply(ctx, 'project', ctx.params, { project: ctx.project }, { kind: 'project', id: ctx.project.id }),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues_statistics', cacheable: true, scope: project(canReadIssues), params: FILTER_PARAMS, constraints: LIST_CONSTRAINTS,
+    handler: (ctx): Reply => statsReply(ctx, 'project', ctx.params, { project: ctx.project }),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => single(ctx, visibleIssue(ctx)),
+  }),
+  route({
+    method: 'POST', path: '/projects/:id/issues', auth: 'user', scope: project(canCreateIssue), rateLimit: 'issues_create',
+    params: {
+      title: str().required(), ...ISSUE_PARAMS, milestone: str(), severity: str().where((v) => (SEVERITIES as readonly string[]).includes(v.toLowerCase())), created_at: datetime(), iid: int(),
+      merge_request_to_resolve_discussions_of: int(), discussion_to_resolve: str(),
+    },
+    constraints: [{ kind: 'mutually_exclusive', names: ['milestone_id', 'milestone'] }],
+    handler: (ctx): Reply => {
+      const user = ctx.user!;
+      const p = { ...ctx.params } as IssueParams & { milestone?: string };
+      if (!canBackdate(ctx.state, user, ctx.project, ctx.now())) {
+        delete p.created_at;
+        delete p.iid;
+      }
+      const input = issueInput(p, ctx.raw);
+      if (p.milestone !== undefined) input.milestoneId = milestoneByTitle(ctx.state, ctx.project, p.milestone);
+      const after = withQuickActions(ctx, ctx.project, user, input, null);
+      const issue = after(ctx.update(createIssue(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, ctx.now())));
+      // SpamCheck records the request's user agent and address for the new issue (UserAgentDetail).
+      const detail = { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) };
+      ctx.update((draft) => bset(draft.userAgentDetails as Blocked<typeof detail>, issue.id, detail));
+      return single(ctx, issue, 201);
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/issues/:issue_iid', auth: 'user', scope: project(canReadIssues),
+    params: { issue_iid: int().required(), title: str(), ...ISSUE_PARAMS, updated_at: datetime().notBlank(), created_at: datetime(), state_event: str().values(['close', 'reopen'] as const) },
+    handler: (ctx): Reply => {
+      // IssuesHelpers.update_params_at_least_one_of, with EE's additions on the higher tiers.
+      const names = ctx.state.instance.tier === 'free' ? UPDATE_AT_LEAST : [...UPDATE_AT_LEAST, 'weight', 'epic_id', 'epic_iid'];
+      if (!names.some((n) => ctx.raw[n] !== undefined)) throw grapeError(400, `${names.join(', ')} are missing, at least one parameter must be provided`);
+      const issue = visibleIssue(ctx);
+      const user = ctx.user!;
+      if (!canUpdateIssue(ctx.state, user, ctx.project, issue, ctx.now())) throw forbidden();
+      const p = { ...ctx.params } as IssueParams;
+      if (!canBackdate(ctx.state, user, ctx.project, ctx.now())) {
+        delete p.updated_at;
+        delete p.created_at;
+      }
+      const input = issueInput(p, ctx.raw);
+      const after = withQuickActions(ctx, ctx.project, user, input, issue);
+      return single(ctx, after(ctx.update(updateIssue(ctx.state, ctx.project, issue, user, input, ctx.now()))));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/issues/:issue_iid', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
+      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw issueNotFound();
+      if (!canDestroyIssue(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      checkUnmodifiedSince(ctx, issue.updatedAt);
+      ctx.update(deleteIssue(issue));
+      return noContent();
+    },
+  }),
+  ...(['move', 'clone'] as const).map((mode) =>
+    route({
+      method: 'POST', path: `/projects/:id/issues/:issue_iid/${mode}`, auth: 'user', scope: project(canReadIssues),
+      params: { issue_iid: int().required(), to_project_id: str().required(), ...(mode === 'clone' ? { with_notes: bool().default(false) } : {}) },
+      handler: (ctx): Reply => {
+        const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
+        if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw issueNotFound();
+        const target = projectByIdOrPath(ctx.state, ctx.params.to_project_id);
+        if (!target || target.pendingDelete) throw issueTargetMissing();
+        const user = ctx.user!;
+        const refusal = moveRefusal(ctx.state, ctx.project, target, issue, user, ctx.now(), mode);
+        if (refusal) throw moveError(refusal);
+        const copy = ctx.update(moveIssue(ctx.state, ctx.project, target, issue, user, ctx.now(), mode));
+        return json(issueEntity(view(ctx, { kind: 'project', id: ctx.project.id }, { subscribed: true }), copy), 201);
+      },
+    }),
+  ),
+  route({
+    method: 'PUT', path: '/projects/:id/issues/:issue_iid/reorder', auth: 'user', scope: project(canReadIssues),
+    params: { issue_iid: int().required(), move_after_id: int(), move_before_id: int() },
+    constraints: [{ kind: 'at_least_one_of', names: ['move_after_id', 'move_before_id'] }],
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const user = ctx.user!;
+      if (!canUpdateIssue(ctx.state, user, ctx.project, issue, ctx.now())) throw forbidden();
+      const neighbour = (id: number | undefined) => {
+        if (id === undefined) return undefined;
+        const n = issueById(ctx.state, id);
+        // Issues::ReorderService: the neighbours must be issues of the same project (or, in a group, of its projects).
+        if (!n || n.projectId !== ctx.project.id) throw unprocessableReorder();
+        return n;
+      };
+      const after = neighbour(ctx.params.move_after_id);
+      const before = neighbour(ctx.params.move_before_id);
+      return single(ctx, ctx.update(reorderIssue(ctx.state, issue, after, before, ctx.now())));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/user_agent_detail', auth: 'admin', scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const d = bget(ctx.state.userAgentDetails, issue.id);
+      if (!d) throw notFound('UserAgentDetail');
+      return json({ user_agent: d.userAgent, ip_address: d.ipAddress, akismet_submitted: false });
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/links', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const v = view(ctx, { kind: 'project', id: ctx.project.id });
+      const out: unknown[] = [];
+      for (const link of linksOf(ctx.state, issue.id)) {
+        const { otherId, type } = linkedFrom(link, issue.id);
+        const other = issueById(ctx.state, otherId);
+        const p = other ? tget(ctx.state.projects, other.projectId) : undefined;
+        if (!other || !p || p.pendingDelete || !canReadProject(ctx.state, ctx.user, p, ctx.now()) || !canReadIssues(ctx.state, ctx.user, p, ctx.now())) continue;
+        if (!issueVisible(ctx.state, ctx.user, other, seesConfidential(ctx.state, ctx.user, p, ctx.now()))) continue;
+        out.push({ ...issueEntity(v, other), issue_link_id: link.id, link_type: type, ...linkTimes(link) });
+      }
+      return json(out);
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const link = linkById(ctx.state, ctx.params.issue_link_id);
+      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
+      return json(linkEntity(ctx, link));
+    },
+  }),
+  route({
+    method: 'POST', path: '/projects/:id/issues/:issue_iid/links', auth: 'user', scope: project(canReadIssues),
+    params: {
+      issue_iid: int().required(), target_project_id: str().required(), target_issue_iid: str().required(),
+      link_type: str().values(['relates_to', 'blocks', 'is_blocked_by'] as const).default('relates_to'),
+    },
+    handler: (ctx): Reply => {
+      const source = visibleIssue(ctx);
+      const user = ctx.user!;
+      const now = ctx.now();
+      if (!hasProjectRole(ctx.state, user, ctx.project, ACCESS.guest, now)) throw forbidden();
+      const targetProject = projectByIdOrPath(ctx.state, ctx.params.target_project_id);
+      if (!targetProject || targetProject.pendingDelete || !canReadProject(ctx.state, user, targetProject, now)) throw notFound('Project');
+      const target = /^\d+$/.test(ctx.params.target_issue_iid) ? issueByIid(ctx.state, targetProject.id, Number(ctx.params.target_issue_iid)) : undefined;
+      if (!target || !canReadIssues(ctx.state, user, targetProject, now) || !issueVisible(ctx.state, user, target, seesConfidential(ctx.state, user, targetProject, now))) throw recordNotFound();
+      if (!hasProjectRole(ctx.state, user, targetProject, ACCESS.guest, now)) {
+        throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
+      }
+      if (ctx.params.link_type !== 'relates_to' && ctx.state.instance.tier === 'free') throw messageError(403, 'Blocked issues not available for current license');
+      const link = ctx.update(createLink(ctx.state, source, target, ctx.params.link_type, now));
+      return created(linkEntity(ctx, link));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const link = linkById(ctx.state, ctx.params.issue_link_id);
+      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
+      if (!hasProjectRole(ctx.state, ctx.user, ctx.project, ACCESS.guest, ctx.now())) throw forbidden();
+      const body = linkEntity(ctx, link);
+      ctx.update(removeLink(link));
+      return json(body);
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/participants', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const users = participantIds(ctx.state, issue).map((id) => tget(ctx.state.users, id)!);
+      return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
+    },
+  }),
+  ...(['subscribe', 'unsubscribe'] as const).map((action) =>
+    route({
+      method: 'POST', path: `/projects/:id/issues/:subscribable_id/${action}`, auth: 'user', scope: project(canReadIssues), params: { subscribable_id: str().required() },
+      handler: (ctx): Reply => {
+        // find_project_issue: IssuesFinder's find_by!, so an unknown or unseen iid is `404 Not found`.
+        const issue = /^\d+$/.test(ctx.params.subscribable_id) ? issueByIid(ctx.state, ctx.project.id, Number(ctx.params.subscribable_id)) : undefined;
+        if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+        const user = ctx.user!;
+        const on = action === 'subscribe';
+        if (isSubscribed(ctx.state, issue, user) === on) return { status: 304 };
+        ctx.update(setSubscription(issue, user, on));
+        return single(ctx, issue, 201);
+      },
+    }),
+  ),
+  route({
+    method: 'POST', path: '/projects/:id/issues/:issue_iid/todo', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const change = markTodo(ctx.state, issue, ctx.user!, ctx.now());
+      if (!change) return { status: 304 };
+      return created(todoEntity(view(ctx, { kind: 'none' }), ctx.update(change)));
+    },
+  }),
+  route({
+    method: 'GET', path: '/todos', auth: 'user', paginated: true,
+    params: { action: str(), author_id: int(), project_id: int(), group_id: int(), state: str().values(['pending', 'done'] as const), type: str() },
+    handler: (ctx): Reply => {
+      const p = ctx.params;
+      const state = p.state ?? 'pending';
+      const list = userTodos(ctx.state, ctx.user!.id)
+        .filter((t) => t.state === state && (p.action === undefined || t.actionName === p.action) && (p.author_id === undefined || t.authorId === p.author_id))
+        .filter((t) => (p.project_id === undefined || t.projectId === p.project_id) && (p.type === undefined || p.type === 'Issue'))
+        // A to-do whose issue is gone, or that the user may no longer read, is not listed (TodosFinder).
+        .filter((t) => {
+          const pr = tget(ctx.state.projects, t.projectId);
+          const issue = issueById(ctx.state, t.issueId);
+          return !!pr && !pr.pendingDelete && !!issue && canReadProject(ctx.state, ctx.user, pr, ctx.now()) && canReadIssues(ctx.state, ctx.user, pr, ctx.now())
+            && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, ctx.now()));
+        })
+        .sort((a, b) => b.id - a.id);
+      const v = view(ctx, { kind: 'none' });
+      return json(ctx.paginate(list).map((t) => todoEntity(v, t)));
+    },
+  }),
+  route({
+    method: 'POST', path: '/todos/:todo_id/mark_as_done', auth: 'user', params: { todo_id: int().required() },
+    handler: (ctx): Reply => {
+      const todo = findTodo(ctx.state, ctx.user!.id, ctx.params.todo_id);
+      if (!todo) throw recordNotFound();
+      return created(todoEntity(view(ctx, { kind: 'none' }), ctx.update(markTodoDone(todo, ctx.now()))));
+    },
+  }),
+  route({
+    method: 'POST', path: '/todos/mark_as_done', auth: 'user',
+    handler: (ctx): Reply => {
+      const pending = userTodos(ctx.state, ctx.user!.id).filter((t) => t.state === 'pending');
+      for (const t of pending) ctx.update(markTodoDone(t, ctx.now()));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/award_emoji', auth: 'user', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      return json(ctx.paginate(awardsOf(ctx.state, issue.id)).map((a) => awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, a)));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:issue_iid/award_emoji/:award_id', auth: 'user', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required(), award_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const a = awardsOf(ctx.state, issue.id).find((x) => x.id === ctx.params.award_id);
+      if (!a) throw recordNotFound();
+      return json(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, a));
+    },
+  }),
+  route({
+    method: 'POST', path: '/projects/:id/issues/:issue_iid/award_emoji', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), name: str().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const change = awardEmoji(ctx.state, issue, ctx.user!, ctx.params.name, ctx.now());
+      if (typeof change === 'string') throw awardNotFound(change);
+      return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(change)));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/issues/:issue_iid/award_emoji/:award_id', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), award_id: int().required() },
+    handler: (ctx): Reply => {
+      const issue = visibleIssue(ctx);
+      const a = awardsOf(ctx.state, issue.id).find((x) => x.id === ctx.params.award_id);
+      if (!a) throw recordNotFound();
+      if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw forbidden();
+      ctx.update(removeAward(a));
+      return noContent();
+    },
+  }),
+  timeRoute('time_estimate', 'POST', (ctx, issue, user) => {
+    const seconds = parseDuration(ctx.params.duration ?? '', true);
+    if (seconds === null || seconds < 0) throw badEstimate();
+    return json(timeStats(ctx.update(setEstimate(issue, user, seconds, ctx.now()))));
+  }, { duration: str().required() }),
+  timeRoute('reset_time_estimate', 'POST', (ctx, issue, user) => json(timeStats(ctx.update(setEstimate(issue, user, 0, ctx.now()))))),
+  timeRoute('add_spent_time', 'POST', (ctx, issue, user) => {
+    const seconds = parseDuration(ctx.params.duration ?? '');
+    if (seconds === null) throw spentInvalid();
+    return created(timeStats(ctx.update(spendTime(issue, user, seconds, ctx.now(), ctx.params.summary))));
+  }, { duration: str().required(), summary: str() }),
+  timeRoute('reset_spent_time', 'POST', (ctx, issue, user) => json(timeStats(ctx.update(spendTime(issue, user, 'reset', ctx.now()))))),
+  timeRoute('time_stats', 'GET', (_ctx, issue) => json(timeStats(issue))),
+  route({
+    method: 'GET', path: '/projects/:id/issues/:noteable_id/notes', cacheable: true, scope: project(canReadIssues), paginated: true,
+    params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
+    handler: (ctx): Reply => {
+      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.noteable_id);
+      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+      const dir = ctx.params.sort === 'asc' ? 1 : -1;
+      const notes = issueNotes(ctx.state, issue.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
+      return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, issue)));
+    },
+  }),
+];
+
+const issueTargetMissing = () => notFound('Project');
+
+/** Entities::IssueLink: both issues (IssueBasic) and the link's type. */
+function linkEntity(ctx: Context<unknown>, link: IssueLink) {
+  const v = view(ctx, { kind: 'project', id: ctx.project.id });
+  const source = issueById(ctx.state, link.sourceId);
+  const target = issueById(ctx.state, link.targetId);
+  return { source_issue: source ? issueEntity(v, source) : null, target_issue: target ? issueEntity(v, target) : null, link_type: link.linkType };
+}
+
+/** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
+function requestAddress(request: Incoming): string {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || request.headers.get('x-real-ip') || '127.0.0.1';
+}
+const unprocessableReorder = () => messageError(422, { error: 'Unprocessable Entity' });
+
+/** `milestone` (a title) on create: the project's milestone of that title, else its groups'. */
+function milestoneByTitle(state: State, p: Project, title: string): number | null {
+  const ns = tget(state.namespaces, p.namespaceId);
+  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: p.id }];
+  if (ns && ns.kind === 'group') for (const g of ancestry(state, ns.id)) owners.push({ groupId: g.id });
+  for (const o of owners) for (const m of ownMilestones(state, o)) if (m.title === title) return m.id;
+  return null;
+}
+
+export { sortIssues, SEVERITIES };
