@@ -3,6 +3,7 @@
 // new folder and one line here.
 import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
+import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
@@ -29,4 +30,5 @@ export const FAMILIES = [
   archives,
   releases,
   milestones,
+  ci,
 ] as const;
