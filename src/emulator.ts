@@ -7,6 +7,7 @@ import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
+import { ciHandle, type CiHandle } from './families/ci/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
@@ -140,6 +141,21 @@ export class Emulator {
     find();
     const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe), current: () => this.state }, find());
     return repositoryHandle(objects, () => this.state, find);
+  }
+
+  /**
+   * CI of a project, for tests: create pipelines for a ref, add and start jobs (a running job's
+   * token authenticates as its user), write logs, finish jobs with artifacts, lock pipelines,
+   * and plan how artifact cleanups behave (see the README's CI section).
+   */
+  ci(project: number | string): CiHandle {
+    const find = (): Project => {
+      const p = projectByIdOrPath(this.state, project);
+      if (!p) throw new EmulatorError(`no project '${project}'`);
+      return p;
+    };
+    find();
+    return ciHandle({ state: () => this.state, update: (recipe) => void this.store.update(recipe), now: () => this.clock.now() }, find);
   }
 
   snapshot(): Snapshot {

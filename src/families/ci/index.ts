@@ -1,15 +1,33 @@
 // CI/CD: variables of projects, groups and the instance; pipelines and jobs as data, their
 // artifacts expiring on the clock; job tokens.
-import { emptyTable, tdel } from '../../store/table.js';
-import { defineFamily, type Family } from '../define.js';
+import type { Draft } from 'immer';
+import { emptyTable, pvalues, tdel } from '../../store/table.js';
+import { defineFamily, type Family, type SeedRun } from '../define.js';
+import type { State } from '../world.js';
+import { artifactRoutes } from './artifact-routes.js';
+import { jobRoutes } from './job-routes.js';
+import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
-import { seedCiVariables, type FixtureCiTopPart, type FixtureVariablesPart } from './seed.js';
+import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
 import { variableRoutes } from './variable-routes.js';
 import type { VariablesSlice } from './variables.js';
 
-export type CiSlice = VariablesSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice;
 
-export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart }> = defineFamily({
+async function seedCi(s: SeedRun): Promise<void> {
+  seedCiVariables(s);
+  await seedPipelines(s);
+}
+
+function forgetProject(draft: Draft<State>, id: number): void {
+  const state = draft as State;
+  for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
+  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
+  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.jobArtifacts];
+  for (const t of tables) tdel(t as State['projectJobs'], id);
+}
+
+export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }> = defineFamily({
   name: 'ci',
   state: () => ({
     projectVariables: emptyTable(),
@@ -19,14 +37,24 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
     instanceVariables: emptyTable(),
     instanceVariableKeys: emptyTable(),
     ciLimits: { ...DEFAULT_CI_LIMITS },
+    pipelines: emptyTable(),
+    projectJobs: emptyTable(),
+    pipelineJobs: emptyTable(),
+    latestSuccessful: emptyTable(),
+    jobArtifacts: emptyTable(),
+    ciJobTokens: emptyTable(),
+    artifactCleanup: { ...DEFAULT_CLEANUP },
   }),
-  seed: { after: ['groups', 'projects'], run: seedCiVariables },
-  routes: [...variableRoutes],
+  seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
+  // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes],
+  tasks: [CLEANUP_ARTIFACTS],
   forget: {
-    project: (draft, id) => void (tdel(draft.projectVariables, id), tdel(draft.projectVariableKeys, id)),
+    project: forgetProject,
     group: (draft, id) => void (tdel(draft.groupVariables, id), tdel(draft.groupVariableKeys, id)),
   },
 });
 
-export type { CiVariable, CiLimits } from './records.js';
-export type { FixtureVariable } from './seed.js';
+export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan } from './records.js';
+export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
+export { ciHandle, planCleanup, setCiLimits, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -3,7 +3,12 @@
 import { EmulatorError } from '../../core/errors.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
-import type { CiLimits, VariableType } from './records.js';
+import type { Draft } from 'immer';
+import type { Job, JobStatus } from '../../store/state.js';
+import { pvalues, tget } from '../../store/table.js';
+import type { CiLimits, PipelineStatus, VariableType } from './records.js';
+import { ciHandle, type CiFinishInput } from './handle.js';
+import { adoptJob, keepArtifacts } from './pipelines.js';
 import { createVariable, type VariableOwner } from './variables.js';
 
 /** A variable as the API's create takes it. */
@@ -59,4 +64,86 @@ export function seedCiVariables(s: SeedRun): void {
       seedVariables(state, { kind: 'project', id }, p.variables ?? [], projectWhere(p));
     }
   });
+}
+
+/** A job of a fixture pipeline: finished ones may carry a log and artifacts. */
+export interface FixturePipelineJob {
+  name: string;
+  stage?: string;
+  status?: JobStatus;
+  user?: string;
+  allow_failure?: boolean;
+  failure_reason?: string;
+  coverage?: number;
+  tags?: string[];
+  log?: string;
+  token?: string;
+  artifacts?: { files: Record<string, string>; expire_in?: string; public?: boolean; keep?: boolean };
+}
+
+/** A pipeline of a fixture, for a branch or tag of its repository, with its jobs and child pipelines. */
+export interface FixturePipeline {
+  ref?: string;
+  user?: string;
+  source?: string;
+  status?: PipelineStatus;
+  jobs?: FixturePipelineJob[];
+  children?: FixturePipeline[];
+}
+
+export interface FixturePipelinesPart {
+  pipelines?: FixturePipeline[];
+}
+
+const FINAL = ['success', 'failed', 'canceled', 'skipped'];
+
+/**
+ * Pipelines and jobs of a fixture, after the repositories (a pipeline's ref must exist). The
+ * jobs a project's `jobs` list made get a pipeline of their ref, so every job has one.
+ */
+export async function seedPipelines(s: SeedRun): Promise<void> {
+  for (const p of s.fixture.projects ?? []) {
+    const handle = s.handles.projects[fixtureProjectPath(p)]!;
+    const where = projectWhere(p);
+    const host = {
+      state: () => s.state,
+      update: (recipe: (draft: Draft<State>) => void) => void s.update(recipe),
+      now: () => s.now,
+    };
+    const ci = ciHandle(host, () => tget(s.state.projects, handle.id)!);
+    try {
+      // A fixture's `jobs` (the projects family's) wait for a pipeline of their ref.
+      const loose = [...pvalues(s.state.projectJobs, handle.id)];
+      const orphans = Object.values(handle.jobs).map((j) => tget(s.state.jobs, j.id)!).filter((j) => j && j.pipelineId === null && !loose.includes(j.id));
+      for (const ref of [...new Set(orphans.map((j) => j.ref))]) {
+        const pipeline = ci.pipeline({ ref, user: tget(s.state.users, orphans.find((j) => j.ref === ref)!.userId)?.username });
+        s.update((draft) => {
+          for (const j of orphans.filter((o) => o.ref === ref)) adoptJob(draft as State, j.id, pipeline.id, handle.jobs[j.name]!.token, s.now);
+        });
+      }
+      const make = (f: FixturePipeline, parent?: number) => {
+        const pipeline = ci.pipeline({ ref: f.ref, user: f.user, source: f.source, parent, status: f.status });
+        for (const j of f.jobs ?? []) {
+          const final = j.status !== undefined && FINAL.includes(j.status);
+          const made = ci.job(pipeline.id, { name: j.name, stage: j.stage, status: final ? 'running' : j.status, user: j.user, allowFailure: j.allow_failure, tags: j.tags, token: j.token });
+          handle.jobs[j.name] = { id: made.id, token: made.token };
+          if (final) {
+            ci.finish(made.id, {
+              status: j.status as CiFinishInput['status'], failureReason: j.failure_reason, coverage: j.coverage, log: j.log,
+              artifacts: j.artifacts && { files: j.artifacts.files, expireIn: j.artifacts.expire_in, public: j.artifacts.public },
+            });
+          } else {
+            if (j.log) ci.log(made.id, j.log);
+            if (j.artifacts) ci.artifacts(made.id, { files: j.artifacts.files, expireIn: j.artifacts.expire_in, public: j.artifacts.public });
+          }
+          if (j.artifacts?.keep) s.update((draft) => keepArtifacts(tget(draft.jobs, made.id)! as Job)(draft));
+        }
+        for (const c of f.children ?? []) make(c, pipeline.id);
+      };
+      for (const f of p.pipelines ?? []) make(f);
+    } catch (err) {
+      if (err instanceof EmulatorError || err instanceof RangeError) throw new EmulatorError(`${where}: ${err.message.replace(/^\[gitlab-emulator\] /, '')}`);
+      throw err;
+    }
+  }
 }

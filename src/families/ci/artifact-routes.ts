@@ -1,0 +1,180 @@
+// Job artifacts (lib/api/ci/job_artifacts.rb, lib/api/helpers.rb present_artifacts_file!):
+// downloads by job and by ref, one file by path, the archive's tree, keep, and deletes. GETs
+// take job tokens; any other method needs a signed-in caller (`authenticate_non_get!`).
+import { badRequest, notFound, recordNotFound } from '../../core/errors.js';
+import type { Job } from '../../store/state.js';
+import { bool, int, str } from '../../http/params.js';
+import { accepted, json, noContent, type Reply } from '../../http/route.js';
+import { forbidden } from '../../core/errors.js';
+import { project, route, type Context } from '../define.js';
+import { extractFile, validArtifactPath } from './archive.js';
+import { artifactsMetadataNotFound, artifactsNotFound, pathNotFound } from './errors.js';
+import { artifactEntryEntity } from './job-entity.js';
+import { renderJob } from './job-routes.js';
+import {
+  artifactsOf, canDestroyArtifacts, canReadBuilds, canReadJobArtifacts, canUpdateBuilds, deleteJobArtifacts, expireProjectArtifacts, findJob, keepArtifacts,
+  latestSuccessfulJobForRef,
+} from './pipelines.js';
+import type { JobArtifacts } from './records.js';
+
+const READ = project(canReadBuilds);
+const FILENAME = 'artifacts.zip';
+
+function jobOf(ctx: Context<unknown>, id: number): Job {
+  const job = findJob(ctx.state, ctx.project.id, id);
+  if (!job) throw recordNotFound();
+  return job;
+}
+
+/** authorize_read_job_artifacts!: non-public artifacts are for developers. */
+function readable(ctx: Context<unknown>, job: Job): JobArtifacts | undefined {
+  const a = artifactsOf(ctx.state, job);
+  if (a && !canReadJobArtifacts(ctx.state, ctx.user, ctx.project, a, ctx.now())) throw forbidden();
+  return a;
+}
+
+const disposition = (name: string) => `attachment; filename="${name.replace(/"/g, '%22')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+
+/** present_artifacts_file!: the archive as an attachment, or 404 when there is none. */
+function archiveReply(a: JobArtifacts | undefined): Reply {
+  if (!a) throw notFound();
+  return {
+    status: 200,
+    raw: a.archive,
+    contentType: 'application/octet-stream',
+    headers: { 'Content-Disposition': disposition(FILENAME), 'Content-Transfer-Encoding': 'binary' },
+  };
+}
+
+const TYPES: Record<string, string> = {
+  txt: 'text/plain; charset=utf-8', log: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8', json: 'application/json', xml: 'text/xml; charset=utf-8',
+  html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg',
+  jpeg: 'image/jpeg', svg: 'image/svg+xml', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip',
+};
+
+const isText = (bytes: Uint8Array): boolean => {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 8192));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Workhorse's artifacts-entry: one file streamed out of the archive. By job id its type follows
+ * the extension, as an attachment; by ref (`Detect-Content-Type`) text is `text/plain`.
+ */
+function entryReply(a: JobArtifacts | undefined, path: string, detect: boolean): Reply {
+  if (!a) throw notFound();
+  if (!validArtifactPath(path)) throw badRequest();
+  const bytes = extractFile(a.archive, path);
+  if (!bytes) throw notFound();
+  const name = path.split('/').pop()!;
+  const ext = name.includes('.') ? name.split('.').pop()!.toLowerCase() : '';
+  if (detect) return { status: 200, raw: bytes, contentType: isText(bytes) ? 'text/plain; charset=utf-8' : (TYPES[ext] ?? 'application/octet-stream') };
+  return { status: 200, raw: bytes, contentType: TYPES[ext] ?? 'application/octet-stream', headers: { 'Content-Disposition': disposition(name) } };
+}
+
+function byRef(ctx: Context<unknown>, ref: string, name: string, searchRecent: boolean): Job {
+  const job = latestSuccessfulJobForRef(ctx.state, ctx.project.id, name, ref, searchRecent);
+  if (!job) throw searchRecent ? notFound('Job') : recordNotFound();
+  return job;
+}
+
+export const artifactRoutes = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/artifacts/:ref_name{.+}/download',
+    jobToken: true,
+    scope: READ,
+    params: { ref_name: str().required(), job: str().required(), search_recent_successful_pipelines: bool().default(false) },
+    handler: (ctx): Reply => {
+      const job = byRef(ctx, ctx.params.ref_name, ctx.params.job, ctx.params.search_recent_successful_pipelines);
+      return archiveReply(readable(ctx, job));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/artifacts/:ref_name{.+}/raw/:artifact_path{.+}',
+    jobToken: true,
+    scope: READ,
+    params: { ref_name: str().required(), artifact_path: str().required(), job: str().required(), search_recent_successful_pipelines: bool().default(false) },
+    handler: (ctx): Reply => {
+      const job = byRef(ctx, ctx.params.ref_name, ctx.params.job, ctx.params.search_recent_successful_pipelines);
+      return entryReply(readable(ctx, job), ctx.params.artifact_path, true);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/artifacts',
+    jobToken: true,
+    scope: READ,
+    params: { job_id: int().required() },
+    handler: (ctx): Reply => archiveReply(readable(ctx, jobOf(ctx, ctx.params.job_id))),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/artifacts/tree',
+    jobToken: true,
+    scope: READ,
+    paginated: true,
+    params: { job_id: int().required(), path: str(), recursive: bool().default(false) },
+    handler: (ctx): Reply => {
+      const a = readable(ctx, jobOf(ctx, ctx.params.job_id));
+      if (!a) throw artifactsNotFound();
+      if (a.metadata.length === 0) throw artifactsMetadataNotFound();
+      const raw = (ctx.params.path ?? '').replace(/^\/+/, '');
+      if (!validArtifactPath(raw)) throw badRequest();
+      const dir = raw === '' || raw.endsWith('/') ? raw : `${raw}/`;
+      if (dir !== '' && !a.entries.some((e) => e.path === dir)) throw pathNotFound();
+      const under = a.entries.filter((e) => e.path.startsWith(dir) && e.path !== dir);
+      const list = ctx.params.recursive ? under : under.filter((e) => !e.path.slice(dir.length).replace(/\/$/, '').includes('/'));
+      return json(ctx.paginate(list).map(artifactEntryEntity));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/artifacts/:artifact_path{.+}',
+    jobToken: true,
+    scope: READ,
+    params: { job_id: int().required(), artifact_path: str().required() },
+    handler: (ctx): Reply => entryReply(readable(ctx, jobOf(ctx, ctx.params.job_id)), ctx.params.artifact_path, false),
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/artifacts/keep',
+    auth: 'user',
+    scope: project(canUpdateBuilds),
+    params: { job_id: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const job = jobOf(ctx, ctx.params.job_id);
+      if (!artifactsOf(ctx.state, job)) throw notFound('Build');
+      ctx.update(keepArtifacts(job));
+      return json(await renderJob(ctx, job), 200);
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/jobs/:job_id/artifacts',
+    auth: 'user',
+    scope: project(canDestroyArtifacts),
+    params: { job_id: int().required() },
+    handler: (ctx): Reply => {
+      ctx.update(deleteJobArtifacts(jobOf(ctx, ctx.params.job_id)));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/artifacts',
+    auth: 'user',
+    scope: project(canDestroyArtifacts),
+    params: {},
+    handler: (ctx): Reply => {
+      ctx.update(expireProjectArtifacts(ctx.project.id, ctx.now()));
+      return accepted();
+    },
+  }),
+];

@@ -1,0 +1,182 @@
+// Pipelines and jobs as clients read them (lib/api/ci/pipelines.rb, lib/api/ci/jobs.rb): lists
+// with their filters, one pipeline or job, a pipeline's jobs, a job's log, retry and cancel,
+// and the current job of a job token (GET /job).
+import { notFound, recordNotFound } from '../../core/errors.js';
+import type { Job } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { arr, bool, int, str } from '../../http/params.js';
+import { json, type Reply } from '../../http/route.js';
+import { findUserByUsername } from '../users/index.js';
+import { project, route, type Context } from '../define.js';
+import { jobNotRetryable } from './errors.js';
+import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
+import {
+  AVAILABLE_STATUSES, canReadBuilds, canUpdateBuilds, cancelJob, findJob, findPipeline, isRetryable, pipelineJobs, projectJobs, projectPipelines, retryJob,
+} from './pipelines.js';
+import type { Pipeline } from './records.js';
+
+const READ = project(canReadBuilds);
+// Grape checks `values:` of an Array param item by item, as the pipeline does.
+const SCOPE = { scope: arr(str(), { commaSeparated: true }).values(AVAILABLE_STATUSES as unknown as readonly string[][]) };
+
+export async function renderJobs(ctx: Context<unknown>, jobs: readonly Job[]) {
+  const repo = ctx.env.git.repository(ctx.project.id);
+  const out = [];
+  for (const j of jobs) out.push(await jobEntity(ctx.state, j, ctx, ctx.now(), repo));
+  return out;
+}
+
+export const renderJob = async (ctx: Context<unknown>, job: Job) => (await renderJobs(ctx, [job]))[0]!;
+
+function jobOf(ctx: Context<unknown>, id: number): Job {
+  const job = findJob(ctx.state, ctx.project.id, id);
+  if (!job) throw recordNotFound();
+  return job;
+}
+
+function pipelineOf(ctx: Context<unknown>, id: number): Pipeline {
+  const p = findPipeline(ctx.state, ctx.project.id, id);
+  if (!p) throw notFound('Pipeline');
+  return p;
+}
+
+const byScope = (jobs: Job[], scope: readonly string[] | undefined) => (scope?.length ? jobs.filter((j) => scope.includes(j.status)) : jobs);
+
+const PIPELINE_SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
+const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
+
+/** Ci::PipelinesFinder: scope, status, ref, sha, source, username, updated_* and order. */
+function filterPipelines(ctx: Context<unknown>, p: {
+  scope?: string; status?: string; ref?: string; sha?: string; source?: string; username?: string; order_by: string; sort: string;
+}): Pipeline[] {
+  let list = projectPipelines(ctx.state, ctx.project.id);
+  if (p.scope === 'running' || p.scope === 'pending') list = list.filter((x) => x.status === p.scope);
+  if (p.scope === 'finished') list = list.filter((x) => FINISHED.includes(x.status));
+  if (p.scope === 'branches' || p.scope === 'tags') {
+    const tag = p.scope === 'tags';
+    const latest = new Map<string, Pipeline>();
+    for (const x of list) if (x.tag === tag && !latest.has(x.ref)) latest.set(x.ref, x);
+    list = [...latest.values()];
+  }
+  if (p.status) list = list.filter((x) => x.status === p.status);
+  if (p.ref) list = list.filter((x) => x.ref === p.ref);
+  if (p.sha) list = list.filter((x) => x.sha === p.sha);
+  if (p.source) list = list.filter((x) => x.source === p.source);
+  if (p.username) {
+    const u = findUserByUsername(ctx.state, p.username);
+    list = u ? list.filter((x) => x.userId === u.id) : [];
+  }
+  const key = p.order_by as 'id' | 'status' | 'ref' | 'updated_at' | 'user_id';
+  const val = (x: Pipeline): string | number => (key === 'status' ? x.status : key === 'ref' ? x.ref : key === 'updated_at' ? x.updatedAt : key === 'user_id' ? x.userId : x.id);
+  const dir = p.sort === 'asc' ? 1 : -1;
+  return [...list].sort((a, b) => (val(a) < val(b) ? -dir : val(a) > val(b) ? dir : (a.id - b.id) * dir));
+}
+
+export const jobRoutes = [
+  route({
+    method: 'GET',
+    path: '/projects/:id/pipelines',
+    scope: READ,
+    paginated: true,
+    params: {
+      scope: str().values(PIPELINE_SCOPES),
+      status: str().values(AVAILABLE_STATUSES),
+      ref: str(),
+      sha: str(),
+      source: str(),
+      username: str(),
+      yaml_errors: bool(),
+      order_by: str().values(['id', 'status', 'ref', 'updated_at', 'user_id'] as const).default('id'),
+      sort: str().values(['asc', 'desc'] as const).default('desc'),
+    },
+    handler: (ctx): Reply => json(ctx.paginate(filterPipelines(ctx, ctx.params)).map((p) => pipelineBasic(ctx.state, p, ctx))),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/pipelines/:pipeline_id',
+    scope: READ,
+    params: { pipeline_id: int().required() },
+    handler: (ctx): Reply => json(pipelineEntity(ctx.state, pipelineOf(ctx, ctx.params.pipeline_id), ctx, ctx.now())),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/pipelines/:pipeline_id/jobs',
+    jobToken: true,
+    scope: READ,
+    paginated: true,
+    params: { pipeline_id: int().required(), include_retried: bool().default(false), ...SCOPE },
+    handler: async (ctx): Promise<Reply> => {
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      const jobs = byScope(pipelineJobs(ctx.state, p.id).filter((j) => ctx.params.include_retried || !j.retried), ctx.params.scope);
+      return json(await renderJobs(ctx, ctx.paginate(jobs)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs',
+    auth: 'user',
+    jobToken: true,
+    scope: READ,
+    paginated: true,
+    params: SCOPE,
+    handler: async (ctx): Promise<Reply> => json(await renderJobs(ctx, ctx.paginate(byScope(projectJobs(ctx.state, ctx.project.id), ctx.params.scope)))),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id',
+    auth: 'user',
+    scope: READ,
+    params: { job_id: int().required() },
+    handler: async (ctx): Promise<Reply> => json(await renderJob(ctx, jobOf(ctx, ctx.params.job_id))),
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/jobs/:job_id/trace',
+    auth: 'user',
+    scope: READ,
+    params: { job_id: int().required() },
+    handler: (ctx): Reply => {
+      const job = jobOf(ctx, ctx.params.job_id);
+      return { status: 200, raw: job.trace, contentType: 'text/plain', headers: { 'Content-Disposition': `infile; filename="${job.id}.log"` } };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/retry',
+    auth: 'user',
+    scope: project(canUpdateBuilds),
+    params: { job_id: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const job = jobOf(ctx, ctx.params.job_id);
+      if (!isRetryable(job)) throw jobNotRetryable();
+      const fresh = ctx.update(retryJob(job, ctx.user!.id, ctx.now()));
+      return json(await renderJob(ctx, fresh), 201);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/cancel',
+    auth: 'user',
+    scope: project(canUpdateBuilds),
+    params: { job_id: int().required(), force: bool() },
+    handler: async (ctx): Promise<Reply> => {
+      const job = ctx.update(cancelJob(jobOf(ctx, ctx.params.job_id), ctx.now()));
+      return json(await renderJob(ctx, job), 201);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/job',
+    auth: 'user',
+    jobToken: true,
+    params: {},
+    handler: async (ctx): Promise<Reply> => {
+      const id = ctx.caller.method === 'job' ? ctx.caller.token?.jobId : undefined;
+      const job = id === undefined ? undefined : tget(ctx.state.jobs, id);
+      if (!job) throw notFound('Job');
+      const p = tget(ctx.state.projects, job.projectId)!;
+      ctx.project = p;
+      return json(await renderJob(ctx, job));
+    },
+  }),
+];

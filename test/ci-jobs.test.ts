@@ -1,0 +1,178 @@
+// Pipelines and jobs as data (lib/api/ci/pipelines.rb, lib/api/ci/jobs.rb, entities/ci/*),
+// seeded by fixtures and driven by `emulator.ci`; job tokens on the routes that take them.
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject, updateProject } from './support/world.js';
+
+const NOW = '2024-03-01T12:00:00.000Z';
+
+const FIXTURE: Fixture = {
+  users: TEAM,
+  groups: [ACME],
+  projects: [
+    teamProject({
+      repository: { files: { 'README.md': '# App\n' }, branches: { 'feature/x': 'main' }, tags: { 'v1.0': 'main' } },
+      variables: [{ key: 'DEPLOY_KEY', value: 'super-secret-value', masked: true }],
+      pipelines: [
+        {
+          ref: 'main',
+          user: 'dev',
+          jobs: [
+            { name: 'build', stage: 'build', status: 'success', log: 'built\n', coverage: 87.5, tags: ['docker', 'linux'] },
+            { name: 'lint', stage: 'test', status: 'failed', failure_reason: 'script_failure', allow_failure: true },
+            { name: 'deploy', stage: 'deploy', status: 'manual' },
+          ],
+        },
+      ],
+    }),
+    { namespace: 'acme', path: 'other', visibility: 'private', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }] },
+  ],
+};
+
+const world = seededWorld(FIXTURE, NOW);
+const APP = '/projects/acme%2Fapp';
+
+async function call(method: string, path: string, init: { token?: string; json?: unknown; headers?: Record<string, string> } = {}) {
+  const res = await apiCall(world(), path, { method, token: init.token, json: init.json, headers: init.headers });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* text */
+  }
+  return { status: res.status, body: body as any, res };
+}
+
+describe('pipelines', () => {
+  it('lists a project\'s pipelines newest first with PipelineBasic, and shows one with Pipeline', async () => {
+    const e = world();
+    const ci = e.ci('acme/app');
+    const p2 = ci.pipeline({ ref: 'feature/x', user: 'mai' });
+    const list = await call('GET', `${APP}/pipelines`, { token: 'reporter-token' });
+    expect(list.status).toBe(200);
+    expect(list.body.map((p: { ref: string }) => p.ref)).toEqual(['feature/x', 'main']);
+    expect(Object.keys(list.body[0])).toEqual(['id', 'iid', 'project_id', 'sha', 'ref', 'status', 'source', 'created_at', 'updated_at', 'web_url']);
+    expect(list.body[0]).toMatchObject({ id: p2.id, iid: 2, status: 'created', source: 'push', sha: e.git('acme/app').refs().branches['feature/x'] });
+    expect(list.body[1].status).toBe('success');
+    const one = await call('GET', `${APP}/pipelines/${list.body[1].id}`, { token: 'reporter-token' });
+    expect(one.body).toMatchObject({ ref: 'main', tag: false, before_sha: expect.any(String), user: { username: 'dev' }, detailed_status: { group: 'success', text: 'Passed' } });
+    expect((await call('GET', `${APP}/pipelines?ref=main`, { token: 'reporter-token' })).body).toHaveLength(1);
+    expect((await call('GET', `${APP}/pipelines?status=created`, { token: 'reporter-token' })).body).toHaveLength(1);
+    expect((await call('GET', `${APP}/pipelines/999`, { token: 'reporter-token' })).body).toEqual({ message: '404 Pipeline Not Found' });
+  });
+
+  it('a tag pipeline is a tag; an unknown ref is refused', async () => {
+    const ci = world().ci('acme/app');
+    expect(ci.pipeline({ ref: 'v1.0' }).tag).toBe(true);
+    expect(() => ci.pipeline({ ref: 'nope' })).toThrow(/no branch or tag 'nope'/);
+  });
+
+  it('is 404 to outsiders of a private project, 403 to guests when jobs are not public; 401 on jobs for anonymous callers', async () => {
+    expect((await call('GET', `${APP}/pipelines`, { token: 'outsider-token' })).status).toBe(404);
+    expect((await call('GET', `${APP}/pipelines`, { token: 'guest-token' })).status).toBe(200);
+    updateProject(world(), 'acme/app', (p) => void (p.settings.public_jobs = false));
+    expect((await call('GET', `${APP}/pipelines`, { token: 'guest-token' })).status).toBe(403);
+    expect((await call('GET', `${APP}/pipelines`, { token: 'reporter-token' })).status).toBe(200);
+    expect((await call('GET', `${APP}/jobs`)).status).toBe(401);
+  });
+});
+
+describe('jobs', () => {
+  it('renders the Job entity with its commit, user, pipeline, runner and artifacts, in GitLab\'s order', async () => {
+    const list = await call('GET', `${APP}/jobs`, { token: 'reporter-token' });
+    expect(list.status).toBe(200);
+    expect(list.body.map((j: { name: string }) => j.name)).toEqual(['deploy', 'lint', 'build']);
+    const build = list.body[2];
+    expect(Object.keys(build)).toEqual([
+      'id', 'status', 'stage', 'name', 'ref', 'tag', 'coverage', 'allow_failure', 'created_at', 'started_at', 'finished_at', 'erased_at', 'duration',
+      'queued_duration', 'user', 'commit', 'pipeline', 'web_url', 'project', 'artifacts', 'runner', 'runner_manager', 'artifacts_expire_at', 'archived', 'tag_list',
+    ]);
+    expect(build).toMatchObject({
+      status: 'success', stage: 'build', coverage: 87.5, user: { username: 'dev' }, commit: { title: 'Initial commit' }, pipeline: { ref: 'main', status: 'success' },
+      web_url: 'https://gitlab.example.com/acme/app/-/jobs/' + build.id, tag_list: ['docker', 'linux'], artifacts: [{ file_type: 'trace', filename: 'job.log', file_format: 'raw', size: 6 }],
+      runner: { description: 'emulator-runner', is_shared: true },
+    });
+    expect(list.body[1]).toMatchObject({ status: 'failed', failure_reason: 'script_failure', allow_failure: true });
+    expect(list.body[0]).not.toHaveProperty('failure_reason');
+  });
+
+  it('filters by scope[] (or one scope), and refuses an unknown one', async () => {
+    const names = async (q: string) => (await call('GET', `${APP}/jobs?${q}`, { token: 'reporter-token' })).body.map((j: { name: string }) => j.name);
+    expect(await names('scope[]=success&scope[]=failed')).toEqual(['lint', 'build']);
+    expect(await names('scope=manual')).toEqual(['deploy']);
+    expect((await call('GET', `${APP}/jobs?scope[]=bogus`, { token: 'reporter-token' })).body).toEqual({ error: 'scope does not have a valid value' });
+  });
+
+  it('gets one job, 404 for another project\'s or an unknown one; lists a pipeline\'s jobs', async () => {
+    const [deploy] = (await call('GET', `${APP}/jobs`, { token: 'reporter-token' })).body;
+    expect((await call('GET', `${APP}/jobs/${deploy.id}`, { token: 'reporter-token' })).body.name).toBe('deploy');
+    expect((await call('GET', `${APP}/jobs/99999`, { token: 'reporter-token' })).body).toEqual({ message: '404 Not found' });
+    expect((await call('GET', `/projects/acme%2Fother/jobs/${deploy.id}`, { token: 'dev-token' })).status).toBe(404);
+    const jobs = await call('GET', `${APP}/pipelines/${deploy.pipeline.id}/jobs?scope[]=manual`, { token: 'reporter-token' });
+    expect(jobs.body.map((j: { name: string }) => j.name)).toEqual(['deploy']);
+  });
+
+  it('serves the log as text, with the job token and masked variables masked', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ ref: 'main', user: 'dev' });
+    const job = ci.job(p.id, { name: 'test' });
+    ci.log(job.id, `token=${job.token} key=super-secret-value\n`);
+    const trace = await call('GET', `${APP}/jobs/${job.id}/trace`, { token: 'reporter-token' });
+    expect(trace.status).toBe(200);
+    expect(trace.res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(trace.res.headers.get('content-disposition')).toBe(`infile; filename="${job.id}.log"`);
+    expect(trace.body).toBe('token=[MASKED] key=[MASKED]\n');
+  });
+
+  it('retries a finished job (201, a new pending job; the old one hidden) and refuses a running one', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ ref: 'main', user: 'dev' });
+    const job = ci.job(p.id, { name: 'flaky' });
+    expect((await call('POST', `${APP}/jobs/${job.id}/retry`, { token: 'dev-token' })).body).toEqual({ message: '403 Forbidden - Job is not retryable' });
+    ci.finish(job.id, { status: 'failed' });
+    expect((await call('POST', `${APP}/jobs/${job.id}/retry`, { token: 'reporter-token' })).status).toBe(403);
+    const r = await call('POST', `${APP}/jobs/${job.id}/retry`, { token: 'dev-token' });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ name: 'flaky', status: 'pending', user: { username: 'dev' } });
+    expect((await call('GET', `${APP}/pipelines/${p.id}/jobs`, { token: 'dev-token' })).body.map((j: { id: number }) => j.id)).toEqual([r.body.id]);
+    expect((await call('GET', `${APP}/pipelines/${p.id}/jobs?include_retried=true`, { token: 'dev-token' })).body).toHaveLength(2);
+    expect((await call('GET', `${APP}/pipelines/${p.id}`, { token: 'dev-token' })).body.status).toBe('pending');
+  });
+
+  it('cancels an active job (201); a finished one is answered as it is', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ ref: 'main', user: 'dev' });
+    const job = ci.job(p.id, { name: 'slow' });
+    const r = await call('POST', `${APP}/jobs/${job.id}/cancel`, { token: 'dev-token' });
+    expect(r).toMatchObject({ status: 201, body: { status: 'canceled' } });
+    expect((await call('POST', `${APP}/jobs/${job.id}/cancel`, { token: 'dev-token' })).body.status).toBe('canceled');
+    expect((await call('GET', `${APP}/pipelines/${p.id}`, { token: 'dev-token' })).body.status).toBe('canceled');
+  });
+});
+
+describe('job tokens', () => {
+  it('authenticate as the job\'s user while it runs, on the routes that allow them, and die when it finishes', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ ref: 'main', user: 'dev' });
+    const job = ci.job(p.id, { name: 'release' });
+    const me = await call('GET', '/job', { headers: { 'JOB-TOKEN': job.token } });
+    expect(me).toMatchObject({ status: 200, body: { id: job.id, name: 'release', user: { username: 'dev' } } });
+    expect((await call('GET', `${APP}/jobs?job_token=${job.token}`)).status).toBe(200);
+    // A route that does not take job tokens does not see one.
+    expect((await call('GET', `${APP}/variables`, { headers: { 'JOB-TOKEN': job.token } })).status).toBe(401);
+    // The token never shows in an answer.
+    expect(JSON.stringify(me.body)).not.toContain(job.token);
+    ci.finish(job.id, { status: 'success' });
+    expect((await call('GET', '/job', { headers: { 'JOB-TOKEN': job.token } })).body).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('honour the job token allowlist of the target project', async () => {
+    const e = world();
+    const ci = e.ci('acme/other');
+    const p = ci.pipeline({ user: 'dev' });
+    const job = ci.job(p.id, { name: 'fetch' });
+    const r = await call('GET', `${APP}/jobs/artifacts/main/download?job=build`, { headers: { 'JOB-TOKEN': job.token } });
+    expect(r.body).toEqual({ message: '403 Forbidden - Authentication by CI/CD job token not allowed from acme/other to acme/app.' });
+  });
+});
