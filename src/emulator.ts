@@ -7,7 +7,7 @@ import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
-import { ciHandle, type CiHandle } from './families/ci/index.js';
+import { ciHandle, planCleanup, setCiLimits, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
@@ -155,7 +155,21 @@ export class Emulator {
       return p;
     };
     find();
-    return ciHandle({ state: () => this.state, update: (recipe) => void this.store.update(recipe), now: () => this.clock.now() }, find);
+    return ciHandle(this.#ciHost(), find);
+  }
+
+  /** How the next artifact cleanups behave: `{ fail: 1 }` fails the next run, `{ lag: '10m' }` runs each late. */
+  ciPlanCleanup(plan: CiCleanupPlan): void {
+    planCleanup(this.#ciHost(), plan);
+  }
+
+  /** Plan limits on CI records: `{ project_ci_variables: 1 }`. */
+  ciSetLimits(limits: Partial<CiLimits>): void {
+    setCiLimits(this.#ciHost(), limits);
+  }
+
+  #ciHost(): CiHost {
+    return { state: () => this.state, update: (recipe) => void this.store.update(recipe), now: () => this.clock.now() };
   }
 
   snapshot(): Snapshot {
