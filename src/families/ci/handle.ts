@@ -211,7 +211,7 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
       const now = host.now();
       change((draft) => {
         findPipeline(draft, project().id, pipelineId)!.locked = locked;
-        if (!locked) scheduleCleanup(draft, project().id, now);
+        if (!locked) scheduleCleanup(draft, { projectId: project().id, pipelineId }, now);
       });
     },
     getJob: (id) => jobOf(id),

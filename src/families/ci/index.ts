@@ -23,7 +23,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
   const state = draft as State;
   for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
   for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
-  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.jobArtifacts];
+  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
 }
 
@@ -42,6 +42,7 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
     pipelineJobs: emptyTable(),
     latestSuccessful: emptyTable(),
     jobArtifacts: emptyTable(),
+    artifactExpiries: emptyTable(),
     ciJobTokens: emptyTable(),
     artifactCleanup: { ...DEFAULT_CLEANUP },
   }),

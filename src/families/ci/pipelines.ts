@@ -25,6 +25,8 @@ export interface PipelinesSlice {
   latestSuccessful: Partitioned<number>;
   /** Project id -> job id -> the job's artifacts archive. */
   jobArtifacts: Partitioned<JobArtifacts>;
+  /** Project id -> expiry time -> the jobs whose artifacts expire then (one cleanup run per time). */
+  artifactExpiries: Partitioned<number[]>;
   /** Job id -> its CI_JOB_TOKEN, to mask it in the job's log. */
   ciJobTokens: Table<string>;
   /** How the next artifact cleanups behave. */
@@ -287,17 +289,26 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
  */
 function settlePipeline(draft: State, p: Pipeline, now: number): void {
   if (p.parentId !== null) return;
-  let latest: Pipeline | undefined;
-  for (const other of pvalues(draft.pipelines, p.projectId)) {
-    if (other.parentId === null && other.ref === p.ref && other.status === 'success' && (!latest || other.id > latest.id)) latest = other;
-  }
   const current = pget(draft.latestSuccessful, p.projectId, p.ref);
+  let latest: Pipeline | undefined;
+  if (p.status === 'success') {
+    // One look-up: the newer of this one and the ref's latest.
+    const held = current === undefined ? undefined : pget(draft.pipelines, p.projectId, current);
+    latest = held && held.status === 'success' && held.id > p.id ? held : p;
+  } else if (current === p.id) {
+    // The latest left success: the newest successful one left takes its place (a walk, rarely).
+    for (const other of pvalues(draft.pipelines, p.projectId)) {
+      if (other.parentId === null && other.ref === p.ref && other.status === 'success' && (!latest || other.id > latest.id)) latest = other;
+    }
+  } else {
+    return;
+  }
   if (latest?.id === current) return;
   if (current !== undefined) {
     const old = pget(draft.pipelines, p.projectId, current);
     if (old && old.locked) {
       old.locked = false;
-      scheduleCleanup(draft, p.projectId, now);
+      scheduleCleanup(draft, { projectId: p.projectId, pipelineId: old.id }, now);
     }
   }
   if (latest) {
@@ -370,7 +381,7 @@ export function attachArtifacts(draft: State, job: Job, input: ArtifactsInput, n
     jobId: job.id, ...built, createdAt: now, expireAt: ttl === null ? null : now + ttl, kept: false, public: input.public ?? true,
   };
   pset(draft.jobArtifacts, job.projectId, job.id, artifacts);
-  if (artifacts.expireAt !== null) scheduleCleanup(draft, job.projectId, artifacts.expireAt);
+  if (artifacts.expireAt !== null) indexExpiry(draft, job.projectId, job.id, artifacts.expireAt);
   return artifacts;
 }
 
@@ -401,20 +412,46 @@ export function expireProjectArtifacts(projectId: number, now: number): Change<v
       a.expireAt = now;
       any = true;
     }
-    if (any) scheduleCleanup(state, projectId, now);
+    if (any) scheduleCleanup(state, { projectId }, now);
   };
 }
 
+/**
+ * What one run of the cleanup looks at: the artifacts that expire at one time (`at`, from the
+ * index of expiry times), the jobs of a pipeline that lost its lock, or the whole project
+ * (after a project-wide delete). A run never walks more than it was scheduled for.
+ */
+export type CleanupScope = { projectId: number; at?: number; pipelineId?: number };
+
 /** Schedules a run of the project's artifact cleanup for `at` (plus the planned lag). */
-export function scheduleCleanup(draft: State, projectId: number, at: number): void {
-  schedule(draft, CLEANUP_ARTIFACTS, at + draft.artifactCleanup.lagMs, { projectId });
+export function scheduleCleanup(draft: State, scope: CleanupScope, at: number): void {
+  schedule(draft, CLEANUP_ARTIFACTS, at + draft.artifactCleanup.lagMs, scope);
+}
+
+/** Notes that a job's artifacts expire at `at`: the first artifact of that time schedules its run. */
+function indexExpiry(draft: State, projectId: number, jobId: number, at: number): void {
+  const held = pget(draft.artifactExpiries, projectId, at);
+  if (held?.includes(jobId)) return;
+  pset(draft.artifactExpiries, projectId, at, [...(held ?? []), jobId]);
+  if (!held) scheduleCleanup(draft, { projectId, at }, at);
+}
+
+function cleanupCandidates(state: State, scope: CleanupScope): JobArtifacts[] {
+  const { projectId } = scope;
+  const of = (ids: Iterable<number>) => [...ids].map((id) => pget(state.jobArtifacts, projectId, id)).filter((a): a is JobArtifacts => a !== undefined);
+  if (scope.at !== undefined) return of(pget(state.artifactExpiries, projectId, scope.at) ?? []);
+  if (scope.pipelineId !== undefined) {
+    const p = findPipeline(state, projectId, scope.pipelineId);
+    return p ? of(selfAndDescendants(state, p).flatMap((pl) => [...pvalues(state.pipelineJobs, pl.id)])) : [];
+  }
+  return [...pvalues(state.jobArtifacts, projectId)];
 }
 
 /**
- * Ci::JobArtifacts::DestroyAllExpiredService for one project: expired artifacts that are not
- * locked go; a run planned to fail leaves everything and runs again later.
+ * Ci::JobArtifacts::DestroyAllExpiredService: expired artifacts that are not locked go; a run
+ * planned to fail leaves everything and runs again later.
  */
-export const CLEANUP_ARTIFACTS = defineTask<{ projectId: number }>('ci.artifacts.cleanup', (draft, p, ctx) => {
+export const CLEANUP_ARTIFACTS = defineTask<CleanupScope>('ci.artifacts.cleanup', (draft, p, ctx) => {
   const state = draft as unknown as State;
   if (state.artifactCleanup.failNext > 0) {
     state.artifactCleanup.failNext--;
@@ -422,13 +459,14 @@ export const CLEANUP_ARTIFACTS = defineTask<{ projectId: number }>('ci.artifacts
     return;
   }
   const gone: number[] = [];
-  for (const a of pvalues(state.jobArtifacts, p.projectId)) {
+  for (const a of cleanupCandidates(state, p)) {
     if (a.expireAt === null || a.expireAt > ctx.now) continue;
     const job = tget(state.jobs, a.jobId);
     if (job && artifactsLocked(state, job)) continue;
     gone.push(a.jobId);
   }
   for (const id of gone) pdel(state.jobArtifacts, p.projectId, id);
+  if (p.at !== undefined) pdel(state.artifactExpiries, p.projectId, p.at);
 });
 
 export const DEFAULT_CLEANUP: CleanupPlan = { failNext: 0, lagMs: 0, retryMs: CLEANUP_INTERVAL_MS };
