@@ -181,6 +181,11 @@ async function main(): Promise<void> {
     const [seconds, rounds] = process.argv.slice(3).map(Number);
     for (const line of await benchServerDoor(seconds || undefined, rounds || undefined)) say(line);
   }
+  if (!only || only === 'artifacts') {
+    const { benchArtifacts } = await import('./artifacts.js');
+    const [seconds, rounds] = process.argv.slice(3).map(Number);
+    for (const line of await benchArtifacts(seconds || undefined, rounds || undefined)) say(line);
+  }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') await writeScaling();
   if (!only || only === 'lists') await listScaling();

@@ -51,11 +51,18 @@ function metadataFile(entries: readonly ArtifactEntry[], mtime: number): Uint8Ar
   return gzipSync(out, { mtime });
 }
 
+/** Files read out of each archive lately (archives never change: they are replaced whole). */
+const EXTRACTED = new WeakMap<Uint8Array, Map<string, Uint8Array | undefined>>();
+const EXTRACTED_PER_ARCHIVE = 8;
+
 /** One file out of an archive, or undefined when it holds none at that path. */
 export function extractFile(archive: Uint8Array, path: string): Uint8Array | undefined {
-  let found: Uint8Array | undefined;
-  const out = unzipSync(archive, { filter: (f) => f.name === path });
-  found = out[path];
+  let seen = EXTRACTED.get(archive);
+  if (seen?.has(path)) return seen.get(path);
+  const found = unzipSync(archive, { filter: (f) => f.name === path })[path];
+  if (!seen) EXTRACTED.set(archive, (seen = new Map()));
+  if (seen.size >= EXTRACTED_PER_ARCHIVE) seen.delete(seen.keys().next().value!);
+  seen.set(path, found);
   return found;
 }
 

@@ -41,6 +41,8 @@ function archiveReply(a: JobArtifacts | undefined): Reply {
   return {
     status: 200,
     raw: a.archive,
+    // The archive never changes (it is replaced whole): its ETag needs no hash of its bytes.
+    etag: `W/"artifacts-${a.id}"`,
     contentType: 'application/octet-stream',
     headers: { 'Content-Disposition': disposition(FILENAME), 'Content-Transfer-Encoding': 'binary' },
   };
@@ -72,9 +74,11 @@ function entryReply(a: JobArtifacts | undefined, path: string, detect: boolean):
   const bytes = extractFile(a.archive, path);
   if (!bytes) throw notFound();
   const name = path.split('/').pop()!;
+  const entry = a.entries.find((e) => e.path === path);
+  const etag = `W/"artifacts-${a.id}-${(entry?.crc ?? 0).toString(36)}-${bytes.length}"`;
   const ext = name.includes('.') ? name.split('.').pop()!.toLowerCase() : '';
-  if (detect) return { status: 200, raw: bytes, contentType: isText(bytes) ? 'text/plain; charset=utf-8' : (TYPES[ext] ?? 'application/octet-stream') };
-  return { status: 200, raw: bytes, contentType: TYPES[ext] ?? 'application/octet-stream', headers: { 'Content-Disposition': disposition(name) } };
+  if (detect) return { status: 200, raw: bytes, etag, contentType: isText(bytes) ? 'text/plain; charset=utf-8' : (TYPES[ext] ?? 'application/octet-stream') };
+  return { status: 200, raw: bytes, etag, contentType: TYPES[ext] ?? 'application/octet-stream', headers: { 'Content-Disposition': disposition(name) } };
 }
 
 function byRef(ctx: Context<unknown>, ref: string, name: string, searchRecent: boolean): Job {

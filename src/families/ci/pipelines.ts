@@ -378,6 +378,7 @@ export function attachArtifacts(draft: State, job: Job, input: ArtifactsInput, n
   const ttl = parseExpireIn(input.expireIn ?? DEFAULT_EXPIRE_IN);
   const built = buildArchive(input.files, now);
   const artifacts: JobArtifacts = {
+    id: ids.next(draft, 'ci_artifact'),
     jobId: job.id, ...built, createdAt: now, expireAt: ttl === null ? null : now + ttl, kept: false, public: input.public ?? true,
   };
   pset(draft.jobArtifacts, job.projectId, job.id, artifacts);

@@ -63,6 +63,8 @@ export interface ArtifactEntry {
 
 /** A job's archive (Ci::JobArtifact `archive` and `metadata`), with its expiry. */
 export interface JobArtifacts {
+  /** Each upload's own id: an archive is never changed, only replaced by a new upload. */
+  id: number;
   jobId: number;
   archive: Uint8Array;
   /** GitLab's metadata file: gzip of the version, the errors and each entry. */
