@@ -151,6 +151,35 @@ describe('one file', () => {
   });
 });
 
+describe('names and caching', () => {
+  it('files named like object properties, and empty files, are files like any other', async () => {
+    const ci = world().ci('acme/app');
+    const j = ci.job(ci.pipeline({}).id, { name: 'odd' });
+    ci.finish(j.id, { status: 'success', artifacts: { files: JSON.parse('{"__proto__":"p","constructor":"c","empty.txt":""}') } });
+    expect((await call('GET', `${APP}/jobs/${j.id}/artifacts/__proto__`, { token: 'dev-token' })).body).toBe('p');
+    expect((await call('GET', `${APP}/jobs/${j.id}/artifacts/constructor`, { token: 'dev-token' })).body).toBe('c');
+    expect((await call('GET', `${APP}/jobs/${j.id}/artifacts/toString`, { token: 'dev-token' })).status).toBe(404);
+    const empty = await call('GET', `${APP}/jobs/${j.id}/artifacts/empty.txt`, { token: 'dev-token' });
+    expect(empty.status).toBe(200);
+    expect(empty.bytes.length).toBe(0);
+    const tree = await call('GET', `${APP}/jobs/${j.id}/artifacts/tree`, { token: 'dev-token' });
+    expect(tree.body.map((e: { path: string }) => e.path)).toEqual(['__proto__', 'constructor', 'empty.txt']);
+  });
+
+  it('answers 304 to If-None-Match with the archive\'s ETag, and a new upload changes it', async () => {
+    const ci = world().ci('acme/app');
+    const j = ci.job(ci.pipeline({}).id, { name: 'etag' });
+    ci.artifacts(j.id, { files: { 'a.txt': 'one' } });
+    const first = await call('GET', `${APP}/jobs/${j.id}/artifacts`, { token: 'dev-token' });
+    const etag = first.res.headers.get('etag')!;
+    expect((await call('GET', `${APP}/jobs/${j.id}/artifacts`, { token: 'dev-token', headers: { 'If-None-Match': etag } })).status).toBe(304);
+    ci.artifacts(j.id, { files: { 'a.txt': 'two' } });
+    const again = await call('GET', `${APP}/jobs/${j.id}/artifacts`, { token: 'dev-token', headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(200);
+    expect(strFromU8(unzipSync(again.bytes)['a.txt']!)).toBe('two');
+  });
+});
+
 describe('artifacts/tree', () => {
   it('lists one level, or all with recursive, with GitLab\'s metadata; 404 for a path not there', async () => {
     const id = jobId('build');

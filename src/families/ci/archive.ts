@@ -2,7 +2,7 @@
 // metadata file Workhorse writes beside it (gzip of length-prefixed strings: the version, the
 // errors as JSON, then each entry's path and its JSON metadata), which `artifacts/tree` and
 // single-file downloads read.
-import { gzipSync, strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { gzipSync, strToU8, Unzip, UnzipInflate, Zip, ZipDeflate } from 'fflate';
 import type { ArtifactEntry } from './records.js';
 
 const VERSION = 'GitLab Build Artifacts Metadata 0.0.2\n';
@@ -11,7 +11,12 @@ const DIR_MODE = 0o040755;
 
 /** A file map (`{ 'dist/app.js': 'text' | bytes }`) as a zip and its metadata. */
 export function buildArchive(files: Readonly<Record<string, string | Uint8Array>>, mtime: number): { archive: Uint8Array; metadata: Uint8Array; entries: ArtifactEntry[] } {
-  const zippable: Zippable = {};
+  // fflate's streaming Zip takes each name as a string: `__proto__` or `constructor` are names like any other.
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    chunks.push(chunk);
+  });
   const entries = new Map<string, ArtifactEntry>();
   for (const [rawPath, content] of Object.entries(files)) {
     const path = rawPath.replace(/^\/+/, '');
@@ -19,7 +24,11 @@ export function buildArchive(files: Readonly<Record<string, string | Uint8Array>
       throw new RangeError(`artifact path '${rawPath}' is not a file path`);
     }
     const bytes = typeof content === 'string' ? strToU8(content) : content;
-    zippable[path] = [bytes, { mtime: new Date(mtime) }];
+    if (entries.has(path)) throw new RangeError(`artifact path '${rawPath}' is given twice`);
+    const file = new ZipDeflate(path, { level: 6 });
+    file.mtime = new Date(mtime);
+    zip.add(file);
+    file.push(bytes, true);
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = `${parts.slice(0, i).join('/')}/`;
@@ -27,9 +36,17 @@ export function buildArchive(files: Readonly<Record<string, string | Uint8Array>
     }
     entries.set(path, { path, size: bytes.length, mode: FILE_MODE, crc: crc32(bytes) });
   }
-  const archive = zipSync(zippable, { level: 6 });
+  zip.end();
+  const archive = concat(chunks);
   const list = [...entries.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { archive, metadata: metadataFile(list, mtime), entries: list };
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), (at += p.length);
+  return out;
 }
 
 function metadataFile(entries: readonly ArtifactEntry[], mtime: number): Uint8Array {
@@ -59,7 +76,19 @@ const EXTRACTED_PER_ARCHIVE = 8;
 export function extractFile(archive: Uint8Array, path: string): Uint8Array | undefined {
   let seen = EXTRACTED.get(archive);
   if (seen?.has(path)) return seen.get(path);
-  const found = unzipSync(archive, { filter: (f) => f.name === path })[path];
+  let found: Uint8Array | undefined;
+  const parts: Uint8Array[] = [];
+  const unzip = new Unzip((file) => {
+    if (file.name !== path || found) return;
+    file.ondata = (err, chunk, final) => {
+      if (err) throw err;
+      parts.push(chunk);
+      if (final) found = concat(parts);
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  unzip.push(archive, true);
   if (!seen) EXTRACTED.set(archive, (seen = new Map()));
   if (seen.size >= EXTRACTED_PER_ARCHIVE) seen.delete(seen.keys().next().value!);
   seen.set(path, found);
