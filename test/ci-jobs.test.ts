@@ -151,6 +151,27 @@ describe('jobs', () => {
   });
 });
 
+describe('paging', () => {
+  it('pages jobs newest first without counting, as GitLab does; pipelines with their totals', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({});
+    for (let i = 0; i < 22; i++) ci.job(p.id, { name: `j${i}`, status: 'pending' });
+    const seen: number[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const r = await call('GET', `${APP}/jobs?per_page=10&page=${page}`, { token: 'reporter-token' });
+      expect(r.res.headers.get('x-total')).toBeNull();
+      expect(r.res.headers.get('x-next-page')).toBe(page < 3 ? String(page + 1) : '');
+      seen.push(...r.body.map((j: { id: number }) => j.id));
+    }
+    expect(seen).toHaveLength(25);
+    expect(seen).toEqual([...seen].sort((a, b) => b - a));
+    for (let i = 0; i < 3; i++) ci.pipeline({});
+    const pipelines = await call('GET', `${APP}/pipelines?per_page=2&page=2`, { token: 'reporter-token' });
+    expect(pipelines.res.headers.get('x-total')).toBe('5');
+    expect(pipelines.body.map((x: { iid: number }) => x.iid)).toEqual([3, 2]);
+  });
+});
+
 describe('job tokens', () => {
   it('authenticate as the job\'s user while it runs, on the routes that allow them, and die when it finishes', async () => {
     const ci = world().ci('acme/app');

@@ -92,3 +92,15 @@ export function* pvalues<T>(p: Partitioned<T>, owner: number): IterableIterator<
 export function plist<T>(p: Partitioned<T>, owner: number): T[] {
   return Array.from(pvalues(p, owner));
 }
+
+/**
+ * A table keyed by increasing ids, newest first, lazily: a page of the newest records reads the
+ * chunk index and the chunks it needs, whatever the table's size.
+ */
+export function* tvaluesDesc<T>(table: Table<T>): IterableIterator<T> {
+  const chunks = Object.keys(table.chunks).map(Number).filter(Number.isFinite).sort((a, b) => b - a);
+  for (const ck of chunks) {
+    const entries = [...table.chunks[String(ck)]!.entries()].sort((a, b) => Number(b[0]) - Number(a[0]));
+    for (const [, v] of entries) yield v;
+  }
+}

@@ -6,12 +6,13 @@ import type { Job } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { arr, bool, int, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { findUserByUsername } from '../users/index.js';
 import { project, route, type Context } from '../define.js';
 import { jobNotRetryable } from './errors.js';
 import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
 import {
-  AVAILABLE_STATUSES, canReadBuilds, canUpdateBuilds, cancelJob, findJob, findPipeline, isRetryable, pipelineJobs, projectJobs, projectPipelines, retryJob,
+  AVAILABLE_STATUSES, canReadBuilds, canUpdateBuilds, cancelJob, findJob, findPipeline, isRetryable, pipelineCount, pipelineJobs, projectJobs, projectPipelines, retryJob,
 } from './pipelines.js';
 import type { Pipeline } from './records.js';
 
@@ -42,6 +43,33 @@ function pipelineOf(ctx: Context<unknown>, id: number): Pipeline {
 
 const byScope = (jobs: Job[], scope: readonly string[] | undefined) => (scope?.length ? jobs.filter((j) => scope.includes(j.status)) : jobs);
 
+/**
+ * A page of a list GitLab paginates without counting (`without_count: true`): the rows of the
+ * page read lazily, one more to know whether a next page follows; no X-Total headers.
+ */
+function pageWithoutCount<T>(ctx: Context<unknown>, rows: Iterable<T>): T[] {
+  const paging = ctx.params as PageInput;
+  const { page, perPage } = pageRequest(paging);
+  const offset = (page - 1) * perPage;
+  const out: T[] = [];
+  let seen = 0;
+  let more = false;
+  for (const row of rows) {
+    if (seen++ < offset) continue;
+    if (out.length === perPage) {
+      more = true;
+      break;
+    }
+    out.push(row);
+  }
+  Object.assign(ctx.responseHeaders, offsetHeaders(offset + out.length + (more ? 1 : 0), paging, ctx.linkBase, { excludeTotalHeaders: true }));
+  return out;
+}
+
+function* whereStatus(jobs: Iterable<Job>, scope: readonly string[] | undefined): IterableIterator<Job> {
+  for (const j of jobs) if (!scope?.length || scope.includes(j.status)) yield j;
+}
+
 const PIPELINE_SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
 const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
 
@@ -49,7 +77,7 @@ const FINISHED = ['success', 'failed', 'canceled', 'skipped'];
 function filterPipelines(ctx: Context<unknown>, p: {
   scope?: string; status?: string; ref?: string; sha?: string; source?: string; username?: string; order_by: string; sort: string;
 }): Pipeline[] {
-  let list = projectPipelines(ctx.state, ctx.project.id);
+  let list = [...projectPipelines(ctx.state, ctx.project.id)];
   if (p.scope === 'running' || p.scope === 'pending') list = list.filter((x) => x.status === p.scope);
   if (p.scope === 'finished') list = list.filter((x) => FINISHED.includes(x.status));
   if (p.scope === 'branches' || p.scope === 'tags') {
@@ -89,7 +117,22 @@ export const jobRoutes = [
       order_by: str().values(['id', 'status', 'ref', 'updated_at', 'user_id'] as const).default('id'),
       sort: str().values(['asc', 'desc'] as const).default('desc'),
     },
-    handler: (ctx): Reply => json(ctx.paginate(filterPipelines(ctx, ctx.params)).map((p) => pipelineBasic(ctx.state, p, ctx))),
+    handler: (ctx): Reply => {
+      const p = ctx.params;
+      const plain = !p.scope && !p.status && !p.ref && !p.sha && !p.source && !p.username && p.order_by === 'id' && p.sort === 'desc';
+      if (!plain) return json(ctx.paginate(filterPipelines(ctx, p)).map((x) => pipelineBasic(ctx.state, x, ctx)));
+      // Newest first, unfiltered: the page read lazily, the total from the table's size.
+      const { page, perPage } = pageRequest(p as PageInput);
+      const rows: Pipeline[] = [];
+      let i = 0;
+      for (const row of projectPipelines(ctx.state, ctx.project.id)) {
+        if (i++ < (page - 1) * perPage) continue;
+        if (rows.length === perPage) break;
+        rows.push(row);
+      }
+      Object.assign(ctx.responseHeaders, offsetHeaders(pipelineCount(ctx.state, ctx.project.id), p as PageInput, ctx.linkBase));
+      return json(rows.map((x) => pipelineBasic(ctx.state, x, ctx)));
+    },
   }),
   route({
     method: 'GET',
@@ -119,7 +162,7 @@ export const jobRoutes = [
     scope: READ,
     paginated: true,
     params: SCOPE,
-    handler: async (ctx): Promise<Reply> => json(await renderJobs(ctx, ctx.paginate(byScope(projectJobs(ctx.state, ctx.project.id), ctx.params.scope)))),
+    handler: async (ctx): Promise<Reply> => json(await renderJobs(ctx, pageWithoutCount(ctx, whereStatus(projectJobs(ctx.state, ctx.project.id), ctx.params.scope)))),
   }),
   route({
     method: 'GET',

@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js';
 import { ACCESS, coreIds, newJob, type Job, type JobRunner, type JobStatus, type Project, type User } from '../../store/state.js';
-import { pget, pdel, pset, pvalues, tget, tset, type Partitioned, type Table } from '../../store/table.js';
+import { pget, pdel, pset, pvalues, tget, tset, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
@@ -55,14 +55,14 @@ export function findJob(state: State, projectId: number, id: number): Job | unde
   return job && job.projectId === projectId ? job : undefined;
 }
 
-/** The project's jobs, newest first. */
-export function projectJobs(state: State, projectId: number): Job[] {
-  const out: Job[] = [];
-  for (const id of pvalues(state.projectJobs, projectId)) {
+/** The project's jobs, newest first, lazily (a page reads only what it shows). */
+export function* projectJobs(state: State, projectId: number): IterableIterator<Job> {
+  const ids = tget(state.projectJobs, projectId);
+  if (!ids) return;
+  for (const id of tvaluesDesc(ids)) {
     const j = tget(state.jobs, id);
-    if (j) out.push(j);
+    if (j) yield j;
   }
-  return out.reverse();
 }
 
 /** A pipeline's jobs, in id order. */
@@ -75,9 +75,13 @@ export function pipelineJobs(state: State, pipelineId: number): Job[] {
   return out;
 }
 
-export function projectPipelines(state: State, projectId: number): Pipeline[] {
-  return [...pvalues(state.pipelines, projectId)].reverse();
+/** The project's pipelines, newest first, lazily. */
+export function* projectPipelines(state: State, projectId: number): IterableIterator<Pipeline> {
+  const t = tget(state.pipelines, projectId);
+  if (t) yield* tvaluesDesc(t);
 }
+
+export const pipelineCount = (state: State, projectId: number): number => tget(state.pipelines, projectId)?.size ?? 0;
 
 export const artifactsOf = (state: State, job: Job): JobArtifacts | undefined => pget(state.jobArtifacts, job.projectId, job.id);
 
