@@ -7,7 +7,7 @@ import { Journal } from './core/journal.js';
 import { createSession, findUserByUsername } from './families/users/index.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, seedWorld, WEB_ROUTES } from './families/registry.js';
-import { ciHandle, planCleanup, setCiLimits, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
+import { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { Pipeline } from './http/pipeline.js';
@@ -166,6 +166,11 @@ export class Emulator {
   /** Plan limits on CI records: `{ project_ci_variables: 1 }`. */
   ciSetLimits(limits: Partial<CiLimits>): void {
     setCiLimits(this.#ciHost(), limits);
+  }
+
+  /** Artifact downloads answer 302 to a signed URL that expires after `ttl` (5 minutes by default), served by the emulator. */
+  ciConfigureCdn(config: CiCdnConfig): void {
+    configureCdn(this.#ciHost(), config);
   }
 
   #ciHost(): CiHost {

@@ -180,6 +180,57 @@ describe('names and caching', () => {
   });
 });
 
+describe('through a CDN', () => {
+  it('answers 302 to a signed URL the emulator serves, until it expires', async () => {
+    const e = world();
+    e.ciConfigureCdn({ enabled: true, ttl: '5m' });
+    const id = jobId('build');
+    const r = await call('GET', `${APP}/jobs/${id}/artifacts`, { token: 'reporter-token' });
+    expect(r.status).toBe(302);
+    const location = r.res.headers.get('location')!;
+    expect(location).toMatch(new RegExp(`^https://gitlab.example.com/-/cdn/artifacts/\\d+/${id}/\\d+/archive\\?expires=\\d+&signature=[0-9a-f]+$`));
+    const served = await e.handle(new Request(location));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-disposition')).toContain('artifacts.zip');
+    expect(Object.keys(unzipSync(new Uint8Array(await served.arrayBuffer())))).toContain('notes.txt');
+    const raw = await call('GET', `${APP}/jobs/artifacts/main/raw/dist/app.js?job=build`, { token: 'reporter-token' });
+    const file = await e.handle(new Request(raw.res.headers.get('location')!));
+    expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await file.text()).toBe('console.log(1);\n');
+    // Checks come before the redirect: a bad path is still 400, a missing job 404.
+    expect((await call('GET', `${APP}/jobs/${id}/artifacts/missing.txt`, { token: 'reporter-token' })).status).toBe(404);
+    const forged = await e.handle(new Request(location.replace(/signature=[0-9a-f]+/, 'signature=00')));
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('SignatureDoesNotMatch');
+    e.clock.advance(5 * 60_000 + 1000);
+    const late = await e.handle(new Request(location));
+    expect(late.status).toBe(403);
+    expect(await late.text()).toContain('Request has expired');
+  });
+
+  it('a signed URL of a deleted archive is 404', async () => {
+    const e = world();
+    e.ciConfigureCdn({ enabled: true });
+    const id = jobId('build');
+    const location = (await call('GET', `${APP}/jobs/${id}/artifacts`, { token: 'reporter-token' })).res.headers.get('location')!;
+    expect((await call('DELETE', `${APP}/jobs/${id}/artifacts`, { token: 'maintainer-token' })).status).toBe(204);
+    expect((await e.handle(new Request(location))).status).toBe(404);
+  });
+});
+
+describe('access', () => {
+  it('anonymous callers read a public project\'s public artifacts; not with its jobs private, nor with builds disabled', async () => {
+    const ci = world().ci('acme/site');
+    const j = ci.job(ci.pipeline({}).id, { name: 'docs' });
+    ci.finish(j.id, { status: 'success', artifacts: { files: { 'index.html': 'hi' } } });
+    expect((await call('GET', `${SITE}/jobs/${j.id}/artifacts/index.html`)).status).toBe(200);
+    updateProject(world(), 'acme/site', (p) => void (p.settings.public_jobs = false));
+    expect((await call('GET', `${SITE}/jobs/${j.id}/artifacts/index.html`)).body).toEqual({ message: '403 Forbidden' });
+    updateProject(world(), 'acme/site', (p) => void ((p.settings.public_jobs = true), (p.features.builds = 'disabled')));
+    expect((await call('GET', `${SITE}/jobs/artifacts/main/raw/index.html?job=docs`, { token: 'dev-token' })).status).toBe(403);
+  });
+});
+
 describe('artifacts/tree', () => {
   it('lists one level, or all with recursive, with GitLab\'s metadata; 404 for a path not there', async () => {
     const id = jobId('build');

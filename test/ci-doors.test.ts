@@ -76,6 +76,23 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
     }
   });
 
+  it('gitbeaker follows the CDN redirect of a download to the signed URL', async () => {
+    const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
+    const server = await emulator.listen({ port: 0 });
+    try {
+      const res = await fetch(`${server.url}/-/emulator/ci/cdn`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ enabled: true, ttl: '1m' }) });
+      expect(await res.json()).toEqual({ enabled: true, ttl_seconds: 60 });
+      const api = new Gitlab({ host: server.url, token: 'dev-token' });
+      const archive = await api.JobArtifacts.downloadArchive('acme/app', { ref: 'release/1.x', job: 'package' });
+      expect(Object.keys(unzipSync(new Uint8Array(await archive.arrayBuffer()))).sort()).toEqual(['NOTES.md', 'dist/app.txt']);
+      const direct = await fetch(`${server.url}/api/v4/projects/acme%2Fapp/jobs/artifacts/release%2F1.x/download?job=package`, { headers: { 'PRIVATE-TOKEN': 'dev-token' }, redirect: 'manual' });
+      expect(direct.status).toBe(302);
+      expect(direct.headers.get('location')).toContain(`${server.url}/-/cdn/artifacts/`);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('serves the control API for CI over HTTP', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
     const server = await emulator.listen({ port: 0 });

@@ -115,5 +115,6 @@ export const CHECKS = {
   ciArtifacts: fields({ project: text, job_id: text, files: texts, files_base64: ARTIFACTS_FILES_B64(), expire_in: text, public: bool }),
   ciLock: fields({ project: text, pipeline_id: text, locked: bool }, ['locked']),
   ciCleanup: fields({ fail: int(0), lag: DURATION, retry: DURATION }),
+  ciCdn: fields({ enabled: bool, ttl: DURATION }, ['enabled']),
   ciLimits: fields({ project_ci_variables: int(0), group_ci_variables: int(0), ci_instance_level_variables: int(0) }),
 } satisfies Record<string, Check>;

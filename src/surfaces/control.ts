@@ -19,7 +19,7 @@ import { json, noContent, route, type Reply, type RouteDef } from '../http/route
 import type { Surface } from '../http/surface.js';
 import type { Instance, Settings } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
-import type { CiArtifactsInput, CiCleanupPlan, CiHandle, CiLimits } from '../families/ci/index.js';
+import type { CiArtifactsInput, CiCdnConfig, CiCleanupPlan, CiHandle, CiLimits } from '../families/ci/index.js';
 
 export const CONTROL_PREFIX = '/-/emulator';
 
@@ -29,7 +29,7 @@ export interface ControlTarget {
   readonly clock: Clock;
   readonly journal: Journal<Snapshot>;
   readonly faults: Faults;
-  readonly state: { readonly tasks: readonly unknown[]; readonly instance: Instance; readonly artifactCleanup: unknown; readonly ciLimits: unknown };
+  readonly state: { readonly tasks: readonly unknown[]; readonly instance: Instance; readonly artifactCleanup: unknown; readonly ciLimits: unknown; readonly artifactCdn: unknown };
   reset(): void;
   seed(fixture: never): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
@@ -43,6 +43,7 @@ export interface ControlTarget {
   ci(project: string): CiHandle;
   ciPlanCleanup(plan: CiCleanupPlan): void;
   ciSetLimits(limits: Partial<CiLimits>): void;
+  ciConfigureCdn(config: CiCdnConfig): void;
 }
 
 const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'ci'];
@@ -364,6 +365,15 @@ function ciRoutes(e: ControlTarget, control: (def: Parameters<typeof controlRout
         const b = checked<{ fail?: number; lag?: string | number; retry?: string | number }>(ctx, 'ciCleanup');
         e.ciPlanCleanup({ fail: b.fail, lag: b.lag, retry: b.retry });
         return json(e.state.artifactCleanup);
+      },
+    }),
+    control({
+      method: 'PUT',
+      path: '/ci/cdn',
+      handler: (ctx) => {
+        e.ciConfigureCdn(checked<CiCdnConfig>(ctx, 'ciCdn'));
+        const { enabled, ttlSeconds } = e.state.artifactCdn as { enabled: boolean; ttlSeconds: number };
+        return json({ enabled, ttl_seconds: ttlSeconds });
       },
     }),
     control({

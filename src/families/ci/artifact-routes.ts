@@ -7,7 +7,9 @@ import { bool, int, str } from '../../http/params.js';
 import { accepted, json, noContent, type Reply } from '../../http/route.js';
 import { forbidden } from '../../core/errors.js';
 import { project, route, type Context } from '../define.js';
-import { extractFile, validArtifactPath } from './archive.js';
+import { validArtifactPath } from './archive.js';
+import { archiveReply, entryReply } from './downloads.js';
+import { viaCdn } from './cdn.js';
 import { artifactsMetadataNotFound, artifactsNotFound, pathNotFound } from './errors.js';
 import { artifactEntryEntity } from './job-entity.js';
 import { renderJob } from './job-routes.js';
@@ -18,7 +20,6 @@ import {
 import type { JobArtifacts } from './records.js';
 
 const READ = project(canReadBuilds);
-const FILENAME = 'artifacts.zip';
 
 function jobOf(ctx: Context<unknown>, id: number): Job {
   const job = findJob(ctx.state, ctx.project.id, id);
@@ -33,52 +34,18 @@ function readable(ctx: Context<unknown>, job: Job): JobArtifacts | undefined {
   return a;
 }
 
-const disposition = (name: string) => `attachment; filename="${name.replace(/"/g, '%22')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-
-/** present_artifacts_file!: the archive as an attachment, or 404 when there is none. */
-function archiveReply(a: JobArtifacts | undefined): Reply {
-  if (!a) throw notFound();
-  return {
-    status: 200,
-    raw: a.archive,
-    // The archive never changes (it is replaced whole): its ETag needs no hash of its bytes.
-    etag: `W/"artifacts-${a.id}"`,
-    contentType: 'application/octet-stream',
-    headers: { 'Content-Disposition': disposition(FILENAME), 'Content-Transfer-Encoding': 'binary' },
-  };
+/** The archive, or with the CDN on a 302 to its signed URL. */
+function archiveDownload(ctx: Context<unknown>, job: Job): Reply {
+  const a = readable(ctx, job);
+  const reply = archiveReply(a);
+  return viaCdn(ctx, job, a!, null, false, () => reply);
 }
 
-const TYPES: Record<string, string> = {
-  txt: 'text/plain; charset=utf-8', log: 'text/plain; charset=utf-8', md: 'text/markdown; charset=utf-8', json: 'application/json', xml: 'text/xml; charset=utf-8',
-  html: 'text/html; charset=utf-8', css: 'text/css; charset=utf-8', js: 'text/javascript; charset=utf-8', png: 'image/png', gif: 'image/gif', jpg: 'image/jpeg',
-  jpeg: 'image/jpeg', svg: 'image/svg+xml', pdf: 'application/pdf', zip: 'application/zip', gz: 'application/gzip',
-};
-
-const isText = (bytes: Uint8Array): boolean => {
-  if (bytes.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 8192));
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/**
- * Workhorse's artifacts-entry: one file streamed out of the archive. By job id its type follows
- * the extension, as an attachment; by ref (`Detect-Content-Type`) text is `text/plain`.
- */
-function entryReply(a: JobArtifacts | undefined, path: string, detect: boolean): Reply {
-  if (!a) throw notFound();
-  if (!validArtifactPath(path)) throw badRequest();
-  const bytes = extractFile(a.archive, path);
-  if (!bytes) throw notFound();
-  const name = path.split('/').pop()!;
-  const entry = a.entries.find((e) => e.path === path);
-  const etag = `W/"artifacts-${a.id}-${(entry?.crc ?? 0).toString(36)}-${bytes.length}"`;
-  const ext = name.includes('.') ? name.split('.').pop()!.toLowerCase() : '';
-  if (detect) return { status: 200, raw: bytes, etag, contentType: isText(bytes) ? 'text/plain; charset=utf-8' : (TYPES[ext] ?? 'application/octet-stream') };
-  return { status: 200, raw: bytes, etag, contentType: TYPES[ext] ?? 'application/octet-stream', headers: { 'Content-Disposition': disposition(name) } };
+/** One file, or with the CDN on (once the path is known good) a 302 to its signed URL. */
+function entryDownload(ctx: Context<unknown>, job: Job, path: string, detect: boolean): Reply {
+  const a = readable(ctx, job);
+  const reply = entryReply(a, path, detect);
+  return viaCdn(ctx, job, a!, path, detect, () => reply);
 }
 
 function byRef(ctx: Context<unknown>, ref: string, name: string, searchRecent: boolean): Job {
@@ -96,7 +63,7 @@ export const artifactRoutes = [
     params: { ref_name: str().required(), job: str().required(), search_recent_successful_pipelines: bool().default(false) },
     handler: (ctx): Reply => {
       const job = byRef(ctx, ctx.params.ref_name, ctx.params.job, ctx.params.search_recent_successful_pipelines);
-      return archiveReply(readable(ctx, job));
+      return archiveDownload(ctx, job);
     },
   }),
   route({
@@ -107,7 +74,7 @@ export const artifactRoutes = [
     params: { ref_name: str().required(), artifact_path: str().required(), job: str().required(), search_recent_successful_pipelines: bool().default(false) },
     handler: (ctx): Reply => {
       const job = byRef(ctx, ctx.params.ref_name, ctx.params.job, ctx.params.search_recent_successful_pipelines);
-      return entryReply(readable(ctx, job), ctx.params.artifact_path, true);
+      return entryDownload(ctx, job, ctx.params.artifact_path, true);
     },
   }),
   route({
@@ -116,7 +83,7 @@ export const artifactRoutes = [
     jobToken: true,
     scope: READ,
     params: { job_id: int().required() },
-    handler: (ctx): Reply => archiveReply(readable(ctx, jobOf(ctx, ctx.params.job_id))),
+    handler: (ctx): Reply => archiveDownload(ctx, jobOf(ctx, ctx.params.job_id)),
   }),
   route({
     method: 'GET',
@@ -144,7 +111,7 @@ export const artifactRoutes = [
     jobToken: true,
     scope: READ,
     params: { job_id: int().required(), artifact_path: str().required() },
-    handler: (ctx): Reply => entryReply(readable(ctx, jobOf(ctx, ctx.params.job_id)), ctx.params.artifact_path, false),
+    handler: (ctx): Reply => entryDownload(ctx, jobOf(ctx, ctx.params.job_id), ctx.params.artifact_path, false),
   }),
   route({
     method: 'POST',

@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { EmulatorError } from '../../core/errors.js';
 import { parseDuration } from '../../core/clock.js';
-import type { Job, JobStatus, Project } from '../../store/state.js';
+import { randomHex, type Job, type JobStatus, type Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { refsOf } from '../repositories/index.js';
 import { findUserByUsername } from '../users/index.js';
@@ -99,6 +99,24 @@ export function planCleanup(host: CiHost, plan: CiCleanupPlan): void {
     if (plan.fail !== undefined) draft.artifactCleanup.failNext = plan.fail;
     if (lag !== undefined) draft.artifactCleanup.lagMs = lag;
     if (retry !== undefined) draft.artifactCleanup.retryMs = Math.max(1, retry);
+  });
+}
+
+export interface CiCdnConfig {
+  enabled: boolean;
+  /** How long a signed URL works: `5m`, `1h`, or milliseconds; 5 minutes by default. */
+  ttl?: string | number;
+}
+
+/** Downloads of artifacts answer 302 to a signed URL that expires (and that the emulator serves). */
+export function configureCdn(host: CiHost, config: CiCdnConfig): void {
+  if (typeof config?.enabled !== 'boolean') throw new EmulatorError('cdn.enabled must be true or false');
+  const ttl = config.ttl === undefined ? undefined : parseDuration(config.ttl);
+  if (ttl !== undefined && ttl < 1000) throw new EmulatorError('cdn.ttl must be a second or more');
+  host.update((draft) => {
+    draft.artifactCdn.enabled = config.enabled;
+    if (ttl !== undefined) draft.artifactCdn.ttlSeconds = Math.floor(ttl / 1000);
+    if (draft.artifactCdn.secret === '') draft.artifactCdn.secret = randomHex(draft as State, 32);
   });
 }
 

@@ -6,6 +6,7 @@ import { defineFamily, type Family, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { artifactRoutes } from './artifact-routes.js';
 import { jobRoutes } from './job-routes.js';
+import { cdnRoutes } from './cdn.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
@@ -45,10 +46,11 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
     artifactExpiries: emptyTable(),
     ciJobTokens: emptyTable(),
     artifactCleanup: { ...DEFAULT_CLEANUP },
+    artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
   tasks: [CLEANUP_ARTIFACTS],
   forget: {
     project: forgetProject,
@@ -58,4 +60,4 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
 
 export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan } from './records.js';
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
-export { ciHandle, planCleanup, setCiLimits, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
+export { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -10,7 +10,7 @@ import { defineTask, plain, schedule, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
 import { buildArchive, parseExpireIn } from './archive.js';
-import type { CleanupPlan, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
+import type { ArtifactCdn, CleanupPlan, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
@@ -31,6 +31,8 @@ export interface PipelinesSlice {
   ciJobTokens: Table<string>;
   /** How the next artifact cleanups behave. */
   artifactCleanup: CleanupPlan;
+  /** Whether downloads redirect through a signed, expiring URL. */
+  artifactCdn: ArtifactCdn;
 }
 
 /** GitLab's `default_artifacts_expire_in`. */

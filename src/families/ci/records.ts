@@ -86,3 +86,11 @@ export interface CleanupPlan {
   lagMs: number;
   retryMs: number;
 }
+
+/** Downloads through a "CDN": a 302 to a signed URL that expires, which the emulator also serves. */
+export interface ArtifactCdn {
+  enabled: boolean;
+  ttlSeconds: number;
+  /** Signs the URLs; drawn from the world's seed when the CDN is switched on. */
+  secret: string;
+}
