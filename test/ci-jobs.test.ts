@@ -188,6 +188,15 @@ describe('job tokens', () => {
     expect((await call('GET', '/job', { headers: { 'JOB-TOKEN': job.token } })).body).toEqual({ message: '401 Unauthorized' });
   });
 
+  it('are filtered out of the journal, as GitLab filters them out of its logs', async () => {
+    const e = world();
+    const ci = e.ci('acme/app');
+    const job = ci.job(ci.pipeline({ user: 'dev' }).id, { name: 'quiet' });
+    expect((await call('GET', `${APP}/jobs?job_token=${job.token}&per_page=1`)).status).toBe(200);
+    expect(e.journal.last()!.query).toBe('?job_token=[FILTERED]&per_page=1');
+    expect(JSON.stringify(e.journal.entries().map(({ before: _b, after: _a, ...rest }) => rest))).not.toContain(job.token);
+  });
+
   it('honour the job token allowlist of the target project', async () => {
     const e = world();
     const ci = e.ci('acme/other');
