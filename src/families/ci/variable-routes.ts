@@ -3,10 +3,11 @@
 // anonymous caller is 401 even for a project it could not see.
 import { bool, hash, str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { group, project, route, type Context } from '../define.js';
 import { variableEntity } from './variable-entity.js';
 import {
-  canAdminGroupVariables, canAdminProjectVariables, createVariable, deleteVariable, findVariable, listVariables, updateVariable,
+  canAdminGroupVariables, canAdminProjectVariables, createVariable, deleteVariable, findVariable, updateVariable, variableCount, variablesOf,
   type VariableInput, type VariableOwner,
 } from './variables.js';
 
@@ -27,8 +28,20 @@ const { environment_scope: _scope, ...INSTANCE_ATTRIBUTES } = ATTRIBUTES;
 const INSTANCE_CREATE = { key: str().required(), value: str().required(), ...INSTANCE_ATTRIBUTES };
 const INSTANCE_UPDATE = { ...KEY, value: str(), ...INSTANCE_ATTRIBUTES };
 
-const list = (ctx: Context<unknown>, owner: VariableOwner): Reply =>
-  json(ctx.paginate(listVariables(ctx.state, owner)).map((v) => variableEntity(v, owner.kind)));
+/** A page of the owner's variables in id order, read lazily; the total is the table's size. */
+function list(ctx: Context<unknown>, owner: VariableOwner): Reply {
+  const paging = ctx.params as PageInput;
+  const { page, perPage } = pageRequest(paging);
+  const rows = [];
+  let i = 0;
+  for (const v of variablesOf(ctx.state, owner)) {
+    if (i++ < (page - 1) * perPage) continue;
+    if (rows.length === perPage) break;
+    rows.push(variableEntity(v, owner.kind));
+  }
+  Object.assign(ctx.responseHeaders, offsetHeaders(variableCount(ctx.state, owner), paging, ctx.linkBase));
+  return json(rows);
+}
 
 const show = (ctx: Context<unknown>, owner: VariableOwner, key: string, filter?: { environment_scope?: string }): Reply =>
   json(variableEntity(findVariable(ctx.state, owner, key, filter), owner.kind));

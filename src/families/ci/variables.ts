@@ -4,7 +4,7 @@
 // app/services/ci/change_variable_service.rb). One owner's variables are a table by id (so a
 // list is in id order) and an index key -> ids: a key lives once per environment scope.
 import { ACCESS, sequences, type Namespace, type Project, type User } from '../../store/state.js';
-import { partition, pget, plist, pset, pdel, tget, type Partitioned } from '../../store/table.js';
+import { partition, pget, plist, pset, pdel, pvalues, tget, type Partitioned } from '../../store/table.js';
 import { hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
@@ -47,6 +47,13 @@ const LIMIT = { project: 'project_ci_variables', group: 'group_ci_variables', in
 export function listVariables(state: State, owner: VariableOwner): CiVariable[] {
   return plist(tables(state, owner.kind).rows, owner.id);
 }
+
+/** The owner's variables in id order, lazily. */
+export function variablesOf(state: State, owner: VariableOwner): IterableIterator<CiVariable> {
+  return pvalues(tables(state, owner.kind).rows, owner.id);
+}
+
+export const variableCount = (state: State, owner: VariableOwner): number => tget(tables(state, owner.kind).rows, owner.id)?.size ?? 0;
 
 function withKey(state: State, owner: VariableOwner, key: string): CiVariable[] {
   const t = tables(state, owner.kind);
