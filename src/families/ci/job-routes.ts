@@ -104,6 +104,7 @@ export const jobRoutes = [
   route({
     method: 'GET',
     path: '/projects/:id/pipelines',
+    cacheable: true,
     scope: READ,
     paginated: true,
     params: {

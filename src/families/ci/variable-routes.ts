@@ -68,14 +68,14 @@ const projectScope = project(canAdminProjectVariables);
 const groupScope = group(canAdminGroupVariables);
 
 export const variableRoutes = [
-  route({ method: 'GET', path: '/projects/:id/variables', auth: 'user', scope: projectScope, paginated: true, params: {}, handler: (ctx) => list(ctx, projectOwner(ctx)) }),
-  route({ method: 'GET', path: '/projects/:id/variables/:key', auth: 'user', scope: projectScope, params: { ...KEY, ...FILTER }, handler: (ctx) => show(ctx, projectOwner(ctx), ctx.params.key, ctx.params.filter) }),
+  route({ method: 'GET', path: '/projects/:id/variables', auth: 'user', cacheable: true, scope: projectScope, paginated: true, params: {}, handler: (ctx) => list(ctx, projectOwner(ctx)) }),
+  route({ method: 'GET', path: '/projects/:id/variables/:key', auth: 'user', cacheable: true, scope: projectScope, params: { ...KEY, ...FILTER }, handler: (ctx) => show(ctx, projectOwner(ctx), ctx.params.key, ctx.params.filter) }),
   route({ method: 'POST', path: '/projects/:id/variables', auth: 'user', scope: projectScope, params: CREATE, handler: (ctx) => create(ctx, projectOwner(ctx), ctx.params) }),
   route({ method: 'PUT', path: '/projects/:id/variables/:key', auth: 'user', scope: projectScope, params: UPDATE, handler: (ctx) => update(ctx, projectOwner(ctx), ctx.params) }),
   route({ method: 'DELETE', path: '/projects/:id/variables/:key', auth: 'user', scope: projectScope, params: { ...KEY, ...FILTER }, handler: (ctx) => remove(ctx, projectOwner(ctx), ctx.params.key, ctx.params.filter) }),
 
-  route({ method: 'GET', path: '/groups/:id/variables', auth: 'user', scope: groupScope, paginated: true, params: {}, handler: (ctx) => list(ctx, groupOwner(ctx)) }),
-  route({ method: 'GET', path: '/groups/:id/variables/:key', auth: 'user', scope: groupScope, params: { ...KEY, ...FILTER }, handler: (ctx) => show(ctx, groupOwner(ctx), ctx.params.key, ctx.params.filter) }),
+  route({ method: 'GET', path: '/groups/:id/variables', auth: 'user', cacheable: true, scope: groupScope, paginated: true, params: {}, handler: (ctx) => list(ctx, groupOwner(ctx)) }),
+  route({ method: 'GET', path: '/groups/:id/variables/:key', auth: 'user', cacheable: true, scope: groupScope, params: { ...KEY, ...FILTER }, handler: (ctx) => show(ctx, groupOwner(ctx), ctx.params.key, ctx.params.filter) }),
   route({ method: 'POST', path: '/groups/:id/variables', auth: 'user', scope: groupScope, params: CREATE, handler: (ctx) => create(ctx, groupOwner(ctx), ctx.params) }),
   route({ method: 'PUT', path: '/groups/:id/variables/:key', auth: 'user', scope: groupScope, params: UPDATE, handler: (ctx) => update(ctx, groupOwner(ctx), ctx.params) }),
   route({ method: 'DELETE', path: '/groups/:id/variables/:key', auth: 'user', scope: groupScope, params: { ...KEY, ...FILTER }, handler: (ctx) => remove(ctx, groupOwner(ctx), ctx.params.key, ctx.params.filter) }),
