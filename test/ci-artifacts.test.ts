@@ -134,6 +134,13 @@ describe('one file', () => {
     expect((await call('GET', `${APP}/jobs/${id}/artifacts/missing.txt`, { token: 'reporter-token' })).status).toBe(404);
   });
 
+  it('is 404 for a job without artifacts', async () => {
+    const ci = world().ci('acme/app');
+    const bare = ci.job(ci.pipeline({}).id, { name: 'bare' });
+    expect((await call('GET', `${APP}/jobs/${bare.id}/artifacts/notes.txt`, { token: 'reporter-token' })).body).toEqual({ message: '404 Not Found' });
+    expect((await call('GET', `${APP}/jobs/${bare.id}/artifacts/tree`, { token: 'reporter-token' })).body).toEqual({ message: '404 Artifacts Not Found' });
+  });
+
   it('by ref (raw): text as text/plain; 404 for an unknown job', async () => {
     const r = await call('GET', `${APP}/jobs/artifacts/main/raw/notes.txt?job=build`, { token: 'reporter-token' });
     expect(r.status).toBe(200);

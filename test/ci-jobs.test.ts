@@ -1,7 +1,7 @@
 // Pipelines and jobs as data (lib/api/ci/pipelines.rb, lib/api/ci/jobs.rb, entities/ci/*),
 // seeded by fixtures and driven by `emulator.ci`; job tokens on the routes that take them.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, apiCall, seededWorld, TEAM, teamProject, updateProject } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -148,6 +148,26 @@ describe('jobs', () => {
     expect(r).toMatchObject({ status: 201, body: { status: 'canceled' } });
     expect((await call('POST', `${APP}/jobs/${job.id}/cancel`, { token: 'dev-token' })).body.status).toBe('canceled');
     expect((await call('GET', `${APP}/pipelines/${p.id}`, { token: 'dev-token' })).body.status).toBe('canceled');
+  });
+});
+
+describe('fixtures', () => {
+  it('refuse what GitLab would, naming the record, and seed nothing', async () => {
+    const base = { users: TEAM, groups: [ACME] };
+    await expect(createEmulator({ fixture: { ...base, projects: [teamProject({ repository: { files: { a: 'a' } }, pipelines: [{ ref: 'nope' }] })] } }))
+      .rejects.toThrow("project 'acme/app': project 1 has no branch or tag 'nope'");
+    await expect(createEmulator({ fixture: { ...base, projects: [teamProject({ variables: [{ key: 'BAD-KEY', value: 'x' }] })] } }))
+      .rejects.toThrow(/project 'acme\/app': variable 'BAD-KEY' is invalid/);
+    await expect(createEmulator({ fixture: { ...base, projects: [teamProject({ pipelines: [{ user: 'nobody' }] })] } })).rejects.toThrow(/no user 'nobody'/);
+    await expect(createEmulator({ fixture: { ...base, projects: [teamProject({ pipelines: [{ jobs: [{ name: 'a', status: 'success', artifacts: { files: { a: 'a' }, expire_in: 'whenever' } }] }] })] } }))
+      .rejects.toThrow(/expire_in 'whenever'/);
+  });
+
+  it('gives the jobs of a project\'s `jobs` list a pipeline of their ref', async () => {
+    const e = await createEmulator({ fixture: { users: TEAM, groups: [ACME], projects: [teamProject({ jobs: [{ name: 'legacy', user: 'dev', token: 'glcbt-legacy' }] })] } });
+    const r = await apiCall(e, `${APP}/jobs`, { headers: { 'JOB-TOKEN': 'glcbt-legacy' } });
+    const [job] = await r.json();
+    expect(job).toMatchObject({ name: 'legacy', status: 'running', pipeline: { ref: 'main', status: 'running' }, user: { username: 'dev' } });
   });
 });
 
