@@ -59,7 +59,7 @@ describe('pipelines', () => {
     expect(one.body).toMatchObject({ ref: 'main', tag: false, before_sha: expect.any(String), user: { username: 'dev' }, detailed_status: { group: 'success', text: 'Passed' } });
     expect((await call('GET', `${APP}/pipelines?ref=main`, { token: 'reporter-token' })).body).toHaveLength(1);
     expect((await call('GET', `${APP}/pipelines?status=created`, { token: 'reporter-token' })).body).toHaveLength(1);
-    expect((await call('GET', `${APP}/pipelines/999`, { token: 'reporter-token' })).body).toEqual({ message: '404 Pipeline Not Found' });
+    expect((await call('GET', `${APP}/pipelines/999`, { token: 'reporter-token' })).body).toEqual({ message: '404 Not found' });
   });
 
   it('a tag pipeline is a tag; an unknown ref is refused', async () => {
@@ -189,6 +189,61 @@ describe('paging', () => {
     const pipelines = await call('GET', `${APP}/pipelines?per_page=2&page=2`, { token: 'reporter-token' });
     expect(pipelines.res.headers.get('x-total')).toBe('5');
     expect(pipelines.body.map((x: { iid: number }) => x.iid)).toEqual([3, 2]);
+  });
+});
+
+describe('pipeline and job actions', () => {
+  it('retries a pipeline\'s failed jobs (201) and cancels its running ones (200)', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ user: 'dev' });
+    const a = ci.job(p.id, { name: 'a' });
+    const b = ci.job(p.id, { name: 'b' });
+    ci.finish(a.id, { status: 'failed' });
+    const retried = await call('POST', `${APP}/pipelines/${p.id}/retry`, { token: 'dev-token' });
+    expect(retried).toMatchObject({ status: 201, body: { id: p.id, status: 'running' } });
+    const jobs = (await call('GET', `${APP}/pipelines/${p.id}/jobs`, { token: 'dev-token' })).body;
+    expect(jobs.map((j: { name: string; status: string }) => `${j.name}:${j.status}`)).toEqual(['b:running', 'a:pending']);
+    expect((await call('POST', `${APP}/pipelines/${p.id}/cancel`, { token: 'reporter-token' })).status).toBe(403);
+    const canceled = await call('POST', `${APP}/pipelines/${p.id}/cancel`, { token: 'dev-token' });
+    expect(canceled).toMatchObject({ status: 200, body: { status: 'canceled' } });
+    expect((await call('GET', '/job', { headers: { 'JOB-TOKEN': b.token } })).status).toBe(401);
+  });
+
+  it('deletes a pipeline for an owner (204): its jobs, artifacts and tokens go, and the ref\'s latest is found again', async () => {
+    const e = world();
+    const ci = e.ci('acme/app');
+    const older = ci.pipeline({ user: 'dev' });
+    ci.finish(ci.job(older.id, { name: 'build' }).id, { status: 'success', artifacts: { files: { 'v.txt': 'old' } } });
+    const newer = ci.pipeline({ user: 'dev' });
+    const job = ci.job(newer.id, { name: 'build' });
+    ci.finish(job.id, { status: 'success', artifacts: { files: { 'v.txt': 'new' } } });
+    const raw = () => call('GET', `${APP}/jobs/artifacts/main/raw/v.txt?job=build`, { token: 'dev-token' });
+    expect((await raw()).body).toBe('new');
+    expect((await call('DELETE', `${APP}/pipelines/${newer.id}`, { token: 'maintainer-token' })).status).toBe(403);
+    expect((await call('DELETE', `${APP}/pipelines/${newer.id}`, { token: 'root-token' })).status).toBe(204);
+    expect((await call('GET', `${APP}/pipelines/${newer.id}`, { token: 'dev-token' })).status).toBe(404);
+    expect((await call('GET', `${APP}/jobs/${job.id}`, { token: 'dev-token' })).status).toBe(404);
+    expect((await raw()).body).toBe('old');
+    expect((await call('DELETE', `${APP}/pipelines/${older.id}`, { token: 'root-token', headers: { 'If-Unmodified-Since': 'Sat, 01 Jan 2000 00:00:00 GMT' } })).status).toBe(412);
+  });
+
+  it('plays a manual job (pending, 200) and refuses any other; erases a finished job\'s log and artifacts (201)', async () => {
+    const ci = world().ci('acme/app');
+    const p = ci.pipeline({ user: 'dev' });
+    const manual = ci.job(p.id, { name: 'deploy', status: 'manual' });
+    expect((await call('POST', `${APP}/jobs/${manual.id}/play`, { token: 'reporter-token' })).status).toBe(403);
+    const played = await call('POST', `${APP}/jobs/${manual.id}/play`, { token: 'maintainer-token' });
+    expect(played).toMatchObject({ status: 200, body: { status: 'pending', user: { username: 'mai' } } });
+    expect((await call('POST', `${APP}/jobs/${manual.id}/play`, { token: 'maintainer-token' })).body).toEqual({ message: '400 Bad request - Unplayable Job' });
+    const done = ci.job(p.id, { name: 'build' });
+    expect((await call('POST', `${APP}/jobs/${done.id}/erase`, { token: 'dev-token' })).body).toEqual({ message: '403 Forbidden - Job is not erasable!' });
+    ci.finish(done.id, { status: 'success', log: 'log\n', artifacts: { files: { 'a.txt': 'a' } } });
+    expect((await call('POST', `${APP}/jobs/${done.id}/erase`, { token: 'reporter-token' })).status).toBe(403);
+    const erased = await call('POST', `${APP}/jobs/${done.id}/erase`, { token: 'maintainer-token' });
+    expect(erased).toMatchObject({ status: 201, body: { erased_at: expect.any(String), artifacts: [] } });
+    const trace = await call('GET', `${APP}/jobs/${done.id}/trace`, { token: 'dev-token' });
+    expect(trace.status).toBe(200);
+    expect(trace.body).toBeNull(); // an empty body
   });
 });
 

@@ -1,18 +1,19 @@
 // Pipelines and jobs as clients read them (lib/api/ci/pipelines.rb, lib/api/ci/jobs.rb): lists
 // with their filters, one pipeline or job, a pipeline's jobs, a job's log, retry and cancel,
 // and the current job of a job token (GET /job).
-import { notFound, recordNotFound } from '../../core/errors.js';
+import { badRequest, forbidden, notFound, recordNotFound } from '../../core/errors.js';
+import { checkUnmodifiedSince } from '../../http/conditional.js';
 import type { Job } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { arr, bool, int, str } from '../../http/params.js';
-import { json, type Reply } from '../../http/route.js';
+import { arr, bool, hash, int, str } from '../../http/params.js';
+import { json, noContent, type Reply } from '../../http/route.js';
 import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { findUserByUsername } from '../users/index.js';
 import { project, route, type Context } from '../define.js';
 import { jobNotRetryable } from './errors.js';
 import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
 import {
-  AVAILABLE_STATUSES, canReadBuilds, canUpdateBuilds, cancelJob, findJob, findPipeline, isRetryable, pipelineCount, pipelineJobs, projectJobs, projectPipelines, retryJob,
+  AVAILABLE_STATUSES, canDestroyPipelines, canEraseJob, canReadBuilds, canUpdateBuilds, cancelJob, cancelPipeline, destroyPipeline, eraseJob, isErasable, isPlayable, playJob, retryPipeline, findJob, findPipeline, isRetryable, pipelineCount, pipelineJobs, projectJobs, projectPipelines, retryJob,
 } from './pipelines.js';
 import type { Pipeline } from './records.js';
 
@@ -35,9 +36,10 @@ function jobOf(ctx: Context<unknown>, id: number): Job {
   return job;
 }
 
+/** `all_pipelines.find`: an unknown one is ActiveRecord's RecordNotFound. */
 function pipelineOf(ctx: Context<unknown>, id: number): Pipeline {
   const p = findPipeline(ctx.state, ctx.project.id, id);
-  if (!p) throw notFound('Pipeline');
+  if (!p) throw recordNotFound();
   return p;
 }
 
@@ -143,6 +145,44 @@ export const jobRoutes = [
     handler: (ctx): Reply => json(pipelineEntity(ctx.state, pipelineOf(ctx, ctx.params.pipeline_id), ctx, ctx.now())),
   }),
   route({
+    method: 'POST',
+    path: '/projects/:id/pipelines/:pipeline_id/retry',
+    auth: 'user',
+    scope: project(canUpdateBuilds),
+    params: { pipeline_id: int().required() },
+    handler: (ctx): Reply => {
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      ctx.update(retryPipeline(p, ctx.user!.id, ctx.now()));
+      return json(pipelineEntity(ctx.state, pipelineOf(ctx, p.id), ctx, ctx.now()), 201);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/pipelines/:pipeline_id/cancel',
+    auth: 'user',
+    scope: project(canUpdateBuilds),
+    params: { pipeline_id: int().required() },
+    handler: (ctx): Reply => {
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      ctx.update(cancelPipeline(p, ctx.now()));
+      return json(pipelineEntity(ctx.state, pipelineOf(ctx, p.id), ctx, ctx.now()));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/projects/:id/pipelines/:pipeline_id',
+    auth: 'user',
+    scope: READ,
+    params: { pipeline_id: int().required() },
+    handler: (ctx): Reply => {
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      if (!canDestroyPipelines(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      checkUnmodifiedSince(ctx, p.updatedAt);
+      ctx.update(destroyPipeline(p, ctx.now()));
+      return noContent();
+    },
+  }),
+  route({
     method: 'GET',
     path: '/projects/:id/pipelines/:pipeline_id/jobs',
     jobToken: true,
@@ -206,6 +246,32 @@ export const jobRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const job = ctx.update(cancelJob(jobOf(ctx, ctx.params.job_id), ctx.now()));
       return json(await renderJob(ctx, job), 201);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/play',
+    auth: 'user',
+    scope: READ,
+    params: { job_id: int().required(), job_variables_attributes: arr(hash({ key: str().required(), value: str().required() })) },
+    handler: async (ctx): Promise<Reply> => {
+      const job = jobOf(ctx, ctx.params.job_id);
+      if (!canUpdateBuilds(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      if (!isPlayable(job)) throw badRequest('Unplayable Job');
+      return json(await renderJob(ctx, ctx.update(playJob(job, ctx.user!.id, ctx.now()))));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/projects/:id/jobs/:job_id/erase',
+    auth: 'user',
+    scope: READ,
+    params: { job_id: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const job = jobOf(ctx, ctx.params.job_id);
+      if (!canEraseJob(ctx.state, ctx.user, ctx.project, job, ctx.now())) throw forbidden();
+      if (!isErasable(job, ctx.state)) throw forbidden('Job is not erasable!');
+      return json(await renderJob(ctx, ctx.update(eraseJob(job, ctx.now()))), 201);
     },
   }),
   route({

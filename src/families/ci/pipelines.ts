@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js';
 import { ACCESS, coreIds, newJob, type Job, type JobRunner, type JobStatus, type Project, type User } from '../../store/state.js';
-import { pget, pdel, pset, pvalues, tget, tset, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
+import { pget, pdel, pset, pvalues, tdel, tget, tset, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
@@ -515,4 +515,99 @@ export function adoptJob(draft: State, jobId: number, pipelineId: number, token:
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
   tset(draft.ciJobTokens, job.id, token);
   refreshPipeline(draft, job.projectId, pipeline.id, now);
+}
+
+/** Ci::Pipeline#retry_failed: each failed or canceled job that was not retried runs again, pending. */
+export function retryPipeline(pipeline: Pipeline, userId: number, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    for (const j of pipelineJobs(state, pipeline.id)) if (!j.retried && (j.status === 'failed' || j.status === 'canceled')) retryJob(j, userId, now)(draft);
+  };
+}
+
+/** Ci::Pipeline#cancel_running: every cancelable job of the pipeline and its children is canceled. */
+export function cancelPipeline(pipeline: Pipeline, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    for (const p of selfAndDescendants(state, pipeline)) {
+      for (const j of pipelineJobs(state, p.id)) if (CANCELABLE.includes(j.status)) finishJob(state, tget(state.jobs, j.id)!, { status: 'canceled' }, now);
+    }
+  };
+}
+
+/**
+ * Ci::DestroyPipelineService: the pipeline, its child pipelines, their jobs (whose tokens stop
+ * working), logs and artifacts; the ref's latest successful pipeline is found again.
+ */
+export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    const doomed = selfAndDescendants(state, pipeline);
+    for (const p of doomed) {
+      for (const id of [...pvalues(state.pipelineJobs, p.id)]) {
+        tdel(state.jobs, id);
+        pdel(state.projectJobs, p.projectId, id);
+        pdel(state.jobArtifacts, p.projectId, id);
+        tdel(state.ciJobTokens, id);
+      }
+      tdel(state.pipelineJobs, p.id);
+      pdel(state.pipelines, p.projectId, p.id);
+    }
+    if (pipeline.parentId !== null) {
+      const parent = pget(state.pipelines, pipeline.projectId, pipeline.parentId);
+      if (parent) parent.childIds = parent.childIds.filter((id) => id !== pipeline.id);
+    }
+    if (pipeline.parentId === null && pget(state.latestSuccessful, pipeline.projectId, pipeline.ref) === pipeline.id) {
+      pdel(state.latestSuccessful, pipeline.projectId, pipeline.ref);
+      let latest: Pipeline | undefined;
+      for (const other of pvalues(state.pipelines, pipeline.projectId)) {
+        if (other.parentId === null && other.ref === pipeline.ref && other.status === 'success' && (!latest || other.id > latest.id)) latest = other;
+      }
+      if (latest) {
+        pset(state.latestSuccessful, pipeline.projectId, pipeline.ref, latest.id);
+        latest.locked = true;
+      }
+    }
+    void now;
+  };
+}
+
+export const isPlayable = (job: Job) => job.status === 'manual';
+
+/** Ci::Build#play: a manual job is queued (pending) for the user who played it. */
+export function playJob(job: Job, userId: number, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const j = tget(state.jobs, job.id)!;
+    j.status = 'pending';
+    j.userId = userId;
+    j.queuedAt = now;
+    if (j.pipelineId !== null) refreshPipeline(state, j.projectId, j.pipelineId, now);
+    return plain(j) as Job;
+  };
+}
+
+/** Ci::Build#erasable?: finished, and not erased already. */
+export const isErasable = (job: Job, state: State) => COMPLETED.includes(job.status) && job.erasedAt === null && (job.trace !== '' || artifactsOf(state, job) !== undefined);
+
+/** Ci::BuildEraseService: the artifacts and the log go; `erased_at` is set. */
+export function eraseJob(job: Job, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const j = tget(state.jobs, job.id)!;
+    pdel(state.jobArtifacts, j.projectId, j.id);
+    j.trace = '';
+    j.erasedAt = now;
+    return plain(j) as Job;
+  };
+}
+
+/** `destroy_pipeline`: owners. */
+export function canDestroyPipelines(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.owner, now);
+}
+
+/** `erase_build`: maintainers, or the developer whose job it is. */
+export function canEraseJob(state: State, user: User | null, project: Project, job: Job, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.maintainer, now) || (user?.id === job.userId && hasProjectRole(state, user, project, ACCESS.developer, now));
 }
