@@ -510,7 +510,12 @@ export function adoptJob(draft: State, jobId: number, pipelineId: number, token:
   job.pipelineId = pipeline.id;
   job.sha = pipeline.sha;
   job.tag = pipeline.tag;
-  if (job.status === 'running') job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
+  if (job.status === 'running' || COMPLETED.includes(job.status)) job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
+  if (COMPLETED.includes(job.status)) {
+    job.startedAt ??= now;
+    job.finishedAt ??= now;
+    if (job.status === 'failed') job.failureReason ??= 'script_failure';
+  }
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
   tset(draft.ciJobTokens, job.id, token);
