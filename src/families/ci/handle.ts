@@ -12,7 +12,7 @@ import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
 import { parseExpireIn } from './archive.js';
 import {
-  addJob, appendTrace, artifactsOf, attachArtifacts, createPipeline, findPipeline, finishJob, scheduleCleanup, startJob, type ArtifactsInput, type FinishInput,
+  addJob, appendTrace, artifactsOf, attachArtifacts, cleanupUnlocked, createPipeline, findPipeline, finishJob, startJob, type ArtifactsInput, type FinishInput,
 } from './pipelines.js';
 import type { CiLimits, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
 
@@ -228,8 +228,9 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
       pipelineOf(pipelineId);
       const now = host.now();
       change((draft) => {
-        findPipeline(draft, project().id, pipelineId)!.locked = locked;
-        if (!locked) scheduleCleanup(draft, { projectId: project().id, pipelineId }, now);
+        const p = findPipeline(draft, project().id, pipelineId)!;
+        p.locked = locked;
+        if (!locked) cleanupUnlocked(draft, p, now);
       });
     },
     getJob: (id) => jobOf(id),

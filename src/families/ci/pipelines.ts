@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js';
 import { ACCESS, coreIds, newJob, type Job, type JobRunner, type JobStatus, type Project, type User } from '../../store/state.js';
-import { pget, pdel, pset, pvalues, tdel, tget, tset, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
+import { emptyTable, pget, pdel, pset, pvalues, tdel, tget, tset, tvalues, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
@@ -26,7 +26,7 @@ export interface PipelinesSlice {
   /** Project id -> job id -> the job's artifacts archive. */
   jobArtifacts: Partitioned<JobArtifacts>;
   /** Project id -> expiry time -> the jobs whose artifacts expire then (one cleanup run per time). */
-  artifactExpiries: Partitioned<number[]>;
+  artifactExpiries: Partitioned<Table<number>>;
   /** Job id -> its CI_JOB_TOKEN, to mask it in the job's log. */
   ciJobTokens: Table<string>;
   /** How the next artifact cleanups behave. */
@@ -314,7 +314,7 @@ function settlePipeline(draft: State, p: Pipeline, now: number): void {
     const old = pget(draft.pipelines, p.projectId, current);
     if (old && old.locked) {
       old.locked = false;
-      scheduleCleanup(draft, { projectId: p.projectId, pipelineId: old.id }, now);
+      cleanupUnlocked(draft, old, now);
     }
   }
   if (latest) {
@@ -435,18 +435,36 @@ export function scheduleCleanup(draft: State, scope: CleanupScope, at: number): 
   schedule(draft, CLEANUP_ARTIFACTS, at + draft.artifactCleanup.lagMs, scope);
 }
 
+/**
+ * A pipeline lost its lock: its artifacts that have expired already go at the next cleanup run.
+ * Those that have not are left to the run of their expiry time, which checks the lock then.
+ */
+export function cleanupUnlocked(draft: State, pipeline: Pipeline, now: number): void {
+  const expired = selfAndDescendants(draft, pipeline).some((pl) => {
+    for (const id of pvalues(draft.pipelineJobs, pl.id)) {
+      const a = pget(draft.jobArtifacts, pl.projectId, id);
+      if (a && a.expireAt !== null && a.expireAt <= now) return true;
+    }
+    return false;
+  });
+  if (expired) scheduleCleanup(draft, { projectId: pipeline.projectId, pipelineId: pipeline.id }, now);
+}
+
 /** Notes that a job's artifacts expire at `at`: the first artifact of that time schedules its run. */
 function indexExpiry(draft: State, projectId: number, jobId: number, at: number): void {
-  const held = pget(draft.artifactExpiries, projectId, at);
-  if (held?.includes(jobId)) return;
-  pset(draft.artifactExpiries, projectId, at, [...(held ?? []), jobId]);
-  if (!held) scheduleCleanup(draft, { projectId, at }, at);
+  const first = pget(draft.artifactExpiries, projectId, at) === undefined;
+  if (first) pset(draft.artifactExpiries, projectId, at, emptyTable<number>());
+  tset(pget(draft.artifactExpiries, projectId, at)!, jobId, jobId);
+  if (first) scheduleCleanup(draft, { projectId, at }, at);
 }
 
 function cleanupCandidates(state: State, scope: CleanupScope): JobArtifacts[] {
   const { projectId } = scope;
   const of = (ids: Iterable<number>) => [...ids].map((id) => pget(state.jobArtifacts, projectId, id)).filter((a): a is JobArtifacts => a !== undefined);
-  if (scope.at !== undefined) return of(pget(state.artifactExpiries, projectId, scope.at) ?? []);
+  if (scope.at !== undefined) {
+    const held = pget(state.artifactExpiries, projectId, scope.at);
+    return held ? of(tvalues(held)) : [];
+  }
   if (scope.pipelineId !== undefined) {
     const p = findPipeline(state, projectId, scope.pipelineId);
     return p ? of(selfAndDescendants(state, p).flatMap((pl) => [...pvalues(state.pipelineJobs, pl.id)])) : [];
