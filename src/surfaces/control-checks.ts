@@ -80,11 +80,13 @@ const DURATION = must(
   'a duration such as 2h30m, 1d 4h, 90s, 500ms, or milliseconds (not negative)',
 );
 const JOB_STATUS = oneOf('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled');
-const texts = mapOf(text);
-function ARTIFACTS_FILES_B64(): Check {
-  return mapOf(must((v) => typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v), 'Base64 text'));
-}
-const ARTIFACTS = fields({ files: texts, files_base64: ARTIFACTS_FILES_B64(), expire_in: text, public: bool });
+/** Artifacts to upload: path -> text, or path -> Base64 for bytes; GitLab's `expire_in` words. */
+const ARTIFACT_FIELDS = {
+  files: mapOf(text),
+  files_base64: mapOf(must((v) => typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v), 'Base64 text')),
+  expire_in: text,
+  public: bool,
+};
 
 /** The body of each control write, by endpoint. */
 export const CHECKS = {
@@ -109,10 +111,10 @@ export const CHECKS = {
   journal: fields({ seq: text, to: oneOf('before', 'after') }),
   ciPipeline: fields({ project: text, ref: text, user: text, source: text, parent_id: int(1), status: JOB_STATUS }),
   ciJob: fields({ project: text, pipeline_id: int(1), name: text, stage: text, status: JOB_STATUS, user: text, allow_failure: bool, tags: must((v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'a list of strings'), token: text }, ['pipeline_id', 'name']),
-  ciJobId: fields({ project: text, job_id: text, pipeline_id: text }),
+  ciJobId: fields({ project: text, job_id: text }),
   ciLog: fields({ project: text, job_id: text, text }, ['text']),
-  ciFinish: fields({ project: text, job_id: text, status: oneOf('success', 'failed', 'canceled', 'skipped'), failure_reason: text, coverage: must((v) => typeof v === 'number' && Number.isFinite(v), 'a number'), log: text, artifacts: ARTIFACTS }, ['status']),
-  ciArtifacts: fields({ project: text, job_id: text, files: texts, files_base64: ARTIFACTS_FILES_B64(), expire_in: text, public: bool }),
+  ciFinish: fields({ project: text, job_id: text, status: oneOf('success', 'failed', 'canceled', 'skipped'), failure_reason: text, coverage: must((v) => typeof v === 'number' && Number.isFinite(v), 'a number'), log: text, artifacts: fields(ARTIFACT_FIELDS) }, ['status']),
+  ciArtifacts: fields({ project: text, job_id: text, ...ARTIFACT_FIELDS }),
   ciLock: fields({ project: text, pipeline_id: text, locked: bool }, ['locked']),
   ciCleanup: fields({ fail: int(0), lag: DURATION, retry: DURATION }),
   ciCdn: fields({ enabled: bool, ttl: DURATION }, ['enabled']),
