@@ -104,6 +104,13 @@ describe('jobs', () => {
     expect((await call('GET', `${APP}/jobs?scope[]=bogus`, { token: 'reporter-token' })).body).toEqual({ error: 'scope does not have a valid value' });
   });
 
+  it('counts GET /projects/:id/jobs against the instance\'s jobs_index limit', async () => {
+    world().configure({ settings: { rate_limits: { jobs_index: { limit: 2, period_seconds: 60 } } } });
+    for (let i = 0; i < 2; i++) expect((await call('GET', `${APP}/jobs`, { token: 'reporter-token' })).status).toBe(200);
+    expect((await call('GET', `${APP}/jobs`, { token: 'reporter-token' })).status).toBe(429);
+    expect((await call('GET', `${APP}/jobs`, { token: 'dev-token' })).status).toBe(200);
+  });
+
   it('gets one job, 404 for another project\'s or an unknown one; lists a pipeline\'s jobs', async () => {
     const [deploy] = (await call('GET', `${APP}/jobs`, { token: 'reporter-token' })).body;
     expect((await call('GET', `${APP}/jobs/${deploy.id}`, { token: 'reporter-token' })).body.name).toBe('deploy');

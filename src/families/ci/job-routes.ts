@@ -200,6 +200,8 @@ export const jobRoutes = [
     path: '/projects/:id/jobs',
     auth: 'user',
     jobToken: true,
+    // check_rate_limit!(:jobs_index, scope: current_user), when the instance sets it.
+    rateLimit: 'jobs_index',
     scope: READ,
     paginated: true,
     params: SCOPE,
