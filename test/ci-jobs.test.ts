@@ -62,6 +62,17 @@ describe('pipelines', () => {
     expect((await call('GET', `${APP}/pipelines/999`, { token: 'reporter-token' })).body).toEqual({ message: '404 Not found' });
   });
 
+  it('answers the latest pipeline of a ref\'s current commit, 403 when there is none; job tokens read pipelines', async () => {
+    const e = world();
+    const ci = e.ci('acme/app');
+    const newer = ci.pipeline({ ref: 'main', user: 'dev' });
+    expect((await call('GET', `${APP}/pipelines/latest`, { token: 'reporter-token' })).body).toMatchObject({ id: newer.id, ref: 'main' });
+    expect((await call('GET', `${APP}/pipelines/latest?ref=feature/x`, { token: 'reporter-token' })).body).toEqual({ message: '403 Forbidden' });
+    const job = ci.job(newer.id, { name: 'reader' });
+    expect((await call('GET', `${APP}/pipelines/${newer.id}`, { headers: { 'JOB-TOKEN': job.token } })).body.id).toBe(newer.id);
+    expect((await call('GET', `${APP}/pipelines?job_token=${job.token}`)).status).toBe(200);
+  });
+
   it('a tag pipeline is a tag; an unknown ref is refused', async () => {
     const ci = world().ci('acme/app');
     expect(ci.pipeline({ ref: 'v1.0' }).tag).toBe(true);

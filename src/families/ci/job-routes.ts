@@ -9,6 +9,7 @@ import { arr, bool, hash, int, str } from '../../http/params.js';
 import { json, noContent, type Reply } from '../../http/route.js';
 import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { findUserByUsername } from '../users/index.js';
+import { refsOf } from '../repositories/index.js';
 import { project, route, type Context } from '../define.js';
 import { jobNotRetryable } from './errors.js';
 import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
@@ -107,6 +108,7 @@ export const jobRoutes = [
     method: 'GET',
     path: '/projects/:id/pipelines',
     cacheable: true,
+    jobToken: true,
     scope: READ,
     paginated: true,
     params: {
@@ -139,7 +141,31 @@ export const jobRoutes = [
   }),
   route({
     method: 'GET',
+    path: '/projects/:id/pipelines/latest',
+    scope: READ,
+    params: { ref: str() },
+    handler: (ctx): Reply => {
+      // Project#latest_pipeline: the newest pipeline of the ref's current commit; none is 403 (authorize! on nil).
+      const ref = ctx.params.ref ?? ctx.project.defaultBranch ?? 'main';
+      const refs = refsOf(ctx.state, ctx.project.id);
+      const sha = Object.hasOwn(refs.branches, ref) ? refs.branches[ref] : Object.hasOwn(refs.tags, ref) ? refs.tags[ref]!.commit : undefined;
+      let latest: Pipeline | undefined;
+      if (sha !== undefined) {
+        for (const p of projectPipelines(ctx.state, ctx.project.id)) {
+          if (p.parentId === null && p.ref === ref && p.sha === sha) {
+            latest = p;
+            break;
+          }
+        }
+      }
+      if (!latest) throw forbidden();
+      return json(pipelineEntity(ctx.state, latest, ctx, ctx.now()));
+    },
+  }),
+  route({
+    method: 'GET',
     path: '/projects/:id/pipelines/:pipeline_id',
+    jobToken: true,
     scope: READ,
     params: { pipeline_id: int().required() },
     handler: (ctx): Reply => json(pipelineEntity(ctx.state, pipelineOf(ctx, ctx.params.pipeline_id), ctx, ctx.now())),
