@@ -164,6 +164,76 @@ async function writeScaling(): Promise<void> {
 }
 
 /**
+ * CI at 100,000 jobs (each in its pipeline, with artifacts) against 100: a job run through
+ * `emulator.ci` (pipeline, job, log, finish with artifacts), keeping a job's artifacts through
+ * the API, and a page of a project's jobs; alternating rounds, median ratio.
+ */
+async function ciScaling(): Promise<void> {
+  const { createPipeline, addJob, attachArtifacts, finishJob } = await import('../src/families/ci/pipelines.js');
+  const world = async (n: number) => {
+    const e = await createEmulator({ clock: { now: '2026-01-01T00:00:00Z', frozen: true } });
+    await e.seed({ projects: [{ namespace: 'acme', path: 'ci', creator: 'alice', repository: { files: { 'a.txt': 'a' } } }] });
+    const project = e.ci('acme/ci');
+    const first = project.pipeline({});
+    const pid = first.projectId;
+    const sha = first.sha;
+    const now = e.clock.now();
+    e.store.update((d) => {
+      const proj = tget(d.projects, pid)!;
+      for (let i = 0; i < n; i++) {
+        const p = createPipeline(d, proj, { ref: 'main', sha, tag: false, userId: proj.creatorId }, now);
+        const { job } = addJob(d, p, { name: 'build' }, now);
+        attachArtifacts(d, job, { files: { 'out.txt': `run ${i}` }, expireIn: '1 week' }, now);
+        finishJob(d, tget(d.jobs, job.id)!, { status: i % 3 ? 'success' : 'failed' }, now);
+      }
+    });
+    return { e, ci: project, pid };
+  };
+  const small = await world(100);
+  const large = await world(100_000);
+  const run = (w: Awaited<ReturnType<typeof world>>) => {
+    const p = w.ci.pipeline({});
+    const j = w.ci.job(p.id, { name: 'build' });
+    w.ci.log(j.id, 'done\n');
+    w.ci.finish(j.id, { status: 'success', artifacts: { files: { 'out.txt': 'x' }, expireIn: '1 week' } });
+    return j.id;
+  };
+  const keep = async (w: Awaited<ReturnType<typeof world>>, jobId: number) => {
+    const res = await w.e.handle(new Request(`${BASE}/api/v4/projects/${w.pid}/jobs/${jobId}/artifacts/keep`, { method: 'POST', headers: { 'PRIVATE-TOKEN': TOKEN } }));
+    if (res.status !== 200) throw new Error(`keep answered ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const page = async (w: Awaited<ReturnType<typeof world>>) => {
+    const res = await w.e.handle(new Request(`${BASE}/api/v4/projects/${w.pid}/jobs?per_page=20&page=3`, { headers: { 'PRIVATE-TOKEN': TOKEN } }));
+    if (res.status !== 200) throw new Error(`jobs page answered ${res.status}`);
+    await res.arrayBuffer();
+  };
+  const measure = async (label: string, goal: string, op: (w: Awaited<ReturnType<typeof world>>) => Promise<unknown> | unknown) => {
+    const n = 100;
+    const ratios: number[] = [];
+    let smallMs = 0;
+    let largeMs = 0;
+    for (let round = 0; round < 5; round++) {
+      const a = performance.now();
+      for (let i = 0; i < n; i++) await op(small);
+      const b = performance.now();
+      for (let i = 0; i < n; i++) await op(large);
+      const c = performance.now();
+      smallMs = (b - a) / n;
+      largeMs = (c - b) / n;
+      ratios.push(largeMs / smallMs);
+    }
+    const med = [...ratios].sort((x, y) => x - y)[2]!;
+    say(`ci: ${label} at 100,000 jobs ${fmt(largeMs)} ms vs at 100 ${fmt(smallMs)} ms -> median ${fmt(med, 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= ${goal})`);
+  };
+  await measure('a job run (pipeline, job, log, finish with artifacts)', '1.5x', run);
+  // Jobs made beforehand, one kept per request.
+  const made = new Map([small, large].map((w) => [w, Array.from({ length: 500 }, () => run(w))]));
+  await measure('POST keep of a job\'s artifacts', '1.5x', async (w) => keep(w, made.get(w)!.pop()!));
+  await measure('GET a page of the project\'s jobs', '3x', page);
+}
+
+/**
  * A page of GET /projects at 10,000 projects against the same page at 100, on a cache miss (the
  * world changes before each request), for each kind of caller; alternating, median ratio.
  */
@@ -223,9 +293,15 @@ async function main(): Promise<void> {
     const [projects, commits] = process.argv.slice(3).map(Number);
     for (const line of await benchMemory(projects || undefined, commits || undefined)) say(line);
   }
+  if (!only || only === 'artifacts') {
+    const { benchArtifacts } = await import('./artifacts.js');
+    const [seconds, rounds] = process.argv.slice(3).map(Number);
+    for (const line of await benchArtifacts(seconds || undefined, rounds || undefined)) say(line);
+  }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') await writeScaling();
   if (!only || only === 'lists') await listScaling();
+  if (!only || only === 'ci') await ciScaling();
   if (!only || only === 'git') {
     const gitBench = './git.js'; // written alongside the git families
     const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);

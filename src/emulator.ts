@@ -10,6 +10,7 @@ import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
 import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
 import { movesControl, type MovesControl } from './families/storage-moves/index.js';
+import { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
@@ -209,6 +210,40 @@ export class Emulator {
     return Object.assign(handle as RepositoryHandle & { readonly url: string }, {
       clone: (dir: string, options: { url?: string } = {}) => cloneRepository(objects(), handle.refs(), dir, options.url ?? url()),
     });
+  }
+
+  /**
+   * CI of a project, for tests: create pipelines for a ref, add and start jobs (a running job's
+   * token authenticates as its user), write logs, finish jobs with artifacts, lock pipelines,
+   * and plan how artifact cleanups behave (see the README's CI section).
+   */
+  ci(project: number | string): CiHandle {
+    const find = (): Project => {
+      const p = projectByIdOrPath(this.state, project);
+      if (!p) throw new EmulatorError(`no project '${project}'`);
+      return p;
+    };
+    find();
+    return ciHandle(this.#ciHost(), find);
+  }
+
+  /** How the next artifact cleanups behave: `{ fail: 1 }` fails the next run, `{ lag: '10m' }` runs each late. */
+  ciPlanCleanup(plan: CiCleanupPlan): void {
+    planCleanup(this.#ciHost(), plan);
+  }
+
+  /** Plan limits on CI records: `{ project_ci_variables: 1 }`. */
+  ciSetLimits(limits: Partial<CiLimits>): void {
+    setCiLimits(this.#ciHost(), limits);
+  }
+
+  /** Artifact downloads answer 302 to a signed URL that expires after `ttl` (5 minutes by default), served by the emulator. */
+  ciConfigureCdn(config: CiCdnConfig): void {
+    configureCdn(this.#ciHost(), config);
+  }
+
+  #ciHost(): CiHost {
+    return { state: () => this.state, update: (recipe) => void this.store.update(recipe), now: () => this.clock.now() };
   }
 
   snapshot(): Snapshot {

@@ -9,13 +9,17 @@ export type { RoleName } from './policy/access.js';
 export type { FixtureRepository, FixtureCommit, FixtureTag, FixtureX509Signature, RepositoryHandle, RepositoryRefs, Repository, TagRef, ProtectedBranch } from './families/repositories/index.js';
 export type { FixtureMilestone } from './families/milestones/index.js';
 export type { FixtureRelease } from './families/releases/index.js';
+export type {
+  CiHandle, CiPipelineInput, CiJobInput, CiFinishInput, CiArtifactsInput, CiCleanupPlan, CiCdnConfig, CiLimits, CiVariable, Pipeline, JobArtifacts,
+  FixtureVariable, FixturePipeline, FixturePipelineJob,
+} from './families/ci/index.js';
 import type { JournalEntry as Entry } from './core/journal.js';
 import type { Snapshot as WorldSnapshot } from './store/store.js';
 /** One journaled request, with the world just before and after it. */
 export type JournalEntry = Entry<WorldSnapshot>;
 export type { FaultRule, Fault } from './core/faults.js';
 export type { Snapshot } from './store/store.js';
-export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token } from './store/state.js';
+export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token, Job, JobStatus } from './store/state.js';
 export { ACCESS } from './store/state.js';
 export { EmulatorError } from './core/errors.js';
 export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';

@@ -3,6 +3,7 @@
 // new folder and one line here.
 import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
+import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
@@ -43,4 +44,5 @@ export const FAMILIES = [
   members,
   storageMoves,
   issues,
+  ci,
 ] as const;

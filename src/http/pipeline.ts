@@ -176,7 +176,7 @@ export class Pipeline {
           at: new Date(this.deps.clock.now()).toISOString(),
           method,
           path: url.pathname,
-          query: url.search,
+          query: filteredQuery(url),
           status: response.status,
           user: outcome.caller.user?.username ?? null,
           durationMs: performance.now() - started,
@@ -224,7 +224,7 @@ export class Pipeline {
       at: new Date(this.deps.clock.now()).toISOString(),
       method,
       path: url.pathname,
-      query: url.search,
+      query: filteredQuery(url),
       status: CLIENT_CLOSED,
       user: null,
       durationMs: performance.now() - started,
@@ -361,4 +361,23 @@ function linkParams(route: RouteDef, ...sources: Record<string, unknown>[]): Rec
 
 function describe(e: unknown): string {
   return e instanceof Error ? (e.stack ?? e.message) : String(e);
+}
+
+/** Credentials GitLab filters out of its logs (config/application.rb filter_parameters). */
+const SECRET_PARAMS = new Set(['private_token', 'job_token', 'access_token', 'token']);
+
+/** The query string as the journal keeps it: a credential's value is `[FILTERED]`, as in GitLab's logs. */
+function filteredQuery(url: URL): string {
+  if (!url.search) return url.search;
+  const parts = url.search.slice(1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    let name = eq < 0 ? part : part.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      /* kept as sent */
+    }
+    return eq >= 0 && SECRET_PARAMS.has(name.toLowerCase()) ? `${part.slice(0, eq)}=[FILTERED]` : part;
+  });
+  return `?${parts.join('&')}`;
 }

@@ -158,14 +158,57 @@ export interface Namespace {
 
 export type FeatureAccess = 'disabled' | 'private' | 'enabled' | 'public';
 
-/** A CI job, as far as its job token needs it (the project it runs in, and whether it still runs). */
+export type JobStatus =
+  | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
+  | 'skipped' | 'manual' | 'scheduled';
+
+/** The runner a job ran on, as Entities::Ci::Runner shows it. */
+export interface JobRunner {
+  id: number;
+  description: string;
+  runnerType: 'instance_type' | 'group_type' | 'project_type';
+}
+
+/**
+ * A CI job (Ci::Build): its job token is valid while it runs. The CI family keeps its
+ * pipelines and artifacts; the job itself is here, where authentication reads it.
+ */
 export interface Job {
   id: number;
   projectId: number;
   name: string;
-  status: 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled';
+  status: JobStatus;
   userId: number;
   ref: string;
+  /** The pipeline it belongs to; null only while a fixture's jobs wait for the CI seed phase. */
+  pipelineId: number | null;
+  stage: string;
+  tag: boolean;
+  /** The commit it ran on; null when the project has no repository. */
+  sha: string | null;
+  createdAt: number;
+  queuedAt: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  erasedAt: number | null;
+  coverage: number | null;
+  allowFailure: boolean;
+  failureReason: string | null;
+  tagList: string[];
+  runner: JobRunner | null;
+  /** Retried jobs are hidden from lists unless asked for (`include_retried`). */
+  retried: boolean;
+  /** The log, as stored (job tokens and masked values already masked). */
+  trace: string;
+}
+
+/** A job record with its defaults: what the fields not given start as. */
+export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' | 'userId' | 'ref'> & Partial<Job>, now: number): Job {
+  return {
+    pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
+    coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
+    ...fields,
+  };
 }
 
 export interface Project {

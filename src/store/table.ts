@@ -123,19 +123,6 @@ export function isTableValue(v: object): v is Table<unknown> {
   return 'chunks' in v && 'size' in v && Object.keys(v).length === 2;
 }
 
-/** Every value of the table, last first (for numeric keys: descending ids), without building a list. */
-export function* tvaluesReversed<T>(table: Table<T>): IterableIterator<T> {
-  const tops = Object.keys(table.chunks);
-  for (let i = tops.length - 1; i >= 0; i--) {
-    const mid = table.chunks[tops[i]!]!;
-    const chunks = Object.keys(mid);
-    for (let j = chunks.length - 1; j >= 0; j--) {
-      const values = [...mid[chunks[j]!]!.values()];
-      for (let k = values.length - 1; k >= 0; k--) yield values[k]!;
-    }
-  }
-}
-
 /** The table's chunks in its order, each named as `chunkOf` names the chunk of a key. */
 export function* tchunkEntries<T>(table: Table<T>): IterableIterator<[string, ReadonlyMap<string, T>]> {
   for (const top in table.chunks) {
@@ -209,4 +196,19 @@ export function* pvalues<T>(p: Partitioned<T>, owner: number): IterableIterator<
 
 export function plist<T>(p: Partitioned<T>, owner: number): T[] {
   return Array.from(pvalues(p, owner));
+}
+
+/**
+ * A table keyed by increasing ids, newest first, lazily: a page of the newest records reads the
+ * chunk index and the chunks it needs, whatever the table's size.
+ */
+export function* tvaluesDesc<T>(table: Table<T>): IterableIterator<T> {
+  const tops = Object.keys(table.chunks).filter((k) => !k.startsWith('s')).map(Number).sort((a, b) => b - a);
+  for (const top of tops) {
+    const mid = table.chunks[String(top)]!;
+    for (const ck of Object.keys(mid).map(Number).sort((a, b) => b - a)) {
+      const entries = [...mid[String(ck)]!.entries()].sort((a, b) => Number(b[0]) - Number(a[0]));
+      for (const [, v] of entries) yield v;
+    }
+  }
 }

@@ -75,6 +75,19 @@ const FAULT: { [K in keyof FaultRule]-?: Check } = {
   body: must((v) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)) || isHash(v), 'a JSON object, string, number or null'),
 };
 
+const DURATION = must(
+  (v) => (typeof v === 'string' || typeof v === 'number') && attempt(() => parseDuration(v as string | number)),
+  'a duration such as 2h30m, 1d 4h, 90s, 500ms, or milliseconds (not negative)',
+);
+const JOB_STATUS = oneOf('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled');
+/** Artifacts to upload: path -> text, or path -> Base64 for bytes; GitLab's `expire_in` words. */
+const ARTIFACT_FIELDS = {
+  files: mapOf(text),
+  files_base64: mapOf(must((v) => typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v), 'Base64 text')),
+  expire_in: text,
+  public: bool,
+};
+
 /** The body of each control write, by endpoint. */
 export const CHECKS = {
   clock: fields({
@@ -113,4 +126,14 @@ export const CHECKS = {
     { step: must((v) => (typeof v === 'string' || typeof v === 'number') && attempt(() => parseDuration(v as string | number) > 0 || (() => { throw new Error(); })()), 'a duration above zero such as 30s or 2m, or milliseconds') },
     ['step'],
   ),
+  ciPipeline: fields({ project: text, ref: text, user: text, source: text, parent_id: int(1), status: JOB_STATUS }),
+  ciJob: fields({ project: text, pipeline_id: int(1), name: text, stage: text, status: JOB_STATUS, user: text, allow_failure: bool, tags: must((v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'a list of strings'), token: text }, ['pipeline_id', 'name']),
+  ciJobId: fields({ project: text, job_id: text }),
+  ciLog: fields({ project: text, job_id: text, text }, ['text']),
+  ciFinish: fields({ project: text, job_id: text, status: oneOf('success', 'failed', 'canceled', 'skipped'), failure_reason: text, coverage: must((v) => typeof v === 'number' && Number.isFinite(v), 'a number'), log: text, artifacts: fields(ARTIFACT_FIELDS) }, ['status']),
+  ciArtifacts: fields({ project: text, job_id: text, ...ARTIFACT_FIELDS }),
+  ciLock: fields({ project: text, pipeline_id: text, locked: bool }, ['locked']),
+  ciCleanup: fields({ fail: int(0), lag: DURATION, retry: DURATION }),
+  ciCdn: fields({ enabled: bool, ttl: DURATION }, ['enabled']),
+  ciLimits: fields({ project_ci_variables: int(0), group_ci_variables: int(0), ci_instance_level_variables: int(0) }),
 } satisfies Record<string, Check>;

@@ -19,11 +19,13 @@ import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
 import type { CoreState, Instance, Settings } from '../store/state.js';
+import type { State } from '../families/world.js';
 import type { RepositoryObjects } from '../git/objects.js';
 import { listFiles } from '../git/tree.js';
 import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
 import type { ContainerType, MoveFailure, MovesControl, StorageMove } from '../families/storage-moves/index.js';
+import type { CiArtifactsInput, CiCdnConfig, CiCleanupPlan, CiHandle, CiLimits } from '../families/ci/index.js';
 
 export const CONTROL_PREFIX = '/-/emulator';
 
@@ -33,7 +35,7 @@ export interface ControlTarget {
   readonly clock: Clock;
   readonly journal: Journal<Snapshot>;
   readonly faults: Faults;
-  readonly state: CoreState;
+  readonly state: State;
   reset(): void;
   seed(fixture: never): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
@@ -54,9 +56,13 @@ export interface ControlTarget {
   };
   scimToken(groupPath: string): string;
   readonly moves: MovesControl;
+  ci(project: string): CiHandle;
+  ciPlanCleanup(plan: CiCleanupPlan): void;
+  ciSetLimits(limits: Partial<CiLimits>): void;
+  ciConfigureCdn(config: CiCdnConfig): void;
 }
 
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'moves'];
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'moves', 'ci'];
 
 /** A storage move as the control API shows it (more than the REST API: the chosen failure, the last change). */
 const moveJson = (m: StorageMove) => ({
@@ -369,6 +375,124 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
     }),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
     control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
+    ...ciRoutes(e, control),
+  ];
+}
+
+// ---- CI: what a runner and the pipeline machinery would do (emulator.ci in TypeScript) ----
+
+interface ArtifactsBody {
+  files?: Record<string, string>;
+  files_base64?: Record<string, string>;
+  expire_in?: string;
+  public?: boolean;
+}
+
+function artifactsInput(b: ArtifactsBody): CiArtifactsInput {
+  const files: Record<string, string | Uint8Array> = Object.create(null) as Record<string, string | Uint8Array>;
+  for (const [k, v] of Object.entries(b.files ?? {})) files[k] = v;
+  for (const [k, v] of Object.entries(b.files_base64 ?? {})) files[k] = Uint8Array.from(atob(v), (c) => c.charCodeAt(0));
+  return { files, expireIn: b.expire_in, public: b.public };
+}
+
+const jobView = (j: { id: number; name: string; status: string; pipelineId: number | null }) => ({ id: j.id, name: j.name, status: j.status, pipeline_id: j.pipelineId });
+
+function ciRoutes(e: ControlTarget, control: (def: Parameters<typeof controlRoute>[1]) => RouteDef): RouteDef[] {
+  const ci = (ctx: Context<unknown>) => e.ci(String(ctx.raw.project));
+  const jobId = (ctx: Context<unknown>) => {
+    const id = Number(ctx.raw.job_id);
+    if (!Number.isSafeInteger(id) || id < 1) throw fail(400, 'job_id must be a job id');
+    return id;
+  };
+  return [
+    control({
+      method: 'POST',
+      path: '/ci/:project/pipelines',
+      handler: (ctx) => {
+        const b = checked<{ ref?: string; user?: string; source?: string; parent_id?: number; status?: never }>(ctx, 'ciPipeline');
+        const p = ci(ctx).pipeline({ ref: b.ref, user: b.user, source: b.source, parent: b.parent_id, status: b.status });
+        return json({ id: p.id, iid: p.iid, ref: p.ref, sha: p.sha, tag: p.tag, status: p.status, source: p.source, parent_id: p.parentId }, 201);
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/jobs',
+      handler: (ctx) => {
+        const b = checked<{ pipeline_id: number; name: string; stage?: string; status?: never; user?: string; allow_failure?: boolean; tags?: string[]; token?: string }>(ctx, 'ciJob');
+        const j = ci(ctx).job(b.pipeline_id, { name: b.name, stage: b.stage, status: b.status, user: b.user, allowFailure: b.allow_failure, tags: b.tags, token: b.token });
+        return json({ id: j.id, status: j.status, token: j.token }, 201);
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/jobs/:job_id/start',
+      handler: (ctx) => {
+        checked(ctx, 'ciJobId');
+        return json(jobView(ci(ctx).start(jobId(ctx))));
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/jobs/:job_id/log',
+      handler: (ctx) => {
+        ci(ctx).log(jobId(ctx), checked<{ text: string }>(ctx, 'ciLog').text);
+        return noContent();
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/jobs/:job_id/finish',
+      handler: (ctx) => {
+        const b = checked<{ status: 'success'; failure_reason?: string; coverage?: number; log?: string; artifacts?: ArtifactsBody }>(ctx, 'ciFinish');
+        const j = ci(ctx).finish(jobId(ctx), {
+          status: b.status, failureReason: b.failure_reason, coverage: b.coverage, log: b.log, artifacts: b.artifacts && artifactsInput(b.artifacts),
+        });
+        return json(jobView(j));
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/jobs/:job_id/artifacts',
+      handler: (ctx) => {
+        const a = ci(ctx).artifacts(jobId(ctx), artifactsInput(checked<ArtifactsBody>(ctx, 'ciArtifacts')));
+        return json({ job_id: a.jobId, size: a.archive.length, expire_at: a.expireAt === null ? null : new Date(a.expireAt).toISOString() }, 201);
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/:project/pipelines/:pipeline_id/lock',
+      handler: (ctx) => {
+        const b = checked<{ locked: boolean }>(ctx, 'ciLock');
+        ci(ctx).lock(Number(ctx.raw.pipeline_id), b.locked);
+        return noContent();
+      },
+    }),
+    control({
+      method: 'POST',
+      path: '/ci/cleanup',
+      handler: (ctx) => {
+        const b = checked<{ fail?: number; lag?: string | number; retry?: string | number }>(ctx, 'ciCleanup');
+        e.ciPlanCleanup({ fail: b.fail, lag: b.lag, retry: b.retry });
+        return json(e.state.artifactCleanup);
+      },
+    }),
+    control({
+      method: 'PUT',
+      path: '/ci/cdn',
+      handler: (ctx) => {
+        e.ciConfigureCdn(checked<CiCdnConfig>(ctx, 'ciCdn'));
+        const { enabled, ttlSeconds } = e.state.artifactCdn as { enabled: boolean; ttlSeconds: number };
+        return json({ enabled, ttl_seconds: ttlSeconds });
+      },
+    }),
+    control({
+      method: 'PUT',
+      path: '/ci/limits',
+      handler: (ctx) => {
+        e.ciSetLimits(checked<Record<string, number>>(ctx, 'ciLimits'));
+        return json(e.state.ciLimits);
+      },
+    }),
   ];
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../src/index.js';
 import type { Draft } from 'immer';
 import type { Project, Repository } from '../../src/index.js';
+import type { Job } from '../../src/store/state.js';
 import type { Milestone } from '../../src/families/milestones/index.js';
 import type { Release } from '../../src/families/releases/index.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.js';
@@ -135,6 +136,16 @@ export function releaseRecord(emulator: Emulator, fullPath: string, tagName: str
   const r = pget(emulator.state.releases, projectRecord(emulator, fullPath).id, tagName);
   if (!r) throw new Error(`no release '${tagName}' in '${fullPath}'`);
   return r;
+}
+
+/** The first CI job of a project with that name (the one a fixture made first). */
+export function projectJob(emulator: Emulator, fullPath: string, name: string): Job {
+  const ids = plist(emulator.state.projectJobs, projectRecord(emulator, fullPath).id);
+  for (const id of ids) {
+    const job = tget(emulator.state.jobs, id);
+    if (job?.name === name) return job;
+  }
+  throw new Error(`no job '${name}' in '${fullPath}'`);
 }
 
 export function projectMilestones(emulator: Emulator, fullPath: string): Milestone[] {

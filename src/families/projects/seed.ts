@@ -2,7 +2,7 @@
 // job tokens) and job-token allowlist. Families that keep more per project seed it after this.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
-import { coreIds, type Job, type Visibility } from '../../store/state.js';
+import { coreIds, newJob, type Job, type Visibility } from '../../store/state.js';
 import { tget, tset, tvalues } from '../../store/table.js';
 import { membersOf, setMembership } from '../../store/members.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
@@ -70,7 +70,8 @@ function seedProject(draft: State, p: FixtureProjectPart, now: number) {
   }
   for (const j of p.jobs ?? []) {
     const id = coreIds.next(draft, 'job');
-    const job: Job = { id, projectId: project.id, name: j.name, status: j.status ?? 'running', userId: fixtureUserId(draft, j.user, where), ref: j.ref ?? 'main' };
+    const status = j.status ?? 'running';
+    const job: Job = newJob({ id, projectId: project.id, name: j.name, status, userId: fixtureUserId(draft, j.user, where), ref: j.ref ?? 'main', ...(status === 'running' ? { startedAt: now } : {}) }, now);
     tset(draft.jobs, id, job);
     const token = createToken(draft, job.userId, { kind: 'job', token: j.token, projectId: project.id, jobId: id, name: j.name }, now);
     handle.jobs[j.name] = { id, token: token.token };

@@ -1,7 +1,7 @@
 // GET /users (app/finders/users_finder.rb, lib/api/users.rb): who may list, which filters each
 // caller may use, and the order.
 import { ACCESS, type Tier, type User } from '../../store/state.js';
-import { tget, tvalues, tvaluesReversed } from '../../store/table.js';
+import { tget, tvalues, tvaluesDesc } from '../../store/table.js';
 import type { State } from '../world.js';
 import { membersOf } from './memberships.js';
 import { identityKey } from './rules.js';
@@ -95,7 +95,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Every user in id order, newest first when `desc`, without building the list (chunks hold ascending ids). */
 function usersById(state: State, desc: boolean): IterableIterator<User> {
-  return desc ? tvaluesReversed(state.users) : tvalues(state.users);
+  return desc ? tvaluesDesc(state.users) : tvalues(state.users);
 }
 
 /** The users the viewer may list with these filters (already stripped of what the viewer may not use), in GitLab's order. */

@@ -63,7 +63,7 @@ function dropRunner(draft: State, id: number, token: string): void {
 
 export { createSession, createToken, createUser, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
-export { userBasic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
+export { userBasic, userDetails, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
 export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';

@@ -1,0 +1,63 @@
+// CI/CD: variables of projects, groups and the instance; pipelines and jobs as data, their
+// artifacts expiring on the clock; job tokens.
+import type { Draft } from 'immer';
+import { emptyTable, pvalues, tdel } from '../../store/table.js';
+import { defineFamily, type Family, type SeedRun } from '../define.js';
+import type { State } from '../world.js';
+import { artifactRoutes } from './artifact-routes.js';
+import { jobRoutes } from './job-routes.js';
+import { cdnRoutes } from './cdn.js';
+import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
+import { DEFAULT_CI_LIMITS } from './records.js';
+import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
+import { variableRoutes } from './variable-routes.js';
+import type { VariablesSlice } from './variables.js';
+
+export type CiSlice = VariablesSlice & PipelinesSlice;
+
+async function seedCi(s: SeedRun): Promise<void> {
+  seedCiVariables(s);
+  await seedPipelines(s);
+}
+
+function forgetProject(draft: Draft<State>, id: number): void {
+  const state = draft as State;
+  for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
+  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
+  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.jobArtifacts, state.artifactExpiries];
+  for (const t of tables) tdel(t as State['projectJobs'], id);
+}
+
+export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }> = defineFamily({
+  name: 'ci',
+  state: () => ({
+    projectVariables: emptyTable(),
+    projectVariableKeys: emptyTable(),
+    groupVariables: emptyTable(),
+    groupVariableKeys: emptyTable(),
+    instanceVariables: emptyTable(),
+    instanceVariableKeys: emptyTable(),
+    ciLimits: { ...DEFAULT_CI_LIMITS },
+    pipelines: emptyTable(),
+    projectJobs: emptyTable(),
+    pipelineJobs: emptyTable(),
+    latestSuccessful: emptyTable(),
+    jobArtifacts: emptyTable(),
+    artifactExpiries: emptyTable(),
+    ciJobTokens: emptyTable(),
+    artifactCleanup: { ...DEFAULT_CLEANUP },
+    artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
+  }),
+  seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
+  // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
+  tasks: [CLEANUP_ARTIFACTS],
+  forget: {
+    project: forgetProject,
+    group: (draft, id) => void (tdel(draft.groupVariables, id), tdel(draft.groupVariableKeys, id)),
+  },
+});
+
+export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan } from './records.js';
+export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
+export { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

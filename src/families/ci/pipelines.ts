@@ -1,0 +1,636 @@
+// Pipelines and jobs as data (app/models/ci/pipeline.rb, build.rb, concerns/ci/has_status.rb,
+// app/services/ci/retry_job_service.rb, unlock_artifacts_service.rb, job_artifacts/*). The job
+// itself is the core's record (auth reads it); the family keeps the pipelines, the indexes
+// that list a project's jobs and a pipeline's jobs, the artifacts, and the job tokens.
+import type { Draft } from 'immer';
+import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js';
+import { ACCESS, coreIds, newJob, type Job, type JobRunner, type JobStatus, type Project, type User } from '../../store/state.js';
+import { emptyTable, pget, pdel, pset, pvalues, tdel, tget, tset, tvalues, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
+import { defineTask, plain, schedule, type Change } from '../define.js';
+import type { State } from '../world.js';
+import { createToken } from '../users/index.js';
+import { buildArchive, parseExpireIn } from './archive.js';
+import type { ArtifactCdn, CleanupPlan, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
+import { ids } from './variables.js';
+import { listVariables } from './variables.js';
+
+export interface PipelinesSlice {
+  /** Project id -> its pipelines by id. */
+  pipelines: Partitioned<Pipeline>;
+  /** Project id -> its jobs' ids (the job records are the core's `jobs`). */
+  projectJobs: Partitioned<number>;
+  /** Pipeline id -> its jobs' ids. */
+  pipelineJobs: Partitioned<number>;
+  /** Project id -> ref -> the id of its latest successful (root) pipeline. */
+  latestSuccessful: Partitioned<number>;
+  /** Project id -> job id -> the job's artifacts archive. */
+  jobArtifacts: Partitioned<JobArtifacts>;
+  /** Project id -> expiry time -> the jobs whose artifacts expire then (one cleanup run per time). */
+  artifactExpiries: Partitioned<Table<number>>;
+  /** Job id -> its CI_JOB_TOKEN, to mask it in the job's log. */
+  ciJobTokens: Table<string>;
+  /** How the next artifact cleanups behave. */
+  artifactCleanup: CleanupPlan;
+  /** Whether downloads redirect through a signed, expiring URL. */
+  artifactCdn: ArtifactCdn;
+}
+
+/** GitLab's `default_artifacts_expire_in`. */
+export const DEFAULT_EXPIRE_IN = '30 days';
+const CLEANUP_INTERVAL_MS = 7 * 60 * 1000;
+
+export const ACTIVE: readonly JobStatus[] = ['waiting_for_resource', 'preparing', 'pending', 'running', 'canceling'];
+const COMPLETED: readonly JobStatus[] = ['success', 'failed', 'canceled', 'skipped'];
+const CANCELABLE: readonly JobStatus[] = ['running', 'waiting_for_resource', 'preparing', 'pending', 'created', 'scheduled'];
+export const AVAILABLE_STATUSES = [
+  'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled',
+  'skipped', 'manual', 'scheduled',
+] as const;
+
+// ---- Reading ----
+
+export const findPipeline = (state: State, projectId: number, id: number): Pipeline | undefined => pget(state.pipelines, projectId, id);
+
+/** A job of the project (find_build!), or undefined. */
+export function findJob(state: State, projectId: number, id: number): Job | undefined {
+  const job = tget(state.jobs, id);
+  return job && job.projectId === projectId ? job : undefined;
+}
+
+/** The project's jobs, newest first, lazily (a page reads only what it shows). */
+export function* projectJobs(state: State, projectId: number): IterableIterator<Job> {
+  const ids = tget(state.projectJobs, projectId);
+  if (!ids) return;
+  for (const id of tvaluesDesc(ids)) {
+    const j = tget(state.jobs, id);
+    if (j) yield j;
+  }
+}
+
+/** A pipeline's jobs, in id order. */
+export function pipelineJobs(state: State, pipelineId: number): Job[] {
+  const out: Job[] = [];
+  for (const id of pvalues(state.pipelineJobs, pipelineId)) {
+    const j = tget(state.jobs, id);
+    if (j) out.push(j);
+  }
+  return out;
+}
+
+/** The project's pipelines, newest first, lazily. */
+export function* projectPipelines(state: State, projectId: number): IterableIterator<Pipeline> {
+  const t = tget(state.pipelines, projectId);
+  if (t) yield* tvaluesDesc(t);
+}
+
+export const pipelineCount = (state: State, projectId: number): number => tget(state.pipelines, projectId)?.size ?? 0;
+
+export const artifactsOf = (state: State, job: Job): JobArtifacts | undefined => pget(state.jobArtifacts, job.projectId, job.id);
+
+function rootOf(state: State, p: Pipeline): Pipeline {
+  let at = p;
+  for (let guard = 0; at.parentId !== null && guard < 100; guard++) {
+    const parent = findPipeline(state, at.projectId, at.parentId);
+    if (!parent) break;
+    at = parent;
+  }
+  return at;
+}
+
+/** Whether a job's artifacts are locked: its root pipeline is the latest successful one of its ref (or locked by hand). */
+export function artifactsLocked(state: State, job: Job): boolean {
+  const p = job.pipelineId === null ? undefined : findPipeline(state, job.projectId, job.pipelineId);
+  return p ? rootOf(state, p).locked : false;
+}
+
+/** The pipeline and its descendants, parent before child. */
+function selfAndDescendants(state: State, p: Pipeline): Pipeline[] {
+  const out: Pipeline[] = [];
+  const queue = [p];
+  while (queue.length) {
+    const at = queue.shift()!;
+    out.push(at);
+    for (const id of at.childIds) {
+      const c = findPipeline(state, at.projectId, id);
+      if (c) queue.push(c);
+    }
+  }
+  return out;
+}
+
+/** The named job with artifacts in a pipeline and its children, parent first. */
+function jobWithArtifactsIn(state: State, p: Pipeline, name: string): Job | undefined {
+  for (const pl of selfAndDescendants(state, p)) {
+    const found = pipelineJobs(state, pl.id).filter((j) => j.name === name && !j.retried && artifactsOf(state, j));
+    if (found.length) return found[found.length - 1];
+  }
+  return undefined;
+}
+
+/**
+ * Project#latest_successful_build_for_ref: the named job with artifacts in the latest
+ * successful pipeline of the ref; with `searchRecent`, in the recent successful pipelines.
+ */
+export function latestSuccessfulJobForRef(state: State, projectId: number, name: string, ref: string, searchRecent = false): Job | undefined {
+  if (searchRecent) {
+    for (const p of projectPipelines(state, projectId)) {
+      if (p.ref !== ref || p.parentId !== null || p.status !== 'success') continue;
+      const j = jobWithArtifactsIn(state, p, name);
+      if (j) return j;
+    }
+    return undefined;
+  }
+  const id = pget(state.latestSuccessful, projectId, ref);
+  const p = id === undefined ? undefined : findPipeline(state, projectId, id);
+  return p ? jobWithArtifactsIn(state, p, name) : undefined;
+}
+
+// ---- Policies ----
+
+/**
+ * ProjectPolicy `read_build`: reporters; with public jobs (`public_builds`, the default) also
+ * guests, and everyone who sees a project that is not private.
+ */
+export function canReadBuilds(state: State, user: User | null, project: Project, now: number): boolean {
+  if (!canUseFeature(state, user, project, 'builds', now)) return false;
+  if (hasProjectRole(state, user, project, ACCESS.reporter, now)) return true;
+  if (project.settings.public_jobs === false) return false;
+  return project.visibility !== 'private' || hasProjectRole(state, user, project, ACCESS.guest, now);
+}
+
+/** `read_job_artifacts`: non-public artifacts are for developers. */
+export function canReadJobArtifacts(state: State, user: User | null, project: Project, artifacts: JobArtifacts, now: number): boolean {
+  return artifacts.public || hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
+/** `update_build` (retry, cancel, keep): developers. */
+export function canUpdateBuilds(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.developer, now) && canUseFeature(state, user, project, 'builds', now);
+}
+
+/** `destroy_artifacts`: maintainers. */
+export function canDestroyArtifacts(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.maintainer, now);
+}
+
+// ---- Changing ----
+
+export interface PipelineInput {
+  ref: string;
+  sha: string | null;
+  tag: boolean;
+  userId: number;
+  source?: string;
+  parentId?: number | null;
+  status?: PipelineStatus;
+}
+
+export function createPipeline(draft: State, project: Project, input: PipelineInput, now: number): Pipeline {
+  const pipeline: Pipeline = {
+    id: ids.next(draft, 'ci_pipeline'),
+    iid: ids.next(draft, 'ci_pipeline_iid', project.id),
+    projectId: project.id,
+    sha: input.sha,
+    beforeSha: '0000000000000000000000000000000000000000',
+    ref: input.ref,
+    tag: input.tag,
+    status: input.status ?? 'created',
+    source: input.source ?? (input.parentId ? 'parent_pipeline' : 'push'),
+    userId: input.userId,
+    parentId: input.parentId ?? null,
+    childIds: [],
+    createdAt: now,
+    updatedAt: now,
+    startedAt: null,
+    finishedAt: null,
+    locked: false,
+  };
+  pset(draft.pipelines, project.id, pipeline.id, pipeline);
+  if (pipeline.parentId !== null) {
+    const parent = pget(draft.pipelines, project.id, pipeline.parentId);
+    if (parent) parent.childIds.push(pipeline.id);
+  }
+  if (pipeline.status === 'success') settlePipeline(draft, pipeline, now);
+  return pipeline;
+}
+
+export interface JobInput {
+  name: string;
+  stage?: string;
+  status?: JobStatus;
+  userId?: number;
+  allowFailure?: boolean;
+  tagList?: string[];
+  runner?: JobRunner | null;
+  /** The job token to hand out (generated when absent). */
+  token?: string;
+}
+
+/** A new job in a pipeline; a running one gets its CI_JOB_TOKEN. Returns the job and its token. */
+export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number): { job: Job; token: string } {
+  const status = input.status ?? 'running';
+  const running = status === 'running';
+  const job = newJob({
+    id: coreIds.next(draft, 'job'),
+    projectId: pipeline.projectId,
+    name: input.name,
+    status,
+    userId: input.userId ?? pipeline.userId,
+    ref: pipeline.ref,
+    pipelineId: pipeline.id,
+    stage: input.stage ?? 'test',
+    tag: pipeline.tag,
+    sha: pipeline.sha,
+    queuedAt: status === 'created' || status === 'manual' || status === 'skipped' ? null : now,
+    startedAt: running ? now : null,
+    finishedAt: COMPLETED.includes(status) ? now : null,
+    allowFailure: input.allowFailure ?? false,
+    tagList: [...(input.tagList ?? [])].sort(),
+    runner: input.runner ?? (running ? { id: 1, description: 'emulator-runner', runnerType: 'instance_type' } : null),
+  }, now);
+  tset(draft.jobs, job.id, job);
+  pset(draft.projectJobs, job.projectId, job.id, job.id);
+  pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
+  tset(draft.ciJobTokens, job.id, token);
+  refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
+  return { job, token };
+}
+
+/** Ci::HasStatus#composite_status over the jobs that were not retried. */
+export function compositeStatus(statuses: readonly { status: JobStatus; allowFailure: boolean }[]): PipelineStatus | undefined {
+  if (statuses.length === 0) return undefined;
+  const has = (s: JobStatus) => statuses.some((j) => j.status === s);
+  if (has('running') || has('canceling')) return 'running';
+  if (statuses.some((j) => ACTIVE.includes(j.status))) return statuses.some((j) => COMPLETED.includes(j.status)) ? 'running' : 'pending';
+  if (statuses.every((j) => j.status === 'created')) return 'created';
+  if (statuses.every((j) => j.status === 'skipped')) return 'skipped';
+  if (statuses.some((j) => j.status === 'failed' && !j.allowFailure)) return 'failed';
+  if (has('canceled')) return 'canceled';
+  if (has('created')) return 'running';
+  if (has('scheduled')) return 'scheduled';
+  if (has('manual')) return statuses.some((j) => j.status === 'success') ? 'success' : 'manual';
+  return 'success';
+}
+
+/** The pipeline's status from its jobs; the latest-successful index and locks follow. */
+export function refreshPipeline(draft: State, projectId: number, pipelineId: number, now: number): void {
+  const p = pget(draft.pipelines, projectId, pipelineId);
+  if (!p) return;
+  const jobs = pipelineJobs(draft, pipelineId).filter((j) => !j.retried);
+  const status = compositeStatus(jobs);
+  if (status === undefined || status === p.status) return;
+  const was = p.status;
+  p.status = status;
+  p.updatedAt = now;
+  if (p.startedAt === null && status !== 'created' && status !== 'pending') p.startedAt = now;
+  p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
+  if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
+}
+
+/**
+ * A root pipeline that succeeds becomes the latest successful one of its ref and locks its
+ * artifacts, unlocking the one before it (Ci::UnlockArtifactsService); one that stops being
+ * successful hands the place back to the newest successful one left.
+ */
+function settlePipeline(draft: State, p: Pipeline, now: number): void {
+  if (p.parentId !== null) return;
+  const current = pget(draft.latestSuccessful, p.projectId, p.ref);
+  let latest: Pipeline | undefined;
+  if (p.status === 'success') {
+    // One look-up: the newer of this one and the ref's latest.
+    const held = current === undefined ? undefined : pget(draft.pipelines, p.projectId, current);
+    latest = held && held.status === 'success' && held.id > p.id ? held : p;
+  } else if (current === p.id) {
+    // The latest left success: the newest successful one left takes its place (a walk, rarely).
+    for (const other of pvalues(draft.pipelines, p.projectId)) {
+      if (other.parentId === null && other.ref === p.ref && other.status === 'success' && (!latest || other.id > latest.id)) latest = other;
+    }
+  } else {
+    return;
+  }
+  if (latest?.id === current) return;
+  if (current !== undefined) {
+    const old = pget(draft.pipelines, p.projectId, current);
+    if (old && old.locked) {
+      old.locked = false;
+      cleanupUnlocked(draft, old, now);
+    }
+  }
+  if (latest) {
+    pset(draft.latestSuccessful, p.projectId, p.ref, latest.id);
+    latest.locked = true;
+  } else {
+    pdel(draft.latestSuccessful, p.projectId, p.ref);
+  }
+}
+
+export interface FinishInput {
+  status: 'success' | 'failed' | 'canceled' | 'skipped';
+  failureReason?: string | null;
+  coverage?: number | null;
+}
+
+/** A job reaches a final status: its token stops working, its pipeline's status follows. */
+export function finishJob(draft: State, job: Draft<Job>, input: FinishInput, now: number): void {
+  job.status = input.status;
+  job.finishedAt = now;
+  if (job.startedAt === null && input.status !== 'skipped' && input.status !== 'canceled') job.startedAt = now;
+  job.failureReason = input.status === 'failed' ? (input.failureReason ?? 'script_failure') : null;
+  if (input.coverage !== undefined) job.coverage = input.coverage;
+  if (job.pipelineId !== null) refreshPipeline(draft, job.projectId, job.pipelineId, now);
+}
+
+/** Moves a job to running (a runner picked it up): its token starts working. */
+export function startJob(draft: State, job: Draft<Job>, now: number): void {
+  job.status = 'running';
+  job.startedAt = now;
+  job.queuedAt ??= now;
+  job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
+  if (job.pipelineId !== null) refreshPipeline(draft, job.projectId, job.pipelineId, now);
+}
+
+/** Values masked in a job's log: its token, and the masked variables of its project, groups and the instance. */
+function secretsOf(state: State, job: Job): string[] {
+  const out: string[] = [];
+  const token = tget(state.ciJobTokens, job.id);
+  if (token) out.push(token);
+  const project = tget(state.projects, job.projectId);
+  const owners = [
+    ...listVariables(state, { kind: 'instance', id: 0 }),
+    ...(project ? ancestry(state, project.namespaceId).flatMap((g) => (g.kind === 'group' ? listVariables(state, { kind: 'group', id: g.id }) : [])) : []),
+    ...(project ? listVariables(state, { kind: 'project', id: project.id }) : []),
+  ];
+  for (const v of owners) if (v.masked && v.value.length > 0) out.push(v.value);
+  return out.sort((a, b) => b.length - a.length);
+}
+
+/** Appends to a job's log, masking secrets as the runner does (`[MASKED]`). */
+export function appendTrace(draft: State, job: Draft<Job>, text: string): void {
+  let masked = text;
+  for (const secret of secretsOf(draft, job as Job)) masked = masked.split(secret).join('[MASKED]');
+  job.trace += masked;
+}
+
+export interface ArtifactsInput {
+  files: Readonly<Record<string, string | Uint8Array>>;
+  /** GitLab's duration words; `never` for none. Default: the instance's 30 days. */
+  expireIn?: string;
+  public?: boolean;
+}
+
+/** Artifacts uploaded for a job: zipped with their metadata; their expiry scheduled for cleanup. */
+export function attachArtifacts(draft: State, job: Job, input: ArtifactsInput, now: number): JobArtifacts {
+  const ttl = parseExpireIn(input.expireIn ?? DEFAULT_EXPIRE_IN);
+  const built = buildArchive(input.files, now);
+  const artifacts: JobArtifacts = {
+    id: ids.next(draft, 'ci_artifact'),
+    jobId: job.id, ...built, createdAt: now, expireAt: ttl === null ? null : now + ttl, kept: false, public: input.public ?? true,
+  };
+  pset(draft.jobArtifacts, job.projectId, job.id, artifacts);
+  if (artifacts.expireAt !== null) indexExpiry(draft, job.projectId, job.id, artifacts.expireAt);
+  return artifacts;
+}
+
+/** Build#keep_artifacts!: no expiry, and spared by a project-wide delete. */
+export function keepArtifacts(job: Job): Change<void> {
+  return (draft) => {
+    const a = pget((draft as State).jobArtifacts, job.projectId, job.id);
+    if (a) (a.expireAt = null), (a.kept = true);
+  };
+}
+
+/** Ci::JobArtifacts::DeleteService: the archive and its metadata go at once; the log stays. */
+export function deleteJobArtifacts(job: Job): Change<void> {
+  return (draft) => void pdel((draft as State).jobArtifacts, job.projectId, job.id);
+}
+
+/**
+ * Ci::JobArtifacts::DeleteProjectArtifactsService: every artifact not locked (the latest
+ * successful pipeline of each ref) and not kept expires now; the cleanup removes them later.
+ */
+export function expireProjectArtifacts(projectId: number, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    let any = false;
+    for (const a of pvalues(state.jobArtifacts, projectId)) {
+      const job = tget(state.jobs, a.jobId);
+      if (a.kept || (job && artifactsLocked(state, job))) continue;
+      a.expireAt = now;
+      any = true;
+    }
+    if (any) scheduleCleanup(state, { projectId }, now);
+  };
+}
+
+/**
+ * What one run of the cleanup looks at: the artifacts that expire at one time (`at`, from the
+ * index of expiry times), the jobs of a pipeline that lost its lock, or the whole project
+ * (after a project-wide delete). A run never walks more than it was scheduled for.
+ */
+export type CleanupScope = { projectId: number; at?: number; pipelineId?: number };
+
+/** Schedules a run of the project's artifact cleanup for `at` (plus the planned lag). */
+export function scheduleCleanup(draft: State, scope: CleanupScope, at: number): void {
+  schedule(draft, CLEANUP_ARTIFACTS, at + draft.artifactCleanup.lagMs, scope);
+}
+
+/**
+ * A pipeline lost its lock: its artifacts that have expired already go at the next cleanup run.
+ * Those that have not are left to the run of their expiry time, which checks the lock then.
+ */
+export function cleanupUnlocked(draft: State, pipeline: Pipeline, now: number): void {
+  const expired = selfAndDescendants(draft, pipeline).some((pl) => {
+    for (const id of pvalues(draft.pipelineJobs, pl.id)) {
+      const a = pget(draft.jobArtifacts, pl.projectId, id);
+      if (a && a.expireAt !== null && a.expireAt <= now) return true;
+    }
+    return false;
+  });
+  if (expired) scheduleCleanup(draft, { projectId: pipeline.projectId, pipelineId: pipeline.id }, now);
+}
+
+/** Notes that a job's artifacts expire at `at`: the first artifact of that time schedules its run. */
+function indexExpiry(draft: State, projectId: number, jobId: number, at: number): void {
+  const first = pget(draft.artifactExpiries, projectId, at) === undefined;
+  if (first) pset(draft.artifactExpiries, projectId, at, emptyTable<number>());
+  tset(pget(draft.artifactExpiries, projectId, at)!, jobId, jobId);
+  if (first) scheduleCleanup(draft, { projectId, at }, at);
+}
+
+function cleanupCandidates(state: State, scope: CleanupScope): JobArtifacts[] {
+  const { projectId } = scope;
+  const of = (ids: Iterable<number>) => [...ids].map((id) => pget(state.jobArtifacts, projectId, id)).filter((a): a is JobArtifacts => a !== undefined);
+  if (scope.at !== undefined) {
+    const held = pget(state.artifactExpiries, projectId, scope.at);
+    return held ? of(tvalues(held)) : [];
+  }
+  if (scope.pipelineId !== undefined) {
+    const p = findPipeline(state, projectId, scope.pipelineId);
+    return p ? of(selfAndDescendants(state, p).flatMap((pl) => [...pvalues(state.pipelineJobs, pl.id)])) : [];
+  }
+  return [...pvalues(state.jobArtifacts, projectId)];
+}
+
+/**
+ * Ci::JobArtifacts::DestroyAllExpiredService: expired artifacts that are not locked go; a run
+ * planned to fail leaves everything and runs again later.
+ */
+export const CLEANUP_ARTIFACTS = defineTask<CleanupScope>('ci.artifacts.cleanup', (draft, p, ctx) => {
+  const state = draft as unknown as State;
+  if (state.artifactCleanup.failNext > 0) {
+    state.artifactCleanup.failNext--;
+    schedule(draft, CLEANUP_ARTIFACTS, ctx.now + state.artifactCleanup.retryMs, p);
+    return;
+  }
+  const gone: number[] = [];
+  for (const a of cleanupCandidates(state, p)) {
+    if (a.expireAt === null || a.expireAt > ctx.now) continue;
+    const job = tget(state.jobs, a.jobId);
+    if (job && artifactsLocked(state, job)) continue;
+    gone.push(a.jobId);
+  }
+  for (const id of gone) pdel(state.jobArtifacts, p.projectId, id);
+  if (p.at !== undefined) pdel(state.artifactExpiries, p.projectId, p.at);
+});
+
+export const DEFAULT_CLEANUP: CleanupPlan = { failNext: 0, lagMs: 0, retryMs: CLEANUP_INTERVAL_MS };
+
+/** Ci::RetryJobService: a new job in the same place, pending; the old one is marked retried. */
+export function retryJob(job: Job, userId: number, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const old = tget(state.jobs, job.id)!;
+    old.retried = true;
+    const pipeline = pget(state.pipelines, job.projectId, job.pipelineId!)!;
+    const { job: fresh } = addJob(state, pipeline, { name: job.name, stage: job.stage, status: 'pending', userId, allowFailure: job.allowFailure, tagList: job.tagList, runner: null }, now);
+    return fresh;
+  };
+}
+
+export const isRetryable = (job: Job) => job.pipelineId !== null && !job.retried && ['success', 'failed', 'canceled'].includes(job.status);
+
+/** Ci::Build#cancel: an active job is canceled; any other is left as it is. */
+export function cancelJob(job: Job, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const j = tget(state.jobs, job.id)!;
+    if (CANCELABLE.includes(j.status)) finishJob(state, j, { status: 'canceled' }, now);
+    return plain(j) as Job;
+  };
+}
+
+/** A job made before its pipeline (a fixture's project `jobs`): it joins the pipeline. */
+export function adoptJob(draft: State, jobId: number, pipelineId: number, token: string, now: number): void {
+  const job = tget(draft.jobs, jobId);
+  const pipeline = job && pget(draft.pipelines, job.projectId, pipelineId);
+  if (!job || !pipeline) return;
+  job.pipelineId = pipeline.id;
+  job.sha = pipeline.sha;
+  job.tag = pipeline.tag;
+  if (job.status === 'running' || COMPLETED.includes(job.status)) job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
+  if (COMPLETED.includes(job.status)) {
+    job.startedAt ??= now;
+    job.finishedAt ??= now;
+    if (job.status === 'failed') job.failureReason ??= 'script_failure';
+  }
+  pset(draft.projectJobs, job.projectId, job.id, job.id);
+  pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  tset(draft.ciJobTokens, job.id, token);
+  refreshPipeline(draft, job.projectId, pipeline.id, now);
+}
+
+/** Ci::Pipeline#retry_failed: each failed or canceled job that was not retried runs again, pending. */
+export function retryPipeline(pipeline: Pipeline, userId: number, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    for (const j of pipelineJobs(state, pipeline.id)) if (!j.retried && (j.status === 'failed' || j.status === 'canceled')) retryJob(j, userId, now)(draft);
+  };
+}
+
+/** Ci::Pipeline#cancel_running: every cancelable job of the pipeline and its children is canceled. */
+export function cancelPipeline(pipeline: Pipeline, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    for (const p of selfAndDescendants(state, pipeline)) {
+      for (const j of pipelineJobs(state, p.id)) if (CANCELABLE.includes(j.status)) finishJob(state, tget(state.jobs, j.id)!, { status: 'canceled' }, now);
+    }
+  };
+}
+
+/**
+ * Ci::DestroyPipelineService: the pipeline, its child pipelines, their jobs (whose tokens stop
+ * working), logs and artifacts; the ref's latest successful pipeline is found again.
+ */
+export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    const doomed = selfAndDescendants(state, pipeline);
+    for (const p of doomed) {
+      for (const id of [...pvalues(state.pipelineJobs, p.id)]) {
+        tdel(state.jobs, id);
+        pdel(state.projectJobs, p.projectId, id);
+        pdel(state.jobArtifacts, p.projectId, id);
+        tdel(state.ciJobTokens, id);
+      }
+      tdel(state.pipelineJobs, p.id);
+      pdel(state.pipelines, p.projectId, p.id);
+    }
+    if (pipeline.parentId !== null) {
+      const parent = pget(state.pipelines, pipeline.projectId, pipeline.parentId);
+      if (parent) parent.childIds = parent.childIds.filter((id) => id !== pipeline.id);
+    }
+    if (pipeline.parentId === null && pget(state.latestSuccessful, pipeline.projectId, pipeline.ref) === pipeline.id) {
+      pdel(state.latestSuccessful, pipeline.projectId, pipeline.ref);
+      let latest: Pipeline | undefined;
+      for (const other of pvalues(state.pipelines, pipeline.projectId)) {
+        if (other.parentId === null && other.ref === pipeline.ref && other.status === 'success' && (!latest || other.id > latest.id)) latest = other;
+      }
+      if (latest) {
+        pset(state.latestSuccessful, pipeline.projectId, pipeline.ref, latest.id);
+        latest.locked = true;
+      }
+    }
+    void now;
+  };
+}
+
+export const isPlayable = (job: Job) => job.status === 'manual';
+
+/** Ci::Build#play: a manual job is queued (pending) for the user who played it. */
+export function playJob(job: Job, userId: number, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const j = tget(state.jobs, job.id)!;
+    j.status = 'pending';
+    j.userId = userId;
+    j.queuedAt = now;
+    if (j.pipelineId !== null) refreshPipeline(state, j.projectId, j.pipelineId, now);
+    return plain(j) as Job;
+  };
+}
+
+/** Ci::Build#erasable?: finished, and not erased already. */
+export const isErasable = (job: Job, state: State) => COMPLETED.includes(job.status) && job.erasedAt === null && (job.trace !== '' || artifactsOf(state, job) !== undefined);
+
+/** Ci::BuildEraseService: the artifacts and the log go; `erased_at` is set. */
+export function eraseJob(job: Job, now: number): Change<Job> {
+  return (draft) => {
+    const state = draft as State;
+    const j = tget(state.jobs, job.id)!;
+    pdel(state.jobArtifacts, j.projectId, j.id);
+    j.trace = '';
+    j.erasedAt = now;
+    return plain(j) as Job;
+  };
+}
+
+/** `destroy_pipeline`: owners. */
+export function canDestroyPipelines(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.owner, now);
+}
+
+/** `erase_build`: maintainers, or the developer whose job it is. */
+export function canEraseJob(state: State, user: User | null, project: Project, job: Job, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.maintainer, now) || (user?.id === job.userId && hasProjectRole(state, user, project, ACCESS.developer, now));
+}

@@ -1,0 +1,96 @@
+// The CI records a project keeps: variables (of projects, groups and the instance), pipelines,
+// and what a job carries beyond the core's record (src/store/state.ts `Job`): its artifacts.
+
+export type VariableType = 'env_var' | 'file';
+
+/** Ci::Variable, Ci::GroupVariable or Ci::InstanceVariable. */
+export interface CiVariable {
+  id: number;
+  variableType: VariableType;
+  key: string;
+  value: string;
+  hidden: boolean;
+  protected: boolean;
+  masked: boolean;
+  raw: boolean;
+  /** `*` for instance variables, which have no scope. */
+  environmentScope: string;
+  description: string | null;
+}
+
+/** Plan limits (PlanLimits): how many variables an owner may hold. */
+export interface CiLimits {
+  project_ci_variables: number;
+  group_ci_variables: number;
+  ci_instance_level_variables: number;
+}
+
+export const DEFAULT_CI_LIMITS: CiLimits = { project_ci_variables: 8000, group_ci_variables: 30000, ci_instance_level_variables: 25 };
+
+export type PipelineStatus =
+  | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
+  | 'skipped' | 'manual' | 'scheduled';
+
+/** Ci::Pipeline: one run for a ref and commit; a child pipeline names its parent. */
+export interface Pipeline {
+  id: number;
+  iid: number;
+  projectId: number;
+  sha: string | null;
+  beforeSha: string;
+  ref: string;
+  tag: boolean;
+  status: PipelineStatus;
+  source: string;
+  userId: number;
+  parentId: number | null;
+  childIds: number[];
+  createdAt: number;
+  updatedAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  /** `artifacts_locked`: set while it is the latest successful pipeline of its ref (children follow their root). */
+  locked: boolean;
+}
+
+/** One entry of an archive's metadata (what Workhorse's metadata file lists): directories end in `/`. */
+export interface ArtifactEntry {
+  path: string;
+  size: number;
+  mode: number;
+  crc: number;
+}
+
+/** A job's archive (Ci::JobArtifact `archive` and `metadata`), with its expiry. */
+export interface JobArtifacts {
+  /** Each upload's own id: an archive is never changed, only replaced by a new upload. */
+  id: number;
+  jobId: number;
+  archive: Uint8Array;
+  /** GitLab's metadata file: gzip of the version, the errors and each entry. */
+  metadata: Uint8Array;
+  entries: ArtifactEntry[];
+  createdAt: number;
+  expireAt: number | null;
+  /** Kept (`keep_artifacts!`): never expires, and is spared by a project-wide delete. */
+  kept: boolean;
+  /** `artifacts:public`: false makes them Developer-only. */
+  public: boolean;
+}
+
+/** How the next artifact cleanups behave: chosen ahead, by a test. */
+export interface CleanupPlan {
+  /** How many runs still fail (leave every file, run again after `retryMs`). */
+  failNext: number;
+  /** How long after its due time each cleanup runs. */
+  lagMs: number;
+  retryMs: number;
+}
+
+/** Downloads through a "CDN": a 302 to a signed URL that expires, which the emulator also serves. */
+export interface ArtifactCdn {
+  enabled: boolean;
+  ttlSeconds: number;
+  /** Signs the URLs; drawn from the world's seed when the CDN is switched on. */
+  secret: string;
+}
