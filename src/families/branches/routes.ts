@@ -2,6 +2,7 @@
 // (lib/api/branches.rb, app/finders/branches_finder.rb, app/services/branches/*).
 import {
   branchTip,
+  branchNames,
   canPushCode,
   canPushToBranch,
   canReadCode,
@@ -110,7 +111,7 @@ export const branchRoutes = [
         if (!re) throw regexInvalid();
       }
       const { refs } = view;
-      let names = Object.keys(refs.branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      let names = [...branchNames(refs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (p.search) names = names.filter((n) => matchesSearch(n, p.search!));
       if (re) names = names.filter((n) => re!.test(n));
       if (p.sort === 'updated_asc' || p.sort === 'updated_desc') {

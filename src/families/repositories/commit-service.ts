@@ -12,18 +12,18 @@ import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {
-  branchTip,
   canDeleteBranch,
   canPushToBranch,
-  conflictsWithHierarchy,
   defaultBranchName,
   draftRefs,
-  isEmptyRepository,
   isValidBranchName,
   refsOf,
   resolveCommit,
   type RepoView,
 } from './rules.js';
+import { branchTip, conflictsWithHierarchy, deleteBranchRef, isEmptyRepository, setBranchRef } from './refs.js';
+import type { Repository } from './records.js';
+import { emptyTable } from '../../store/table.js';
 import {
   branchExists, branchHierarchyConflict, branchMoved, branchNameInvalid, changedBeforeDelete, changedWhileEditing, defaultBranchUndeletable,
   directoryExists, fileExists, fileMissing, filePathMissing, invalidPath, invalidReference, notOnBranch, nothingCommitted, pathTraversal,
@@ -146,7 +146,7 @@ export function moveBranch(projectId: number, branch: string, expected: string |
     const refs = draftRefs(draft, projectId);
     if (branchTip(refs, branch) !== expected) throw branchMoved(branch);
     const wasEmpty = isEmptyRepository(refs);
-    refs.branches[branch] = sha;
+    setBranchRef(refs, branch, sha);
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
@@ -204,12 +204,19 @@ export function initializeWithReadme(repo: RepositoryObjects, project: Project, 
   return firstReadmeCommit(repo, project, user, 'Initial commit', readmeContent(project), now);
 }
 
+/** The refs of an empty repository with one branch (what a first README commit makes of it). */
+function withBranch(empty: Repository, name: string, sha: string): Repository {
+  const refs: Repository = { ...empty, branches: emptyTable(), branchDirs: emptyTable() };
+  setBranchRef(refs, name, sha);
+  return refs;
+}
+
 /** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
 export async function createBranch(repo: RepositoryObjects, current: RepoView, user: User, name: string, ref: string, now: number): Promise<Outcome> {
   if (!isValidBranchName(name)) throw branchNameInvalid();
   const { project } = current;
   const readme = isEmptyRepository(current.refs) ? await firstReadmeCommit(repo, project, user, 'Add README.md', '', now) : null;
-  const view = readme ? { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } } : current;
+  const view = readme ? { project, refs: withBranch(current.refs, defaultBranchName(project), readme.sha) } : current;
   if (branchTip(view.refs, name) !== undefined) throw branchExists();
   const target = await resolveCommit(repo, view, ref);
   if (!target) throw invalidReference(name, ref);
@@ -233,7 +240,7 @@ export function deleteBranch(state: State, project: Project, user: User, name: s
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, project.id);
     if (branchTip(refs, name) !== expected) throw branchMoved(name);
-    delete refs.branches[name];
+    deleteBranchRef(refs, name);
     p.lastActivityAt = now;
   };
 }
