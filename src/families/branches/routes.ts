@@ -19,6 +19,7 @@ import {
   type Repository,
 } from '../repositories/index.js';
 import { branchEntity } from './entity.js';
+import { tget } from '../../store/table.js';
 import { branchRefnameInvalid, regexInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
 import { reachable } from '../../git/history.js';
@@ -153,7 +154,8 @@ export const branchRoutes = [
       const p = ctx.params;
       const repo = ctx.env.git.repository(ctx.project.id);
       const outcome = await createBranch(repo, repoView(ctx.state, ctx.project), pusher(ctx), p.branch, p.ref, ctx.now());
-      const made = ctx.update(outcome.recipe);
+      ctx.update(outcome.recipe);
+      const made = repoView(ctx.state, tget(ctx.state.projects, ctx.project.id) ?? ctx.project);
       return created((await render(ctx, made, repo, [p.branch]))[0]);
     },
   }),

@@ -63,7 +63,7 @@ export interface CommitRequest {
 /** A commit written, and the change that moves its branch there: it gives the project and its refs after the move. */
 export interface Outcome {
   sha: string;
-  recipe: Change<RepoView>;
+  recipe: Change<void>;
 }
 
 export const personOf = (user: User): Person => ({ name: user.name, email: user.email });
@@ -136,10 +136,11 @@ export async function writeFileCommit(
 }
 
 /**
- * Moves a branch, if it is still where it was read (`expected`, undefined for a new branch);
- * gives the project and its refs as the move left them.
+ * Moves a branch, if it is still where it was read (`expected`, undefined for a new branch).
+ * It returns nothing: a copy of the drafted refs would cost a copy of the chunks it touched;
+ * read the world after the update instead.
  */
-export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Change<RepoView> {
+export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Change<void> {
   return (draft) => {
     const p = tget(draft.projects, projectId);
     if (!p) throw notFound('Project');
@@ -150,7 +151,6 @@ export function moveBranch(projectId: number, branch: string, expected: string |
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
-    return { project: plain(p as Project), refs: plain(refs) };
   };
 }
 
@@ -222,7 +222,7 @@ export async function createBranch(repo: RepositoryObjects, current: RepoView, u
   if (!target) throw invalidReference(name, ref);
   if (conflictsWithHierarchy(view.refs, name)) throw branchHierarchyConflict(name);
   const move = moveBranch(project.id, name, undefined, target, now);
-  const recipe: Change<RepoView> = (draft) => {
+  const recipe: Change<void> = (draft) => {
     readme?.recipe(draft);
     if (branchTip(refsOf(draft as State, project.id), name) !== undefined) throw branchExists();
     return move(draft);
