@@ -6,6 +6,7 @@ import { setupServer } from 'msw/node';
 import { createEmulator } from '../src/index.js';
 import { handlers } from '../src/msw.js';
 import { tget } from '../src/store/table.js';
+import { projectByIdOrPath } from '../src/policy/paths.js';
 
 const BASE = 'https://gitlab.example.com';
 const TOKEN = 'glpat-emulator-root-token';
@@ -214,11 +215,11 @@ async function ciScaling(): Promise<void> {
     let smallMs = 0;
     let largeMs = 0;
     for (let round = 0; round < 5; round++) {
-      const a = performance.now();
+      const a = cpuNow();
       for (let i = 0; i < n; i++) await op(small);
-      const b = performance.now();
+      const b = cpuNow();
       for (let i = 0; i < n; i++) await op(large);
-      const c = performance.now();
+      const c = cpuNow();
       smallMs = (b - a) / n;
       largeMs = (c - b) / n;
       ratios.push(largeMs / smallMs);
@@ -231,6 +232,54 @@ async function ciScaling(): Promise<void> {
   const made = new Map([small, large].map((w) => [w, Array.from({ length: 500 }, () => run(w))]));
   await measure('POST keep of a job\'s artifacts', '1.5x', async (w) => keep(w, made.get(w)!.pop()!));
   await measure('GET a page of the project\'s jobs', '3x', page);
+}
+
+/**
+ * The same for a repository's refs: POST a branch to a repository holding 100 branches and to
+ * one holding 100,000 (set directly on the world's refs, all at the first commit), alternating.
+ */
+async function branchWriteScaling(): Promise<void> {
+  const { branchTip, draftRefs, setBranchRef } = await import('../src/families/repositories/index.js');
+  const fixture = {
+    users: [{ username: 'bench', name: 'Bench Mark', email: 'bench@example.com', admin: true, tokens: [{ token: TOKEN, scopes: ['api'] }] }],
+    projects: [{ namespace: 'bench', path: 'repo', creator: 'bench', repository: { files: { 'README.md': '# r\n' } } }],
+  };
+  const world = async (n: number) => {
+    const e = await createEmulator({ fixture });
+    const id = projectByIdOrPath(e.state, 'bench/repo')!.id;
+    e.store.update((d) => {
+      const refs = draftRefs(d, id);
+      const tip = branchTip(refs, 'main')!;
+      for (let i = 0; i < n; i++) setBranchRef(refs, `b${i}`, tip);
+    });
+    return e;
+  };
+  const small = await world(100);
+  const large = await world(100_000);
+  const post = async (e: Awaited<ReturnType<typeof world>>, i: number) => {
+    const res = await e.handle(new Request(`${BASE}/api/v4/projects/bench%2Frepo/repository/branches`, { method: 'POST', headers: { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' }, body: JSON.stringify({ branch: `new/${i}`, ref: 'main' }) }));
+    if (res.status !== 201) throw new Error(`branch create answered ${res.status}: ${await res.text()}`);
+  };
+  for (let i = 0; i < 50; i++) {
+    await post(small, -1 - i);
+    await post(large, -1 - i);
+  }
+  const n = 200;
+  const rounds: number[] = [];
+  const smalls: number[] = [];
+  const larges: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const a = cpuNow();
+    for (let i = 0; i < n; i++) await post(small, round * n + i);
+    const b = cpuNow();
+    for (let i = 0; i < n; i++) await post(large, round * n + i);
+    const c = cpuNow();
+    smalls.push((b - a) / n);
+    larges.push((c - b) / n);
+    rounds.push(larges.at(-1)! / smalls.at(-1)!);
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  say(`writes: POST /projects/:id/repository/branches at 100,000 branches ${fmt(median(larges))} ms vs at 100 ${fmt(median(smalls))} ms -> median ratio ${fmt(median(rounds), 2)}x (spread ${fmt(Math.min(...rounds), 2)}-${fmt(Math.max(...rounds), 2)}x; goal <= 1.5x)`);
 }
 
 /**
@@ -299,7 +348,10 @@ async function main(): Promise<void> {
     for (const line of await benchArtifacts(seconds || undefined, rounds || undefined)) say(line);
   }
   if (!only || only === 'snapshot') await snapshots();
-  if (!only || only === 'writes') await writeScaling();
+  if (!only || only === 'writes') {
+    await writeScaling();
+    await branchWriteScaling();
+  }
   if (!only || only === 'lists') await listScaling();
   if (!only || only === 'ci') await ciScaling();
   if (!only || only === 'git') {

@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
 import { matchesWildcard, userPattern } from '../src/policy/pattern.js';
-import { tget } from '../src/store/table.js';
-import { ACME, apiCall, projectRecord, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
+import { conflictsWithHierarchy, deleteBranchRef, emptyRepository, setBranchRef } from '../src/families/repositories/index.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject, type CallInit } from './support/world.js';
 
 /** 28 `a` and a `!`: `(a+)+$` backtracks 2^28 times over it in a backtracking engine. */
 const EVIL_BRANCH = `${'a'.repeat(28)}!`;
@@ -38,22 +38,18 @@ const seg = encodeURIComponent;
 /** Names an object's prototype chain answers for: a plain-object map would think each exists. */
 const NAMES = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty'];
 
-const refsNow = () => tget(world().state.repositories, projectRecord(world(), 'acme/app').id)!;
-
 describe('ref names that are object properties', () => {
-  it('keeps the maps of a repository free of a prototype across changes', async () => {
-    const before = refsNow();
-    for (const map of [before.branches, before.tags, before.protectedBranches, before.protectedTags, before.lfs]) {
-      expect(Object.getPrototypeOf(map)).toBeNull();
-    }
+  it('hands out the refs as records without a prototype across changes', async () => {
+    const git = world().git('acme/app');
+    const before = git.refs();
+    for (const map of [before.branches, before.tags]) expect(Object.getPrototypeOf(map)).toBeNull();
     expect((await api(`${REPO}/branches`, { method: 'POST', token: 'dev-token', json: { branch: 'next', ref: 'main' } })).status).toBe(201);
     expect((await api(`${REPO}/tags`, { method: 'POST', token: 'dev-token', json: { tag_name: 'v1', ref: 'main' } })).status).toBe(201);
-    const after = refsNow();
-    expect(after).not.toBe(before);
-    for (const map of [after.branches, after.tags, after.protectedBranches, after.protectedTags, after.lfs]) {
-      expect(Object.getPrototypeOf(map)).toBeNull();
-    }
+    const after = git.refs();
+    for (const map of [after.branches, after.tags]) expect(Object.getPrototypeOf(map)).toBeNull();
     expect(Object.keys(after.branches)).toContain('next');
+    expect(after.branches.next).toBe(after.branches.main);
+    expect(after.tags.v1?.commit).toBe(after.branches.main);
   });
 
   for (const name of NAMES) {
@@ -89,6 +85,21 @@ describe('ref names that are object properties', () => {
         expect((await api(`${REPO}/branches/${seg(name)}`, { token: 'dev-token' })).status).toBe(404);
         const after = (await (await api(`${REPO}/branches?per_page=100`, { token: 'dev-token' })).json()) as { name: string }[];
         expect(after.map((b) => b.name)).not.toContain(name);
+      });
+
+      it('is a directory of branches like any other: a branch under it and the branch itself cannot coexist', async () => {
+        const post = (branch: string) => api(`${REPO}/branches`, { method: 'POST', token: 'dev-token', json: { branch, ref: 'main' } });
+        const conflict = { message: `Failed to create branch '${name}': Branch name conflicts with existing branch hierarchy.` };
+        expect((await post(`${name}/x`)).status).toBe(201);
+        const refused = await post(name);
+        expect(refused.status).toBe(400);
+        expect(await refused.json()).toEqual(conflict);
+        expect((await api(`${REPO}/branches/${seg(`${name}/x`)}`, { method: 'DELETE', token: 'dev-token' })).status).toBe(204);
+        expect((await post(name)).status).toBe(201);
+        const under = await post(`${name}/y`);
+        expect(under.status).toBe(400);
+        expect(await under.json()).toEqual({ message: `Failed to create branch '${name}/y': Branch name conflicts with existing branch hierarchy.` });
+        expect((await api(`${REPO}/branches/${seg(name)}`, { method: 'DELETE', token: 'dev-token' })).status).toBe(204);
       });
 
       it('is a tag and a release like any other: created, read, listed and deleted', async () => {
@@ -230,5 +241,29 @@ describe('the patterns of src/policy/pattern.ts', () => {
   it('matchesWildcard reads a long name once however many `*` the pattern has', { timeout: 2000 }, () => {
     expect(matchesWildcard(`${'*-'.repeat(12)}x`, '-'.repeat(200))).toBe(false);
     expect(matchesWildcard(`${'*-'.repeat(12)}x`, `${'-'.repeat(200)}x`)).toBe(true);
+  });
+});
+
+describe('branch hierarchy', () => {
+  it('agrees with a plain model of branch names across creates and deletes', () => {
+    const part = fc.constantFrom('a', 'b', '__proto__', 'constructor');
+    const name = fc.array(part, { minLength: 1, maxLength: 3 }).map((p) => p.join('/'));
+    const op = fc.tuple(fc.boolean(), name);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 40 }), fc.array(name, { minLength: 1, maxLength: 10 }), (ops, probes) => {
+        const refs = emptyRepository();
+        const model = new Set<string>();
+        const conflicts = (n: string) => [...model].some((b) => b !== n && (b.startsWith(`${n}/`) || n.startsWith(`${b}/`)));
+        for (const [create, n] of ops) {
+          if (create && !model.has(n) && !conflicts(n)) {
+            setBranchRef(refs, n, 'sha');
+            model.add(n);
+          } else if (!create) {
+            expect(deleteBranchRef(refs, n)).toBe(model.delete(n));
+          }
+        }
+        for (const n of [...probes, ...ops.map(([, o]) => o)]) expect(conflictsWithHierarchy(refs, n), n).toBe(conflicts(n));
+      }),
+    );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
 import { ACME, apiCall, pendingTasks, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
+import { deleteTagRef, setProtectedTag } from '../src/families/repositories/index.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -161,7 +162,7 @@ describe('GET /projects/:id/releases', () => {
   });
 
   it('still lists a release whose tag is gone', async () => {
-    updateRefs(e, 'acme/app', (refs) => void delete refs.tags['v0.2']);
+    updateRefs(e, 'acme/app', (refs) => void deleteTagRef(refs, 'v0.2'));
     expect(tags((await get(`${APP}/releases`, 'dev-token')).body)).toContain('v0.2');
   });
 
@@ -404,7 +405,7 @@ describe('POST /projects/:id/releases', () => {
   it('lets a maintainer release a protected tag, and a developer when the rule lets developers create it', async () => {
     expect((await send('POST', `${APP}/releases`, { tag_name: 'v9.0' }, 'maintainer-token')).status).toBe(201);
     e.restore(seeded);
-    updateRefs(e, 'acme/app', (refs) => void (refs.protectedTags['v9*'] = { createAccessLevel: 30 }));
+    updateRefs(e, 'acme/app', (refs) => setProtectedTag(refs, 'v9*', { createAccessLevel: 30 }));
     expect((await send('POST', `${APP}/releases`, { tag_name: 'v9.0' }, 'dev-token')).status).toBe(201);
   });
 
@@ -469,7 +470,7 @@ describe('PUT /projects/:id/releases/:tag_name', () => {
     expect((await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'reporter-token')).status).toBe(403);
     expect((await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'outsider-token')).status).toBe(404);
     expect(await send('PUT', `${APP}/releases/v0.1`, { milestones: ['zzz'] }, 'dev-token')).toMatchObject({ status: 400, body: { message: 'Milestone(s) not found: zzz' } });
-    updateRefs(e, 'acme/app', (refs) => void delete refs.tags['v0.1']);
+    updateRefs(e, 'acme/app', (refs) => void deleteTagRef(refs, 'v0.1'));
     expect(await send('PUT', `${APP}/releases/v0.1`, { name: 'x' }, 'dev-token')).toMatchObject({ status: 404, body: { message: 'Tag does not exist' } });
   });
 

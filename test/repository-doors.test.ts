@@ -105,3 +105,61 @@ describe('the MSW door, with plain fetch', () => {
     expect(await emulator.git('acme/app').readText('docs/guide.md', 'docs-1')).toBe('# Guide\n');
   });
 });
+
+describe('ref names that are object properties, through both doors', () => {
+  const NAMES = ['__proto__', 'constructor', 'toString'];
+
+  it('creates, reads, lists and deletes them as branches and tags with @gitbeaker/rest', async () => {
+    const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
+    const server = await emulator.listen({ port: 0 });
+    try {
+      const api = new Gitlab({ host: server.url, token: TOKEN });
+      const project = 'acme/app';
+      const main = emulator.git(project).refs().branches.main!;
+      for (const name of NAMES) {
+        expect((await api.Branches.create(project, name, 'main')).name).toBe(name);
+        expect(await api.Branches.show(project, name)).toMatchObject({ name, commit: { id: main } });
+        expect(await api.Tags.create(project, name, name)).toMatchObject({ name, commit: { id: main } });
+        expect(await api.Tags.show(project, name)).toMatchObject({ name, target: main });
+      }
+      expect((await api.Branches.all(project)).map((b) => b.name)).toEqual(['__proto__', 'constructor', 'main', 'toString']);
+      expect((await api.Tags.all(project, { orderBy: 'name', sort: 'asc' })).map((t) => t.name)).toEqual(['__proto__', 'constructor', 'toString']);
+      const refs = emulator.git(project).refs();
+      expect(Object.getPrototypeOf(refs.branches)).toBeNull();
+      expect(Object.keys(refs.branches).sort()).toEqual(['__proto__', 'constructor', 'main', 'toString']);
+      expect(Object.keys(refs.tags).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+      for (const name of NAMES) {
+        await api.Tags.remove(project, name);
+        await api.Branches.remove(project, name);
+        await expect(api.Branches.show(project, name)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
+      }
+      expect(Object.keys(emulator.git(project).refs().branches)).toEqual(['main']);
+      expect(Object.keys(emulator.git(project).refs().tags)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('creates and reads them through the MSW door', async () => {
+    const msw = setupServer();
+    msw.listen({ onUnhandledRequest: 'bypass' });
+    try {
+      const emulator = await createEmulator({ fixture });
+      msw.resetHandlers(...handlers(emulator));
+      const base = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp/repository';
+      const send = (path: string, method = 'GET', body?: unknown) =>
+        fetch(`${base}${path}`, { method, headers: { 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      for (const name of NAMES) {
+        expect((await send(`/branches/${encodeURIComponent(name)}`)).status).toBe(404);
+        expect((await send('/branches', 'POST', { branch: name, ref: 'main' })).status).toBe(201);
+        expect(await (await send(`/branches/${encodeURIComponent(name)}`)).json()).toMatchObject({ name });
+        expect((await send('/tags', 'POST', { tag_name: name, ref: name })).status).toBe(201);
+        expect(await (await send(`/tags/${encodeURIComponent(name)}`)).json()).toMatchObject({ name });
+      }
+      const refs = emulator.git('acme/app').refs();
+      for (const name of NAMES) expect(refs.tags[name]?.commit).toBe(refs.branches[name]);
+    } finally {
+      msw.close();
+    }
+  });
+});

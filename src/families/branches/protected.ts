@@ -1,7 +1,7 @@
 // Protected branches (lib/api/protected_branches.rb, Entities::ProtectedBranch and
 // ProtectedRefAccess; EE's fields from the premium tier): list, get, protect, update, unprotect.
 import {
-  canReadCode, findProtectedBranch, protectBranch, refsOf, repositoryEnabled, unprotectBranch, updateBranchProtection, type ProtectedBranch,
+  canReadCode, findProtectedBranch, protectBranch, protectedBranchEntries, refsOf, repositoryEnabled, unprotectBranch, updateBranchProtection, type ProtectedBranch,
 } from '../repositories/index.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { hasProjectRole } from '../../policy/access.js';
@@ -60,7 +60,7 @@ export const protectedBranchRoutes = [
     params: { search: str() },
     handler: (ctx): Reply => {
       const refs = refsOf(ctx.state, ctx.project.id);
-      let list = Object.entries(refs.protectedBranches).sort(([, a], [, b]) => (a.id ?? 0) - (b.id ?? 0));
+      let list = [...protectedBranchEntries(refs)].sort(([, a], [, b]) => (a.id ?? 0) - (b.id ?? 0));
       const search = ctx.params.search?.toLowerCase();
       if (search) list = list.filter(([name]) => name.toLowerCase().includes(search));
       return json(ctx.paginate(list).map(([name, p]) => protectedBranchEntity(ctx, name, p)));

@@ -2,6 +2,7 @@
 // (lib/api/branches.rb, app/finders/branches_finder.rb, app/services/branches/*).
 import {
   branchTip,
+  branchNames,
   canPushCode,
   canPushToBranch,
   canReadCode,
@@ -18,6 +19,7 @@ import {
   type Repository,
 } from '../repositories/index.js';
 import { branchEntity } from './entity.js';
+import { tget } from '../../store/table.js';
 import { branchRefnameInvalid, regexInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
 import { reachable } from '../../git/history.js';
@@ -110,7 +112,7 @@ export const branchRoutes = [
         if (!re) throw regexInvalid();
       }
       const { refs } = view;
-      let names = Object.keys(refs.branches).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      let names = [...branchNames(refs)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       if (p.search) names = names.filter((n) => matchesSearch(n, p.search!));
       if (re) names = names.filter((n) => re!.test(n));
       if (p.sort === 'updated_asc' || p.sort === 'updated_desc') {
@@ -152,7 +154,8 @@ export const branchRoutes = [
       const p = ctx.params;
       const repo = ctx.env.git.repository(ctx.project.id);
       const outcome = await createBranch(repo, repoView(ctx.state, ctx.project), pusher(ctx), p.branch, p.ref, ctx.now());
-      const made = ctx.update(outcome.recipe);
+      ctx.update(outcome.recipe);
+      const made = repoView(ctx.state, tget(ctx.state.projects, ctx.project.id) ?? ctx.project);
       return created((await render(ctx, made, repo, [p.branch]))[0]);
     },
   }),

@@ -9,7 +9,7 @@ import { arr, bool, hash, int, str } from '../../http/params.js';
 import { json, noContent, type Reply } from '../../http/route.js';
 import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { findUserByUsername } from '../users/index.js';
-import { refsOf } from '../repositories/index.js';
+import { branchTip, findTag, refsOf } from '../repositories/index.js';
 import { project, route, type Context } from '../define.js';
 import { jobNotRetryable } from './errors.js';
 import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
@@ -148,7 +148,7 @@ export const jobRoutes = [
       // Project#latest_pipeline: the newest pipeline of the ref's current commit; none is 403 (authorize! on nil).
       const ref = ctx.params.ref ?? ctx.project.defaultBranch ?? 'main';
       const refs = refsOf(ctx.state, ctx.project.id);
-      const sha = Object.hasOwn(refs.branches, ref) ? refs.branches[ref] : Object.hasOwn(refs.tags, ref) ? refs.tags[ref]!.commit : undefined;
+      const sha = branchTip(refs, ref) ?? findTag(refs, ref)?.commit;
       let latest: Pipeline | undefined;
       if (sha !== undefined) {
         for (const p of projectPipelines(ctx.state, ctx.project.id)) {

@@ -1,6 +1,6 @@
 // Reading history around commits: compare, merge_base and contributors (lib/api/repositories.rb)
 // and a commit's diff, refs, signature and sequence (lib/api/commits.rb).
-import { canReadCode, defaultBranchName, refsOf, repoView, repositoryEnabled, resolveCommit } from '../repositories/index.js';
+import { branchEntries, canReadCode, defaultBranchName, isEmptyRepository, refsOf, tagEntries, repoView, repositoryEnabled, resolveCommit } from '../repositories/index.js';
 import { basicRef, commitEntity, contributorEntity, diffEntity } from './entity.js';
 import { projectWebUrl } from '../projects/index.js';
 import { log, reachable } from '../../git/history.js';
@@ -43,10 +43,10 @@ async function refsContaining(ctx: Context<unknown>, repo: RepositoryObjects, sh
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const out = [];
   if (type !== 'tag') {
-    for (const name of Object.keys(refs.branches).sort(byName)) if ((await reachable(repo, refs.branches[name]!)).has(sha)) out.push(basicRef('branch', name));
+    for (const [name, tip] of [...branchEntries(refs)].sort(([a], [b]) => byName(a, b))) if ((await reachable(repo, tip)).has(sha)) out.push(basicRef('branch', name));
   }
   if (type !== 'branch') {
-    for (const name of Object.keys(refs.tags).sort(byName)) if ((await reachable(repo, refs.tags[name]!.commit)).has(sha)) out.push(basicRef('tag', name));
+    for (const [name, tag] of [...tagEntries(refs)].sort(([a], [b]) => byName(a, b))) if ((await reachable(repo, tag.commit)).has(sha)) out.push(basicRef('tag', name));
   }
   return out;
 }
@@ -129,7 +129,7 @@ export const historyRoutes = [
       const view = repoView(ctx.state, ctx.project);
       const ref = p.ref || defaultBranchName(ctx.project);
       const tip = await resolveCommit(repo, view, ref);
-      const empty = Object.keys(view.refs.branches).length === 0;
+      const empty = isEmptyRepository(view.refs);
       if (!tip && !empty) throw notFound();
       // Repository#contributors: the last 2,000 commits without merges, grouped by author email.
       const byEmail = new Map<string, { name: string; email: string; commits: number }>();

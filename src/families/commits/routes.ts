@@ -1,7 +1,7 @@
 // Commits: GET /projects/:id/repository/commits and .../commits/:sha (lib/api/commits.rb).
 // The list is paginated without a count: GitLab pretends one more commit follows each page,
 // so there are no X-Total headers and "next" appears whenever a page is full.
-import { canReadCode, defaultBranchName, refsOf, repoView, repositoryEnabled, resolveCommit } from '../repositories/index.js';
+import { branchEntries, canReadCode, defaultBranchName, refsOf, repoView, repositoryEnabled, resolveCommit, tagEntries } from '../repositories/index.js';
 import { commitDetail, commitEntity, commitWithStats } from './entity.js';
 import { refNameInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
@@ -41,8 +41,8 @@ export const commitRoutes = [
       if (p.ref_name?.startsWith('-')) throw refNameInvalid();
       let tips: string[];
       if (p.all) {
-        const { branches, tags } = refsOf(ctx.state, ctx.project.id);
-        tips = [...new Set([...Object.values(branches), ...Object.values(tags).map((t) => t.commit)])];
+        const refs = refsOf(ctx.state, ctx.project.id);
+        tips = [...new Set([...[...branchEntries(refs)].map(([, sha]) => sha), ...[...tagEntries(refs)].map(([, t]) => t.commit)])];
       } else {
         const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), p.ref_name || defaultBranchName(ctx.project));
         tips = sha ? [sha] : [];

@@ -13,7 +13,7 @@ import { pdel, pget, pset, tget, tvalues } from '../../store/table.js';
 import { iso } from '../../render/time.js';
 import { milestoneEntity } from '../milestones/index.js';
 import { projectPaths, projectWebUrl } from '../projects/index.js';
-import { defaultBranchName, refsOf } from '../repositories/index.js';
+import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import { messageError } from '../../core/errors.js';
@@ -141,8 +141,8 @@ export async function createMergeRequest(
 ): Promise<(draft: Draft<State>) => MergeRequest> {
   const refs = refsOf(state, project.id);
   if (input.sourceBranch === input.targetBranch) throw unprocessable("You can't use same project/branch for source and target");
-  const head = Object.hasOwn(refs.branches, input.sourceBranch) ? refs.branches[input.sourceBranch]! : null;
-  const target = Object.hasOwn(refs.branches, input.targetBranch) ? refs.branches[input.targetBranch]! : null;
+  const head = branchTip(refs, input.sourceBranch) ?? null;
+  const target = branchTip(refs, input.targetBranch) ?? null;
   if (!head) throw unprocessable(`Source branch "${input.sourceBranch}" does not exist`);
   if (!target) throw unprocessable(`Target branch "${input.targetBranch}" does not exist`);
   if (input.title.trim() === '') throw messageError(400, { title: ["can't be blank"] });

@@ -6,7 +6,8 @@ import type { Project, User } from '../../store/state.js';
 import type { State } from '../world.js';
 import { moveBranch, personOf, type Outcome } from './commit-service.js';
 import { changeFailed } from './errors.js';
-import { branchTip, refsOf } from './rules.js';
+import { refsOf } from './rules.js';
+import { branchTip } from './refs.js';
 
 export type ChangeKind = 'cherry-pick' | 'revert';
 

@@ -12,18 +12,18 @@ import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {
-  branchTip,
   canDeleteBranch,
   canPushToBranch,
-  conflictsWithHierarchy,
   defaultBranchName,
   draftRefs,
-  isEmptyRepository,
   isValidBranchName,
   refsOf,
   resolveCommit,
   type RepoView,
 } from './rules.js';
+import { branchTip, conflictsWithHierarchy, deleteBranchRef, isEmptyRepository, setBranchRef } from './refs.js';
+import type { Repository } from './records.js';
+import { emptyTable } from '../../store/table.js';
 import {
   branchExists, branchHierarchyConflict, branchMoved, branchNameInvalid, changedBeforeDelete, changedWhileEditing, defaultBranchUndeletable,
   directoryExists, fileExists, fileMissing, filePathMissing, invalidPath, invalidReference, notOnBranch, nothingCommitted, pathTraversal,
@@ -63,7 +63,7 @@ export interface CommitRequest {
 /** A commit written, and the change that moves its branch there: it gives the project and its refs after the move. */
 export interface Outcome {
   sha: string;
-  recipe: Change<RepoView>;
+  recipe: Change<void>;
 }
 
 export const personOf = (user: User): Person => ({ name: user.name, email: user.email });
@@ -136,21 +136,21 @@ export async function writeFileCommit(
 }
 
 /**
- * Moves a branch, if it is still where it was read (`expected`, undefined for a new branch);
- * gives the project and its refs as the move left them.
+ * Moves a branch, if it is still where it was read (`expected`, undefined for a new branch).
+ * It returns nothing: a copy of the drafted refs would cost a copy of the chunks it touched;
+ * read the world after the update instead.
  */
-export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Change<RepoView> {
+export function moveBranch(projectId: number, branch: string, expected: string | undefined, sha: string, now: number): Change<void> {
   return (draft) => {
     const p = tget(draft.projects, projectId);
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, projectId);
     if (branchTip(refs, branch) !== expected) throw branchMoved(branch);
     const wasEmpty = isEmptyRepository(refs);
-    refs.branches[branch] = sha;
+    setBranchRef(refs, branch, sha);
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
-    return { project: plain(p as Project), refs: plain(refs) };
   };
 }
 
@@ -204,18 +204,25 @@ export function initializeWithReadme(repo: RepositoryObjects, project: Project, 
   return firstReadmeCommit(repo, project, user, 'Initial commit', readmeContent(project), now);
 }
 
+/** The refs of an empty repository with one branch (what a first README commit makes of it). */
+function withBranch(empty: Repository, name: string, sha: string): Repository {
+  const refs: Repository = { ...empty, branches: emptyTable(), branchDirs: emptyTable() };
+  setBranchRef(refs, name, sha);
+  return refs;
+}
+
 /** Branches::CreateService: an empty repository first gets an empty README.md on its default branch. */
 export async function createBranch(repo: RepositoryObjects, current: RepoView, user: User, name: string, ref: string, now: number): Promise<Outcome> {
   if (!isValidBranchName(name)) throw branchNameInvalid();
   const { project } = current;
   const readme = isEmptyRepository(current.refs) ? await firstReadmeCommit(repo, project, user, 'Add README.md', '', now) : null;
-  const view = readme ? { project, refs: { ...current.refs, branches: { [defaultBranchName(project)]: readme.sha } } } : current;
+  const view = readme ? { project, refs: withBranch(current.refs, defaultBranchName(project), readme.sha) } : current;
   if (branchTip(view.refs, name) !== undefined) throw branchExists();
   const target = await resolveCommit(repo, view, ref);
   if (!target) throw invalidReference(name, ref);
   if (conflictsWithHierarchy(view.refs, name)) throw branchHierarchyConflict(name);
   const move = moveBranch(project.id, name, undefined, target, now);
-  const recipe: Change<RepoView> = (draft) => {
+  const recipe: Change<void> = (draft) => {
     readme?.recipe(draft);
     if (branchTip(refsOf(draft as State, project.id), name) !== undefined) throw branchExists();
     return move(draft);
@@ -233,7 +240,7 @@ export function deleteBranch(state: State, project: Project, user: User, name: s
     if (!p) throw notFound('Project');
     const refs = draftRefs(draft, project.id);
     if (branchTip(refs, name) !== expected) throw branchMoved(name);
-    delete refs.branches[name];
+    deleteBranchRef(refs, name);
     p.lastActivityAt = now;
   };
 }

@@ -11,6 +11,7 @@ import type { State } from '../world.js';
 import type { TagRef } from './records.js';
 import { fileAt } from './commit-service.js';
 import { defaultBranchName, repoView, resolveCommit } from './rules.js';
+import { branchesRecord, tagsRecord } from './refs.js';
 
 export interface RepositoryRefs {
   /** The default branch (HEAD). */
@@ -70,7 +71,7 @@ export function repositoryHandle(objects: () => RepositoryObjects, world: () => 
     },
     refs() {
       const { project: p, refs } = view();
-      return { head: defaultBranchName(p), branches: Object.assign(Object.create(null), refs.branches), tags: Object.assign(Object.create(null), refs.tags) };
+      return { head: defaultBranchName(p), branches: branchesRecord(refs), tags: tagsRecord(refs) };
     },
     resolve: commit,
     async readFile(path, revision) {

@@ -3,6 +3,7 @@
 // families of the repository API (files, branches, commits, tags, archives) build on this one.
 export * from './records.js';
 export * from './rules.js';
+export * from './refs.js';
 export * from './errors.js';
 export * from './commit-service.js';
 export * from './multi-service.js';

@@ -11,7 +11,8 @@ import {
   directoryExists, fileChanged, fileExists, fileMissing, filePathMissing, invalidPath, notOnBranch, pathTraversal, pushNotAllowed,
   startShaInvalid, startShaMissing, targetBranchExists, targetBranchInvalid,
 } from './errors.js';
-import { branchTip, canPushToBranch, isEmptyRepository, isValidBranchName, refsOf } from './rules.js';
+import { canPushToBranch, isValidBranchName, refsOf } from './rules.js';
+import { branchTip, isEmptyRepository } from './refs.js';
 
 export type ActionKind = 'create' | 'update' | 'delete' | 'move' | 'chmod';
 

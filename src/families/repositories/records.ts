@@ -1,5 +1,6 @@
 // The refs of a project's repository, kept in the world; the objects they name live in the
 // append-only object store (src/git/objects.ts).
+import { emptyTable, type Table } from '../../store/table.js';
 
 /** A tag: `target` is the tag object of an annotated tag, else the commit itself. */
 export interface TagRef {
@@ -50,15 +51,21 @@ export interface ProtectedBranch {
  * HEAD is `Project.defaultBranch`.
  */
 export interface Repository {
-  /** Branch name -> commit sha. */
-  branches: Record<string, string>;
-  tags: Record<string, TagRef>;
+  /**
+   * Branch name -> commit sha, in chunks: a write copies one chunk, never every branch. Read
+   * and write it through the accessors of ./refs.ts (`branchTip`, `setBranch`, ...), which keep
+   * `branchDirs` in step.
+   */
+  branches: Table<string>;
+  /** Every directory of a branch name (`a` and `a/b` of `a/b/c`) -> how many branches are under it. */
+  branchDirs: Table<number>;
+  tags: Table<TagRef>;
   /** Branch name or wildcard pattern (`release/*`) -> its protection. */
-  protectedBranches: Record<string, ProtectedBranch>;
+  protectedBranches: Table<ProtectedBranch>;
   /** Tag name or wildcard pattern (`v*`) -> who may create it. */
-  protectedTags: Record<string, ProtectedTag>;
+  protectedTags: Table<ProtectedTag>;
   /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
-  lfs: Record<string, string>;
+  lfs: Table<string>;
   /**
    * The storage holding the repository's objects (an ObjectDatabase id, never handed out twice);
    * absent until the repository's first object is written. A project id that a restore hands
@@ -73,16 +80,12 @@ export interface Repository {
   seen?: number;
 }
 
-/** A map keyed by user input: no prototype, so `constructor` or `__proto__` are keys like any other. */
-const namedMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
-
 /**
- * The refs of a repository with none yet. Each map is keyed by names users choose and has no
- * prototype (immer keeps an object's prototype when it copies it); look a name up with
- * `Object.hasOwn`.
+ * The refs of a repository with none yet. Each collection is a table keyed by names users
+ * choose (`constructor` or `__proto__` are keys like any other).
  */
 export function emptyRepository(): Repository {
-  return { branches: namedMap(), tags: namedMap(), protectedBranches: namedMap(), protectedTags: namedMap(), lfs: namedMap() };
+  return { branches: emptyTable(), branchDirs: emptyTable(), tags: emptyTable(), protectedBranches: emptyTable(), protectedTags: emptyTable(), lfs: emptyTable() };
 }
 
 /** A storage shard (a Gitaly storage): its name, and its weight when GitLab picks one for a repository. */

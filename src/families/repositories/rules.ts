@@ -6,7 +6,8 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { Draft } from 'immer';
 import { tdel, tget, tset } from '../../store/table.js';
 import { repositoryReadOnly } from './errors.js';
-import { emptyRepository, type ProtectedBranch, type Repository, type TagRef } from './records.js';
+import { emptyRepository, type ProtectedBranch, type Repository } from './records.js';
+import { branchTip, findTag, isEmptyRepository, protectedBranchEntries } from './refs.js';
 import type { State } from '../world.js';
 import { canUseFeature, hasProjectRole, projectAccess } from '../../policy/access.js';
 import { notFound } from '../../core/errors.js';
@@ -33,11 +34,6 @@ export function defaultBranchName(project: Project): string {
   return project.defaultBranch ?? 'main';
 }
 
-export function isEmptyRepository(refs: Repository): boolean {
-  for (const _ in refs.branches) return false;
-  return true;
-}
-
 /** `require_repository_enabled!`, as an ability of a route's scope: a disabled repository is 404 to everyone. */
 export function repositoryEnabled(_state: State, _user: User | null, project: Project): boolean {
   if (project.features.repository === 'disabled') throw notFound();
@@ -62,7 +58,7 @@ export function matchesRefPattern(pattern: string, name: string): boolean {
 /** Every protection that applies to a branch: its own and the matching wildcards. */
 export function protectionsFor(refs: Repository, branch: string): ProtectedBranch[] {
   const out: ProtectedBranch[] = [];
-  for (const [pattern, p] of Object.entries(refs.protectedBranches)) {
+  for (const [pattern, p] of protectedBranchEntries(refs)) {
     if (matchesRefPattern(pattern, branch)) out.push(p);
   }
   return out;
@@ -100,11 +96,6 @@ export function isValidBranchName(name: string): boolean {
   if (name.includes('..') || name.includes('@{') || name.includes('//') || name === '@') return false;
   if (name.endsWith('/') || name.endsWith('.') || name.startsWith('/')) return false;
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
-}
-
-/** A branch name that is the prefix or an extension of an existing one cannot coexist with it. */
-export function conflictsWithHierarchy(refs: Repository, name: string): boolean {
-  return Object.keys(refs.branches).some((b) => b !== name && (b.startsWith(`${name}/`) || name.startsWith(`${b}/`)));
 }
 
 /** The commit a tag or any object id peels to, or null. */
@@ -160,16 +151,6 @@ export type AccessInput = number | keyof typeof ACCESS;
 export function protection(push: AccessInput = 'maintainer', merge: AccessInput = 'maintainer'): ProtectedBranch {
   const level = (a: AccessInput) => (typeof a === 'number' ? a : ACCESS[a]);
   return { pushAccessLevel: level(push), mergeAccessLevel: level(merge) };
-}
-
-/** The commit a branch points at, by name (names such as `constructor` are branches like any other). */
-export function branchTip(refs: Repository, name: string): string | undefined {
-  return Object.hasOwn(refs.branches, name) ? refs.branches[name] : undefined;
-}
-
-/** A tag of the repository by name (names such as `constructor` are tags like any other). */
-export function findTag(refs: Repository, name: string): TagRef | undefined {
-  return Object.hasOwn(refs.tags, name) ? refs.tags[name] : undefined;
 }
 
 /** A repository by its container: a project's (with its wiki and design repositories), a snippet's, a group's wiki. */
@@ -264,7 +245,3 @@ export function objectsOf(
   });
 }
 
-/** The blob holding an LFS object the project owns, by its sha256 oid. */
-export function lfsObject(refs: Repository, oid: string): string | undefined {
-  return Object.hasOwn(refs.lfs, oid) ? refs.lfs[oid] : undefined;
-}

@@ -13,7 +13,8 @@ import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
 import { personOf, writeAnnotatedTag, writeFileCommit, type FileAction, type Person } from './commit-service.js';
 import { emptyRepository, type Repository, type TagRef, type X509Signature } from './records.js';
-import { branchTip, isValidBranchName, resolveCommit } from './rules.js';
+import { isValidBranchName, resolveCommit } from './rules.js';
+import { branchTip, setBranchRef, setLfsObject, setProtectedBranch, setProtectedTag, setTagRef } from './refs.js';
 import { numberProtections } from './protections.js';
 
 /**
@@ -130,13 +131,13 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
   for (const [path, b64] of Object.entries(fr.lfs ?? {})) {
     const bytes = fromBase64(b64);
     const oid = await sha256Hex(bytes);
-    repository.lfs[oid] = await repo.writeBlob(bytes);
+    setLfsObject(repository, oid, await repo.writeBlob(bytes));
     initial.push({ action: 'create', path, content: utf8(lfsPointer(oid, bytes.length)) });
   }
   if (initial.length > 0) {
     const who = personOf(creator);
     try {
-      repository.branches[defaultBranch] = await writeFileCommit(repo, null, { message: 'Initial commit', author: who, committer: who, now, actions: initial });
+      setBranchRef(repository, defaultBranch, await writeFileCommit(repo, null, { message: 'Initial commit', author: who, committer: who, now, actions: initial }));
     } catch (e) {
       failure(`${where}: initial files`, e);
     }
@@ -144,7 +145,7 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
 
   for (const [name, ref] of Object.entries(fr.branches ?? {})) {
     if (!isValidBranchName(name)) throw new EmulatorError(`${where}: '${name}' is not a valid branch name`);
-    repository.branches[name] = await resolve(ref, `branch '${name}'`);
+    setBranchRef(repository, name, await resolve(ref, `branch '${name}'`));
   }
 
   for (const [i, c] of (fr.commits ?? []).entries()) {
@@ -173,7 +174,7 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
     if (!Number.isFinite(when)) throw new EmulatorError(`${where}: commit ${i + 1} has an invalid date '${c.date}'`);
     const who = personNamed(c.author);
     try {
-      repository.branches[branch] = await writeFileCommit(repo, base, { message: c.message, author: who, committer: who, now: when, actions }, { allowEmpty: true });
+      setBranchRef(repository, branch, await writeFileCommit(repo, base, { message: c.message, author: who, committer: who, now: when, actions }, { allowEmpty: true }));
     } catch (e) {
       failure(`${where}: commit ${i + 1} ('${c.message}')`, e);
     }
@@ -189,17 +190,17 @@ async function build(repo: RepositoryObjects, state: State, project: Project, f:
       tag = { target: await writeAnnotatedTag(repo, name, commit, message, creator, now), commit, message };
       if (spec.signature) tag.signature = signature(spec.signature, creator.email);
     }
-    repository.tags[name] = tag;
+    setTagRef(repository, name, tag);
   }
 
   for (const [pattern, p] of Object.entries(fr.protected_branches ?? {})) {
-    repository.protectedBranches[pattern] = {
+    setProtectedBranch(repository, pattern, {
       pushAccessLevel: accessLevel(p.push_access_level ?? 'maintainer'),
       mergeAccessLevel: accessLevel(p.merge_access_level ?? 'maintainer'),
-    };
+    });
   }
   for (const [pattern, p] of Object.entries(fr.protected_tags ?? {})) {
-    repository.protectedTags[pattern] = { createAccessLevel: accessLevel(p.create_access_level ?? 'maintainer') };
+    setProtectedTag(repository, pattern, { createAccessLevel: accessLevel(p.create_access_level ?? 'maintainer') });
   }
   return { projectId: project.id, defaultBranch, repository };
 }

@@ -1,5 +1,5 @@
 // Commit statuses (lib/api/commit_statuses.rb): the statuses of a commit, and posting one.
-import { branchTip, canPushToBranch, refsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { branchNames, branchTip, canPushToBranch, refsOf, repoView, resolveCommit } from '../repositories/index.js';
 import { reachable } from '../../git/history.js';
 import { forbidden, grapeError, notFound } from '../../core/errors.js';
 import { any, bool, int, str } from '../../http/params.js';
@@ -83,7 +83,7 @@ export const statusRoutes = [
       let ref = p.ref ?? matchingPipeline(ctx.state, ctx.project.id, sha, undefined, p.pipeline_id)?.ref;
       if (ref === undefined) {
         const refs = refsOf(ctx.state, ctx.project.id);
-        for (const name of Object.keys(refs.branches).sort()) {
+        for (const name of [...branchNames(refs)].sort()) {
           if ((await reachable(repo, branchTip(refs, name)!)).has(sha)) {
             ref = name;
             break;

@@ -1,5 +1,5 @@
 // Protected tags (lib/api/protected_tags.rb, Entities::ProtectedTag): list, get, protect, unprotect.
-import { canReadCode, findProtectedTag, protectTag, refsOf, repositoryEnabled, unprotectTag, type ProtectedTag } from '../repositories/index.js';
+import { canReadCode, findProtectedTag, protectedTagEntries, protectTag, refsOf, repositoryEnabled, unprotectTag, type ProtectedTag } from '../repositories/index.js';
 import { ALLOWED_ACCESS_LEVELS, canAdminProtections, refAccess } from '../branches/index.js';
 import { ACCESS } from '../../store/state.js';
 import { messageError, recordNotFound } from '../../core/errors.js';
@@ -28,7 +28,7 @@ export const protectedTagRoutes = [
     cacheable: true,
     paginated: true,
     handler: (ctx): Reply => {
-      const list = Object.entries(refsOf(ctx.state, ctx.project.id).protectedTags).sort(([, a], [, b]) => (a.accessId ?? 0) - (b.accessId ?? 0));
+      const list = [...protectedTagEntries(refsOf(ctx.state, ctx.project.id))].sort(([, a], [, b]) => (a.accessId ?? 0) - (b.accessId ?? 0));
       return json(ctx.paginate(list).map(([name, t]) => entity(ctx, name, t)));
     },
   }),

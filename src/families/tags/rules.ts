@@ -11,13 +11,13 @@ import { hasProjectRole, projectAccess } from '../../policy/access.js';
 import { plain, type Change } from '../define.js';
 import { forgetRelease } from '../releases/index.js';
 import {
-  draftRefs, findTag, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
+  deleteTagRef, draftRefs, findTag, protectedTagEntries, setTagRef, tagEntries, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
 } from '../repositories/index.js';
 import { tagNotRemoved, tagServiceFailed } from './errors.js';
 
 /** Every protected-tag rule that applies to a tag name: its own and the matching wildcards. */
 export function protectedTagRules(refs: Repository, name: string): ProtectedTag[] {
-  return Object.entries(refs.protectedTags)
+  return [...protectedTagEntries(refs)]
     .filter(([pattern]) => matchesRefPattern(pattern, name))
     .map(([, rule]) => rule);
 }
@@ -74,7 +74,7 @@ export async function createTag(
   return (draft) => {
     const refs = draftRefs(draft, project.id);
     if (findTag(refs, name)) throw fail(`Tag ${name} already exists`);
-    refs.tags[name] = tag;
+    setTagRef(refs, name, tag);
     tget(draft.projects, project.id)!.lastActivityAt = now;
     return tag;
   };
@@ -88,7 +88,7 @@ export function deleteTag(state: State, project: Project, name: string, now: num
     const tag = findTag(refs, name);
     if (!tag || tag.target !== expected) throw tagNotRemoved();
     const gone = plain(tag);
-    delete refs.tags[name];
+    deleteTagRef(refs, name);
     forgetRelease(draft, project.id, name);
     tget(draft.projects, project.id)!.lastActivityAt = now;
     return gone;
@@ -146,14 +146,14 @@ export type TagOrder = 'name' | 'updated' | 'version';
  * refname order whichever the direction.
  */
 export async function sortedTagNames(repo: RepositoryObjects, refs: Repository, order: TagOrder, sort: 'asc' | 'desc'): Promise<string[]> {
-  const tags = refs.tags;
-  const names = Object.keys(tags).sort(byName);
+  const tags = new Map(tagEntries(refs));
+  const names = [...tags.keys()].sort(byName);
   const dir = sort === 'asc' ? 1 : -1;
   if (order === 'name') return sort === 'asc' ? names : names.reverse();
   if (order === 'version') return names.sort((a, b) => compareVersions(a, b) * dir || byName(a, b));
   const when = new Map<string, number>();
   for (const n of names) {
-    const t = tags[n]!;
+    const t = tags.get(n)!;
     when.set(n, t.target === t.commit ? (await repo.readCommit(t.commit)).committer.timestamp : ((await repo.readTag(t.target)).tagger?.timestamp ?? 0));
   }
   return names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || byName(a, b));

@@ -7,7 +7,7 @@ import { ApiError } from '../../core/errors.js';
 import { sha256Hex } from '../../git/bytes.js';
 import type { Caller } from '../../http/auth.js';
 import type { Reply } from '../../http/route.js';
-import { canPushCode, draftRefs, lfsObject, refsOf } from '../../families/repositories/index.js';
+import { canPushCode, draftRefs, lfsObject, refsOf, setLfsObject } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import { canReadProject } from '../../policy/access.js';
 import type { Project } from '../../store/state.js';
@@ -85,5 +85,5 @@ export async function checkUpload(content: Uint8Array, oid: string, size: number
 
 /** The change that records an uploaded object as the project's. */
 export const linkLfsObject = (projectId: number, oid: string, blob: string) => (draft: Draft<State>) => {
-  draftRefs(draft, projectId).lfs[oid] = blob;
+  setLfsObject(draftRefs(draft, projectId), oid, blob);
 };

@@ -8,7 +8,7 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { PackError, packEntry, readPack } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
-  branchTip, canDeleteBranch, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
+  branchNames, branchTip, canDeleteBranch, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
   refsOf, type TagRef,
 } from '../../families/repositories/index.js';
 import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
@@ -253,17 +253,17 @@ async function checkAndApply(
     for (const cmd of commands) {
       if (cmd.ref.startsWith('refs/heads/')) {
         const name = cmd.ref.slice(11);
-        if (cmd.new === ZERO) delete draftedRefs.branches[name];
-        else draftedRefs.branches[name] = cmd.new;
+        if (cmd.new === ZERO) deleteBranchRef(draftedRefs, name);
+        else setBranchRef(draftedRefs, name, cmd.new);
       } else {
         const name = cmd.ref.slice(10);
         if (cmd.new === ZERO) {
           if (findTag(draftedRefs, name)) deleteTag(c.state, c.project, name, c.now)(draft);
-        } else draftedRefs.tags[name] = tags.get(cmd.ref)!;
+        } else setTagRef(draftedRefs, name, tags.get(cmd.ref)!);
       }
     }
     if (wasEmpty) {
-      const head = firstDefaultBranch(Object.keys(draftedRefs.branches), defaultBranchName(c.project));
+      const head = firstDefaultBranch([...branchNames(draftedRefs)], defaultBranchName(c.project));
       if (head !== null && head !== defaultBranchName(c.project)) project.defaultBranch = head;
     }
     project.lastActivityAt = c.now;

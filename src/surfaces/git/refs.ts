@@ -1,6 +1,6 @@
 // The refs a repository advertises (git's ref advertisement and protocol v2's ls-refs): HEAD,
 // then branches and tags in name order, annotated tags with the commit they peel to.
-import { defaultBranchName, isEmptyRepository, refsOf } from '../../families/repositories/index.js';
+import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, refsOf, tagEntries } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 
@@ -20,12 +20,11 @@ export function advertisedRefs(state: State, project: Project): { refs: Advertis
   const refs = refsOf(state, project.id);
   const head = `refs/heads/${defaultBranchName(project)}`;
   const out: AdvertisedRef[] = [];
-  const branches = Object.keys(refs.branches).sort(byName);
-  const headTip = Object.hasOwn(refs.branches, defaultBranchName(project)) ? refs.branches[defaultBranchName(project)] : undefined;
+  const branches = [...branchEntries(refs)].sort(([a], [b]) => byName(a, b));
+  const headTip = branchTip(refs, defaultBranchName(project));
   if (headTip) out.push({ name: 'HEAD', oid: headTip, symref: head });
-  for (const b of branches) out.push({ name: `refs/heads/${b}`, oid: refs.branches[b]! });
-  for (const t of Object.keys(refs.tags).sort(byName)) {
-    const tag = refs.tags[t]!;
+  for (const [b, oid] of branches) out.push({ name: `refs/heads/${b}`, oid });
+  for (const [t, tag] of [...tagEntries(refs)].sort(([a], [b]) => byName(a, b))) {
     out.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
   }
   return { refs: out, head, empty: isEmptyRepository(refs) };
