@@ -20,6 +20,7 @@ import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
 import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
+import { wikis } from './wikis/index.js';
 
 export const FAMILIES = [
   users,
@@ -41,4 +42,5 @@ export const FAMILIES = [
   uploads,
   members,
   storageMoves,
+  wikis,
 ] as const;
