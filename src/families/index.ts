@@ -15,6 +15,7 @@ import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
+import { snippets } from './snippets/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
@@ -43,4 +44,5 @@ export const FAMILIES = [
   members,
   storageMoves,
   wikis,
+  snippets,
 ] as const;
