@@ -33,8 +33,8 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       expect(await outsider.Snippets.showRepositoryFileContent(p.id as number, 'main', 'note.md')).toBe('# Note');
       expect((await outsider.Snippets.all({ public: true })).map((x) => x.id)).toEqual([p.id]);
       expect((await dev.Snippets.all()).map((x) => x.id)).toEqual([p.id]);
-      await dev.Snippets.edit(p.id as number, { title: 'Renamed' });
-      expect((await dev.Snippets.show(p.id as number)).title).toBe('Renamed');
+      await dev.Snippets.edit(p.id as number, { description: 'Described' });
+      expect((await dev.Snippets.show(p.id as number)).description).toBe('Described');
       await dev.Snippets.remove(p.id as number);
       expect(await dev.Snippets.all()).toEqual([]);
     } finally {
