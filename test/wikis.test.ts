@@ -207,3 +207,40 @@ describe('wiki access', () => {
     expect(await create(APP, { title: 'Big', content: big })).toMatchObject({ status: 400, body: { message: { content: ['is too long (50 MB). The maximum size is 50 MB.'] } } });
   });
 });
+
+describe('the fixture’s wiki part', () => {
+  it('commits seeded pages by their authors, for groups and projects, beside a seeded repository', async () => {
+    const { createEmulator } = await import('../src/index.js');
+    const e = await createEmulator({
+      fixture: {
+        instance: { tier: 'premium' },
+        users: TEAM,
+        groups: [{ ...ACME, wiki: [{ title: 'Team Home', content: 'Welcome' }] }],
+        projects: [
+          teamProject({
+            repository: { files: { 'README.md': '# App\n' } },
+            wiki: [{ title: 'Home', content: 'v1' }, { title: 'docs/Setup Guide', content: '= Setup', format: 'asciidoc', author: 'dev' }],
+          }),
+        ],
+      },
+      clock: { now: '2024-03-01T10:00:00Z', frozen: true },
+    });
+    const get = async (path: string) => (await apiCall(e, path, { token: 'guest-token' })).json() as Promise<any>;
+    expect((await get(`${APP}/wikis`)).map((p: { slug: string }) => p.slug)).toEqual(['Home', 'docs/Setup-Guide']);
+    expect(await get(`${APP}/wikis/docs%2Fsetup-guide`)).toMatchObject({ format: 'asciidoc', content: '= Setup', title: 'Setup Guide' });
+    expect(await wikiHeadCommit(e, 'project', 'acme/app')).toMatchObject({ message: 'dev created page: docs/Setup Guide', author: { name: 'Dee Veloper' } });
+    expect((await get('/groups/acme/wikis/Team-Home')).content).toBe('Welcome');
+    expect(await wikiHeadCommit(e, 'group', 'acme')).toMatchObject({ message: 'root created page: Team Home', author: { name: 'Administrator' } });
+    // The project's repository is untouched, and the API keeps writing to the seeded wiki.
+    expect((await apiCall(e, `${APP}/repository/files/README.md/raw?ref=main`, { token: 'dev-token' })).status).toBe(200);
+    expect((await apiCall(e, `${APP}/wikis/Home`, { method: 'PUT', token: 'dev-token', json: { content: 'v2' } })).status).toBe(200);
+    expect((await get(`${APP}/wikis/Home`)).content).toBe('v2');
+  });
+
+  it('refuses an invalid seeded page, naming it', async () => {
+    const { createEmulator } = await import('../src/index.js');
+    await expect(
+      createEmulator({ fixture: { users: TEAM, groups: [ACME], projects: [teamProject({ wiki: [{ title: 'A', content: '' }, { title: 'a', content: '' }] })] } }),
+    ).rejects.toThrow("project 'acme/app': wiki page 'a' is invalid: base Duplicate page: A page with that title already exists");
+  });
+});

@@ -4,6 +4,7 @@ import { emptyTable, tdel, type Partitioned, type Table } from '../../store/tabl
 import { defineFamily, type Family } from '../define.js';
 import type { WikiPage, WikiRepo } from './records.js';
 import { wikiRoutes } from './routes.js';
+import { seedWikis, type FixtureWikisPart } from './seed.js';
 
 export interface WikisSlice {
   /** Project id -> its wiki's head. */
@@ -20,7 +21,7 @@ export interface WikisSlice {
   groupWikiCommits: Partitioned<number>;
 }
 
-export const wikis: Family<WikisSlice> = defineFamily({
+export const wikis: Family<WikisSlice, { group: FixtureWikisPart; project: FixtureWikisPart }> = defineFamily({
   name: 'wikis',
   state: () => ({
     projectWikis: emptyTable(),
@@ -30,6 +31,7 @@ export const wikis: Family<WikisSlice> = defineFamily({
     projectWikiCommits: emptyTable(),
     groupWikiCommits: emptyTable(),
   }),
+  seed: { after: ['users', 'groups', 'projects', 'repositories'], run: seedWikis },
   routes: wikiRoutes,
   forget: {
     project: (draft, id) => void (tdel(draft.projectWikis, id), tdel(draft.projectWikiPages, id), tdel(draft.projectWikiCommits, id)),
@@ -44,4 +46,5 @@ export const wikis: Family<WikisSlice> = defineFamily({
 });
 
 export type { WikiPage, WikiFormat } from './records.js';
+export type { FixtureWikiPage, FixtureWikisPart } from './seed.js';
 export { findPage, listPages, projectOwner, groupOwner, type WikiOwner } from './rules.js';
