@@ -1,6 +1,9 @@
-// Snippets through the node server door, driven by @gitbeaker/rest (ProjectSnippets, Snippets).
+// Snippets through the two network doors: @gitbeaker/rest against the node server
+// (ProjectSnippets, Snippets), and plain fetch through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { describe, expect, it } from 'vitest';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handlers } from '../src/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const fixture: Fixture = {
@@ -40,5 +43,28 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the MSW door, with plain fetch', () => {
+  const msw = setupServer();
+  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
+  afterAll(() => msw.close());
+
+  it('creates a project snippet, reads it raw and deletes it', async () => {
+    const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
+    msw.resetHandlers(...handlers(emulator));
+    const send = (path: string, token: string, method = 'GET', body?: unknown) =>
+      fetch(`https://gitlab.example.com/api/v4${path}`, {
+        method,
+        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const made = await send('/projects/acme%2Fapp/snippets', 'dev-token', 'POST', { title: 'T', visibility: 'private', file_name: 'a.txt', content: 'hello' });
+    expect(made.status).toBe(201);
+    const { id } = (await made.json()) as { id: number };
+    expect(await (await send(`/projects/acme%2Fapp/snippets/${id}/raw`, 'dev-token')).text()).toBe('hello');
+    expect((await send(`/projects/acme%2Fapp/snippets/${id}`, 'out-token')).status).toBe(404);
+    expect((await send(`/projects/acme%2Fapp/snippets/${id}`, 'dev-token', 'DELETE')).status).toBe(204);
   });
 });
