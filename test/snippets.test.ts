@@ -2,7 +2,7 @@
 // through `emulator.handle`.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, ORIGIN, TEAM, apiCall, seededWorld, teamProject } from './support/world.js';
+import { ACME, ORIGIN, TEAM, apiCall, seededWorld, teamProject, updateProject } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: TEAM,
@@ -98,6 +98,15 @@ describe('project snippets', () => {
     expect((await call('DELETE', `${APP}/snippets/${s.id}`, 'dev-token', undefined, { 'If-Unmodified-Since': 'Thu, 01 Feb 2024 00:00:00 GMT' })).status).toBe(412);
     expect((await call('DELETE', `${APP}/snippets/${s.id}`, 'dev-token')).status).toBe(204);
     expect((await call('GET', `${APP}/snippets/${s.id}`, 'dev-token')).status).toBe(404);
+  });
+
+  it('refuses writes to the snippets of an archived project (403)', async () => {
+    const s = (await call('POST', `${APP}/snippets`, 'dev-token', { title: 'T', visibility: 'private', file_name: 'a', content: 'a' })).body;
+    updateProject(world(), 'acme/app', (p) => void (p.archived = true));
+    expect((await call('POST', `${APP}/snippets`, 'dev-token', { title: 'T', visibility: 'private', file_name: 'a', content: 'a' })).status).toBe(403);
+    expect((await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { title: 'U' })).status).toBe(403);
+    expect((await call('DELETE', `${APP}/snippets/${s.id}`, 'root-token')).status).toBe(403);
+    expect((await call('GET', `${APP}/snippets/${s.id}/raw`, 'guest-token')).body).toBe('a');
   });
 
   it('refuses a project whose snippets are disabled (403)', async () => {

@@ -2,7 +2,7 @@
 // app/models/wiki_page.rb, spec/support/shared_examples/requests/api/wikis_shared_examples.rb).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject, wikiHeadCommit } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject, updateProject, wikiHeadCommit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   instance: { tier: 'premium' },
@@ -200,6 +200,14 @@ describe('wiki access', () => {
     await create('/groups/acme', { title: 'Group page', content: 'x' });
     expect((await call('POST', '/groups/acme/repository_storage_moves', 'root-token', { destination_storage_name: 'storage2' })).status).toBe(201);
     expect(await create('/groups/acme', { title: 'Other', content: 'x' })).toMatchObject({ status: 400, body: READ_ONLY });
+  });
+
+  it('refuses writes to the wiki of an archived project (403); reads keep working', async () => {
+    await create(APP, { title: 'Kept', content: 'x' });
+    updateProject(world(), 'acme/app', (p) => void (p.archived = true));
+    expect(await create(APP, { title: 'New', content: 'x' })).toMatchObject({ status: 403 });
+    expect((await call('DELETE', `${APP}/wikis/Kept`, 'maintainer-token')).status).toBe(403);
+    expect((await call('GET', `${APP}/wikis/Kept`, 'guest-token')).status).toBe(200);
   });
 
   it('refuses content above the byte limit with its sizes', async () => {

@@ -17,7 +17,7 @@ function levelAllows(user: User | null, s: Snippet): boolean {
 
 /** ProjectPolicy `create_snippet`: reporters and up, with the snippets feature. */
 export function canCreateProjectSnippet(state: State, user: User | null, project: Project, now: number): boolean {
-  if (!user || !canUseFeature(state, user, project, 'snippets', now)) return false;
+  if (!user || project.archived || !canUseFeature(state, user, project, 'snippets', now)) return false;
   return user.admin || projectAccess(state, user, project, now) >= ACCESS.reporter;
 }
 
@@ -37,9 +37,10 @@ export function canReadSnippet(state: State, user: User | null, s: Snippet, now:
 /** `update_snippet` / `admin_snippet`: the author, a project's maintainers, administrators. */
 export function canAdminSnippet(state: State, user: User | null, s: Snippet, now: number): boolean {
   if (!user) return false;
+  const project = s.projectId === null ? undefined : tget(state.projects, s.projectId);
+  // A snippet of an archived project takes no writes.
+  if (project?.archived) return false;
   if (user.admin || s.authorId === user.id) return true;
-  if (s.projectId === null) return false;
-  const project = tget(state.projects, s.projectId);
   return !!project && projectAccess(state, user, project, now) >= ACCESS.maintainer;
 }
 

@@ -143,12 +143,13 @@ export function validatePage(title: string, content: string | undefined): Record
 export const canReadProjectWiki = (s: State, u: User | null, p: Project, now: number): boolean => canUseFeature(s, u, p, 'wiki', now);
 
 export function canCreateProjectWiki(s: State, u: User | null, p: Project, now: number): boolean {
-  if (!u || !canUseFeature(s, u, p, 'wiki', now)) return false;
+  // An archived project takes no writes (ProjectPolicy prevents the archived abilities).
+  if (!u || p.archived || !canUseFeature(s, u, p, 'wiki', now)) return false;
   return u.admin || projectAccess(s, u, p, now) >= ACCESS.developer;
 }
 
 export function canAdminProjectWiki(s: State, u: User | null, p: Project, now: number): boolean {
-  return canReadProjectWiki(s, u, p, now) && hasProjectRole(s, u, p, ACCESS.maintainer, now);
+  return !p.archived && canReadProjectWiki(s, u, p, now) && hasProjectRole(s, u, p, ACCESS.maintainer, now);
 }
 
 export const canReadGroupWiki = (): boolean => true;
