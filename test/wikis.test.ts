@@ -200,6 +200,12 @@ describe('wiki access', () => {
     await create('/groups/acme', { title: 'Group page', content: 'x' });
     expect((await call('POST', '/groups/acme/repository_storage_moves', 'root-token', { destination_storage_name: 'storage2' })).status).toBe(201);
     expect(await create('/groups/acme', { title: 'Other', content: 'x' })).toMatchObject({ status: 400, body: READ_ONLY });
+    // Once the moves finish, the wikis moved with their containers: their pages are there, and writable.
+    world().runUntilIdle();
+    expect((await call('GET', `${APP}/wikis/Kept`, 'guest-token')).body.content).toBe('x');
+    expect((await create(APP, { title: 'New', content: 'x' })).status).toBe(201);
+    expect((await create('/groups/acme', { title: 'Other', content: 'x' })).status).toBe(201);
+    expect((await call('GET', '/projects/acme%2Fapp', 'root-token')).body.repository_storage).toBe('storage2');
   });
 
   it('refuses writes to the wiki of an archived project (403); reads keep working', async () => {
