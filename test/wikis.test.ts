@@ -88,18 +88,20 @@ describe.each([
     expect(await wikiHeadCommit(world(), kind, fullPath)).toEqual(head);
   });
 
-  it('updates title, content or format; none of them is a 400; a taken title is refused', async () => {
+  it('updates title, content and format; without title or content a 400; a taken title is refused', async () => {
     await create(base, { title: 'dir/One', content: 'one' });
     await create(base, { title: 'Two', content: 'two' });
-    expect(await call('PUT', `${base}/wikis/Two`, 'dev-token', {})).toMatchObject({
-      status: 400,
-      body: { error: 'content, title, format are missing, at least one parameter must be provided' },
-    });
+    for (const json of [{}, { format: 'rdoc' }]) {
+      expect(await call('PUT', `${base}/wikis/Two`, 'dev-token', json)).toMatchObject({
+        status: 400,
+        body: { error: 'content, title are missing, at least one parameter must be provided' },
+      });
+    }
     // A title without a directory keeps the page in its directory.
     const renamed = await call('PUT', `${base}/wikis/dir%2FOne`, 'dev-token', { title: 'Uno' });
     expect(renamed).toMatchObject({ status: 200, body: { slug: 'dir/Uno', title: 'Uno', content: 'one' } });
     expect((await call('GET', `${base}/wikis/dir%2FOne`, 'dev-token')).status).toBe(404);
-    const formatted = await call('PUT', `${base}/wikis/dir%2FUno`, 'dev-token', { format: 'asciidoc' });
+    const formatted = await call('PUT', `${base}/wikis/dir%2FUno`, 'dev-token', { content: 'one', format: 'asciidoc' });
     expect(formatted).toMatchObject({ status: 200, body: { slug: 'dir/Uno', format: 'asciidoc', content: 'one' } });
     expect(await call('PUT', `${base}/wikis/Two`, 'dev-token', { title: '/dir/uno' })).toMatchObject({
       status: 400,

@@ -16,7 +16,9 @@ import { createAttachment, createPage, deletePage, pageAt, readWikiFile, splitFr
 import type { WikiPage } from './records.js';
 
 const FORMAT = str().values(WIKI_FORMATS);
-const UPDATE_CONSTRAINTS: Constraint[] = [{ kind: 'at_least_one_of', names: ['content', 'title', 'format'] }];
+// The spec: `content` is required without `title`, `title` without `content` (GitLab's code also
+// counts `format` alone).
+const UPDATE_CONSTRAINTS: Constraint[] = [{ kind: 'at_least_one_of', names: ['content', 'title'] }];
 
 interface Kind {
   base: '/projects/:id' | '/groups/:id';
