@@ -17,11 +17,13 @@ import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
+import { snippets } from './snippets/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
 import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
+import { wikis } from './wikis/index.js';
 
 export const FAMILIES = [
   users,
@@ -45,4 +47,6 @@ export const FAMILIES = [
   storageMoves,
   issues,
   ci,
+  wikis,
+  snippets,
 ] as const;

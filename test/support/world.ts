@@ -171,3 +171,16 @@ export const SMALL_WORLD: Fixture = {
   groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'alice', access_level: 'owner' }] }],
   projects: [{ namespace: 'acme', path: 'website', visibility: 'public' }],
 };
+
+/** The head commit of a project's or group's wiki (by full path), with its message and author, or null for a wiki with none. */
+export async function wikiHeadCommit(
+  emulator: Emulator,
+  kind: 'project' | 'group',
+  fullPath: string,
+): Promise<{ sha: string; message: string; author: { name: string; email: string }; parents: string[] } | null> {
+  const id = idOf(emulator, fullPath);
+  const wiki = tget(kind === 'project' ? emulator.state.projectWikis : emulator.state.groupWikis, id);
+  if (!wiki) return null;
+  const c = await emulator.objects.repositoryIn(emulator.state, kind === 'project' ? id : -id).readCommit(wiki.head);
+  return { sha: wiki.head, message: c.message, author: { name: c.author.name, email: c.author.email }, parents: c.parents };
+}

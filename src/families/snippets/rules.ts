@@ -1,0 +1,113 @@
+// Snippet's rules: who may read, create, update and delete a project's or a personal snippet
+// (ProjectSnippetPolicy, PersonalSnippetPolicy), the finder's lists (SnippetsFinder), and the
+// file actions of Snippets::UpdateService (SnippetInputAction).
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import { canReadProject, canUseFeature, projectAccess } from '../../policy/access.js';
+import { pvalues, tget, tvalues } from '../../store/table.js';
+import type { State } from '../world.js';
+import type { Snippet, SnippetFile } from './records.js';
+import { invalidActions } from './errors.js';
+
+/** A snippet's visibility for a caller: public for all, internal for signed-in users who are not external, private for its readers below. */
+function levelAllows(user: User | null, s: Snippet): boolean {
+  if (s.visibility === 'public') return true;
+  if (s.visibility === 'internal') return !!user && !user.external;
+  return false;
+}
+
+/** ProjectPolicy `create_snippet`: reporters and up, with the snippets feature. */
+export function canCreateProjectSnippet(state: State, user: User | null, project: Project, now: number): boolean {
+  if (!user || project.archived || !canUseFeature(state, user, project, 'snippets', now)) return false;
+  return user.admin || projectAccess(state, user, project, now) >= ACCESS.reporter;
+}
+
+/** `check_snippets_enabled`: the project's snippets feature, for the caller. */
+export const snippetsEnabled = (state: State, user: User | null, project: Project, now: number): boolean => canUseFeature(state, user, project, 'snippets', now);
+
+export function canReadSnippet(state: State, user: User | null, s: Snippet, now: number): boolean {
+  if (user?.admin) return true;
+  if (user && s.authorId === user.id) return true;
+  if (s.projectId === null) return levelAllows(user, s);
+  const project = tget(state.projects, s.projectId);
+  if (!project || project.pendingDelete || !canReadProject(state, user, project, now) || !canUseFeature(state, user, project, 'snippets', now)) return false;
+  if (projectAccess(state, user, project, now) >= ACCESS.guest) return true;
+  return levelAllows(user, s);
+}
+
+/** `update_snippet` / `admin_snippet`: the author, a project's maintainers, administrators. */
+export function canAdminSnippet(state: State, user: User | null, s: Snippet, now: number): boolean {
+  if (!user) return false;
+  const project = s.projectId === null ? undefined : tget(state.projects, s.projectId);
+  // A snippet of an archived project takes no writes.
+  if (project?.archived) return false;
+  if (user.admin || s.authorId === user.id) return true;
+  return !!project && projectAccess(state, user, project, now) >= ACCESS.maintainer;
+}
+
+/** SnippetsFinder's order: newest first. */
+const newestFirst = (a: Snippet, b: Snippet) => b.id - a.id;
+
+export function snippetsOf(state: State, ids: Iterable<number>): Snippet[] {
+  const out: Snippet[] = [];
+  for (const id of ids) {
+    const s = tget(state.snippets, id);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/** A project's snippets the caller may read, newest first. */
+export function projectSnippets(state: State, user: User | null, project: Project, now: number): Snippet[] {
+  return snippetsOf(state, pvalues(state.projectSnippetIds, project.id)).filter((s) => canReadSnippet(state, user, s, now)).sort(newestFirst);
+}
+
+/** GET /snippets: the caller's own snippets, personal and of projects, newest first. */
+export function authoredSnippets(state: State, user: User): Snippet[] {
+  return snippetsOf(state, pvalues(state.userSnippetIds, user.id)).sort(newestFirst);
+}
+
+/** GET /snippets/public: public personal snippets, newest first (read off their index). */
+export function publicSnippets(state: State): Snippet[] {
+  return snippetsOf(state, tvalues(state.publicSnippetIds)).sort(newestFirst);
+}
+
+/** GET /snippets/all: every snippet the caller may read, newest first. */
+export function allSnippets(state: State, user: User | null, now: number): Snippet[] {
+  return Array.from(tvalues(state.snippets)).filter((s) => canReadSnippet(state, user, s, now)).sort(newestFirst);
+}
+
+export interface FileAction {
+  action: 'create' | 'update' | 'delete' | 'move';
+  file_path?: string;
+  previous_path?: string;
+  content?: string;
+}
+
+/** Snippets::UpdateService's file actions over the snippet's files; invalid data is 422. */
+export function applyFileActions(files: readonly SnippetFile[], actions: readonly FileAction[]): SnippetFile[] {
+  const byPath = new Map(files.map((f) => [f.path, f.content] as const));
+  for (const a of actions) {
+    const path = a.file_path ?? a.previous_path;
+    if (a.action === 'create') {
+      if (!a.file_path || a.content === undefined || byPath.has(a.file_path)) throw invalidActions();
+      byPath.set(a.file_path, a.content);
+    } else if (a.action === 'update') {
+      if (!path || a.content === undefined || !byPath.has(a.previous_path ?? path)) throw invalidActions();
+      const from = a.previous_path ?? path;
+      byPath.delete(from);
+      byPath.set(path, a.content);
+    } else if (a.action === 'delete') {
+      if (!path || !byPath.has(path)) throw invalidActions();
+      byPath.delete(path);
+    } else {
+      if (!a.previous_path || !a.file_path || !byPath.has(a.previous_path) || (a.file_path !== a.previous_path && byPath.has(a.file_path))) throw invalidActions();
+      const content = a.content ?? byPath.get(a.previous_path)!;
+      byPath.delete(a.previous_path);
+      byPath.set(a.file_path, content);
+    }
+  }
+  if (byPath.size === 0) throw invalidActions();
+  return sortFiles([...byPath].map(([path, content]) => ({ path, content })));
+}
+
+export const sortFiles = (files: SnippetFile[]): SnippetFile[] => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

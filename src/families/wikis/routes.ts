@@ -1,0 +1,151 @@
+// lib/api/wikis.rb for projects, and EE's same routes for groups (wiki_resource_kinds): list,
+// get (`render_html`, `version`), create, update, delete and attachments. Group wikis are the
+// higher tier's; project wikis every tier's.
+import { grapeError } from '../../core/errors.js';
+import { any, bool, str, type Constraint, type ParamSpec } from '../../http/params.js';
+import { created, json, noContent, type Reply, type Scope } from '../../http/route.js';
+import { group, project, route, type Context } from '../define.js';
+import { wikiAttachmentEntity, wikiPageBasic, wikiPageEntity, renderPage } from './entity.js';
+import { pageNotFound } from './errors.js';
+import { WIKI_FORMATS } from './records.js';
+import {
+  canAdminGroupWiki, canAdminProjectWiki, canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, findPage, groupOwner,
+  listPages, projectOwner, wikiRepo, type WikiOwner,
+} from './rules.js';
+import { createAttachment, createPage, deletePage, pageAt, readWikiFile, splitFrontMatter, updatePage } from './service.js';
+import type { WikiPage } from './records.js';
+
+const FORMAT = str().values(WIKI_FORMATS);
+// The spec: `content` is required without `title`, `title` without `content` (GitLab's code also
+// counts `format` alone).
+const UPDATE_CONSTRAINTS: Constraint[] = [{ kind: 'at_least_one_of', names: ['content', 'title'] }];
+
+interface Kind {
+  base: '/projects/:id' | '/groups/:id';
+  owner: (ctx: Context<unknown>) => WikiOwner;
+  read: Scope;
+  create: Scope;
+  admin: Scope;
+  tier?: 'premium';
+}
+
+const KINDS: Kind[] = [
+  {
+    base: '/projects/:id',
+    owner: (ctx) => projectOwner(ctx.project),
+    read: project(canReadProjectWiki),
+    create: project(canCreateProjectWiki),
+    admin: project(canAdminProjectWiki),
+  },
+  {
+    base: '/groups/:id',
+    owner: (ctx) => groupOwner(ctx.group),
+    read: group(canReadGroupWiki),
+    create: group(canCreateGroupWiki),
+    admin: group(canAdminGroupWiki),
+    tier: 'premium',
+  },
+];
+
+function pageOf(ctx: Context<unknown>, o: WikiOwner, slug: string): WikiPage {
+  const page = findPage(ctx.state, o, slug);
+  if (!page) throw pageNotFound();
+  return page;
+}
+
+async function full(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, raw?: string, html = false) {
+  const text = raw ?? (await readWikiFile(ctx, o, wikiRepo(ctx.state, o)!.head, page.path)) ?? '';
+  const body = splitFrontMatter(page.format, text);
+  return wikiPageEntity(page, body, html ? await renderPage(page.format, body.content) : undefined);
+}
+
+function routesOf(k: Kind) {
+  const common = { tier: k.tier } as const;
+  const SLUG = { slug: str().required() } satisfies ParamSpec;
+  return [
+    route({
+      ...common,
+      method: 'GET',
+      path: `${k.base}/wikis`,
+      scope: k.read,
+      params: { with_content: bool().default(false) },
+      handler: async (ctx): Promise<Reply> => {
+        const o = k.owner(ctx);
+        const pages = listPages(ctx.state, o);
+        if (!ctx.params.with_content) return json(pages.map(wikiPageBasic));
+        const out = [];
+        for (const page of pages) out.push(await full(ctx, o, page));
+        return json(out);
+      },
+    }),
+    route({
+      ...common,
+      method: 'GET',
+      path: `${k.base}/wikis/:slug`,
+      scope: k.read,
+      params: { ...SLUG, render_html: bool().default(false), version: str() },
+      handler: async (ctx): Promise<Reply> => {
+        const o = k.owner(ctx);
+        const found = await pageAt(ctx, o, ctx.params.slug, ctx.params.version);
+        if (!found) throw pageNotFound();
+        return json(await full(ctx, o, found.page, found.raw, ctx.params.render_html));
+      },
+    }),
+    route({
+      ...common,
+      method: 'POST',
+      path: `${k.base}/wikis`,
+      auth: 'user',
+      scope: k.create,
+      params: { title: str().required(), content: str().required(), format: FORMAT.default('markdown') },
+      handler: async (ctx): Promise<Reply> => {
+        const o = k.owner(ctx);
+        const page = await createPage(ctx, o, { title: ctx.params.title, content: ctx.params.content, format: ctx.params.format });
+        return created(await full(ctx, o, page));
+      },
+    }),
+    route({
+      ...common,
+      method: 'PUT',
+      path: `${k.base}/wikis/:slug`,
+      auth: 'user',
+      scope: k.create,
+      params: { ...SLUG, title: str(), content: str(), format: FORMAT },
+      constraints: UPDATE_CONSTRAINTS,
+      handler: async (ctx): Promise<Reply> => {
+        const o = k.owner(ctx);
+        const page = pageOf(ctx, o, ctx.params.slug);
+        const updated = await updatePage(ctx, o, page, { title: ctx.params.title, content: ctx.params.content, format: ctx.params.format });
+        return json(await full(ctx, o, updated));
+      },
+    }),
+    route({
+      ...common,
+      method: 'DELETE',
+      path: `${k.base}/wikis/:slug`,
+      auth: 'user',
+      scope: k.admin,
+      params: SLUG,
+      handler: async (ctx): Promise<Reply> => {
+        const o = k.owner(ctx);
+        await deletePage(ctx, o, pageOf(ctx, o, ctx.params.slug));
+        return noContent();
+      },
+    }),
+    route({
+      ...common,
+      method: 'POST',
+      path: `${k.base}/wikis/attachments`,
+      auth: 'user',
+      scope: k.create,
+      params: { file: any().required(), branch: str() },
+      handler: async (ctx): Promise<Reply> => {
+        const file = ctx.params.file;
+        if (!(file instanceof Blob)) throw grapeError(400, 'file is invalid');
+        return created(wikiAttachmentEntity(await createAttachment(ctx, k.owner(ctx), file, ctx.params.branch)));
+      },
+    }),
+  ];
+}
+
+export const wikiRoutes = KINDS.flatMap(routesOf);

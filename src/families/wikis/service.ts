@@ -1,0 +1,214 @@
+// WikiPages::{Create,Update,Destroy}Service and Wikis::CreateAttachmentService over a wiki's git
+// repository: each change writes one commit (the caller as author and committer, Wiki's
+// default messages) and then, in the request's transaction, moves the wiki's head and indexes
+// its pages. A request that fails leaves only unreachable objects behind.
+import { randomHex, sequences } from '../../store/state.js';
+import { pdel, pset, tget, tset } from '../../store/table.js';
+import { assertRepositoryWritable, fileAt, personOf, writeFileCommit, type FileAction } from '../repositories/index.js';
+import type { Context } from '../define.js';
+import type { State } from '../world.js';
+import { attachmentFailed, duplicatePage, pageInvalid, pageMoved, renameTaken } from './errors.js';
+import { EXTENSIONS, WIKI_FORMATS, type WikiFormat, type WikiPage } from './records.js';
+import {
+  commitsTable, directoryOf, findPage, isWikiCommit, normalisePath, objectsKey, pageKey, pagePath, pagesTable, reposTable, slugOf, sluggify, squishTitle,
+  titleOf, validatePage, wikiRepo, type WikiOwner,
+} from './rules.js';
+
+export const ids = sequences(['wiki_page_meta']);
+
+/** The branch a new wiki commits to (the instance's default branch name). */
+export const WIKI_DEFAULT_BRANCH = 'main';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const fail = (errors: Record<string, string[]>) => {
+  if (Object.keys(errors).length) throw pageInvalid(errors);
+};
+
+/**
+ * Writes one commit of `actions` on the wiki's head and returns what `apply` makes of it in the
+ * request's world, where the head moves. Refused while a storage move has the repository read-only.
+ */
+async function commitWiki<T>(
+  ctx: Context<unknown>,
+  o: WikiOwner,
+  actions: FileAction[],
+  message: string,
+  apply: (draft: State, sha: string) => T,
+  branch?: string,
+): Promise<T> {
+  assertRepositoryWritable(ctx.state, o.kind, o.id);
+  const wiki = wikiRepo(ctx.state, o);
+  const who = personOf(ctx.user!);
+  const now = ctx.now();
+  const repo = ctx.env.git.repository(objectsKey(o));
+  const sha = await writeFileCommit(repo, wiki?.head ?? null, { message, author: who, committer: who, actions, now }, { allowEmpty: true });
+  return ctx.update((draft) => {
+    const d = draft as State;
+    assertRepositoryWritable(d, o.kind, o.id);
+    const current = tget(reposTable(d, o), o.id);
+    if (current?.head !== wiki?.head) throw pageMoved();
+    tset(reposTable(d, o), o.id, { head: sha, branch: wiki?.branch ?? branch ?? WIKI_DEFAULT_BRANCH });
+    pset(commitsTable(d, o), o.id, sha, now);
+    return apply(d, sha);
+  });
+}
+
+/** A page's text and its front matter (YAML `key: value` lines between `---` fences, markdown only). */
+export interface PageContent {
+  content: string;
+  frontMatter: Record<string, string>;
+}
+
+export function splitFrontMatter(format: WikiFormat, raw: string): PageContent {
+  const frontMatter: Record<string, string> = Object.create(null);
+  const m = format === 'markdown' ? /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(raw) : null;
+  if (!m) return { content: raw, frontMatter };
+  for (const line of m[1]!.split(/\r?\n/)) {
+    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
+    if (!kv) return { content: raw, frontMatter: Object.create(null) };
+    frontMatter[kv[1]!] = kv[2]!.replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return { content: raw.slice(m[0].length), frontMatter };
+}
+
+/** The raw text of a file of the wiki at a commit, or null. */
+export async function readWikiFile(ctx: Context<unknown>, o: WikiOwner, commit: string, path: string): Promise<string | null> {
+  const repo = ctx.env.git.repository(objectsKey(o));
+  const entry = await fileAt(repo, commit, path);
+  return entry ? decoder.decode(await repo.readBlob(entry.oid)) : null;
+}
+
+/** A page as it is at the head, or at an earlier commit of the wiki (`version`); null when absent there. */
+export async function pageAt(ctx: Context<unknown>, o: WikiOwner, slug: string, version?: string): Promise<{ page: WikiPage; raw: string } | null> {
+  const wiki = wikiRepo(ctx.state, o);
+  if (!wiki) return null;
+  if (version === undefined) {
+    const page = findPage(ctx.state, o, slug);
+    if (!page) return null;
+    const raw = await readWikiFile(ctx, o, wiki.head, page.path);
+    return raw === null ? null : { page, raw };
+  }
+  if (!/^[0-9a-f]{40}$/.test(version) || !isWikiCommit(ctx.state, o, version)) return null;
+  const current = findPage(ctx.state, o, slug);
+  const candidates: WikiPage[] = current ? [current] : [];
+  for (const format of WIKI_FORMATS) candidates.push({ path: pagePath(sluggify(slug), format), format, metaId: current?.metaId ?? 0 });
+  for (const page of candidates) {
+    const raw = await readWikiFile(ctx, o, version, page.path);
+    if (raw !== null) return { page, raw };
+  }
+  return null;
+}
+
+export interface CreateInput {
+  title: string;
+  content: string;
+  format: WikiFormat;
+}
+
+/** WikiPages::CreateService: the title squished, its path sluggified; a page of the same title (any case, any format) refuses it. */
+export async function createPage(ctx: Context<unknown>, o: WikiOwner, input: CreateInput): Promise<WikiPage> {
+  const title = squishTitle(input.title);
+  fail(validatePage(title, input.content));
+  const slug = sluggify(title);
+  if (slug === '') fail({ title: ["can't be blank"] });
+  const existing = findPage(ctx.state, o, slug);
+  if (existing) throw duplicatePage(existing.path);
+  const path = pagePath(slug, input.format);
+  const message = `${ctx.user!.username} created page: ${title}`;
+  return commitWiki(ctx, o, [{ action: 'create', path, content: encoder.encode(input.content) }], message, (d) => {
+    if (findPage(d, o, slug)) throw duplicatePage(path);
+    const page: WikiPage = { path, format: input.format, metaId: ids.next(d, 'wiki_page_meta') };
+    pset(pagesTable(d, o), o.id, pageKey(slug), page);
+    return page;
+  });
+}
+
+export interface UpdateInput {
+  title?: string;
+  content?: string;
+  format?: WikiFormat;
+}
+
+/**
+ * WikiPage#process_title: a title without a directory stays in the page's directory, one that
+ * starts with `/` moves to the root.
+ */
+function titlePath(page: WikiPage, title: string): string {
+  const squished = squishTitle(title);
+  if (squished.startsWith('/') && !squished.slice(1).includes('/')) return squished.slice(1);
+  if (!squished.includes('/')) {
+    const dir = directoryOf(page);
+    return dir ? `${dir}/${squished}` : squished;
+  }
+  return squished;
+}
+
+/** WikiPages::UpdateService: a new title or format moves the page's file; a title another page has is refused. */
+export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<WikiPage> {
+  const wiki = wikiRepo(ctx.state, o)!;
+  const format = input.format ?? page.format;
+  const content = input.content ?? (await readWikiFile(ctx, o, wiki.head, page.path)) ?? '';
+  const title = input.title !== undefined && input.title.trim() !== '' ? titlePath(page, input.title) : slugOf(page);
+  fail(validatePage(title, input.content));
+  const slug = sluggify(normalisePath(title));
+  if (slug === '') fail({ title: ["can't be blank"] });
+  const other = findPage(ctx.state, o, slug);
+  if (other && other.path !== page.path) throw renameTaken();
+  // The same format keeps the file's extension (markdown has several); another takes its own.
+  const ext = format === page.format ? page.path.slice(page.path.lastIndexOf('.') + 1) : EXTENSIONS[format];
+  const path = `${slug}.${ext}`;
+  const bytes = encoder.encode(content);
+  const actions: FileAction[] =
+    path === page.path ? [{ action: 'update', path, content: bytes }] : [{ action: 'delete', path: page.path }, { action: 'create', path, content: bytes }];
+  const message = `${ctx.user!.username} updated page: ${title.slice(title.lastIndexOf('/') + 1)}`;
+  const oldKey = pageKey(slugOf(page));
+  return commitWiki(ctx, o, actions, message, (d) => {
+    const moved: WikiPage = { path, format, metaId: page.metaId };
+    pdel(pagesTable(d, o), o.id, oldKey);
+    pset(pagesTable(d, o), o.id, pageKey(slug), moved);
+    return moved;
+  });
+}
+
+/** WikiPages::DestroyService: the page's file removed in one commit. */
+export async function deletePage(ctx: Context<unknown>, o: WikiOwner, page: WikiPage): Promise<void> {
+  const message = `${ctx.user!.username} deleted page: ${titleOf(page)}`;
+  await commitWiki(ctx, o, [{ action: 'delete', path: page.path }], message, (d) => {
+    pdel(pagesTable(d, o), o.id, pageKey(slugOf(page)));
+  });
+}
+
+/** Wikis::CreateAttachmentService::MAX_FILENAME_LENGTH, and its truncation that keeps the extension. */
+const MAX_FILENAME_LENGTH = 255;
+
+export function attachmentName(name: string): string {
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  if (base.length <= MAX_FILENAME_LENGTH) return base;
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot) : '';
+  return base.slice(0, MAX_FILENAME_LENGTH - ext.length) + ext;
+}
+
+export interface Attachment {
+  fileName: string;
+  filePath: string;
+  branch: string;
+  commit: string;
+}
+
+/** Wikis::CreateAttachmentService: the file committed under `uploads/<32 hex>/`. */
+export async function createAttachment(ctx: Context<unknown>, o: WikiOwner, file: Blob, branch?: string): Promise<Attachment> {
+  const fileName = attachmentName((file as File).name ?? '');
+  if (fileName === '') throw attachmentFailed('The file name cannot be empty');
+  const wiki = wikiRepo(ctx.state, o);
+  const target = branch ?? wiki?.branch ?? WIKI_DEFAULT_BRANCH;
+  if (wiki && target !== wiki.branch) throw attachmentFailed('You can only create or edit files when you are on a branch');
+  assertRepositoryWritable(ctx.state, o.kind, o.id);
+  const hex = ctx.update((draft) => randomHex(draft, 32));
+  const filePath = `uploads/${hex}/${fileName}`;
+  const content = new Uint8Array(await file.arrayBuffer());
+  const commit = await commitWiki(ctx, o, [{ action: 'create', path: filePath, content }], `Upload attachment ${fileName}`, (_d, sha) => sha, target);
+  return { fileName, filePath, branch: target, commit };
+}
