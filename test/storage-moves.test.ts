@@ -211,9 +211,21 @@ describe('group and snippet moves', () => {
     expect((await call('/group_repository_storage_moves')).status).toBe(404);
   });
 
-  it('has no snippets to move in this world', async () => {
-    expect(await body(await call('/snippet_repository_storage_moves'))).toEqual([]);
-    expect(await body(await call('/snippets/1/repository_storage_moves'))).toEqual({ message: '404 Snippet Not Found' });
+  it('moves a snippet, which is read-only meanwhile, and 404s one that does not exist', async () => {
+    const made = await apiCall(world(), '/snippets', { token: 'dev-token', method: 'POST', json: { title: 'Notes', file_name: 'a.txt', content: 'a', visibility: 'private' } });
+    expect(made.status).toBe(201);
+    const { id } = await body(made);
+    const res = await call(`/snippets/${id}/repository_storage_moves`, { method: 'POST', json: { destination_storage_name: 'storage2' } });
+    expect(res.status).toBe(201);
+    expect(await body(res)).toMatchObject({ state: 'scheduled', snippet: { id, title: 'Notes' } });
+    expect((await body(await call('/snippet_repository_storage_moves'))).length).toBe(1);
+    const edit = () => apiCall(world(), `/snippets/${id}`, { token: 'dev-token', method: 'PUT', json: { title: 'Renamed' } });
+    const refused = await edit();
+    expect(refused.status).toBe(400);
+    expect(await body(refused)).toEqual(READ_ONLY);
+    world().runUntilIdle();
+    expect((await edit()).status).toBe(200);
+    expect(await body(await call('/snippets/999/repository_storage_moves'))).toEqual({ message: '404 Snippet Not Found' });
   });
 });
 

@@ -31,3 +31,7 @@ export const snippets: Family<SnippetsSlice> = defineFamily({
 
 export type { Snippet, SnippetFile } from './records.js';
 export { canReadSnippet } from './rules.js';
+export { snippetEntity } from './entity.js';
+
+/** A snippet by id (project or personal), if it exists. */
+export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);

@@ -10,6 +10,7 @@ import { isRepositoryReadOnly, placeRepository, repositoryStorageOf, setReposito
 import type { State } from '../world.js';
 import { containerReadOnly, storageNotInList } from './errors.js';
 import { inProgress, type ContainerType, type MoveFailure, type StorageMove } from './records.js';
+import { snippetById } from '../snippets/index.js';
 
 export interface StorageMovesSlice {
   /** Moves by id, one table per container type (each type numbers its own). */
@@ -35,7 +36,7 @@ const SEQUENCE = {
 export function containerExists(state: State, type: ContainerType, id: number): boolean {
   if (type === 'project') return tget(state.projects, id) !== undefined;
   if (type === 'group') return tget(state.namespaces, id)?.kind === 'group';
-  return false;
+  return snippetById(state, id) !== undefined;
 }
 
 export const shardNames = (state: State) => state.storageShards.map((s) => s.name);
