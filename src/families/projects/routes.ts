@@ -61,7 +61,10 @@ export const projectRoutes = [
     cacheable: true,
     scope: project(),
     params: { statistics: bool().default(false), license: bool().default(false), with_custom_attributes: bool().default(false) },
-    handler: (ctx) => ({ status: 200, json: projectJson(view(ctx), ctx.project, ctx.user ? 'with-access' : 'basic').json }),
+    handler: (ctx) => {
+      const f = projectJson(view(ctx), ctx.project, ctx.user ? 'with-access' : 'basic');
+      return { status: 200, json: f.json, etag: `W/"${f.hash}"` };
+    },
   }),
 
   route({
