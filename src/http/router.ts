@@ -20,8 +20,12 @@ function prepare(def: RouteDef): RouteDef {
   return { ...def, params };
 }
 
+/** Recent matches kept per router: clients repeat the same paths. */
+const RECENT = 512;
+
 export class Router {
   #trie = new TrieRouter<RouteDef>();
+  #recent = new Map<string, Match | 'bad-encoding' | undefined>();
   readonly routes: RouteDef[] = [];
 
   constructor(defs: readonly RouteDef[] = []) {
@@ -29,6 +33,7 @@ export class Router {
   }
 
   add(defs: readonly RouteDef[]): void {
+    this.#recent.clear();
     for (const def of defs.map(prepare)) {
       this.#trie.add(def.method, def.path, def);
       this.routes.push(def);
@@ -37,6 +42,15 @@ export class Router {
 
   /** `rawPath` is relative to the surface's prefix; HEAD matches GET routes; a trailing slash is ignored. */
   match(method: string, rawPath: string): Match | 'bad-encoding' | undefined {
+    const key = `${method} ${rawPath}`;
+    if (this.#recent.has(key)) return this.#recent.get(key);
+    const found = this.#match(method, rawPath);
+    if (this.#recent.size >= RECENT) this.#recent.clear();
+    this.#recent.set(key, found);
+    return found;
+  }
+
+  #match(method: string, rawPath: string): Match | 'bad-encoding' | undefined {
     const path = rawPath.length > 1 && rawPath.endsWith('/') ? rawPath.slice(0, -1) : rawPath;
     const [found] = this.#trie.match(method === 'HEAD' ? 'GET' : method, path) as unknown as [[RouteDef, Record<string, string>][]];
     const hit = found[0];
@@ -47,6 +61,6 @@ export class Router {
     } catch {
       return 'bad-encoding';
     }
-    return { route: hit[0], params };
+    return { route: hit[0], params: Object.freeze(params) };
   }
 }
