@@ -42,8 +42,8 @@ export const projectRoutes = [
     params: PROJECT_LIST_PARAMS,
     handler: (ctx) => {
       const p = ctx.params;
-      const candidates = ctx.user ? tarray(ctx.state.projects) : publicProjects(ctx.state);
-      const all = findProjects(ctx.state, ctx.user, p, candidates, ctx.now());
+      // Anonymous callers read exactly the public projects: their index is the candidates.
+      const all = ctx.user ? findProjects(ctx.state, ctx.user, p, tarray(ctx.state.projects), ctx.now()) : findProjects(ctx.state, null, p, publicProjects(ctx.state), ctx.now(), true);
       if (p.pagination === 'keyset') {
         // Only `order_by=id` as sent can be `id`: its default is `created_at`.
         if (p.order_by !== 'id') throw keysetUnsupported();
