@@ -2,9 +2,8 @@
 // server (GroupMembers.all, ProjectMembers.add, ProjectRepositoryStorageMoves), and plain fetch
 // through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const fixture: Fixture = {
@@ -58,19 +57,11 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('adds a member, lists /all, and refuses writes while a move runs', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
-    msw.resetHandlers(...handlers(emulator));
-    const send = (path: string, token: string, method = 'GET', body?: unknown) =>
-      fetch(`https://gitlab.example.com/api/v4${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+    const send = door.serve(emulator);
     const app = encodeURIComponent('acme/team/app');
     expect((await send(`/projects/${app}/members`, 'own-token', 'POST', { username: 'new', access_level: 20 })).status).toBe(201);
     const all = (await (await send(`/projects/${app}/members/all`, 'new-token')).json()) as { username: string }[];

@@ -1,9 +1,8 @@
 // Snippets through the two network doors: @gitbeaker/rest against the node server
 // (ProjectSnippets, Snippets), and plain fetch through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const fixture: Fixture = {
@@ -47,19 +46,11 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('creates a project snippet, reads it raw and deletes it', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
-    msw.resetHandlers(...handlers(emulator));
-    const send = (path: string, token: string, method = 'GET', body?: unknown) =>
-      fetch(`https://gitlab.example.com/api/v4${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+    const send = door.serve(emulator);
     const made = await send('/projects/acme%2Fapp/snippets', 'dev-token', 'POST', { title: 'T', visibility: 'private', file_name: 'a.txt', content: 'hello' });
     expect(made.status).toBe(201);
     const { id } = (await made.json()) as { id: number };

@@ -1,9 +1,8 @@
 // Wikis through the two network doors: @gitbeaker/rest against the node server (ProjectWikis,
 // GroupWikis), and plain fetch through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 import { wikiHeadCommit } from './support/world.js';
 
@@ -48,19 +47,11 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('creates a page, reads an earlier version and deletes it', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
-    msw.resetHandlers(...handlers(emulator));
-    const send = (path: string, token: string, method = 'GET', body?: unknown) =>
-      fetch(`https://gitlab.example.com/api/v4${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+    const send = door.serve(emulator);
     expect((await send('/groups/acme/wikis', 'dev-token', 'POST', { title: 'Home', content: 'v1' })).status).toBe(201);
     const first = (await wikiHeadCommit(emulator, 'group', 'acme'))!.sha;
     expect((await send('/groups/acme/wikis/Home', 'dev-token', 'PUT', { content: 'v2' })).status).toBe(200);
