@@ -1,0 +1,68 @@
+# python-gitlab against the emulator's server: the everyday calls of the neighbours, CI/CD,
+# issues, users and members families. Prints one JSON object of what it saw.
+import json
+import sys
+
+import gitlab
+
+url = sys.argv[1]
+gl = gitlab.Gitlab(url, private_token="glpat-emulator-root-token")
+out = {}
+
+out["version"] = gl.version()[0]
+p = gl.projects.get("acme/website")
+
+# Commits with actions, the tree, compare (issue 10).
+commit = p.commits.create(
+    {
+        "branch": "main",
+        "commit_message": "Add the docs",
+        "actions": [
+            {"action": "create", "file_path": "docs/install.md", "content": "# Install\n"},
+            {"action": "create", "file_path": "docs/usage.md", "content": "# Usage\n"},
+        ],
+    }
+)
+out["commit_title"] = commit.title
+out["tree"] = sorted(entry["path"] for entry in p.repository_tree(path="docs", ref="main", get_all=True))
+out["compare_commits"] = [c["title"] for c in p.repository_compare("v1.0.0", "main")["commits"]]
+
+# Users and their tokens (issue 15).
+out["users"] = [u.username for u in gl.users.list(username="alice")]
+bob = gl.users.create(
+    {"username": "bob", "name": "Bob", "email": "bob@example.com", "password": "Secure-password-42", "skip_confirmation": True}
+)
+token = bob.personal_access_tokens.create({"name": "scripts", "scopes": ["api"]})
+out["bob_token_works"] = gitlab.Gitlab(url, private_token=token.token).projects.get("acme/website").path
+out["pat_names"] = sorted(t.name for t in gl.personal_access_tokens.list(user_id=bob.id, get_all=True))
+
+# Members (issue 16).
+p.members.create({"user_id": bob.id, "access_level": 30})
+out["members_all"] = sorted(m.username for m in p.members_all.list(get_all=True))
+
+# CI/CD variables and artifacts (issue 12).
+p.variables.create({"key": "DEPLOY_KEY", "value": "secret-value-1", "masked": True})
+out["variables"] = [(v.key, v.masked) for v in p.variables.list(get_all=True)]
+archive = p.artifacts.download(ref_name="main", job="build")
+out["artifacts_zip"] = archive[:2] == b"PK"
+
+# Issues, time tracking, to-dos (issue 13).
+issue = p.issues.create({"title": "Crash on start", "labels": "bug"})
+out["issues"] = [i.title for i in p.issues.list(labels="bug", get_all=True)]
+issue.time_estimate("1h 30m")
+# time_stats() answers what the issue object holds: read the issue again.
+out["time_estimate"] = p.issues.get(issue.iid).time_stats()["human_time_estimate"]
+issue.todo()
+out["todos"] = [t.target["title"] for t in gl.todos.list(get_all=True)]
+
+# A storage move (issue 16): the repository is read-only while it runs. python-gitlab 3.12 (Debian's)
+# has no manager for storage moves (4.x has project.repository_storage_moves), so its raw call.
+move = gl.http_post(f"/projects/{p.id}/repository_storage_moves", post_data={"destination_storage_name": "storage2"})
+out["move_state"] = move["state"]
+try:
+    p.files.create({"file_path": "late.md", "branch": "main", "content": "x", "commit_message": "Late"})
+    out["write_during_move"] = "accepted"
+except gitlab.exceptions.GitlabCreateError as e:
+    out["write_during_move"] = e.error_message
+
+print(json.dumps(out))
