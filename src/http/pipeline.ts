@@ -309,10 +309,15 @@ export class Pipeline {
       if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
       const parsed = parseParams(route.params ?? {}, raw, route.constraints);
       if (!parsed.ok) throw parsed.error;
-      const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, {
+      // The parameters a paging link repeats, worked out only for an answer that pages.
+      let repeated: Record<string, unknown> | undefined;
+      const links = {
         base: origin + x.url.pathname,
-        params: linkParams(route, query, bodyParams, match.params),
-      }, x.surface.paginate);
+        get params() {
+          return (repeated ??= linkParams(route, query, bodyParams, match.params));
+        },
+      };
+      const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, links, x.surface.paginate);
       ctx.body = body.bytes;
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
