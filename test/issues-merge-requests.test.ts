@@ -58,6 +58,19 @@ describe('merge requests', () => {
       'reference', 'time_stats', 'squash', 'task_completion_status', 'head_pipeline', 'merge_error', 'draft', 'work_in_progress', 'pipeline']) expect(body).toHaveProperty(key);
   });
 
+  it('shows the pipeline of its source branch at its head as head_pipeline, and none before there is one', async () => {
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body).toMatchObject({ head_pipeline: null, pipeline: null });
+    const ci = world().ci('acme/app');
+    const other = ci.pipeline({ ref: 'main', user: 'dev' }); // another ref: not this merge request's
+    const pipeline = ci.pipeline({ ref: 'feature', user: 'dev' });
+    const job = ci.job(pipeline.id, { name: 'test', stage: 'test' });
+    ci.finish(job.id, { status: 'success' });
+    const { body } = await call('GET', `${APP}/merge_requests/1`, 'dev-token');
+    expect(body.head_pipeline).toMatchObject({ id: pipeline.id, ref: 'feature', sha: body.sha, status: 'success' });
+    expect(body.pipeline).toMatchObject({ id: pipeline.id, status: 'success' });
+    expect(other.id).not.toBe(pipeline.id);
+  });
+
   it('creates a merge request from real branches and refuses missing or equal ones', async () => {
     const made = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'other', target_branch: 'main', title: 'Draft: other', description: 'Fixes #2' });
     expect(made.status).toBe(201);

@@ -24,7 +24,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
   const state = draft as State;
   for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
   for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
-  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.jobArtifacts, state.artifactExpiries];
+  const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.headPipelines, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
 }
 
@@ -42,6 +42,7 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
     projectJobs: emptyTable(),
     pipelineJobs: emptyTable(),
     latestSuccessful: emptyTable(),
+    headPipelines: emptyTable(),
     jobArtifacts: emptyTable(),
     artifactExpiries: emptyTable(),
     ciJobTokens: emptyTable(),
@@ -60,4 +61,6 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
 
 export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan } from './records.js';
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
+export { canReadBuilds, headPipeline } from './pipelines.js';
+export { pipelineBasic, pipelineEntity } from './job-entity.js';
 export { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -23,6 +23,8 @@ export interface PipelinesSlice {
   pipelineJobs: Partitioned<number>;
   /** Project id -> ref -> the id of its latest successful (root) pipeline. */
   latestSuccessful: Partitioned<number>;
+  /** Project id -> `<ref>\n<sha>` -> the newest root pipeline of that commit on that ref (a merge request's head pipeline). */
+  headPipelines: Partitioned<number>;
   /** Project id -> job id -> the job's artifacts archive. */
   jobArtifacts: Partitioned<JobArtifacts>;
   /** Project id -> expiry time -> the jobs whose artifacts expire then (one cleanup run per time). */
@@ -81,6 +83,12 @@ export function pipelineJobs(state: State, pipelineId: number): Job[] {
 export function* projectPipelines(state: State, projectId: number): IterableIterator<Pipeline> {
   const t = tget(state.pipelines, projectId);
   if (t) yield* tvaluesDesc(t);
+}
+
+/** The newest root pipeline of a commit on a ref (MergeRequest#head_pipeline), if it is still there. */
+export function headPipeline(state: State, projectId: number, ref: string, sha: string): Pipeline | undefined {
+  const id = pget(state.headPipelines, projectId, `${ref}\n${sha}`);
+  return id === undefined ? undefined : pget(state.pipelines, projectId, id);
 }
 
 export const pipelineCount = (state: State, projectId: number): number => tget(state.pipelines, projectId)?.size ?? 0;
@@ -206,6 +214,7 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
     locked: false,
   };
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
+  if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
   if (pipeline.parentId !== null) {
     const parent = pget(draft.pipelines, project.id, pipeline.parentId);
     if (parent) parent.childIds.push(pipeline.id);

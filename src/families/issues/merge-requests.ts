@@ -11,6 +11,7 @@ import { canUseFeature, hasProjectRole } from '../../policy/access.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { pdel, pget, pset, tget, tvalues } from '../../store/table.js';
 import { iso } from '../../render/time.js';
+import { canReadBuilds, headPipeline, pipelineBasic, pipelineEntity } from '../ci/index.js';
 import { milestoneEntity } from '../milestones/index.js';
 import { projectPaths, projectWebUrl } from '../projects/index.js';
 import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
@@ -319,12 +320,21 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
 export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null) {
   const project = tget(v.state.projects, mr.projectId)!;
   const builds = canUseFeature(v.state, v.viewer, project, 'builds', v.now);
+  // The newest pipeline of the source branch at the merge request's head (MergeRequest#head_pipeline).
+  const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? headPipeline(v.state, mr.projectId, mr.sourceBranch, mr.sha) : undefined;
   return {
     ...mergeRequestBasic(v, mr),
     subscribed: v.viewer !== null && mr.authorId === v.viewer.id,
     changes_count: changesCount === null ? null : String(changesCount),
-    ...(builds ? { latest_build_started_at: null, latest_build_finished_at: null, first_deployed_to_production_at: null, pipeline: null } : {}),
-    head_pipeline: null,
+    ...(builds
+      ? {
+          latest_build_started_at: head ? iso(head.startedAt) : null,
+          latest_build_finished_at: head ? iso(head.finishedAt) : null,
+          first_deployed_to_production_at: null,
+          pipeline: head ? pipelineBasic(v.state, head, v) : null,
+        }
+      : {}),
+    head_pipeline: head ? pipelineEntity(v.state, head, v, v.now) : null,
     diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
     merge_error: null,
     first_contribution: false,
