@@ -113,6 +113,15 @@ describe('merge requests', () => {
     expect((await call('PUT', `${APP}/merge_requests/1`, 'dev-token', {})).status).toBe(400);
   });
 
+  it('counts a release milestone’s issues in issue_stats, closed ones apart', async () => {
+    const made = await call('POST', `${APP}/releases`, 'maintainer-token', { tag_name: 'v1.0', ref: 'main', milestones: ['v1'] });
+    expect(made.status).toBe(201);
+    const stats = (body: { milestones: { title: string; issue_stats: unknown }[] }) => Object.fromEntries(body.milestones.map((m) => [m.title, m.issue_stats]));
+    expect(stats(made.body)).toEqual({ v1: { total: 1, closed: 0 } });
+    expect((await call('PUT', `${APP}/issues/1`, 'dev-token', { state_event: 'close' })).status).toBe(200);
+    expect(stats((await call('GET', `${APP}/releases/v1.0`, 'dev-token')).body)).toEqual({ v1: { total: 1, closed: 1 } });
+  });
+
   it('lists the issues and merge requests of a milestone', async () => {
     const milestones = (await call('GET', `${APP}/milestones`, 'dev-token')).body as { id: number; title: string }[];
     const v1 = milestones.find((m) => m.title === 'v1')!;

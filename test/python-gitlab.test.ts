@@ -46,6 +46,7 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       artifacts_zip: true,
       issues: ['Crash on start'],
       time_estimate: '1h 30m',
+      subscribed: true,
       todos: ['Crash on start'],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',

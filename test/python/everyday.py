@@ -52,6 +52,9 @@ out["issues"] = [i.title for i in p.issues.list(labels="bug", get_all=True)]
 issue.time_estimate("1h 30m")
 # time_stats() answers what the issue object holds: read the issue again.
 out["time_estimate"] = p.issues.get(issue.iid).time_stats()["human_time_estimate"]
+issue.unsubscribe()  # its author is subscribed already
+issue.subscribe()
+out["subscribed"] = p.issues.get(issue.iid).subscribed
 issue.todo()
 out["todos"] = [t.target["title"] for t in gl.todos.list(get_all=True)]
 

@@ -20,3 +20,4 @@ export type { IssuesSlice } from './store.js';
 export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
+export { milestoneIssueStats } from './store.js';

@@ -5,6 +5,7 @@
 // facet sets and the id index are blocked tables (a table of tables of 4,096 keys each), so a
 // write copies a few small chunk indexes whatever the size of the project.
 import type { Draft } from 'immer';
+import { isWithin } from '../../policy/access.js';
 import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
@@ -220,4 +221,28 @@ export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
 export function issueNotes(state: State, issueId: number): SystemNote[] {
   const t = tget(state.issueNotes, issueId);
   return t ? [...tvalues(t)] : [];
+}
+
+/**
+ * MilestoneWithStats#issue_stats from the indexes: a project milestone's issues are its project's
+ * with its facet; a group milestone's, those of the projects in the group and its subgroups.
+ */
+export function milestoneIssueStats(state: State, milestone: { id: number; projectId: number | null; groupId: number | null }): { total: number; closed: number } {
+  const projectIds: number[] = [];
+  if (milestone.projectId !== null) projectIds.push(milestone.projectId);
+  else if (milestone.groupId !== null) for (const pid of projectsWithIssues(state)) {
+    const p = tget(state.projects, pid);
+    if (p && isWithin(state, p.namespaceId, milestone.groupId)) projectIds.push(pid);
+  }
+  let total = 0;
+  let closed = 0;
+  for (const pid of projectIds) {
+    const of = facetSet(state, pid, `m:${milestone.id}`);
+    const closedSet = facetSet(state, pid, 's:closed');
+    for (const iid of bvalues(of)) {
+      total++;
+      if (bget(closedSet, iid) !== undefined) closed++;
+    }
+  }
+  return { total, closed };
 }

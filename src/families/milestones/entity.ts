@@ -1,5 +1,5 @@
 // Milestones as GitLab renders them (lib/api/entities/milestone.rb, milestone_with_stats.rb).
-import { isExpired, issueStats } from './rules.js';
+import { isExpired } from './rules.js';
 import type { Milestone } from './records.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
@@ -36,7 +36,3 @@ export function milestoneEntity(state: State, m: Milestone, u: UrlBase, now: num
   };
 }
 
-/** Entities::MilestoneWithStats (a release's milestones). */
-export function milestoneWithStats(state: State, m: Milestone, u: UrlBase, now: number) {
-  return { ...milestoneEntity(state, m, u, now), issue_stats: issueStats(state, m) };
-}

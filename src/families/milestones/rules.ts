@@ -122,17 +122,6 @@ export function castDate(raw: string | null | undefined): string | null {
 /** Timebox#expired?: a due date before today. */
 export const isExpired = (m: Milestone, now: number): boolean => m.dueDate !== null && m.dueDate < today(now);
 
-/** The issues of a milestone, as `{ state }`. The emulator keeps no issues yet: an issues family feeds this. */
-export function milestoneIssues(_state: State, _milestone: Milestone): readonly { state: string }[] {
-  return [];
-}
-
-/** MilestoneWithStats#issue_stats: every issue of the milestone, and the closed ones. */
-export function issueStats(state: State, milestone: Milestone): { total: number; closed: number } {
-  const issues = milestoneIssues(state, milestone);
-  return { total: issues.length, closed: issues.filter((i) => i.state === 'closed').length };
-}
-
 /** ProjectPolicy `read_milestone`: readers of the project, unless both issues and merge requests are closed to them. */
 export function canReadProjectMilestones(state: State, user: User | null, project: Project, now: number): boolean {
   return canUseFeature(state, user, project, 'issues', now) || canUseFeature(state, user, project, 'merge_requests', now);

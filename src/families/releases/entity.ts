@@ -10,7 +10,8 @@ import type { State } from '../world.js';
 import { toQuery } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { commitEntity, type CommitRef } from '../commits/index.js';
-import { milestoneWithStats } from '../milestones/index.js';
+import { milestoneEntity } from '../milestones/index.js';
+import { milestoneIssueStats } from '../issues/index.js';
 import { projectPaths } from '../projects/index.js';
 import { iso } from '../../render/time.js';
 import { urlPath, urlSegment } from '../../render/url.js';
@@ -95,7 +96,7 @@ export function releaseEntity(v: ReleaseView, r: Release, x: ReleaseExtras) {
     ...(v.html ? { description_html: r.description === '' ? null : v.html(r.description) } : {}),
     ...(author ? { author: userBasic(author, v) } : {}),
     ...(v.readCode ? { commit: x.commit ? commitEntity(web, x.commit) : null } : {}),
-    ...(milestones.length ? { milestones: milestones.map((m) => milestoneWithStats(v.state, m, v, v.now)) } : {}),
+    ...(milestones.length ? { milestones: milestones.map((m) => ({ ...milestoneEntity(v.state, m, v, v.now), issue_stats: milestoneIssueStats(v.state, m) })) } : {}),
     ...(v.readCode && x.commit ? { commit_path: `/${fullPath}/-/commit/${x.commit.sha}` } : {}),
     ...(v.readCode ? { tag_path: `/${fullPath}/-/tags/${tagSegment}` } : {}),
     ...(v.readCode && x.evidenceSha ? { evidence_sha: x.evidenceSha } : {}),
