@@ -207,6 +207,16 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     const p = await git.run(['push', '--force', 'origin', 'HEAD:main'], 'a');
     expect(p.code).not.toBe(0);
     expect(p.stderr).toContain('remote: GitLab: You are not allowed to force push code to a protected branch on this project.');
+    // A protection that allows force pushes lets those who may push do so.
+    const allowed = await fetch(`${server.url}/api/v4/projects/acme%2Fapp/protected_branches/main`, {
+      method: 'PATCH',
+      headers: { 'PRIVATE-TOKEN': 'maintainer-token', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ allow_force_push: true }),
+    });
+    expect(allowed.status).toBe(200);
+    const forced = await git.run(['push', '--force', 'origin', 'HEAD:main'], 'a');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(emulator.git('acme/app').refs().branches.main).toBe(rewritten);
   });
 
   it('pushes tags, lightweight and annotated, and deletes a branch; GitLab’s rules on tags and the default branch hold', async () => {

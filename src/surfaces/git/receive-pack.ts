@@ -315,7 +315,9 @@ async function check(c: PushContext, objects: PushObjects, refs: ReturnType<type
     if (!deletion && !isValidBranchName(branch)) return 'The branch name is invalid.';
     const protections = protectionsFor(refs, branch);
     if (protections.length === 0) return null;
-    if (!creation && !deletion && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;
+    // ProtectedBranch.allow_force_push?: any protection of the branch that allows it.
+    const forceAllowed = protections.some((p) => p.allowForcePush === true);
+    if (!creation && !deletion && !forceAllowed && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;
     const canPush = canPushToBranch(state, user, project, branch, now);
     if (isEmptyRepository(refs)) return canPush ? null : emptyProjectMessage(c);
     if (creation) {
