@@ -30,13 +30,22 @@ export const nullable = (s: Schema): Schema => union(s, nul);
 /** A key that may be left out. */
 export const opt = (s: Schema): Schema => ({ ...s, optional: true });
 /** An object with known keys (required unless wrapped in `opt`); any other key is a mistake. */
-export const object = (props: Record<string, Schema>): ObjectSchema => ({ kind: 'object', props });
+export const object = <P extends Record<string, Schema>>(props: P): ObjectOf<P> => ({ kind: 'object', props });
+/** An object description that keeps its keys in its type. */
+export interface ObjectOf<P extends Record<string, Schema>> extends ObjectSchema {
+  readonly props: P;
+}
 /** One object with the keys of all: how the parts of several owners make one record. */
-export function merge(...parts: ObjectSchema[]): ObjectSchema {
+export function merge<T extends ObjectSchema[]>(...parts: T): ObjectOf<UnionToIntersection<T[number]['props']> & Record<never, Schema>> {
   const props: Record<string, Schema> = {};
   for (const part of parts) Object.assign(props, part.props);
-  return object(props);
+  return object(props) as never;
 }
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** The keys an object description names: for a type-level check that it covers a fixture part's type. */
+export type KeysOf<S> = S extends { props: infer P } ? keyof P & string : never;
 
 const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 
