@@ -28,7 +28,7 @@ export const recordOf = (of: Schema): Schema => ({ kind: 'record', of });
 export const union = (...of: Schema[]): Schema => ({ kind: 'union', of });
 export const nullable = (s: Schema): Schema => union(s, nul);
 /** A key that may be left out. */
-export const opt = (s: Schema): Schema => ({ ...s, optional: true });
+export const opt = <S extends Schema>(s: S): S => ({ ...s, optional: true });
 /** An object with known keys (required unless wrapped in `opt`); any other key is a mistake. */
 export const object = <P extends Record<string, Schema>>(props: P): ObjectOf<P> => ({ kind: 'object', props });
 /** An object description that keeps its keys in its type. */

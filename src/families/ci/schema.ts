@@ -13,9 +13,9 @@ const instanceVariable = {
   raw: opt(bool),
   description: opt(str),
 };
-const variable = object({ ...instanceVariable, masked_and_hidden: opt(bool), environment_scope: opt(str) });
+export const variableSchema = object({ ...instanceVariable, masked_and_hidden: opt(bool), environment_scope: opt(str) });
 
-const job = object({
+export const pipelineJobSchema = object({
   name: str,
   stage: opt(str),
   status: opt(STATUS),
@@ -29,7 +29,7 @@ const job = object({
   artifacts: opt(object({ files: recordOf(str), expire_in: opt(str), public: opt(bool), keep: opt(bool) })),
 });
 
-const pipelineProps: Record<string, Schema> = { ref: opt(str), user: opt(str), source: opt(str), status: opt(STATUS), jobs: opt(arrayOf(job)) };
+const pipelineProps: Record<string, Schema> = { ref: opt(str), user: opt(str), source: opt(str), status: opt(STATUS), jobs: opt(arrayOf(pipelineJobSchema)) };
 /** A pipeline holds child pipelines of the same shape: four levels, more than GitLab's limit of two levels of children. */
 const pipeline = [0, 1, 2].reduce<Schema>((inner) => object({ ...pipelineProps, children: opt(arrayOf(inner)) }), object(pipelineProps));
 
@@ -37,5 +37,5 @@ export const ciTopSchema = object({
   ci_limits: opt(object({ project_ci_variables: opt(num), group_ci_variables: opt(num), ci_instance_level_variables: opt(num) })),
   instance_variables: opt(arrayOf(object(instanceVariable))),
 });
-export const ciGroupSchema = object({ variables: opt(arrayOf(variable)) });
-export const ciProjectSchema = object({ variables: opt(arrayOf(variable)), pipelines: opt(arrayOf(pipeline)) });
+export const ciGroupSchema = object({ variables: opt(arrayOf(variableSchema)) });
+export const ciProjectSchema = object({ variables: opt(arrayOf(variableSchema)), pipelines: opt(arrayOf(pipeline)) });

@@ -2,9 +2,9 @@
 // project; labels, epics and iterations of a group.
 import { arrayOf, bool, merge, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
 
-const label = object({ name: str, color: opt(str), description: opt(str), priority: opt(nullable(num)) });
+export const labelSchema = object({ name: str, color: opt(str), description: opt(str), priority: opt(nullable(num)) });
 
-const issue = object({
+export const issueSchema = object({
   title: str,
   description: opt(str),
   author: opt(str),
@@ -30,7 +30,7 @@ const issue = object({
   health_status: opt(oneOf('on_track', 'needs_attention', 'at_risk')),
 });
 
-const epic = object({
+export const epicSchema = object({
   title: str,
   description: opt(str),
   author: opt(str),
@@ -43,7 +43,7 @@ const epic = object({
   parent: opt(str),
 });
 
-const mergeRequest = object({
+export const mergeRequestSchema = object({
   title: str,
   source_branch: str,
   target_branch: opt(str),
@@ -57,6 +57,6 @@ const mergeRequest = object({
   created_at: opt(str),
 });
 
-const labels = object({ labels: opt(arrayOf(label)) });
-export const issuesGroupSchema = merge(labels, object({ epics: opt(arrayOf(epic)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) }));
-export const issuesProjectSchema = merge(labels, object({ issues: opt(arrayOf(issue)), merge_requests: opt(arrayOf(mergeRequest)) }));
+const labels = object({ labels: opt(arrayOf(labelSchema)) });
+export const issuesGroupSchema = merge(labels, object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) }));
+export const issuesProjectSchema = merge(labels, object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) }));

@@ -16,7 +16,7 @@ const signature = object({
   ),
 });
 
-const commit = object({
+export const commitSchema = object({
   branch: opt(str),
   start_branch: opt(str),
   message: str,
@@ -32,7 +32,7 @@ export const repositorySchema = object({
     object({
       files: opt(recordOf(str)),
       branches: opt(recordOf(str)),
-      commits: opt(arrayOf(commit)),
+      commits: opt(arrayOf(commitSchema)),
       tags: opt(recordOf(union(str, object({ ref: str, message: str, signature: opt(signature) })))),
       default_branch: opt(str),
       lfs: opt(recordOf(str)),
