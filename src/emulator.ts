@@ -8,7 +8,7 @@ import { createSession, findUserByUsername, recordSignIn } from './families/user
 import { createScimToken } from './families/scim/index.js';
 import { namespaceByIdOrPath } from './policy/paths.js';
 import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
-import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
 import { movesControl, type MovesControl } from './families/storage-moves/index.js';
 import { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
 import type { Fixture, SeedHandles, State } from './families/world.js';
@@ -183,6 +183,7 @@ export class Emulator {
 
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
   async seed(fixture: Fixture): Promise<SeedHandles> {
+    validateFixture(fixture);
     const base = this.store.state;
     const { state, handles } = await seedWorld(base, fixture, this.clock.now(), this.objects);
     if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');

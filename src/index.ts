@@ -21,5 +21,5 @@ export type { FaultRule, Fault } from './core/faults.js';
 export type { Snapshot } from './store/store.js';
 export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token, Job, JobStatus } from './store/state.js';
 export { ACCESS } from './store/state.js';
-export { EmulatorError } from './core/errors.js';
+export { EmulatorError, FixtureError } from './core/errors.js';
 export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';

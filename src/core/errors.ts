@@ -106,6 +106,14 @@ export class EmulatorError extends Error {
   }
 }
 
+/** A fixture not of the fixture format: `text` names the path and the mistake. */
+export class FixtureError extends EmulatorError {
+  constructor(readonly text: string) {
+    super(text);
+    this.name = 'FixtureError';
+  }
+}
+
 /** A fixture record that GitLab's validations would refuse. */
 export function invalidFixture(where: string, errors: Record<string, string[]>): EmulatorError {
   const text = Object.entries(errors).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ');

@@ -8,6 +8,7 @@ import { forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
+import type { ObjectSchema } from '../core/schema.js';
 import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
 import type { Fixture, SeedHandles, State } from './world.js';
@@ -65,6 +66,8 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly tasks?: readonly TaskDef<never>[];
   /** Drops what the family keeps for a project or group that is being deleted. */
   readonly forget?: { project?(draft: Draft<State>, id: number): void; group?(draft: Draft<State>, id: number): void };
+  /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
+  readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
   /** Type markers of the slice and of the fixture parts; never set. */
   readonly types?: { slice: S; fixture: F };
 }

@@ -1,7 +1,8 @@
 // What the emulator derives from the list of families: the empty world, the routes, the seed
 // phases in dependency order, and the task table. Checked once, when the module loads.
 import { produce, type Draft } from 'immer';
-import { EmulatorError } from '../core/errors.js';
+import { EmulatorError, FixtureError } from '../core/errors.js';
+import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordOf, str, toJsonSchema, type ObjectSchema } from '../core/schema.js';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
@@ -42,6 +43,69 @@ export const ROUTES: readonly RouteDef[] = families.flatMap((f) => f.routes ?? [
 export const API_ROUTES = ROUTES.filter((r) => (r.surface ?? 'api') === 'api');
 export const WEB_ROUTES = ROUTES.filter((r) => r.surface === 'web');
 export const SCIM_ROUTES = ROUTES.filter((r) => r.surface === 'scim');
+
+/** The core's part of a fixture: the instance. */
+const INSTANCE = object({
+  tier: opt(oneOf('free', 'premium', 'ultimate')),
+  offering: opt(oneOf('self-managed', 'hosted')),
+  settings: opt(
+    object({
+      impersonation_enabled: opt(bool),
+      runner_registration_restricted: opt(bool),
+      require_personal_access_token_expiry: opt(bool),
+      max_personal_access_token_lifetime: opt(nullable(num)),
+      default_project_visibility: opt(oneOf('private', 'internal', 'public')),
+      default_group_visibility: opt(oneOf('private', 'internal', 'public')),
+      user_defaults_to_private_profile: opt(bool),
+      offset_pagination_limit: opt(num),
+      rate_limits: opt(recordOf(object({ limit: num, period_seconds: num }))),
+    }),
+  ),
+});
+
+/** The parts of one kind of record (`user`, `group`, `project`, `top`) that the families describe, as one object. */
+function partsOf(kind: 'top' | 'user' | 'group' | 'project'): ObjectSchema {
+  const owner = new Map<string, string>();
+  for (const f of families) {
+    for (const key of Object.keys(f.schema?.[kind]?.props ?? {})) {
+      const other = owner.get(key);
+      if (other !== undefined && other !== f.name) throw new EmulatorError(`families '${other}' and '${f.name}' both describe the fixture's ${kind} key '${key}'`);
+      owner.set(key, f.name);
+    }
+  }
+  return merge(...families.flatMap((f) => (f.schema?.[kind] ? [f.schema[kind]] : [])));
+}
+
+/** The whole fixture format: the core's keys and every family's parts. */
+export const FIXTURE_SCHEMA: ObjectSchema = merge(
+  object({
+    $schema: opt(str),
+    instance: opt(INSTANCE),
+    users: opt(arrayOf(partsOf('user'))),
+    groups: opt(arrayOf(partsOf('group'))),
+    projects: opt(arrayOf(partsOf('project'))),
+  }),
+  partsOf('top'),
+);
+
+/** Throws an EmulatorError naming the first mistake of a fixture (`projects[0].visibilty: unknown key; …`). */
+export function validateFixture(fixture: unknown): asserts fixture is Fixture {
+  if (typeof fixture !== 'object' || fixture === null || Array.isArray(fixture))
+    throw new FixtureError(`a fixture is an object with users, groups, projects…; got ${fixture === null ? 'null' : Array.isArray(fixture) ? 'an array' : `a ${typeof fixture}`}`);
+  const wrong = check(FIXTURE_SCHEMA, fixture);
+  if (wrong) throw new FixtureError(wrong);
+}
+
+/** The fixture format as a JSON Schema: what `fixtures/fixture.schema.json` holds. */
+export function fixtureJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://unpkg.com/gitlab-emulator/fixtures/fixture.schema.json',
+    title: 'gitlab-emulator fixture',
+    description: 'A world as data: what emulator.seed(), createEmulator({ fixture }) and the CLI\'s --fixture take.',
+    ...toJsonSchema(FIXTURE_SCHEMA),
+  };
+}
 
 /** Families with a seed phase, each after the ones it names (and otherwise in list order). */
 const SEED_ORDER: readonly Family[] = (() => {

@@ -8,7 +8,7 @@
 // cannot send one without a CORS preflight), and with a control token every request needs it
 // (401). The node door adds what only it can know: the Host and Origin checks
 // (src/transports/local-only.ts).
-import { ApiError, EmulatorError } from '../core/errors.js';
+import { ApiError, EmulatorError, FixtureError } from '../core/errors.js';
 import { MAX_TIME, parseDuration, toEpoch, type Clock } from '../core/clock.js';
 import type { FaultRule, Faults } from '../core/faults.js';
 import { CHECKS } from './control-checks.js';
@@ -214,6 +214,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
         try {
           return json(await e.seed(bodyOf(ctx) as never), 201);
         } catch (err) {
+          if (err instanceof FixtureError) throw new EmulatorError(`invalid fixture: ${err.text}`);
           if (err instanceof EmulatorError || !(err instanceof Error)) throw err;
           throw new EmulatorError(`invalid fixture: ${err.message}`);
         }

@@ -5,6 +5,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
 import type { Fixture } from '../families/world.js';
 import { formatRequest } from '../http/request-log.js';
+import { jsonErrorAt } from '../core/json-position.js';
 import { tget, tvalues } from '../store/table.js';
 import { parseCommandLine, USAGE, type ServeOptions } from './cli-options.js';
 import { isLoopbackHost } from './local-only.js';
@@ -43,12 +44,16 @@ async function serve(options: ServeOptions): Promise<void> {
     try {
       fixture = JSON.parse(text) as Fixture;
     } catch (e) {
-      die(`fixture ${options.fixture} is not valid JSON: ${(e as Error).message}`, 1);
+      const at = jsonErrorAt(text);
+      const where = at ? ` at line ${at.line}, column ${at.column}` : '';
+      die(`fixture ${options.fixture} is not valid JSON${where}: ${(e as Error).message}`, 1);
     }
   }
   if (options.tier || options.offering) {
-    const given = typeof fixture === 'object' && fixture !== null && !Array.isArray(fixture) ? fixture : {};
-    fixture = { ...given, instance: { ...given.instance, ...(options.tier ? { tier: options.tier } : {}), ...(options.offering ? { offering: options.offering } : {}) } };
+    // A fixture that is not an object stays as it is, for seeding to refuse it by name.
+    const given = fixture;
+    if (typeof given === 'object' && given !== null && !Array.isArray(given))
+      fixture = { ...given, instance: { ...given.instance, ...(options.tier ? { tier: options.tier } : {}), ...(options.offering ? { offering: options.offering } : {}) } };
   }
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   let emulator;

@@ -1,5 +1,6 @@
 // CI/CD: variables of projects, groups and the instance; pipelines and jobs as data, their
 // artifacts expiring on the clock; job tokens.
+import { ciGroupSchema, ciProjectSchema, ciTopSchema } from './schema.js';
 import type { Draft } from 'immer';
 import { emptyTable, pvalues, tdel } from '../../store/table.js';
 import { defineFamily, type Family, type SeedRun } from '../define.js';
@@ -30,6 +31,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
 
 export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }> = defineFamily({
   name: 'ci',
+  schema: { top: ciTopSchema, group: ciGroupSchema, project: ciProjectSchema },
   state: () => ({
     projectVariables: emptyTable(),
     projectVariableKeys: emptyTable(),

@@ -1,4 +1,5 @@
 // Groups and subgroups: list, get, create, update, delete (scheduled), and their projects.
+import { groupSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
 import { groupRoutes } from './routes.js';
 import { DESTROY_GROUP } from './rules.js';
@@ -6,6 +7,7 @@ import { seedGroups, type FixtureGroupPart } from './seed.js';
 
 export const groups: Family<object, { group: FixtureGroupPart }> = defineFamily({
   name: 'groups',
+  schema: { group: groupSchema },
   routes: groupRoutes,
   seed: { after: ['users'], run: seedGroups },
   tasks: [DESTROY_GROUP],

@@ -1,5 +1,6 @@
 // Issues and what hangs on them: labels of projects and groups, issues with their three lists,
 // time tracking, subscriptions, to-dos, award emoji, and merge requests as data.
+import { issuesGroupSchema, issuesProjectSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
 import { labelRoutes } from './label-routes.js';
 import { issueRoutes } from './routes.js';
@@ -10,6 +11,7 @@ import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSl
 
 export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; project: FixtureIssuesPart }> = defineFamily({
   name: 'issues',
+  schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
   routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes],

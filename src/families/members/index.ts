@@ -2,6 +2,7 @@
 // editing and removing members, membership states, LDAP overrides, billable members, and
 // sharing projects and groups with groups. Memberships and shares are core tables
 // (store/members.ts) that every family's permission checks read through policy/access.ts.
+import { sharesSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
 import { memberRoutes } from './routes.js';
 import { groupMemberRoutes } from './group-routes.js';
@@ -10,6 +11,7 @@ import { seedShares, type FixtureSharesPart } from './seed.js';
 
 export const members: Family<object, { group: FixtureSharesPart; project: FixtureSharesPart }> = defineFamily({
   name: 'members',
+  schema: { group: sharesSchema, project: sharesSchema },
   seed: { after: ['users', 'groups', 'projects'], run: seedShares },
   routes: [...memberRoutes, ...groupMemberRoutes, ...shareRoutes],
 });

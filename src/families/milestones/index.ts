@@ -1,4 +1,5 @@
 // Milestones of projects and groups: list, get, create, update and delete; the titles releases name.
+import { milestonesSchema } from './schema.js';
 import type { Partitioned } from '../../store/table.js';
 import { emptyTable, tdel } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
@@ -20,6 +21,7 @@ export interface MilestonesSlice {
 
 export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart; project: FixtureMilestonesPart }> = defineFamily({
   name: 'milestones',
+  schema: { group: milestonesSchema, project: milestonesSchema },
   state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable(), projectMilestoneTitles: emptyTable(), groupMilestoneTitles: emptyTable() }),
   seed: { after: ['groups', 'projects'], run: seedMilestones },
   routes: [...milestoneRoutes, ...milestoneWriteRoutes],

@@ -1,4 +1,5 @@
 // Projects: list, get, create (with a first README), update, delete (scheduled), star counts.
+import { projectSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
 import { projectRoutes } from './routes.js';
 import { DESTROY_PROJECT } from './rules.js';
@@ -6,6 +7,7 @@ import { seedProjects, type FixtureProjectPart } from './seed.js';
 
 export const projects: Family<object, { project: FixtureProjectPart }> = defineFamily({
   name: 'projects',
+  schema: { project: projectSchema },
   routes: projectRoutes,
   seed: { after: ['users', 'groups'], run: seedProjects },
   tasks: [DESTROY_PROJECT],

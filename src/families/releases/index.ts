@@ -1,5 +1,6 @@
 // Releases: list, get, create, update, delete, the latest-release permalink, downloads, asset
 // links, evidence collected on the clock, and the group list.
+import { releasesSchema } from './schema.js';
 import type { Draft } from 'immer';
 import { emptyTable, pdel, tdel, type Partitioned } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
@@ -17,6 +18,7 @@ export interface ReleasesSlice {
 
 export const releases: Family<ReleasesSlice, { project: FixtureReleasesPart }> = defineFamily({
   name: 'releases',
+  schema: { project: releasesSchema },
   state: () => ({ releases: emptyTable() }),
   seed: { after: ['repositories', 'milestones'], run: seedReleases },
   routes: [...releaseRoutes, ...releaseLinkRoutes],

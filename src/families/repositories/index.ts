@@ -12,6 +12,7 @@ export * from './protections.js';
 export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 
+import { repositorySchema } from './schema.js';
 import { emptyTable, tdel, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
@@ -33,6 +34,7 @@ export interface RepositoriesSlice {
 
 export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
   name: 'repositories',
+  schema: { project: repositorySchema },
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
   forget: {

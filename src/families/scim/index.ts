@@ -1,5 +1,6 @@
 // SCIM provisioning of a group's users (the SCIM surface, /api/scim/v2): an identity provider
 // creates, finds, changes, deactivates and removes the users of a group through its SCIM token.
+import { object, opt, str } from '../../core/schema.js';
 import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, fixtureGroupPath, groupWhere, type Family, type SeedRun } from '../define.js';
@@ -34,6 +35,7 @@ function seedScim(s: SeedRun): void {
 
 export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFamily({
   name: 'scim',
+  schema: { group: object({ scim_token: opt(str) }) },
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),
   seed: { after: ['groups'], run: seedScim },
   routes: scimRoutes,

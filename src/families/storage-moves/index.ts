@@ -1,6 +1,7 @@
 // Repository storage moves of projects, snippets and group wikis: the state machine on the
 // emulator's clock, the read-only window it keeps its container in, the failures a test
 // chooses ahead, and `emulator.moves` / the control API to watch and steer them.
+import { storageProjectSchema, storageTopSchema } from './schema.js';
 import { emptyTable } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { DEFAULT_STEP_MS, forgetMoves, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
@@ -9,6 +10,7 @@ import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } 
 
 export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }> = defineFamily({
   name: 'storage-moves',
+  schema: { top: storageTopSchema, project: storageProjectSchema },
   state: () => ({
     storageMoves: { project: emptyTable(), snippet: emptyTable(), group: emptyTable() },
     storageMovesOf: { project: emptyTable(), snippet: emptyTable(), group: emptyTable() },

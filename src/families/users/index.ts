@@ -1,6 +1,7 @@
 // Users (GET /users, /user and what administrators change), their emails, keys, statuses and
 // follows, their tokens (personal, impersonation, project and group access tokens), runners,
 // and activity; the profile entities every family renders authors and owners with.
+import { userSchema } from './schema.js';
 import { emptyTable, tdel, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, type Family } from '../define.js';
@@ -14,6 +15,7 @@ import { DESTROY_USER } from './service.js';
 
 export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily({
   name: 'users',
+  schema: { user: userSchema },
   state: () => ({
     userEmails: emptyTable(),
     emailOwners: emptyTable(),
@@ -68,3 +70,4 @@ export { membersOf, readMembership, writeMembership, type MembershipSource } fro
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
 export { recordActivity } from './activity.js';
+export { accessLevelSchema, memberSchema, projectTokenSchema, tokenSchema } from './schema.js';

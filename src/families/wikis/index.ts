@@ -1,5 +1,6 @@
 // Wikis of projects (every tier) and of groups (the higher tier): pages in a git repository of
 // the object store, indexed in the world; every change is a commit by the caller.
+import { wikisSchema } from './schema.js';
 import { emptyTable, tdel, type Partitioned, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { WikiPage, WikiRepo } from './records.js';
@@ -23,6 +24,7 @@ export interface WikisSlice {
 
 export const wikis: Family<WikisSlice, { group: FixtureWikisPart; project: FixtureWikisPart }> = defineFamily({
   name: 'wikis',
+  schema: { group: wikisSchema, project: wikisSchema },
   state: () => ({
     projectWikis: emptyTable(),
     groupWikis: emptyTable(),

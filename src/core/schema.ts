@@ -1,0 +1,196 @@
+// A small description of JSON data, with a validator whose messages name the path and suggest
+// the nearest key, and a translation to JSON Schema. The fixture format is written in it.
+
+export type Schema =
+  | { readonly kind: 'string' | 'number' | 'boolean' | 'null' | 'any'; readonly optional?: boolean }
+  | { readonly kind: 'literal'; readonly values: readonly (string | number | boolean)[]; readonly optional?: boolean }
+  | { readonly kind: 'array' | 'record'; readonly of: Schema; readonly optional?: boolean }
+  | { readonly kind: 'union'; readonly of: readonly Schema[]; readonly optional?: boolean }
+  | ObjectSchema;
+
+export interface ObjectSchema {
+  readonly kind: 'object';
+  readonly props: Readonly<Record<string, Schema>>;
+  readonly optional?: boolean;
+}
+
+export const str: Schema = { kind: 'string' };
+export const num: Schema = { kind: 'number' };
+export const bool: Schema = { kind: 'boolean' };
+export const nul: Schema = { kind: 'null' };
+/** Any JSON value: for data the emulator passes on untouched. */
+export const any: Schema = { kind: 'any' };
+/** One of these values. */
+export const oneOf = (...values: (string | number | boolean)[]): Schema => ({ kind: 'literal', values });
+export const arrayOf = (of: Schema): Schema => ({ kind: 'array', of });
+/** An object whose keys are the data's own (paths, names), each value `of`. */
+export const recordOf = (of: Schema): Schema => ({ kind: 'record', of });
+export const union = (...of: Schema[]): Schema => ({ kind: 'union', of });
+export const nullable = (s: Schema): Schema => union(s, nul);
+/** A key that may be left out. */
+export const opt = <S extends Schema>(s: S): S => ({ ...s, optional: true });
+/** An object with known keys (required unless wrapped in `opt`); any other key is a mistake. */
+export const object = <P extends Record<string, Schema>>(props: P): ObjectOf<P> => ({ kind: 'object', props });
+/** An object description that keeps its keys in its type. */
+export interface ObjectOf<P extends Record<string, Schema>> extends ObjectSchema {
+  readonly props: P;
+}
+/** One object with the keys of all: how the parts of several owners make one record. */
+export function merge<T extends ObjectSchema[]>(...parts: T): ObjectOf<UnionToIntersection<T[number]['props']> & Record<never, Schema>> {
+  const props: Record<string, Schema> = {};
+  for (const part of parts) Object.assign(props, part.props);
+  return object(props) as never;
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+
+/** The keys an object description names: for a type-level check that it covers a fixture part's type. */
+export type KeysOf<S> = S extends { props: infer P } ? keyof P & string : never;
+
+const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
+
+/** How a message names an expected value: `a string`, `one of "a", "b"`, `a string or null`. */
+export function describe(s: Schema): string {
+  switch (s.kind) {
+    case 'string': return 'a string';
+    case 'number': return 'a number';
+    case 'boolean': return 'true or false';
+    case 'null': return 'null';
+    case 'any': return 'any value';
+    case 'literal': return s.values.length === 1 ? JSON.stringify(s.values[0]) : `one of ${s.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'array': return 'an array';
+    case 'record':
+    case 'object': return 'an object';
+    case 'union': return s.of.map(describe).join(' or ');
+  }
+}
+
+const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : typeof v === 'string' ? 'a string' : typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? 'a boolean' : typeof v);
+
+/** Edit distance (insertions, deletions, substitutions, transpositions of neighbours). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The known key nearest to `key`, when it is near enough to be what was meant. */
+export function nearest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const dist = distance(key.toLowerCase(), k.toLowerCase());
+    if (dist < bestDistance) [best, bestDistance] = [k, dist];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const child = (path: string, key: string) => (IDENTIFIER.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`);
+
+/** The first mistake of `value` against `schema`, as `path: what is wrong`; undefined when it fits. */
+export function check(schema: Schema, value: unknown, path = ''): string | undefined {
+  const at = (text: string) => `${path || 'the value'}: ${text}`;
+  switch (schema.kind) {
+    case 'any': return undefined;
+    case 'string':
+    case 'number':
+    case 'boolean':
+      if (typeof value === schema.kind && (schema.kind !== 'number' || Number.isFinite(value))) return undefined;
+      return at(`expected ${describe(schema)}, got ${kindOf(value)}`);
+    case 'null': return value === null ? undefined : at(`expected null, got ${kindOf(value)}`);
+    case 'literal':
+      return schema.values.includes(value as string) ? undefined : at(`expected ${describe(schema)}, got ${typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : kindOf(value)}`);
+    case 'array': {
+      if (!Array.isArray(value)) return at(`expected an array, got ${kindOf(value)}`);
+      for (let i = 0; i < value.length; i++) {
+        const wrong = check(schema.of, value[i], `${path}[${i}]`);
+        if (wrong) return wrong;
+      }
+      return undefined;
+    }
+    case 'record': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return at(`expected an object, got ${kindOf(value)}`);
+      for (const key of Object.keys(value)) {
+        const wrong = check(schema.of, (value as Record<string, unknown>)[key], child(path, key));
+        if (wrong) return wrong;
+      }
+      return undefined;
+    }
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return at(`expected an object, got ${kindOf(value)}`);
+      const known = Object.keys(schema.props);
+      for (const key of Object.keys(value)) {
+        if (own(schema.props, key)) continue;
+        const near = nearest(key, known.filter((k) => !own(value, k)));
+        return `${child(path, key)}: unknown key${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`;
+      }
+      for (const key of known) {
+        const prop = schema.props[key]!;
+        const v = (value as Record<string, unknown>)[key];
+        if (!own(value, key) || v === undefined) {
+          if (!prop.optional) return `${child(path, key)}: required, ${describe(prop)}`;
+          continue;
+        }
+        const wrong = check(prop, v, child(path, key));
+        if (wrong) return wrong;
+      }
+      return undefined;
+    }
+    case 'union': {
+      const fits = schema.of.filter((s) => sameShape(s, value));
+      // Of the alternatives of the value's shape, the first mistake of the first; else a plain "expected".
+      for (const s of fits) if (!check(s, value, path)) return undefined;
+      if (fits.length) return check(fits[0]!, value, path);
+      return at(`expected ${describe(schema)}, got ${kindOf(value)}`);
+    }
+  }
+}
+
+/** Whether the value has the alternative's JSON type (so a mistake inside it is worth naming). */
+function sameShape(s: Schema, v: unknown): boolean {
+  switch (s.kind) {
+    case 'any': return true;
+    case 'string':
+    case 'number':
+    case 'boolean': return typeof v === s.kind;
+    case 'null': return v === null;
+    case 'literal': return s.values.some((x) => typeof x === typeof v);
+    case 'array': return Array.isArray(v);
+    case 'record':
+    case 'object': return typeof v === 'object' && v !== null && !Array.isArray(v);
+    case 'union': return s.of.some((x) => sameShape(x, v));
+  }
+}
+
+/** The same description as a JSON Schema (draft 2020-12), for editors and other tools. */
+export function toJsonSchema(s: Schema): Record<string, unknown> {
+  switch (s.kind) {
+    case 'any': return {};
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null': return { type: s.kind };
+    case 'literal': return s.values.length === 1 ? { const: s.values[0] } : { enum: [...s.values] };
+    case 'array': return { type: 'array', items: toJsonSchema(s.of) };
+    case 'record': return { type: 'object', additionalProperties: toJsonSchema(s.of) };
+    case 'union': return { anyOf: s.of.map(toJsonSchema) };
+    case 'object': {
+      const properties: Record<string, unknown> = {};
+      const required: string[] = [];
+      for (const [key, prop] of Object.entries(s.props)) {
+        properties[key] = toJsonSchema(prop);
+        if (!prop.optional) required.push(key);
+      }
+      return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+    }
+  }
+}

@@ -1,0 +1,62 @@
+// The issues family's part of the fixture format: labels, issues and merge requests of a
+// project; labels, epics and iterations of a group.
+import { arrayOf, bool, merge, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
+
+export const labelSchema = object({ name: str, color: opt(str), description: opt(str), priority: opt(nullable(num)) });
+
+export const issueSchema = object({
+  title: str,
+  description: opt(str),
+  author: opt(str),
+  assignees: opt(arrayOf(str)),
+  labels: opt(arrayOf(str)),
+  milestone: opt(str),
+  state: opt(oneOf('opened', 'closed')),
+  confidential: opt(bool),
+  discussion_locked: opt(bool),
+  due_date: opt(nullable(str)),
+  created_at: opt(str),
+  updated_at: opt(str),
+  closed_at: opt(str),
+  closed_by: opt(str),
+  iid: opt(num),
+  issue_type: opt(oneOf('issue', 'incident', 'test_case', 'task')),
+  weight: opt(nullable(num)),
+  time_estimate: opt(str),
+  time_spent: opt(str),
+  relative_position: opt(nullable(num)),
+  epic: opt(str),
+  iteration: opt(str),
+  health_status: opt(oneOf('on_track', 'needs_attention', 'at_risk')),
+});
+
+export const epicSchema = object({
+  title: str,
+  description: opt(str),
+  author: opt(str),
+  labels: opt(arrayOf(str)),
+  state: opt(oneOf('opened', 'closed')),
+  confidential: opt(bool),
+  color: opt(str),
+  start_date: opt(str),
+  due_date: opt(str),
+  parent: opt(str),
+});
+
+export const mergeRequestSchema = object({
+  title: str,
+  source_branch: str,
+  target_branch: opt(str),
+  description: opt(str),
+  author: opt(str),
+  assignees: opt(arrayOf(str)),
+  reviewers: opt(arrayOf(str)),
+  labels: opt(arrayOf(str)),
+  milestone: opt(str),
+  state: opt(oneOf('opened', 'closed', 'merged')),
+  created_at: opt(str),
+});
+
+const labels = object({ labels: opt(arrayOf(labelSchema)) });
+export const issuesGroupSchema = merge(labels, object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) }));
+export const issuesProjectSchema = merge(labels, object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) }));

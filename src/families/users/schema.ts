@@ -1,0 +1,69 @@
+// The users family's part of the fixture format (src/core/schema.ts): each user, and the
+// members and tokens other families' records carry.
+import { arrayOf, bool, nullable, num, object, oneOf, opt, recordOf, str, union } from '../../core/schema.js';
+
+const ROLE = union(num, oneOf('guest', 'planner', 'reporter', 'developer', 'maintainer', 'owner', 'minimal'));
+
+/** An access level: a number (30) or a role's name (`developer`). */
+export const accessLevelSchema = ROLE;
+
+/** `{ user, access_level }`: a member of a group or project. */
+export const memberSchema = object({
+  user: str,
+  access_level: ROLE,
+  expires_at: opt(nullable(str)),
+  state: opt(oneOf('active', 'awaiting')),
+  ldap: opt(bool),
+});
+
+const tokenProps = {
+  last_used_at: opt(str),
+  token: opt(str),
+  name: opt(str),
+  scopes: opt(arrayOf(str)),
+  expires_at: opt(nullable(str)),
+  revoked: opt(bool),
+  kind: opt(oneOf('personal', 'impersonation', 'oauth')),
+};
+/** A personal access token of a user. */
+export const tokenSchema = object(tokenProps);
+/** A project access token: a token and the level of its bot. */
+export const projectTokenSchema = object({ ...tokenProps, access_level: opt(ROLE) });
+
+export const userSchema = object({
+  username: str,
+  name: opt(str),
+  email: opt(str),
+  admin: opt(bool),
+  auditor: opt(bool),
+  external: opt(bool),
+  bot: opt(bool),
+  user_type: opt(str),
+  state: opt(oneOf('active', 'blocked', 'deactivated', 'banned', 'blocked_pending_approval')),
+  bio: opt(str),
+  location: opt(str),
+  organization: opt(str),
+  job_title: opt(str),
+  website_url: opt(str),
+  public_email: opt(nullable(str)),
+  skype: opt(str),
+  linkedin: opt(str),
+  twitter: opt(str),
+  discord: opt(str),
+  pronouns: opt(nullable(str)),
+  note: opt(nullable(str)),
+  theme_id: opt(num),
+  color_scheme_id: opt(num),
+  private_profile: opt(bool),
+  projects_limit: opt(num),
+  can_create_group: opt(bool),
+  two_factor_enabled: opt(bool),
+  created_by_id: opt(nullable(num)),
+  confirmed: opt(bool),
+  last_activity_on: opt(nullable(str)),
+  tokens: opt(arrayOf(tokenSchema)),
+  sessions: opt(arrayOf(str)),
+  identities: opt(arrayOf(object({ provider: str, extern_uid: str, saml_provider_id: opt(num) }))),
+  emails: opt(arrayOf(object({ email: str, confirmed: opt(bool) }))),
+  custom_attributes: opt(recordOf(str)),
+});
