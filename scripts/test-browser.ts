@@ -89,7 +89,12 @@ async function main(): Promise<number> {
   chromium.kill('SIGTERM');
   await new Promise((resolve) => chromium.once('exit', resolve));
   server.close();
-  rmSync(profile, { recursive: true, force: true });
+  // Chromium's helper processes may still be closing files in the profile: retry, then leave it to tmp.
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch {
+    // left in the system's temporary folder
+  }
   if (!outcome.ok) {
     console.error(`test:browser: FAILED: ${outcome.error}`);
     return 1;
@@ -158,14 +163,14 @@ async function inspector(): Promise<number> {
   await api('GET', '/projects');
   const created = (await (await api('POST', '/projects', { name: 'Tools', namespace_id: 2 })).json()) as { id: number };
   await api('POST', `/projects/${created.id}/repository/files/tool.sh`, { branch: 'main', content: 'echo tool\n', commit_message: 'Add the tool' });
-  await api('GET', '/projects/1/pipelines'); // not emulated
+  await api('GET', '/projects/1/environments'); // not emulated
   await api('GET', '/user', undefined);
   const deleted = await api('DELETE', '/projects/acme%2Fsecrets'); // schedules its removal on the clock
   const createSeq = emulator.journal.entries().find((j) => j.method === 'POST' && j.path === '/api/v4/projects')!.seq;
   emulator.faults.add({ method: 'GET', path: '/projects/1/issues', status: 503, times: 3 });
   emulator.saveSnapshot('before-release');
   const problems: string[] = [];
-  if (deleted.status !== 202 || emulator.state.tasks.length !== 1) problems.push(`the deletion scheduled ${emulator.state.tasks.length} task(s) (status ${deleted.status})`);
+  if (deleted.status !== 202 || emulator.state.tasks.size !== 1) problems.push(`the deletion scheduled ${emulator.state.tasks.size} task(s) (status ${deleted.status})`);
 
   const profile = mkdtempSync(join(tmpdir(), 'gle-chromium-'));
   const chromium = spawn(CHROMIUM!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], { stdio: 'ignore' });
@@ -203,7 +208,7 @@ async function inspector(): Promise<number> {
     // The clock view's button: advancing the clock runs the scheduled removal of acme/secrets.
     await show('clock', 'clock');
     // Nothing ran it yet: the page reads the world through the control API only, which runs no timed work.
-    if (emulator.state.tasks.length !== 1) problems.push(`before the click, ${emulator.state.tasks.length} task(s) pending, not 1`);
+    if (emulator.state.tasks.size !== 1) problems.push(`before the click, ${emulator.state.tasks.size} task(s) pending, not 1`);
     await page.evaluate(`document.querySelector('button[data-by="1h"]').click()`);
     let text = '';
     for (let i = 0; i < 100; i++) {
@@ -212,7 +217,7 @@ async function inspector(): Promise<number> {
       await sleep(100);
     }
     const gone = (await api('GET', '/projects/acme%2Fsecrets')).status;
-    if (emulator.state.tasks.length !== 0) problems.push(`advancing the clock in the page left ${emulator.state.tasks.length} task(s) pending`);
+    if (emulator.state.tasks.size !== 0) problems.push(`advancing the clock in the page left ${emulator.state.tasks.size} task(s) pending`);
     if (gone !== 404) problems.push(`acme/secrets answers ${gone} after its removal ran`);
     if (!/2026-06-01T10:00:00\.000Z/.test(text)) problems.push(`the clock view does not show the advanced time: ${text.slice(0, 200)}`);
     page.close();
@@ -222,7 +227,12 @@ async function inspector(): Promise<number> {
     chromium.kill('SIGTERM');
     await new Promise((resolve) => chromium.once('exit', resolve));
     await server.close();
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes may still be closing files in the profile: retry, then leave it to tmp.
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch {
+    // left in the system's temporary folder
+  }
   }
   if (problems.length) {
     console.error(`test:browser: inspector FAILED:\n  ${problems.join('\n  ')}`);
