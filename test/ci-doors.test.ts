@@ -3,9 +3,8 @@
 // driving pipelines and jobs over HTTP as a test in another language would.
 import { Gitlab } from '@gitbeaker/rest';
 import { unzipSync } from 'fflate';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const fixture: Fixture = {
@@ -131,20 +130,12 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('creates a variable, lists jobs with scope[], downloads an artifact file and deletes the project\'s artifacts', async () => {
     const emulator = await createEmulator({ fixture });
-    msw.resetHandlers(...handlers(emulator));
-    const base = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp';
-    const send = (path: string, method = 'GET', body?: unknown, token = 'mai-token') =>
-      fetch(`${base}${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+    const api = door.serve(emulator);
+    const send = (path: string, method = 'GET', body?: unknown, token = 'mai-token') => api(`/projects/acme%2Fapp${path}`, token, method, body);
     const v = await send('/variables', 'POST', { key: 'HIDDEN', value: 'secret-value-1', masked_and_hidden: true });
     expect(v.status).toBe(201);
     expect(await v.json()).toMatchObject({ value: null, hidden: true });

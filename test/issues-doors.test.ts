@@ -2,9 +2,8 @@
 // filters, time tracking, subscriptions, to-dos, award emoji, labels, merge requests), and plain
 // fetch through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const fixture: Fixture = {
@@ -95,20 +94,13 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('creates, lists, edits and tracks time on issues', async () => {
     const emulator = await createEmulator({ fixture, clock: { now: '2026-03-04T12:00:00Z', frozen: true } });
-    msw.resetHandlers(...handlers(emulator));
-    const base = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp';
+    const api = door.serve(emulator);
     const send = async (path: string, method = 'GET', body?: unknown, token = 'dev-token') => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+      const res = await api(`/projects/acme%2Fapp${path}`, token, method, body);
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     };

@@ -3,9 +3,8 @@
 // sub-resources, statuses, protections, groups, namespaces, milestones, metadata, uploads,
 // GraphQL), and plain fetch through the MSW handler set.
 import { Gitlab } from '@gitbeaker/rest';
-import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlers } from '../src/msw.js';
+import { describe, expect, it } from 'vitest';
+import { mswDoor } from './support/msw.js';
 import { createEmulator, type Fixture } from '../src/index.js';
 
 const TOKEN = 'dev-token';
@@ -105,20 +104,12 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
 });
 
 describe('the MSW door, with plain fetch', () => {
-  const msw = setupServer();
-  beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
-  afterAll(() => msw.close());
+  const door = mswDoor();
 
   it('commits with actions, lists the tree and compares', async () => {
     const emulator = await createEmulator({ fixture });
-    msw.resetHandlers(...handlers(emulator));
-    const base = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp/repository';
-    const send = (path: string, method = 'GET', body?: unknown) =>
-      fetch(`${base}${path}`, {
-        method,
-        headers: { 'PRIVATE-TOKEN': TOKEN, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+    const api = door.serve(emulator);
+    const send = (path: string, method = 'GET', body?: unknown) => api(`/projects/acme%2Fapp/repository${path}`, TOKEN, method, body);
     const res = await send('/commits', 'POST', { branch: 'main', commit_message: 'Docs', actions: [{ action: 'create', file_path: 'docs/a.md', content: 'a' }] });
     expect(res.status).toBe(201);
     const tree = (await (await send('/tree?path=docs')).json()) as { path: string }[];
