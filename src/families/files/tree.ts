@@ -10,7 +10,7 @@ import { grapeError, messageError, notFound } from '../../core/errors.js';
 import { keysetNextHeaders, pageRequest } from '../../http/pagination.js';
 import { bool, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
-import { project, route } from '../define.js';
+import { project, route, type Context } from '../define.js';
 
 const READ = project(repositoryEnabled, canReadCode);
 
@@ -74,6 +74,14 @@ function tokenPath(token: string): string | null {
   return null;
 }
 
+/** The blob a `:sha` names in the project's repository, and its bytes; 404 Blob Not Found otherwise. */
+async function blobOf(ctx: Context<{ sha: string }>): Promise<{ oid: string; content: Uint8Array }> {
+  const repo = ctx.env.git.repository(ctx.project.id);
+  const oid = await findBlob(repo, [ctx.state, ctx.project], ctx.params.sha);
+  if (!oid) throw notFound('Blob');
+  return { oid, content: await repo.readBlob(oid) };
+}
+
 export const treeRoutes = [
   route({
     method: 'GET',
@@ -132,10 +140,7 @@ export const treeRoutes = [
     scope: READ,
     params: { sha: str().required() },
     handler: async (ctx): Promise<Reply> => {
-      const repo = ctx.env.git.repository(ctx.project.id);
-      const oid = await findBlob(repo, [ctx.state, ctx.project], ctx.params.sha);
-      if (!oid) throw notFound('Blob');
-      const content = await repo.readBlob(oid);
+      const { content } = await blobOf(ctx);
       const binary = isBinary(content);
       return {
         status: 200,
@@ -159,10 +164,7 @@ export const treeRoutes = [
     scope: READ,
     params: { sha: str().required() },
     handler: async (ctx): Promise<Reply> => {
-      const repo = ctx.env.git.repository(ctx.project.id);
-      const oid = await findBlob(repo, [ctx.state, ctx.project], ctx.params.sha);
-      if (!oid) throw notFound('Blob');
-      const content = await repo.readBlob(oid);
+      const { oid, content } = await blobOf(ctx);
       return json({ size: content.length, encoding: 'base64', content: toBase64(content), sha: oid });
     },
   }),
