@@ -313,6 +313,16 @@ describe('over HTTP, the control API answers only this machine’s own clients',
     expect((await raw('/api/v4/projects/1', { headers: { Host: `evil.example:${server.port}` } })).status).toBe(200);
   });
 
+  it('reads a path that starts with // as a path, and an absolute request target as a proxy sends it', async () => {
+    server = await gitlab.listen({ port: 0 });
+    // Not the host `evil.example`: the path `//evil.example/...`, which no route matches.
+    const doubled = await raw('//evil.example/api/v4/projects/1');
+    expect(doubled.status).toBe(404);
+    const absolute = await raw(`http://127.0.0.1:${server.port}/api/v4/projects/1`);
+    expect(absolute.status).toBe(200);
+    expect((absolute.body as { web_url: string }).web_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/`));
+  });
+
   it('the URLs the emulator was told it lives at are its own', async () => {
     const e = await createEmulator({ fixture, externalUrl: 'https://gitlab.test' });
     server = await e.listen({ port: 0 });

@@ -81,15 +81,8 @@ const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$
 
 async function serve(handle: Handler, policy: LocalPolicy | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const host = req.headers.host ?? '';
-  let url: URL | undefined;
-  if (HOST.test(host)) {
-    try {
-      url = new URL(req.url ?? '/', `http://${host}`);
-    } catch {
-      url = undefined;
-    }
-  }
-  if (!url || (req.url ?? '/')[0] !== '/') return write(res, BAD_REQUEST);
+  const url = requestUrl(req.url ?? '/', host);
+  if (!url) return write(res, BAD_REQUEST);
   const origin = req.headers.origin;
   const refused = policy && localRefusal(policy, url.pathname, typeof origin === 'string' ? origin : null, host);
   if (refused) return write(res, refused);
@@ -99,6 +92,20 @@ async function serve(handle: Handler, policy: LocalPolicy | undefined, req: Inco
     return;
   }
   write(res, answer);
+}
+
+/**
+ * The URL a request names: its path on the Host it was sent to (joined as text, so a path that
+ * starts with `//` stays a path), or the absolute URL a client sends through a proxy. Undefined
+ * for a Host or a target no URL can hold (400).
+ */
+function requestUrl(target: string, host: string): URL | undefined {
+  try {
+    if (/^https?:\/\//i.test(target)) return new URL(target);
+    return target.startsWith('/') && HOST.test(host) ? new URL(`http://${host}${target}`) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const BAD_REQUEST: Rendered = { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'Bad Request' };
