@@ -3,6 +3,7 @@
 // record (its partition), so an update touches one partition and a few small indexes.
 import { emptyTable, type Table } from './table.js';
 import { emptyMemberships, type MembershipTables } from './members.js';
+import { emptyNotes, type NoteTables } from './notes.js';
 
 export type Visibility = 'private' | 'internal' | 'public';
 export type Tier = 'free' | 'premium' | 'ultimate';
@@ -274,6 +275,8 @@ export interface CoreState {
   jobs: Table<Job>;
   /** Who is a direct member of which project or namespace; read through store/members.ts. */
   memberships: MembershipTables;
+  /** Notes on issues, merge requests, snippets, epics and commits; read through store/notes.ts. */
+  notes: NoteTables;
   /** Timed work by id. */
   tasks: Table<Task>;
   /** When the earliest task is due (null: none), so that a request checks for due work in O(1). */
@@ -309,6 +312,7 @@ export function emptyCoreState(seed = 1): CoreState {
     projectNames: emptyTable(),
     jobs: emptyTable(),
     memberships: emptyMemberships(),
+    notes: emptyNotes(),
     tasks: emptyTable(),
     nextTaskAt: null,
   };
@@ -337,7 +341,7 @@ export function sequences<const N extends string>(names: readonly N[]) {
 }
 
 /** Sequences of the shared records. */
-export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job', 'member', 'group_link']);
+export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job', 'member', 'group_link', 'note']);
 
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
 export function randomHex(draft: CoreState, length: number): string {

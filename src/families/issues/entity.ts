@@ -11,7 +11,7 @@ import type { State } from '../world.js';
 import { formatDuration } from './duration.js';
 import { downvotes, issueMilestone, issueVisible, seesConfidential, upvotes } from './finder.js';
 import { labelBasic, labelById } from './labels.js';
-import type { AwardEmoji, Issue, Label, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Issue, Label, Todo } from './records.js';
 import { issueById } from './store.js';
 import { closingMergeRequestCount, isSubscribed } from './rules.js';
 import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
@@ -177,30 +177,6 @@ export function awardEmojiEntity(v: UrlBase & { state: State }, a: AwardEmoji) {
   };
 }
 
-/** A system note as Entities::Note renders one. */
-export function systemNoteEntity(v: UrlBase & { state: State }, n: SystemNote, issue: Pick<Issue, 'id' | 'iid' | 'projectId'>, type: 'Issue' | 'MergeRequest' = 'Issue') {
-  const author = tget(v.state.users, n.authorId);
-  return {
-    id: n.id,
-    type: null,
-    body: n.body,
-    attachment: null,
-    author: author ? { ...userBasic(author, v) } : null,
-    created_at: iso(n.createdAt),
-    updated_at: iso(n.createdAt),
-    system: true,
-    noteable_id: issue.id,
-    noteable_type: type,
-    project_id: issue.projectId,
-    resolvable: false,
-    confidential: false,
-    internal: false,
-    imported: false,
-    imported_from: 'none',
-    noteable_iid: issue.iid,
-    commands_changes: {},
-  };
-}
 
 export function awardsOf(state: State, issueId: number): AwardEmoji[] {
   const t = tget(state.awardEmoji, issueId);

@@ -19,7 +19,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
 });
 
 export type { IssuesSlice } from './store.js';
-export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
+export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } from './records.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';

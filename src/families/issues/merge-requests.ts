@@ -21,7 +21,8 @@ import { messageError } from '../../core/errors.js';
 import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
-import type { Issue, Label, MergeRequest, SystemNote } from './records.js';
+import type { Issue, Label, MergeRequest } from './records.js';
+import { addNote, noteKey } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
 import { ids, issueByIid } from './store.js';
 
@@ -343,8 +344,9 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
 }
 
 function mrNote(draft: Draft<State>, mr: MergeRequest, authorId: number, body: string, now: number): void {
-  const id = ids.next(draft as State, 'issue_note');
-  pset(draft.mergeRequestNotes, mr.id, id, { id, issueId: mr.id, authorId, body, createdAt: now });
+  addNote(draft as State, noteKey('MergeRequest', mr.id), {
+    noteableType: 'MergeRequest', noteableId: mr.id, commitId: null, projectId: mr.projectId, authorId, body, system: true, internal: false, createdAt: now, updatedAt: now,
+  });
 }
 
 /** The merge request's time estimate, with the note GitLab writes. */
@@ -372,7 +374,3 @@ export function spendMergeRequestTime(mr: MergeRequest, user: User, seconds: num
   };
 }
 
-export function mergeRequestNotes(state: State, mrId: number): SystemNote[] {
-  const t = tget(state.mergeRequestNotes, mrId);
-  return t ? [...tvalues(t)] : [];
-}

@@ -13,11 +13,11 @@ import { canReadProjectMilestones, findMilestone, type Milestone } from '../mile
 import { objectsOf } from '../repositories/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { issueEntity, systemNoteEntity, timeStats } from './entity.js';
+import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
 import {
-  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestNotes, mergeRequestsOf, putMergeRequest,
+  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf, putMergeRequest,
   setMergeRequestEstimate, spendMergeRequestTime,
   type MergeRequestView,
 } from './merge-requests.js';
@@ -239,17 +239,6 @@ const mergeRequestTimeRoutes = [
 
 export const mergeRequestRoutes = [
   ...mergeRequestTimeRoutes,
-  route({
-    method: 'GET', path: '/projects/:id/merge_requests/:noteable_id/notes', cacheable: true, scope: project(canReadMergeRequests), paginated: true,
-    params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
-    handler: (ctx): Reply => {
-      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.noteable_id);
-      if (!mr) throw recordNotFound();
-      const dir = ctx.params.sort === 'asc' ? 1 : -1;
-      const notes = mergeRequestNotes(ctx.state, mr.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
-      return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, mr, 'MergeRequest')));
-    },
-  }),
   route({
     method: 'GET', path: '/merge_requests', cacheable: true, paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
     handler: (ctx): Reply => {

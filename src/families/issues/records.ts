@@ -62,15 +62,6 @@ export interface IssueLocation {
   iid: number;
 }
 
-/** A system note the family writes (time tracking, moves, confidentiality), as GitLab keeps them in `notes`. */
-export interface SystemNote {
-  id: number;
-  /** The id of the issue (or, in `mergeRequestNotes`, of the merge request) it is on. */
-  issueId: number;
-  authorId: number;
-  body: string;
-  createdAt: number;
-}
 
 export interface Todo {
   id: number;

@@ -18,7 +18,7 @@ import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { parseDuration } from './duration.js';
-import { awardEmojiEntity, awardsOf, issueEntity, systemNoteEntity, timeStats, todoEntity, type IssueView } from './entity.js';
+import { awardEmojiEntity, awardsOf, issueEntity, timeStats, todoEntity, type IssueView } from './entity.js';
 import { awardNotFound, badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
@@ -27,7 +27,7 @@ import {
   awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
   markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
 } from './rules.js';
-import { bget, bset, issueById, issueByIid, issueNotes, type Blocked } from './store.js';
+import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
 import { userBasic } from '../users/index.js';
 import type { Project, User } from '../../store/state.js';
 
@@ -679,17 +679,6 @@ export const issueRoutes = [
   }, { duration: str().required(), summary: str() }),
   timeRoute('reset_spent_time', 'POST', (ctx, issue, user) => json(timeStats(ctx.update(spendTime(issue, user, 'reset', ctx.now()))))),
   timeRoute('time_stats', 'GET', (_ctx, issue) => json(timeStats(issue))),
-  route({
-    method: 'GET', path: '/projects/:id/issues/:noteable_id/notes', cacheable: true, scope: project(canReadIssues), paginated: true,
-    params: { noteable_id: int().required(), order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'), sort: str().values(['asc', 'desc'] as const).default('desc') },
-    handler: (ctx): Reply => {
-      const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.noteable_id);
-      if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
-      const dir = ctx.params.sort === 'asc' ? 1 : -1;
-      const notes = issueNotes(ctx.state, issue.id).sort((a, b) => dir * (a.createdAt - b.createdAt) || dir * (a.id - b.id));
-      return json(ctx.paginate(notes).map((n) => systemNoteEntity({ state: ctx.state, webBase: ctx.webBase }, n, issue)));
-    },
-  }),
 ];
 
 const issueTargetMissing = () => notFound('Project');

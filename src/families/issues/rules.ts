@@ -9,7 +9,8 @@ import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
-import type { AwardEmoji, Epic, Issue, IssueType, Severity, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueType, Severity, Todo } from './records.js';
+import { addNote as storeNote, dropNotes, noteKey, type Note } from '../../store/notes.js';
 import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
@@ -106,10 +107,11 @@ function labelIdsFor(draft: Draft<State>, project: Project, titles: string[], no
   return titles.map((t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id);
 }
 
-function addNote(draft: Draft<State>, issue: Issue, authorId: number, body: string, now: number): SystemNote {
-  const note: SystemNote = { id: ids.next(draft as State, 'issue_note'), issueId: issue.id, authorId, body, createdAt: now };
-  pset(draft.issueNotes, issue.id, note.id, note);
-  return note;
+/** A system note on the issue. */
+function addNote(draft: Draft<State>, issue: Issue, authorId: number, body: string, now: number): Note {
+  return storeNote(draft as State, noteKey('Issue', issue.id), {
+    noteableType: 'Issue', noteableId: issue.id, commitId: null, projectId: issue.projectId, authorId, body, system: true, internal: false, createdAt: now, updatedAt: now,
+  });
 }
 
 /** Issues::CreateService. */
@@ -217,7 +219,7 @@ export function deleteIssue(issue: Issue): Change {
   return (draft) => {
     for (const link of linksOf(draft as State, issue.id)) removeLink(link)(draft);
     dropIssue(draft, issue);
-    tdel(draft.issueNotes, issue.id);
+    dropNotes(draft as State, noteKey('Issue', issue.id));
     tdel(draft.awardEmoji, issue.id);
     tdel(draft.closingMergeRequests, issue.id);
   };

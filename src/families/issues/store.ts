@@ -9,9 +9,9 @@ import { isWithin } from '../../policy/access.js';
 import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SystemNote, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, Todo } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'issue_note', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
 
 const BLOCK = 4096;
 
@@ -63,8 +63,6 @@ export interface IssuesSlice {
   issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
   issueIndex: Table<Blocked<number>>;
-  /** Issue id -> the system notes written on it, by note id. */
-  issueNotes: Partitioned<SystemNote>;
   /** `<issue id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
   issueSubscriptions: Table<boolean>;
   /** `<label id>:<user id>` -> subscribed to the label (issues and merge requests that get it notify). */
@@ -85,8 +83,6 @@ export interface IssuesSlice {
   issueLinks: Blocked<IssueLink>;
   /** Issue id -> the ids of its links (either end). */
   issueLinkIds: Partitioned<number>;
-  /** Merge request id -> the system notes written on it, by note id. */
-  mergeRequestNotes: Partitioned<SystemNote>;
   /** Group id -> its epics by iid (premium). */
   epics: Partitioned<Epic>;
   /** Epic id -> its group and iid. */
@@ -102,8 +98,8 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    issueNotes: emptyTable(), issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), mergeRequestNotes: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(),
   };
 }
@@ -217,11 +213,6 @@ export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
   tdel(draft.labelTitles, `g${groupId}`);
 }
 
-/** The system notes of an issue, oldest first. */
-export function issueNotes(state: State, issueId: number): SystemNote[] {
-  const t = tget(state.issueNotes, issueId);
-  return t ? [...tvalues(t)] : [];
-}
 
 /**
  * MilestoneWithStats#issue_stats from the indexes: a project milestone's issues are its project's

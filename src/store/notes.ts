@@ -1,0 +1,117 @@
+// Notes (comments and system notes) on whatever they hang on: issues, merge requests, snippets,
+// epics, commits. They are the core's tables, as memberships are, because several families
+// write them (the issues family writes system notes, the notes family comments) and read them
+// (`user_notes_count`). A noteable's notes are a table of their own, in id order, which is
+// GitLab's `created_at` order: a page of them, a write, or a count never walks another noteable.
+import { coreIds, type CoreState } from './state.js';
+import { derived, emptyTable, tdel, tget, tlist, tset, type Table } from './table.js';
+
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
+
+export interface Note {
+  id: number;
+  noteableType: NoteableType;
+  /** The global id of the issue, merge request, snippet or epic; null on a commit. */
+  noteableId: number | null;
+  /** The commit a commit note is on. */
+  commitId: string | null;
+  /** The project of the noteable (null for a personal snippet or an epic). */
+  projectId: number | null;
+  authorId: number;
+  body: string;
+  system: boolean;
+  /** Internal (formerly confidential): readable by Reporters and above only. */
+  internal: boolean;
+  createdAt: number;
+  updatedAt: number;
+  /** The user and time of the last edit of the body (`last_edited_at`); null when never edited. */
+  updatedById: number | null;
+  /** A commit note on a line: `path` and `line` (`line_type` new or old); null otherwise. */
+  position: { path: string; line: number; lineType: 'new' | 'old' } | null;
+}
+
+export interface NoteTables {
+  /** Noteable key (`noteKey`) -> note id -> note. */
+  byNoteable: Table<Table<Note>>;
+  /** Noteable key -> how many of its notes are not system notes (`user_notes_count`). */
+  userCounts: Table<number>;
+}
+
+export function emptyNotes(): NoteTables {
+  return { byNoteable: emptyTable(), userCounts: emptyTable() };
+}
+
+/** The key a noteable's notes are kept under: `Issue:12`, `Commit:<project id>:<sha>`. */
+export function noteKey(type: NoteableType, id: number | string): string {
+  return `${type}:${id}`;
+}
+
+/** The notes of a noteable, as a table in id order (empty when none). */
+export function notesTable(state: CoreState, key: string): Table<Note> {
+  return tget(state.notes.byNoteable, key) ?? EMPTY;
+}
+const EMPTY = Object.freeze(emptyTable<Note>()) as Table<Note>;
+
+export function findNote(state: CoreState, key: string, id: number): Note | undefined {
+  return tget(notesTable(state, key), id);
+}
+
+export function userNotesCount(state: CoreState, key: string): number {
+  return tget(state.notes.userCounts, key) ?? 0;
+}
+
+function countChange(draft: CoreState, key: string, by: number): void {
+  const n = (tget(draft.notes.userCounts, key) ?? 0) + by;
+  if (n === 0) tdel(draft.notes.userCounts, key);
+  else tset(draft.notes.userCounts, key, n);
+}
+
+/** Adds a note (its id the next of the instance's note sequence) and returns it. */
+export function addNote(draft: CoreState, key: string, fields: Omit<Note, 'id' | 'updatedById' | 'position'> & Partial<Pick<Note, 'position'>>): Note {
+  const note: Note = { ...fields, id: coreIds.next(draft, 'note'), updatedById: null, position: fields.position ?? null };
+  let t = tget(draft.notes.byNoteable, key);
+  if (t === undefined) {
+    tset(draft.notes.byNoteable, key, emptyTable<Note>());
+    t = tget(draft.notes.byNoteable, key)!;
+  }
+  tset(t, note.id, note);
+  if (!note.system) countChange(draft, key, 1);
+  return note;
+}
+
+/** Replaces a note (same id) with its new version. */
+export function putNote(draft: CoreState, key: string, note: Note): void {
+  const t = tget(draft.notes.byNoteable, key);
+  if (t !== undefined && tget(t, note.id) !== undefined) tset(t, note.id, note);
+}
+
+export function deleteNote(draft: CoreState, key: string, id: number): boolean {
+  const t = tget(draft.notes.byNoteable, key);
+  const note = t && tget(t, id);
+  if (!t || !note) return false;
+  tdel(t, id);
+  if (!note.system) countChange(draft, key, -1);
+  if (t.size === 0) tdel(draft.notes.byNoteable, key);
+  return true;
+}
+
+/** Drops every note of a noteable (the noteable is deleted). */
+export function dropNotes(draft: CoreState, key: string): void {
+  tdel(draft.notes.byNoteable, key);
+  tdel(draft.notes.userCounts, key);
+}
+
+/** A noteable's notes, all or only comments or only system notes, oldest or newest first: one array per version, shared by every reader. */
+export function noteList(state: CoreState, key: string, which: 'all' | 'comments' | 'activity' = 'all', order: 'asc' | 'desc' = 'asc'): readonly Note[] {
+  return derived(notesTable(state, key), VIEWS[`${which}:${order}`]!);
+}
+
+// One memoised list per filter and order, derived once per version of a noteable's notes.
+const VIEWS: Record<string, (t: Table<Note>) => readonly Note[]> = {
+  'all:asc': (t) => tlist(t),
+  'all:desc': (t) => tlist(t).reverse(),
+  'comments:asc': (t) => tlist(t).filter((n) => !n.system),
+  'comments:desc': (t) => tlist(t).filter((n) => !n.system).reverse(),
+  'activity:asc': (t) => tlist(t).filter((n) => n.system),
+  'activity:desc': (t) => tlist(t).filter((n) => n.system).reverse(),
+};
