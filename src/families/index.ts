@@ -13,6 +13,7 @@ import { issues } from './issues/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
+import { notes } from './notes/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
@@ -49,4 +50,5 @@ export const FAMILIES = [
   ci,
   wikis,
   snippets,
+  notes,
 ] as const;

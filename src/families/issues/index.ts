@@ -23,3 +23,4 @@ export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } fr
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';
+export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';

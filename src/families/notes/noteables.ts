@@ -1,0 +1,101 @@
+// What a note hangs on, as the routes address it (NotesHelpers#find_noteable): an issue or a
+// merge request by iid, a project snippet by id, an epic by id (not iid). Each is found only when
+// the caller may read it and its notes; otherwise `404 <Type> Not Found`.
+import type { NoteableType } from '../../store/notes.js';
+import { noteKey } from '../../store/notes.js';
+import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
+import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
+import {
+  canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, type Issuable,
+} from '../issues/index.js';
+import { canReadSnippet, snippetById } from '../snippets/index.js';
+import type { State } from '../world.js';
+import { noteableNotFound } from './errors.js';
+
+export interface Noteable {
+  type: NoteableType;
+  /** Where its notes are kept (`noteKey`). */
+  key: string;
+  id: number;
+  /** An issue's or a merge request's iid (`noteable_iid`); null for the others. */
+  iid: number | null;
+  /** The project it is in; null for an epic. */
+  project: Project | null;
+  /** The group of an epic. */
+  group: Namespace | null;
+  /** An issue, merge request or epic: it takes quick actions and internal notes. */
+  issuable: Issuable | null;
+}
+
+export type NoteableKind = 'issues' | 'merge_requests' | 'snippets' | 'epics';
+
+export const NOTEABLE_TYPE: Record<NoteableKind, NoteableType> = { issues: 'Issue', merge_requests: 'MergeRequest', snippets: 'Snippet', epics: 'Epic' };
+
+/** The noteable of a route, or `404 <Type> Not Found`. */
+export function findNoteable(state: State, user: User | null, kind: NoteableKind, parent: { project?: Project; group?: Namespace }, id: number, now: number): Noteable {
+  const type = NOTEABLE_TYPE[kind];
+  const found = find(state, user, kind, parent, id, now);
+  if (!found) throw noteableNotFound(type);
+  return found;
+}
+
+function find(state: State, user: User | null, kind: NoteableKind, parent: { project?: Project; group?: Namespace }, id: number, now: number): Noteable | undefined {
+  const { project, group } = parent;
+  if (kind === 'epics') {
+    const epic = group && readableEpic(state, user, group, id, now);
+    return epic && group ? { type: 'Epic', key: noteKey('Epic', epic.id), id: epic.id, iid: null, project: null, group, issuable: { type: 'Epic', epic, group } } : undefined;
+  }
+  if (!project) return undefined;
+  if (kind === 'issues') {
+    const issue = readableIssue(state, user, project, id, now);
+    return issue && { type: 'Issue', key: noteKey('Issue', issue.id), id: issue.id, iid: issue.iid, project, group: null, issuable: { type: 'Issue', issue, project } };
+  }
+  if (kind === 'merge_requests') {
+    const mr = readableMergeRequest(state, user, project, id, now);
+    return mr && { type: 'MergeRequest', key: noteKey('MergeRequest', mr.id), id: mr.id, iid: mr.iid, project, group: null, issuable: { type: 'MergeRequest', mr, project } };
+  }
+  const snippet = snippetById(state, id);
+  if (!snippet || snippet.projectId !== project.id || !canReadSnippet(state, user, snippet, now)) return undefined;
+  return { type: 'Snippet', key: noteKey('Snippet', snippet.id), id: snippet.id, iid: null, project, group: null, issuable: null };
+}
+
+/** A role of the caller where the noteable lives (the project, or the epic's group). */
+function hasRole(state: State, user: User | null, n: Noteable, level: number, now: number): boolean {
+  if (n.project) return hasProjectRole(state, user, n.project, level, now);
+  return !!n.group && hasGroupRole(state, user, n.group, level, now);
+}
+
+/** `read_internal_note`: internal notes are for Planners, Reporters and up. */
+export function canReadInternal(state: State, user: User | null, n: Noteable, now: number): boolean {
+  return n.issuable ? canReadInternalNotes(state, user, n.issuable, now) : hasRole(state, user, n, ACCESS.reporter, now);
+}
+
+/** Note#readable_by?: an internal note only for those who may read internal notes. */
+export function noteReadable(state: State, user: User | null, n: Noteable, note: { internal: boolean }, now: number): boolean {
+  return !note.internal || canReadInternal(state, user, n, now);
+}
+
+/**
+ * `create_note` on the noteable: a signed-in reader, in a project that is not archived and whose
+ * notes feature it can use; a locked discussion takes notes from members only.
+ */
+export function canCreateNote(state: State, user: User, n: Noteable, now: number): boolean {
+  if (n.project) {
+    if (n.project.archived) return false;
+    if (n.type === 'Snippet' && !canUseFeature(state, user, n.project, 'snippets', now)) return false;
+  }
+  if (n.issuable && isDiscussionLocked(n.issuable) && !isIssuableMember(state, user, n.issuable, now)) return false;
+  return true;
+}
+
+/** `admin_note`: the note's author or a Maintainer up (`admin_note` on the project or group); never a system note. */
+export function canAdminNote(state: State, user: User, n: Noteable, note: { authorId: number; system: boolean }, now: number): boolean {
+  if (note.system) return false;
+  if (n.project?.archived) return false;
+  return note.authorId === user.id || hasRole(state, user, n, ACCESS.maintainer, now);
+}
+
+/** `set_note_created_at`: administrators and owners of the project (or of the epic's group). */
+export function canBackdateNote(state: State, user: User, n: Noteable, now: number): boolean {
+  return hasRole(state, user, n, ACCESS.owner, now);
+}

@@ -1,0 +1,129 @@
+// lib/api/notes.rb: the notes of issues, merge requests, project snippets and (higher tier)
+// epics, each with list, get, create, update and delete. Every route needs a signed-in caller,
+// even to read (`before { authenticate! }`).
+import { forbidden, recordNotFound } from '../../core/errors.js';
+import { checkUnmodifiedSince } from '../../http/conditional.js';
+import { bool, int, parseDateTime, str } from '../../http/params.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { findNote, noteList, type Note } from '../../store/notes.js';
+import type { User } from '../../store/state.js';
+import { group, project, route, type Context } from '../define.js';
+import { commandsFailed, noteNotReadable } from './errors.js';
+import { noteCommandsEntity, noteEntity } from './entity.js';
+import { canAdminNote, canBackdateNote, canCreateNote, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
+import { createNote, destroyNote, updateNote, type Commands, type NoteOutcome } from './rules.js';
+
+const FILTERS = { all_notes: 'all', only_comments: 'comments', only_activity: 'activity' } as const;
+
+const LIST_PARAMS = {
+  noteable_id: int().required(),
+  order_by: str().values(['created_at', 'updated_at'] as const).default('created_at'),
+  sort: str().values(['asc', 'desc'] as const).default('desc'),
+  activity_filter: str().values(['all_notes', 'only_comments', 'only_activity'] as const).default('all_notes'),
+};
+const ONE = { noteable_id: int().required(), note_id: int().required() };
+const CREATE_PARAMS = {
+  noteable_id: int().required(), body: str().required(), confidential: bool(), internal: bool(), created_at: str(), merge_request_diff_head_sha: str(),
+};
+const UPDATE_PARAMS = { ...ONE, body: str().notBlank(), confidential: bool() };
+
+/** The notes in the order asked: `created_at` is id order (GitLab's tie-breaker makes it so); `updated_at` then id. */
+function ordered(ctx: Context<unknown>, n: Noteable, p: { order_by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc'; activity_filter: keyof typeof FILTERS }): readonly Note[] {
+  const list = noteList(ctx.state, n.key, FILTERS[p.activity_filter], p.sort);
+  if (p.order_by === 'created_at') return list;
+  const dir = p.sort === 'asc' ? 1 : -1;
+  return [...list].sort((a, b) => dir * (a.updatedAt - b.updatedAt) || dir * (a.id - b.id));
+}
+
+function render(ctx: Context<unknown>, n: Noteable, note: Note, changes?: Record<string, unknown>) {
+  return noteEntity({ state: ctx.state, webBase: ctx.webBase }, note, n.iid, changes);
+}
+
+/** `process_note_creation_result`: 202 for commands only that ran, 400 for commands only that did not. */
+function outcome(ctx: Context<unknown>, n: Noteable, made: NoteOutcome, status: 200 | 201): Reply {
+  if (made.note === null) {
+    if (made.commands.messages.length === 0) throw commandsFailed();
+    return json(noteCommandsEntity(made.commands.changes, made.commands.messages), 202);
+  }
+  const body = render(ctx, n, made.note, made.commands?.changes);
+  return status === 201 ? created(body) : json(body);
+}
+
+/** The quick actions of a body, on what takes them (issues, merge requests, epics). */
+type Interpret = (ctx: Context<unknown>, n: Noteable, user: User, body: string, diffHeadSha: string | undefined) => Commands | null;
+const noCommands: Interpret = () => null;
+
+function routesFor(kind: NoteableKind, base: string, interpret: Interpret = noCommands) {
+  const scope = kind === 'epics' ? group() : project();
+  const tier = kind === 'epics' ? ('premium' as const) : undefined;
+  const parent = (ctx: Context<unknown>) => (kind === 'epics' ? { group: ctx.group } : { project: ctx.project });
+  const noteable = (ctx: Context<{ noteable_id: number }>) => findNoteable(ctx.state, ctx.user, kind, parent(ctx), ctx.params.noteable_id, ctx.now());
+  const existing = (ctx: Context<{ noteable_id: number; note_id: number }>, n: Noteable) => {
+    const note = findNote(ctx.state, n.key, ctx.params.note_id);
+    if (!note) throw recordNotFound();
+    return note;
+  };
+  return [
+    route({
+      method: 'GET', path: `${base}/notes`, auth: 'user', tier, scope, paginated: true, cacheable: true, params: LIST_PARAMS,
+      handler: (ctx): Reply => {
+        const n = noteable(ctx);
+        // Unreadable notes leave the page after paging, as GitLab's do: a page may be short.
+        const page = ctx.paginate(ordered(ctx, n, ctx.params)).filter((note) => noteReadable(ctx.state, ctx.user, n, note, ctx.now()));
+        return json(page.map((note) => render(ctx, n, note)));
+      },
+    }),
+    route({
+      method: 'GET', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, cacheable: true, params: ONE,
+      handler: (ctx): Reply => {
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        if (!noteReadable(ctx.state, ctx.user, n, note, ctx.now())) throw noteNotReadable();
+        return json(render(ctx, n, note));
+      },
+    }),
+    route({
+      method: 'POST', path: `${base}/notes`, auth: 'user', tier, scope, rateLimit: 'notes_create', params: CREATE_PARAMS,
+      handler: (ctx): Reply => {
+        const user = ctx.user!;
+        const n = noteable(ctx);
+        if (!canCreateNote(ctx.state, user, n, ctx.now())) throw forbidden();
+        const p = ctx.params;
+        const at = p.created_at === undefined || kind === 'epics' || !canBackdateNote(ctx.state, user, n, ctx.now()) ? undefined : parseDateTime(p.created_at);
+        const input = { body: p.body, internal: (p.internal || p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
+        const commands = input.body.trim() === '' ? null : interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);
+        return outcome(ctx, n, ctx.update(createNote(ctx.state, n, user, input, commands, ctx.now())), 201);
+      },
+    }),
+    route({
+      method: 'PUT', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, params: UPDATE_PARAMS,
+      handler: (ctx): Reply => {
+        const user = ctx.user!;
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        if (!canAdminNote(ctx.state, user, n, note, ctx.now())) throw forbidden();
+        const body = ctx.params.body;
+        const commands = body === undefined ? null : interpret(ctx, n, user, body, undefined);
+        return outcome(ctx, n, ctx.update(updateNote(ctx.state, n, note, user, { body, confidential: ctx.params.confidential }, commands, ctx.now())), 200);
+      },
+    }),
+    route({
+      method: 'DELETE', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, params: ONE,
+      handler: (ctx): Reply => {
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        if (!canAdminNote(ctx.state, ctx.user!, n, note, ctx.now())) throw forbidden();
+        checkUnmodifiedSince(ctx, note.updatedAt);
+        ctx.update(destroyNote(n, note));
+        return noContent();
+      },
+    }),
+  ];
+}
+
+export const noteRoutes = [
+  ...routesFor('issues', '/projects/:id/issues/:noteable_id'),
+  ...routesFor('merge_requests', '/projects/:id/merge_requests/:noteable_id'),
+  ...routesFor('snippets', '/projects/:id/snippets/:noteable_id'),
+  ...routesFor('epics', '/groups/:id/epics/:noteable_id'),
+];

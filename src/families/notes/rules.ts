@@ -1,0 +1,90 @@
+// Notes::CreateService, UpdateService and DestroyService, with the checks of Note's validations
+// and NotesHelpers: each decides against the world and returns the recipe of what it makes.
+import { addNote, deleteNote, findNote, notesTable, putNote, type Note } from '../../store/notes.js';
+import type { User } from '../../store/state.js';
+import { touchIssuable } from '../issues/index.js';
+import type { Change } from '../define.js';
+import type { State } from '../world.js';
+import { bodyBlank, bodyTooLong, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';
+import { canReadInternal, type Noteable } from './noteables.js';
+
+/** Note's `validates :note, length: { maximum: 1_000_000 }`. */
+export const MAX_BODY = 1_000_000;
+/** Noteable::MAX_NOTES_LIMIT: no more comments once a noteable has this many notes (system ones count). */
+export const MAX_NOTES = 5_000;
+
+/** What quick actions in a body do (the issues family's interpreter answers this shape). */
+export interface Commands {
+  content: string;
+  executed: number;
+  changes: Record<string, unknown>;
+  messages: string[];
+  apply: ((draft: Parameters<Change>[0], noteId: number | null) => void) | null;
+}
+
+export interface NoteInput {
+  body: string;
+  internal: boolean;
+  /** Honoured only for those who may backdate (checked by the caller). */
+  createdAt?: number;
+}
+
+/** What a create or an update made: the note, or (commands only) no note but what the commands did. */
+export type NoteOutcome = { note: Note; commands: Commands | null } | { note: null; commands: Commands };
+
+function validateBody(body: string): void {
+  if (body.trim() === '') throw bodyBlank();
+  if ([...body].length > MAX_BODY) throw bodyTooLong(MAX_BODY);
+}
+
+/** Notes::CreateService (after BuildService): the note, unless its body is commands only. */
+export function createNote(state: State, n: Noteable, user: User, input: NoteInput, commands: Commands | null, now: number): Change<NoteOutcome> {
+  validateBody(input.body);
+  // BuildService keeps `internal` only for those who may mark notes internal; the model then
+  // refuses it on what cannot have internal notes.
+  const internal = input.internal && canReadInternal(state, user, n, now);
+  if (internal && !n.issuable) throw internalNotAllowed();
+  if (notesTable(state, n.key).size >= MAX_NOTES) throw tooManyNotes();
+  const onlyCommands = commands !== null && commands.content === '';
+  const body = commands ? commands.content : input.body;
+  return (draft) => {
+    let note: Note | null = null;
+    if (!onlyCommands) {
+      const createdAt = input.createdAt ?? now;
+      note = addNote(draft as State, n.key, {
+        noteableType: n.type, noteableId: n.id, commitId: null, projectId: n.project?.id ?? null, authorId: user.id, body, system: false, internal,
+        createdAt, updatedAt: createdAt,
+      });
+      if (n.issuable) touchIssuable(draft, n.issuable, now);
+    }
+    if (commands && commands.executed > 0) commands.apply?.(draft, note?.id ?? null);
+    return note ? { note, commands } : { note: null, commands: commands! };
+  };
+}
+
+/** Notes::UpdateService: a new body (quick actions in it run; commands only delete the note). */
+export function updateNote(state: State, n: Noteable, note: Note, user: User, input: { body?: string; confidential?: boolean }, commands: Commands | null, now: number): Change<NoteOutcome> {
+  if (input.confidential !== undefined && input.confidential !== note.internal) throw confidentialityChanged();
+  if (input.body === undefined) return () => ({ note, commands: null });
+  validateBody(input.body);
+  const onlyCommands = commands !== null && commands.content === '';
+  const body = commands ? commands.content : input.body;
+  return (draft) => {
+    if (commands && commands.executed > 0) commands.apply?.(draft, onlyCommands ? null : note.id);
+    if (onlyCommands) {
+      deleteNote(draft as State, n.key, note.id);
+      return { note: null, commands };
+    }
+    const next: Note = body === note.body ? note : { ...note, body, updatedAt: now, updatedById: user.id };
+    putNote(draft as State, n.key, next);
+    return { note: next, commands };
+  };
+}
+
+export function destroyNote(n: Noteable, note: Note): Change {
+  return (draft) => {
+    deleteNote(draft as State, n.key, note.id);
+  };
+}
+
+export { findNote };
