@@ -1,6 +1,7 @@
 // Issues as GitLab renders them (lib/api/entities/issuable_entity.rb, issue_basic.rb, issue.rb,
 // issuable_references.rb, issuable_time_stats.rb, todo.rb, award_emoji.rb; EE's additions at
 // the higher tiers).
+import { noteKey, userNotesCount } from '../../store/notes.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
 import { iso } from '../../render/time.js';
@@ -110,7 +111,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     author: user(state, issue.authorId, v),
     type: issue.issueType.toUpperCase(),
     assignee: assignees[0] ?? null,
-    user_notes_count: 0,
+    user_notes_count: userNotesCount(state, noteKey('Issue', issue.id)),
     merge_requests_count: closingMergeRequestCount(state, issue),
     upvotes: upvotes(state, issue.id),
     downvotes: downvotes(state, issue.id),

@@ -22,7 +22,7 @@ import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
 import type { Issue, Label, MergeRequest } from './records.js';
-import { addNote, noteKey } from '../../store/notes.js';
+import { addNote, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
 import { ids, issueByIid } from './store.js';
 
@@ -274,7 +274,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     closed_at: iso(mr.closedAt),
     target_branch: mr.targetBranch,
     source_branch: mr.sourceBranch,
-    user_notes_count: 0,
+    user_notes_count: userNotesCount(v.state, noteKey('MergeRequest', mr.id)),
     upvotes: 0,
     downvotes: 0,
     author: user(mr.authorId),
