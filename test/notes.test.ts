@@ -201,3 +201,22 @@ describe('the note creation rate limit', () => {
     expect(bodies((await call('GET', ISSUE, 'dev-token')).body)).toEqual(['3', 'other user', '2', '1']);
   });
 });
+
+describe('commit comments', () => {
+  it('comments on a commit, on a line of its diff when the diff has it', async () => {
+    const path = `${APP}/repository/commits/feature/comments`;
+    expect((await call('GET', path, 'dev-token')).body).toEqual([]);
+    const plain = await call('POST', path, 'dev-token', { note: 'Nice' });
+    expect(plain.status).toBe(201);
+    expect(plain.body).toEqual({ note: 'Nice', path: null, line: null, line_type: null, author: expect.objectContaining({ username: 'dev' }), created_at: NOW });
+    expect((await call('POST', path, 'dev-token', { note: 'On f', path: 'f.txt', line: 1 })).body).toMatchObject({ path: 'f.txt', line: 1, line_type: 'new' });
+    // A line the diff does not have makes a plain comment.
+    expect((await call('POST', path, 'dev-token', { note: 'Nowhere', path: 'f.txt', line: 7 })).body).toMatchObject({ path: null, line: null });
+    expect(await call('POST', path, 'dev-token', { note: 'x', path: 'f.txt' })).toMatchObject({ status: 400, body: { message: '400 Bad request - "line" not given' } });
+    expect(await call('POST', path, 'dev-token', { note: ' ' })).toMatchObject({ status: 400, body: { message: 'Failed to save note {:note=>["can\'t be blank"]}' } });
+    expect(await call('POST', `${APP}/repository/commits/nope/comments`, 'dev-token', { note: 'x' })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
+    const sha = (await call('GET', `${APP}/repository/commits/feature`, 'dev-token')).body.id;
+    expect((await call('GET', `${APP}/repository/commits/${sha}/comments`, 'reporter-token')).body.map((c: { note: string }) => c.note)).toEqual(['Nice', 'On f', 'Nowhere']);
+    expect((await call('POST', path, undefined, { note: 'anon' })).status).toBe(401);
+  });
+});

@@ -3,9 +3,10 @@
 // (store/notes.ts), since several families write them.
 import { defineFamily, type Family } from '../define.js';
 import { noteRoutes } from './routes.js';
+import { commitNoteRoutes } from './commit-routes.js';
 
 export const notes: Family = defineFamily({
   name: 'notes',
   state: () => ({}),
-  routes: noteRoutes,
+  routes: [...noteRoutes, ...commitNoteRoutes],
 });
