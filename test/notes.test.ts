@@ -1,7 +1,7 @@
 // Notes (lib/api/notes.rb, lib/api/helpers/notes_helpers.rb, app/services/notes/*,
 // app/models/note.rb): the notes of issues, merge requests, project snippets and epics.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
@@ -218,5 +218,39 @@ describe('commit comments', () => {
     const sha = (await call('GET', `${APP}/repository/commits/feature`, 'dev-token')).body.id;
     expect((await call('GET', `${APP}/repository/commits/${sha}/comments`, 'reporter-token')).body.map((c: { note: string }) => c.note)).toEqual(['Nice', 'On f', 'Nowhere']);
     expect((await call('POST', path, undefined, { note: 'anon' })).status).toBe(401);
+  });
+});
+
+describe('notes in a fixture', () => {
+  const seeded = seededWorld({
+    users: TEAM,
+    groups: [{ ...ACME, epics: [{ title: 'E', author: 'root' }], notes: [{ epic: 1, body: 'epic note', author: 'mai' }] }],
+    projects: [{
+      namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, issues: [{ title: 'I', author: 'dev' }],
+      notes: [
+        { issue: 1, body: 'first', author: 'dev', created_at: '2024-01-01T00:00:00Z' },
+        { issue: 1, body: 'changed the description', system: true },
+        { issue: 1, body: 'staff only', author: 'rep', internal: true },
+      ],
+    }],
+  }, NOW);
+
+  it('seeds comments, system notes and internal notes in order', async () => {
+    const e = seeded();
+    const list = await (await apiCall(e, `${ISSUE}?sort=asc`, { token: 'reporter-token' })).json();
+    expect(list.map((n: { body: string; system: boolean; internal: boolean }) => [n.body, n.system, n.internal])).toEqual([
+      ['first', false, false], ['changed the description', true, false], ['staff only', false, true],
+    ]);
+    expect(list[0]).toMatchObject({ created_at: '2024-01-01T00:00:00.000Z', author: { username: 'dev' } });
+    expect(list[1].author.username).toBe('root');
+    expect((await (await apiCall(e, `${APP}/issues/1`, { token: 'dev-token' })).json()).user_notes_count).toBe(2);
+    e.configure({ tier: 'premium' });
+    const epic = await (await apiCall(e, '/groups/acme/epics/1', { token: 'root-token' })).json();
+    expect((await (await apiCall(e, `/groups/acme/epics/${epic.id}/notes`, { token: 'root-token' })).json())[0]).toMatchObject({ body: 'epic note', author: { username: 'mai' } });
+  });
+
+  it('names what a note hangs on that is not there', async () => {
+    const fixture = { users: TEAM, groups: [ACME], projects: [{ namespace: 'acme', path: 'p', notes: [{ issue: 4, body: 'x' }] }] };
+    await expect(createEmulator({ fixture })).rejects.toThrow(/project 'acme\/p' has a note on issue #4, which it does not have/);
   });
 });

@@ -22,5 +22,5 @@ export type { IssuesSlice } from './store.js';
 export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } from './records.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
-export { milestoneIssueStats } from './store.js';
+export { issueByIid, milestoneIssueStats } from './store.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';

@@ -1,12 +1,18 @@
-// Notes on issues, merge requests, project snippets and epics: comments with quick actions,
-// beside the system notes other families write. The notes themselves are the core's tables
-// (store/notes.ts), since several families write them.
+// Notes on issues, merge requests, project snippets, epics and commits: comments with quick
+// actions, beside the system notes other families write. The notes themselves are the core's
+// tables (store/notes.ts), since several families write them.
 import { defineFamily, type Family } from '../define.js';
-import { noteRoutes } from './routes.js';
 import { commitNoteRoutes } from './commit-routes.js';
+import { noteRoutes } from './routes.js';
+import { groupNotesSchema, projectNotesSchema } from './schema.js';
+import { seedNotes, type FixtureNotesPart } from './seed.js';
 
-export const notes: Family = defineFamily({
+export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNotesPart }> = defineFamily({
   name: 'notes',
+  schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),
+  seed: { after: ['users', 'groups', 'projects', 'issues'], run: seedNotes },
   routes: [...noteRoutes, ...commitNoteRoutes],
 });
+
+export type { FixtureNote, FixtureNotesPart } from './seed.js';
