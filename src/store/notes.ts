@@ -101,17 +101,26 @@ export function dropNotes(draft: CoreState, key: string): void {
   tdel(draft.notes.userCounts, key);
 }
 
-/** A noteable's notes, all or only comments or only system notes, oldest or newest first: one array per version, shared by every reader. */
-export function noteList(state: CoreState, key: string, which: 'all' | 'comments' | 'activity' = 'all', order: 'asc' | 'desc' = 'asc'): readonly Note[] {
-  return derived(notesTable(state, key), VIEWS[`${which}:${order}`]!);
+/**
+ * A noteable's notes, all or only comments or only system notes, oldest or newest first by id
+ * (GitLab's `created_at` order) or by `updated_at` then id: one array per version of the
+ * noteable's notes, shared by every reader.
+ */
+export function noteList(state: CoreState, key: string, which: NoteFilter = 'all', order: 'asc' | 'desc' = 'asc', by: 'id' | 'updated_at' = 'id'): readonly Note[] {
+  return derived(notesTable(state, key), VIEWS[`${which}:${order}:${by}`]!);
 }
 
-// One memoised list per filter and order, derived once per version of a noteable's notes.
-const VIEWS: Record<string, (t: Table<Note>) => readonly Note[]> = {
-  'all:asc': (t) => tlist(t),
-  'all:desc': (t) => tlist(t).reverse(),
-  'comments:asc': (t) => tlist(t).filter((n) => !n.system),
-  'comments:desc': (t) => tlist(t).filter((n) => !n.system).reverse(),
-  'activity:asc': (t) => tlist(t).filter((n) => n.system),
-  'activity:desc': (t) => tlist(t).filter((n) => n.system).reverse(),
-};
+export type NoteFilter = 'all' | 'comments' | 'activity';
+
+const FILTER: Record<NoteFilter, (n: Note) => boolean> = { all: () => true, comments: (n) => !n.system, activity: (n) => n.system };
+const byUpdated = (a: Note, b: Note) => a.updatedAt - b.updatedAt || a.id - b.id;
+
+// One memoised list per filter and order (module-level functions: they are the memo's keys).
+const VIEWS: Record<string, (t: Table<Note>) => readonly Note[]> = {};
+for (const which of ['all', 'comments', 'activity'] as const) {
+  const pick = (t: Table<Note>) => (which === 'all' ? tlist(t) : tlist(t).filter(FILTER[which]));
+  VIEWS[`${which}:asc:id`] = pick;
+  VIEWS[`${which}:desc:id`] = (t) => pick(t).reverse();
+  VIEWS[`${which}:asc:updated_at`] = (t) => pick(t).sort(byUpdated);
+  VIEWS[`${which}:desc:updated_at`] = (t) => pick(t).sort(byUpdated).reverse();
+}

@@ -29,10 +29,7 @@ const UPDATE_PARAMS = { ...ONE, body: str().notBlank(), confidential: bool() };
 
 /** The notes in the order asked: `created_at` is id order (GitLab's tie-breaker makes it so); `updated_at` then id. */
 function ordered(ctx: Context<unknown>, n: Noteable, p: { order_by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc'; activity_filter: keyof typeof FILTERS }): readonly Note[] {
-  const list = noteList(ctx.state, n.key, FILTERS[p.activity_filter], p.sort);
-  if (p.order_by === 'created_at') return list;
-  const dir = p.sort === 'asc' ? 1 : -1;
-  return [...list].sort((a, b) => dir * (a.updatedAt - b.updatedAt) || dir * (a.id - b.id));
+  return noteList(ctx.state, n.key, FILTERS[p.activity_filter], p.sort, p.order_by === 'created_at' ? 'id' : 'updated_at');
 }
 
 function render(ctx: Context<unknown>, n: Noteable, note: Note, changes?: Record<string, unknown>) {
