@@ -58,6 +58,15 @@ out["subscribed"] = p.issues.get(issue.iid).subscribed
 issue.todo()
 out["todos"] = [t.target["title"] for t in gl.todos.list(get_all=True)]
 
+# Notes and commit comments (issue 14).
+note = p.issues.get(issue.iid).notes.create({"body": "Seen it too"})
+note.body = "Seen it, too"
+note.save()
+out["issue_notes"] = [n.body for n in p.issues.get(issue.iid).notes.list(get_all=True) if not n.system]
+commit = p.commits.get("main")
+commit.comments.create({"note": "Nice commit"})
+out["commit_comments"] = [c.note for c in commit.comments.list(get_all=True)]
+
 # A storage move (issue 16): the repository is read-only while it runs. python-gitlab 3.12 (Debian's)
 # has no manager for storage moves (4.x has project.repository_storage_moves), so its raw call.
 move = gl.http_post(f"/projects/{p.id}/repository_storage_moves", post_data={"destination_storage_name": "storage2"})
