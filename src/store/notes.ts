@@ -4,7 +4,7 @@
 // (`user_notes_count`). A noteable's notes are a table of their own, in id order, which is
 // GitLab's `created_at` order: a page of them, a write, or a count never walks another noteable.
 import { coreIds, type CoreState } from './state.js';
-import { derived, emptyTable, tdel, tget, tlist, tset, type Table } from './table.js';
+import { derived, emptyTable, tdel, tget, tlist, tset, tvalues, type Table } from './table.js';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
 
@@ -35,10 +35,12 @@ export interface NoteTables {
   byNoteable: Table<Table<Note>>;
   /** Noteable key -> how many of its notes are not system notes (`user_notes_count`). */
   userCounts: Table<number>;
+  /** Project id -> the keys of its noteables that have notes: a deleted project's notes go with it. */
+  byProject: Table<Table<string>>;
 }
 
 export function emptyNotes(): NoteTables {
-  return { byNoteable: emptyTable(), userCounts: emptyTable() };
+  return { byNoteable: emptyTable(), userCounts: emptyTable(), byProject: emptyTable() };
 }
 
 /** The key a noteable's notes are kept under: `Issue:12`, `Commit:<project id>:<sha>`. */
@@ -73,6 +75,10 @@ export function addNote(draft: CoreState, key: string, fields: Omit<Note, 'id' |
   if (t === undefined) {
     tset(draft.notes.byNoteable, key, emptyTable<Note>());
     t = tget(draft.notes.byNoteable, key)!;
+    if (note.projectId !== null) {
+      if (tget(draft.notes.byProject, note.projectId) === undefined) tset(draft.notes.byProject, note.projectId, emptyTable<string>());
+      tset(tget(draft.notes.byProject, note.projectId)!, key, key);
+    }
   }
   tset(t, note.id, note);
   if (!note.system) countChange(draft, key, 1);
@@ -93,6 +99,14 @@ export function deleteNote(draft: CoreState, key: string, id: number): boolean {
   if (!note.system) countChange(draft, key, -1);
   if (t.size === 0) tdel(draft.notes.byNoteable, key);
   return true;
+}
+
+/** Drops every note on a project's noteables (the project is deleted). */
+export function dropProjectNotes(draft: CoreState, projectId: number): void {
+  const keys = tget(draft.notes.byProject, projectId);
+  if (keys === undefined) return;
+  for (const key of tvalues(keys)) dropNotes(draft, key);
+  tdel(draft.notes.byProject, projectId);
 }
 
 /** Drops every note of a noteable (the noteable is deleted). */

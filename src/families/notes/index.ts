@@ -1,7 +1,9 @@
 // Notes on issues, merge requests, project snippets, epics and commits: comments with quick
 // actions, beside the system notes other families write. The notes themselves are the core's
 // tables (store/notes.ts), since several families write them.
+import { dropProjectNotes } from '../../store/notes.js';
 import { defineFamily, type Family } from '../define.js';
+import type { State } from '../world.js';
 import { commitNoteRoutes } from './commit-routes.js';
 import { noteRoutes } from './routes.js';
 import { groupNotesSchema, projectNotesSchema } from './schema.js';
@@ -13,6 +15,7 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
   state: () => ({}),
   seed: { after: ['users', 'groups', 'projects', 'issues'], run: seedNotes },
   routes: [...noteRoutes, ...commitNoteRoutes],
+  forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
 });
 
 export type { FixtureNote, FixtureNotesPart } from './seed.js';
