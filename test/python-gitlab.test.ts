@@ -48,6 +48,12 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       time_estimate: '1h 30m',
       subscribed: true,
       todos: ['Crash on start'],
+      project_snippet_content: 'echo two\n',
+      project_snippet_first_version: 'echo one\n',
+      snippet_file_name: 'renamed.md',
+      snippet_content: '# Notes\n',
+      public_snippets: ['Notes'],
+      snippet_user_agent: ['akismet_submitted', 'ip_address', 'user_agent'],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',
     });
