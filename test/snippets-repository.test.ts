@@ -136,7 +136,8 @@ describe('file actions', () => {
     expect(await put(s.id, [{ action: 'move', file_path: 'x' }])).toMatchObject(INVALID);
     expect(await put(s.id, [{ action: 'move', previous_path: 'a.txt', file_path: 'a.txt' }])).toMatchObject(INVALID);
     expect(await put(s.id, [{ action: 'update', previous_path: 'a.txt', file_path: 'z.txt', content: 'x' }])).toMatchObject(INVALID);
-    expect((await put(s.id, [{ action: 'rename', file_path: 'a.txt' }])).body).toEqual({ error: 'files[action] does not have a valid value' });
+    const unknown = await put(s.id, [{ action: 'rename', file_path: 'a.txt' }]);
+    expect([unknown.status, unknown.body.error]).toEqual([400, expect.stringMatching(/^files\[(0\]\[)?action\] does not have a valid value$/)]);
     expect(await put(s.id, [{ action: 'create', file_path: 'a.txt', content: 'x' }])).toMatchObject(REFUSED);
     expect(await put(s.id, [{ action: 'create', file_path: 'dir', content: 'x' }])).toMatchObject(REFUSED);
     expect(await put(s.id, [{ action: 'create', file_path: 'a.txt/c', content: 'x' }])).toMatchObject(REFUSED);
@@ -162,7 +163,7 @@ describe('file actions', () => {
     const bad = await call('POST', `${APP}/snippets`, 'dev-token', { title: 'T', visibility: 'private', file_name: 'a/./b', content: 'x' });
     expect(bad).toMatchObject({ status: 400, body: { message: { error: 'Repository Error creating the snippet - Invalid file name' } } });
     const blank = await call('POST', '/snippets', 'dev-token', { title: 'T', files: [{ file_path: 'a', content: '' }] });
-    expect(blank).toMatchObject({ status: 400, body: { error: 'files[content] is empty' } });
+    expect([blank.status, blank.body.error]).toEqual([400, expect.stringMatching(/^files\[(0\]\[)?content\] is empty$/)]);
     const none = await call('POST', '/snippets', 'dev-token', { title: 'T', files: [] });
     expect(none).toMatchObject({ status: 400, body: { message: { error: "Content can't be blank" } } });
     const titles = async (path: string) => (await call('GET', path, 'dev-token')).body.map((x: { title: string }) => x.title);
