@@ -221,6 +221,19 @@ describe('the entity and the neighbours', () => {
     expect(await call('GET', `/snippets/${seeded.id}/user_agent_detail`, 'root-token')).toMatchObject({ status: 404, body: { message: '404 UserAgentDetail Not Found' } });
   });
 
+  it('pages public and all snippets off their tables as the filtered lists page them', async () => {
+    for (let i = 0; i < 23; i++) await call('POST', '/snippets', 'dev-token', { title: `P${i}`, visibility: i % 3 ? 'public' : 'private', file_name: 'a', content: 'a' });
+    for (const [path, token] of [['/snippets/public', 'dev-token'], ['/snippets/all', 'root-token']] as const) {
+      for (const page of [1, 2, 3, 9]) {
+        const lazy = await call('GET', `${path}?per_page=7&page=${page}`, token);
+        const eager = await call('GET', `${path}?per_page=7&page=${page}&created_after=2000-01-01T00:00:00Z`, token);
+        expect(lazy.body.map((x: { id: number }) => x.id)).toEqual(eager.body.map((x: { id: number }) => x.id));
+        for (const h of ['x-total', 'x-total-pages', 'x-next-page', 'x-prev-page', 'x-page']) expect(lazy.res.headers.get(h)).toBe(eager.res.headers.get(h));
+      }
+    }
+    expect((await call('GET', '/snippets/public?per_page=100', 'dev-token')).body).toHaveLength(16);
+  });
+
   it('filters the lists by creation time', async () => {
     world().clock.advance('1d');
     const late = await call('POST', '/snippets', 'outsider-token', { title: 'Late', visibility: 'public', file_name: 'a', content: 'a' });
