@@ -10,6 +10,7 @@ const FIXTURE: Fixture = {
   users: [
     ...TEAM.slice(0, 5),
     { ...TEAM[5]!, snippets: [{ title: 'Seeded personal', visibility: 'public', files: [{ path: 'notes.md', content: '# notes' }] }] },
+    { username: 'ext', name: 'Ex Ternal', external: true, tokens: [{ token: 'ext-token', scopes: ['api'] }] },
   ],
   groups: [ACME],
   projects: [
@@ -232,6 +233,13 @@ describe('the entity and the neighbours', () => {
       }
     }
     expect((await call('GET', '/snippets/public?per_page=100', 'dev-token')).body).toHaveLength(16);
+  });
+
+  it('lets no external user create a personal snippet or read an internal one', async () => {
+    expect(await call('POST', '/snippets', 'ext-token', { title: 'E', file_name: 'a', content: 'a' })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    const internal = await call('POST', '/snippets', 'dev-token', { title: 'I', visibility: 'internal', file_name: 'a', content: 'a' });
+    expect((await call('GET', `/snippets/${internal.body.id}`, 'ext-token')).status).toBe(404);
+    expect((await call('GET', `/snippets/${internal.body.id}`, 'outsider-token')).status).toBe(200);
   });
 
   it('filters the lists by creation time', async () => {

@@ -315,7 +315,11 @@ export const personalSnippetRoutes = [
     method: 'POST', path: '/snippets', auth: 'user',
     params: { title: str().required().notBlank(), description: str(), visibility: VISIBILITY.default('internal'), files: CREATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: CREATE_CONSTRAINTS,
-    handler: (ctx) => create(ctx as Context<CreateParams>, null),
+    handler: (ctx) => {
+      // GlobalPolicy: external users create no personal snippets.
+      if (ctx.user!.external) throw forbiddenSnippet();
+      return create(ctx as Context<CreateParams>, null);
+    },
   }),
   route({
     method: 'PUT', path: '/snippets/:id', auth: 'user',
