@@ -172,6 +172,16 @@ describe('file actions', () => {
     expect(await titles('/snippets')).toEqual(['Seeded two']);
   });
 
+  it('refuses a title or first file name above 255 characters', async () => {
+    const long = 'x'.repeat(256);
+    expect(await call('POST', '/snippets', 'dev-token', { title: long, files: [{ file_path: long, content: 'a' }] })).toMatchObject({
+      status: 400, body: { message: { error: 'Title is too long (maximum is 255 characters) and File name is too long (maximum is 255 characters)' } },
+    });
+    const s = await make([{ file_path: 'a', content: 'a' }]);
+    expect(await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { title: long })).toMatchObject({ status: 400, body: { message: { error: 'Title is too long (maximum is 255 characters)' } } });
+    expect((await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { title: 'x'.repeat(255) })).status).toBe(200);
+  });
+
   it('keeps names like __proto__ and constructor as files', async () => {
     const s = await make([{ file_path: '__proto__', content: 'p' }, { file_path: 'constructor', content: 'c' }]);
     expect((await call('GET', `${APP}/snippets/${s.id}/files/main/__proto__/raw`, 'dev-token')).body).toBe('p');

@@ -12,6 +12,11 @@ export const snippetRecordNotFound = () => recordNotFound();
 export const snippetError = (status: number, text: string) => messageError(status, { error: text });
 export const multipleFilesNeedFiles = () => snippetError(400, 'To update Snippets with multiple files, you must use the `files` parameter');
 export const invalidActions = () => snippetError(422, 'Snippet actions have invalid data');
+/** The model's validation errors, as `errors.full_messages.to_sentence` joins them. */
+export function snippetInvalid(messages: string[]) {
+  const text = messages.length <= 2 ? messages.join(' and ') : `${messages.slice(0, -1).join(', ')}, and ${messages[messages.length - 1]}`;
+  return snippetError(400, text);
+}
 /** A save without content (a create whose `files` is empty): the model's validation. */
 export const contentBlank = () => snippetError(400, "Content can't be blank");
 /**

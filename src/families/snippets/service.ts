@@ -9,7 +9,7 @@ import { pdel, pset, tdel, tget, tset } from '../../store/table.js';
 import { assertRepositoryWritable, personOf, setBranchRef } from '../repositories/index.js';
 import { plain, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { repositoryError, snippetNotFound } from './errors.js';
+import { repositoryError, snippetInvalid, snippetNotFound } from './errors.js';
 import type { Snippet } from './records.js';
 import { CommitRefused, snippetHead, snippetRepoKey, transformActions, writeSnippetCommit, type InputAction } from './repository.js';
 
@@ -38,6 +38,14 @@ function moveBranch(d: Draft<State>, id: number, branch: string, sha: string): v
   setBranchRef(refs, branch, sha);
 }
 
+/** Snippet's validations of `title` and `file_name` (255 characters at most). */
+function validate(title: string | undefined, fileName: string | undefined): void {
+  const errors: string[] = [];
+  if (title !== undefined && [...title].length > 255) errors.push('Title is too long (maximum is 255 characters)');
+  if (fileName !== undefined && [...fileName].length > 255) errors.push('File name is too long (maximum is 255 characters)');
+  if (errors.length) throw snippetInvalid(errors);
+}
+
 export interface CreateSnippetInput {
   title: string;
   description?: string;
@@ -50,8 +58,9 @@ export interface CreateSnippetInput {
 /** Snippets::CreateService: the snippet and its repository's first commit, "Initial commit" by the caller. */
 export async function createSnippet(ctx: Context<unknown>, project: Project | null, author: User, input: CreateSnippetInput): Promise<Snippet> {
   const now = ctx.now();
-  const id = ctx.update((draft) => ids.next(draft as State, 'snippet'));
   const actions = transformActions([], input.actions);
+  validate(input.title, input.actions[0]?.file_path);
+  const id = ctx.update((draft) => ids.next(draft as State, 'snippet'));
   const repo = ctx.env.git.repository(snippetRepoKey(id));
   let commit;
   try {
@@ -99,6 +108,7 @@ export interface SnippetChanges {
  */
 export async function updateSnippet(ctx: Context<unknown>, snippet: Snippet, changes: SnippetChanges): Promise<Snippet> {
   assertRepositoryWritable(ctx.state, 'snippet', snippet.id);
+  validate(changes.title, changes.fileName);
   const now = ctx.now();
   let committed: { sha: string; paths: string[] } | null = null;
   const actions = changes.actions ? transformActions(snippet.paths, changes.actions) : [];
