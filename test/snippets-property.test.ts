@@ -58,12 +58,13 @@ function apply(files: Files, actions: Action[]): { status: number; files: Files 
       out.delete(target);
     } else {
       let content = a.content;
+      if (a.action === 'move' && !out.has(a.previous_path!)) return refused;
+      // Gitaly checks the target with the moved file still there.
+      if (out.has(target) || inTheWay(target)) return refused;
       if (a.action === 'move') {
-        if (!out.has(a.previous_path!)) return refused;
         content ??= out.get(a.previous_path!);
         out.delete(a.previous_path!);
       }
-      if (out.has(target) || inTheWay(target)) return refused;
       out.set(target, content!);
     }
   }

@@ -146,6 +146,9 @@ describe('file actions', () => {
     expect(await put(s.id, [{ action: 'delete', file_path: 'makeup_name' }])).toMatchObject(REFUSED);
     expect(await put(s.id, [{ action: 'move', previous_path: 'makeup_name', file_path: 'n' }])).toMatchObject(REFUSED);
     expect(await put(s.id, [{ action: 'move', previous_path: 'a.txt', file_path: 'dir/b.txt' }])).toMatchObject(REFUSED);
+    // A generated name moved without a new path lands on itself, which git refuses.
+    expect(await put(s.id, [{ action: 'create', content: 'g' }])).toMatchObject({ status: 200 });
+    expect(await put(s.id, [{ action: 'move', previous_path: 'snippetfile1.txt' }])).toMatchObject(REFUSED);
     expect(await put(s.id, [{ action: 'create', file_path: 'x/.git/y', content: 'x' }])).toMatchObject({
       status: 400, body: { message: { error: 'Repository Error updating the snippet - Invalid file name' } },
     });
@@ -155,7 +158,7 @@ describe('file actions', () => {
     // The title of a refused update is not kept either.
     expect((await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { title: 'Kept?', files: [{ action: 'delete', file_path: 'zzz' }] })).status).toBe(400);
     expect((await call('GET', `${APP}/snippets/${s.id}`, 'dev-token')).body.title).toBe('T');
-    expect(await snippetHistory(world(), s.id)).toHaveLength(1);
+    expect(await snippetHistory(world(), s.id)).toHaveLength(2);
   });
 
   it('refuses on create what git refuses, with the create message', async () => {

@@ -139,9 +139,10 @@ export async function writeSnippetCommit(
         checkPath(a.previousPath ?? '');
         from = files.get(a.previousPath!);
         if (!from) throw new CommitRefused(false);
-        files.delete(a.previousPath!);
       }
+      // The target is checked with the moved file still in place: a move onto itself is refused.
       if (files.has(a.path) || blocked(files, a.path)) throw new CommitRefused(false);
+      if (a.action === 'move') files.delete(a.previousPath!);
       const oid = a.content === undefined ? from!.oid : await repo.writeBlob(encoder.encode(a.content));
       files.set(a.path, { oid, mode: from?.mode ?? MODE_FILE });
     } else if (a.action === 'update') {
