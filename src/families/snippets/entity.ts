@@ -26,12 +26,8 @@ export function snippetUrls(state: State, s: Snippet, u: UrlBase): SnippetUrls {
     : { web: `${u.webBase}/-/snippets/${s.id}`, http: `${u.webBase}/snippets/${s.id}.git`, ssh: `git@${host}:snippets/${s.id}.git` };
 }
 
-/**
- * Entities::Snippet for `viewer` (`current_user`): the files are the repository's at the head of
- * the snippet's branch (`list_files`), each with its raw URL at that branch; administrators also
- * see the storage shard the repository is on.
- */
-export function snippetEntity(state: State, s: Snippet, u: UrlBase, viewer: User | null = null) {
+/** Entities::BasicSnippet: what a snippet storage move shows of its snippet. */
+export function basicSnippetEntity(state: State, s: Snippet, u: UrlBase) {
   const urls = snippetUrls(state, s, u);
   const author = tget(state.users, s.authorId);
   return {
@@ -47,6 +43,18 @@ export function snippetEntity(state: State, s: Snippet, u: UrlBase, viewer: User
     raw_url: `${urls.web}/raw`,
     ssh_url_to_repo: urls.ssh,
     http_url_to_repo: urls.http,
+  };
+}
+
+/**
+ * Entities::Snippet for `viewer` (`current_user`): the files are the repository's at the head of
+ * the snippet's branch (`list_files`), each with its raw URL at that branch; administrators also
+ * see the storage shard the repository is on.
+ */
+export function snippetEntity(state: State, s: Snippet, u: UrlBase, viewer: User | null = null) {
+  const urls = snippetUrls(state, s, u);
+  return {
+    ...basicSnippetEntity(state, s, u),
     file_name: s.paths[0] ?? s.fileName,
     files: s.paths.map((path) => ({ path, raw_url: `${urls.web}/raw/${urlPath(s.branch)}/${urlPath(path)}` })),
     imported: false,

@@ -45,7 +45,7 @@ export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; pr
 export type { Snippet, SnippetFile } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
 export { canReadSnippet, canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
-export { snippetEntity } from './entity.js';
+export { snippetEntity, basicSnippetEntity } from './entity.js';
 export { snippetRepoKey, snippetHead } from './repository.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
