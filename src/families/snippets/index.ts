@@ -42,7 +42,7 @@ export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; pr
   },
 });
 
-export type { Snippet, SnippetFile } from './records.js';
+export type { Snippet } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
 export { canReadSnippet, canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
 export { snippetEntity, basicSnippetEntity } from './entity.js';

@@ -23,8 +23,3 @@ export interface Snippet {
   userAgent?: { userAgent: string; ipAddress: string };
 }
 
-/** A file as a create or the fixture gives it. */
-export interface SnippetFile {
-  path: string;
-  content: string;
-}
