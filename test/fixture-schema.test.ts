@@ -31,6 +31,8 @@ import { storageProjectSchema, storageTopSchema } from '../src/families/storage-
 import type { FixtureMember, FixtureToken, FixtureUserPart } from '../src/families/users/index.js';
 import { memberSchema, tokenSchema, userSchema } from '../src/families/users/schema.js';
 import type { FixtureWikisPart } from '../src/families/wikis/seed.js';
+import type { FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureSnippet, FixtureUserSnippetsPart } from '../src/families/snippets/seed.js';
+import { projectSnippetSchema, projectSnippetsSchema, snippetSchema, userSnippetsSchema } from '../src/families/snippets/schema.js';
 import { wikisSchema } from '../src/families/wikis/schema.js';
 
 // Each family's description names exactly the keys of its fixture part's type: tsc fails here when they drift.
@@ -52,6 +54,10 @@ describes<typeof storageProjectSchema, FixtureProjectStoragePart>(storageProject
 describes<typeof userSchema, FixtureUserPart>(userSchema, true);
 describes<typeof memberSchema, FixtureMember>(memberSchema, true);
 describes<typeof wikisSchema, FixtureWikisPart>(wikisSchema, true);
+describes<typeof userSnippetsSchema, FixtureUserSnippetsPart>(userSnippetsSchema, true);
+describes<typeof projectSnippetsSchema, FixtureProjectSnippetsPart>(projectSnippetsSchema, true);
+describes<typeof snippetSchema, FixtureSnippet>(snippetSchema, true);
+describes<typeof projectSnippetSchema, FixtureProjectSnippet>(projectSnippetSchema, true);
 describes<typeof variableSchema, FixtureVariable>(variableSchema, true);
 describes<typeof pipelineJobSchema, FixturePipelineJob>(pipelineJobSchema, true);
 describes<typeof labelSchema, FixtureLabel>(labelSchema, true);

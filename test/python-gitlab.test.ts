@@ -50,6 +50,12 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       todos: ['Crash on start'],
       issue_notes: ['Seen it, too'],
       commit_comments: ['Nice commit'],
+      project_snippet_content: 'echo two\n',
+      project_snippet_first_version: 'echo one\n',
+      snippet_file_name: 'renamed.md',
+      snippet_content: '# Notes\n',
+      public_snippets: ['Notes'],
+      snippet_user_agent: ['akismet_submitted', 'ip_address', 'user_agent'],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',
     });

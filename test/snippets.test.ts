@@ -30,8 +30,8 @@ describe('project snippets', () => {
     const made = await call('POST', `${APP}/snippets`, 'reporter-token', { title: 'Hello', description: 'desc', visibility: 'private', file_name: 'hello.rb', content: 'puts 1' });
     expect(made.status).toBe(201);
     expect(Object.keys(made.body)).toEqual([
-      'id', 'title', 'description', 'visibility', 'updated_at', 'created_at', 'project_id', 'web_url', 'raw_url', 'ssh_url_to_repo', 'http_url_to_repo',
-      'author', 'file_name', 'files', 'imported', 'imported_from',
+      'id', 'title', 'description', 'visibility', 'author', 'created_at', 'updated_at', 'project_id', 'web_url', 'raw_url', 'ssh_url_to_repo', 'http_url_to_repo',
+      'file_name', 'files', 'imported', 'imported_from',
     ]);
     const id = made.body.id;
     expect(made.body).toMatchObject({
@@ -88,6 +88,9 @@ describe('project snippets', () => {
       status: 400, body: { message: { error: 'To update Snippets with multiple files, you must use the `files` parameter' } },
     });
     expect(await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { files: [{ action: 'delete', file_path: 'zzz' }] })).toMatchObject({
+      status: 400, body: { message: { error: 'Repository Error updating the snippet' } },
+    });
+    expect(await call('PUT', `${APP}/snippets/${s.id}`, 'dev-token', { files: [{ action: 'delete' }] })).toMatchObject({
       status: 422, body: { message: { error: 'Snippet actions have invalid data' } },
     });
   });
@@ -136,7 +139,9 @@ describe('personal snippets', () => {
 
   it('updates and deletes for the author only', async () => {
     const s = (await call('POST', '/snippets', 'dev-token', { title: 'Mine', visibility: 'public', file_name: 'm.txt', content: 'm' })).body;
-    expect((await call('PUT', `/snippets/${s.id}`, 'guest-token', { title: 'x' })).status).toBe(403);
+    // PUT and DELETE /snippets/:id look among the caller's own snippets.
+    expect((await call('PUT', `/snippets/${s.id}`, 'guest-token', { title: 'x' })).status).toBe(404);
+    expect((await call('PUT', `/snippets/${s.id}`, 'root-token', { title: 'x' })).status).toBe(404);
     expect((await call('PUT', `/snippets/${s.id}`, 'dev-token', { visibility: 'private' })).body.visibility).toBe('private');
     expect((await call('GET', '/snippets/public', 'dev-token')).body).toEqual([]);
     expect((await call('DELETE', `/snippets/${s.id}`, 'guest-token')).status).toBe(404);

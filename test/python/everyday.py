@@ -67,6 +67,20 @@ commit = p.commits.get("main")
 commit.comments.create({"note": "Nice commit"})
 out["commit_comments"] = [c.note for c in commit.comments.list(get_all=True)]
 
+# Snippets, each a git repository (issue 14): python-gitlab 3.12 creates them with file_name and content.
+ps = p.snippets.create({"title": "Setup", "file_name": "setup.sh", "content": "echo one\n", "visibility": "private"})
+p.snippets.update(ps.id, {"content": "echo two\n"})
+out["project_snippet_content"] = p.snippets.get(ps.id).content().decode()
+out["project_snippet_first_version"] = gl.http_get(
+    f"/projects/{p.id}/snippets/{ps.id}/files/main~1/setup.sh/raw", raw=True
+).content.decode()
+sn = gl.snippets.create({"title": "Notes", "file_name": "notes.md", "content": "# Notes\n", "visibility": "public"})
+gl.snippets.update(sn.id, {"file_name": "renamed.md"})
+out["snippet_file_name"] = gl.snippets.get(sn.id).file_name
+out["snippet_content"] = gl.snippets.get(sn.id).content().decode()
+out["public_snippets"] = [s.title for s in gl.snippets.public()]
+out["snippet_user_agent"] = sorted(sn.user_agent_detail().keys())
+
 # A storage move (issue 16): the repository is read-only while it runs. python-gitlab 3.12 (Debian's)
 # has no manager for storage moves (4.x has project.repository_storage_moves), so its raw call.
 move = gl.http_post(f"/projects/{p.id}/repository_storage_moves", post_data={"destination_storage_name": "storage2"})

@@ -22,6 +22,8 @@ import { addTask, pendingTasks as schedulerPending } from '../../src/store/sched
 import type { Task } from '../../src/store/state.js';
 import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
+import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/snippets/index.js';
+import { listFiles } from '../../src/git/tree.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -183,4 +185,27 @@ export async function wikiHeadCommit(
   if (!wiki) return null;
   const c = await emulator.objects.repositoryIn(emulator.state, kind === 'project' ? id : -id).readCommit(wiki.head);
   return { sha: wiki.head, message: c.message, author: { name: c.author.name, email: c.author.email }, parents: c.parents };
+}
+
+/**
+ * A snippet's repository as a clone would see it: each commit of its branch, newest first, with
+ * its message, author and files (path -> content). Empty for a snippet that does not exist.
+ */
+export async function snippetHistory(
+  emulator: Emulator,
+  snippetId: number,
+): Promise<{ sha: string; message: string; author: { name: string; email: string }; parents: string[]; files: Record<string, string> }[]> {
+  const s = snippetById(emulator.state, snippetId);
+  const head = s && snippetHead(emulator.state, s);
+  if (!head) return [];
+  const repo = emulator.objects.repositoryIn(emulator.state, snippetRepoKey(snippetId));
+  const out = [];
+  for (let sha: string | undefined = head; sha; ) {
+    const c = await repo.readCommit(sha);
+    const files: Record<string, string> = Object.create(null);
+    for (const [path, e] of await listFiles(repo, c.tree)) files[path] = new TextDecoder().decode(await repo.readBlob(e.oid));
+    out.push({ sha, message: c.message, author: { name: c.author.name, email: c.author.email }, parents: c.parents, files });
+    sha = c.parents[0];
+  }
+  return out;
 }

@@ -8,7 +8,7 @@ import { ACCESS, type Namespace, type Project, type User } from '../../store/sta
 import {
   canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, type Issuable,
 } from '../issues/index.js';
-import { canReadSnippet, snippetById } from '../snippets/index.js';
+import { findProjectSnippet } from '../snippets/index.js';
 import type { State } from '../world.js';
 import { noteableNotFound } from './errors.js';
 
@@ -54,9 +54,8 @@ function find(state: State, user: User | null, kind: NoteableKind, parent: { pro
     const mr = readableMergeRequest(state, user, project, id, now);
     return mr && { type: 'MergeRequest', key: noteKey('MergeRequest', mr.id), id: mr.id, iid: mr.iid, project, group: null, issuable: { type: 'MergeRequest', mr, project } };
   }
-  const snippet = snippetById(state, id);
-  if (!snippet || snippet.projectId !== project.id || !canReadSnippet(state, user, snippet, now)) return undefined;
-  return { type: 'Snippet', key: noteKey('Snippet', snippet.id), id: snippet.id, iid: null, project, group: null, issuable: null };
+  const snippet = findProjectSnippet(state, user, project, id, now);
+  return snippet && { type: 'Snippet', key: noteKey('Snippet', snippet.id), id: snippet.id, iid: null, project, group: null, issuable: null };
 }
 
 /** A role of the caller where the noteable lives (the project, or the epic's group). */

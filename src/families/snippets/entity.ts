@@ -1,14 +1,14 @@
-// Entities::BasicSnippet, Snippet, ProjectSnippet and PersonalSnippet (lib/api/entities/*snippet.rb).
+// Entities::BasicSnippet and Snippet (lib/api/entities/basic_snippet.rb, snippet.rb), which
+// ProjectSnippet and PersonalSnippet are; EE's `repository_storage` for administrators.
+import type { User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { urlPath } from '../../render/url.js';
 import { iso } from '../../render/time.js';
 import { projectPaths } from '../projects/index.js';
+import { repositoryStorageOf } from '../repositories/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import type { Snippet } from './records.js';
-
-/** The branch a snippet's files are read at. */
-export const SNIPPET_REF = 'main';
 
 export interface SnippetUrls {
   web: string;
@@ -16,6 +16,7 @@ export interface SnippetUrls {
   ssh: string;
 }
 
+/** Gitlab::UrlBuilder's snippet URLs: under the project's path, or `/-/snippets/` for a personal one. */
 export function snippetUrls(state: State, s: Snippet, u: UrlBase): SnippetUrls {
   const host = new URL(u.webBase).hostname;
   const project = s.projectId === null ? undefined : tget(state.projects, s.projectId);
@@ -25,7 +26,8 @@ export function snippetUrls(state: State, s: Snippet, u: UrlBase): SnippetUrls {
     : { web: `${u.webBase}/-/snippets/${s.id}`, http: `${u.webBase}/snippets/${s.id}.git`, ssh: `git@${host}:snippets/${s.id}.git` };
 }
 
-export function snippetEntity(state: State, s: Snippet, u: UrlBase) {
+/** Entities::BasicSnippet: what a snippet storage move shows of its snippet. */
+export function basicSnippetEntity(state: State, s: Snippet, u: UrlBase) {
   const urls = snippetUrls(state, s, u);
   const author = tget(state.users, s.authorId);
   return {
@@ -33,17 +35,30 @@ export function snippetEntity(state: State, s: Snippet, u: UrlBase) {
     title: s.title,
     description: s.description,
     visibility: s.visibility,
-    updated_at: iso(s.updatedAt),
+    author: author ? userBasic(author, u) : null,
     created_at: iso(s.createdAt),
+    updated_at: iso(s.updatedAt),
     project_id: s.projectId,
     web_url: urls.web,
     raw_url: `${urls.web}/raw`,
     ssh_url_to_repo: urls.ssh,
     http_url_to_repo: urls.http,
-    author: author ? userBasic(author, u) : null,
-    file_name: s.files[0]?.path ?? null,
-    files: s.files.map((f) => ({ path: f.path, raw_url: `${urls.web}/raw/${SNIPPET_REF}/${urlPath(f.path)}` })),
+  };
+}
+
+/**
+ * Entities::Snippet for `viewer` (`current_user`): the files are the repository's at the head of
+ * the snippet's branch (`list_files`), each with its raw URL at that branch; administrators also
+ * see the storage shard the repository is on.
+ */
+export function snippetEntity(state: State, s: Snippet, u: UrlBase, viewer: User | null = null) {
+  const urls = snippetUrls(state, s, u);
+  return {
+    ...basicSnippetEntity(state, s, u),
+    file_name: s.paths[0] ?? s.fileName,
+    files: s.paths.map((path) => ({ path, raw_url: `${urls.web}/raw/${urlPath(s.branch)}/${urlPath(path)}` })),
     imported: false,
     imported_from: 'none',
+    ...(viewer?.admin ? { repository_storage: repositoryStorageOf(state, 'snippet', s.id) } : {}),
   };
 }

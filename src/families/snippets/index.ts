@@ -1,9 +1,15 @@
-// Snippets of projects and of users (personal): their files as data, their indexes by project,
-// by author, and of public personal snippets.
+// Snippets of projects and of users (personal): each a git repository in the object store (its
+// refs under a key of its own in the repositories table), indexed in the world by project, by
+// author, and for public personal snippets on their own; the fixture's `snippets` of projects
+// and users.
 import { emptyTable, tdel, tget, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
+import type { State } from '../world.js';
 import type { Snippet } from './records.js';
 import { personalSnippetRoutes, projectSnippetRoutes } from './routes.js';
+import { projectSnippetsSchema, userSnippetsSchema } from './schema.js';
+import { seedSnippets, type FixtureProjectSnippetsPart, type FixtureUserSnippetsPart } from './seed.js';
+import { forgetSnippet } from './service.js';
 
 export interface SnippetsSlice {
   /** Snippet id -> the snippet. */
@@ -16,22 +22,31 @@ export interface SnippetsSlice {
   publicSnippetIds: Table<number>;
 }
 
-export const snippets: Family<SnippetsSlice> = defineFamily({
+export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }> = defineFamily({
   name: 'snippets',
+  schema: { user: userSnippetsSchema, project: projectSnippetsSchema },
   state: () => ({ snippets: emptyTable(), projectSnippetIds: emptyTable(), userSnippetIds: emptyTable(), publicSnippetIds: emptyTable() }),
+  seed: { after: ['users', 'projects', 'repositories'], run: seedSnippets },
   routes: [...projectSnippetRoutes, ...personalSnippetRoutes],
   forget: {
     project: (draft, id) => {
-      const own = tget(draft.projectSnippetIds, id);
-      if (own) for (const sid of tvalues(own)) tdel(draft.snippets, sid);
-      tdel(draft.projectSnippetIds, id);
+      const d = draft as State;
+      const own = tget(d.projectSnippetIds, id);
+      if (!own) return;
+      for (const sid of Array.from(tvalues(own))) {
+        const s = tget(d.snippets, sid);
+        if (s) forgetSnippet(d, s);
+      }
+      tdel(d.projectSnippetIds, id);
     },
   },
 });
 
-export type { Snippet, SnippetFile } from './records.js';
-export { canReadSnippet } from './rules.js';
-export { snippetEntity } from './entity.js';
+export type { Snippet } from './records.js';
+export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
+export { canReadSnippet, canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
+export { snippetEntity, basicSnippetEntity } from './entity.js';
+export { snippetRepoKey, snippetHead } from './repository.js';
 
-/** A snippet by id (project or personal), if it exists. */
+/** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);

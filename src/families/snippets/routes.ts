@@ -1,19 +1,29 @@
 // Project snippets (lib/api/project_snippets.rb) and personal snippets (lib/api/snippets.rb):
-// list, get, raw, the raw file at a ref, create, update and delete.
+// list, get, raw (the first file at the head), a file at a ref (a branch or a commit of the
+// snippet's repository), create, update with file actions, delete, and the user agent detail.
+import { isBinary } from '../../git/diff.js';
 import { missingAttribute } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import { arr, hash, int, str, type Constraint } from '../../http/params.js';
+import { validFilePath } from '../../http/file-path.js';
+import type { Incoming } from '../../http/incoming.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
+import { arr, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { VISIBILITIES } from '../../policy/visibility.js';
 import type { Project } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { tget, tvaluesDesc } from '../../store/table.js';
+import { repositoryStorageOf } from '../repositories/index.js';
 import { project, route, type Context } from '../define.js';
-import { SNIPPET_REF, snippetEntity } from './entity.js';
-import { fileNotFound, forbiddenSnippet, multipleFilesNeedFiles, referenceNotFound, snippetNotFound } from './errors.js';
-import type { Snippet, SnippetFile } from './records.js';
+import { snippetEntity } from './entity.js';
 import {
-  allSnippets, applyFileActions, authoredSnippets, canAdminSnippet, canCreateProjectSnippet, canReadSnippet, projectSnippets, publicSnippets, snippetsEnabled,
-  type FileAction,
+  contentBlank, fileNotFound, forbiddenSnippet, invalidActions, multipleFilesNeedFiles, referenceNotFound, snippetNotFound, snippetRecordNotFound,
+  userAgentDetailNotFound,
+} from './errors.js';
+import type { Snippet } from './records.js';
+import { filesAt, resolveSnippetRef, snippetHead, snippetRepoKey, toCommitAction, validAction, type InputAction } from './repository.js';
+import {
+  allSnippets, authoredSnippets, canAdminSnippet, canCreateProjectSnippet, canReadSnippet, inRange, projectSnippets, publicSnippets, snippetsEnabled,
+  type CreatedRange,
 } from './rules.js';
 import { createSnippet, deleteSnippet, updateSnippet, type SnippetChanges } from './service.js';
 
@@ -32,6 +42,21 @@ const UPDATE_CONSTRAINTS: Constraint[] = [
 ];
 const VISIBILITY = str().values(VISIBILITIES);
 const SNIPPET_ID = { snippet_id: int().required() };
+const CREATED = { created_after: datetime(), created_before: datetime() };
+
+/** Grape's `file_path: true` on each file's paths. */
+function checkFilePaths(files: readonly InputAction[] | undefined): void {
+  files?.forEach((f, i) => {
+    if (f.file_path !== undefined) validFilePath(`files[${i}][file_path]`, f.file_path);
+    if (f.previous_path !== undefined) validFilePath(`files[${i}][previous_path]`, f.previous_path);
+  });
+}
+
+/** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
+function requestAddress(request: Incoming): string {
+  const forwarded = request.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || request.headers.get('x-real-ip') || '127.0.0.1';
+}
 
 interface CreateParams {
   title: string;
@@ -42,31 +67,62 @@ interface CreateParams {
   file_name?: string;
 }
 
-/** The files of a create: `files`, or `content` with its `file_name` (required given content). */
-function createFiles(p: CreateParams): SnippetFile[] {
-  if (p.files) return p.files.map((f) => ({ path: f.file_path, content: f.content }));
-  if (p.file_name === undefined) throw missingAttribute('file_name');
-  return [{ path: p.file_name, content: p.content! }];
+/** Snippets::CreateService's input: `files` as create actions, else `content` with its `file_name` (required with it). */
+async function create(ctx: Context<CreateParams>, p: Project | null): Promise<Reply> {
+  const params = ctx.params;
+  checkFilePaths(params.files);
+  if (params.content !== undefined && params.file_name === undefined) throw missingAttribute('file_name');
+  let actions: InputAction[];
+  if (params.files) {
+    actions = params.files.map((f) => ({ action: 'create', file_path: f.file_path, content: f.content }));
+    if (!actions.every((a) => validAction(a, 'create'))) throw invalidActions();
+    if (actions.length === 0) throw contentBlank();
+  } else actions = [{ file_path: params.file_name, content: params.content }];
+  const snippet = await createSnippet(ctx, p, ctx.user!, {
+    title: params.title,
+    description: params.description,
+    visibility: params.visibility,
+    actions,
+    userAgent: { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) },
+  });
+  return created(render(ctx, snippet));
 }
 
 interface UpdateParams {
   title?: string;
   description?: string;
   visibility?: (typeof VISIBILITIES)[number];
-  files?: FileAction[];
+  files?: InputAction[];
   content?: string;
   file_name?: string;
 }
 
+/**
+ * `validate_params_for_multiple_files`, SnippetInputAction's validations (422), then what
+ * Snippets::UpdateService commits: the actions, or the legacy `content`/`file_name` as one action
+ * on the first file.
+ */
 function changesOf(s: Snippet, p: UpdateParams): SnippetChanges {
+  checkFilePaths(p.files);
+  if ((p.content !== undefined || p.file_name !== undefined) && s.paths.length > 1) throw multipleFilesNeedFiles();
   const changes: SnippetChanges = { title: p.title, description: p.description, visibility: p.visibility };
-  if (p.files) changes.files = applyFileActions(s.files, p.files);
-  else if (p.content !== undefined || p.file_name !== undefined) {
-    if (s.files.length > 1) throw multipleFilesNeedFiles();
-    const only = s.files[0];
-    changes.files = [{ path: p.file_name ?? only?.path ?? 'snippetfile1.txt', content: p.content ?? only?.content ?? '' }];
+  if (p.files) {
+    if (!p.files.every((a) => validAction(a))) throw invalidActions();
+    changes.actions = p.files.map(toCommitAction);
+    if (p.files.length > 0) changes.fileName = p.files[0]!.file_path ?? '';
+  } else if (p.content !== undefined || p.file_name !== undefined) {
+    const onRepo = s.paths[0];
+    changes.actions = [{ previous_path: onRepo, file_path: p.file_name ?? onRepo, content: p.content }];
+    if (p.file_name !== undefined) changes.fileName = p.file_name;
   }
   return changes;
+}
+
+/** PUT and DELETE /snippets/:id find the snippet among the caller's own (`snippets_for_current_user`), else 404. */
+function own(ctx: Context<unknown>, id: number): Snippet {
+  const s = tget(ctx.state.snippets, id);
+  if (!s || s.authorId !== ctx.user?.id) throw snippetNotFound();
+  return s;
 }
 
 /** A snippet the caller may read (of the route's project, when it names one), else 404. */
@@ -81,22 +137,88 @@ function admin(ctx: Context<unknown>, s: Snippet): Snippet {
   return s;
 }
 
-const text = (content: string): Reply => ({ status: 200, raw: content, contentType: 'text/plain; charset=utf-8' });
-
-function rawFile(s: Snippet, ref: string, path: string): Reply {
-  if (ref !== SNIPPET_REF && ref !== 'HEAD') throw referenceNotFound();
-  const f = s.files.find((x) => x.path === path);
-  if (!f) throw fileNotFound();
-  return text(f.content);
+/** ActionDispatch::Http::ContentDisposition.format. */
+function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&');
+  const encoded = encodeURIComponent(name).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-const render = (ctx: Context<unknown>, s: Snippet) => snippetEntity(ctx.state, s, ctx);
+/** `send_git_blob`: text inline as text/plain, anything else downloaded (Workhorse sniffs it). */
+async function sendBlob(ctx: Context<unknown>, s: Snippet, oid: string, path: string): Promise<Reply> {
+  const content = await ctx.env.git.repository(snippetRepoKey(s.id)).readBlob(oid);
+  const binary = isBinary(content);
+  return {
+    status: 200,
+    raw: content,
+    contentType: binary ? 'application/octet-stream' : 'text/plain; charset=utf-8',
+    headers: { 'Content-Disposition': contentDisposition(binary ? 'attachment' : 'inline', path.slice(path.lastIndexOf('/') + 1)) },
+  };
+}
+
+/** `content_for`: the first file at the head of the snippet's branch. */
+async function contentFor(ctx: Context<unknown>, s: Snippet): Promise<Reply> {
+  const head = snippetHead(ctx.state, s);
+  const path = s.paths[0];
+  if (!head || path === undefined) throw fileNotFound();
+  const entry = (await filesAt(ctx.env.git.repository(snippetRepoKey(s.id)), head)).get(path);
+  if (!entry) throw fileNotFound();
+  return sendBlob(ctx, s, entry.oid, path);
+}
+
+/** `file_content_for`: the file at a ref of the snippet's repository. */
+async function fileContentFor(ctx: Context<unknown>, s: Snippet, ref: string, filePath: string): Promise<Reply> {
+  if (!snippetHead(ctx.state, s)) throw snippetNotFound();
+  const path = validFilePath('file_path', filePath);
+  const repo = ctx.env.git.repository(snippetRepoKey(s.id));
+  const sha = await resolveSnippetRef(repo, ctx.state, s, ref);
+  if (!sha) throw referenceNotFound();
+  const entry = (await filesAt(repo, sha)).get(path);
+  if (!entry) throw fileNotFound();
+  return sendBlob(ctx, s, entry.oid, path);
+}
+
+function userAgentDetail(s: Snippet | undefined): Reply {
+  if (!s) throw snippetRecordNotFound();
+  if (!s.userAgent) throw userAgentDetailNotFound();
+  return json({ user_agent: s.userAgent.userAgent, ip_address: s.userAgent.ipAddress, akismet_submitted: false });
+}
+
+const render = (ctx: Context<unknown>, s: Snippet) => snippetEntity(ctx.state, s, ctx, ctx.user);
+const renderAll = (ctx: Context<unknown>, list: Snippet[]) => json(ctx.paginate(list).map((s) => render(ctx, s)));
+
+/**
+ * A page of a list read newest first off a table of `total` rows, lazily: it reads only the
+ * chunks up to the page, so a page costs the same at any number of snippets.
+ */
+function renderPage(ctx: Context<unknown>, total: number, newestFirst: Iterable<Snippet>): Reply {
+  const { page, perPage } = pageRequest(ctx.params as PageInput);
+  const skip = (page - 1) * perPage;
+  const out: Snippet[] = [];
+  let i = 0;
+  for (const s of newestFirst) {
+    if (i++ < skip) continue;
+    if (out.length === perPage) break;
+    out.push(s);
+  }
+  Object.assign(ctx.responseHeaders, offsetHeaders(total, ctx.params as PageInput, ctx.linkBase));
+  return json(out.map((s) => render(ctx, s)));
+}
+
+function* snippetsById(state: Context<unknown>['state'], ids: Iterable<number>): IterableIterator<Snippet> {
+  for (const id of ids) {
+    const s = tget(state.snippets, id);
+    if (s) yield s;
+  }
+}
+
+const unfiltered = (p: CreatedRange) => p.created_after === undefined && p.created_before === undefined;
 const SCOPE = project(snippetsEnabled);
 
 export const projectSnippetRoutes = [
   route({
     method: 'GET', path: '/projects/:id/snippets', auth: 'user', scope: SCOPE, paginated: true,
-    handler: (ctx) => json(ctx.paginate(projectSnippets(ctx.state, ctx.user, ctx.project, ctx.now())).map((s) => render(ctx, s))),
+    handler: (ctx) => renderAll(ctx, projectSnippets(ctx.state, ctx.user, ctx.project, ctx.now())),
   }),
   route({
     method: 'GET', path: '/projects/:id/snippets/:snippet_id', scope: SCOPE, params: SNIPPET_ID,
@@ -104,29 +226,33 @@ export const projectSnippetRoutes = [
   }),
   route({
     method: 'GET', path: '/projects/:id/snippets/:snippet_id/raw', scope: SCOPE, params: SNIPPET_ID,
-    handler: (ctx) => text(visible(ctx, ctx.params.snippet_id, ctx.project).files[0]?.content ?? ''),
+    handler: (ctx) => contentFor(ctx, visible(ctx, ctx.params.snippet_id, ctx.project)),
   }),
   route({
     method: 'GET', path: '/projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw', scope: SCOPE,
     params: { ...SNIPPET_ID, ref: str().required(), file_path: str().required() },
-    handler: (ctx) => rawFile(visible(ctx, ctx.params.snippet_id, ctx.project), ctx.params.ref, ctx.params.file_path),
+    handler: (ctx) => fileContentFor(ctx, visible(ctx, ctx.params.snippet_id, ctx.project), ctx.params.ref, ctx.params.file_path),
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/snippets/:snippet_id/user_agent_detail', auth: 'admin', scope: SCOPE, params: SNIPPET_ID,
+    handler: (ctx) => {
+      const s = tget(ctx.state.snippets, ctx.params.snippet_id);
+      return userAgentDetail(s && s.projectId === ctx.project.id ? s : undefined);
+    },
   }),
   route({
     method: 'POST', path: '/projects/:id/snippets', auth: 'user', scope: project(snippetsEnabled, canCreateProjectSnippet),
     params: { title: str().required().notBlank(), description: str(), visibility: VISIBILITY.required(), files: CREATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: CREATE_CONSTRAINTS,
-    handler: (ctx) => {
-      const s = ctx.update(createSnippet(ctx.project, ctx.user!, { ...ctx.params, files: createFiles(ctx.params) }, ctx.now()));
-      return created(render(ctx, s));
-    },
+    handler: (ctx) => create(ctx as Context<CreateParams>, ctx.project),
   }),
   route({
     method: 'PUT', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE,
     params: { ...SNIPPET_ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS,
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const s = admin(ctx, visible(ctx, ctx.params.snippet_id, ctx.project));
-      return json(render(ctx, ctx.update(updateSnippet(ctx.state, s, changesOf(s, ctx.params as UpdateParams), ctx.now()))));
+      return json(render(ctx, await updateSnippet(ctx, s, changesOf(s, ctx.params as UpdateParams))));
     },
   }),
   route({
@@ -144,16 +270,29 @@ const ID = { id: int().required() };
 
 export const personalSnippetRoutes = [
   route({
-    method: 'GET', path: '/snippets', auth: 'user', paginated: true,
-    handler: (ctx) => json(ctx.paginate(authoredSnippets(ctx.state, ctx.user!)).map((s) => render(ctx, s))),
+    method: 'GET', path: '/snippets', auth: 'user', paginated: true, params: CREATED,
+    handler: (ctx) => renderAll(ctx, authoredSnippets(ctx.state, ctx.user!).filter(inRange(ctx.params as CreatedRange))),
   }),
   route({
-    method: 'GET', path: '/snippets/public', auth: 'user', paginated: true,
-    handler: (ctx) => json(ctx.paginate(publicSnippets(ctx.state)).map((s) => render(ctx, s))),
+    method: 'GET', path: '/snippets/public', auth: 'user', paginated: true, params: CREATED,
+    handler: (ctx) =>
+      unfiltered(ctx.params)
+        ? renderPage(ctx, ctx.state.publicSnippetIds.size, snippetsById(ctx.state, tvaluesDesc(ctx.state.publicSnippetIds)))
+        : renderAll(ctx, publicSnippets(ctx.state).filter(inRange(ctx.params as CreatedRange))),
   }),
   route({
-    method: 'GET', path: '/snippets/all', auth: 'user', paginated: true,
-    handler: (ctx) => json(ctx.paginate(allSnippets(ctx.state, ctx.user, ctx.now())).map((s) => render(ctx, s))),
+    method: 'GET', path: '/snippets/all', auth: 'user', paginated: true, params: { ...CREATED, repository_storage: str() },
+    handler: (ctx) => {
+      // An administrator reads every snippet: a page straight off the table.
+      if (ctx.user?.admin && unfiltered(ctx.params) && ctx.params.repository_storage === undefined) {
+        return renderPage(ctx, ctx.state.snippets.size, tvaluesDesc(ctx.state.snippets));
+      }
+      let list = allSnippets(ctx.state, ctx.user, ctx.now()).filter(inRange(ctx.params as CreatedRange));
+      // EE's `repository_storage` filter, for those who may see the storage (administrators).
+      const shard = ctx.params.repository_storage;
+      if (shard !== undefined && ctx.user?.admin) list = list.filter((s) => repositoryStorageOf(ctx.state, 'snippet', s.id) === shard);
+      return renderAll(ctx, list);
+    },
   }),
   route({
     method: 'GET', path: '/snippets/:id', params: ID,
@@ -161,32 +300,40 @@ export const personalSnippetRoutes = [
   }),
   route({
     method: 'GET', path: '/snippets/:id/raw', params: ID,
-    handler: (ctx) => text(visible(ctx, ctx.params.id).files[0]?.content ?? ''),
+    handler: (ctx) => contentFor(ctx, visible(ctx, ctx.params.id)),
   }),
   route({
     method: 'GET', path: '/snippets/:id/files/:ref/:file_path/raw',
     params: { ...ID, ref: str().required(), file_path: str().required() },
-    handler: (ctx) => rawFile(visible(ctx, ctx.params.id), ctx.params.ref, ctx.params.file_path),
+    handler: (ctx) => fileContentFor(ctx, visible(ctx, ctx.params.id), ctx.params.ref, ctx.params.file_path),
+  }),
+  route({
+    method: 'GET', path: '/snippets/:id/user_agent_detail', auth: 'admin', params: ID,
+    handler: (ctx) => userAgentDetail(tget(ctx.state.snippets, ctx.params.id)),
   }),
   route({
     method: 'POST', path: '/snippets', auth: 'user',
     params: { title: str().required().notBlank(), description: str(), visibility: VISIBILITY.default('internal'), files: CREATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: CREATE_CONSTRAINTS,
-    handler: (ctx) => created(render(ctx, ctx.update(createSnippet(null, ctx.user!, { ...ctx.params, files: createFiles(ctx.params) }, ctx.now())))),
+    handler: (ctx) => {
+      // GlobalPolicy: external users create no personal snippets.
+      if (ctx.user!.external) throw forbiddenSnippet();
+      return create(ctx as Context<CreateParams>, null);
+    },
   }),
   route({
     method: 'PUT', path: '/snippets/:id', auth: 'user',
     params: { ...ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS,
-    handler: (ctx) => {
-      const s = admin(ctx, visible(ctx, ctx.params.id));
-      return json(render(ctx, ctx.update(updateSnippet(ctx.state, s, changesOf(s, ctx.params as UpdateParams), ctx.now()))));
+    handler: async (ctx) => {
+      const s = admin(ctx, own(ctx, ctx.params.id));
+      return json(render(ctx, await updateSnippet(ctx, s, changesOf(s, ctx.params as UpdateParams))));
     },
   }),
   route({
     method: 'DELETE', path: '/snippets/:id', auth: 'user', params: ID,
     handler: (ctx) => {
-      const s = admin(ctx, visible(ctx, ctx.params.id));
+      const s = admin(ctx, own(ctx, ctx.params.id));
       checkUnmodifiedSince(ctx, s.updatedAt);
       ctx.update(deleteSnippet(ctx.state, s));
       return noContent();

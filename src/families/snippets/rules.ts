@@ -1,12 +1,10 @@
 // Snippet's rules: who may read, create, update and delete a project's or a personal snippet
-// (ProjectSnippetPolicy, PersonalSnippetPolicy), the finder's lists (SnippetsFinder), and the
-// file actions of Snippets::UpdateService (SnippetInputAction).
+// (ProjectSnippetPolicy, PersonalSnippetPolicy), and the finder's lists (SnippetsFinder).
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { canReadProject, canUseFeature, projectAccess } from '../../policy/access.js';
 import { pvalues, tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
-import type { Snippet, SnippetFile } from './records.js';
-import { invalidActions } from './errors.js';
+import type { Snippet } from './records.js';
 
 /** A snippet's visibility for a caller: public for all, internal for signed-in users who are not external, private for its readers below. */
 function levelAllows(user: User | null, s: Snippet): boolean {
@@ -56,6 +54,30 @@ export function snippetsOf(state: State, ids: Iterable<number>): Snippet[] {
   return out;
 }
 
+/**
+ * A project's snippet the caller may read (SnippetsFinder with `project:`, then `find`), or
+ * undefined: what notes on project snippets look their snippet up with.
+ */
+export function findProjectSnippet(state: State, user: User | null, project: Project, snippetId: number, now: number): Snippet | undefined {
+  const s = tget(state.snippets, snippetId);
+  return s && s.projectId === project.id && canReadSnippet(state, user, s, now) ? s : undefined;
+}
+
+/** Any snippet (personal or of a project) the caller may read, or undefined. */
+export function findReadableSnippet(state: State, user: User | null, snippetId: number, now: number): Snippet | undefined {
+  const s = tget(state.snippets, snippetId);
+  return s && canReadSnippet(state, user, s, now) ? s : undefined;
+}
+
+/** `created_after` / `created_before` of the snippet lists (SnippetsFinder#by_created_*). */
+export interface CreatedRange {
+  created_after?: number;
+  created_before?: number;
+}
+
+export const inRange = (r: CreatedRange) => (s: Snippet) =>
+  (r.created_after === undefined || s.createdAt >= r.created_after) && (r.created_before === undefined || s.createdAt <= r.created_before);
+
 /** A project's snippets the caller may read, newest first. */
 export function projectSnippets(state: State, user: User | null, project: Project, now: number): Snippet[] {
   return snippetsOf(state, pvalues(state.projectSnippetIds, project.id)).filter((s) => canReadSnippet(state, user, s, now)).sort(newestFirst);
@@ -75,39 +97,3 @@ export function publicSnippets(state: State): Snippet[] {
 export function allSnippets(state: State, user: User | null, now: number): Snippet[] {
   return Array.from(tvalues(state.snippets)).filter((s) => canReadSnippet(state, user, s, now)).sort(newestFirst);
 }
-
-export interface FileAction {
-  action: 'create' | 'update' | 'delete' | 'move';
-  file_path?: string;
-  previous_path?: string;
-  content?: string;
-}
-
-/** Snippets::UpdateService's file actions over the snippet's files; invalid data is 422. */
-export function applyFileActions(files: readonly SnippetFile[], actions: readonly FileAction[]): SnippetFile[] {
-  const byPath = new Map(files.map((f) => [f.path, f.content] as const));
-  for (const a of actions) {
-    const path = a.file_path ?? a.previous_path;
-    if (a.action === 'create') {
-      if (!a.file_path || a.content === undefined || byPath.has(a.file_path)) throw invalidActions();
-      byPath.set(a.file_path, a.content);
-    } else if (a.action === 'update') {
-      if (!path || a.content === undefined || !byPath.has(a.previous_path ?? path)) throw invalidActions();
-      const from = a.previous_path ?? path;
-      byPath.delete(from);
-      byPath.set(path, a.content);
-    } else if (a.action === 'delete') {
-      if (!path || !byPath.has(path)) throw invalidActions();
-      byPath.delete(path);
-    } else {
-      if (!a.previous_path || !a.file_path || !byPath.has(a.previous_path) || (a.file_path !== a.previous_path && byPath.has(a.file_path))) throw invalidActions();
-      const content = a.content ?? byPath.get(a.previous_path)!;
-      byPath.delete(a.previous_path);
-      byPath.set(a.file_path, content);
-    }
-  }
-  if (byPath.size === 0) throw invalidActions();
-  return sortFiles([...byPath].map(([path, content]) => ({ path, content })));
-}
-
-export const sortFiles = (files: SnippetFile[]): SnippetFile[] => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,24 +1,30 @@
-// Snippets::{Create,Update,Destroy}Service: checks first, then a recipe that stores the snippet
-// and keeps its indexes (by project, by author, public personal snippets).
+// Snippets::{Create,Update,Destroy}Service: checks first, then the commit on the snippet's
+// repository (written pending, kept only if the request commits), then a recipe that stores the
+// snippet, moves its branch and keeps its indexes (by project, by author, public personal
+// snippets). Each write touches one snippet's records and its own small tree, whatever the
+// number of snippets.
+import type { Draft } from 'immer';
 import { sequences, type Project, type User, type Visibility } from '../../store/state.js';
 import { pdel, pset, tdel, tget, tset } from '../../store/table.js';
-import { assertRepositoryWritable } from '../repositories/index.js';
-import { plain, type Change } from '../define.js';
+import { dropNotes, noteKey } from '../../store/notes.js';
+import { assertRepositoryWritable, personOf, setBranchRef } from '../repositories/index.js';
+import { plain, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { invalidActions, snippetNotFound } from './errors.js';
-import type { Snippet, SnippetFile } from './records.js';
-import { sortFiles } from './rules.js';
+import { repositoryError, snippetInvalid, snippetNotFound } from './errors.js';
+import type { Snippet } from './records.js';
+import { CommitRefused, snippetHead, snippetRepoKey, transformActions, writeSnippetCommit, type InputAction } from './repository.js';
 
 export const ids = sequences(['snippet']);
 
-export interface CreateSnippetInput {
-  title: string;
-  description?: string;
-  visibility: Visibility;
-  files: SnippetFile[];
-}
+/** Snippet#default_branch for a new repository: the instance's default branch name. */
+export const SNIPPET_DEFAULT_BRANCH = 'main';
 
-function index(d: State, s: Snippet): void {
+/** Snippets::BaseService's commit messages. */
+export const INITIAL_COMMIT_MSG = 'Initial commit';
+export const UPDATE_COMMIT_MSG = 'Update snippet';
+
+/** Keeps the indexes of a stored snippet: by project, by author, public personal snippets. */
+export function indexSnippet(d: State, s: Snippet): void {
   tset(d.snippets, s.id, s);
   if (s.projectId !== null) pset(d.projectSnippetIds, s.projectId, s.id, s.id);
   pset(d.userSnippetIds, s.authorId, s.id, s.id);
@@ -26,66 +32,132 @@ function index(d: State, s: Snippet): void {
   else tdel(d.publicSnippetIds, s.id);
 }
 
-function checkFiles(files: readonly SnippetFile[]): void {
-  const paths = new Set<string>();
-  for (const f of files) {
-    if (f.path === '' || paths.has(f.path) || f.path.split('/').some((p) => p === '' || p === '.' || p === '..')) throw invalidActions();
-    paths.add(f.path);
-  }
+/** Moves the snippet's branch to `sha` in its refs (made with the repository's first objects). */
+function moveBranch(d: Draft<State>, id: number, branch: string, sha: string): void {
+  const refs = tget(d.repositories, snippetRepoKey(id));
+  if (!refs) throw new Error(`snippet ${id} has no repository refs`);
+  setBranchRef(refs, branch, sha);
 }
 
-export function createSnippet(project: Project | null, author: User, input: CreateSnippetInput, now: number): Change<Snippet> {
-  checkFiles(input.files);
-  return (draft) => {
+/** Snippet's validations of `title` and `file_name` (255 characters at most). */
+function validate(title: string | undefined, fileName: string | undefined): void {
+  const errors: string[] = [];
+  if (title !== undefined && [...title].length > 255) errors.push('Title is too long (maximum is 255 characters)');
+  if (fileName !== undefined && [...fileName].length > 255) errors.push('File name is too long (maximum is 255 characters)');
+  if (errors.length) throw snippetInvalid(errors);
+}
+
+export interface CreateSnippetInput {
+  title: string;
+  description?: string;
+  visibility: Visibility;
+  /** `files` as create actions, or the legacy `file_name`/`content` as one action. */
+  actions: InputAction[];
+  userAgent?: { userAgent: string; ipAddress: string };
+}
+
+/** Snippets::CreateService: the snippet and its repository's first commit, "Initial commit" by the caller. */
+export async function createSnippet(ctx: Context<unknown>, project: Project | null, author: User, input: CreateSnippetInput): Promise<Snippet> {
+  const now = ctx.now();
+  const actions = transformActions([], input.actions);
+  validate(input.title, input.actions[0]?.file_path);
+  const id = ctx.update((draft) => ids.next(draft as State, 'snippet'));
+  const repo = ctx.env.git.repository(snippetRepoKey(id));
+  let commit;
+  try {
+    commit = await writeSnippetCommit(repo, null, actions, { message: INITIAL_COMMIT_MSG, author: personOf(author), now });
+  } catch (e) {
+    if (e instanceof CommitRefused) throw repositoryError('creating', e.invalidPath);
+    throw e;
+  }
+  const { sha, paths } = commit;
+  return ctx.update((draft) => {
     const d = draft as State;
     const snippet: Snippet = {
-      id: ids.next(d, 'snippet'),
+      id,
       projectId: project?.id ?? null,
       authorId: author.id,
       title: input.title,
       description: input.description ?? null,
       visibility: input.visibility,
-      files: sortFiles([...input.files]),
+      fileName: actions[0]?.path ?? '',
+      paths,
+      branch: SNIPPET_DEFAULT_BRANCH,
       createdAt: now,
       updatedAt: now,
+      ...(input.userAgent ? { userAgent: input.userAgent } : {}),
     };
-    index(d, snippet);
+    indexSnippet(d, snippet);
+    moveBranch(draft, id, snippet.branch, sha);
     return snippet;
-  };
+  });
 }
 
 export interface SnippetChanges {
   title?: string;
   description?: string;
   visibility?: Visibility;
-  files?: SnippetFile[];
+  /** The file actions to commit ("Update snippet"); absent: nothing to commit. */
+  actions?: InputAction[];
+  /** The `file_name` column's new value (`file_name`, or the first action's path). */
+  fileName?: string;
 }
 
-export function updateSnippet(state: State, snippet: Snippet, changes: SnippetChanges, now: number): Change<Snippet> {
-  assertRepositoryWritable(state, 'snippet', snippet.id);
-  if (changes.files) checkFiles(changes.files);
-  return (draft) => {
+/**
+ * Snippets::UpdateService: the attributes, and a commit when files or content change. A commit
+ * Gitaly refuses changes nothing: 400 "Repository Error updating the snippet".
+ */
+export async function updateSnippet(ctx: Context<unknown>, snippet: Snippet, changes: SnippetChanges): Promise<Snippet> {
+  assertRepositoryWritable(ctx.state, 'snippet', snippet.id);
+  validate(changes.title, changes.fileName);
+  const now = ctx.now();
+  let committed: { sha: string; paths: string[] } | null = null;
+  const actions = changes.actions ? transformActions(snippet.paths, changes.actions) : [];
+  if (actions.length > 0) {
+    const repo = ctx.env.git.repository(snippetRepoKey(snippet.id));
+    try {
+      committed = await writeSnippetCommit(repo, snippetHead(ctx.state, snippet) ?? null, actions, { message: UPDATE_COMMIT_MSG, author: personOf(ctx.user!), now });
+    } catch (e) {
+      if (e instanceof CommitRefused) throw repositoryError('updating', e.invalidPath);
+      throw e;
+    }
+  }
+  const head = snippetHead(ctx.state, snippet);
+  return ctx.update((draft) => {
     const d = draft as State;
+    assertRepositoryWritable(d, 'snippet', snippet.id);
     const s = tget(d.snippets, snippet.id);
     if (!s) throw snippetNotFound();
+    const before = JSON.stringify([s.title, s.description, s.visibility, s.fileName]);
     if (changes.title !== undefined) s.title = changes.title;
     if (changes.description !== undefined) s.description = changes.description;
     if (changes.visibility !== undefined) s.visibility = changes.visibility;
-    if (changes.files) s.files = sortFiles([...changes.files]);
-    s.updatedAt = now;
+    if (changes.fileName !== undefined) s.fileName = changes.fileName;
+    if (committed) {
+      if (snippetHead(d, s as Snippet) !== head) throw repositoryError('updating', false);
+      s.paths = committed.paths;
+      moveBranch(draft, s.id, s.branch, committed.sha);
+    }
+    if (committed || JSON.stringify([s.title, s.description, s.visibility, s.fileName]) !== before) s.updatedAt = now;
     const out = plain(s as Snippet);
-    index(d, out);
+    indexSnippet(d, out);
     return out;
-  };
+  });
+}
+
+/** Drops a snippet, its indexes, its notes and its repository's refs (its objects stay, unreachable). */
+export function forgetSnippet(d: State, s: Pick<Snippet, 'id' | 'projectId' | 'authorId'>): void {
+  tdel(d.snippets, s.id);
+  if (s.projectId !== null) pdel(d.projectSnippetIds, s.projectId, s.id);
+  pdel(d.userSnippetIds, s.authorId, s.id);
+  tdel(d.publicSnippetIds, s.id);
+  tdel(d.repositories, snippetRepoKey(s.id));
+  tdel(d.readOnlyRepositories, `snippet:${s.id}`);
+  tdel(d.repositoryPlacement, `snippet:${s.id}`);
+  dropNotes(d, noteKey('Snippet', s.id));
 }
 
 export function deleteSnippet(state: State, snippet: Snippet): Change<void> {
   assertRepositoryWritable(state, 'snippet', snippet.id);
-  return (draft) => {
-    const d = draft as State;
-    tdel(d.snippets, snippet.id);
-    if (snippet.projectId !== null) pdel(d.projectSnippetIds, snippet.projectId, snippet.id);
-    pdel(d.userSnippetIds, snippet.authorId, snippet.id);
-    tdel(d.publicSnippetIds, snippet.id);
-  };
+  return (draft) => forgetSnippet(draft as State, snippet);
 }
