@@ -227,6 +227,19 @@ describe('group and snippet moves', () => {
     expect((await edit()).status).toBe(200);
     expect(await body(await call('/snippets/999/repository_storage_moves'))).toEqual({ message: '404 Snippet Not Found' });
   });
+
+  it('moves every snippet of a storage in bulk, each shown as a BasicSnippet', async () => {
+    for (const title of ['One', 'Two']) {
+      await apiCall(world(), '/snippets', { token: 'dev-token', method: 'POST', json: { title, file_name: 'a.txt', content: 'a', visibility: 'private' } });
+    }
+    const res = await call('/snippet_repository_storage_moves', { method: 'POST', json: { source_storage_name: 'default', destination_storage_name: 'storage2' } });
+    expect(res.status).toBe(202);
+    world().runUntilIdle();
+    const moves = await body(await call('/snippet_repository_storage_moves'));
+    expect(moves.map((m: { snippet: { title: string } }) => m.snippet.title).sort()).toEqual(['One', 'Two']);
+    expect(Object.keys(moves[0].snippet)).not.toContain('files');
+    expect(moves.every((m: { destination_storage_name: string }) => m.destination_storage_name === 'storage2')).toBe(true);
+  });
 });
 
 describe('the control API', () => {

@@ -3,7 +3,7 @@
 import { iso } from '../../render/time.js';
 import { tget } from '../../store/table.js';
 import { fullName } from '../namespaces/index.js';
-import { snippetById, snippetEntity } from '../snippets/index.js';
+import { basicSnippetEntity, snippetById } from '../snippets/index.js';
 import type { UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import type { StorageMove } from './records.js';
@@ -27,9 +27,9 @@ function container(state: State, move: StorageMove, u: UrlBase) {
     // Entities::BasicGroupDetails
     return { group: g ? { id: g.id, web_url: `${u.webBase}/groups/${g.fullPath}`, name: g.name } : null };
   }
-  // Entities::BasicSnippet, as the snippet entity renders it.
+  // Entities::BasicSnippet.
   const s = snippetById(state, move.containerId);
-  return { snippet: s ? snippetEntity(state, s, u) : null };
+  return { snippet: s ? basicSnippetEntity(state, s, u) : null };
 }
 
 export function storageMoveEntity(state: State, move: StorageMove, u: UrlBase) {

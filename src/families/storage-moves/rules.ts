@@ -228,6 +228,8 @@ function containersOn(state: State, type: ContainerType, shard: string): number[
     for (const p of tvalues(state.projects)) if (repositoryStorageOf(state, 'project', p.id) === shard) out.push(p.id);
   } else if (type === 'group') {
     for (const g of tvalues(state.namespaces)) if (g.kind === 'group' && repositoryStorageOf(state, 'group', g.id) === shard) out.push(g.id);
+  } else {
+    for (const s of tvalues(state.snippets)) if (repositoryStorageOf(state, 'snippet', s.id) === shard) out.push(s.id);
   }
   return out.sort((a, b) => a - b);
 }
