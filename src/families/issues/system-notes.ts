@@ -1,0 +1,148 @@
+// System notes and resource events of a change to an issue or merge request, as GitLab writes
+// them (app/services/system_notes/issuables_service.rb, time_tracking_service.rb,
+// Issuable::CommonSystemNotesService, the update services' handle_changes): title, description,
+// due date, time tracking, discussion lock, assignees and confidentiality are notes; state,
+// labels, milestone, weight and iteration are resource events, never notes.
+import type { Draft } from 'immer';
+import { addNote, noteKey, type NoteableType } from '../../store/notes.js';
+import { tget } from '../../store/table.js';
+import type { State } from '../world.js';
+import { formatDuration } from './duration.js';
+import { recordEvent, recordLabelChange, recordMilestoneChange } from './events.js';
+import type { Issue, MergeRequest } from './records.js';
+
+/** Array#to_sentence: `a`, `a and b`, `a, b, and c`. */
+export function toSentence(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/**
+ * `{-old-}` / `{+new+}` around what changed between two titles (Gitlab::Diff::InlineDiff and
+ * InlineDiffMarkdownMarker): the changed middle between the common prefix and suffix.
+ */
+export function markTitleDiff(oldTitle: string, newTitle: string): [string, string] {
+  if (oldTitle === '') return [oldTitle, newTitle];
+  const a = [...oldTitle];
+  const b = [...newTitle];
+  let p = 0;
+  while (p < a.length && p < b.length && a[p] === b[p]) p++;
+  let s = 0;
+  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
+  const mark = (chars: string[], sym: string) => {
+    const mid = chars.slice(p, chars.length - s).join('');
+    return mid === '' ? chars.join('') : `${chars.slice(0, p).join('')}{${sym}${mid}${sym}}${chars.slice(chars.length - s).join('')}`;
+  };
+  return [mark(a, '-'), mark(b, '+')];
+}
+
+/** SystemNotes::IssuablesService#change_title. */
+export function titleChangeBody(oldTitle: string, newTitle: string): string {
+  const [o, n] = markTitleDiff(oldTitle, newTitle);
+  return `changed title from **${o}** to **${n}**`;
+}
+
+/** SystemNotes::IssuablesService#change_issuable_assignees: `assigned to @a`, `unassigned @b`, or both joined by `and`. */
+export function assigneesBody(state: State, before: readonly number[], after: readonly number[]): string | null {
+  const ref = (id: number) => `@${tget(state.users, id)?.username ?? 'ghost'}`;
+  const added = after.filter((id) => !before.includes(id)).map(ref);
+  const removed = before.filter((id) => !after.includes(id)).map(ref);
+  const parts: string[] = [];
+  if (added.length) parts.push(`assigned to ${toSentence(added)}`);
+  if (removed.length) parts.push(`unassigned ${toSentence(removed)}`);
+  return parts.length ? parts.join(' and ') : null;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Date#to_fs(:long): `January 5, 2024`. */
+export function longDate(ymd: string): string {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return `${MONTHS[m! - 1]} ${d}, ${y}`;
+}
+
+/** SystemNotes::TimeTrackingService#change_start_date_or_due_date, for the due date. */
+export function dueDateBody(before: string | null, after: string | null): string | null {
+  if (before === after) return null;
+  return after === null ? `removed due date ${longDate(before!)}` : `changed due date to ${longDate(after)}`;
+}
+
+/** SystemNotes::TimeTrackingService#change_time_spent. */
+export function timeSpentBody(seconds: number | 'reset', spentAt: string | null, today: string): string {
+  if (seconds === 'reset') return 'removed time spent';
+  let body = `${seconds > 0 ? 'added' : 'subtracted'} ${formatDuration(Math.abs(seconds))} of time spent`;
+  if (spentAt && spentAt !== today) body += ` at ${spentAt}`;
+  return body;
+}
+
+export const estimateBody = (seconds: number) => (seconds === 0 ? 'removed time estimate' : `changed time estimate to ${formatDuration(seconds)}`);
+
+/** A system note on an issue or merge request. */
+export function systemNote(draft: Draft<State>, type: NoteableType, on: { id: number; projectId: number | null }, authorId: number, body: string, now: number): void {
+  addNote(draft as State, noteKey(type, on.id), {
+    noteableType: type, noteableId: on.id, commitId: null, projectId: on.projectId, authorId, body, system: true, internal: false, createdAt: now, updatedAt: now,
+  });
+}
+
+/** Time spent in a change, as the note tells it. */
+export interface SpentChange {
+  seconds: number | 'reset';
+  /** `YYYY-MM-DD` of `/spend 1h 2024-01-02`; null for today. */
+  spentAt: string | null;
+  today: string;
+}
+
+/**
+ * What an issue's update records, in GitLab's order: the state event (change_state runs
+ * first), then the common system notes (title, due date, milestone and label events,
+ * description, time tracking, lock), then assignees, confidentiality, weight and iteration.
+ */
+export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Issue, userId: number, now: number, spent?: SpentChange): void {
+  const on = { type: 'Issue' as const, id: after.id };
+  const note = (body: string) => systemNote(draft, 'Issue', after, userId, body, now);
+  if (before.state !== after.state) recordEvent(draft, 'state', on, userId, now, { state: after.state === 'closed' ? 'closed' : 'reopened', sourceCommit: null, sourceMergeRequestId: null });
+  if (before.title !== after.title) note(titleChangeBody(before.title, after.title));
+  const due = dueDateBody(before.dueDate, after.dueDate);
+  if (due) note(due);
+  recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
+  recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
+  if (before.description !== after.description) note('changed the description');
+  if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
+  if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
+  if ((before.discussionLocked ?? false) !== (after.discussionLocked ?? false)) note(`${after.discussionLocked ? 'locked' : 'unlocked'} the discussion in this issue`);
+  const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
+  if (assignees) note(assignees);
+  if (before.confidential !== after.confidential) note(after.confidential ? 'made the issue confidential' : 'made the issue visible to everyone');
+  if (before.weight !== after.weight) recordEvent(draft, 'weight', on, userId, now, { weight: after.weight });
+  if (before.iterationId !== after.iterationId) {
+    if (after.iterationId !== null) recordEvent(draft, 'iteration', on, userId, now, { iterationId: after.iterationId, action: 'add' });
+    else recordEvent(draft, 'iteration', on, userId, now, { iterationId: before.iterationId!, action: 'remove' });
+  }
+}
+
+const DRAFT_TITLE = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i;
+const draftless = (title: string) => title.replace(/^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)\s*/i, '');
+export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
+
+/**
+ * What a merge request's update records: the state event, the draft note (`marked this merge
+ * request as **draft**` / `**ready**`) and the title note when more than the draft prefix
+ * changed, milestone and label events, description, time tracking, lock, assignees.
+ */
+export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequest, after: MergeRequest, userId: number, now: number, spent?: SpentChange): void {
+  const on = { type: 'MergeRequest' as const, id: after.id };
+  const note = (body: string) => systemNote(draft, 'MergeRequest', after, userId, body, now);
+  if (before.state !== after.state) {
+    const state = after.state === 'merged' ? 'merged' : after.state === 'closed' ? 'closed' : 'reopened';
+    recordEvent(draft, 'state', on, userId, now, { state, sourceCommit: null, sourceMergeRequestId: null });
+  }
+  if (before.draft !== after.draft) note(`marked this merge request as **${after.draft ? 'draft' : 'ready'}**`);
+  if (before.title !== after.title && draftless(before.title) !== draftless(after.title)) note(titleChangeBody(before.title, after.title));
+  recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
+  recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
+  if (before.description !== after.description) note('changed the description');
+  if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
+  if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
+  const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
+  if (assignees) note(assignees);
+}
