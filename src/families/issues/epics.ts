@@ -35,7 +35,7 @@ export function iterationById(state: State, id: number): Iteration | undefined {
 }
 
 /** `read_confidential_epic`: Planners and above of the group (and admins); others see only their own. */
-function epicVisible(state: State, user: User | null, epic: Epic, now: number): boolean {
+export function epicVisible(state: State, user: User | null, epic: Epic, now: number): boolean {
   if (!epic.confidential) return true;
   if (!user) return false;
   const g = tget(state.namespaces, epic.groupId);

@@ -6,6 +6,7 @@ import { labelRoutes } from './label-routes.js';
 import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
 import { epicRoutes } from './epics.js';
+import { resourceEventRoutes } from './event-routes.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
@@ -14,7 +15,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes],
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
 });
 

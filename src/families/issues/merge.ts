@@ -15,6 +15,8 @@ import type { State } from '../world.js';
 import { issueReferences, putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, putIssue } from './store.js';
+import { recordEvent } from './events.js';
+import { recordMergeRequestChanges } from './system-notes.js';
 
 /** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
 export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {
@@ -107,9 +109,14 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     const merged: MergeRequest = { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
     putMergeRequest(draft, project, merged, mr);
+    recordMergeRequestChanges(draft, mr, merged, user.id, now);
     for (const r of closing) {
       const issue = issueByIid(draft as State, r.projectId, r.iid);
-      if (issue && issue.state === 'opened') putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+      if (issue && issue.state === 'opened') {
+        putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+        // Issues::CloseService closed_via the merge request: a state event that names it.
+        recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: mr.id });
+      }
     }
     return merged;
   };
