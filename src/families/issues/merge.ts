@@ -9,7 +9,7 @@ import { listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
 import { reachable } from '../../git/history.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { issueReferences, putMergeRequest } from './merge-requests.js';
@@ -107,9 +107,11 @@ export async function acceptMergeRequest(
   return (draft) => {
     moveBranch(project.id, mr.targetBranch, target, sha, now)(draft);
     if (remove) remove(draft);
-    const merged: MergeRequest = { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
-    putMergeRequest(draft, project, merged, mr);
-    recordMergeRequestChanges(draft, mr, merged, user.id, now);
+    // As the merge request is now (a note's other commands may have changed it since the checks).
+    const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
+    putMergeRequest(draft, project, merged, current);
+    recordMergeRequestChanges(draft, current, merged, user.id, now);
     for (const r of closing) {
       const issue = issueByIid(draft as State, r.projectId, r.iid);
       if (issue && issue.state === 'opened') {
