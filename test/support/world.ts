@@ -22,6 +22,8 @@ import { addTask, pendingTasks as schedulerPending } from '../../src/store/sched
 import type { Task } from '../../src/store/state.js';
 import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
+import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
+import { interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -183,4 +185,43 @@ export async function wikiHeadCommit(
   if (!wiki) return null;
   const c = await emulator.objects.repositoryIn(emulator.state, kind === 'project' ? id : -id).readCommit(wiki.head);
   return { sha: wiki.head, message: c.message, author: { name: c.author.name, email: c.author.email }, parents: c.parents };
+}
+
+/** The notes (comments and system notes) of an issue, merge request or epic (by global id), oldest first. */
+export function notesOf(emulator: Emulator, type: NoteableType, id: number): readonly Note[] {
+  return noteList(emulator.state, noteKey(type, id));
+}
+
+/** An issue's record by its project's path and its iid. */
+export function issueRecord(emulator: Emulator, fullPath: string, iid: number): Issue {
+  const issue = issueByIid(emulator.state, projectRecord(emulator, fullPath).id, iid);
+  if (!issue) throw new Error(`no issue #${iid} in '${fullPath}'`);
+  return issue;
+}
+
+/**
+ * Runs a note's quick actions on an issue or merge request as a note's creation does
+ * (interpret, prepare, then apply in one change of the world, the comment itself not saved):
+ * what the notes routes build on.
+ */
+export async function runNoteCommands(
+  emulator: Emulator, fullPath: string, on: { issue: number } | { mergeRequest: number }, username: string, body: string, mergeRequestDiffHeadSha?: string,
+): Promise<NoteCommands> {
+  const project = projectRecord(emulator, fullPath);
+  const userId = tget(emulator.state.usernames, username.toLowerCase());
+  const user = userId === undefined ? undefined : tget(emulator.state.users, userId);
+  if (!user) throw new Error(`no user '${username}'`);
+  let target: NoteTarget;
+  if ('issue' in on) target = { type: 'Issue', issue: issueRecord(emulator, fullPath, on.issue), project };
+  else {
+    const mr = pget(emulator.state.mergeRequests, project.id, on.mergeRequest);
+    if (!mr) throw new Error(`no merge request !${on.mergeRequest} in '${fullPath}'`);
+    target = { type: 'MergeRequest', mr, project };
+  }
+  const result = interpretNoteCommands(emulator.state, target, user, body, { webBase: ORIGIN, mergeRequestDiffHeadSha }, emulator.clock.now());
+  if (result.prepare) {
+    await result.prepare({ db: emulator.objects, state: emulator.state, update: (recipe) => emulator.store.update(recipe), current: () => emulator.state });
+  }
+  if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
+  return result;
 }

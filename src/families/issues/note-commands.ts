@@ -13,7 +13,6 @@ import { addNote, noteKey } from '../../store/notes.js';
 import { pget, pset, tget, tvalues } from '../../store/table.js';
 import { ownMilestones } from '../milestones/index.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
-import type { Context } from '../define.js';
 import type { State } from '../world.js';
 import { castDateLike } from './dates.js';
 import { formatDuration, parseDuration } from './duration.js';
@@ -40,6 +39,9 @@ export type NoteTarget =
   | { type: 'MergeRequest'; mr: MergeRequest; project: Project }
   | { type: 'Epic'; epic: Epic; group: Namespace };
 
+/** What the git side of a command needs: a route's context (or, in tests, the emulator's object database and world). */
+export type GitAccess = Parameters<typeof objectsOf>[0] & { state: State };
+
 export interface NoteCommands {
   /** The body without the command lines that were recognised (GitLab's `content`); '' when the body was commands only. */
   content: string;
@@ -65,7 +67,7 @@ export interface NoteCommands {
    * A merge that cannot happen (conflict, moved branch) leaves the merge request open, as
    * GitLab's asynchronous merge does.
    */
-  prepare?: ((ctx: Context<unknown>) => Promise<void>) | null;
+  prepare?: ((ctx: GitAccess) => Promise<void>) | null;
 }
 
 /** The commands this emulator knows, with their aliases: names GitLab's extractor takes out of a note. */
@@ -112,6 +114,9 @@ interface Updates {
   epic?: Epic | null;
   iteration?: number | null;
 }
+
+/** The commands whose message is `@execution_message[name]`: a later command of the name sets it for every one. */
+const SHARED_MESSAGE = new Set(['label', 'unlabel', 'relabel', 'duplicate', 'weight', 'epic', 'promote', 'confidential', 'iteration']);
 
 const NOUN = { Issue: 'issue', MergeRequest: 'merge request', Epic: 'epic' } as const;
 
@@ -564,7 +569,8 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
     const name = nameOf(c.name)!;
     const outcome = run(name, c.arg);
     outcomes.push({ name, outcome });
-    if (outcome.available && outcome.message !== null) lastMessage.set(name, outcome.message);
+    const own = name === 'due' ? outcome.available && outcome.message?.startsWith('Failed') : SHARED_MESSAGE.has(name);
+    if (own && outcome.available && outcome.message !== null) lastMessage.set(name, outcome.message);
   }
   // execution_messages_for: a command's message is the last one its name set, else its own.
   const messages: string[] = [];
@@ -581,7 +587,7 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
 
   let mergeRecipe: ((draft: Draft<State>) => MergeRequest) | null = null;
   const prepare = mr && u.merge !== undefined && u.merge === mr.sha
-    ? async (ctx: Context<unknown>) => {
+    ? async (ctx: GitAccess) => {
       try {
         mergeRecipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, project!), project!, mr, user, { sha: u.merge ?? undefined }, now);
       } catch {

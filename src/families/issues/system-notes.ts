@@ -17,23 +17,117 @@ export function toSentence(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
 }
 
+type Op = -1 | 0 | 1;
+type Diff = [Op, string];
+
+/** A character diff of two short texts (the longest common subsequence), deletions before insertions in each change. */
+function charDiff(a: string[], b: string[]): Diff[] {
+  const n = a.length;
+  const m = b.length;
+  const width = m + 1;
+  const lcs = new Uint16Array((n + 1) * width);
+  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) {
+    lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+  }
+  const out: Diff[] = [];
+  const push = (op: Op, ch: string) => {
+    const last = out[out.length - 1];
+    if (last && last[0] === op) last[1] += ch;
+    else out.push([op, ch]);
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && a[i] === b[j]) (push(0, a[i]!), i++, j++);
+    else if (j >= m || (i < n && lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!)) (push(-1, a[i]!), i++);
+    else (push(1, b[j]!), j++);
+  }
+  return merge(out);
+}
+
+/** diff_cleanupMerge: one deletion then one insertion between equalities, their common ends moved into the equalities. */
+function merge(diffs: Diff[]): Diff[] {
+  const out: Diff[] = [];
+  let del = '';
+  let ins = '';
+  const flush = () => {
+    if (del !== '' && ins !== '') {
+      let p = 0;
+      while (p < del.length && p < ins.length && del[p] === ins[p]) p++;
+      if (p > 0) {
+        const prev = out[out.length - 1];
+        if (prev && prev[0] === 0) prev[1] += del.slice(0, p);
+        else out.push([0, del.slice(0, p)]);
+        del = del.slice(p);
+        ins = ins.slice(p);
+      }
+    }
+    if (del !== '') out.push([-1, del]);
+    if (ins !== '') out.push([1, ins]);
+    del = '';
+    ins = '';
+  };
+  for (const [op, text] of diffs) {
+    if (op === -1) del += text;
+    else if (op === 1) ins += text;
+    else {
+      flush();
+      const prev = out[out.length - 1];
+      if (prev && prev[0] === 0) prev[1] += text;
+      else if (text !== '') out.push([0, text]);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** diff_cleanupSemantic's elimination: an equality no longer than the edits on both sides of it becomes part of the edit. */
+function cleanupSemantic(input: Diff[]): Diff[] {
+  let diffs = input.map((d) => [...d] as Diff);
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (let k = 1; k < diffs.length - 1; k++) {
+      if (diffs[k]![0] !== 0) continue;
+      const size = (from: number, step: number) => {
+        let ins = 0;
+        let del = 0;
+        for (let x = from; x >= 0 && x < diffs.length && diffs[x]![0] !== 0; x += step) {
+          if (diffs[x]![0] === 1) ins += diffs[x]![1].length;
+          else del += diffs[x]![1].length;
+        }
+        return Math.max(ins, del);
+      };
+      const len = diffs[k]![1].length;
+      if (len <= size(k - 1, -1) && len <= size(k + 1, 1)) {
+        diffs.splice(k, 1, [-1, diffs[k]![1]], [1, diffs[k]![1]]);
+        diffs = merge(diffs);
+        changed = true;
+        break;
+      }
+    }
+  }
+  return diffs;
+}
+
 /**
- * `{-old-}` / `{+new+}` around what changed between two titles (Gitlab::Diff::InlineDiff and
- * InlineDiffMarkdownMarker): the changed middle between the common prefix and suffix.
+ * `{-old-}` / `{+new+}` around what changed between two titles (Gitlab::Diff::CharDiff, a
+ * character diff cleaned up semantically, and InlineDiffMarkdownMarker).
  */
 export function markTitleDiff(oldTitle: string, newTitle: string): [string, string] {
   if (oldTitle === '') return [oldTitle, newTitle];
   const a = [...oldTitle];
   const b = [...newTitle];
-  let p = 0;
-  while (p < a.length && p < b.length && a[p] === b[p]) p++;
-  let s = 0;
-  while (s < a.length - p && s < b.length - p && a[a.length - 1 - s] === b[b.length - 1 - s]) s++;
-  const mark = (chars: string[], sym: string) => {
-    const mid = chars.slice(p, chars.length - s).join('');
-    return mid === '' ? chars.join('') : `${chars.slice(0, p).join('')}{${sym}${mid}${sym}}${chars.slice(chars.length - s).join('')}`;
-  };
-  return [mark(a, '-'), mark(b, '+')];
+  if (a.length * b.length > 1_000_000) return [oldTitle === newTitle ? oldTitle : `{-${oldTitle}-}`, oldTitle === newTitle ? newTitle : `{+${newTitle}+}`];
+  const diffs = cleanupSemantic(charDiff(a, b));
+  let o = '';
+  let n = '';
+  for (const [op, text] of diffs) {
+    if (op === 0) (o += text, n += text);
+    else if (op === -1) o += `{-${text}-}`;
+    else n += `{+${text}+}`;
+  }
+  return [o, n];
 }
 
 /** SystemNotes::IssuablesService#change_title. */
