@@ -5,7 +5,7 @@
 // the API.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, issueRecord, notesOf, runNoteCommands, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, issueRecord, notesOf, runEpicNoteCommands, runNoteCommands, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 
@@ -209,5 +209,77 @@ describe('resource events routes', () => {
     expect((await call('GET', `${APP}/issues/1/resource_state_events/abc`, 'dev-token')).status).toBe(400);
     // The higher tiers' routes are not there on the free tier.
     expect((await call('GET', `${APP}/issues/1/resource_weight_events`, 'dev-token')).status).toBe(404);
+  });
+});
+
+describe('the higher tier’s commands and events', () => {
+  const PREMIUM: Fixture = {
+    instance: { tier: 'premium' },
+    users: TEAM,
+    groups: [{
+      ...ACME, members: TEAM_MEMBERS, labels: [{ name: 'roadmap' }],
+      epics: [{ title: 'Platform', author: 'mai' }, { title: 'Other', author: 'mai' }],
+      iterations: [{ title: 'Sprint 1', start_date: '2024-03-04', due_date: '2024-03-17' }],
+    }],
+    projects: [{
+      namespace: 'acme', path: 'app', visibility: 'public', creator: 'root',
+      labels: [{ name: 'bug' }],
+      issues: [{ title: 'Weighty', author: 'dev', labels: ['bug', 'roadmap'], description: 'Details' }, { title: 'Plain', author: 'dev', weight: 0 }],
+    }],
+  };
+  const premium = seededWorld(PREMIUM, NOW);
+  const get = async (path: string, token = 'dev-token') => {
+    const res = await apiCall(premium(), path, { token });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('/weight, /clear_weight and /iteration record weight and iteration events', async () => {
+    const r = await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/weight 3\n/iteration *iteration:"Sprint 1"');
+    const issue = issueRecord(premium(), PATH, 1);
+    expect(r.messages).toEqual(['Set weight to 3.', `Set the iteration to *iteration:${issue.iterationId}.`]);
+    expect(r.changes).toEqual({ weight: 3 });
+    await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/clear_weight');
+    expect((await runNoteCommands(premium(), PATH, { issue: 2 }, 'dev', '/clear_weight')).messages).toEqual(['Could not apply clear_weight command.']);
+    const weights = (await get(`${APP}/issues/1/resource_weight_events`)).body;
+    expect(weights).toEqual([
+      { id: expect.any(Number), user: expect.objectContaining({ username: 'dev' }), created_at: NOW, issue_id: issue.id, weight: 3 },
+      { id: expect.any(Number), user: expect.objectContaining({ username: 'dev' }), created_at: NOW, issue_id: issue.id, weight: null },
+    ]);
+    const iterations = (await get(`${APP}/issues/1/resource_iteration_events`)).body;
+    expect(iterations).toEqual([expect.objectContaining({ resource_type: 'Issue', resource_id: issue.id, action: 'add', iteration: expect.objectContaining({ title: 'Sprint 1' }) })]);
+    expect((await get(`${APP}/issues/1/resource_iteration_events/${iterations[0].id}`)).body).toEqual(iterations[0]);
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'gus', '/weight 1')).messages).toEqual(['Could not apply weight command.']);
+  });
+
+  it('/epic, /remove_epic and /promote', async () => {
+    const r = await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &1');
+    expect(r).toMatchObject({ messages: ['Added an issue to an epic.'], changes: {} });
+    expect((await get(`${APP}/issues/1`)).body.epic).toMatchObject({ iid: 1, title: 'Platform' });
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &1')).messages).toEqual(['Issue #1 has already been added to epic &1.']);
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &9')).messages).toEqual(["This epic does not exist or you don't have sufficient permission."]);
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/remove_epic')).messages).toEqual(['Removed an issue from an epic.']);
+    expect((await get(`${APP}/issues/1`)).body.epic).toBeNull();
+
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'gus', '/promote')).messages).toEqual(['Could not apply promote command.']);
+    const promoted = await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', 'Bigger than an issue\n/promote');
+    expect(promoted).toMatchObject({ content: 'Bigger than an issue', messages: ['Promoted issue to an epic.'], changes: { promote_to_epic: true } });
+    const epic = (await get('/groups/acme/epics/3')).body;
+    expect(epic).toMatchObject({ title: 'Weighty', description: 'Details', labels: ['bug', 'roadmap'], author: { username: 'dev' } });
+    expect((await get(`${APP}/issues/1`)).body.state).toBe('closed');
+    expect(notesOf(premium(), 'Issue', issueRecord(premium(), PATH, 1).id).at(-1)!.body).toBe('promoted to epic &3');
+    expect(notesOf(premium(), 'Epic', epic.id).map((n) => n.body)).toEqual(['promoted from issue acme/app#1']);
+    expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/promote')).messages).toEqual(['Could not apply promote command.']);
+    // The epic's label events, addressed by the epic's id.
+    const events = (await get(`/groups/acme/epics/${epic.id}/resource_label_events`)).body;
+    expect(events.map((e: { action: string; resource_type: string; label: { name: string } }) => `${e.resource_type} ${e.action} ${e.label.name}`)).toEqual(['Epic add bug', 'Epic add roadmap']);
+    expect((await get('/groups/acme/epics/999999/resource_label_events')).body).toEqual({ message: '404 Epic Not Found' });
+  });
+
+  it('epic notes close, reopen and label the epic', async () => {
+    const platform = (await get('/groups/acme/epics/1')).body;
+    const r = runEpicNoteCommands(premium(), 'acme', 1, 'mai', '/close\n/label ~roadmap\n/assign @dev');
+    expect(r).toMatchObject({ messages: ['Closed this epic.', 'Added ~"roadmap" label.', 'Could not apply assign command.'], changes: { state_event: 'close' } });
+    expect((await get('/groups/acme/epics/1')).body).toMatchObject({ state: 'closed', labels: ['roadmap'] });
+    expect((await get(`/groups/acme/epics/${platform.id}/resource_label_events`)).body).toHaveLength(1);
   });
 });

@@ -23,7 +23,7 @@ import type { Task } from '../../src/store/state.js';
 import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
 import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
-import { interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
+import { epicByIid, interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -222,6 +222,18 @@ export async function runNoteCommands(
   if (result.prepare) {
     await result.prepare({ db: emulator.objects, state: emulator.state, update: (recipe) => emulator.store.update(recipe), current: () => emulator.state });
   }
+  if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
+  return result;
+}
+
+/** Runs a note's quick actions on an epic (by its group's path and iid), as `runNoteCommands` does for issues. */
+export function runEpicNoteCommands(emulator: Emulator, groupPath: string, iid: number, username: string, body: string): NoteCommands {
+  const group = namespaceByIdOrPath(emulator.state, groupPath);
+  const epic = group ? epicByIid(emulator.state, group.id, iid) : undefined;
+  const userId = tget(emulator.state.usernames, username.toLowerCase());
+  const user = userId === undefined ? undefined : tget(emulator.state.users, userId);
+  if (!group || !epic || !user) throw new Error(`no epic &${iid} in '${groupPath}' or no user '${username}'`);
+  const result = interpretNoteCommands(emulator.state, { type: 'Epic', epic, group }, user, body, { webBase: ORIGIN }, emulator.clock.now());
   if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
   return result;
 }
