@@ -85,7 +85,7 @@ const ISSUE: Eventable = { type: 'Issue', base: '/projects/:id/issues', scope: p
 const MERGE_REQUEST: Eventable = { type: 'MergeRequest', base: '/projects/:id/merge_requests', scope: project(canReadMergeRequests), find: mergeRequestOf };
 const EPIC: Eventable = { type: 'Epic', base: '/groups/:id/epics', scope: group(), find: epicOf, tier: 'premium' };
 
-function eventRoutes(kind: EventKind, name: string, on: Eventable, tier: 'premium' | undefined, withGet = true) {
+function eventRoutes(kind: EventKind, name: string, on: Eventable, tier: 'premium' | undefined) {
   const t = on.tier ?? tier;
   const list = route({
     method: 'GET', path: `${on.base}/:eventable_id/${name}`, auth: 'user', ...(t ? { tier: t } : {}), scope: on.scope, paginated: true,
@@ -96,7 +96,6 @@ function eventRoutes(kind: EventKind, name: string, on: Eventable, tier: 'premiu
       return json(page.map((e) => entity(ctx, e)).filter((x) => x !== null));
     },
   });
-  if (!withGet) return [list];
   const one = route({
     method: 'GET', path: `${on.base}/:eventable_id/${name}/:event_id`, auth: 'user', ...(t ? { tier: t } : {}), scope: on.scope,
     params: { eventable_id: str().required(), event_id: kind === 'state' ? int().required() : str().required() },
@@ -120,6 +119,6 @@ export const resourceEventRoutes = [
   ...eventRoutes('label', 'resource_label_events', EPIC, 'premium'),
   ...eventRoutes('milestone', 'resource_milestone_events', ISSUE, undefined),
   ...eventRoutes('milestone', 'resource_milestone_events', MERGE_REQUEST, undefined),
-  ...eventRoutes('weight', 'resource_weight_events', ISSUE, 'premium', false),
+  ...eventRoutes('weight', 'resource_weight_events', ISSUE, 'premium'),
   ...eventRoutes('iteration', 'resource_iteration_events', ISSUE, 'premium'),
 ];
