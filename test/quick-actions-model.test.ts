@@ -137,7 +137,7 @@ function interpret(m: Model, user: 'pla' | 'gus', cmds: Cmd[]): { p: Params; una
   return { p, unavailable };
 }
 
-/** Issues::UpdateService: the state event, the common system notes, assignees, confidentiality. */
+/** Issues::UpdateService: the state event; title, time tracking, lock; due date, milestone, labels; assignees, confidentiality. */
 function applyParams(m: Model, p: Params, user: string): void {
   const before = { ...m, labels: [...m.labels], assignees: [...m.assignees] };
   if (p.state_event === 'close' && m.state === 'opened') m.state = 'closed';
@@ -157,13 +157,13 @@ function applyParams(m: Model, p: Params, user: string): void {
   void user;
   if (before.state !== m.state) m.stateEvents.push(m.state === 'closed' ? 'closed' : 'reopened');
   if (before.title !== m.title) m.notes.push(`title:${before.title}>${m.title}`);
-  if (before.due !== m.due) m.notes.push(m.due === null ? `removed due date ${long(before.due!)}` : `changed due date to ${long(m.due)}`);
-  if (before.milestone !== m.milestone) m.milestoneEvents.push(m.milestone !== null ? `add ${m.milestone}` : `remove ${before.milestone}`);
-  for (const l of m.labels) if (!before.labels.includes(l)) m.labelEvents.push(`add ${l}`);
-  for (const l of before.labels) if (!m.labels.includes(l)) m.labelEvents.push(`remove ${l}`);
   if (before.estimate !== m.estimate) m.notes.push(m.estimate === 0 ? 'removed time estimate' : `changed time estimate to ${m.estimate / 3600}h`);
   if (p.spend !== undefined && !(p.spend === 'reset' && before.spent === 0)) m.notes.push(p.spend === 'reset' ? 'removed time spent' : `added ${p.spend / 3600}h of time spent`);
   if (before.locked !== m.locked) m.notes.push(`${m.locked ? 'locked' : 'unlocked'} the discussion in this issue`);
+  if (before.due !== m.due) m.notes.push(m.due === null ? 'removed due date' : `changed due date to ${long(m.due)}`);
+  if (before.milestone !== m.milestone) m.milestoneEvents.push(m.milestone !== null ? `add ${m.milestone}` : `remove ${before.milestone}`);
+  for (const l of m.labels) if (!before.labels.includes(l)) m.labelEvents.push(`add ${l}`);
+  for (const l of before.labels) if (!m.labels.includes(l)) m.labelEvents.push(`remove ${l}`);
   const added = m.assignees.filter((a) => !before.assignees.includes(a));
   const removed = before.assignees.filter((a) => !m.assignees.includes(a));
   const parts = [...(added.length ? [`assigned to ${added.map((a) => `@${a}`).join(' and ')}`] : []), ...(removed.length ? [`unassigned ${removed.map((a) => `@${a}`).join(' and ')}`] : [])];

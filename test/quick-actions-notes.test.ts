@@ -80,7 +80,7 @@ describe('quick actions in notes', () => {
 
     const swap = await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/relabel ~feature\n/unassign\n/remove_milestone\n/remove_due_date');
     expect(swap.messages).toEqual(['Replaced all labels with ~"feature" label.', 'Removed assignee @dev.', 'Removed %"v1" milestone.', 'Removed the due date.']);
-    expect(bodies(1).slice(2)).toEqual(['removed due date April 1, 2024', 'unassigned @dev']);
+    expect(bodies(1).slice(2)).toEqual(['removed due date', 'unassigned @dev']);
     expect((await call('GET', `${APP}/issues/1/resource_label_events`, 'dev-token')).body.map((e: { action: string; label: { name: string } }) => `${e.action} ${e.label.name}`))
       .toEqual(['add bug', 'add two words', 'add feature', 'remove bug', 'remove two words']);
     expect((await call('GET', `${APP}/issues/1/resource_milestone_events`, 'dev-token')).body.map((e: { action: string }) => e.action)).toEqual(['add', 'remove']);
@@ -172,7 +172,7 @@ describe('system notes and events of API edits', () => {
     });
     expect(bodies(3)).toEqual([
       'changed title from **Third** to **Third{+ one+}**',
-      'changed due date to March 12, 2024', 'changed the description', 'assigned to @gus and unassigned @dev', 'made the issue confidential',
+      'changed the description', 'changed due date to March 12, 2024', 'assigned to @gus and unassigned @dev', 'made the issue confidential',
     ]);
     expect((await call('GET', `${APP}/issues/3/resource_state_events`, 'dev-token')).body.map((e: { state: string }) => e.state)).toEqual(['closed']);
     expect((await call('GET', `${APP}/issues/3/resource_label_events`, 'dev-token')).body.map((e: { action: string; label: { name: string } }) => `${e.action} ${e.label.name}`)).toEqual(['add feature', 'remove bug']);
@@ -180,6 +180,17 @@ describe('system notes and events of API edits', () => {
     // A PUT that changes nothing records nothing.
     await call('PUT', `${APP}/issues/3`, 'planner-token', { title: 'Third one' });
     expect(bodies(3)).toHaveLength(5);
+  });
+
+  it('a new issue records its due date, milestone and labels as GitLab does on creation; fixtures record nothing', async () => {
+    const v1 = (await call('GET', `${APP}/milestones?title=v1`, 'dev-token')).body[0];
+    const made = await call('POST', `${APP}/issues`, 'planner-token', { title: 'New', labels: 'bug', milestone_id: v1.id, due_date: '2024-05-01', description: 'x' });
+    expect(made.status).toBe(201);
+    expect(bodies(made.body.iid)).toEqual(['changed due date to May 1, 2024']);
+    expect((await call('GET', `${APP}/issues/${made.body.iid}/resource_label_events`, 'dev-token')).body.map((e: { action: string }) => e.action)).toEqual(['add']);
+    expect((await call('GET', `${APP}/issues/${made.body.iid}/resource_milestone_events`, 'dev-token')).body).toHaveLength(1);
+    expect(bodies(3)).toEqual([]);
+    expect((await call('GET', `${APP}/issues/3/resource_label_events`, 'dev-token')).body).toEqual([]);
   });
 
   it('issue links note both issues when made and when removed', async () => {

@@ -125,7 +125,8 @@ function addNote(draft: Draft<State>, issue: Issue, authorId: number, body: stri
 }
 
 /** Issues::CreateService. */
-export function createIssue(state: State, project: Project, author: User, input: IssueInput & { title: string }, now: number): Change<Issue> {
+/** `record`: false for fixture data, which starts with no system notes or events. */
+export function createIssue(state: State, project: Project, author: User, input: IssueInput & { title: string }, now: number, record = true): Change<Issue> {
   const description = input.description ?? '';
   validateIssue(input.title, description);
   const admin = canAdminIssues(state, author, project, now);
@@ -177,6 +178,8 @@ export function createIssue(state: State, project: Project, author: User, input:
       healthStatus: null,
     };
     putIssue(draft, issue);
+    // What CommonSystemNotesService records for a new issue: its due date, milestone and labels.
+    if (record) recordIssueChanges(draft, { ...issue, dueDate: null, milestoneId: null, labelIds: [] }, issue, author.id, now, undefined, true);
     return issue;
   };
 }

@@ -155,10 +155,10 @@ export function longDate(ymd: string): string {
   return `${MONTHS[m! - 1]} ${d}, ${y}`;
 }
 
-/** SystemNotes::TimeTrackingService#change_start_date_or_due_date, for the due date. */
+/** SystemNotes::TimeTrackingService#change_due_date. */
 export function dueDateBody(before: string | null, after: string | null): string | null {
   if (before === after) return null;
-  return after === null ? `removed due date ${longDate(before!)}` : `changed due date to ${longDate(after)}`;
+  return after === null ? 'removed due date' : `changed due date to ${longDate(after)}`;
 }
 
 /** SystemNotes::TimeTrackingService#change_time_spent. */
@@ -188,22 +188,27 @@ export interface SpentChange {
 
 /**
  * What an issue's update records, in GitLab's order: the state event (change_state runs
- * first), then the common system notes (title, due date, milestone and label events,
- * description, time tracking, lock), then assignees, confidentiality, weight and iteration.
+ * first), then Issuable::CommonSystemNotesService (title, description, time tracking, lock;
+ * then due date, milestone and label events), then the update service's assignees and
+ * confidentiality, and EE's weight and iteration events. `created`: the issue is new, so only
+ * what CommonSystemNotesService records on creation (due date, milestone, labels).
  */
-export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Issue, userId: number, now: number, spent?: SpentChange): void {
+export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Issue, userId: number, now: number, spent?: SpentChange, created = false): void {
   const on = { type: 'Issue' as const, id: after.id };
   const note = (body: string) => systemNote(draft, 'Issue', after, userId, body, now);
-  if (before.state !== after.state) recordEvent(draft, 'state', on, userId, now, { state: after.state === 'closed' ? 'closed' : 'reopened', sourceCommit: null, sourceMergeRequestId: null });
-  if (before.title !== after.title) note(titleChangeBody(before.title, after.title));
+  if (!created) {
+    if (before.state !== after.state) recordEvent(draft, 'state', on, userId, now, { state: after.state === 'closed' ? 'closed' : 'reopened', sourceCommit: null, sourceMergeRequestId: null });
+    if (before.title !== after.title) note(titleChangeBody(before.title, after.title));
+    if (before.description !== after.description) note('changed the description');
+    if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
+    if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
+    if ((before.discussionLocked ?? false) !== (after.discussionLocked ?? false)) note(`${after.discussionLocked ? 'locked' : 'unlocked'} the discussion in this issue`);
+  }
   const due = dueDateBody(before.dueDate, after.dueDate);
   if (due) note(due);
   recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
   recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
-  if (before.description !== after.description) note('changed the description');
-  if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
-  if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
-  if ((before.discussionLocked ?? false) !== (after.discussionLocked ?? false)) note(`${after.discussionLocked ? 'locked' : 'unlocked'} the discussion in this issue`);
+  if (created) return;
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
   if (before.confidential !== after.confidential) note(after.confidential ? 'made the issue confidential' : 'made the issue visible to everyone');
@@ -221,7 +226,7 @@ export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
 /**
  * What a merge request's update records: the state event, the draft note (`marked this merge
  * request as **draft**` / `**ready**`) and the title note when more than the draft prefix
- * changed, milestone and label events, description, time tracking, lock, assignees.
+ * changed, description, time tracking, milestone and label events, assignees.
  */
 export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequest, after: MergeRequest, userId: number, now: number, spent?: SpentChange): void {
   const on = { type: 'MergeRequest' as const, id: after.id };
@@ -232,11 +237,11 @@ export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequ
   }
   if (before.draft !== after.draft) note(`marked this merge request as **${after.draft ? 'draft' : 'ready'}**`);
   if (before.title !== after.title && draftless(before.title) !== draftless(after.title)) note(titleChangeBody(before.title, after.title));
-  recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
-  recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
   if (before.description !== after.description) note('changed the description');
   if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
   if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
+  recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
+  recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
 }
