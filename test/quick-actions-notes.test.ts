@@ -193,6 +193,18 @@ describe('system notes and events of API edits', () => {
     expect((await call('GET', `${APP}/issues/3/resource_label_events`, 'dev-token')).body).toEqual([]);
   });
 
+  it('an issue or merge request that mentions an issue leaves `mentioned in` on it, once', async () => {
+    const made = await call('POST', `${APP}/issues`, 'dev-token', { title: 'Follow-up', description: 'See #1 and #2' });
+    expect(bodies(1)).toEqual([`mentioned in issue #${made.body.iid}`]);
+    expect(bodies(2)).toEqual([`mentioned in issue #${made.body.iid}`]);
+    await call('PUT', `${APP}/issues/${made.body.iid}`, 'dev-token', { description: 'See #1, #2 and #3' });
+    expect(bodies(1)).toHaveLength(1);
+    expect(bodies(3)).toEqual([`mentioned in issue #${made.body.iid}`]);
+    await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { description: 'Closes #1, relates to #2' });
+    expect(bodies(2).at(-1)).toBe('mentioned in merge request !1');
+    expect(bodies(1).at(-1)).toBe('mentioned in merge request !1');
+  });
+
   it('issue links note both issues when made and when removed', async () => {
     const link = await call('POST', `${APP}/issues/1/links`, 'dev-token', { target_project_id: 'acme/app', target_issue_iid: '2' });
     expect(link.status).toBe(201);

@@ -4,6 +4,7 @@
 // closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
 import { recordLabelChange, recordMilestoneChange } from './events.js';
+import { crossReference } from './system-notes.js';
 import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
@@ -195,6 +196,7 @@ export async function createMergeRequest(
     if (record) {
       recordMilestoneChange(draft, { type: 'MergeRequest', id: mr.id, projectId: project.id, state: mr.state }, author.id, null, mr.milestoneId, now);
       recordLabelChange(draft, { type: 'MergeRequest', id: mr.id }, author.id, [], mr.labelIds, now);
+      crossReference(draft, { type: 'MergeRequest', id: mr.id, iid: mr.iid, projectId: project.id }, `${mr.title}\n${mr.description}`, author.id, now);
     }
     return mr;
   };

@@ -97,6 +97,8 @@ export interface IssuesSlice {
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
   /** `<kind>:<Issue|MergeRequest|Epic>:<id>` -> that issuable's resource events of the kind, by id. */
   resourceEvents: Table<Table<ResourceEvent>>;
+  /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
+  crossReferences: Table<true>;
 }
 
 export function emptyIssuesSlice(): IssuesSlice {
@@ -104,7 +106,7 @@ export function emptyIssuesSlice(): IssuesSlice {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
     awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
-    iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(),
+    iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
 }
 

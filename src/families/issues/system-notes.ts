@@ -5,7 +5,9 @@
 // labels, milestone, weight and iteration are resource events, never notes.
 import type { Draft } from 'immer';
 import { addNote, noteKey, type NoteableType } from '../../store/notes.js';
-import { tget } from '../../store/table.js';
+import { tget, tset } from '../../store/table.js';
+import { issueReferences } from './merge-requests.js';
+import { issueByIid } from './store.js';
 import type { State } from '../world.js';
 import { formatDuration } from './duration.js';
 import { recordEvent, recordLabelChange, recordMilestoneChange } from './events.js';
@@ -208,6 +210,9 @@ export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Is
   if (due) note(due);
   recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
   recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
+  if (created || before.title !== after.title || before.description !== after.description) {
+    crossReference(draft, { type: 'Issue', id: after.id, iid: after.iid, projectId: after.projectId }, `${after.title}\n${after.description}`, userId, now);
+  }
   if (created) return;
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
@@ -244,4 +249,37 @@ export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequ
   recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
+  if (before.title !== after.title || before.description !== after.description) {
+    crossReference(draft, { type: 'MergeRequest', id: after.id, iid: after.iid, projectId: after.projectId }, `${after.title}\n${after.description}`, userId, now);
+  }
+}
+
+/** Project#to_reference_base from another project: its path in the same namespace, else its full path. */
+export function projectRefFrom(state: State, fromProjectId: number, projectId: number): string {
+  if (fromProjectId === projectId) return '';
+  const p = tget(state.projects, projectId);
+  const from = tget(state.projects, fromProjectId);
+  if (!p) return '';
+  if (from && from.namespaceId === p.namespaceId) return p.path;
+  return `${tget(state.namespaces, p.namespaceId)?.fullPath ?? ''}/${p.path}`;
+}
+
+/**
+ * Mentionable#create_cross_references!: each issue a title or description names gets
+ * `mentioned in issue #2` / `mentioned in merge request !1` (the mentioner as seen from it),
+ * once per mentioner.
+ */
+export function crossReference(draft: Draft<State>, mentioner: { type: 'Issue' | 'MergeRequest'; id: number; iid: number; projectId: number }, text: string, authorId: number, now: number): void {
+  const from = tget(draft.projects, mentioner.projectId);
+  if (!from || !text.includes('#')) return;
+  const { closes, mentions } = issueReferences(draft as State, from, text);
+  for (const r of [...closes, ...mentions]) {
+    const issue = issueByIid(draft as State, r.projectId, r.iid);
+    if (!issue || (mentioner.type === 'Issue' && issue.id === mentioner.id)) continue;
+    const key = `${issue.id}|${mentioner.type}:${mentioner.id}`;
+    if (tget(draft.crossReferences, key)) continue;
+    tset(draft.crossReferences, key, true);
+    const [noun, sigil] = mentioner.type === 'Issue' ? ['issue', '#'] : ['merge request', '!'];
+    systemNote(draft, 'Issue', issue, authorId, `mentioned in ${noun} ${projectRefFrom(draft as State, issue.projectId, mentioner.projectId)}${sigil}${mentioner.iid}`, now);
+  }
 }
