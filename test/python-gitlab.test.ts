@@ -48,6 +48,8 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       time_estimate: '1h 30m',
       subscribed: true,
       todos: ['Crash on start'],
+      state_events: ['closed'],
+      label_events: [['add', 'bug']],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',
     });

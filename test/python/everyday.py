@@ -57,6 +57,11 @@ issue.subscribe()
 out["subscribed"] = p.issues.get(issue.iid).subscribed
 issue.todo()
 out["todos"] = [t.target["title"] for t in gl.todos.list(get_all=True)]
+# Resource events (issue 14): what closing and labelling recorded.
+issue.state_event = "close"
+issue.save()
+out["state_events"] = [e.state for e in issue.resourcestateevents.list(get_all=True)]
+out["label_events"] = [[e.action, e.label["name"]] for e in issue.resourcelabelevents.list(get_all=True)]
 
 # A storage move (issue 16): the repository is read-only while it runs. python-gitlab 3.12 (Debian's)
 # has no manager for storage moves (4.x has project.repository_storage_moves), so its raw call.
