@@ -304,5 +304,8 @@ describe('the higher tier’s commands and events', () => {
     expect(r).toMatchObject({ messages: ['Closed this epic.', 'Added ~"roadmap" label.', 'Could not apply assign command.'], changes: { state_event: 'close' } });
     expect((await get('/groups/acme/epics/1')).body).toMatchObject({ state: 'closed', labels: ['roadmap'] });
     expect((await get(`/groups/acme/epics/${platform.id}/resource_label_events`)).body).toHaveLength(1);
+    const made = await apiCall(premium(), '/groups/acme/epics', { method: 'POST', token: 'maintainer-token', json: { title: 'Fresh', labels: 'roadmap' } });
+    const fresh = await made.json();
+    expect((await get(`/groups/acme/epics/${fresh.id}/resource_label_events`)).body.map((e: { action: string; label: { name: string } }) => `${e.action} ${e.label.name}`)).toEqual(['add roadmap']);
   });
 });
