@@ -161,6 +161,11 @@ describe('quick actions in notes', () => {
     const closedIssue = (await call('GET', `${APP}/issues/1/resource_state_events`, 'dev-token')).body;
     expect(closedIssue).toEqual([expect.objectContaining({ state: 'closed', source_merge_request_id: mr.id })]);
     expect((await call('GET', `${APP}/merge_requests/1/resource_label_events`, 'dev-token')).body.map((e: { label: { name: string } }) => e.label.name)).toEqual(['bug']);
+    expect((await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/lock')).messages).toEqual(['Locked the discussion.']);
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.discussion_locked).toBe(true);
+    expect(mrNotes().at(-1)).toBe('locked the discussion in this merge request');
+    await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { discussion_locked: false });
+    expect(mrNotes().at(-1)).toBe('unlocked the discussion in this merge request');
   });
 });
 

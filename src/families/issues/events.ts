@@ -3,7 +3,7 @@
 // apart from notes as GitLab keeps them. Each issuable's events of one kind are a table of their
 // own, in id order: recording one copies a chunk of that issuable's events, never a list.
 import type { Draft } from 'immer';
-import { emptyTable, tget, tlist, tset, tdel, type Table } from '../../store/table.js';
+import { derived, emptyTable, tget, tlist, tset, tdel, type Table } from '../../store/table.js';
 import type { State } from '../world.js';
 import { ids } from './store.js';
 
@@ -63,9 +63,10 @@ const SEQUENCE = {
 const eventsKey = (kind: EventKind, type: EventableType, id: number) => `${kind}:${type}:${id}`;
 
 /** The events of one kind on an issuable, in id order (empty when none). */
-export function eventsOf<K extends EventKind>(state: State, kind: K, type: EventableType, id: number): EventOf<K>[] {
+export function eventsOf<K extends EventKind>(state: State, kind: K, type: EventableType, id: number): readonly EventOf<K>[] {
   const t = tget(state.resourceEvents, eventsKey(kind, type, id));
-  return t ? (tlist(t) as EventOf<K>[]) : [];
+  // One list per version of the issuable's events, shared by every page read of it.
+  return t ? (derived(t, tlist) as EventOf<K>[]) : [];
 }
 
 export function eventOf<K extends EventKind>(state: State, kind: K, type: EventableType, id: number, eventId: number): EventOf<K> | undefined {

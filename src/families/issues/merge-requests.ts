@@ -304,7 +304,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     sha: mr.sha,
     merge_commit_sha: mr.mergeCommitSha,
     squash_commit_sha: null,
-    discussion_locked: null,
+    discussion_locked: mr.discussionLocked ?? null,
     should_remove_source_branch: null,
     force_remove_source_branch: mr.removeSourceBranch,
     prepared_at: iso(mr.createdAt),

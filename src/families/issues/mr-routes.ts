@@ -314,6 +314,7 @@ export const mergeRequestRoutes = [
         milestoneId: p.milestone_id !== undefined ? (p.milestone_id === 0 ? null : p.milestone_id) : mr.milestoneId,
         removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
         squash: p.squash ?? mr.squash,
+        ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
         updatedAt: now,
       };
       if (p.title !== undefined) next.draft = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(p.title);

@@ -464,11 +464,11 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         u.confidential = true;
         return { available: true, message: 'Made this issue confidential.' };
       case 'lock':
-        if (!(issue && !issue.discussionLocked && canAdmin)) return { available: false };
+        if (!(project && !(issue ?? mr)!.discussionLocked && canAdmin)) return { available: false };
         u.discussion_locked = true;
         return { available: true, message: 'Locked the discussion.' };
       case 'unlock':
-        if (!(issue && issue.discussionLocked && canAdmin)) return { available: false };
+        if (!(project && (issue ?? mr)!.discussionLocked && canAdmin)) return { available: false };
         u.discussion_locked = false;
         return { available: true, message: 'Unlocked the discussion.' };
       case 'todo':
@@ -684,6 +684,7 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
     milestoneId: u.milestone_id !== undefined ? u.milestone_id : before.milestoneId,
     timeEstimate: u.time_estimate ?? before.timeEstimate,
+    ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
   };
   if (u.title !== undefined) next.draft = isDraftTitle(u.title);
   const spent = spentOf(u, now);

@@ -118,6 +118,8 @@ export interface MergeRequest {
   /** Seconds. */
   timeEstimate: number;
   totalTimeSpent: number;
+  /** `discussion_locked`: absent or null until locked or unlocked. */
+  discussionLocked?: boolean | null;
 }
 
 /** An epic of a group (premium). */

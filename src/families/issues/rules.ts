@@ -375,6 +375,8 @@ export function moveIssue(state: State, from: Project, to: Project, issue: Issue
     if (mode === 'move') {
       const old = { ...issue, state: 'closed' as const, closedAt: issue.closedAt ?? now, closedById: issue.closedById ?? user.id, movedToId: copy.id, updatedAt: now };
       putIssue(draft, old);
+      // The original is closed by Issues::CloseService: a state event, not a note.
+      if (issue.state === 'opened') recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: null });
       addNote(draft, old, user.id, `moved to ${ref(to)}#${copy.iid}`, now);
       addNote(draft, copy, user.id, `moved from ${ref(from)}#${issue.iid}`, now);
     } else {

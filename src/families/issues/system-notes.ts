@@ -231,7 +231,7 @@ export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
 /**
  * What a merge request's update records: the state event, the draft note (`marked this merge
  * request as **draft**` / `**ready**`) and the title note when more than the draft prefix
- * changed, description, time tracking, milestone and label events, assignees.
+ * changed, description, time tracking, lock, milestone and label events, assignees.
  */
 export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequest, after: MergeRequest, userId: number, now: number, spent?: SpentChange): void {
   const on = { type: 'MergeRequest' as const, id: after.id };
@@ -245,6 +245,7 @@ export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequ
   if (before.description !== after.description) note('changed the description');
   if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
   if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
+  if ((before.discussionLocked ?? false) !== (after.discussionLocked ?? false)) note(`${after.discussionLocked ? 'locked' : 'unlocked'} the discussion in this merge request`);
   recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
   recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
