@@ -65,9 +65,9 @@ const HTML_CLOSE = /^<\/[^>]+>$/;
 
 /**
  * Gitlab::QuickActions::Extractor: every line `/name arg` at the start of a line whose name
- * `known` accepts, outside fenced code (```), HTML blocks and `>>>` quotes, is taken out of the
- * text (with the blank lines right after it) and returned in order; the rest is the text,
- * right-trimmed. Linear in the text's length.
+ * `known` accepts, outside fenced code (```), HTML blocks, `>>>` quotes and inline code spread
+ * over lines, is taken out of the text (with the blank lines right after it) and returned in
+ * order; the rest is the text, right-trimmed. Linear in the text's length.
  */
 export function scanCommands(text: string, known: (name: string) => boolean): { content: string; commands: FoundCommand[] } {
   const body = text.replace(/\r/g, '');
@@ -78,18 +78,22 @@ export function scanCommands(text: string, known: (name: string) => boolean): { 
   const nextFence: number[] = new Array(lines.length + 1).fill(-1);
   const nextQuote: number[] = new Array(lines.length + 1).fill(-1);
   const nextHtml: number[] = new Array(lines.length + 1).fill(-1);
+  const nextTick: number[] = new Array(lines.length + 1).fill(-1);
   for (let i = lines.length - 1; i >= 0; i--) {
     nextFence[i] = lines[i] === '```' ? i : nextFence[i + 1]!;
     nextQuote[i] = lines[i] === '>>>' ? i : nextQuote[i + 1]!;
     nextHtml[i] = HTML_CLOSE.test(lines[i]!) ? i : nextHtml[i + 1]!;
+    nextTick[i] = lines[i]!.endsWith('`') ? i : nextTick[i + 1]!;
   }
   let skipBlank = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     let close = -1;
     if (FENCE.test(line)) close = line.length > 3 ? nextFence[i + 1]! : i + 2 <= lines.length ? nextFence[i + 2]! : -1;
-    else if (line.startsWith('>>>')) close = nextQuote[i + 1]!;
+    else if (line.startsWith('>>>')) close = line.length > 3 ? nextQuote[i + 1]! : i + 2 <= lines.length ? nextQuote[i + 2]! : -1;
     else if (HTML_OPEN.test(line)) close = i + 2 <= lines.length ? nextHtml[i + 2]! : -1;
+    // Inline code over several lines: a line with an unpaired backtick, to the next line that ends with one.
+    if (close <= i && (line.match(/`/g)?.length ?? 0) % 2 === 1) close = nextTick[i + 1]!;
     if (close > i) {
       for (let j = i; j <= close; j++) kept.push(lines[j]!);
       i = close;
