@@ -229,3 +229,32 @@ describe('quick actions against a plain model', () => {
     }), { numRuns: 150 });
   });
 });
+
+describe('quick actions on arbitrary text', () => {
+  let emulator: Emulator;
+  let seeded: Snapshot;
+  beforeAll(async () => {
+    emulator = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
+    seeded = emulator.snapshot();
+  });
+  const token = fc.constantFrom(
+    '/close', '/reopen', '/label', '/unlabel', '/relabel', '/assign', '/unassign', '/spend', '/estimate', '/due', '/title', '/weight', '/duplicate', '/todo', '/done',
+    '/award', '/milestone', '/remove_milestone', '/lock', '/confidential', '/merge', '/promote', '/epic', '/subscribe', '~bug', '~"two words"', '~', '@dev', '@nobody', 'me',
+    '1h', '-5h', '0', 'abc', '2024-01-01', '2099-01-01', 'tomorrow', '#1', '#2', 'acme/app#1', ':+1:', '%v1', '%"Q1"', '```', '`', '>>>', '<b>', '</b>', '\n', ' ', ',',
+  );
+  it('never fails but with GitLab’s errors, and leaves the issue consistent', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(token, { maxLength: 30 }).map((t) => t.join('')), fc.constantFrom('pla', 'gus', 'out'), async (body, user) => {
+      emulator.restore(seeded);
+      try {
+        const r = await runNoteCommands(emulator, PATH, { issue: 1 }, user, body);
+        expect(r.messages.length).toBeLessThanOrEqual(r.executed);
+      } catch (e) {
+        expect((e as { status?: number }).status).toBe(400);
+      }
+      const issue = issueRecord(emulator, PATH, 1);
+      expect(new Set(issue.labelIds).size).toBe(issue.labelIds.length);
+      expect(issue.assigneeIds.length).toBeLessThanOrEqual(1);
+      expect(issue.totalTimeSpent).toBeGreaterThanOrEqual(0);
+    }), { numRuns: 150 });
+  });
+});
