@@ -28,6 +28,7 @@ const FIXTURE: Fixture = {
       ],
       merge_requests: [{ title: 'Fix the crash', source_branch: 'feature', description: 'Closes #1', author: 'dev' }],
     },
+    { namespace: 'acme', path: 'other', visibility: 'private', creator: 'root', members: [{ user: 'pla', access_level: 'planner' }] },
   ],
 };
 
@@ -208,6 +209,13 @@ describe('system notes and events of API edits', () => {
     await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { description: 'Closes #1, relates to #2' });
     expect(bodies(2).at(-1)).toBe('mentioned in merge request !1');
     expect(bodies(1).at(-1)).toBe('mentioned in merge request !1');
+  });
+
+  it('moving an issue closes the original with a state event and notes both', async () => {
+    const moved = await call('POST', `${APP}/issues/2/move`, 'planner-token', { to_project_id: 'acme/other' });
+    expect(moved.status).toBe(201);
+    expect(bodies(2)).toEqual([`moved to acme/other#${moved.body.iid}`]);
+    expect((await call('GET', `${APP}/issues/2/resource_state_events`, 'dev-token')).body.map((e: { state: string }) => e.state)).toEqual(['closed']);
   });
 
   it('issue links note both issues when made and when removed', async () => {
