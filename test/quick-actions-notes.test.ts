@@ -295,6 +295,9 @@ describe('the higher tier’s commands and events', () => {
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &9')).messages).toEqual(["This epic does not exist or you don't have sufficient permission."]);
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/remove_epic')).messages).toEqual(['Removed an issue from an epic.']);
     expect((await get(`${APP}/issues/1`)).body.epic).toBeNull();
+    expect(notesOf(premium(), 'Issue', issueRecord(premium(), PATH, 1).id).map((n) => n.body)).toEqual(['added to epic &1', 'removed from epic &1']);
+    const platform = (await get('/groups/acme/epics/1')).body;
+    expect(notesOf(premium(), 'Epic', platform.id).map((n) => n.body)).toEqual(['added issue acme/app#1', 'removed issue acme/app#1']);
 
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'gus', '/promote')).messages).toEqual(['Could not apply promote command.']);
     const promoted = await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', 'Bigger than an issue\n/promote');

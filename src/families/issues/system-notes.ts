@@ -217,6 +217,7 @@ export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Is
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
   if (before.confidential !== after.confidential) note(after.confidential ? 'made the issue confidential' : 'made the issue visible to everyone');
+  if (before.epicId !== after.epicId) epicNotes(draft, after, before.epicId, after.epicId, userId, now);
   if (before.weight !== after.weight) recordEvent(draft, 'weight', on, userId, now, { weight: after.weight });
   if (before.iterationId !== after.iterationId) {
     if (after.iterationId !== null) recordEvent(draft, 'iteration', on, userId, now, { iterationId: after.iterationId, action: 'add' });
@@ -283,4 +284,24 @@ export function crossReference(draft: Draft<State>, mentioner: { type: 'Issue' |
     const [noun, sigil] = mentioner.type === 'Issue' ? ['issue', '#'] : ['merge request', '!'];
     systemNote(draft, 'Issue', issue, authorId, `mentioned in ${noun} ${projectRefFrom(draft as State, issue.projectId, mentioner.projectId)}${sigil}${mentioner.iid}`, now);
   }
+}
+
+/** EE's SystemNotes::EpicsService: `added to epic &1` / `removed from epic &1` / `changed epic to &2` on the issue, `added issue acme/app#1` / `removed issue ...` on the epics. */
+function epicNotes(draft: Draft<State>, issue: Issue, from: number | null, to: number | null, userId: number, now: number): void {
+  const epicOf = (id: number) => {
+    const at = tget(draft.epicLocations, id);
+    const t = at ? tget(draft.epics, at.groupId) : undefined;
+    return at && t ? tget(t, at.iid) : undefined;
+  };
+  const project = tget(draft.projects, issue.projectId);
+  const epicRef = (e: { groupId: number; iid: number }) => (project && project.namespaceId === e.groupId ? `&${e.iid}` : `${tget(draft.namespaces, e.groupId)?.fullPath ?? ''}&${e.iid}`);
+  const issueRef = `${project ? `${tget(draft.namespaces, project.namespaceId)?.fullPath ?? ''}/${project.path}` : ''}#${issue.iid}`;
+  const onEpic = (e: { id: number }, body: string) => systemNote(draft, 'Epic', { id: e.id, projectId: null }, userId, body, now);
+  const old = from === null ? undefined : epicOf(from);
+  const next = to === null ? undefined : epicOf(to);
+  if (old && next) systemNote(draft, 'Issue', issue, userId, `changed epic to ${epicRef(next)}`, now);
+  else if (next) systemNote(draft, 'Issue', issue, userId, `added to epic ${epicRef(next)}`, now);
+  else if (old) systemNote(draft, 'Issue', issue, userId, `removed from epic ${epicRef(old)}`, now);
+  if (old) onEpic(old, `removed issue ${issueRef}`);
+  if (next) onEpic(next, `added issue ${issueRef}`);
 }
