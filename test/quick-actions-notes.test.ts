@@ -293,6 +293,8 @@ describe('the higher tier’s commands and events', () => {
     expect((await get(`${APP}/issues/1`)).body.epic).toMatchObject({ iid: 1, title: 'Platform' });
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &1')).messages).toEqual(['Issue #1 has already been added to epic &1.']);
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/epic &9')).messages).toEqual(["This epic does not exist or you don't have sufficient permission."]);
+    expect((await runNoteCommands(premium(), PATH, { issue: 2 }, 'dev', '/epic acme&2')).messages).toEqual(['Added an issue to an epic.']);
+    expect((await get(`${APP}/issues/2`)).body.epic).toMatchObject({ iid: 2 });
     expect((await runNoteCommands(premium(), PATH, { issue: 1 }, 'dev', '/remove_epic')).messages).toEqual(['Removed an issue from an epic.']);
     expect((await get(`${APP}/issues/1`)).body.epic).toBeNull();
     expect(notesOf(premium(), 'Issue', issueRecord(premium(), PATH, 1).id).map((n) => n.body)).toEqual(['added to epic &1', 'removed from epic &1']);

@@ -8,11 +8,11 @@
 import type { Draft } from 'immer';
 import type { Namespace, Project, User } from '../../store/state.js';
 import { ACCESS } from '../../store/state.js';
-import { hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
+import { ancestry, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
 import { addNote, noteKey } from '../../store/notes.js';
 import { pget, pset, tget, tvalues } from '../../store/table.js';
 import { ownMilestones } from '../milestones/index.js';
-import { projectByIdOrPath } from '../../policy/paths.js';
+import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
 import type { State } from '../world.js';
 import { castDateLike } from './dates.js';
 import { formatDuration, parseDuration } from './duration.js';
@@ -235,8 +235,7 @@ function findEpicRef(state: State, project: Project, arg: string): Epic | undefi
     const ns = tget(state.namespaces, project.namespaceId);
     groupId = ns && ns.kind === 'group' ? ns.id : undefined;
   } else {
-    const id = tget(state.paths, m[1]!.toLowerCase());
-    const ns = typeof id === 'number' ? tget(state.namespaces, id) : undefined;
+    const ns = /^\d+$/.test(m[1]!) ? undefined : namespaceByIdOrPath(state, m[1]!);
     groupId = ns && ns.kind === 'group' ? ns.id : undefined;
   }
   return groupId === undefined ? undefined : epicByIid(state, groupId, Number(m[2]));
@@ -252,23 +251,18 @@ function findIteration(state: State, project: Project, arg: string): number | un
     const it = iterationById(state, Number(m[1]));
     return it && isWithin(state, ns.id, it.groupId) ? it.id : undefined;
   }
-  for (const [gid] of tvaluesOfGroups(state)) {
-    if (!isWithin(state, ns.id, gid)) continue;
-    const t = tget(state.iterations, gid);
+  for (const g of ancestry(state, ns.id)) {
+    const t = tget(state.iterations, g.id);
     if (t) for (const it of tvalues(t)) if (it.title === title) return it.id;
   }
   return undefined;
 }
 
-function* tvaluesOfGroups(state: State): IterableIterator<[number]> {
-  for (const gid of tvalues(state.iterationGroups)) yield [gid];
-}
-
+/** The project's group or one of its ancestors has iterations. */
 function hasIterations(state: State, project: Project): boolean {
   const ns = tget(state.namespaces, project.namespaceId);
   if (!ns || ns.kind !== 'group') return false;
-  for (const gid of new Set(tvalues(state.iterationGroups))) if (isWithin(state, ns.id, gid)) return true;
-  return false;
+  return ancestry(state, ns.id).some((g) => (tget(state.iterations, g.id)?.size ?? 0) > 0);
 }
 
 /** `find_milestones(container, state: 'active').any?`. */
