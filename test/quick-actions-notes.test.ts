@@ -125,6 +125,11 @@ describe('quick actions in notes', () => {
     await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/remove_time_spent');
     expect(bodies(1).at(-1)).toBe('removed time spent');
     expect((await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/spend nonsense')).messages).toEqual([]);
+    // An update GitLab's validations refuse is not saved: more time subtracted than spent, a title too long.
+    const refused = await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', `/spend -5h\n/title ${'x'.repeat(300)}`);
+    expect(refused.messages).toEqual(['Subtracted 5h spent time.', `Changed the title to "${'x'.repeat(300)}".`]);
+    expect(issueRecord(world(), PATH, 1)).toMatchObject({ title: 'Crash on startup', totalTimeSpent: 0 });
+    expect(bodies(1).at(-1)).toBe('removed time spent');
   });
 
   it('/duplicate closes, notes both issues and relates them; /subscribe and /award act for the caller', async () => {

@@ -6,6 +6,7 @@
 // message is `Could not apply <name> command.`. What ran becomes GitLab's update params
 // (`commands_changes`), applied afterwards as the update services apply them.
 import type { Draft } from 'immer';
+import { ApiError } from '../../core/errors.js';
 import type { Namespace, Project, User } from '../../store/state.js';
 import { ACCESS } from '../../store/state.js';
 import { ancestry, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
@@ -625,7 +626,17 @@ function applyToIssue(draft: Draft<State>, target: Extract<NoteTarget, { type: '
     epicId: u.epic === undefined ? undefined : u.epic === null ? null : u.epic.id,
     spend: spentOf(u, now),
   };
-  if (Object.values(input).some((v) => v !== undefined)) updateIssue(draft as State, project, current(), user, input, now)(draft);
+  if (Object.values(input).some((v) => v !== undefined)) {
+    // An update GitLab's validations refuse (a title over 255 characters, more time subtracted
+    // than spent) is not saved, and nothing of it is recorded; the note stands.
+    let change: ((d: Draft<State>) => Issue) | null = null;
+    try {
+      change = updateIssue(draft as State, project, current(), user, input, now);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+    }
+    change?.(draft);
+  }
   const issue = current();
   if (u.todo_event === 'add') markTodo(draft as State, issue, user, now)?.(draft);
   if (u.todo_event === 'done') {
