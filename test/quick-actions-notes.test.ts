@@ -98,7 +98,7 @@ describe('quick actions in notes', () => {
 
   it('commands in code blocks and quotes, unknown words and mid-line slashes are text', async () => {
     const body = 'Text /close\n```\n/close\n```\n>>>\n/close\n>>>\n/closed\n/nothing here\n /close';
-    const r = await runNoteCommands(world(), PATH, { issue: 2 }, 'dev', body);
+    const r = await runNoteCommands(world(), PATH, { issue: 2 }, 'dev', `${body}\r\n  \n`);
     expect(r).toMatchObject({ content: body, executed: 0, changes: {}, messages: [], apply: null });
     expect(issueRecord(world(), PATH, 2).state).toBe('opened');
     // Blank lines right after a command go with it; aliases and upper case are the same command.

@@ -305,7 +305,8 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
   const nameOf = (cmd: string) => ALIASES[cmd] ?? (premium ? EE_ALIASES[cmd] : undefined);
   if (target.type === 'Epic' && !premium) return { content: body, executed: 0, changes: {}, messages: [], apply: null, prepare: null };
   const { content, commands } = scanCommands(body, (n) => nameOf(n) !== undefined);
-  if (commands.length === 0) return { content: body, executed: 0, changes: {}, messages: [], apply: null, prepare: null };
+  // As GitLab's extractor, the text comes back without carriage returns and right-trimmed, commands or not.
+  if (commands.length === 0) return { content, executed: 0, changes: {}, messages: [], apply: null, prepare: null };
 
   const u: Updates = {};
   const lastMessage = new Map<string, string | null>();
