@@ -158,8 +158,14 @@ describe('quick actions in notes', () => {
     const mrNotes = () => notesOf(world(), 'MergeRequest', mr.id).map((n) => n.body);
     expect(mrNotes()).toEqual(['marked this merge request as **draft**']);
     expect((await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/merge', mr.sha)).messages).toEqual(['Could not apply merge command.']);
+    const draft = await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/draft');
+    expect(draft).toMatchObject({ messages: ['Unmarked this merge request as a draft.'], changes: { wip_event: 'unwip' } });
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body).toMatchObject({ title: 'Fix the crash', draft: false });
+    expect((await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/draft')).messages).toEqual(['Marked this merge request as a draft.']);
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body).toMatchObject({ title: 'Draft: Fix the crash', draft: true });
+    expect(mrNotes()).toEqual(['marked this merge request as **draft**', 'marked this merge request as **ready**', 'marked this merge request as **draft**']);
     await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/title Fix the crash at start');
-    expect(mrNotes()).toEqual(['marked this merge request as **draft**', 'marked this merge request as **ready**', 'changed title from **{-Draft: -}Fix the crash** to **Fix the crash{+ at start+}**']);
+    expect(mrNotes().slice(3)).toEqual(['marked this merge request as **ready**', 'changed title from **{-Draft: -}Fix the crash** to **Fix the crash{+ at start+}**']);
     const merged = await runNoteCommands(world(), PATH, { mergeRequest: 1 }, 'dev', '/merge', mr.sha);
     expect(merged.messages).toEqual(['Merged this merge request.']);
     expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body).toMatchObject({ state: 'merged', merged_by: { username: 'dev' } });

@@ -31,7 +31,7 @@ import {
   type IssueInput,
 } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
-import { isDraftTitle, recordMergeRequestChanges, systemNote, titleChangeBody as titleBody, toSentence, type SpentChange } from './system-notes.js';
+import { draftlessTitle, isDraftTitle, recordMergeRequestChanges, systemNote, titleChangeBody as titleBody, toSentence, type SpentChange } from './system-notes.js';
 import { awardsOf } from './entity.js';
 import { objectsOf } from '../repositories/index.js';
 
@@ -77,7 +77,7 @@ const ALIASES: Record<string, string> = {
   assign: 'assign', unassign: 'unassign', milestone: 'milestone', remove_milestone: 'remove_milestone', estimate: 'estimate', estimate_time: 'estimate',
   remove_estimate: 'remove_estimate', remove_time_estimate: 'remove_estimate', spend: 'spend', spent: 'spend', spend_time: 'spend',
   remove_time_spent: 'remove_time_spent', due: 'due', remove_due_date: 'remove_due_date', confidential: 'confidential', lock: 'lock', unlock: 'unlock',
-  todo: 'todo', done: 'done', subscribe: 'subscribe', unsubscribe: 'unsubscribe', award: 'award', react: 'award', duplicate: 'duplicate', merge: 'merge',
+  todo: 'todo', done: 'done', subscribe: 'subscribe', unsubscribe: 'unsubscribe', award: 'award', react: 'award', duplicate: 'duplicate', merge: 'merge', draft: 'draft',
 };
 /** EE's commands (the higher tiers): on the free tier they are not commands and stay in the text. */
 const EE_ALIASES: Record<string, string> = {
@@ -111,6 +111,7 @@ interface Updates {
   weight?: number | null;
   promote_to_epic?: boolean;
   merge?: string | null;
+  wip_event?: 'wip' | 'unwip';
   /** Not among commands_changes (GitLab's `epic` and `iteration` params). */
   epic?: Epic | null;
   iteration?: number | null;
@@ -511,6 +512,10 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         u.merge = opts.mergeRequestDiffHeadSha ?? null;
         return { available: true, message: 'Merged this merge request.' };
       }
+      case 'draft':
+        if (!(mr && canUpdate)) return { available: false };
+        u.wip_event = mr.draft ? 'unwip' : 'wip';
+        return { available: true, message: mr.draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.' };
       case 'weight': {
         if (!(issue && canAdmin)) return { available: false };
         if (arg === '') return { available: true, message: null };
@@ -692,7 +697,10 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
     timeEstimate: u.time_estimate ?? before.timeEstimate,
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
   };
-  if (u.title !== undefined) next.draft = isDraftTitle(u.title);
+  // wip_event: `Draft: ` put before the title, or every draft prefix taken off it.
+  if (u.wip_event === 'wip' && !isDraftTitle(next.title)) next.title = `Draft: ${next.title}`;
+  if (u.wip_event === 'unwip') next.title = draftlessTitle(next.title);
+  if (u.title !== undefined || u.wip_event !== undefined) next.draft = isDraftTitle(next.title);
   const spent = spentOf(u, now);
   if (spent) next.totalTimeSpent = spent.seconds === 'reset' ? 0 : Math.max(0, before.totalTimeSpent + spent.seconds);
   if (u.state_event === 'close' && before.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: user.id });

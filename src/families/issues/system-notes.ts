@@ -228,6 +228,12 @@ export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Is
 const DRAFT_TITLE = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i;
 const draftless = (title: string) => title.replace(/^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)\s*/i, '');
 export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
+/** MergeRequest.draftless_title: the title without its draft prefixes. */
+export function draftlessTitle(title: string): string {
+  let t = title;
+  while (isDraftTitle(t)) t = draftless(t);
+  return t;
+}
 
 /**
  * What a merge request's update records: the state event, the draft note (`marked this merge
