@@ -24,7 +24,7 @@ export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } fr
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';
-export { interpretNoteCommands, type NoteCommands, type NoteTarget } from './note-commands.js';
+export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
 export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 export { issueById, issueByIid } from './store.js';
 export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
