@@ -29,3 +29,4 @@ export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from
 export { issueById, issueByIid } from './store.js';
 export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 export { epicById, epicByIid } from './epics.js';
+export { crossReference, systemNote } from './system-notes.js';
