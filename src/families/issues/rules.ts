@@ -416,12 +416,6 @@ export function markDuplicate(issue: Issue, of: Issue, user: User, now: number):
   };
 }
 
-function projectPathOf(state: State, projectId: number): string {
-  const p = tget(state.projects, projectId);
-  const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
-  return p && ns ? `${ns.fullPath}/${p.path}` : '';
-}
-
 /** A position for an issue that has none yet: far apart, in id order (RelativePositioning's spacing). */
 const positionOf = (i: Issue) => i.relativePosition ?? i.id * 1024;
 
