@@ -2,7 +2,7 @@
 // closed_by (lib/api/issues.rb), and a milestone's issues and merge requests.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, notesOf, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 
@@ -166,8 +166,9 @@ describe('merge requests', () => {
     expect((await call('GET', `${APP}/merge_requests/1/time_stats`, 'reporter-token')).body).toEqual({ time_estimate: 28800, total_time_spent: 2700, human_time_estimate: '1d', human_total_time_spent: '45m' });
     expect((await call('POST', `${APP}/merge_requests/1/time_estimate`, 'reporter-token', { duration: '1h' })).status).toBe(403);
     expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.time_stats.total_time_spent).toBe(2700);
-    const notes = (await call('GET', `${APP}/merge_requests/1/notes?sort=asc`, 'dev-token')).body;
-    expect(notes.map((n: { body: string }) => n.body)).toEqual(['changed time estimate to 1d', 'added 45m of time spent']);
-    expect(notes[0]).toMatchObject({ system: true, noteable_type: 'MergeRequest', noteable_iid: 1 });
+    const mr = (await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body;
+    const notes = notesOf(world(), 'MergeRequest', mr.id);
+    expect(notes.map((n) => n.body)).toEqual(['changed time estimate to 1d', 'added 45m of time spent']);
+    expect(notes[0]).toMatchObject({ system: true, noteableType: 'MergeRequest', noteableId: mr.id });
   });
 });

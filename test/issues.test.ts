@@ -1,7 +1,7 @@
 // Issues (lib/api/issues.rb, app/finders/issues_finder.rb, lib/api/entities/issue.rb) and labels.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, updateProject } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, issueRecord, notesOf, seededWorld, updateProject } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z'; // a Wednesday
 
@@ -287,7 +287,7 @@ describe('time tracking', () => {
     expect((await call('GET', `${APP}/issues/1/time_stats`, 'guest-token')).body.time_estimate).toBe(0);
     expect((await call('POST', `${APP}/issues/1/time_estimate`, 'guest-token', { duration: '1h' })).status).toBe(403);
     expect((await call('POST', `${APP}/issues/1/time_estimate`, undefined, { duration: '1h' })).status).toBe(401);
-    const notes = (await call('GET', `${APP}/issues/1/notes?sort=asc`, 'dev-token')).body.map((n: { body: string }) => n.body);
+    const notes = notesOf(world(), 'Issue', issueRecord(world(), 'acme/app', 1).id).map((n) => n.body);
     expect(notes).toEqual([
       'changed time estimate to 1mo 2w 3d 4h 5m', 'added 2h of time spent', 'subtracted 1h of time spent', 'changed time estimate to 3h', 'removed time spent', 'removed time estimate',
     ]);
@@ -401,7 +401,7 @@ describe('quick actions in descriptions', () => {
     const dup = await call('PUT', `${APP}/issues/2`, 'dev-token', { description: 'Same as the first\n/duplicate #1' });
     expect(dup.body).toMatchObject({ state: 'closed', description: 'Same as the first', closed_by: { username: 'dev' } });
     expect(dup.body._links.closed_as_duplicate_of).toBe(`https://gitlab.example.com/api/v4/projects/${dup.body.project_id}/issues/1`);
-    expect((await call('GET', `${APP}/issues/2/notes`, 'dev-token')).body.map((n: { body: string }) => n.body)).toContain('marked this issue as a duplicate of #1');
+    expect(notesOf(world(), 'Issue', issueRecord(world(), 'acme/app', 2).id).map((n) => n.body)).toContain('marked this issue as a duplicate of #1');
     const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: '/label ~bug\n/estimate 1h' });
     // Commands the caller may not run stay in the text, as GitLab leaves them.
     expect(guest.body).toMatchObject({ labels: [], description: '/label ~bug\n/estimate 1h', time_stats: { time_estimate: 0 } });

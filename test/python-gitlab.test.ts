@@ -56,6 +56,8 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       snippet_content: '# Notes\n',
       public_snippets: ['Notes'],
       snippet_user_agent: ['akismet_submitted', 'ip_address', 'user_agent'],
+      state_events: ['closed'],
+      label_events: [['add', 'bug']],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',
     });

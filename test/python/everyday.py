@@ -57,6 +57,11 @@ issue.subscribe()
 out["subscribed"] = p.issues.get(issue.iid).subscribed
 issue.todo()
 out["todos"] = [t.target["title"] for t in gl.todos.list(get_all=True)]
+# Resource events (issue 14): what closing and labelling recorded.
+issue.state_event = "close"
+issue.save()
+out["state_events"] = [e.state for e in issue.resourcestateevents.list(get_all=True)]
+out["label_events"] = [[e.action, e.label["name"]] for e in issue.resourcelabelevents.list(get_all=True)]
 
 # Notes and commit comments (issue 14).
 note = p.issues.get(issue.iid).notes.create({"body": "Seen it too"})

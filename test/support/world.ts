@@ -24,6 +24,8 @@ import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
 import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/snippets/index.js';
 import { listFiles } from '../../src/git/tree.js';
+import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
+import { epicByIid, interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -208,4 +210,55 @@ export async function snippetHistory(
     sha = c.parents[0];
   }
   return out;
+}
+
+/** The notes (comments and system notes) of an issue, merge request or epic (by global id), oldest first. */
+export function notesOf(emulator: Emulator, type: NoteableType, id: number): readonly Note[] {
+  return noteList(emulator.state, noteKey(type, id));
+}
+
+/** An issue's record by its project's path and its iid. */
+export function issueRecord(emulator: Emulator, fullPath: string, iid: number): Issue {
+  const issue = issueByIid(emulator.state, projectRecord(emulator, fullPath).id, iid);
+  if (!issue) throw new Error(`no issue #${iid} in '${fullPath}'`);
+  return issue;
+}
+
+/**
+ * Runs a note's quick actions on an issue or merge request as a note's creation does
+ * (interpret, prepare, then apply in one change of the world, the comment itself not saved):
+ * what the notes routes build on.
+ */
+export async function runNoteCommands(
+  emulator: Emulator, fullPath: string, on: { issue: number } | { mergeRequest: number }, username: string, body: string, mergeRequestDiffHeadSha?: string,
+): Promise<NoteCommands> {
+  const project = projectRecord(emulator, fullPath);
+  const userId = tget(emulator.state.usernames, username.toLowerCase());
+  const user = userId === undefined ? undefined : tget(emulator.state.users, userId);
+  if (!user) throw new Error(`no user '${username}'`);
+  let target: NoteTarget;
+  if ('issue' in on) target = { type: 'Issue', issue: issueRecord(emulator, fullPath, on.issue), project };
+  else {
+    const mr = pget(emulator.state.mergeRequests, project.id, on.mergeRequest);
+    if (!mr) throw new Error(`no merge request !${on.mergeRequest} in '${fullPath}'`);
+    target = { type: 'MergeRequest', mr, project };
+  }
+  const result = interpretNoteCommands(emulator.state, target, user, body, { webBase: ORIGIN, mergeRequestDiffHeadSha }, emulator.clock.now());
+  if (result.prepare) {
+    await result.prepare({ db: emulator.objects, state: emulator.state, update: (recipe) => emulator.store.update(recipe), current: () => emulator.state });
+  }
+  if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
+  return result;
+}
+
+/** Runs a note's quick actions on an epic (by its group's path and iid), as `runNoteCommands` does for issues. */
+export function runEpicNoteCommands(emulator: Emulator, groupPath: string, iid: number, username: string, body: string): NoteCommands {
+  const group = namespaceByIdOrPath(emulator.state, groupPath);
+  const epic = group ? epicByIid(emulator.state, group.id, iid) : undefined;
+  const userId = tget(emulator.state.usernames, username.toLowerCase());
+  const user = userId === undefined ? undefined : tget(emulator.state.users, userId);
+  if (!group || !epic || !user) throw new Error(`no epic &${iid} in '${groupPath}' or no user '${username}'`);
+  const result = interpretNoteCommands(emulator.state, { type: 'Epic', epic, group }, user, body, { webBase: ORIGIN }, emulator.clock.now());
+  if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
+  return result;
 }

@@ -17,6 +17,7 @@ import { validationFailed } from '../../core/errors.js';
 import { createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById, labelByTitle, normalizeColor, textColor } from './labels.js';
 import type { Epic, Iteration, Label } from './records.js';
 import { ids } from './store.js';
+import { recordLabelChange } from './events.js';
 
 export const DEFAULT_EPIC_COLOR = '#1068bf';
 
@@ -306,11 +307,17 @@ export const epicRoutes = [
       const owner = hasGroupRole(ctx.state, ctx.user, ctx.group, ACCESS.owner, ctx.now());
       const g = ctx.group;
       const user = ctx.user!;
-      const epic = ctx.update((draft) => createEpic(draft, g, user, {
-        title: p.title, description: p.description, labels: p.labels, confidential: p.confidential, color, parentId,
-        startDate: p.start_date_is_fixed === false ? null : castDateLike(p.start_date_fixed), dueDate: p.due_date_is_fixed === false ? null : castDateLike(p.due_date_fixed),
-        createdAt: owner ? p.created_at : undefined,
-      }, ctx.now()));
+      const now = ctx.now();
+      const epic = ctx.update((draft) => {
+        const made = createEpic(draft, g, user, {
+          title: p.title, description: p.description, labels: p.labels, confidential: p.confidential, color, parentId,
+          startDate: p.start_date_is_fixed === false ? null : castDateLike(p.start_date_fixed), dueDate: p.due_date_is_fixed === false ? null : castDateLike(p.due_date_fixed),
+          createdAt: owner ? p.created_at : undefined,
+        }, now);
+        // A new epic's labels are label events, as on issues.
+        recordLabelChange(draft, { type: 'Epic', id: made.id }, user.id, [], made.labelIds, now);
+        return made;
+      });
       return created(epicEntity(ctx.state, epic, ctx, ctx.user, { contextGroupId: g.id }));
     },
   }),

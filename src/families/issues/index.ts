@@ -6,6 +6,7 @@ import { labelRoutes } from './label-routes.js';
 import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
 import { epicRoutes } from './epics.js';
+import { resourceEventRoutes } from './event-routes.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
@@ -14,7 +15,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes],
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
 });
 
@@ -22,5 +23,11 @@ export type { IssuesSlice } from './store.js';
 export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } from './records.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
-export { issueByIid, milestoneIssueStats } from './store.js';
+export { milestoneIssueStats } from './store.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
+export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
+export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
+export { issueById, issueByIid } from './store.js';
+export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
+export { epicById, epicByIid } from './epics.js';
+export { crossReference, systemNote } from './system-notes.js';

@@ -3,6 +3,8 @@
 // merge_request.rb): branches and SHAs of the real repository, and the issues a merge request
 // closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
+import { recordLabelChange, recordMilestoneChange } from './events.js';
+import { crossReference } from './system-notes.js';
 import { reachable } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
@@ -139,7 +141,7 @@ const unprocessable = (text: string) => messageError(422, [text]);
  * request may have the same source and target; the SHAs are the repository's.
  */
 export async function createMergeRequest(
-  state: State, repo: RepositoryObjects, project: Project, author: User, input: MergeRequestInput, now: number,
+  state: State, repo: RepositoryObjects, project: Project, author: User, input: MergeRequestInput, now: number, record = true,
 ): Promise<(draft: Draft<State>) => MergeRequest> {
   const refs = refsOf(state, project.id);
   if (input.sourceBranch === input.targetBranch) throw unprocessable("You can't use same project/branch for source and target");
@@ -190,6 +192,12 @@ export async function createMergeRequest(
       totalTimeSpent: 0,
     };
     putMergeRequest(draft, project, mr, null);
+    // A new merge request's milestone and labels are events, as CommonSystemNotesService records them on creation.
+    if (record) {
+      recordMilestoneChange(draft, { type: 'MergeRequest', id: mr.id, projectId: project.id, state: mr.state }, author.id, null, mr.milestoneId, now);
+      recordLabelChange(draft, { type: 'MergeRequest', id: mr.id }, author.id, [], mr.labelIds, now);
+      crossReference(draft, { type: 'MergeRequest', id: mr.id, iid: mr.iid, projectId: project.id }, `${mr.title}\n${mr.description}`, author.id, now);
+    }
     return mr;
   };
 }
@@ -296,7 +304,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     sha: mr.sha,
     merge_commit_sha: mr.mergeCommitSha,
     squash_commit_sha: null,
-    discussion_locked: null,
+    discussion_locked: mr.discussionLocked ?? null,
     should_remove_source_branch: null,
     force_remove_source_branch: mr.removeSourceBranch,
     prepared_at: iso(mr.createdAt),

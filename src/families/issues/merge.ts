@@ -9,12 +9,14 @@ import { listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
 import { reachable } from '../../git/history.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { issueReferences, putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, putIssue } from './store.js';
+import { recordEvent } from './events.js';
+import { recordMergeRequestChanges } from './system-notes.js';
 
 /** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
 export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {
@@ -105,11 +107,18 @@ export async function acceptMergeRequest(
   return (draft) => {
     moveBranch(project.id, mr.targetBranch, target, sha, now)(draft);
     if (remove) remove(draft);
-    const merged: MergeRequest = { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
-    putMergeRequest(draft, project, merged, mr);
+    // As the merge request is now (a note's other commands may have changed it since the checks).
+    const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
+    putMergeRequest(draft, project, merged, current);
+    recordMergeRequestChanges(draft, current, merged, user.id, now);
     for (const r of closing) {
       const issue = issueByIid(draft as State, r.projectId, r.iid);
-      if (issue && issue.state === 'opened') putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+      if (issue && issue.state === 'opened') {
+        putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+        // Issues::CloseService closed_via the merge request: a state event that names it.
+        recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: mr.id });
+      }
     }
     return merged;
   };

@@ -24,6 +24,7 @@ import {
 import type { MergeRequest } from './records.js';
 import { issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
+import { recordMergeRequestChanges } from './system-notes.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
@@ -313,14 +314,20 @@ export const mergeRequestRoutes = [
         milestoneId: p.milestone_id !== undefined ? (p.milestone_id === 0 ? null : p.milestone_id) : mr.milestoneId,
         removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
         squash: p.squash ?? mr.squash,
+        ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
         updatedAt: now,
       };
       if (p.title !== undefined) next.draft = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(p.title);
       if (p.state_event === 'close' && mr.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
       if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null });
       const project = ctx.project;
-      ctx.update((draft) => putMergeRequest(draft, project, next, mr));
-      return json(await fullEntity(ctx, next, ctx.project.id));
+      const user = ctx.user!;
+      const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(mr[k]));
+      ctx.update((draft) => {
+        putMergeRequest(draft, project, unchanged ? mr : next, mr);
+        if (!unchanged) recordMergeRequestChanges(draft, mr, next, user.id, now);
+      });
+      return json(await fullEntity(ctx, unchanged ? mr : next, ctx.project.id));
     },
   }),
   route({

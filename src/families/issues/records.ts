@@ -54,6 +54,8 @@ export interface Issue {
   epicId: number | null;
   iterationId: number | null;
   healthStatus: 'on_track' | 'needs_attention' | 'at_risk' | null;
+  /** The epic this issue was promoted to (`/promote`); absent or null when never promoted. */
+  promotedToEpicId?: number | null;
 }
 
 /** Where an issue lives, by its global id. */
@@ -116,6 +118,8 @@ export interface MergeRequest {
   /** Seconds. */
   timeEstimate: number;
   totalTimeSpent: number;
+  /** `discussion_locked`: absent or null until locked or unlocked. */
+  discussionLocked?: boolean | null;
 }
 
 /** An epic of a group (premium). */

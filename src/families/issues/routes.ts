@@ -545,7 +545,7 @@ export const issueRoutes = [
         throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
       }
       if (ctx.params.link_type !== 'relates_to' && ctx.state.instance.tier === 'free') throw messageError(403, 'Blocked issues not available for current license');
-      const link = ctx.update(createLink(ctx.state, source, target, ctx.params.link_type, now));
+      const link = ctx.update(createLink(ctx.state, source, target, ctx.params.link_type, now, user.id));
       return created(linkEntity(ctx, link));
     },
   }),
@@ -557,7 +557,7 @@ export const issueRoutes = [
       if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
       if (!hasProjectRole(ctx.state, ctx.user, ctx.project, ACCESS.guest, ctx.now())) throw forbidden();
       const body = linkEntity(ctx, link);
-      ctx.update(removeLink(link));
+      ctx.update(removeLink(link, { userId: ctx.user!.id, now: ctx.now() }));
       return json(body);
     },
   }),

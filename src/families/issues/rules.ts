@@ -14,8 +14,10 @@ import { addNote as storeNote, dropNotes, noteKey, type Note } from '../../store
 import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
+import { recordIssueChanges, type SpentChange } from './system-notes.js';
+import { recordEvent } from './events.js';
 import { epicByIid, epicForProject } from './epics.js';
-import { linksOf, removeLink } from './links.js';
+import { createLink, issueReference, linksOf, removeLink } from './links.js';
 import { notFound } from '../../core/errors.js';
 
 /** `admin_issue`: labels, assignees, milestones and time tracking (Planner and above). */
@@ -63,6 +65,14 @@ export interface IssueInput {
   epicId?: number | null;
   epicByIid?: boolean;
   stateEvent?: 'close' | 'reopen';
+  /** Label ids (quick actions name existing labels): the whole set, some to add, some to remove. */
+  labelIds?: number[];
+  addLabelIds?: number[];
+  removeLabelIds?: number[];
+  /** Seconds. */
+  timeEstimate?: number;
+  spend?: SpentChange;
+  iterationId?: number | null;
 }
 
 /** The epic an issue's input names, on the higher tiers: one of the project's group or its ancestors, or 404. */
@@ -115,7 +125,8 @@ function addNote(draft: Draft<State>, issue: Issue, authorId: number, body: stri
 }
 
 /** Issues::CreateService. */
-export function createIssue(state: State, project: Project, author: User, input: IssueInput & { title: string }, now: number): Change<Issue> {
+/** `record`: false for fixture data, which starts with no system notes or events. */
+export function createIssue(state: State, project: Project, author: User, input: IssueInput & { title: string }, now: number, record = true): Change<Issue> {
   const description = input.description ?? '';
   validateIssue(input.title, description);
   const admin = canAdminIssues(state, author, project, now);
@@ -167,6 +178,8 @@ export function createIssue(state: State, project: Project, author: User, input:
       healthStatus: null,
     };
     putIssue(draft, issue);
+    // What CommonSystemNotesService records for a new issue: its due date, milestone and labels.
+    if (record) recordIssueChanges(draft, { ...issue, dueDate: null, milestoneId: null, labelIds: [] }, issue, author.id, now, undefined, true);
     return issue;
   };
 }
@@ -180,6 +193,7 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
   const milestoneId = !admin || input.milestoneId === undefined ? issue.milestoneId : input.milestoneId ? issueMilestone(state, project, input.milestoneId)?.id ?? null : null;
   const assigneeIds = admin && input.assigneeIds !== undefined ? keepAssignees(state, project, input.assigneeIds, now) : issue.assigneeIds;
   const epicId = admin ? inputEpic(state, project, input) : undefined;
+  if (admin && input.spend && input.spend.seconds !== 'reset' && issue.totalTimeSpent + input.spend.seconds < 0) throw subtractTooMuch();
   return (draft) => {
     let labelIds = issue.labelIds;
     if (admin && (input.labels !== undefined || input.addLabels !== undefined || input.removeLabels !== undefined)) {
@@ -188,6 +202,11 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
       const removeTitles = new Set(cleanTitles(input.removeLabels ?? []));
       labelIds = [...new Set([...current, ...add])].filter((id) => !removeTitles.has(tget(draft.labels, id)?.title ?? ''));
     }
+    if (admin && input.labelIds !== undefined) labelIds = [...new Set(input.labelIds)];
+    if (admin && input.addLabelIds !== undefined) labelIds = [...new Set([...labelIds, ...input.addLabelIds])];
+    if (admin && input.removeLabelIds !== undefined) labelIds = labelIds.filter((id) => !input.removeLabelIds!.includes(id));
+    const spend = admin ? input.spend : undefined;
+    const spent = spend === undefined ? issue.totalTimeSpent : spend.seconds === 'reset' ? 0 : issue.totalTimeSpent + spend.seconds;
     const next: Issue = {
       ...issue,
       title,
@@ -201,15 +220,19 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
       issueType: input.issueType ?? issue.issueType,
       weight: input.weight !== undefined && state.instance.tier !== 'free' ? input.weight : issue.weight,
       epicId: epicId === undefined ? issue.epicId : epicId,
+      iterationId: admin && input.iterationId !== undefined && state.instance.tier !== 'free' ? input.iterationId : issue.iterationId,
+      timeEstimate: admin && input.timeEstimate !== undefined ? input.timeEstimate : issue.timeEstimate,
+      totalTimeSpent: spent,
       createdAt: input.createdAt ?? issue.createdAt,
     };
     if (input.stateEvent === 'close' && issue.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: user.id });
     if (input.stateEvent === 'reopen' && issue.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null, movedToId: null, duplicatedToId: null });
     const changed = (Object.keys(next) as (keyof Issue)[]).some((k) => JSON.stringify(next[k]) !== JSON.stringify(issue[k]));
-    if (!changed && input.updatedAt === undefined) return issue;
+    if (!changed && input.updatedAt === undefined && spend === undefined) return issue;
     next.updatedAt = input.updatedAt ?? now;
-    if (next.confidential !== issue.confidential) addNote(draft, next, user.id, next.confidential ? 'made the issue confidential' : 'made the issue visible to everyone', now);
     putIssue(draft, next);
+    const timeSpent = spend && !(spend.seconds === 'reset' && issue.totalTimeSpent === 0) ? spend : undefined;
+    recordIssueChanges(draft, issue, next, user.id, now, timeSpent);
     return next;
   };
 }
@@ -352,6 +375,8 @@ export function moveIssue(state: State, from: Project, to: Project, issue: Issue
     if (mode === 'move') {
       const old = { ...issue, state: 'closed' as const, closedAt: issue.closedAt ?? now, closedById: issue.closedById ?? user.id, movedToId: copy.id, updatedAt: now };
       putIssue(draft, old);
+      // The original is closed by Issues::CloseService: a state event, not a note.
+      if (issue.state === 'opened') recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: null });
       addNote(draft, old, user.id, `moved to ${ref(to)}#${copy.iid}`, now);
       addNote(draft, copy, user.id, `moved from ${ref(from)}#${issue.iid}`, now);
     } else {
@@ -372,24 +397,23 @@ export function moveRefusal(state: State, from: Project, to: Project, issue: Iss
   return null;
 }
 
-/** `/duplicate #n`: closed as a duplicate of the other issue, with GitLab's note. */
+/**
+ * Issues::DuplicateService: notes on both issues, the duplicate closed (a state event), and the
+ * two related (IssueLinks::CreateService, with its notes) unless they are already.
+ */
 export function markDuplicate(issue: Issue, of: Issue, user: User, now: number): Change<Issue> {
   return (draft) => {
+    addNote(draft, issue, user.id, `marked this issue as a duplicate of ${issueReference(draft as State, issue.projectId, of)}`, now);
+    addNote(draft, of, user.id, `marked ${issueReference(draft as State, of.projectId, issue)} as a duplicate of this issue`, now);
     const next: Issue = {
       ...issue, duplicatedToId: of.id, updatedAt: now,
       ...(issue.state === 'opened' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : {}),
     };
-    const ref = of.projectId === issue.projectId ? `#${of.iid}` : `${projectPathOf(draft as State, of.projectId)}#${of.iid}`;
-    addNote(draft, next, user.id, `marked this issue as a duplicate of ${ref}`, now);
+    if (issue.state === 'opened') recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: null });
     putIssue(draft, next);
+    if (!linksOf(draft as State, issue.id).some((l) => l.sourceId === of.id || l.targetId === of.id)) createLink(draft as State, next, of, 'relates_to', now, user.id)(draft);
     return next;
   };
-}
-
-function projectPathOf(state: State, projectId: number): string {
-  const p = tget(state.projects, projectId);
-  const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
-  return p && ns ? `${ns.fullPath}/${p.path}` : '';
 }
 
 /** A position for an issue that has none yet: far apart, in id order (RelativePositioning's spacing). */

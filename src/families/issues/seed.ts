@@ -210,7 +210,7 @@ export async function seedIssues(s: SeedRun): Promise<void> {
           issue = createIssue(state, project, { ...author, admin: true }, {
             title: fi.title, description: fi.description, labels: fi.labels, dueDate: fi.due_date ?? null, confidential: fi.confidential,
             discussionLocked: fi.discussion_locked, issueType: fi.issue_type, weight: fi.weight, createdAt: created, iid: fi.iid,
-          }, s.now)(draft);
+          }, s.now, false)(draft);
         } catch (e) {
           if (e instanceof EmulatorError) throw e;
           throw new EmulatorError(`${where} is invalid: ${(e as Error).message}`);
@@ -254,7 +254,7 @@ export async function seedIssues(s: SeedRun): Promise<void> {
           assigneeIds: (fm.assignees ?? []).map((u) => fixtureUserId(s.state, u, where)), reviewerIds: (fm.reviewers ?? []).map((u) => fixtureUserId(s.state, u, where)),
           labels: fm.labels, milestoneId: fm.milestone ? milestoneId(s.state, project, fm.milestone, where) : undefined, state: fm.state,
           createdAt: time(fm.created_at, s.now, where),
-        }, s.now);
+        }, s.now, false);
       } catch (e) {
         if (e instanceof EmulatorError) throw e;
         const detail = e instanceof ApiError ? JSON.stringify(e.body) : (e as Error).message;

@@ -9,9 +9,11 @@ import { isWithin } from '../../policy/access.js';
 import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
+import type { ResourceEvent } from './events.js';
 import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, Todo } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
+  'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
 
 const BLOCK = 4096;
 
@@ -93,6 +95,10 @@ export interface IssuesSlice {
   iterationGroups: Table<number>;
   /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
+  /** `<kind>:<Issue|MergeRequest|Epic>:<id>` -> that issuable's resource events of the kind, by id. */
+  resourceEvents: Table<Table<ResourceEvent>>;
+  /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
+  crossReferences: Table<true>;
 }
 
 export function emptyIssuesSlice(): IssuesSlice {
@@ -100,7 +106,7 @@ export function emptyIssuesSlice(): IssuesSlice {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
     awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
-    iterations: emptyTable(), iterationGroups: emptyTable(),
+    iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
 }
 
@@ -163,6 +169,7 @@ export function dropIssue(draft: Draft<State>, issue: Issue): void {
   if (t) bdel(t as Blocked<Issue>, issue.iid);
   bdel(draft.issueLocations as Blocked<IssueLocation>, issue.id);
   bdel(draft.userAgentDetails as Blocked<{ userAgent: string; ipAddress: string }>, issue.id);
+  for (const kind of ['state', 'label', 'milestone', 'weight', 'iteration']) tdel(draft.resourceEvents, `${kind}:Issue:${issue.id}`);
 }
 
 export function issueByIid(state: State, projectId: number, iid: number): Issue | undefined {
@@ -195,6 +202,8 @@ export function* projectIssues(state: State, projectId: number): IterableIterato
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
   for (const issue of [...projectIssues(draft as State, projectId)]) dropIssue(draft, issue as Issue);
   tdel(draft.issues, projectId);
+  const mrs = tget(draft.mergeRequests, projectId);
+  if (mrs) for (const mr of tvalues(mrs)) for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
   tdel(draft.mergeRequests, projectId);
   const owner = tget(draft.labelTitles, `p${projectId}`);
   if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
@@ -203,7 +212,10 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
 
 export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
   const epics = tget(draft.epics, groupId);
-  if (epics) for (const e of tvalues(epics)) tdel(draft.epicLocations, e.id);
+  if (epics) for (const e of tvalues(epics)) {
+    tdel(draft.epicLocations, e.id);
+    for (const kind of ['state', 'label']) tdel(draft.resourceEvents, `${kind}:Epic:${e.id}`);
+  }
   tdel(draft.epics, groupId);
   const iterations = tget(draft.iterations, groupId);
   if (iterations) for (const it of tvalues(iterations)) tdel(draft.iterationGroups, it.id);
