@@ -1,7 +1,9 @@
 // Git over HTTP with the real `git` against the node server: clone and fetch (protocol v2 and
 // v0), push of branches and tags, GitLab's protected-branch rules and messages, shallow clones,
 // and authentication as GitLab's git HTTP controller does it.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import isogit from 'isomorphic-git';
+import { Volume, createFsFromVolume } from 'memfs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server, type Snapshot } from '../src/index.js';
@@ -300,6 +302,33 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     }
     const none = await git.run(['clone', '--shallow-since=2026-02-25', url('acme/empty.git', 'dev', 'dev-token'), 'none']);
     expect(none.stderr).toContain('no commits selected for shallow requests');
+  });
+
+  it('sends back a pushed history with git’s own deltas, which git and isomorphic-git both read', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'd']);
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i} of a long file\n`).join('');
+    for (let c = 0; c < 8; c++) await commit('d', 'long.txt', `${text}version ${c}\n`, `Version ${c}`);
+    await git.ok(['gc', '-q', '--aggressive'], 'd');
+    await git.ok(['push', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'main'], 'd');
+    await git.ok(['clone', '-q', '--bare', url('acme/empty.git', 'dev', 'dev-token'), 'c.git']);
+    await git.ok(['fsck', '--strict'], 'c.git');
+    // The pack sent holds deltas (git's, as pushed), not only whole objects.
+    const idx = readdirSync(join(git.dir, 'c.git/objects/pack')).find((f) => f.endsWith('.idx'))!;
+    const verified = await git.ok(['verify-pack', '-v', `objects/pack/${idx}`], 'c.git');
+    expect(verified).toMatch(/chain length = [1-9]/);
+    expect(await git.ok(['log', '--format=%H', 'main'], 'c.git')).toBe(await git.ok(['log', '--format=%H', 'main'], 'd'));
+    const fs = createFsFromVolume(new Volume());
+    const http = {
+      async request({ url: u, method = 'GET', headers = {}, body }: { url: string; method?: string; headers?: Record<string, string>; body?: AsyncIterable<Uint8Array> }) {
+        const chunks: Uint8Array[] = [];
+        if (body) for await (const c of body) chunks.push(c);
+        const res = await emulator.handle(new Request(u, { method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }));
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        return { url: u, method, statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), body: (async function* () { yield bytes; })() };
+      },
+    };
+    await isogit.clone({ fs, http, dir: '/w', url: 'http://gitlab.example.com/acme/empty.git', onAuth: () => ({ username: 'dev', password: 'dev-token' }) });
+    expect(fs.readFileSync('/w/long.txt', 'utf8')).toBe(`${text}version 7\n`);
   });
 
   it('sets the default branch of an empty repository from its first push', async () => {

@@ -3,9 +3,9 @@
 // command against the repository as it was before the push; one refused command declines them
 // all, with GitLab's message on side-band 2 (git prints it as `remote: GitLab: ...`). A push that
 // passes writes its objects and moves every ref in one change of the world.
-import { parseCommit, parseTag, type ObjectType } from '../../git/format.js';
+import { parseCommit, parseTag, treeChildren, type ObjectType } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { PackError, packEntry, readPack } from '../../git/pack.js';
+import { PackError, readPack, type PackedObject } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchNames, branchTip, canDeleteBranch, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
@@ -18,7 +18,7 @@ import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
-import { v0Lines, AGENT, packEntryKey } from './upload-pack.js';
+import { v0Lines, AGENT } from './upload-pack.js';
 import { advertisedRefs } from './refs.js';
 
 const ZERO = '0000000000000000000000000000000000000000';
@@ -55,6 +55,13 @@ interface Command {
   old: string;
   new: string;
   ref: string;
+}
+
+/** An object of a pushed pack: its content, and its entry as the pack held it. */
+interface Pushed {
+  type: ObjectType;
+  content: Uint8Array;
+  packed: PackedObject;
 }
 
 /** What a push may read: its own objects first, then the repository's. */
@@ -182,7 +189,7 @@ function declineAll(commands: Command[], reason: string, messages: string[], unp
 }
 
 async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
-  const pushed = new Map<string, { type: ObjectType; content: Uint8Array }>();
+  const pushed = new Map<string, Pushed>();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
       const objects = await readPack(packBytes, async (oid) => {
@@ -190,7 +197,7 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
         const { type, object } = await c.repo.readObject(oid);
         return { type, content: object };
       });
-      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content });
+      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content, packed: o.packed });
     } catch (e) {
       if (!(e instanceof PackError)) throw e;
       return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
@@ -225,7 +232,7 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
 async function checkAndApply(
   c: PushContext,
   objects: PushObjects,
-  pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
+  pushed: Map<string, Pushed>,
   refs: ReturnType<typeof refsOf>,
   commands: Command[],
 ): Promise<Outcome> {
@@ -235,10 +242,15 @@ async function checkAndApply(
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
+  // Each object's pack entry is kept as git sent it (the next clone sends git's compression and
+  // deltas as they are), and each tree's children read while its bytes are at hand, one string
+  // for each object's id: a clone's walk reads no tree again.
+  const ids = new Map<string, string>();
+  for (const oid of pushed.keys()) ids.set(oid, oid);
   for (const [oid, o] of pushed) {
     await c.repo.writeObject(o.type, o.content);
-    // Its pack entry too, while the content is at hand: the next clone sends it as it is.
-    await c.repo.memo(packEntryKey(oid), async () => packEntry(o), (e) => e.length >> 8);
+    c.repo.rememberPacked(oid, o.packed);
+    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
   }
   const tags = new Map<string, TagRef>();
   for (const cmd of commands) {

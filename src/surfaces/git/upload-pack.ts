@@ -2,7 +2,7 @@
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
 // Packs are built from the object store, whole objects, sent on side-band 1.
-import { packChunks, packEntry } from '../../git/pack.js';
+import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
@@ -234,23 +234,15 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
   }
 }
 
-/** Where an object's pack entry is kept in the shared memo (an object's content never changes). */
-export const packEntryKey = (oid: string) => `pack-entry:${oid}`;
-
-/** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
+/**
+ * A pack of the objects, each entry as the object store keeps it (`packedObject`): a pushed
+ * object goes as git itself compressed it, a delta too when its base is in the same pack (and the
+ * chain is no longer than git's default depth); any other whole.
+ */
 async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
-  const entries: Uint8Array[] = [];
-  for (const o of objects) {
-    entries.push(
-      await repo.memo(
-        packEntryKey(o.oid),
-        async () => {
-          const { type, object } = await repo.readObject(o.oid);
-          return packEntry({ type, content: object });
-        },
-        (e) => e.length >> 8,
-      ),
-    );
-  }
-  return packChunks(entries);
+  const packed = new Map<string, PackedObject>();
+  for (const o of objects) packed.set(o.oid, await repo.packedObject(o.oid));
+  for (const oid of deltasToSendWhole(packed)) packed.set(oid, await repo.packedWhole(oid));
+  const pack = await writePack(objects.map((o) => ({ oid: o.oid, packed: packed.get(o.oid)! })));
+  return { chunks: [pack], length: pack.length };
 }
