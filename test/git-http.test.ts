@@ -249,13 +249,36 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(sha.stderr).toContain('remote: GitLab: You cannot create a branch with a 40-character hexadecimal branch name.');
   });
 
-  it('keeps branches and tags only: other refs are refused, alone unless the push is atomic', async () => {
+  it('mirrors as GitLab does: notes and other refs are kept, GitLab’s own ref spaces refused as hidden, alone unless the push is atomic', async () => {
     await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'a']);
-    const loose = await git.run(['push', 'origin', 'HEAD:refs/heads/kept', 'HEAD:refs/notes/x'], 'a');
-    expect(loose.stderr).toContain('* [new branch]      HEAD -> kept');
-    expect(loose.stderr).toContain('! [remote rejected] HEAD -> refs/notes/x (deny updating a hidden ref)');
-    expect(emulator.git('acme/app').refs().branches.kept).toBeDefined();
-    const atomic = await git.run(['push', '--atomic', 'origin', 'HEAD:refs/heads/held', 'HEAD:refs/notes/x'], 'a');
+    await git.ok(['notes', 'add', '-m', 'Reviewed'], 'a');
+    await git.ok(['update-ref', 'refs/merge-requests/1/head', 'HEAD'], 'a');
+    await git.ok(['update-ref', 'refs/custom/kept', 'HEAD'], 'a');
+    const mirror = await git.run(['push', '--mirror', 'origin'], 'a');
+    expect(mirror.code).not.toBe(0);
+    expect(mirror.stderr).toContain('* [new reference]   refs/notes/commits -> refs/notes/commits');
+    expect(mirror.stderr).toContain('* [new reference]   refs/custom/kept -> refs/custom/kept');
+    expect(mirror.stderr).toContain('! [remote rejected] refs/merge-requests/1/head -> refs/merge-requests/1/head (deny updating a hidden ref)');
+    expect(mirror.stderr).toContain('! [remote rejected] origin/main -> origin/main (deny updating a hidden ref)');
+    expect(mirror.stderr).toContain('error: failed to push some refs to');
+    // What was kept is fetched like any ref, and listed; the API's branches and tags are unchanged.
+    const listed = await git.ok(['ls-remote', 'origin'], 'a');
+    expect(listed).toContain('refs/notes/commits');
+    expect(listed).toContain('refs/custom/kept');
+    expect(listed).not.toContain('refs/merge-requests/');
+    await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'b']);
+    await git.ok(['fetch', '-q', 'origin', 'refs/notes/*:refs/notes/*'], 'b');
+    expect(await git.ok(['notes', 'show', 'HEAD'], 'b')).toBe('Reviewed\n');
+    expect(Object.keys(emulator.git('acme/app').refs().branches)).toEqual(['main']);
+    // A second mirror push changes nothing it kept, and deletes what the mirror no longer has.
+    await git.ok(['update-ref', '-d', 'refs/custom/kept'], 'a');
+    const again = await git.run(['push', '--mirror', 'origin'], 'a');
+    expect(again.stderr).toContain('- [deleted]         refs/custom/kept');
+    expect(await git.ok(['ls-remote', 'origin'], 'a')).not.toContain('refs/custom/kept');
+    // Only a developer and up writes them (PushCheck), and an atomic push with a hidden ref moves nothing.
+    const reporter = await git.run(['push', url('acme/app.git', 'rep', 'reporter-token'), 'HEAD:refs/notes/other'], 'a');
+    expect(reporter.stderr).toContain('remote: You are not allowed to push code to this project.');
+    const atomic = await git.run(['push', '--atomic', 'origin', 'HEAD:refs/heads/held', 'HEAD:refs/pipelines/1'], 'a');
     expect(atomic.stderr).toContain('(atomic transaction failed)');
     expect(emulator.git('acme/app').refs().branches.held).toBeUndefined();
   });

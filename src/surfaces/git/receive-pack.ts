@@ -9,7 +9,7 @@ import { PackError, readPack, type PackedObject } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchNames, branchTip, canDeleteBranch, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
-  refsOf, type TagRef,
+  refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef,
 } from '../../families/repositories/index.js';
 import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
 import type { State } from '../../families/world.js';
@@ -209,7 +209,8 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
   // git's own checks first: names it refuses, objects it lacks, refs that moved meanwhile.
   for (const cmd of commands) {
     const current = currentTip(c, cmd.ref);
-    if (!/^refs\/(heads|tags)\//.test(cmd.ref)) results.set(cmd.ref, 'deny updating a hidden ref');
+    if (!isRefName(cmd.ref)) results.set(cmd.ref, 'funny refname');
+    else if (isHiddenRef(cmd.ref)) results.set(cmd.ref, 'deny updating a hidden ref');
     else if (cmd.new !== ZERO && !(await objects.type(cmd.new))) results.set(cmd.ref, 'missing necessary objects');
     else if (cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO && (await objects.type(cmd.new)) !== 'commit') results.set(cmd.ref, 'bad ref');
     else if ((current ?? ZERO) !== cmd.old && !(cmd.new === ZERO && current === undefined)) results.set(cmd.ref, 'failed to update ref');
@@ -267,6 +268,9 @@ async function checkAndApply(
         const name = cmd.ref.slice(11);
         if (cmd.new === ZERO) deleteBranchRef(draftedRefs, name);
         else setBranchRef(draftedRefs, name, cmd.new);
+      } else if (!cmd.ref.startsWith('refs/tags/')) {
+        if (cmd.new === ZERO) deleteOtherRef(draftedRefs, cmd.ref);
+        else setOtherRef(draftedRefs, cmd.ref, cmd.new);
       } else {
         const name = cmd.ref.slice(10);
         if (cmd.new === ZERO) {
@@ -311,7 +315,22 @@ function currentTip(c: PushContext, ref: string): string | undefined {
   const refs = refsOf(c.state, c.project.id);
   if (ref.startsWith('refs/heads/')) return branchTip(refs, ref.slice(11));
   if (ref.startsWith('refs/tags/')) return findTag(refs, ref.slice(10))?.target;
-  return undefined;
+  return otherRefTip(refs, ref);
+}
+
+/**
+ * The refs GitLab keeps for itself, which Gitaly hides from receive-pack (`receive.hideRefs`, its
+ * InternalRefPrefixes): a push to one is refused by git with "deny updating a hidden ref".
+ */
+export const HIDDEN_REF_PREFIXES = ['refs/environments/', 'refs/keep-around/', 'refs/merge-requests/', 'refs/pipelines/', 'refs/remotes/', 'refs/tmp/'] as const;
+
+export const isHiddenRef = (ref: string): boolean => HIDDEN_REF_PREFIXES.some((p) => ref.startsWith(p));
+
+/** git's check_refname_format for a ref a push names (receive-pack: "funny refname" otherwise). */
+function isRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('..') || ref.includes('@{')) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
 /** Gitlab::Checks::PushCheck, BranchCheck and TagCheck for one command: GitLab's message, or null. */
@@ -320,6 +339,8 @@ async function check(c: PushContext, objects: PushObjects, refs: ReturnType<type
   if (!canPushCode(state, user, project, now)) return PUSH_MESSAGES.pushCode;
   const creation = cmd.old === ZERO;
   const deletion = cmd.new === ZERO;
+  // A ref neither a branch nor a tag (refs/notes/*...): PushCheck only, as BranchCheck and TagCheck skip it.
+  if (!cmd.ref.startsWith('refs/heads/') && !cmd.ref.startsWith('refs/tags/')) return null;
   if (cmd.ref.startsWith('refs/heads/')) {
     const branch = cmd.ref.slice(11);
     if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;

@@ -1,6 +1,7 @@
 // The refs a repository advertises (git's ref advertisement and protocol v2's ls-refs): HEAD,
-// then branches and tags in name order, annotated tags with the commit they peel to.
-import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, refsOf, tagEntries } from '../../families/repositories/index.js';
+// then branches, tags and the other refs pushes wrote (refs/notes/*...) in name order, annotated
+// tags with the commit they peel to.
+import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, otherRefEntries, refsOf, tagEntries } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 
@@ -20,12 +21,13 @@ export function advertisedRefs(state: State, project: Project): { refs: Advertis
   const refs = refsOf(state, project.id);
   const head = `refs/heads/${defaultBranchName(project)}`;
   const out: AdvertisedRef[] = [];
-  const branches = [...branchEntries(refs)].sort(([a], [b]) => byName(a, b));
   const headTip = branchTip(refs, defaultBranchName(project));
   if (headTip) out.push({ name: 'HEAD', oid: headTip, symref: head });
-  for (const [b, oid] of branches) out.push({ name: `refs/heads/${b}`, oid });
-  for (const [t, tag] of [...tagEntries(refs)].sort(([a], [b]) => byName(a, b))) {
-    out.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
-  }
+  const named: AdvertisedRef[] = [];
+  for (const [b, oid] of branchEntries(refs)) named.push({ name: `refs/heads/${b}`, oid });
+  for (const [t, tag] of tagEntries(refs)) named.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
+  for (const [name, oid] of otherRefEntries(refs)) named.push({ name, oid });
+  named.sort((a, b) => byName(a.name, b.name));
+  out.push(...named);
   return { refs: out, head, empty: isEmptyRepository(refs) };
 }
