@@ -424,6 +424,22 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(archived.stderr).toContain("remote: You can't push code to an archived project.");
   });
 
+  it('clones and pushes with the LFS token the batch API handed out, for that project only', async () => {
+    const res = await fetch(`${server.url}/acme/app.git/info/lfs/objects/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from('dev:dev-token').toString('base64')}`, 'Content-Type': 'application/vnd.git-lfs+json' },
+      body: JSON.stringify({ operation: 'upload', objects: [{ oid: 'a'.repeat(64), size: 1 }] }),
+    });
+    const body = (await res.json()) as { objects: { actions: { upload: { header: { Authorization: string } } } }[] };
+    const [login, token] = Buffer.from(body.objects[0]!.actions.upload.header.Authorization.replace(/^Basic /, ''), 'base64').toString().split(':') as [string, string];
+    await git.ok(['clone', '-q', url('acme/app.git', login, token), 'a']);
+    await commit('a', 'lfs.txt', 'with an LFS token\n', 'Pushed with an LFS token');
+    await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/lfs-token'], 'a');
+    expect(emulator.git('acme/app').refs().branches['lfs-token']).toBe((await git.ok(['rev-parse', 'HEAD'], 'a')).trim());
+    const other = await git.run(['clone', url('acme/other.git', login, token), 'b']);
+    expect(other.stderr).toContain('HTTP Basic: Access denied');
+  });
+
   it('lets a running job clone its own project with gitlab-ci-token, and nothing more', async () => {
     await git.ok(['clone', '-q', url('acme/app.git', 'gitlab-ci-token', 'job-token-app'), 'a']);
     const push = await git.run(['push', 'origin', 'HEAD:refs/heads/ci'], 'a');

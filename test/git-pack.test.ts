@@ -2,7 +2,9 @@
 // packs of whole objects (stored zlib) read back, deltas included, and packs written again from
 // the entries (deltas included) a read kept.
 import fc from 'fast-check';
+import { createHash, createHmac } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
+import { hmacSha256Portable, sha256Portable } from '../src/git/sha256.js';
 import { describe, expect, it } from 'vitest';
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +21,15 @@ describe('git byte formats', () => {
         const whole = concat(chunks);
         const after = [pkt('end\n')];
         expect(framed(before, chunks, whole.length, after, max)).toEqual(concat([...before, ...sideband(1, whole, max), ...after]));
+      }),
+    );
+  });
+
+  it('hashes and signs (SHA-256, HMAC-SHA-256) without Node as Node does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.uint8Array({ maxLength: 300 }), (key, data) => {
+        expect(Buffer.from(sha256Portable(data)).toString('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+        expect(Buffer.from(hmacSha256Portable(key, data)).toString('hex')).toBe(createHmac('sha256', key).update(data).digest('hex'));
       }),
     );
   });

@@ -30,12 +30,12 @@ export function gitAuthenticator(isDownload: DownloadRequest): Authenticator {
   return (state, request, params, req, now, origin): Caller => {
     if (req.auth === 'none') return ANONYMOUS;
     const credentials = basicCredentials(request);
+    const target = gitTarget(state, String(params.repo ?? ''));
     if (credentials) {
-      const caller = findForGitClient(state, credentials.login, credentials.password, now);
+      const caller = findForGitClient(state, credentials.login, credentials.password, now, target.project?.id);
       if (!caller) throw accessDenied(origin);
       return caller;
     }
-    const target = gitTarget(state, String(params.repo ?? ''));
     if (isDownload(request, params) && target.project && anonymousCanDownload(state as State, target.project, now)) return ANONYMOUS;
     throw accessDenied(origin);
   };

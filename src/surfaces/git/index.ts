@@ -116,7 +116,7 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         const operation = ctx.raw.operation;
         const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), operation, ctx.now(), ctx.webBase);
         const url = `${ctx.webBase}/${projectFullPath(ctx.state, project)}.git`;
-        return lfsBatch(ctx.state, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
+        return lfsBatch(ctx.state, ctx.caller, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
       },
     }),
     route({
