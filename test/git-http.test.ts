@@ -383,12 +383,32 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     await commit('n', 'a.txt', 'a\n', 'First');
     const pushed = await git.run(['push', url('dev/tool.git', 'dev', 'dev-token'), 'main'], 'n');
     expect(pushed.code, pushed.stderr).toBe(0);
+    // Gitlab::Checks::ProjectCreated, printed by the post-receive of the push (on side-band 2).
+    expect(pushed.stderr.replace(/ +\n/g, '\n')).toContain(
+      `remote:\nremote: The private project dev/tool was successfully created.\nremote:\nremote: To configure the remote, run:\nremote:   git remote add origin ${server.url}/dev/tool.git\nremote:\nremote: To view the project, visit:\nremote:   ${server.url}/dev/tool\nremote:\n`,
+    );
+    // Once: the next push says nothing of it.
+    await commit('n', 'b.txt', 'b\n', 'Second');
+    const second = await git.run(['push', url('dev/tool.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(second.stderr).not.toContain('successfully created');
     const project = await api('/projects/dev%2Ftool', 'dev-token');
     expect(project.body).toMatchObject({ path: 'tool', name: 'tool', visibility: 'private', default_branch: 'main' });
-    expect((await api('/projects/dev%2Ftool/repository/commits', 'dev-token')).body.map((c: any) => c.title)).toEqual(['First']);
+    expect((await api('/projects/dev%2Ftool/repository/commits', 'dev-token')).body.map((c: any) => c.title)).toEqual(['Second', 'First']);
     // Not in a group where the pusher may not create projects, nor with a token that cannot push.
     const group = await git.run(['push', url('acme/tool.git', 'dev', 'dev-token'), 'main'], 'n');
     expect(group.stderr).toContain("remote: The project you were looking for could not be found or you don't have permission to view it.");
+    // A push that creates the project but does not land leaves the message for the next one that
+    // does, within five minutes (GitLab keeps it in Redis that long).
+    const refused = await git.run(['push', url('dev/kept.git', 'dev', 'dev-token'), `HEAD:refs/heads/${'b'.repeat(40)}`], 'n');
+    expect(refused.stderr).toContain('You cannot create a branch with a 40-character hexadecimal branch name.');
+    expect(refused.stderr).not.toContain('successfully created');
+    const landed = await git.run(['push', url('dev/kept.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(landed.stderr).toContain('remote: The private project dev/kept was successfully created.');
+    await git.run(['push', url('dev/late.git', 'dev', 'dev-token'), `HEAD:refs/heads/${'c'.repeat(40)}`], 'n');
+    emulator.clock.advance('301s');
+    const late = await git.run(['push', url('dev/late.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(late.code, late.stderr).toBe(0);
+    expect(late.stderr).not.toContain('successfully created');
     const reader = await git.run(['push', url('dev/tool2.git', 'dev', 'dev-read-repo'), 'main'], 'n');
     expect(reader.stderr).toContain('remote: You are not allowed to upload code.');
     expect((await api('/projects/dev%2Ftool2', 'dev-token')).status).toBe(404);

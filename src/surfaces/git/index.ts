@@ -53,7 +53,7 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
   const access = (ctx: GitContext, command: string | null) => {
     let target = gitTarget(ctx.state, ctx.params.repo);
     if (command === 'git-receive-pack' && !target.project) {
-      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), (change) => ctx.update(change));
+      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), ctx.webBase, (change) => ctx.update(change));
       if (made) target = { ...target, project: made };
     }
     return checkAccess(ctx.state, ctx.caller, target, command, ctx.now(), (p) => readOnly(ctx.state, p));

@@ -9,7 +9,7 @@ import { PackError, readPack, type PackedObject } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchNames, branchTip, canDeleteBranch, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
-  refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef,
+  refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef, projectCreatedKey, takePostPushMessage,
 } from '../../families/repositories/index.js';
 import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
 import type { State } from '../../families/world.js';
@@ -260,7 +260,10 @@ async function checkAndApply(
     tags.set(cmd.ref, { target: cmd.new, commit: commit ?? cmd.new, message: commit && cmd.new !== commit ? message : null });
   }
   const wasEmpty = isEmptyRepository(refs);
+  let created: string | null = null;
   c.update((draft) => {
+    // PostReceiveService: a message left for this push (the project it created) is taken now.
+    created = takePostPushMessage(draft, projectCreatedKey(c.user.id, c.project.id), c.now);
     const project = tget(draft.projects, c.project.id)!;
     const draftedRefs = draftRefs(draft, c.project.id);
     for (const cmd of commands) {
@@ -284,7 +287,9 @@ async function checkAndApply(
     }
     project.lastActivityAt = c.now;
   });
-  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages: mergeRequestLinks(c, commands) };
+  // Gitaly prints each post-receive message between a newline and two (printMessages).
+  const messages = [...mergeRequestLinks(c, commands), ...(created !== null ? [`\n${created}\n\n`] : [])];
+  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages };
 }
 
 /**
