@@ -47,20 +47,26 @@ export function accessDenied(origin: string): ApiError {
   );
 }
 
-/** The repository a git URL names: `/<full path>(.git)`; `dotGit` says whether the suffix was there. */
+/**
+ * The repository a git URL names: `/<full path>(.git)`, or a project's wiki, `/<full path>.wiki(.git)`
+ * (`wiki`); `dotGit` says whether the suffix was there.
+ */
 export interface GitTarget {
   fullPath: string;
   dotGit: boolean;
   project: Project | undefined;
+  /** The project's wiki repository, not its code. */
+  wiki: boolean;
 }
 
 export function gitTarget(state: CoreState, repoPath: string): GitTarget {
   const path = repoPath.replace(/^\/+/, '');
   const dotGit = path.endsWith('.git');
   const fullPath = dotGit ? path.slice(0, -4) : path;
-  // A wiki's repository (`project.wiki.git`) is not served.
-  const project = fullPath.endsWith('.wiki') || /^\d+$/.test(fullPath) ? undefined : projectByIdOrPath(state, fullPath);
-  return { fullPath, dotGit, project: project && !project.pendingDelete ? project : undefined };
+  const wiki = fullPath.endsWith('.wiki');
+  const projectPath = wiki ? fullPath.slice(0, -5) : fullPath;
+  const project = /^\d+$/.test(projectPath) ? undefined : projectByIdOrPath(state, projectPath);
+  return { fullPath, dotGit, project: project && !project.pendingDelete ? project : undefined, wiki };
 }
 
 const SCOPE_ABILITIES: Record<string, Ability[]> = {

@@ -23,7 +23,8 @@ const lfsError = (status: number, message: string, origin: string) =>
 /** LfsRequest#lfs_check_access!: 403 to whoever may see the project, 404 to anyone else. */
 export function checkLfsAccess(state: State, caller: Caller, target: GitTarget, operation: unknown, now: number, origin: string): Project {
   const upload = operation === 'upload';
-  const project = target.project;
+  // A wiki's repository keeps no LFS objects here.
+  const project = target.wiki ? undefined : target.project;
   if (!project) throw lfsError(404, 'Not found.', origin);
   const abilities = abilitiesOf(caller);
   const job = caller.method === 'job' && (caller.token?.projectId === project.id || project.jobTokenAllowlist.includes(caller.token?.projectId ?? -1));

@@ -19,9 +19,9 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
 import { v0Lines, AGENT } from './upload-pack.js';
-import { advertisedRefs } from './refs.js';
+import { advertisedRefs, type RefSource } from './refs.js';
 
-const ZERO = '0000000000000000000000000000000000000000';
+export const ZERO = '0000000000000000000000000000000000000000';
 const CAPS = `report-status delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 ${AGENT}`;
 
 // Gitlab::Checks::BranchCheck, TagCheck and PushCheck messages.
@@ -46,26 +46,26 @@ export const PUSH_MESSAGES = {
 } as const;
 
 /** `info/refs?service=git-receive-pack`. */
-export function receivePackAdvertisement(state: State, project: Project): Uint8Array {
-  const refs = advertisedRefs(state, project).refs.filter((r) => r.name !== 'HEAD');
+export function receivePackAdvertisement(state: State, project: Project, source: RefSource = advertisedRefs): Uint8Array {
+  const refs = source(state, project).refs.filter((r) => r.name !== 'HEAD');
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
-interface Command {
+export interface Command {
   old: string;
   new: string;
   ref: string;
 }
 
 /** An object of a pushed pack: its content, and its entry as the pack held it. */
-interface Pushed {
+export interface Pushed {
   type: ObjectType;
   content: Uint8Array;
   packed: PackedObject;
 }
 
 /** What a push may read: its own objects first, then the repository's. */
-class PushObjects {
+export class PushObjects {
   constructor(
     readonly repo: RepositoryObjects,
     readonly pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
@@ -131,7 +131,7 @@ export interface PushContext {
   update(change: (draft: Draft<State>) => unknown): unknown;
 }
 
-interface Outcome {
+export interface Outcome {
   /** `unpack ok`, or why the pack could not be read. */
   unpack: string;
   /** Ref -> null (ok) or why it was refused. */
@@ -140,17 +140,20 @@ interface Outcome {
   messages: string[];
 }
 
+/** How a push's commands and pack are applied (a project's repository, or its wiki's). */
+export type Applier = (c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean) => Promise<Outcome>;
+
 /** `POST git-receive-pack`. */
-export async function receivePack(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
+export async function receivePack(c: PushContext, body: Uint8Array, applier: Applier = apply): Promise<Uint8Array> {
   try {
-    return await receive(c, body);
+    return await receive(c, body, applier);
   } catch (e) {
     if (e instanceof PktLineError) return concat([pkt(`ERR protocol error: ${e.message}\n`), FLUSH]);
     throw e;
   }
 }
 
-async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
+async function receive(c: PushContext, body: Uint8Array, applier: Applier): Promise<Uint8Array> {
   const first = readPackets(body, 0, true);
   const commands: Command[] = [];
   let caps: string[] = [];
@@ -170,7 +173,7 @@ async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
   // Push options (`git push -o`) are read and, as the emulator runs no CI, ignored.
   if (caps.includes('push-options') && at < body.length) at = readPackets(body, at, true).end;
   if (commands.length === 0) return new Uint8Array();
-  const outcome = await apply(c, commands, body.subarray(at), caps.includes('atomic'));
+  const outcome = await applier(c, commands, body.subarray(at), caps.includes('atomic'));
   return respond(outcome, commands, caps);
 }
 
@@ -184,11 +187,12 @@ function respond(o: Outcome, commands: Command[], caps: string[]): Uint8Array {
   return concat([...messages, ...sideband(1, report), FLUSH]);
 }
 
-function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
+export function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
   return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
 }
 
-async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
+/** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
+export async function readPushed(c: PushContext, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
   const pushed = new Map<string, Pushed>();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
@@ -203,6 +207,27 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
       return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
     }
   }
+  return pushed;
+}
+
+/**
+ * Writes a push's objects. Each object's pack entry is kept as git sent it (the next clone sends
+ * git's compression and deltas as they are), and each tree's children read while its bytes are
+ * at hand, one string for each object's id: a clone's walk reads no tree again.
+ */
+export async function writePushed(c: PushContext, pushed: Map<string, Pushed>): Promise<void> {
+  const ids = new Map<string, string>();
+  for (const oid of pushed.keys()) ids.set(oid, oid);
+  for (const [oid, o] of pushed) {
+    await c.repo.writeObject(o.type, o.content);
+    c.repo.rememberPacked(oid, o.packed);
+    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
+  }
+}
+
+async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
+  const pushed = await readPushed(c, commands, packBytes);
+  if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const refs = refsOf(c.state, c.project.id);
   const results = new Map<string, string | null>();
@@ -243,16 +268,7 @@ async function checkAndApply(
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
-  // Each object's pack entry is kept as git sent it (the next clone sends git's compression and
-  // deltas as they are), and each tree's children read while its bytes are at hand, one string
-  // for each object's id: a clone's walk reads no tree again.
-  const ids = new Map<string, string>();
-  for (const oid of pushed.keys()) ids.set(oid, oid);
-  for (const [oid, o] of pushed) {
-    await c.repo.writeObject(o.type, o.content);
-    c.repo.rememberPacked(oid, o.packed);
-    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
-  }
+  await writePushed(c, pushed);
   const tags = new Map<string, TagRef>();
   for (const cmd of commands) {
     if (!cmd.ref.startsWith('refs/tags/') || cmd.new === ZERO) continue;
@@ -309,7 +325,7 @@ function mergeRequestLinks(c: PushContext, commands: Command[]): string[] {
 }
 
 /** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
-function firstDefaultBranch(branches: string[], head: string): string | null {
+export function firstDefaultBranch(branches: string[], head: string): string | null {
   if (branches.includes(head)) return head;
   if (branches.length === 1) return branches[0]!;
   for (const b of ['main', 'master']) if (branches.includes(b)) return b;
@@ -332,7 +348,7 @@ export const HIDDEN_REF_PREFIXES = ['refs/environments/', 'refs/keep-around/', '
 export const isHiddenRef = (ref: string): boolean => HIDDEN_REF_PREFIXES.some((p) => ref.startsWith(p));
 
 /** git's check_refname_format for a ref a push names (receive-pack: "funny refname" otherwise). */
-function isRefName(ref: string): boolean {
+export function isRefName(ref: string): boolean {
   if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('..') || ref.includes('@{')) return false;
   if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
   return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));

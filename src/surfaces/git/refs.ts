@@ -16,8 +16,18 @@ export interface AdvertisedRef {
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A repository's refs as git lists them, and what HEAD names. */
+export interface Advertised {
+  refs: AdvertisedRef[];
+  head: string;
+  empty: boolean;
+}
+
+/** Where the refs a repository advertises come from: a project's repository, or its wiki's. */
+export type RefSource = (state: State, project: Project) => Advertised;
+
 /** HEAD (when its branch exists), every branch and every tag, as git lists them. */
-export function advertisedRefs(state: State, project: Project): { refs: AdvertisedRef[]; head: string; empty: boolean } {
+export function advertisedRefs(state: State, project: Project): Advertised {
   const refs = refsOf(state, project.id);
   const head = `refs/heads/${defaultBranchName(project)}`;
   const out: AdvertisedRef[] = [];

@@ -8,7 +8,7 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
-import { advertisedRefs, type AdvertisedRef } from './refs.js';
+import { advertisedRefs, type AdvertisedRef, type RefSource } from './refs.js';
 
 export const AGENT = 'agent=git/2.39.5-gitlab-emulator';
 const ZERO = '0000000000000000000000000000000000000000';
@@ -17,12 +17,12 @@ const ZERO = '0000000000000000000000000000000000000000';
 export class ProtocolError extends Error {}
 
 /** `info/refs?service=git-upload-pack`: the v2 capabilities, or the v0 ref advertisement. */
-export function uploadPackAdvertisement(state: State, project: Project, v2: boolean): Uint8Array {
+export function uploadPackAdvertisement(state: State, project: Project, v2: boolean, source: RefSource = advertisedRefs): Uint8Array {
   if (v2) {
     // `filter` is not offered: git then warns "filtering not recognized by server, ignoring" and fetches everything.
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
-  const { refs, head } = advertisedRefs(state, project);
+  const { refs, head } = source(state, project);
   const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-relative no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
@@ -63,12 +63,13 @@ function parseV2(body: Uint8Array): V2Request {
 }
 
 /** `POST git-upload-pack`: a v2 command, or v0's wants and haves. */
-export async function uploadPack(repo: RepositoryObjects, state: State, project: Project, body: Uint8Array, v2: boolean): Promise<Uint8Array> {
+export async function uploadPack(repo: RepositoryObjects, state: State, project: Project, body: Uint8Array, v2: boolean, source: RefSource = advertisedRefs): Promise<Uint8Array> {
   try {
-    if (!v2) return await fetchV0(repo, state, project, readPackets(body).packets);
+    const refs = () => source(state, project);
+    if (!v2) return await fetchV0(repo, refs, readPackets(body).packets);
     const req = parseV2(body);
-    if (req.command === 'ls-refs') return lsRefs(state, project, req.args);
-    if (req.command === 'fetch') return await fetchV2(repo, state, project, req.args);
+    if (req.command === 'ls-refs') return lsRefs(refs, req.args);
+    if (req.command === 'fetch') return await fetchV2(repo, refs, req.args);
     throw new ProtocolError(`invalid command '${req.command}'`);
   } catch (e) {
     if (e instanceof ProtocolError) return concat([pkt(`ERR ${e.message}\n`), FLUSH]);
@@ -77,11 +78,14 @@ export async function uploadPack(repo: RepositoryObjects, state: State, project:
   }
 }
 
-function lsRefs(state: State, project: Project, args: string[]): Uint8Array {
+/** The refs of the repository a request reads (computed when asked). */
+type Refs = () => ReturnType<RefSource>;
+
+function lsRefs(source: Refs, args: string[]): Uint8Array {
   const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice(11));
   const symrefs = args.includes('symrefs');
   const peel = args.includes('peel');
-  const { refs, head } = advertisedRefs(state, project);
+  const { refs, head } = source();
   const wanted = (name: string) => prefixes.length === 0 || prefixes.some((p) => name.startsWith(p));
   const out: Uint8Array[] = [];
   if (args.includes('unborn') && wanted('HEAD') && !refs.some((r) => r.name === 'HEAD')) out.push(pkt(`unborn HEAD symref-target:${head}\n`));
@@ -124,7 +128,7 @@ function deepen(value: string): number {
   return n;
 }
 
-async function fetchV2(repo: RepositoryObjects, state: State, project: Project, args: string[]): Promise<Uint8Array> {
+async function fetchV2(repo: RepositoryObjects, source: Refs, args: string[]): Promise<Uint8Array> {
   const n: Negotiation = { wants: [], haves: [], done: false, shallow: [], includeTag: false };
   for (const a of args) {
     const [k, ...rest] = a.split(' ');
@@ -158,13 +162,13 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     for (const s of selection.unshallow) sections.push(pkt(`unshallow ${s}\n`));
     sections.push(DELIM);
   }
-  if (n.includeTag) await includeTags(repo, state, project, selection.objects);
+  if (n.includeTag) await includeTags(repo, source, selection.objects);
   const pack = await packOf(repo, selection.objects);
   return framed([...sections, pkt('packfile\n')], pack.chunks, pack.length, [FLUSH]);
 }
 
 /** Protocol v0 in one round (the client sends its wants, haves and `done` together). */
-async function fetchV0(repo: RepositoryObjects, state: State, project: Project, packets: Packet[]): Promise<Uint8Array> {
+async function fetchV0(repo: RepositoryObjects, source: Refs, packets: Packet[]): Promise<Uint8Array> {
   const n: Negotiation = { wants: [], haves: [], done: false, shallow: [], includeTag: false };
   let caps: string[] = [];
   for (const p of packets) {
@@ -207,7 +211,7 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     return concat(out);
   }
   out.push(pkt(common.length > 0 ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
-  if (n.includeTag) await includeTags(repo, state, project, selection.objects);
+  if (n.includeTag) await includeTags(repo, source, selection.objects);
   const pack = await packOf(repo, selection.objects);
   if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
   if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
@@ -224,9 +228,9 @@ async function select(repo: RepositoryObjects, n: Negotiation, common: string[])
 }
 
 /** `include-tag`: annotated tags that point at a commit being sent go too. */
-async function includeTags(repo: RepositoryObjects, state: State, project: Project, objects: { oid: string; type: string }[]): Promise<void> {
+async function includeTags(repo: RepositoryObjects, source: Refs, objects: { oid: string; type: string }[]): Promise<void> {
   const sent = new Set(objects.map((o) => o.oid));
-  for (const r of advertisedRefs(state, project).refs) {
+  for (const r of source().refs) {
     if (r.peeled && sent.has(r.peeled) && !sent.has(r.oid) && repo.has(r.oid)) {
       sent.add(r.oid);
       objects.push({ oid: r.oid, type: 'tag' });
