@@ -195,11 +195,31 @@ function headerLength(size: number): number {
 }
 
 /**
- * A pack of `objects` in one buffer: each entry's bytes as kept (`PackedObject`); a delta whose
- * base came earlier in the pack is an ofs-delta, one whose base comes later a ref-delta (the
+ * The objects in their order, but each delta's base (when the pack carries it) moved before the
+ * delta: isomorphic-git resolves a delta only against an object it has already read.
+ */
+function basesFirst(objects: readonly { oid: string; packed: PackedObject }[]): { oid: string; packed: PackedObject }[] {
+  const byOid = new Map(objects.map((o) => [o.oid, o]));
+  const placed = new Set<string>();
+  const out: { oid: string; packed: PackedObject }[] = [];
+  const chain: { oid: string; packed: PackedObject }[] = [];
+  for (const o of objects) {
+    for (let cur: { oid: string; packed: PackedObject } | undefined = o; cur && !placed.has(cur.oid); cur = cur.packed.base === null ? undefined : byOid.get(cur.packed.base)) {
+      placed.add(cur.oid);
+      chain.push(cur);
+    }
+    while (chain.length > 0) out.push(chain.pop()!);
+  }
+  return out;
+}
+
+/**
+ * A pack of `objects` in one buffer: each entry's bytes as kept (`PackedObject`), each delta
+ * after its base as an ofs-delta (a ref-delta only against an object outside the pack: the
  * caller sends a delta only when its base is in the pack, or the client has it).
  */
-export async function writePack(objects: readonly { oid: string; packed: PackedObject }[]): Promise<Uint8Array> {
+export async function writePack(given: readonly { oid: string; packed: PackedObject }[]): Promise<Uint8Array> {
+  const objects = basesFirst(given);
   const offsets = new Map<string, number>();
   let length = 12;
   for (const { oid, packed: p } of objects) {
