@@ -1,13 +1,15 @@
 // A project's wiki repository over git (`<project>.wiki.git`), as GitLab serves it: cloned by who
 // may read the wiki, pushed by who may write it, and a push re-indexes the pages the wiki API
-// reads. With the real git against the server, and with isomorphic-git through `emulator.handle`.
+// reads. With the real git against the server, and with isomorphic-git through the MSW door.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
+import http from 'isomorphic-git/http/web';
 import { Volume, createFsFromVolume } from 'memfs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server, type Snapshot } from '../src/index.js';
 import { GitScratch, HAS_GIT, withCredentials } from './support/git-cli.js';
+import { mswDoor } from './support/msw.js';
 import { ORIGIN, TEAM, TEAM_MEMBERS } from './support/world.js';
 
 const fixture: Fixture = {
@@ -153,19 +155,12 @@ describe.skipIf(!HAS_GIT)('a project’s wiki over git, with the real git agains
   });
 });
 
-describe('a project’s wiki through emulator.handle, with isomorphic-git (no socket)', () => {
-  const http = {
-    async request({ url, method = 'GET', headers = {}, body }: { url: string; method?: string; headers?: Record<string, string>; body?: AsyncIterable<Uint8Array> }) {
-      const chunks: Uint8Array[] = [];
-      if (body) for await (const c of body) chunks.push(c);
-      const res = await emulator.handle(new Request(url, { method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }));
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      return { url, method, statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), body: (async function* () { yield bytes; })() };
-    },
-  };
+describe('a project’s wiki through the MSW door, with isomorphic-git (no socket)', () => {
+  const door = mswDoor();
   const onAuth = () => ({ username: 'dev', password: 'dev-token' });
 
   it('clones, commits a page, pushes, and the wiki API lists it', async () => {
+    door.serve(emulator);
     const fs = createFsFromVolume(new Volume());
     const dir = '/w';
     await git.clone({ fs, http, dir, url: `${ORIGIN}/acme/app.wiki.git`, onAuth });
