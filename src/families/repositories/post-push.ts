@@ -25,9 +25,3 @@ export function takePostPushMessage(draft: Draft<State>, key: string, now: numbe
   tdel(table!, key);
   return kept.expiresAt > now ? kept.message : null;
 }
-
-/** Whether a message waits under `key` (read without a draft, to take it only when there is one). */
-export function hasPostPushMessage(state: State, key: string, now: number): boolean {
-  const kept = state.postPushMessages ? tget(state.postPushMessages, key) : undefined;
-  return kept !== undefined && kept.expiresAt > now;
-}
