@@ -1,6 +1,8 @@
 // Git's pack format (gitformat-pack): what upload-pack sends and receive-pack reads. Packs we
-// write hold whole objects (no deltas); packs we read may hold both kinds of delta, against an
-// object of the same pack (ofs-delta) or one the repository already has (ref-delta, a thin pack).
+// write hold each object's entry as it is kept: a pushed object as the pushed pack held it (git's
+// compression, its delta against a base of the same pack), any other whole in stored zlib blocks.
+// Packs we read may hold both kinds of delta, against an object of the same pack (ofs-delta) or
+// one the repository already has (ref-delta, a thin pack).
 import { codec, type ObjectType } from './format.js';
 import { concat } from './pktline.js';
 

@@ -1,7 +1,8 @@
 // git-upload-pack over smart HTTP (gitprotocol-http, gitprotocol-v2, gitprotocol-pack): the ref
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
-// Packs are built from the object store, whole objects, sent on side-band 1.
+// Packs are built from the object store as it keeps each object's entry (a pushed object as
+// git compressed it, deltas included), sent on side-band 1.
 import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
