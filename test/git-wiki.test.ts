@@ -114,6 +114,11 @@ describe.skipIf(!HAS_GIT)('a project’s wiki over git, with the real git agains
     await scratch.ok(['commit', '-q', '-m', 'x'], 'r');
     const reporter = await scratch.run(['push', 'origin', 'HEAD'], 'r');
     expect(reporter.stderr).toContain("remote: You are not allowed to write to this project's wiki.");
+    // The wiki shares its project's storage, but hands out only its own history.
+    const code = emulator.git('acme/app').refs().branches.main!;
+    const byId = await scratch.run(['fetch', 'origin', code], 'r');
+    expect(byId.code).not.toBe(0);
+    expect(byId.stderr).toContain(`not our ref ${code}`);
     const outsider = await scratch.run(['clone', url('acme/app.wiki.git', 'out', 'outsider-token'), 'o']);
     expect(outsider.stderr).toContain("remote: The project you were looking for could not be found or you don't have permission to view it.");
     const missing = await scratch.run(['clone', url('acme/nothing.wiki.git', 'dev', 'dev-token'), 'n']);

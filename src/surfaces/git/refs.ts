@@ -21,6 +21,11 @@ export interface Advertised {
   refs: AdvertisedRef[];
   head: string;
   empty: boolean;
+  /**
+   * Whether a fetch may want only what the refs point at (and their history): a wiki shares its
+   * project's storage, and must not hand out the project's objects by id.
+   */
+  tipsOnly?: boolean;
 }
 
 /** Where the refs a repository advertises come from: a project's repository, or its wiki's. */

@@ -111,10 +111,12 @@ interface Negotiation {
   includeTag: boolean;
 }
 
-function checkWants(repo: RepositoryObjects, wants: readonly string[]): void {
+function checkWants(repo: RepositoryObjects, wants: readonly string[], source: Refs): void {
+  const advertised = source();
+  const tips = advertised.tipsOnly ? new Set(advertised.refs.flatMap((r) => (r.peeled ? [r.oid, r.peeled] : [r.oid]))) : null;
   for (const w of wants) {
     if (!/^[0-9a-f]{40}$/.test(w)) throw new ProtocolError(`protocol error: expected sha/ref, got '${w}'`);
-    if (!repo.has(w)) throw new ProtocolError(`upload-pack: not our ref ${w}`);
+    if (!repo.has(w) || (tips && !tips.has(w))) throw new ProtocolError(`upload-pack: not our ref ${w}`);
   }
 }
 
@@ -145,7 +147,7 @@ async function fetchV2(repo: RepositoryObjects, source: Refs, args: string[]): P
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
     else if (k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
-  checkWants(repo, n.wants);
+  checkWants(repo, n.wants, source);
   const common = n.haves.filter((h) => repo.has(h));
   const sections: Uint8Array[] = [];
   if (!n.done) {
@@ -187,7 +189,7 @@ async function fetchV0(repo: RepositoryObjects, source: Refs, packets: Packet[])
     else if (k === 'deepen-relative') n.relative = true;
     else if (k === 'filter' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
   }
-  checkWants(repo, n.wants);
+  checkWants(repo, n.wants, source);
   n.includeTag = caps.includes('include-tag');
   // In v0, a relative deepening is a capability of the first want, not a line of its own.
   if (caps.includes('deepen-relative')) n.relative = true;

@@ -26,8 +26,8 @@ const owner = (project: Project) => ({ kind: 'project' as const, id: project.id 
 export function wikiRefs(state: State, project: Project): Advertised {
   const wiki = wikiRepo(state, owner(project));
   const head = `refs/heads/${wiki?.branch ?? WIKI_DEFAULT_BRANCH}`;
-  if (!wiki) return { refs: [], head, empty: true };
-  return { refs: [{ name: 'HEAD', oid: wiki.head, symref: head }, { name: head, oid: wiki.head }], head, empty: false };
+  if (!wiki) return { refs: [], head, empty: true, tipsOnly: true };
+  return { refs: [{ name: 'HEAD', oid: wiki.head, symref: head }, { name: head, oid: wiki.head }], head, empty: false, tipsOnly: true };
 }
 
 /** Whether anyone may clone the wiki without credentials (GitAccessWiki: Guest's download_wiki_code). */
