@@ -651,7 +651,11 @@ export class RepositoryObjects {
     return packedWhole(type, object);
   }
 
-  /** Keeps an object's pack entry as a pushed pack held it; the first one kept stays (no two deltas against each other). */
+  /**
+   * Keeps an object's pack entry as a pushed pack held it. The first one kept stays, so that two
+   * objects are rarely deltas of each other; a loop that an evicted entry still lets in is cut
+   * when a pack is written (`deltasToSendWhole`).
+   */
   rememberPacked(oid: string, packed: PackedObject): void {
     if (!this.db.packed.get(oid)) this.db.packed.set(oid, packed, 64 + packed.deflated.length);
   }
