@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
+import { mswDoor } from './support/msw.js';
 import { ORIGIN, TEAM, TEAM_MEMBERS, idOf, seededWorld } from './support/world.js';
 
 const CONTENT = 'large binary content\n';
@@ -36,6 +37,7 @@ const fixture: Fixture = {
 };
 
 const world = seededWorld(fixture, '2026-03-01T12:00:00Z');
+const door = mswDoor();
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 const REPO = `${ORIGIN}/acme/assets.git`;
 
@@ -148,5 +150,18 @@ describe('Git LFS over HTTP', () => {
     const outsider = await batch('download', [{ oid: OID, size: 1 }], basic('out', 'outsider-token'));
     expect(outsider.status).toBe(404);
     expect(await outsider.json()).toEqual({ message: 'Not found.', documentation_url: `${ORIGIN}/help` });
+  });
+
+  it('hands out and takes the LFS token through the MSW door too', async () => {
+    door.serve(world());
+    const res = await fetch(`${REPO}/info/lfs/objects/batch`, {
+      method: 'POST',
+      headers: { Authorization: basic('dev', 'dev-token'), 'Content-Type': 'application/vnd.git-lfs+json' },
+      body: JSON.stringify({ operation: 'download', objects: [{ oid: OID, size: CONTENT.length }] }),
+    });
+    const body = (await res.json()) as { objects: { actions: { download: { href: string; header: { Authorization: string } } } }[] };
+    const { href, header } = body.objects[0]!.actions.download;
+    expect(decodeLfs(header.Authorization).login).toBe('dev');
+    expect(await (await fetch(href, { headers: header })).text()).toBe(CONTENT);
   });
 });
