@@ -78,4 +78,18 @@ describe('isomorphic-git against the emulator, through MSW', () => {
     const error = await git.clone({ fs, http, dir, url: `${GITLAB}/acme/tool.git` }).catch((e: Error) => e);
     expect(String(error)).toContain('401');
   });
+
+  it('creates a project by pushing to it, and hears GitLab say so', async () => {
+    const { fs, dir } = workspace();
+    await git.init({ fs, dir, defaultBranch: 'main' });
+    fs.writeFileSync(`${dir}/README.md`, '# New\n');
+    await git.add({ fs, dir, filepath: 'README.md' });
+    await git.commit({ fs, dir, message: 'First', author });
+    const said: string[] = [];
+    const pushed = await git.push({ fs, http, dir, url: `${GITLAB}/acme/new-tool.git`, ref: 'main', onAuth, onMessage: (m) => void said.push(m) });
+    expect(pushed.ok).toBe(true);
+    expect(said.join('')).toContain('The private project acme/new-tool was successfully created.');
+    const res = await fetch(`${GITLAB}/api/v4/projects/acme%2Fnew-tool`, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+    expect(await res.json()).toMatchObject({ path: 'new-tool', visibility: 'private', default_branch: 'main' });
+  });
 });

@@ -1,7 +1,9 @@
 // Git over HTTP with the real `git` against the node server: clone and fetch (protocol v2 and
 // v0), push of branches and tags, GitLab's protected-branch rules and messages, shallow clones,
 // and authentication as GitLab's git HTTP controller does it.
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import isogit from 'isomorphic-git';
+import { Volume, createFsFromVolume } from 'memfs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server, type Snapshot } from '../src/index.js';
@@ -247,13 +249,36 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(sha.stderr).toContain('remote: GitLab: You cannot create a branch with a 40-character hexadecimal branch name.');
   });
 
-  it('keeps branches and tags only: other refs are refused, alone unless the push is atomic', async () => {
+  it('mirrors as GitLab does: notes and other refs are kept, GitLab’s own ref spaces refused as hidden, alone unless the push is atomic', async () => {
     await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'a']);
-    const loose = await git.run(['push', 'origin', 'HEAD:refs/heads/kept', 'HEAD:refs/notes/x'], 'a');
-    expect(loose.stderr).toContain('* [new branch]      HEAD -> kept');
-    expect(loose.stderr).toContain('! [remote rejected] HEAD -> refs/notes/x (deny updating a hidden ref)');
-    expect(emulator.git('acme/app').refs().branches.kept).toBeDefined();
-    const atomic = await git.run(['push', '--atomic', 'origin', 'HEAD:refs/heads/held', 'HEAD:refs/notes/x'], 'a');
+    await git.ok(['notes', 'add', '-m', 'Reviewed'], 'a');
+    await git.ok(['update-ref', 'refs/merge-requests/1/head', 'HEAD'], 'a');
+    await git.ok(['update-ref', 'refs/custom/kept', 'HEAD'], 'a');
+    const mirror = await git.run(['push', '--mirror', 'origin'], 'a');
+    expect(mirror.code).not.toBe(0);
+    expect(mirror.stderr).toContain('* [new reference]   refs/notes/commits -> refs/notes/commits');
+    expect(mirror.stderr).toContain('* [new reference]   refs/custom/kept -> refs/custom/kept');
+    expect(mirror.stderr).toContain('! [remote rejected] refs/merge-requests/1/head -> refs/merge-requests/1/head (deny updating a hidden ref)');
+    expect(mirror.stderr).toContain('! [remote rejected] origin/main -> origin/main (deny updating a hidden ref)');
+    expect(mirror.stderr).toContain('error: failed to push some refs to');
+    // What was kept is fetched like any ref, and listed; the API's branches and tags are unchanged.
+    const listed = await git.ok(['ls-remote', 'origin'], 'a');
+    expect(listed).toContain('refs/notes/commits');
+    expect(listed).toContain('refs/custom/kept');
+    expect(listed).not.toContain('refs/merge-requests/');
+    await git.ok(['clone', '-q', url('acme/app.git', 'dev', 'dev-token'), 'b']);
+    await git.ok(['fetch', '-q', 'origin', 'refs/notes/*:refs/notes/*'], 'b');
+    expect(await git.ok(['notes', 'show', 'HEAD'], 'b')).toBe('Reviewed\n');
+    expect(Object.keys(emulator.git('acme/app').refs().branches)).toEqual(['main']);
+    // A second mirror push changes nothing it kept, and deletes what the mirror no longer has.
+    await git.ok(['update-ref', '-d', 'refs/custom/kept'], 'a');
+    const again = await git.run(['push', '--mirror', 'origin'], 'a');
+    expect(again.stderr).toContain('- [deleted]         refs/custom/kept');
+    expect(await git.ok(['ls-remote', 'origin'], 'a')).not.toContain('refs/custom/kept');
+    // Only a developer and up writes them (PushCheck), and an atomic push with a hidden ref moves nothing.
+    const reporter = await git.run(['push', url('acme/app.git', 'rep', 'reporter-token'), 'HEAD:refs/notes/other'], 'a');
+    expect(reporter.stderr).toContain('remote: You are not allowed to push code to this project.');
+    const atomic = await git.run(['push', '--atomic', 'origin', 'HEAD:refs/heads/held', 'HEAD:refs/pipelines/1'], 'a');
     expect(atomic.stderr).toContain('(atomic transaction failed)');
     expect(emulator.git('acme/app').refs().branches.held).toBeUndefined();
   });
@@ -302,6 +327,33 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     expect(none.stderr).toContain('no commits selected for shallow requests');
   });
 
+  it('sends back a pushed history with git’s own deltas, which git and isomorphic-git both read', async () => {
+    await git.ok(['init', '-q', '-b', 'main', 'd']);
+    const text = Array.from({ length: 300 }, (_, i) => `line ${i} of a long file\n`).join('');
+    for (let c = 0; c < 8; c++) await commit('d', 'long.txt', `${text}version ${c}\n`, `Version ${c}`);
+    await git.ok(['gc', '-q', '--aggressive'], 'd');
+    await git.ok(['push', '-q', url('acme/empty.git', 'dev', 'dev-token'), 'main'], 'd');
+    await git.ok(['clone', '-q', '--bare', url('acme/empty.git', 'dev', 'dev-token'), 'c.git']);
+    await git.ok(['fsck', '--strict'], 'c.git');
+    // The pack sent holds deltas (git's, as pushed), not only whole objects.
+    const idx = readdirSync(join(git.dir, 'c.git/objects/pack')).find((f) => f.endsWith('.idx'))!;
+    const verified = await git.ok(['verify-pack', '-v', `objects/pack/${idx}`], 'c.git');
+    expect(verified).toMatch(/chain length = [1-9]/);
+    expect(await git.ok(['log', '--format=%H', 'main'], 'c.git')).toBe(await git.ok(['log', '--format=%H', 'main'], 'd'));
+    const fs = createFsFromVolume(new Volume());
+    const http = {
+      async request({ url: u, method = 'GET', headers = {}, body }: { url: string; method?: string; headers?: Record<string, string>; body?: AsyncIterable<Uint8Array> }) {
+        const chunks: Uint8Array[] = [];
+        if (body) for await (const c of body) chunks.push(c);
+        const res = await emulator.handle(new Request(u, { method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined }));
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        return { url: u, method, statusCode: res.status, statusMessage: res.statusText, headers: Object.fromEntries(res.headers), body: (async function* () { yield bytes; })() };
+      },
+    };
+    await isogit.clone({ fs, http, dir: '/w', url: 'http://gitlab.example.com/acme/empty.git', onAuth: () => ({ username: 'dev', password: 'dev-token' }) });
+    expect(fs.readFileSync('/w/long.txt', 'utf8')).toBe(`${text}version 7\n`);
+  });
+
   it('sets the default branch of an empty repository from its first push', async () => {
     const cloned = await git.run(['clone', url('acme/empty.git', 'dev', 'dev-token'), 'e']);
     expect(cloned.code).toBe(0);
@@ -331,12 +383,32 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     await commit('n', 'a.txt', 'a\n', 'First');
     const pushed = await git.run(['push', url('dev/tool.git', 'dev', 'dev-token'), 'main'], 'n');
     expect(pushed.code, pushed.stderr).toBe(0);
+    // Gitlab::Checks::ProjectCreated, printed by the post-receive of the push (on side-band 2).
+    expect(pushed.stderr.replace(/ +\n/g, '\n')).toContain(
+      `remote:\nremote: The private project dev/tool was successfully created.\nremote:\nremote: To configure the remote, run:\nremote:   git remote add origin ${server.url}/dev/tool.git\nremote:\nremote: To view the project, visit:\nremote:   ${server.url}/dev/tool\nremote:\n`,
+    );
+    // Once: the next push says nothing of it.
+    await commit('n', 'b.txt', 'b\n', 'Second');
+    const second = await git.run(['push', url('dev/tool.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(second.stderr).not.toContain('successfully created');
     const project = await api('/projects/dev%2Ftool', 'dev-token');
     expect(project.body).toMatchObject({ path: 'tool', name: 'tool', visibility: 'private', default_branch: 'main' });
-    expect((await api('/projects/dev%2Ftool/repository/commits', 'dev-token')).body.map((c: any) => c.title)).toEqual(['First']);
+    expect((await api('/projects/dev%2Ftool/repository/commits', 'dev-token')).body.map((c: any) => c.title)).toEqual(['Second', 'First']);
     // Not in a group where the pusher may not create projects, nor with a token that cannot push.
     const group = await git.run(['push', url('acme/tool.git', 'dev', 'dev-token'), 'main'], 'n');
     expect(group.stderr).toContain("remote: The project you were looking for could not be found or you don't have permission to view it.");
+    // A push that creates the project but does not land leaves the message for the next one that
+    // does, within five minutes (GitLab keeps it in Redis that long).
+    const refused = await git.run(['push', url('dev/kept.git', 'dev', 'dev-token'), `HEAD:refs/heads/${'b'.repeat(40)}`], 'n');
+    expect(refused.stderr).toContain('You cannot create a branch with a 40-character hexadecimal branch name.');
+    expect(refused.stderr).not.toContain('successfully created');
+    const landed = await git.run(['push', url('dev/kept.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(landed.stderr).toContain('remote: The private project dev/kept was successfully created.');
+    await git.run(['push', url('dev/late.git', 'dev', 'dev-token'), `HEAD:refs/heads/${'c'.repeat(40)}`], 'n');
+    emulator.clock.advance('301s');
+    const late = await git.run(['push', url('dev/late.git', 'dev', 'dev-token'), 'main'], 'n');
+    expect(late.code, late.stderr).toBe(0);
+    expect(late.stderr).not.toContain('successfully created');
     const reader = await git.run(['push', url('dev/tool2.git', 'dev', 'dev-read-repo'), 'main'], 'n');
     expect(reader.stderr).toContain('remote: You are not allowed to upload code.');
     expect((await api('/projects/dev%2Ftool2', 'dev-token')).status).toBe(404);
@@ -370,6 +442,22 @@ describe.skipIf(!HAS_GIT)('git over HTTP with the real git, against the node ser
     updateProject(emulator, 'acme/app', (p) => void (p.archived = true));
     const archived = await git.run(['push', url('acme/app.git', 'mai', 'maintainer-token'), 'HEAD:refs/heads/m'], 'a');
     expect(archived.stderr).toContain("remote: You can't push code to an archived project.");
+  });
+
+  it('clones and pushes with the LFS token the batch API handed out, for that project only', async () => {
+    const res = await fetch(`${server.url}/acme/app.git/info/lfs/objects/batch`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${Buffer.from('dev:dev-token').toString('base64')}`, 'Content-Type': 'application/vnd.git-lfs+json' },
+      body: JSON.stringify({ operation: 'upload', objects: [{ oid: 'a'.repeat(64), size: 1 }] }),
+    });
+    const body = (await res.json()) as { objects: { actions: { upload: { header: { Authorization: string } } } }[] };
+    const [login, token] = Buffer.from(body.objects[0]!.actions.upload.header.Authorization.replace(/^Basic /, ''), 'base64').toString().split(':') as [string, string];
+    await git.ok(['clone', '-q', url('acme/app.git', login, token), 'a']);
+    await commit('a', 'lfs.txt', 'with an LFS token\n', 'Pushed with an LFS token');
+    await git.ok(['push', '-q', 'origin', 'HEAD:refs/heads/lfs-token'], 'a');
+    expect(emulator.git('acme/app').refs().branches['lfs-token']).toBe((await git.ok(['rev-parse', 'HEAD'], 'a')).trim());
+    const other = await git.run(['clone', url('acme/other.git', login, token), 'b']);
+    expect(other.stderr).toContain('HTTP Basic: Access denied');
   });
 
   it('lets a running job clone its own project with gitlab-ci-token, and nothing more', async () => {

@@ -185,6 +185,43 @@ export function parseTree(bytes: Uint8Array): Tree {
   return out;
 }
 
+/** A tree's children as a walk over reachable objects needs them: no names, no modes. */
+export interface TreeChildren {
+  readonly trees: readonly string[];
+  readonly blobs: readonly string[];
+}
+
+/** Whether the mode at `bytes[from..to)` is `want`, with or without a leading zero (as `parseTree` pads it). */
+function modeIs(bytes: Uint8Array, from: number, to: number, want: string): boolean {
+  if (to - from === want.length + 1 && bytes[from] === 0x30) from++;
+  if (to - from !== want.length) return false;
+  for (let k = 0; k < want.length; k++) if (bytes[from + k] !== want.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * A tree's subtrees and blobs straight from its bytes (submodule commits are not objects of the
+ * repository): what `parseTree` reads, without decoding names or making an entry of each.
+ * `intern` gives the id of an object already at hand, so that lists share one string per object.
+ */
+export function treeChildren(bytes: Uint8Array, intern?: (oid: string) => string): TreeChildren {
+  const trees: string[] = [];
+  const blobs: string[] = [];
+  let i = 0;
+  while (i < bytes.length) {
+    const space = bytes.indexOf(0x20, i);
+    const nul = bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error('malformed tree');
+    let oid = '';
+    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+    if (intern) oid = intern(oid);
+    if (modeIs(bytes, i, space, '40000')) trees.push(oid);
+    else if (!modeIs(bytes, i, space, '160000')) blobs.push(oid);
+    i = nul + 21;
+  }
+  return { trees, blobs };
+}
+
 /** git's order of tree entries: by name as bytes (code points), a tree's name as if it ended in `/`. */
 function compareEntries(a: TreeEntry, b: TreeEntry): number {
   const x = a.mode === '040000' ? `${a.name}/` : a.name;

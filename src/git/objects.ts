@@ -7,9 +7,13 @@
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
 import type { FsClient } from 'isomorphic-git';
 import { newVolume, type SyncVolume } from './volume.js';
-import { EMPTY_TREE, Lru, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
-export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree } from './format.js';
+import { packedWhole, type PackedObject } from './pack.js';
+import { EMPTY_TREE, Lru, treeChildren, type TreeChildren, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
+export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree, TreeChildren } from './format.js';
+export type { PackedObject } from './pack.js';
 export { EMPTY_TREE } from './format.js';
+
+const NO_CHILDREN: TreeChildren = { trees: [], blobs: [] };
 
 /** A change of the world (an immer recipe), opaque at this layer: the world's type is defined above it. */
 export type WorldChange = (draft: never) => unknown;
@@ -252,6 +256,10 @@ export class ObjectDatabase {
   readonly blobs = new Lru<Uint8Array>(64 * 1024 * 1024);
   /** Facts derived from immutable objects (last commit of a path, blame, stats): never stale. */
   readonly memo = new Lru<unknown>(4_000_000);
+  /** Trees' children as a walk for a pack reads them (weighed in entries). */
+  readonly children = new Lru<TreeChildren>(8_000_000);
+  /** Objects as packs hold them (weighed in bytes): a pushed pack's entries, or whole objects once packed. */
+  readonly packed = new Lru<PackedObject>(256 * 1024 * 1024);
   #storages = new Map<number, ObjectStorage>();
   #empty: ObjectStorage | undefined;
   /** World -> project -> the committed objects of its repository in that world (one object, so a spy on it holds). */
@@ -592,6 +600,64 @@ export class RepositoryObjects {
 
   readTag(oid: string): Promise<TagData> {
     return this.get(oid, 'tag') as Promise<TagData>;
+  }
+
+  /**
+   * A tree's subtrees and blobs, for a walk over what a pack sends: kept per tree (objects never
+   * change), read from the parsed tree when there is one, else straight from the tree's bytes.
+   */
+  async treeChildren(oid: string): Promise<TreeChildren> {
+    if (oid === EMPTY_TREE) return NO_CHILDREN;
+    if (!this.has(oid)) throw new MissingObject(oid);
+    const hit = this.db.children.get(oid);
+    if (hit) return hit;
+    const parsed = this.db.parsed.get(oid);
+    let children: TreeChildren;
+    if (parsed instanceof Map) {
+      const trees: string[] = [];
+      const blobs: string[] = [];
+      for (const e of parsed.values()) (e.type === 'tree' ? trees : e.type === 'blob' ? blobs : []).push(e.oid);
+      children = { trees, blobs };
+    } else {
+      const { type, object } = await this.load(oid);
+      if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
+      children = treeChildren(object);
+    }
+    this.rememberChildren(oid, children);
+    return children;
+  }
+
+  /** Keeps a tree's children (a push reads them from the tree's bytes at hand). */
+  rememberChildren(oid: string, children: TreeChildren): void {
+    this.db.children.set(oid, children, 1 + children.trees.length + children.blobs.length);
+  }
+
+  /** How a pack holds the object: as a pushed pack held it, else whole (kept once made). */
+  async packedObject(oid: string): Promise<PackedObject> {
+    if (!this.has(oid)) throw new MissingObject(oid);
+    const hit = this.db.packed.get(oid);
+    if (hit) return hit;
+    const { type, object } = await this.load(oid);
+    const packed = packedWhole(type, object);
+    this.rememberPacked(oid, packed);
+    return packed;
+  }
+
+  /** The whole object in a pack, never a delta (for a delta whose base the pack does not carry). */
+  async packedWhole(oid: string): Promise<PackedObject> {
+    const packed = await this.packedObject(oid);
+    if (packed.base === null) return packed;
+    const { type, object } = await this.readObject(oid);
+    return packedWhole(type, object);
+  }
+
+  /**
+   * Keeps an object's pack entry as a pushed pack held it. The first one kept stays, so that two
+   * objects are rarely deltas of each other; a loop that an evicted entry still lets in is cut
+   * when a pack is written (`deltasToSendWhole`).
+   */
+  rememberPacked(oid: string, packed: PackedObject): void {
+    if (!this.db.packed.get(oid)) this.db.packed.set(oid, packed, 64 + packed.deflated.length);
   }
 
   /** A derived fact about immutable objects, computed once; `weight` is its rough size in items. */

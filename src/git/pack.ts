@@ -1,6 +1,8 @@
 // Git's pack format (gitformat-pack): what upload-pack sends and receive-pack reads. Packs we
-// write hold whole objects (no deltas); packs we read may hold both kinds of delta, against an
-// object of the same pack (ofs-delta) or one the repository already has (ref-delta, a thin pack).
+// write hold each object's entry as it is kept: a pushed object as the pushed pack held it (git's
+// compression, its delta against a base of the same pack), any other whole in stored zlib blocks.
+// Packs we read may hold both kinds of delta, against an object of the same pack (ofs-delta) or
+// one the repository already has (ref-delta, a thin pack).
 import { codec, type ObjectType } from './format.js';
 import { concat } from './pktline.js';
 
@@ -111,6 +113,161 @@ export async function packChunks(entries: readonly Uint8Array[]): Promise<{ chun
   return { chunks, length };
 }
 
+/**
+ * An object as a pack holds it: its deflated bytes, copied into a pack as they are, whole (the
+ * zlib stream of its content) or as a delta against `base` (the zlib stream of the delta). A
+ * pushed pack's entries are kept in this form, so a clone sends git's own compression and deltas.
+ */
+export interface PackedObject {
+  /** The type of the object (not of the entry: a delta's object has its base's type). */
+  type: ObjectType;
+  /** The object this one is a delta against, or null for a whole object. */
+  base: string | null;
+  /** The size of what `deflated` inflates to: the content, or the delta. */
+  size: number;
+  deflated: Uint8Array;
+}
+
+/** A whole object as a pack stores it, in stored (uncompressed) zlib blocks. */
+export function packedWhole(type: ObjectType, content: Uint8Array): PackedObject {
+  return { type, base: null, size: content.length, deflated: storedZlib(content) };
+}
+
+/** How long a chain of deltas a pack we send may hold (git's pack.depth). */
+export const MAX_DELTA_DEPTH = 50;
+
+/**
+ * The deltas of a pack's objects that cannot go as they are: a delta against an object outside
+ * the pack, one deeper than `MAX_DELTA_DEPTH` down its chain (every 51st link is cut), and one
+ * link of any loop of deltas (which only entries kept from different pushes could make).
+ */
+export function deltasToSendWhole(objects: ReadonlyMap<string, PackedObject>): string[] {
+  // Each object's depth (0: whole; -1: on the chain being followed).
+  const depth = new Map<string, number>();
+  const whole: string[] = [];
+  const chain: string[] = [];
+  for (const oid of objects.keys()) {
+    let cur = oid;
+    let d = 0;
+    for (;;) {
+      const known = depth.get(cur);
+      if (known !== undefined && known >= 0) {
+        d = known;
+        break;
+      }
+      const base = objects.get(cur)!.base;
+      if (base === null || !objects.has(base) || known === -1) {
+        if (base !== null) whole.push(cur);
+        depth.set(cur, (d = 0));
+        break;
+      }
+      chain.push(cur);
+      depth.set(cur, -1);
+      cur = base;
+    }
+    while (chain.length > 0) {
+      const next = chain.pop()!;
+      const known = depth.get(next)!;
+      if (known >= 0) {
+        d = known;
+        continue;
+      }
+      d = d + 1 > MAX_DELTA_DEPTH ? 0 : d + 1;
+      if (d === 0) whole.push(next);
+      depth.set(next, d);
+    }
+  }
+  return whole;
+}
+
+function varintLength(n: number): number {
+  let len = 1;
+  while (n >= 0x80) {
+    n = Math.floor(n / 128) - 1;
+    len++;
+  }
+  return len;
+}
+
+/** The size of an entry's header: type and size, 4 bits then 7 a byte. */
+function headerLength(size: number): number {
+  let len = 1;
+  for (size = Math.floor(size / 16); size > 0; size = Math.floor(size / 128)) len++;
+  return len;
+}
+
+/**
+ * The objects in their order, but each delta's base (when the pack carries it) moved before the
+ * delta: isomorphic-git resolves a delta only against an object it has already read.
+ */
+function basesFirst(objects: readonly { oid: string; packed: PackedObject }[]): { oid: string; packed: PackedObject }[] {
+  const byOid = new Map(objects.map((o) => [o.oid, o]));
+  const placed = new Set<string>();
+  const out: { oid: string; packed: PackedObject }[] = [];
+  const chain: { oid: string; packed: PackedObject }[] = [];
+  for (const o of objects) {
+    for (let cur: { oid: string; packed: PackedObject } | undefined = o; cur && !placed.has(cur.oid); cur = cur.packed.base === null ? undefined : byOid.get(cur.packed.base)) {
+      placed.add(cur.oid);
+      chain.push(cur);
+    }
+    while (chain.length > 0) out.push(chain.pop()!);
+  }
+  return out;
+}
+
+/**
+ * A pack of `objects` in one buffer: each entry's bytes as kept (`PackedObject`), each delta
+ * after its base as an ofs-delta (a ref-delta only against an object outside the pack: the
+ * caller sends a delta only when its base is in the pack, or the client has it).
+ */
+export async function writePack(given: readonly { oid: string; packed: PackedObject }[]): Promise<Uint8Array> {
+  const objects = basesFirst(given);
+  const offsets = new Map<string, number>();
+  let length = 12;
+  for (const { oid, packed: p } of objects) {
+    const start = length;
+    offsets.set(oid, start);
+    length += headerLength(p.size) + p.deflated.length;
+    if (p.base !== null) {
+      const base = offsets.get(p.base);
+      length += base === undefined || base >= start ? 20 : varintLength(start - base);
+    }
+  }
+  const out = new Uint8Array(length + 20);
+  out.set([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2]);
+  new DataView(out.buffer).setUint32(8, objects.length);
+  let at = 12;
+  for (const { packed: p } of objects) {
+    const start = at;
+    const base = p.base === null ? undefined : offsets.get(p.base);
+    const code = p.base === null ? TYPE_CODES[p.type] : base !== undefined && base < start ? OFS_DELTA : REF_DELTA;
+    let size = p.size;
+    let byte = (code << 4) | (size & 0x0f);
+    for (size = Math.floor(size / 16); size > 0; size = Math.floor(size / 128)) {
+      out[at++] = byte | 0x80;
+      byte = size & 0x7f;
+    }
+    out[at++] = byte;
+    if (code === OFS_DELTA) {
+      // Big-endian 7 bits a byte, each but the last one less (gitformat-pack, "offset encoding").
+      let off = start - base!;
+      const bytes = [off & 0x7f];
+      while ((off = Math.floor(off / 128)) > 0) bytes.unshift(0x80 | (--off & 0x7f));
+      out.set(bytes, at);
+      at += bytes.length;
+    } else if (code === REF_DELTA) {
+      out.set(hexToBytes(p.base!), at);
+      at += 20;
+    }
+    out.set(p.deflated, at);
+    at += p.deflated.length;
+  }
+  if (at !== length) throw new Error('pack entries of unexpected sizes');
+  const body = out.subarray(0, length);
+  out.set(nodeCrypto?.createHash ? nodeCrypto.createHash('sha1').update(body).digest() : hexToBytes(await codec.sha1(body)), length);
+  return out;
+}
+
 type NodeZlib = typeof import('node:zlib');
 const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
 
@@ -171,7 +328,7 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
  * Every object of a pack, deltas resolved; `external` finds the base of a ref-delta that is not
  * in the pack (a thin pack's base, which the repository has).
  */
-export async function readPack(bytes: Uint8Array, external: (oid: string) => Promise<PackObject | null>): Promise<(PackObject & { oid: string })[]> {
+export async function readPack(bytes: Uint8Array, external: (oid: string) => Promise<PackObject | null>): Promise<(PackObject & { oid: string; packed: PackedObject })[]> {
   if (bytes.length < 32 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'PACK') throw new PackError('not a pack');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4);
@@ -181,8 +338,9 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
   if ((await codec.sha1(bytes.subarray(0, bytes.length - 20))) !== sum) throw new PackError('pack checksum mismatch');
   const byOffset = new Map<number, PackObject>();
   const byOid = new Map<string, PackObject>();
-  const pending: { offset: number; base: number | string; delta: Uint8Array }[] = [];
-  const out: (PackObject & { oid: string })[] = [];
+  const oidAt = new Map<number, string>();
+  const pending: { offset: number; base: number | string; delta: Uint8Array; deflated: Uint8Array }[] = [];
+  const out: (PackObject & { oid: string; packed: PackedObject })[] = [];
   const oidOf = async (o: PackObject) => {
     const head = `${o.type} ${o.content.length}\0`;
     const raw = new Uint8Array(head.length + o.content.length);
@@ -218,14 +376,17 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
       at += 20;
     } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
     const { data, used } = inflateAt(bytes, at, size);
+    // The entry's deflated bytes, kept (copied) as git compressed them, for the packs we send.
+    const deflated = bytes.slice(at, at + used);
     at += used;
     if (base === undefined) {
       const o = { type: CODE_TYPES[type]!, content: data };
       const oid = await oidOf(o);
       byOffset.set(start, o);
+      oidAt.set(start, oid);
       byOid.set(oid, o);
-      out.push({ ...o, oid });
-    } else pending.push({ offset: start, base, delta: data });
+      out.push({ ...o, oid, packed: { type: o.type, base: null, size, deflated } });
+    } else pending.push({ offset: start, base, delta: data, deflated });
   }
   if (at !== end) throw new PackError('pack has trailing data');
   // Deltas may chain, in any order (an ofs-delta's base comes before it): resolve in passes until none is left.
@@ -245,8 +406,10 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
       const o = { type: base.type, content: applyDelta(base.content, d.delta) };
       const oid = await oidOf(o);
       byOffset.set(d.offset, o);
+      oidAt.set(d.offset, oid);
       byOid.set(oid, o);
-      out.push({ ...o, oid });
+      const baseOid = typeof d.base === 'number' ? oidAt.get(d.base)! : d.base;
+      out.push({ ...o, oid, packed: { type: o.type, base: baseOid, size: d.delta.length, deflated: d.deflated } });
     }
     if (next.length === rest.length) throw new PackError('delta against a missing base');
     rest = next;

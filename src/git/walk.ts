@@ -66,10 +66,9 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
       const t = todo.pop()!;
       if (known.has(t)) continue;
       known.add(t);
-      for (const e of (await repo.readTree(t)).values()) {
-        if (e.type === 'tree') todo.push(e.oid);
-        else if (e.type === 'blob') known.add(e.oid);
-      }
+      const { trees, blobs } = await repo.treeChildren(t);
+      for (const s of trees) todo.push(s);
+      for (const b of blobs) known.add(b);
     }
   };
   for (const c of haveTips) await markTree((await repo.readCommit(c)).tree);
@@ -135,19 +134,20 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     }
     frontier = next;
   }
-  // Then every tree and blob under those commits that the client lacks.
-  const todo = [...trees];
+  // Then every tree and blob under those commits that the client lacks, the newest commit's first
+  // (git deltifies older objects against newer ones: their bases then come first in the pack).
+  const todo = trees.reverse();
   while (todo.length) {
     const t = todo.pop()!;
     if (sent.has(t) || known.has(t)) continue;
     sent.add(t);
     out.push({ oid: t, type: 'tree' });
-    for (const e of (await repo.readTree(t)).values()) {
-      if (e.type === 'tree') todo.push(e.oid);
-      else if (e.type === 'blob' && !sent.has(e.oid) && !known.has(e.oid)) {
-        sent.add(e.oid);
-        out.push({ oid: e.oid, type: 'blob' });
-      }
+    const { trees, blobs } = await repo.treeChildren(t);
+    for (const s of trees) todo.push(s);
+    for (const b of blobs) {
+      if (sent.has(b) || known.has(b)) continue;
+      sent.add(b);
+      out.push({ oid: b, type: 'blob' });
     }
   }
   return { objects: out, shallow, unshallow };

@@ -7,7 +7,7 @@ import type { HeaderReader, Incoming } from './incoming.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
-export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session';
+export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session' | 'lfs_token';
 
 export interface Caller {
   user: User | null;

@@ -19,8 +19,30 @@ export interface GitResult {
 export class GitScratch {
   readonly dir = mkdtempSync(join(tmpdir(), 'gitlab-emulator-git-'));
 
-  run(args: string[], cwd = '.', extraEnv: Record<string, string> = {}): Promise<GitResult> {
-    const env = {
+  run(args: string[], cwd = '.', extraEnv: Record<string, string> = {}, input?: string): Promise<GitResult> {
+    const env = this.env(extraEnv);
+    return new Promise((resolve) => {
+      // Never execFileSync: the server answering git runs in this very process.
+      const child = execFile('git', args, { cwd: join(this.dir, cwd), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+      if (input !== undefined) child.stdin!.end(input);
+    });
+  }
+
+  /** What git writes to its standard output, as bytes (a pack); fails the test when git fails. */
+  bytes(args: string[], cwd = '.', input?: string): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => {
+      const child = execFile('git', args, { cwd: join(this.dir, cwd), env: this.env({}), encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args.join(' ')} failed:\n${stderr.toString()}`));
+        else resolve(new Uint8Array(stdout));
+      });
+      if (input !== undefined) child.stdin!.end(input);
+    });
+  }
+
+  private env(extraEnv: Record<string, string>): Record<string, string> {
+    return {
       PATH: process.env.PATH ?? '',
       HOME: this.dir,
       GIT_CONFIG_NOSYSTEM: '1',
@@ -33,17 +55,11 @@ export class GitScratch {
       GIT_COMMITTER_DATE: '2026-03-01T11:00:00Z',
       ...extraEnv,
     };
-    return new Promise((resolve) => {
-      // Never execFileSync: the server answering git runs in this very process.
-      execFile('git', args, { cwd: join(this.dir, cwd), env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
   }
 
   /** Runs git and fails the test with its output when it fails. */
-  async ok(args: string[], cwd = '.', extraEnv: Record<string, string> = {}): Promise<string> {
-    const r = await this.run(args, cwd, extraEnv);
+  async ok(args: string[], cwd = '.', extraEnv: Record<string, string> = {}, input?: string): Promise<string> {
+    const r = await this.run(args, cwd, extraEnv, input);
     if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
     return r.stdout;
   }

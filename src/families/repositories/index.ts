@@ -9,11 +9,12 @@ export * from './commit-service.js';
 export * from './multi-service.js';
 export * from './change-service.js';
 export * from './protections.js';
+export * from './post-push.js';
 export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 
 import { repositorySchema } from './schema.js';
-import { emptyTable, tdel, type Table } from '../../store/table.js';
+import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
@@ -30,6 +31,8 @@ export interface RepositoriesSlice {
   storageShards: StorageShard[];
   /** `project:<id>` (and `snippet:`, `group:`) -> the shard its repositories are on; absent: the first shard. */
   repositoryPlacement: Table<string>;
+  /** Messages waiting for a user's next push to a project (`project_created:<user>:<project>`); see post-push.ts. */
+  postPushMessages?: Table<{ message: string; expiresAt: number }>;
 }
 
 export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
@@ -42,6 +45,8 @@ export const repositories: Family<RepositoriesSlice, { project: FixtureRepositor
       tdel(draft.repositories, id);
       tdel(draft.readOnlyRepositories, `project:${id}`);
       tdel(draft.repositoryPlacement, `project:${id}`);
+      const messages = draft.postPushMessages;
+      if (messages) for (const key of [...tentries(messages)].map(([k]) => k).filter((k) => k.endsWith(`:${id}`))) tdel(messages, key);
     },
     group: (draft, id) => {
       tdel(draft.readOnlyRepositories, `group:${id}`);

@@ -67,6 +67,11 @@ export interface Repository {
   /** LFS objects the project owns: sha256 oid -> the blob holding the content. */
   lfs: Table<string>;
   /**
+   * Refs outside branches and tags that pushes wrote (`refs/notes/commits`, a mirror's other
+   * refs): full name -> object id. Absent until the first; read and write it through ./refs.ts.
+   */
+  otherRefs?: Table<string>;
+  /**
    * The storage holding the repository's objects (an ObjectDatabase id, never handed out twice);
    * absent until the repository's first object is written. A project id that a restore hands
    * out again starts without one, so it never reads what the earlier project wrote.

@@ -4,7 +4,7 @@
 // all. Every reader and writer of refs goes through these (names such as `constructor` or
 // `__proto__` are keys like any other). Writers take the refs on a draft (`draftRefs`) or a
 // repository being built (seeding).
-import { tdel, tentries, tget, tset } from '../../store/table.js';
+import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
 import type { ProtectedBranch, ProtectedTag, Repository, TagRef } from './records.js';
 
 // ---- branches ----
@@ -68,6 +68,28 @@ export function conflictsWithHierarchy(refs: Repository, name: string): boolean 
 
 export function isEmptyRepository(refs: Repository): boolean {
   return refs.branches.size === 0;
+}
+
+// ---- other refs (refs/notes/*, ...: neither branches nor tags) ----
+
+/** The object a ref outside branches and tags points at, by full name. */
+export function otherRefTip(refs: Repository, name: string): string | undefined {
+  return refs.otherRefs ? tget(refs.otherRefs, name) : undefined;
+}
+
+/** Every ref outside branches and tags, by full name, in no particular order. */
+export function* otherRefEntries(refs: Repository): IterableIterator<[string, string]> {
+  if (refs.otherRefs) yield* tentries(refs.otherRefs);
+}
+
+/** Points a ref outside branches and tags at an object (on a draft). */
+export function setOtherRef(refs: Repository, name: string, oid: string): void {
+  tset((refs.otherRefs ??= emptyTable()), name, oid);
+}
+
+/** Deletes a ref outside branches and tags; false when there was none. */
+export function deleteOtherRef(refs: Repository, name: string): boolean {
+  return refs.otherRefs ? tdel(refs.otherRefs, name) : false;
 }
 
 // ---- tags ----

@@ -10,6 +10,7 @@ import type { State } from '../../families/world.js';
 import type { CoreState, Project, Token, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { today } from '../../policy/access.js';
+import { looksLikeLfsToken, lfsTokenValid } from './lfs-token.js';
 
 export type GitCommand = 'git-upload-pack' | 'git-receive-pack';
 
@@ -46,20 +47,26 @@ export function accessDenied(origin: string): ApiError {
   );
 }
 
-/** The repository a git URL names: `/<full path>(.git)`; `dotGit` says whether the suffix was there. */
+/**
+ * The repository a git URL names: `/<full path>(.git)`, or a project's wiki, `/<full path>.wiki(.git)`
+ * (`wiki`); `dotGit` says whether the suffix was there.
+ */
 export interface GitTarget {
   fullPath: string;
   dotGit: boolean;
   project: Project | undefined;
+  /** The project's wiki repository, not its code. */
+  wiki: boolean;
 }
 
 export function gitTarget(state: CoreState, repoPath: string): GitTarget {
   const path = repoPath.replace(/^\/+/, '');
   const dotGit = path.endsWith('.git');
   const fullPath = dotGit ? path.slice(0, -4) : path;
-  // A wiki's repository (`project.wiki.git`) is not served.
-  const project = fullPath.endsWith('.wiki') || /^\d+$/.test(fullPath) ? undefined : projectByIdOrPath(state, fullPath);
-  return { fullPath, dotGit, project: project && !project.pendingDelete ? project : undefined };
+  const wiki = fullPath.endsWith('.wiki');
+  const projectPath = wiki ? fullPath.slice(0, -5) : fullPath;
+  const project = /^\d+$/.test(projectPath) ? undefined : projectByIdOrPath(state, projectPath);
+  return { fullPath, dotGit, project: project && !project.pendingDelete ? project : undefined, wiki };
 }
 
 const SCOPE_ABILITIES: Record<string, Ability[]> = {
@@ -72,7 +79,8 @@ const SCOPE_ABILITIES: Record<string, Ability[]> = {
 /** Gitlab::Auth#abilities_for_scopes, for what git needs; OAuth tokens (with `api`) have every ability, a job token the build's. */
 export function abilitiesOf(caller: Caller): ReadonlySet<Ability> {
   if (caller.method === 'none') return new Set(['download_code']);
-  if (caller.method === 'oauth') return new Set(['download_code', 'push_code']);
+  // An OAuth token (with `api`), and an LFS token (read_write_project_authentication_abilities).
+  if (caller.method === 'oauth' || caller.method === 'lfs_token') return new Set(['download_code', 'push_code']);
   if (caller.method === 'job') return new Set(['build_download_code']);
   const out = new Set<Ability>();
   for (const s of caller.token?.scopes ?? []) for (const a of SCOPE_ABILITIES[s] ?? []) out.add(a);
@@ -92,11 +100,18 @@ function mayLogIn(user: User | undefined): user is User {
 /**
  * Gitlab::Auth.find_for_git_client for the credentials the emulator has (tokens; no passwords):
  * `gitlab-ci-token` and a running job's token, `oauth2` and an OAuth token with `api`, or any
- * username and a personal, project, group or impersonation token. Null when none matches.
+ * username and a personal, project, group or impersonation token, or a username and the LFS token
+ * the batch API gave that user for the project `projectId` names. Null when none matches.
  */
-export function findForGitClient(state: CoreState, login: string, password: string, now: number): Caller | null {
+export function findForGitClient(state: CoreState, login: string, password: string, now: number, projectId?: number): Caller | null {
   if (password === '') return null;
   const token = tget(state.tokens, password);
+  if (login !== 'gitlab-ci-token' && !token && looksLikeLfsToken(password)) {
+    // lfs_token_check: the user the login names, and a token the LFS batch API gave that user.
+    const id = tget(state.usernames, login.toLowerCase());
+    const user = id === undefined ? undefined : tget(state.users, id);
+    return user && lfsTokenValid(user, password, projectId, now) ? { user, method: 'lfs_token' } : null;
+  }
   if (!token || !active(token, now)) return null;
   const user = tget(state.users, token.userId);
   if (login === 'gitlab-ci-token') {

@@ -6,6 +6,7 @@ import { ANONYMOUS, type Caller } from '../../http/auth.js';
 import type { Authenticator } from '../../http/surface.js';
 import type { State } from '../../families/world.js';
 import { accessDenied, anonymousCanDownload, findForGitClient, gitTarget } from './access.js';
+import { anonymousCanDownloadWiki } from './wiki.js';
 import type { Incoming } from '../../http/incoming.js';
 
 /** The login and password of an `Authorization: Basic` header, or null. */
@@ -30,13 +31,14 @@ export function gitAuthenticator(isDownload: DownloadRequest): Authenticator {
   return (state, request, params, req, now, origin): Caller => {
     if (req.auth === 'none') return ANONYMOUS;
     const credentials = basicCredentials(request);
+    const target = gitTarget(state, String(params.repo ?? ''));
     if (credentials) {
-      const caller = findForGitClient(state, credentials.login, credentials.password, now);
+      const caller = findForGitClient(state, credentials.login, credentials.password, now, target.project?.id);
       if (!caller) throw accessDenied(origin);
       return caller;
     }
-    const target = gitTarget(state, String(params.repo ?? ''));
-    if (isDownload(request, params) && target.project && anonymousCanDownload(state as State, target.project, now)) return ANONYMOUS;
+    const anyone = target.wiki ? anonymousCanDownloadWiki : anonymousCanDownload;
+    if (isDownload(request, params) && target.project && anyone(state as State, target.project, now)) return ANONYMOUS;
     throw accessDenied(origin);
   };
 }

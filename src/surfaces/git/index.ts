@@ -17,7 +17,9 @@ import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsOb
 import { projectFullPath } from '../../policy/paths.js';
 import { gitAuthenticator } from './auth.js';
 import { ensureProjectOnPush } from './push-to-create.js';
-import { receivePack, receivePackAdvertisement } from './receive-pack.js';
+import { receivePack, receivePackAdvertisement, type Applier } from './receive-pack.js';
+import { advertisedRefs, type RefSource } from './refs.js';
+import { anonymousCanDownloadWiki, applyWikiPush, checkWikiAccess, wikiRefs } from './wiki.js';
 import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
 
 /** The paths this surface serves: git's endpoints and LFS's under a repository's path. */
@@ -50,13 +52,19 @@ const result = (raw: Uint8Array, type: string): Reply => ({ status: 200, raw, co
 type GitContext = Context<{ repo: string }>;
 
 export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
-  const access = (ctx: GitContext, command: string | null) => {
+  /** The project whose repository (or wiki's) the request reaches, once the caller may; where its refs come from. */
+  const access = (ctx: GitContext, command: string | null): { project: Project; refs: RefSource; applier: Applier | undefined } => {
     let target = gitTarget(ctx.state, ctx.params.repo);
+    const writable = (p: Project) => readOnly(ctx.state, p);
+    if (target.wiki) {
+      const project = checkWikiAccess(ctx.state, ctx.caller, target, command, ctx.now(), writable);
+      return { project, refs: wikiRefs, applier: applyWikiPush };
+    }
     if (command === 'git-receive-pack' && !target.project) {
-      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), (change) => ctx.update(change));
+      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), ctx.webBase, (change) => ctx.update(change));
       if (made) target = { ...target, project: made };
     }
-    return checkAccess(ctx.state, ctx.caller, target, command, ctx.now(), (p) => readOnly(ctx.state, p));
+    return { project: checkAccess(ctx.state, ctx.caller, target, command, ctx.now(), writable), refs: advertisedRefs, applier: undefined };
   };
   return [
     route({
@@ -67,9 +75,9 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         // deny_head_requests
         if (ctx.request.method === 'HEAD') return { status: 403, raw: '', contentType: 'text/plain; charset=utf-8' };
         const service = ctx.params.service ?? null;
-        const project = access(ctx, service);
-        if (service === 'git-receive-pack') return result(receivePackAdvertisement(ctx.state, project), 'application/x-git-receive-pack-advertisement');
-        return result(uploadPackAdvertisement(ctx.state, project, isV2(ctx)), 'application/x-git-upload-pack-advertisement');
+        const { project, refs } = access(ctx, service);
+        if (service === 'git-receive-pack') return result(receivePackAdvertisement(ctx.state, project, refs), 'application/x-git-receive-pack-advertisement');
+        return result(uploadPackAdvertisement(ctx.state, project, isV2(ctx), refs), 'application/x-git-upload-pack-advertisement');
       },
     }),
     // `/group/project/info/refs` -> `/group/project.git/info/refs`, before any credentials are read.
@@ -89,8 +97,8 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-upload-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const project = access(ctx, 'git-upload-pack');
-        const out = await uploadPack(ctx.env.git.repository(project.id), ctx.state, project, requestBody(ctx), isV2(ctx));
+        const { project, refs } = access(ctx, 'git-upload-pack');
+        const out = await uploadPack(ctx.env.git.repository(project.id), ctx.state, project, requestBody(ctx), isV2(ctx), refs);
         return result(out, 'application/x-git-upload-pack-result');
       },
     }),
@@ -99,10 +107,11 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-receive-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const project = access(ctx, 'git-receive-pack');
+        const { project, applier } = access(ctx, 'git-receive-pack');
         const out = await receivePack(
           { repo: ctx.env.git.repository(project.id), state: ctx.state, project, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change) },
           requestBody(ctx),
+          applier,
         );
         return result(out, 'application/x-git-receive-pack-result');
       },
@@ -116,7 +125,7 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         const operation = ctx.raw.operation;
         const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), operation, ctx.now(), ctx.webBase);
         const url = `${ctx.webBase}/${projectFullPath(ctx.state, project)}.git`;
-        return lfsBatch(ctx.state, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
+        return lfsBatch(ctx.state, ctx.caller, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
       },
     }),
     route({

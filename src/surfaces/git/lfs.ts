@@ -13,6 +13,7 @@ import { canReadProject } from '../../policy/access.js';
 import type { Project } from '../../store/state.js';
 import type { Draft } from 'immer';
 import { abilitiesOf, canDownloadCode, type GitTarget } from './access.js';
+import { lfsAuthorization } from './lfs-token.js';
 
 export const LFS_CONTENT_TYPE = 'application/vnd.git-lfs+json';
 
@@ -22,7 +23,8 @@ const lfsError = (status: number, message: string, origin: string) =>
 /** LfsRequest#lfs_check_access!: 403 to whoever may see the project, 404 to anyone else. */
 export function checkLfsAccess(state: State, caller: Caller, target: GitTarget, operation: unknown, now: number, origin: string): Project {
   const upload = operation === 'upload';
-  const project = target.project;
+  // A wiki's repository keeps no LFS objects here.
+  const project = target.wiki ? undefined : target.project;
   if (!project) throw lfsError(404, 'Not found.', origin);
   const abilities = abilitiesOf(caller);
   const job = caller.method === 'job' && (caller.token?.projectId === project.id || project.jobTokenAllowlist.includes(caller.token?.projectId ?? -1));
@@ -47,11 +49,16 @@ export function batchObjects(raw: unknown): LfsRequestObject[] {
     .map((o) => ({ oid: String(o.oid ?? ''), size: Number(o.size ?? 0) }));
 }
 
-/** LfsApiController#batch. `authorization` is the caller's header, handed back for the transfers. */
-export function lfsBatch(state: State, project: Project, operation: string, objects: LfsRequestObject[], repoUrl: string, authorization: string | null, origin: string, now: number): Reply {
+/**
+ * LfsApiController#batch. The transfers carry an LFS token of the signed-in user
+ * (`authorization_header`: Gitlab::LfsToken#basic_encoding), else the caller's own `Authorization`
+ * header (none for an anonymous download).
+ */
+export function lfsBatch(state: State, caller: Caller, project: Project, operation: string, objects: LfsRequestObject[], repoUrl: string, authorization: string | null, origin: string, now: number): Reply {
   if (objects.length === 0) throw lfsError(404, 'Not found.', origin);
   const refs = refsOf(state, project.id);
-  const header = authorization ? { Authorization: authorization } : {};
+  const handed = caller.user ? lfsAuthorization(caller.user, project, now) : authorization;
+  const header = handed ? { Authorization: handed } : {};
   const anyoneMayDownload = canDownloadCode(state, null, project, now);
   const out = objects.map((o) => {
     const has = lfsObject(refs, o.oid) !== undefined;

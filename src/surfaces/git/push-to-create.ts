@@ -1,14 +1,23 @@
 // Push to create (Gitlab::GitAccessProject#ensure_project_on_push!): a push to a project that does
 // not exist, in a namespace where the pusher may create projects, creates it, private, named by
-// its path; git's first request (the receive-pack advertisement) is where it is made.
+// its path; git's first request (the receive-pack advertisement) is where it is made. It leaves
+// GitLab's "The private project ... was successfully created." (Gitlab::Checks::ProjectCreated)
+// for the post-receive of the pusher's next push to it that lands.
 import { ApiError } from '../../core/errors.js';
 import type { Caller } from '../../http/auth.js';
 import { canCreateProjectIn, newProject } from '../../families/projects/index.js';
+import { addPostPushMessage, projectCreatedKey } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import { namespaceByIdOrPath } from '../../policy/paths.js';
 import type { Project } from '../../store/state.js';
 import type { Draft } from 'immer';
 import { abilitiesOf, plainError, type GitTarget } from './access.js';
+
+/** Gitlab::Checks::ProjectCreated#message (for HTTP: the remote is the project's http_url_to_repo). */
+export function projectCreatedMessage(fullPath: string, webBase: string): string {
+  const web = `${webBase}/${fullPath}`;
+  return `\nThe private project ${fullPath} was successfully created.\n\nTo configure the remote, run:\n  git remote add origin ${web}.git\n\nTo view the project, visit:\n  ${web}\n\n`;
+}
 
 const sentence = (field: string, message: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replace(/_/g, ' ')} ${message}`;
 
@@ -18,7 +27,8 @@ export function ensureProjectOnPush(
   caller: Caller,
   target: GitTarget,
   now: number,
-  update: (change: (draft: Draft<State>) => Project) => Project,
+  webBase: string,
+  update: <T>(change: (draft: Draft<State>) => T) => T,
 ): Project | undefined {
   const user = caller.user;
   if (target.project || !user || caller.method === 'job' || !abilitiesOf(caller).has('push_code')) return undefined;
@@ -29,7 +39,10 @@ export function ensureProjectOnPush(
   const path = target.fullPath.slice(slash + 1);
   try {
     const change = newProject(state, user, { name: path, path, namespaceId: namespace.id, visibility: 'private', features: {}, settings: {} }, now);
-    return update(change);
+    const project = update(change);
+    const message = projectCreatedMessage(target.fullPath, webBase);
+    update((draft) => addPostPushMessage(draft, projectCreatedKey(user.id, project.id), message, now));
+    return project;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Projects::CreateService's errors, as the model's full messages.

@@ -3,13 +3,13 @@
 // command against the repository as it was before the push; one refused command declines them
 // all, with GitLab's message on side-band 2 (git prints it as `remote: GitLab: ...`). A push that
 // passes writes its objects and moves every ref in one change of the world.
-import { parseCommit, parseTag, type ObjectType } from '../../git/format.js';
+import { parseCommit, parseTag, treeChildren, type ObjectType } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { PackError, packEntry, readPack } from '../../git/pack.js';
+import { PackError, readPack, type PackedObject } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchNames, branchTip, canDeleteBranch, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
-  refsOf, type TagRef,
+  refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef, projectCreatedKey, takePostPushMessage,
 } from '../../families/repositories/index.js';
 import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
 import type { State } from '../../families/world.js';
@@ -18,10 +18,10 @@ import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
-import { v0Lines, AGENT, packEntryKey } from './upload-pack.js';
-import { advertisedRefs } from './refs.js';
+import { v0Lines, AGENT } from './upload-pack.js';
+import { advertisedRefs, type RefSource } from './refs.js';
 
-const ZERO = '0000000000000000000000000000000000000000';
+export const ZERO = '0000000000000000000000000000000000000000';
 const CAPS = `report-status delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 ${AGENT}`;
 
 // Gitlab::Checks::BranchCheck, TagCheck and PushCheck messages.
@@ -46,19 +46,26 @@ export const PUSH_MESSAGES = {
 } as const;
 
 /** `info/refs?service=git-receive-pack`. */
-export function receivePackAdvertisement(state: State, project: Project): Uint8Array {
-  const refs = advertisedRefs(state, project).refs.filter((r) => r.name !== 'HEAD');
+export function receivePackAdvertisement(state: State, project: Project, source: RefSource = advertisedRefs): Uint8Array {
+  const refs = source(state, project).refs.filter((r) => r.name !== 'HEAD');
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
-interface Command {
+export interface Command {
   old: string;
   new: string;
   ref: string;
 }
 
+/** An object of a pushed pack: its content, and its entry as the pack held it. */
+export interface Pushed {
+  type: ObjectType;
+  content: Uint8Array;
+  packed: PackedObject;
+}
+
 /** What a push may read: its own objects first, then the repository's. */
-class PushObjects {
+export class PushObjects {
   constructor(
     readonly repo: RepositoryObjects,
     readonly pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
@@ -124,7 +131,7 @@ export interface PushContext {
   update(change: (draft: Draft<State>) => unknown): unknown;
 }
 
-interface Outcome {
+export interface Outcome {
   /** `unpack ok`, or why the pack could not be read. */
   unpack: string;
   /** Ref -> null (ok) or why it was refused. */
@@ -133,17 +140,20 @@ interface Outcome {
   messages: string[];
 }
 
+/** How a push's commands and pack are applied (a project's repository, or its wiki's). */
+export type Applier = (c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean) => Promise<Outcome>;
+
 /** `POST git-receive-pack`. */
-export async function receivePack(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
+export async function receivePack(c: PushContext, body: Uint8Array, applier: Applier = apply): Promise<Uint8Array> {
   try {
-    return await receive(c, body);
+    return await receive(c, body, applier);
   } catch (e) {
     if (e instanceof PktLineError) return concat([pkt(`ERR protocol error: ${e.message}\n`), FLUSH]);
     throw e;
   }
 }
 
-async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
+async function receive(c: PushContext, body: Uint8Array, applier: Applier): Promise<Uint8Array> {
   const first = readPackets(body, 0, true);
   const commands: Command[] = [];
   let caps: string[] = [];
@@ -163,7 +173,7 @@ async function receive(c: PushContext, body: Uint8Array): Promise<Uint8Array> {
   // Push options (`git push -o`) are read and, as the emulator runs no CI, ignored.
   if (caps.includes('push-options') && at < body.length) at = readPackets(body, at, true).end;
   if (commands.length === 0) return new Uint8Array();
-  const outcome = await apply(c, commands, body.subarray(at), caps.includes('atomic'));
+  const outcome = await applier(c, commands, body.subarray(at), caps.includes('atomic'));
   return respond(outcome, commands, caps);
 }
 
@@ -177,12 +187,13 @@ function respond(o: Outcome, commands: Command[], caps: string[]): Uint8Array {
   return concat([...messages, ...sideband(1, report), FLUSH]);
 }
 
-function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
+export function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
   return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
 }
 
-async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
-  const pushed = new Map<string, { type: ObjectType; content: Uint8Array }>();
+/** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
+export async function readPushed(c: PushContext, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
+  const pushed = new Map<string, Pushed>();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
       const objects = await readPack(packBytes, async (oid) => {
@@ -190,19 +201,41 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
         const { type, object } = await c.repo.readObject(oid);
         return { type, content: object };
       });
-      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content });
+      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content, packed: o.packed });
     } catch (e) {
       if (!(e instanceof PackError)) throw e;
       return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
     }
   }
+  return pushed;
+}
+
+/**
+ * Writes a push's objects. Each object's pack entry is kept as git sent it (the next clone sends
+ * git's compression and deltas as they are), and each tree's children read while its bytes are
+ * at hand, one string for each object's id: a clone's walk reads no tree again.
+ */
+export async function writePushed(c: PushContext, pushed: Map<string, Pushed>): Promise<void> {
+  const ids = new Map<string, string>();
+  for (const oid of pushed.keys()) ids.set(oid, oid);
+  for (const [oid, o] of pushed) {
+    await c.repo.writeObject(o.type, o.content);
+    c.repo.rememberPacked(oid, o.packed);
+    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
+  }
+}
+
+async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
+  const pushed = await readPushed(c, commands, packBytes);
+  if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const refs = refsOf(c.state, c.project.id);
   const results = new Map<string, string | null>();
   // git's own checks first: names it refuses, objects it lacks, refs that moved meanwhile.
   for (const cmd of commands) {
     const current = currentTip(c, cmd.ref);
-    if (!/^refs\/(heads|tags)\//.test(cmd.ref)) results.set(cmd.ref, 'deny updating a hidden ref');
+    if (!isRefName(cmd.ref)) results.set(cmd.ref, 'funny refname');
+    else if (isHiddenRef(cmd.ref)) results.set(cmd.ref, 'deny updating a hidden ref');
     else if (cmd.new !== ZERO && !(await objects.type(cmd.new))) results.set(cmd.ref, 'missing necessary objects');
     else if (cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO && (await objects.type(cmd.new)) !== 'commit') results.set(cmd.ref, 'bad ref');
     else if ((current ?? ZERO) !== cmd.old && !(cmd.new === ZERO && current === undefined)) results.set(cmd.ref, 'failed to update ref');
@@ -225,7 +258,7 @@ async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array,
 async function checkAndApply(
   c: PushContext,
   objects: PushObjects,
-  pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
+  pushed: Map<string, Pushed>,
   refs: ReturnType<typeof refsOf>,
   commands: Command[],
 ): Promise<Outcome> {
@@ -235,11 +268,7 @@ async function checkAndApply(
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
-  for (const [oid, o] of pushed) {
-    await c.repo.writeObject(o.type, o.content);
-    // Its pack entry too, while the content is at hand: the next clone sends it as it is.
-    await c.repo.memo(packEntryKey(oid), async () => packEntry(o), (e) => e.length >> 8);
-  }
+  await writePushed(c, pushed);
   const tags = new Map<string, TagRef>();
   for (const cmd of commands) {
     if (!cmd.ref.startsWith('refs/tags/') || cmd.new === ZERO) continue;
@@ -247,7 +276,10 @@ async function checkAndApply(
     tags.set(cmd.ref, { target: cmd.new, commit: commit ?? cmd.new, message: commit && cmd.new !== commit ? message : null });
   }
   const wasEmpty = isEmptyRepository(refs);
+  let created: string | null = null;
   c.update((draft) => {
+    // PostReceiveService: a message left for this push (the project it created) is taken now.
+    created = takePostPushMessage(draft, projectCreatedKey(c.user.id, c.project.id), c.now);
     const project = tget(draft.projects, c.project.id)!;
     const draftedRefs = draftRefs(draft, c.project.id);
     for (const cmd of commands) {
@@ -255,6 +287,9 @@ async function checkAndApply(
         const name = cmd.ref.slice(11);
         if (cmd.new === ZERO) deleteBranchRef(draftedRefs, name);
         else setBranchRef(draftedRefs, name, cmd.new);
+      } else if (!cmd.ref.startsWith('refs/tags/')) {
+        if (cmd.new === ZERO) deleteOtherRef(draftedRefs, cmd.ref);
+        else setOtherRef(draftedRefs, cmd.ref, cmd.new);
       } else {
         const name = cmd.ref.slice(10);
         if (cmd.new === ZERO) {
@@ -268,7 +303,9 @@ async function checkAndApply(
     }
     project.lastActivityAt = c.now;
   });
-  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages: mergeRequestLinks(c, commands) };
+  // Gitaly prints each post-receive message between a newline and two (printMessages).
+  const messages = [...mergeRequestLinks(c, commands), ...(created !== null ? [`\n${created}\n\n`] : [])];
+  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages };
 }
 
 /**
@@ -288,7 +325,7 @@ function mergeRequestLinks(c: PushContext, commands: Command[]): string[] {
 }
 
 /** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
-function firstDefaultBranch(branches: string[], head: string): string | null {
+export function firstDefaultBranch(branches: string[], head: string): string | null {
   if (branches.includes(head)) return head;
   if (branches.length === 1) return branches[0]!;
   for (const b of ['main', 'master']) if (branches.includes(b)) return b;
@@ -299,7 +336,22 @@ function currentTip(c: PushContext, ref: string): string | undefined {
   const refs = refsOf(c.state, c.project.id);
   if (ref.startsWith('refs/heads/')) return branchTip(refs, ref.slice(11));
   if (ref.startsWith('refs/tags/')) return findTag(refs, ref.slice(10))?.target;
-  return undefined;
+  return otherRefTip(refs, ref);
+}
+
+/**
+ * The refs GitLab keeps for itself, which Gitaly hides from receive-pack (`receive.hideRefs`, its
+ * InternalRefPrefixes): a push to one is refused by git with "deny updating a hidden ref".
+ */
+export const HIDDEN_REF_PREFIXES = ['refs/environments/', 'refs/keep-around/', 'refs/merge-requests/', 'refs/pipelines/', 'refs/remotes/', 'refs/tmp/'] as const;
+
+export const isHiddenRef = (ref: string): boolean => HIDDEN_REF_PREFIXES.some((p) => ref.startsWith(p));
+
+/** git's check_refname_format for a ref a push names (receive-pack: "funny refname" otherwise). */
+export function isRefName(ref: string): boolean {
+  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('..') || ref.includes('@{')) return false;
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
 /** Gitlab::Checks::PushCheck, BranchCheck and TagCheck for one command: GitLab's message, or null. */
@@ -308,6 +360,8 @@ async function check(c: PushContext, objects: PushObjects, refs: ReturnType<type
   if (!canPushCode(state, user, project, now)) return PUSH_MESSAGES.pushCode;
   const creation = cmd.old === ZERO;
   const deletion = cmd.new === ZERO;
+  // A ref neither a branch nor a tag (refs/notes/*...): PushCheck only, as BranchCheck and TagCheck skip it.
+  if (!cmd.ref.startsWith('refs/heads/') && !cmd.ref.startsWith('refs/tags/')) return null;
   if (cmd.ref.startsWith('refs/heads/')) {
     const branch = cmd.ref.slice(11);
     if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;

@@ -1,6 +1,7 @@
 // The refs a repository advertises (git's ref advertisement and protocol v2's ls-refs): HEAD,
-// then branches and tags in name order, annotated tags with the commit they peel to.
-import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, refsOf, tagEntries } from '../../families/repositories/index.js';
+// then branches, tags and the other refs pushes wrote (refs/notes/*...) in name order, annotated
+// tags with the commit they peel to.
+import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, otherRefEntries, refsOf, tagEntries } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 
@@ -15,17 +16,33 @@ export interface AdvertisedRef {
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A repository's refs as git lists them, and what HEAD names. */
+export interface Advertised {
+  refs: AdvertisedRef[];
+  head: string;
+  empty: boolean;
+  /**
+   * Whether a fetch may want only what the refs point at (and their history): a wiki shares its
+   * project's storage, and must not hand out the project's objects by id.
+   */
+  tipsOnly?: boolean;
+}
+
+/** Where the refs a repository advertises come from: a project's repository, or its wiki's. */
+export type RefSource = (state: State, project: Project) => Advertised;
+
 /** HEAD (when its branch exists), every branch and every tag, as git lists them. */
-export function advertisedRefs(state: State, project: Project): { refs: AdvertisedRef[]; head: string; empty: boolean } {
+export function advertisedRefs(state: State, project: Project): Advertised {
   const refs = refsOf(state, project.id);
   const head = `refs/heads/${defaultBranchName(project)}`;
   const out: AdvertisedRef[] = [];
-  const branches = [...branchEntries(refs)].sort(([a], [b]) => byName(a, b));
   const headTip = branchTip(refs, defaultBranchName(project));
   if (headTip) out.push({ name: 'HEAD', oid: headTip, symref: head });
-  for (const [b, oid] of branches) out.push({ name: `refs/heads/${b}`, oid });
-  for (const [t, tag] of [...tagEntries(refs)].sort(([a], [b]) => byName(a, b))) {
-    out.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
-  }
+  const named: AdvertisedRef[] = [];
+  for (const [b, oid] of branchEntries(refs)) named.push({ name: `refs/heads/${b}`, oid });
+  for (const [t, tag] of tagEntries(refs)) named.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
+  for (const [name, oid] of otherRefEntries(refs)) named.push({ name, oid });
+  named.sort((a, b) => byName(a.name, b.name));
+  out.push(...named);
   return { refs: out, head, empty: isEmptyRepository(refs) };
 }

@@ -1,14 +1,15 @@
 // git-upload-pack over smart HTTP (gitprotocol-http, gitprotocol-v2, gitprotocol-pack): the ref
 // advertisement, protocol v2's `ls-refs` and `fetch` (with `have` negotiation and a shallow
 // `deepen`), and protocol v0's single round for clients that still speak it (isomorphic-git).
-// Packs are built from the object store, whole objects, sent on side-band 1.
-import { packChunks, packEntry } from '../../git/pack.js';
+// Packs are built from the object store as it keeps each object's entry (a pushed object as
+// git compressed it, deltas included), sent on side-band 1.
+import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
-import { advertisedRefs, type AdvertisedRef } from './refs.js';
+import { advertisedRefs, type AdvertisedRef, type RefSource } from './refs.js';
 
 export const AGENT = 'agent=git/2.39.5-gitlab-emulator';
 const ZERO = '0000000000000000000000000000000000000000';
@@ -17,12 +18,12 @@ const ZERO = '0000000000000000000000000000000000000000';
 export class ProtocolError extends Error {}
 
 /** `info/refs?service=git-upload-pack`: the v2 capabilities, or the v0 ref advertisement. */
-export function uploadPackAdvertisement(state: State, project: Project, v2: boolean): Uint8Array {
+export function uploadPackAdvertisement(state: State, project: Project, v2: boolean, source: RefSource = advertisedRefs): Uint8Array {
   if (v2) {
     // `filter` is not offered: git then warns "filtering not recognized by server, ignoring" and fetches everything.
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
-  const { refs, head } = advertisedRefs(state, project);
+  const { refs, head } = source(state, project);
   const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-relative no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
@@ -63,12 +64,13 @@ function parseV2(body: Uint8Array): V2Request {
 }
 
 /** `POST git-upload-pack`: a v2 command, or v0's wants and haves. */
-export async function uploadPack(repo: RepositoryObjects, state: State, project: Project, body: Uint8Array, v2: boolean): Promise<Uint8Array> {
+export async function uploadPack(repo: RepositoryObjects, state: State, project: Project, body: Uint8Array, v2: boolean, source: RefSource = advertisedRefs): Promise<Uint8Array> {
   try {
-    if (!v2) return await fetchV0(repo, state, project, readPackets(body).packets);
+    const refs = () => source(state, project);
+    if (!v2) return await fetchV0(repo, refs, readPackets(body).packets);
     const req = parseV2(body);
-    if (req.command === 'ls-refs') return lsRefs(state, project, req.args);
-    if (req.command === 'fetch') return await fetchV2(repo, state, project, req.args);
+    if (req.command === 'ls-refs') return lsRefs(refs, req.args);
+    if (req.command === 'fetch') return await fetchV2(repo, refs, req.args);
     throw new ProtocolError(`invalid command '${req.command}'`);
   } catch (e) {
     if (e instanceof ProtocolError) return concat([pkt(`ERR ${e.message}\n`), FLUSH]);
@@ -77,11 +79,14 @@ export async function uploadPack(repo: RepositoryObjects, state: State, project:
   }
 }
 
-function lsRefs(state: State, project: Project, args: string[]): Uint8Array {
+/** The refs of the repository a request reads (computed when asked). */
+type Refs = () => ReturnType<RefSource>;
+
+function lsRefs(source: Refs, args: string[]): Uint8Array {
   const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice(11));
   const symrefs = args.includes('symrefs');
   const peel = args.includes('peel');
-  const { refs, head } = advertisedRefs(state, project);
+  const { refs, head } = source();
   const wanted = (name: string) => prefixes.length === 0 || prefixes.some((p) => name.startsWith(p));
   const out: Uint8Array[] = [];
   if (args.includes('unborn') && wanted('HEAD') && !refs.some((r) => r.name === 'HEAD')) out.push(pkt(`unborn HEAD symref-target:${head}\n`));
@@ -106,10 +111,12 @@ interface Negotiation {
   includeTag: boolean;
 }
 
-function checkWants(repo: RepositoryObjects, wants: readonly string[]): void {
+function checkWants(repo: RepositoryObjects, wants: readonly string[], source: Refs): void {
+  const advertised = source();
+  const tips = advertised.tipsOnly ? new Set(advertised.refs.flatMap((r) => (r.peeled ? [r.oid, r.peeled] : [r.oid]))) : null;
   for (const w of wants) {
     if (!/^[0-9a-f]{40}$/.test(w)) throw new ProtocolError(`protocol error: expected sha/ref, got '${w}'`);
-    if (!repo.has(w)) throw new ProtocolError(`upload-pack: not our ref ${w}`);
+    if (!repo.has(w) || (tips && !tips.has(w))) throw new ProtocolError(`upload-pack: not our ref ${w}`);
   }
 }
 
@@ -124,7 +131,7 @@ function deepen(value: string): number {
   return n;
 }
 
-async function fetchV2(repo: RepositoryObjects, state: State, project: Project, args: string[]): Promise<Uint8Array> {
+async function fetchV2(repo: RepositoryObjects, source: Refs, args: string[]): Promise<Uint8Array> {
   const n: Negotiation = { wants: [], haves: [], done: false, shallow: [], includeTag: false };
   for (const a of args) {
     const [k, ...rest] = a.split(' ');
@@ -140,7 +147,7 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'filter') throw new ProtocolError('filter feature not supported');
     else if (k === 'deepen-not' || k === 'want-ref' || k === 'packfile-uris') throw new ProtocolError(`unexpected line: '${a}'`);
   }
-  checkWants(repo, n.wants);
+  checkWants(repo, n.wants, source);
   const common = n.haves.filter((h) => repo.has(h));
   const sections: Uint8Array[] = [];
   if (!n.done) {
@@ -158,13 +165,13 @@ async function fetchV2(repo: RepositoryObjects, state: State, project: Project, 
     for (const s of selection.unshallow) sections.push(pkt(`unshallow ${s}\n`));
     sections.push(DELIM);
   }
-  if (n.includeTag) await includeTags(repo, state, project, selection.objects);
+  if (n.includeTag) await includeTags(repo, source, selection.objects);
   const pack = await packOf(repo, selection.objects);
   return framed([...sections, pkt('packfile\n')], pack.chunks, pack.length, [FLUSH]);
 }
 
 /** Protocol v0 in one round (the client sends its wants, haves and `done` together). */
-async function fetchV0(repo: RepositoryObjects, state: State, project: Project, packets: Packet[]): Promise<Uint8Array> {
+async function fetchV0(repo: RepositoryObjects, source: Refs, packets: Packet[]): Promise<Uint8Array> {
   const n: Negotiation = { wants: [], haves: [], done: false, shallow: [], includeTag: false };
   let caps: string[] = [];
   for (const p of packets) {
@@ -182,7 +189,7 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     else if (k === 'deepen-relative') n.relative = true;
     else if (k === 'filter' || k === 'deepen-not') throw new ProtocolError(`unexpected line: '${line}'`);
   }
-  checkWants(repo, n.wants);
+  checkWants(repo, n.wants, source);
   n.includeTag = caps.includes('include-tag');
   // In v0, a relative deepening is a capability of the first want, not a line of its own.
   if (caps.includes('deepen-relative')) n.relative = true;
@@ -207,7 +214,7 @@ async function fetchV0(repo: RepositoryObjects, state: State, project: Project, 
     return concat(out);
   }
   out.push(pkt(common.length > 0 ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
-  if (n.includeTag) await includeTags(repo, state, project, selection.objects);
+  if (n.includeTag) await includeTags(repo, source, selection.objects);
   const pack = await packOf(repo, selection.objects);
   if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
   if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
@@ -224,9 +231,9 @@ async function select(repo: RepositoryObjects, n: Negotiation, common: string[])
 }
 
 /** `include-tag`: annotated tags that point at a commit being sent go too. */
-async function includeTags(repo: RepositoryObjects, state: State, project: Project, objects: { oid: string; type: string }[]): Promise<void> {
+async function includeTags(repo: RepositoryObjects, source: Refs, objects: { oid: string; type: string }[]): Promise<void> {
   const sent = new Set(objects.map((o) => o.oid));
-  for (const r of advertisedRefs(state, project).refs) {
+  for (const r of source().refs) {
     if (r.peeled && sent.has(r.peeled) && !sent.has(r.oid) && repo.has(r.oid)) {
       sent.add(r.oid);
       objects.push({ oid: r.oid, type: 'tag' });
@@ -234,23 +241,15 @@ async function includeTags(repo: RepositoryObjects, state: State, project: Proje
   }
 }
 
-/** Where an object's pack entry is kept in the shared memo (an object's content never changes). */
-export const packEntryKey = (oid: string) => `pack-entry:${oid}`;
-
-/** A pack of the objects; each object's entry is computed once (objects never change) and kept in the shared memo. */
+/**
+ * A pack of the objects, each entry as the object store keeps it (`packedObject`): a pushed
+ * object goes as git itself compressed it, a delta too when its base is in the same pack (and the
+ * chain is no longer than git's default depth); any other whole.
+ */
 async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
-  const entries: Uint8Array[] = [];
-  for (const o of objects) {
-    entries.push(
-      await repo.memo(
-        packEntryKey(o.oid),
-        async () => {
-          const { type, object } = await repo.readObject(o.oid);
-          return packEntry({ type, content: object });
-        },
-        (e) => e.length >> 8,
-      ),
-    );
-  }
-  return packChunks(entries);
+  const packed = new Map<string, PackedObject>();
+  for (const o of objects) packed.set(o.oid, await repo.packedObject(o.oid));
+  for (const oid of deltasToSendWhole(packed)) packed.set(oid, await repo.packedWhole(oid));
+  const pack = await writePack(objects.map((o) => ({ oid: o.oid, packed: packed.get(o.oid)! })));
+  return { chunks: [pack], length: pack.length };
 }
