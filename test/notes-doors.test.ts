@@ -44,6 +44,11 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       await api.IssueNotes.remove(project, 1, internal.id);
       await expect(api.IssueNotes.show(project, 1, internal.id)).rejects.toMatchObject({ cause: { response: { status: 404 } } });
 
+      // Quick actions: a note of commands alone answers what they did, and the issue is closed.
+      expect(await api.IssueNotes.create(project, 1, '/close')).toEqual({ commands_changes: { state_event: 'close' }, summary: ['Closed this issue.'] });
+      expect(await api.Issues.show(1, { projectId: project })).toMatchObject({ state: 'closed' });
+      expect((await api.IssueStateEvents.all(project, 1)).map((e) => e.state)).toEqual(['closed']);
+
       expect(await api.MergeRequestNotes.create(project, 1, 'Ship it')).toMatchObject({ noteable_type: 'MergeRequest', noteable_iid: 1 });
       expect((await api.MergeRequestNotes.all(project, 1)).map((n) => n.body)).toEqual(['Ship it']);
 
@@ -81,6 +86,9 @@ describe('the MSW door, driven by fetch', () => {
     expect((await send(`/issues/1/notes/${made.body.id}`, 'DELETE')).status).toBe(204);
     expect((await send('/issues/1')).body.user_notes_count).toBe(1);
     expect((await send('/merge_requests/1/notes', 'POST', { body: 'LGTM' })).status).toBe(201);
+    expect(await send('/issues/1/notes', 'POST', { body: 'Done\n/close' })).toMatchObject({ status: 201, body: { body: 'Done', commands_changes: { state_event: 'close' } } });
+    expect((await send('/issues/1')).body.state).toBe('closed');
+    expect(await send('/issues/1/notes', 'POST', { body: '/close' })).toMatchObject({ status: 202, body: { summary: ['Could not apply close command.'] } });
     expect((await send('/repository/commits/fix/comments', 'POST', { note: 'Nice' })).status).toBe(201);
   });
 });

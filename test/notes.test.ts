@@ -149,6 +149,76 @@ describe('what the issue does is not a note', () => {
   });
 });
 
+describe('quick actions in a note', () => {
+  it('commands alone answer 202 with what they changed and store no comment', async () => {
+    const r = await call('POST', ISSUE, 'dev-token', { body: '/spend 1h\n/estimate 2h' });
+    expect(r.status).toBe(202);
+    expect(r.body).toEqual({
+      commands_changes: { time_estimate: 7200, spend_time: { duration: 3600, user_id: expect.any(Number), spent_at: expect.any(String), category: null, note_id: null } },
+      summary: ['Added 1h spent time. Set time estimate to 2h.'],
+    });
+    const issue = (await call('GET', `${APP}/issues/1`, 'dev-token')).body;
+    expect(issue).toMatchObject({ user_notes_count: 0, time_stats: { time_estimate: 7200, total_time_spent: 3600 } });
+    // Only the system notes GitLab writes for time tracking are there.
+    const notes = (await call('GET', `${ISSUE}?sort=asc`, 'dev-token')).body;
+    expect(notes.every((n: { system: boolean }) => n.system)).toBe(true);
+    expect(bodies(notes)).toEqual(['changed time estimate to 2h', 'added 1h of time spent']);
+  });
+
+  it('commands alone that cannot run are 400 and change nothing', async () => {
+    expect(await call('POST', ISSUE, 'dev-token', { body: '/spend nonsense' })).toMatchObject({ status: 400, body: { message: '400 Bad request - Failed to apply commands.' } });
+    const reopen = await call('POST', ISSUE, 'dev-token', { body: '/reopen' });
+    expect(reopen).toMatchObject({ status: 202, body: { commands_changes: {}, summary: ['Could not apply reopen command.'] } });
+    expect((await call('GET', ISSUE, 'dev-token')).body).toEqual([]);
+  });
+
+  it('text with commands stores the text and runs the commands', async () => {
+    const r = await call('POST', ISSUE, 'dev-token', { body: 'Fixed in main\n/close\n/title Crash fixed' });
+    expect(r).toMatchObject({ status: 201, body: { body: 'Fixed in main', commands_changes: { state_event: 'close', title: 'Crash fixed' } } });
+    const issue = (await call('GET', `${APP}/issues/1`, 'dev-token')).body;
+    expect(issue).toMatchObject({ state: 'closed', title: 'Crash fixed', user_notes_count: 1 });
+    // Closing is a resource event, not a note; the title change is a system note.
+    expect(bodies((await call('GET', `${ISSUE}?sort=asc`, 'dev-token')).body)).toEqual(['Fixed in main', 'changed title from **{-First-}** to **{+Crash fixed+}**']);
+    expect((await call('GET', `${APP}/issues/1/resource_state_events`, 'dev-token')).body).toEqual([expect.objectContaining({ state: 'closed', user: expect.objectContaining({ username: 'dev' }) })]);
+    // A command the caller may not run is taken out of the text all the same.
+    const guest = await call('POST', ISSUE, 'guest-token', { body: 'me too\n/reopen' });
+    expect(guest).toMatchObject({ status: 201, body: { body: 'me too', commands_changes: {} } });
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body.state).toBe('closed');
+  });
+
+  it('an edit runs the commands of its new body; commands alone delete the note', async () => {
+    const note = (await call('POST', ISSUE, 'dev-token', { body: 'first words' })).body;
+    const edited = await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: 'second words\n/due 2024-04-01' });
+    expect(edited).toMatchObject({ status: 200, body: { body: 'second words', commands_changes: { due_date: '2024-04-01' } } });
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body.due_date).toBe('2024-04-01');
+    expect(await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: '/spend nonsense' })).toMatchObject({
+      status: 400, body: { message: '400 Bad request - Note {:note=>["can\'t be blank"]}' },
+    });
+    const gone = await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: '/remove_due_date' });
+    expect(gone).toMatchObject({ status: 202, body: { commands_changes: { due_date: null }, summary: ['Removed the due date.'] } });
+    expect((await call('GET', `${ISSUE}/${note.id}`, 'dev-token')).status).toBe(404);
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body).toMatchObject({ due_date: null, user_notes_count: 0 });
+  });
+
+  it('/merge merges a merge request at the head sha the caller saw', async () => {
+    const mr = (await call('GET', `${APP}/merge_requests/1`, 'maintainer-token')).body;
+    const stale = await call('POST', `${APP}/merge_requests/1/notes`, 'maintainer-token', { body: '/merge', merge_request_diff_head_sha: '0'.repeat(40) });
+    // The command runs (GitLab merges asynchronously); the merge itself refuses a moved head.
+    expect(stale).toMatchObject({ status: 202, body: { commands_changes: { merge: '0'.repeat(40) }, summary: ['Merged this merge request.'] } });
+    expect((await call('GET', `${APP}/merge_requests/1`, 'maintainer-token')).body.state).toBe('opened');
+    const merged = await call('POST', `${APP}/merge_requests/1/notes`, 'maintainer-token', { body: '/merge', merge_request_diff_head_sha: mr.sha });
+    expect(merged).toMatchObject({ status: 202, body: { commands_changes: { merge: mr.sha } } });
+    expect((await call('GET', `${APP}/merge_requests/1`, 'maintainer-token')).body.state).toBe('merged');
+    expect((await call('GET', `${APP}/repository/files/f.txt?ref=main`, 'maintainer-token')).status).toBe(200);
+  });
+
+  it('a snippet’s note is text: a slash line stays in it', async () => {
+    const snippet = (await call('POST', `${APP}/snippets`, 'reporter-token', { title: 'S', file_name: 'a.txt', content: 'a', visibility: 'private' })).body;
+    const made = await call('POST', `${APP}/snippets/${snippet.id}/notes`, 'dev-token', { body: '/close' });
+    expect(made).toMatchObject({ status: 201, body: { body: '/close', commands_changes: {} } });
+  });
+});
+
 describe('locked discussions', () => {
   it('take notes from members only', async () => {
     const open = '/projects/acme%2Fopen/issues/1/notes';

@@ -49,6 +49,8 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       subscribed: true,
       todos: ['Crash on start'],
       issue_notes: ['Seen it, too'],
+      reopened_by_note: 'opened',
+      commands_only: [{ time_estimate: 3600 }, ['Set time estimate to 1h.']],
       commit_comments: ['Nice commit'],
       project_snippet_content: 'echo two\n',
       project_snippet_first_version: 'echo one\n',

@@ -68,6 +68,11 @@ note = p.issues.get(issue.iid).notes.create({"body": "Seen it too"})
 note.body = "Seen it, too"
 note.save()
 out["issue_notes"] = [n.body for n in p.issues.get(issue.iid).notes.list(get_all=True) if not n.system]
+# Quick actions in notes: text with a command is stored and acts; commands alone answer 202.
+p.issues.get(issue.iid).notes.create({"body": "Back again\n/reopen"})
+out["reopened_by_note"] = p.issues.get(issue.iid).state
+only = p.issues.get(issue.iid).notes.create({"body": "/estimate 1h"})
+out["commands_only"] = [only.commands_changes, only.summary]
 commit = p.commits.get("main")
 commit.comments.create({"note": "Nice commit"})
 out["commit_comments"] = [c.note for c in commit.comments.list(get_all=True)]

@@ -8,10 +8,11 @@ import { created, json, noContent, type Reply } from '../../http/route.js';
 import { findNote, noteList, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
 import { group, project, route, type Context } from '../define.js';
-import { commandsFailed, noteNotReadable } from './errors.js';
+import { noteNotReadable } from './errors.js';
 import { noteCommandsEntity, noteEntity } from './entity.js';
 import { canAdminNote, canBackdateNote, canCreateNote, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
-import { createNote, destroyNote, updateNote, type Commands, type NoteOutcome } from './rules.js';
+import { interpretNoteCommands, type NoteCommands } from '../issues/index.js';
+import { createNote, destroyNote, updateNote, type NoteOutcome } from './rules.js';
 
 const FILTERS = { all_notes: 'all', only_comments: 'comments', only_activity: 'activity' } as const;
 
@@ -36,21 +37,25 @@ function render(ctx: Context<unknown>, n: Noteable, note: Note, changes?: Record
   return noteEntity({ state: ctx.state, webBase: ctx.webBase }, note, n.iid, changes);
 }
 
-/** `process_note_creation_result`: 202 for commands only that ran, 400 for commands only that did not. */
+/** `process_note_creation_result`: 202 for commands only that ran (those that did not were refused by the rules). */
 function outcome(ctx: Context<unknown>, n: Noteable, made: NoteOutcome, status: 200 | 201): Reply {
-  if (made.note === null) {
-    if (made.commands.messages.length === 0) throw commandsFailed();
-    return json(noteCommandsEntity(made.commands.changes, made.commands.messages), 202);
-  }
+  if (made.note === null) return json(noteCommandsEntity(made.commands.changes, made.commands.messages), 202);
   const body = render(ctx, n, made.note, made.commands?.changes);
   return status === 201 ? created(body) : json(body);
 }
 
-/** The quick actions of a body, on what takes them (issues, merge requests, epics). */
-type Interpret = (ctx: Context<unknown>, n: Noteable, user: User, body: string, diffHeadSha: string | undefined) => Commands | null;
-const noCommands: Interpret = () => null;
+/**
+ * The quick actions of a body, on what takes them (issues, merge requests, epics; a snippet's
+ * note is text only), with the git work of `/merge` done before the change is made.
+ */
+async function interpret(ctx: Context<unknown>, n: Noteable, user: User, body: string, diffHeadSha: string | undefined): Promise<NoteCommands | null> {
+  if (!n.issuable || body.trim() === '') return null;
+  const commands = interpretNoteCommands(ctx.state, n.issuable, user, body, { mergeRequestDiffHeadSha: diffHeadSha, webBase: ctx.webBase }, ctx.now());
+  await commands.prepare?.(ctx);
+  return commands;
+}
 
-function routesFor(kind: NoteableKind, base: string, interpret: Interpret = noCommands) {
+function routesFor(kind: NoteableKind, base: string) {
   const scope = kind === 'epics' ? group() : project();
   const tier = kind === 'epics' ? ('premium' as const) : undefined;
   const parent = (ctx: Context<unknown>) => (kind === 'epics' ? { group: ctx.group } : { project: ctx.project });
@@ -81,26 +86,26 @@ function routesFor(kind: NoteableKind, base: string, interpret: Interpret = noCo
     }),
     route({
       method: 'POST', path: `${base}/notes`, auth: 'user', tier, scope, rateLimit: 'notes_create', params: CREATE_PARAMS,
-      handler: (ctx): Reply => {
+      handler: async (ctx): Promise<Reply> => {
         const user = ctx.user!;
         const n = noteable(ctx);
         if (!canCreateNote(ctx.state, user, n, ctx.now())) throw forbidden();
         const p = ctx.params;
         const at = p.created_at === undefined || kind === 'epics' || !canBackdateNote(ctx.state, user, n, ctx.now()) ? undefined : parseDateTime(p.created_at);
         const input = { body: p.body, internal: (p.internal || p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
-        const commands = input.body.trim() === '' ? null : interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);
+        const commands = await interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);
         return outcome(ctx, n, ctx.update(createNote(ctx.state, n, user, input, commands, ctx.now())), 201);
       },
     }),
     route({
       method: 'PUT', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, params: UPDATE_PARAMS,
-      handler: (ctx): Reply => {
+      handler: async (ctx): Promise<Reply> => {
         const user = ctx.user!;
         const n = noteable(ctx);
         const note = existing(ctx, n);
         if (!canAdminNote(ctx.state, user, n, note, ctx.now())) throw forbidden();
         const body = ctx.params.body;
-        const commands = body === undefined ? null : interpret(ctx, n, user, body, undefined);
+        const commands = body === undefined ? null : await interpret(ctx, n, user, body, undefined);
         return outcome(ctx, n, ctx.update(updateNote(ctx.state, n, note, user, { body, confidential: ctx.params.confidential }, commands, ctx.now())), 200);
       },
     }),

@@ -2,25 +2,16 @@
 // and NotesHelpers: each decides against the world and returns the recipe of what it makes.
 import { addNote, deleteNote, findNote, notesTable, putNote, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
-import { touchIssuable } from '../issues/index.js';
+import { touchIssuable, type NoteCommands as Commands } from '../issues/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { bodyBlank, bodyTooLong, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';
+import { bodyBlank, bodyTooLong, commandsFailed, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';
 import { canReadInternal, type Noteable } from './noteables.js';
 
 /** Note's `validates :note, length: { maximum: 1_000_000 }`. */
 export const MAX_BODY = 1_000_000;
 /** Noteable::MAX_NOTES_LIMIT: no more comments once a noteable has this many notes (system ones count). */
 export const MAX_NOTES = 5_000;
-
-/** What quick actions in a body do (the issues family's interpreter answers this shape). */
-export interface Commands {
-  content: string;
-  executed: number;
-  changes: Record<string, unknown>;
-  messages: string[];
-  apply: ((draft: Parameters<Change>[0], noteId: number | null) => void) | null;
-}
 
 export interface NoteInput {
   body: string;
@@ -46,6 +37,8 @@ export function createNote(state: State, n: Noteable, user: User, input: NoteInp
   if (internal && !n.issuable) throw internalNotAllowed();
   if (notesTable(state, n.key).size >= MAX_NOTES) throw tooManyNotes();
   const onlyCommands = commands !== null && commands.content === '';
+  // Commands alone that say nothing ran: GitLab's `Failed to apply commands.` (and nothing changes).
+  if (onlyCommands && commands.messages.length === 0) throw commandsFailed();
   const body = commands ? commands.content : input.body;
   return (draft) => {
     let note: Note | null = null;
@@ -68,6 +61,9 @@ export function updateNote(state: State, n: Noteable, note: Note, user: User, in
   if (input.body === undefined) return () => ({ note, commands: null });
   validateBody(input.body);
   const onlyCommands = commands !== null && commands.content === '';
+  // Commands alone that say nothing ran leave GitLab's note with a blank body, which it refuses
+  // (GitLab has deleted the note by then; here a refused request changes nothing).
+  if (onlyCommands && commands.messages.length === 0) throw bodyBlank();
   const body = commands ? commands.content : input.body;
   return (draft) => {
     if (commands && commands.executed > 0) commands.apply?.(draft, onlyCommands ? null : note.id);
