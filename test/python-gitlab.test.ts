@@ -50,6 +50,8 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       todos: ['Crash on start'],
       issue_notes: ['Seen it, too'],
       reopened_by_note: 'opened',
+      group_wiki_slugs: ['Runbook/On-call'],
+      group_wiki_content: '# On call\nPage the owner.\n',
       commands_only: [{ time_estimate: 3600 }, ['Set time estimate to 1h.']],
       commit_comments: ['Nice commit'],
       project_snippet_content: 'echo two\n',

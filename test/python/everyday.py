@@ -77,6 +77,14 @@ commit = p.commits.get("main")
 commit.comments.create({"note": "Nice commit"})
 out["commit_comments"] = [c.note for c in commit.comments.list(get_all=True)]
 
+# Group wikis (higher tier; the default world is Ultimate): a page made, edited, listed and read.
+g = gl.groups.get("acme")
+page = g.wikis.create({"title": "Runbook/On call", "content": "# On call\n"})
+page.content = "# On call\nPage the owner.\n"
+page.save()
+out["group_wiki_slugs"] = [w.slug for w in g.wikis.list(get_all=True)]
+out["group_wiki_content"] = g.wikis.get(page.slug).content
+
 # Snippets, each a git repository (issue 14): python-gitlab 3.12 creates them with file_name and content.
 ps = p.snippets.create({"title": "Setup", "file_name": "setup.sh", "content": "echo one\n", "visibility": "private"})
 p.snippets.update(ps.id, {"content": "echo two\n"})
