@@ -55,6 +55,16 @@ export function schedule<P>(draft: Draft<CoreState>, task: TaskDef<P>, at: numbe
   addTask(draft as CoreState, { id: coreIds.next(draft as CoreState, 'task'), at, kind: task.kind, payload });
 }
 
+/** A branch moved by a request (a commit through the API, a merge, a push over git): what GitLab's post-receive hands its workers. */
+export interface BranchPush {
+  projectId: number;
+  branch: string;
+  /** The tip before; null for a new branch. */
+  before: string | null;
+  /** The tip after; null for a deleted branch. */
+  after: string | null;
+}
+
 export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {
   /** As the spec names the family. */
   readonly name: string;
@@ -66,6 +76,11 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly tasks?: readonly TaskDef<never>[];
   /** Drops what the family keeps for a project or group that is being deleted. */
   readonly forget?: { project?(draft: Draft<State>, id: number): void; group?(draft: Draft<State>, id: number): void };
+  /**
+   * What the family does after a request moved branches (GitLab's post-receive workers, run
+   * here inside the request, before the world is committed): merge requests refresh, say.
+   */
+  readonly pushed?: (ctx: Context<unknown>, pushes: readonly BranchPush[]) => Promise<void>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
   readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
   /** Type markers of the slice and of the fixture parts; never set. */

@@ -6,7 +6,8 @@ import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordO
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Family, SeedRun, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, SeedRun, TaskContext, TaskDef } from './define.js';
+import { takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
@@ -169,6 +170,15 @@ for (const f of families) {
 const FORGET: TaskContext['forget'] = (kind, id, draft) => {
   for (const f of families) f.forget?.[kind]?.(draft, id);
 };
+
+const PUSH_HOOKS = families.flatMap((f) => (f.pushed ? [f.pushed] : []));
+
+/** Hands the branch moves of a request to the families that act on them (merge requests refresh), before it commits. */
+export async function afterPushes(ctx: Context<unknown>): Promise<void> {
+  const pushes = takeBranchPushes(ctx);
+  if (pushes.length === 0) return;
+  for (const hook of PUSH_HOOKS) await hook(ctx, pushes);
+}
 
 /** Runs one task on a draft of the world; a task no family declares is a defect of the world. */
 export function runTask(draft: Draft<State>, task: Task, now: number): void {

@@ -322,7 +322,7 @@ export class Pipeline {
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       let reply = await route.handler(ctx);
-      if (reply.status >= 200 && reply.status < 300) x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
+      if (reply.status >= 200 && reply.status < 300) await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {

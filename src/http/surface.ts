@@ -38,8 +38,8 @@ export interface Surface {
   notFound(path: string): ApiError;
   /** A failure as this surface's body. */
   renderError(error: ApiError): Reply;
-  /** Runs after a successful answer, inside its transaction (the caller's activity on the API). */
-  afterAnswer?(ctx: Context<unknown, CoreState>): void;
+  /** Runs after a successful answer, inside its transaction (the caller's activity on the API, the work after a push). */
+  afterAnswer?(ctx: Context<unknown, CoreState>): void | Promise<void>;
 }
 
 /** GitLab's own envelope: the error's body as JSON (or as text, when it says so). */

@@ -15,7 +15,7 @@ import { project, route, type Context } from '../define.js';
 const READ = project(repositoryEnabled, canReadCode);
 
 /** The `unidiff` option: each diff with git's `---`/`+++` header lines. */
-function withHeaders(d: FileDiff): FileDiff {
+export function withHeaders(d: FileDiff): FileDiff {
   if (d.diff === '' || d.diff.startsWith('Binary files')) return d;
   const a = d.newFile ? '/dev/null' : `a/${d.oldPath}`;
   const b = d.deletedFile ? '/dev/null' : `b/${d.newPath}`;

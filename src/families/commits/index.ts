@@ -7,4 +7,4 @@ import { changeRoutes } from './change.js';
 export const commits: Family = defineFamily({ name: 'commits', routes: [...commitRoutes, ...historyRoutes, ...changeRoutes] });
 
 export * from './entity.js';
-export { commitDiffs } from './compare.js';
+export { commitDiffs, withHeaders } from './compare.js';

@@ -7,6 +7,8 @@ import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
 import { epicRoutes } from './epics.js';
 import { resourceEventRoutes } from './event-routes.js';
+import { refreshMergeRequests } from './mr-refresh.js';
+import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
@@ -15,8 +17,9 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...epicRoutes, ...resourceEventRoutes],
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...mergeRequestCommitRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
+  pushed: refreshMergeRequests,
 });
 
 export type { IssuesSlice } from './store.js';

@@ -12,7 +12,7 @@ import type { State } from '../world.js';
 import type { ResourceEvent } from './events.js';
 import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, Todo } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
   'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
 
 const BLOCK = 4096;

@@ -4,6 +4,7 @@
 // world, their expiry on the emulator's clock.
 import type { Draft } from 'immer';
 import { emptyTable, tdel, tget, tset } from '../../store/table.js';
+import type { BranchPush, Context } from '../define.js';
 import type { State } from '../world.js';
 
 /** How long a message waits for its push (PostPushMessage#add_message: `setex(key, 5.minutes)`). */
@@ -24,4 +25,20 @@ export function takePostPushMessage(draft: Draft<State>, key: string, now: numbe
   if (!kept) return null;
   tdel(table!, key);
   return kept.expiresAt > now ? kept.message : null;
+}
+
+/** Notes a branch move for the families' post-receive work (on a draft); `takeBranchPushes` hands them over. */
+export function recordBranchPush(draft: Draft<State>, push: BranchPush): void {
+  if (push.before === push.after) return;
+  (draft.pendingPushes ??= []).push(push);
+}
+
+/** The branch moves of this request, oldest first, taken out of the world. */
+export function takeBranchPushes(ctx: Context<unknown>): readonly BranchPush[] {
+  const pending = ctx.state.pendingPushes;
+  if (!pending || pending.length === 0) return [];
+  ctx.update((draft) => {
+    draft.pendingPushes = [];
+  });
+  return pending;
 }

@@ -1,0 +1,110 @@
+// MergeRequests::RefreshService, as GitLab's post-receive runs it for each branch a request
+// moved (a commit through the API, a merge, a push over git): the open merge requests from the
+// branch take its new head and merge base and note the commits it added
+// (SystemNotes::CommitService#add_commits); those into the branch whose head the push brought
+// in are merged by it (post_merge_manually_merged); those from a deleted branch are closed
+// (close_upon_missing_source_branch_ref).
+import type { Draft } from 'immer';
+import { commitsBetween, mergeBase } from '../../git/merge-base.js';
+import type { RepositoryObjects } from '../../git/objects.js';
+import { projectFullPath } from '../../policy/paths.js';
+import type { Project, User } from '../../store/state.js';
+import { tget, tvalues } from '../../store/table.js';
+import { ids } from './store.js';
+import type { BranchPush, Context } from '../define.js';
+import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
+import type { State } from '../world.js';
+import { putMergeRequest } from './merge-requests.js';
+import type { MergeRequest } from './records.js';
+import { recordMergeRequestChanges, systemNote } from './system-notes.js';
+
+/** Commit#short_id: the first 8 characters (Commit::MIN_SHA_LENGTH + 1). */
+const short = (sha: string) => sha.slice(0, 8);
+/** What Rails' content_tag escapes in text that is not marked safe. */
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&${({ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' })[c]};`);
+
+interface Reload {
+  mr: MergeRequest;
+  head: string;
+  base: string;
+  start: string;
+  /** The merge request's commits after the push (its diff's), to tell new commits from existing ones. */
+  commits: ReadonlySet<string>;
+}
+
+export async function refreshMergeRequests(ctx: Context<unknown>, pushes: readonly BranchPush[]): Promise<void> {
+  const user = ctx.user;
+  if (!user) return;
+  for (const push of pushes) await refresh(ctx, user, push);
+}
+
+async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Promise<void> {
+  const project = tget(ctx.state.projects, push.projectId);
+  const all = project && tget(ctx.state.mergeRequests, project.id);
+  if (!project || !all) return;
+  const open = [...tvalues(all)].filter((mr) => mr.state === 'opened');
+  const from = open.filter((mr) => mr.sourceBranch === push.branch);
+  const into = open.filter((mr) => mr.targetBranch === push.branch);
+  if (from.length === 0 && into.length === 0) return;
+  const now = ctx.now();
+  if (push.after === null) {
+    ctx.update((draft) => {
+      for (const mr of from) changeState(draft, project, mr, { ...mr, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now }, user.id, now);
+    });
+    return;
+  }
+  const repo = objectsOf(ctx, project);
+  const commits = await newCommits(repo, push.before, push.after, from[0]);
+  const pushed = new Set(commits);
+  const merged = into.filter((mr) => pushed.has(mr.sha));
+  const refs = refsOf(ctx.state, project.id);
+  const reloads: Reload[] = [];
+  for (const mr of from) {
+    const start = branchTip(refs, mr.targetBranch);
+    if (!start) continue;
+    const base = (await mergeBase(repo, push.after, [start])) ?? start;
+    reloads.push({ mr, head: push.after, base, start, commits: new Set(await commitsBetween(repo, start, push.after)) });
+  }
+  const titles = new Map<string, string>();
+  if (reloads.length > 0) for (const sha of commits) titles.set(sha, (await repo.readCommit(sha)).message.split('\n')[0]!);
+  const path = projectFullPath(ctx.state, project);
+  ctx.update((draft) => {
+    for (const mr of merged) changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
+    for (const r of reloads) {
+      const diffId = ids.next(draft as State, 'merge_request_diff');
+      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, updatedAt: now }, r.mr);
+      if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
+    }
+  });
+}
+
+/**
+ * find_new_commits: what a push to a branch brought (`git rev-list before..after`, oldest
+ * first); for a branch pushed anew, what it holds beyond its merge request's last head.
+ */
+async function newCommits(repo: RepositoryObjects, before: string | null, after: string, mr: MergeRequest | undefined): Promise<string[]> {
+  if (before !== null) return commitsBetween(repo, before, after);
+  if (!mr) return [];
+  const common = await mergeBase(repo, mr.sha, [after]).catch(() => null);
+  return common ? commitsBetween(repo, common, after) : [];
+}
+
+function changeState(draft: Draft<State>, project: Project, before: MergeRequest, after: MergeRequest, userId: number, now: number): void {
+  putMergeRequest(draft, project, after, before);
+  recordMergeRequestChanges(draft, before, after, userId, now);
+}
+
+/** SystemNotes::CommitService#add_commits: the count, the list (what came from the target branch first), the link to compare. */
+function addedCommits(r: Reload, commits: readonly string[], titles: ReadonlyMap<string, string>, oldrev: string | null, compare: string): string {
+  const fresh = commits.filter((c) => r.commits.has(c));
+  const existing = commits.filter((c) => !r.commits.has(c));
+  const count = (n: number) => `${n} commit${n === 1 ? '' : 's'}`;
+  let summary = '';
+  if (existing.length > 0) {
+    const last = short(existing[existing.length - 1]!);
+    const range = existing.length === 1 ? short(existing[0]!) : oldrev !== null ? `${short(oldrev)}...${last}` : `${short(existing[0]!)}..${last}`;
+    summary = `<li>${range} - ${count(existing.length)} from branch <code>${escapeHtml(r.mr.targetBranch)}</code></li>`;
+  }
+  const list = fresh.map((c) => `<li>${short(c)} - ${escapeHtml(titles.get(c) ?? '')}</li>`).join('');
+  return [`added ${count(commits.length)}`, `<ul>${summary}${list}</ul>`, `[Compare with previous version](${compare})`].join('\n\n');
+}
