@@ -219,6 +219,30 @@ describe('quick actions in a note', () => {
   });
 });
 
+describe('moved and cloned issues', () => {
+  it('a move takes the notes along; a clone only with_notes', async () => {
+    await call('POST', ISSUE, 'dev-token', { body: 'first' });
+    await call('POST', ISSUE, 'maintainer-token', { body: 'staff', internal: true });
+    const moved = (await call('POST', `${APP}/issues/1/move`, 'maintainer-token', { to_project_id: 'acme/open' })).body;
+    const notes = (await call('GET', `/projects/acme%2Fopen/issues/${moved.iid}/notes?sort=asc`, 'maintainer-token')).body;
+    expect(notes.map((n: { body: string; author: { username: string }; internal: boolean }) => [n.body, n.author.username, n.internal])).toEqual([
+      ['first', 'dev', false], ['staff', 'mai', true], ['moved from acme/app#1', 'mai', false],
+    ]);
+    expect(notes[0]).toMatchObject({ noteable_id: moved.id, noteable_iid: moved.iid, project_id: moved.project_id });
+    expect(moved.user_notes_count).toBe(2);
+    // The original keeps its notes.
+    expect(bodies((await call('GET', `${ISSUE}?sort=asc`, 'maintainer-token')).body)).toEqual(['first', 'staff', `moved to acme/open#${moved.iid}`]);
+
+    await call('POST', `${APP}/issues/2/notes`, 'dev-token', { body: 'on two' });
+    const bare = (await call('POST', `${APP}/issues/2/clone`, 'maintainer-token', { to_project_id: 'acme/open' })).body;
+    expect(bodies((await call('GET', `/projects/acme%2Fopen/issues/${bare.iid}/notes`, 'maintainer-token')).body)).toEqual(['cloned from acme/app#2']);
+    const full = (await call('POST', `${APP}/issues/2/clone`, 'maintainer-token', { to_project_id: 'acme/open', with_notes: true })).body;
+    expect(bodies((await call('GET', `/projects/acme%2Fopen/issues/${full.iid}/notes?sort=asc`, 'maintainer-token')).body)).toEqual([
+      'on two', `cloned to acme/open#${bare.iid}`, 'cloned from acme/app#2',
+    ]);
+  });
+});
+
 describe('locked discussions', () => {
   it('take notes from members only', async () => {
     const open = '/projects/acme%2Fopen/issues/1/notes';

@@ -85,6 +85,19 @@ export function addNote(draft: CoreState, key: string, fields: Omit<Note, 'id' |
   return note;
 }
 
+/**
+ * Notes::CopyService: every note of one noteable, comments and system notes, copied onto
+ * another in order, each keeping its author, times and flags (a moved or cloned issue's).
+ */
+export function copyNotes(draft: CoreState, from: string, to: { key: string; noteableId: number; projectId: number | null }): void {
+  const t = tget(draft.notes.byNoteable, from);
+  if (t === undefined) return;
+  for (const n of [...tvalues(t)].sort((a, b) => a.id - b.id)) {
+    const copy = addNote(draft, to.key, { ...n, noteableId: to.noteableId, projectId: to.projectId });
+    if (n.updatedById !== null) putNote(draft, to.key, { ...copy, updatedById: n.updatedById });
+  }
+}
+
 /** Replaces a note (same id) with its new version. */
 export function putNote(draft: CoreState, key: string, note: Note): void {
   const t = tget(draft.notes.byNoteable, key);

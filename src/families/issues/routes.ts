@@ -466,7 +466,8 @@ export const issueRoutes = [
         const user = ctx.user!;
         const refusal = moveRefusal(ctx.state, ctx.project, target, issue, user, ctx.now(), mode);
         if (refusal) throw moveError(refusal);
-        const copy = ctx.update(moveIssue(ctx.state, ctx.project, target, issue, user, ctx.now(), mode));
+        const withNotes = 'with_notes' in ctx.params && ctx.params.with_notes === true;
+        const copy = ctx.update(moveIssue(ctx.state, ctx.project, target, issue, user, ctx.now(), mode, withNotes));
         return json(issueEntity(view(ctx, { kind: 'project', id: ctx.project.id }, { subscribed: true }), copy), 201);
       },
     }),

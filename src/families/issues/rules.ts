@@ -10,7 +10,7 @@ import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
 import type { AwardEmoji, Epic, Issue, IssueType, Severity, Todo } from './records.js';
-import { addNote as storeNote, dropNotes, noteKey, type Note } from '../../store/notes.js';
+import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
 import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
@@ -345,7 +345,7 @@ export function spendTime(issue: Issue, user: User, seconds: number | 'reset', n
 }
 
 /** Issues::MoveService / CloneService: a copy in the target project; a move closes the original. */
-export function moveIssue(state: State, from: Project, to: Project, issue: Issue, user: User, now: number, mode: 'move' | 'clone'): Change<Issue> {
+export function moveIssue(state: State, from: Project, to: Project, issue: Issue, user: User, now: number, mode: 'move' | 'clone', withNotes = false): Change<Issue> {
   return (draft) => {
     const iid = ids.next(draft as State, 'issue_iid', `p${to.id}`);
     const titles = issue.labelIds.map((id) => tget(draft.labels, id)?.title).filter((t): t is string => !!t);
@@ -371,6 +371,8 @@ export function moveIssue(state: State, from: Project, to: Project, issue: Issue
       totalTimeSpent: mode === 'clone' ? 0 : issue.totalTimeSpent,
     };
     putIssue(draft, copy);
+    // A move takes the notes along; a clone only `with_notes` (Issues::CloneService).
+    if (mode === 'move' || withNotes) copyNotes(draft as State, noteKey('Issue', issue.id), { key: noteKey('Issue', copy.id), noteableId: copy.id, projectId: to.id });
     const ref = (p: Project) => tget(draft.namespaces, p.namespaceId)!.fullPath + '/' + p.path;
     if (mode === 'move') {
       const old = { ...issue, state: 'closed' as const, closedAt: issue.closedAt ?? now, closedById: issue.closedById ?? user.id, movedToId: copy.id, updatedAt: now };
