@@ -21,6 +21,8 @@ export interface LogOptions {
   author?: string;
   firstParent?: boolean;
   order?: 'default' | 'topo';
+  /** Walk these commits only (a parent outside is not followed): a part of history already found. */
+  within?: ReadonlySet<string>;
 }
 
 /** A max-heap of commits by committer date; among equals, the first queued comes first. */
@@ -134,7 +136,7 @@ export async function log(repo: RepositoryObjects, tips: readonly string[], opts
     }
     walked.push({ sha, commit, parents, show });
     for (const p of parents) {
-      if (seen.has(p)) continue;
+      if (seen.has(p) || (opts.within && !opts.within.has(p))) continue;
       seen.add(p);
       queue.push(p, (await repo.readCommit(p)).committer.timestamp);
     }

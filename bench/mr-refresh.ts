@@ -1,0 +1,76 @@
+// Merge requests follow their branches: a commit through the API to the source branch of an open
+// merge request (which moves its head and notes the commit) in a repository of 2,000 commits
+// against the same in one of 20, and against a commit to a branch no merge request uses, in the
+// same run, printed as ratios of CPU time. Run with `npx tsx bench/mr-refresh.ts`. No test
+// asserts on these numbers.
+import { createEmulator, type Emulator } from '../src/index.js';
+
+const API = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp';
+const fmt = (n: number, digits = 3) => n.toFixed(digits);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** A repository of `history` commits on main, branches `feature` (with an open merge request) and `other`. */
+async function world(history: number): Promise<Emulator> {
+  return createEmulator({
+    fixture: {
+      users: [{ username: 'dev', tokens: [{ token: 'dev' }] }],
+      groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'dev', access_level: 'maintainer' }] }],
+      projects: [{
+        namespace: 'acme', path: 'app', visibility: 'private',
+        repository: {
+          files: { 'README.md': '# app\n' },
+          commits: [
+            ...Array.from({ length: history - 1 }, (_, i) => ({ message: `Commit ${i}`, files: { [`f${i % 50}.txt`]: `${i}\n` } })),
+            { branch: 'feature', message: 'Start', files: { 'feature.txt': 'start\n' } },
+            { branch: 'other', message: 'Other', files: { 'other.txt': 'other\n' } },
+          ],
+        },
+        merge_requests: [{ title: 'Feature', source_branch: 'feature', author: 'dev' }],
+      }],
+    },
+  });
+}
+
+let serial = 0;
+async function commits(e: Emulator, branch: string, n: number): Promise<number> {
+  const start = cpu();
+  for (let i = 0; i < n; i++) {
+    const res = await e.handle(new Request(`${API}/repository/commits`, {
+      method: 'POST', headers: { 'PRIVATE-TOKEN': 'dev', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ branch, commit_message: `Change ${++serial}`, actions: [{ action: 'create', file_path: `new/${serial}.txt`, content: 'x\n' }] }),
+    }));
+    if (res.status !== 201) throw new Error(`commit answered ${res.status}: ${await res.text()}`);
+  }
+  return (cpu() - start) / n;
+}
+
+async function compare(label: string, goal: number, base: () => Promise<number>, measured: () => Promise<number>, sizes: string): Promise<void> {
+  await base();
+  await measured();
+  const ratios: number[] = [];
+  let b = 0;
+  let m = 0;
+  for (let round = 0; round < 7; round++) {
+    b = await base();
+    m = await measured();
+    ratios.push(m / b);
+  }
+  const [bl, ml] = sizes.split('|');
+  console.log(`${label}: ${fmt(m)} ms ${ml} vs ${fmt(b)} ms ${bl} -> median ${fmt(median(ratios), 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= ${goal}x)`);
+}
+
+async function main(): Promise<void> {
+  const t0 = performance.now();
+  const small = await world(20);
+  const large = await world(2_000);
+  console.log(`built repositories of 20 and 2,000 commits in ${Math.round(performance.now() - t0)} ms`);
+  await compare('commit to a merge request’s source branch', 3, () => commits(small, 'feature', 10), () => commits(large, 'feature', 10), 'at 20 commits|at 2,000 commits');
+  await compare('commit to the source branch against one to a branch without merge request, at 2,000 commits', 3,
+    () => commits(large, 'other', 10), () => commits(large, 'feature', 10), 'to other|to feature');
+}
+
+await main();
