@@ -12,12 +12,12 @@ import { branchTip, objectsOf, refsOf } from '../src/families/repositories/index
 import { projectRecord } from './support/world.js';
 
 /** Each commit: its parents (indexes of earlier commits) and its commit time. */
-type Graph = { parents: number[]; time: number }[];
+type Graph = { parents: readonly number[]; time: number }[];
 
 const graph: fc.Arbitrary<Graph> = fc.integer({ min: 1, max: 24 }).chain((n) =>
   fc.tuple(...Array.from({ length: n }, (_, i) =>
     fc.record({
-      parents: i === 0 ? fc.constant([]) : fc.uniqueArray(fc.integer({ min: 0, max: i - 1 }), { minLength: i < 3 ? 0 : 1, maxLength: 2 }),
+      parents: i === 0 ? fc.constant<number[]>([]) : fc.uniqueArray(fc.integer({ min: 0, max: i - 1 }), { minLength: i < 3 ? 0 : 1, maxLength: 2 }),
       time: fc.integer({ min: 0, max: 6 }),
     }))));
 

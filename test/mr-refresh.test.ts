@@ -99,6 +99,10 @@ describe.skipIf(!HAS_GIT)('merge requests follow pushes of the real git', () => 
       `added 2 commits\n\n<ul><li>${two!.slice(0, 8)} - Step two</li><li>${three!.slice(0, 8)} - Step three</li></ul>\n\n` +
       `[Compare with previous version](/acme/app/-/merge_requests/1/diffs?diff_id=1&start_sha=${old})`,
     ]);
+    // Each merge request's head is a ref, as `glab mr checkout` fetches it.
+    expect(await git.ok(['ls-remote', 'origin', 'refs/merge-requests/*'], 'app')).toBe(`${head}\trefs/merge-requests/1/head\n`);
+    await git.ok(['fetch', '-q', 'origin', 'merge-requests/1/head:mr-1'], 'app');
+    expect((await git.ok(['rev-parse', 'mr-1'], 'app')).trim()).toBe(head);
     // Fast-forwarding main to the head merges the merge request, by the pusher.
     await git.ok(['push', '-q', 'origin', 'feature:main'], 'app');
     const mr = (await call(emulator, 'GET', `${APP}/merge_requests/1`)).body;

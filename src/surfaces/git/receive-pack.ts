@@ -47,7 +47,8 @@ export const PUSH_MESSAGES = {
 
 /** `info/refs?service=git-receive-pack`. */
 export function receivePackAdvertisement(state: State, project: Project, source: RefSource = advertisedRefs): Uint8Array {
-  const refs = source(state, project).refs.filter((r) => r.name !== 'HEAD');
+  // Gitaly's receive.hideRefs: GitLab's own ref spaces (merge request heads...) are not a pusher's to see.
+  const refs = source(state, project).refs.filter((r) => r.name !== 'HEAD' && !isHiddenRef(r.name));
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
