@@ -4,14 +4,9 @@
 // same run, printed as ratios of CPU time. Run with `npx tsx bench/mr-refresh.ts`. No test
 // asserts on these numbers.
 import { createEmulator, type Emulator } from '../src/index.js';
+import { compare, cpu } from './cpu-ratio.js';
 
 const API = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp';
-const fmt = (n: number, digits = 3) => n.toFixed(digits);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /** A repository of `history` commits on main, branches `feature` (with an open merge request) and `other`. */
 async function world(history: number): Promise<Emulator> {
@@ -48,20 +43,6 @@ async function commits(e: Emulator, branch: string, n: number): Promise<number> 
   return (cpu() - start) / n;
 }
 
-async function compare(label: string, goal: number, base: () => Promise<number>, measured: () => Promise<number>, sizes: string): Promise<void> {
-  await base();
-  await measured();
-  const ratios: number[] = [];
-  let b = 0;
-  let m = 0;
-  for (let round = 0; round < 7; round++) {
-    b = await base();
-    m = await measured();
-    ratios.push(m / b);
-  }
-  const [bl, ml] = sizes.split('|');
-  console.log(`${label}: ${fmt(m)} ms ${ml} vs ${fmt(b)} ms ${bl} -> median ${fmt(median(ratios), 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= ${goal}x)`);
-}
 
 async function main(): Promise<void> {
   const t0 = performance.now();

@@ -4,6 +4,7 @@
 // notes, Noteable::MAX_NOTES_LIMIT, so creation is measured below that.) Run with
 // `npx tsx bench/notes.ts`. No test asserts on these numbers.
 import { createEmulator, type Emulator } from '../src/index.js';
+import { compare, cpu } from './cpu-ratio.js';
 import { addNote, noteKey } from '../src/store/notes.js';
 import { issueByIid } from '../src/families/issues/index.js';
 import { projectByIdOrPath } from '../src/policy/paths.js';
@@ -11,12 +12,6 @@ import { tget } from '../src/store/table.js';
 import type { State } from '../src/families/world.js';
 
 const BASE = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp/issues';
-const fmt = (n: number, digits = 3) => n.toFixed(digits);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
 
 /** Issue #1 with `small` notes, #2 with `large`: every fifth a system note, every seventh internal. */
 async function world(small: number, large: number): Promise<Emulator> {
@@ -68,19 +63,6 @@ async function write(e: Emulator, iid: number, n: number): Promise<number> {
   return (cpu() - start) / n;
 }
 
-async function compare(label: string, goal: number, small: () => Promise<number>, large: () => Promise<number>, sizes: string): Promise<void> {
-  await small();
-  await large();
-  const ratios: number[] = [];
-  let s = 0;
-  let l = 0;
-  for (let round = 0; round < 7; round++) {
-    s = await small();
-    l = await large();
-    ratios.push(l / s);
-  }
-  console.log(`${label}: ${fmt(l)} ms ${sizes.split('|')[1]} vs ${fmt(s)} ms ${sizes.split('|')[0]} -> median ${fmt(median(ratios), 2)}x (spread ${fmt(Math.min(...ratios), 2)}-${fmt(Math.max(...ratios), 2)}x; goal <= ${goal}x)`);
-}
 
 async function main(): Promise<void> {
   const t0 = performance.now();

@@ -25,8 +25,8 @@ export interface LogOptions {
   within?: ReadonlySet<string>;
 }
 
-/** A max-heap of commits by committer date; among equals, the first queued comes first. */
-class DateQueue {
+/** A max-heap of commits by a number (the committer date, a generation); among equals, the first queued comes first. */
+export class CommitQueue {
   #items: { sha: string; ts: number; seq: number }[] = [];
   #seq = 0;
 
@@ -109,7 +109,7 @@ function authorMatcher(pattern: string | undefined): ((c: CommitData) => boolean
 export async function log(repo: RepositoryObjects, tips: readonly string[], opts: LogOptions = {}): Promise<LogEntry[]> {
   const path = opts.path?.replace(/^\/+|\/+$/g, '');
   const seen = new Set<string>();
-  const queue = new DateQueue();
+  const queue = new CommitQueue();
   const walked: { sha: string; commit: CommitData; parents: string[]; show: boolean }[] = [];
   for (const tip of tips) {
     if (seen.has(tip)) continue;

@@ -3,7 +3,7 @@
 // any other commit one more than its highest parent), highest first, so a commit is reached
 // from every side before it is visited, and the walk stops once nothing left can change the
 // answer. A push of a few commits onto a long history costs a few commits' work.
-import { log } from './history.js';
+import { CommitQueue, log } from './history.js';
 import type { RepositoryObjects } from './objects.js';
 
 /** A commit's generation, kept in the object database's memo (a commit's is the same in every repository). */
@@ -39,47 +39,25 @@ export async function generation(repo: RepositoryObjects, sha: string): Promise<
 
 /** Commits by generation, highest first; each commit at most once. */
 class GenerationQueue {
-  #heap: { sha: string; gen: number }[] = [];
+  readonly #heap = new CommitQueue();
   readonly queued = new Set<string>();
 
   constructor(private readonly repo: RepositoryObjects) {}
 
   get size(): number {
-    return this.#heap.length;
+    return this.#heap.size;
   }
 
   async push(sha: string): Promise<void> {
     if (this.queued.has(sha)) return;
     this.queued.add(sha);
-    const heap = this.#heap;
-    heap.push({ sha, gen: await generation(this.repo, sha) });
-    for (let i = heap.length - 1; i > 0; ) {
-      const up = (i - 1) >> 1;
-      if (heap[up]!.gen >= heap[i]!.gen) break;
-      [heap[i], heap[up]] = [heap[up]!, heap[i]!];
-      i = up;
-    }
+    this.#heap.push(sha, await generation(this.repo, sha));
   }
 
   pop(): string {
-    const heap = this.#heap;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      heap[0] = last;
-      for (let i = 0; ; ) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && heap[l]!.gen > heap[m]!.gen) m = l;
-        if (r < heap.length && heap[r]!.gen > heap[m]!.gen) m = r;
-        if (m === i) break;
-        [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-        i = m;
-      }
-    }
-    this.queued.delete(top.sha);
-    return top.sha;
+    const sha = this.#heap.pop();
+    this.queued.delete(sha);
+    return sha;
   }
 }
 
