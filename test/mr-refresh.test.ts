@@ -53,6 +53,18 @@ describe('merge requests follow their branches through the API', () => {
     expect((await call(world(), 'GET', `${APP}/merge_requests/1`)).body).toMatchObject({ sha: made.id, state: 'opened' });
   });
 
+  it('a draft commit makes the merge request a draft', async () => {
+    await commit('feature', 'Tidy up', 'a.txt');
+    const fixup = (await commit('feature', 'fixup! Tidy up', 'b.txt')).body;
+    const mr = (await call(world(), 'GET', `${APP}/merge_requests/1`)).body;
+    expect(mr).toMatchObject({ title: 'Draft: The feature', draft: true });
+    const notes = (await call(world(), 'GET', `${APP}/merge_requests/1/notes?sort=asc`)).body.map((n: { body: string }) => n.body);
+    expect(notes.slice(1)).toEqual([expect.stringMatching(/^added 1 commit\n/), `marked this merge request as **draft** from ${fixup.id}`]);
+    // Already a draft: nothing more.
+    await commit('feature', 'Draft: more', 'c.txt');
+    expect((await call(world(), 'GET', `${APP}/merge_requests/1/notes`)).body).toHaveLength(4);
+  });
+
   it('deleting the source branch closes the merge request', async () => {
     expect((await call(world(), 'DELETE', `${APP}/repository/branches/feature`)).status).toBe(204);
     expect((await call(world(), 'GET', `${APP}/merge_requests/1`)).body.state).toBe('closed');

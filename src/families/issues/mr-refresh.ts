@@ -3,21 +3,24 @@
 // branch take its new head and merge base and note the commits it added
 // (SystemNotes::CommitService#add_commits); those into the branch whose head the push brought
 // in are merged by it (post_merge_manually_merged); those from a deleted branch are closed
-// (close_upon_missing_source_branch_ref).
+// (close_upon_missing_source_branch_ref); a draft commit makes it a draft
+// (mark_mr_as_draft_from_commits).
 import type { Draft } from 'immer';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { pget, tget, tvalues } from '../../store/table.js';
 import { ids } from './store.js';
 import type { BranchPush, Context } from '../define.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
-import { recordMergeRequestChanges, systemNote } from './system-notes.js';
+import { draftlessTitle, recordMergeRequestChanges, systemNote } from './system-notes.js';
 
+/** Commit#draft?: a title that starts as a draft's (Gitlab::Regex.merge_request_draft), or a fixup or squash commit. */
+const isDraftCommit = (title: string) => /^\s*(?:\[draft\]|\(draft\)|draft:)/i.test(title) || /(?:fixup!|squash!)\s/.test(title);
 /** Commit#short_id: the first 8 characters (Commit::MIN_SHA_LENGTH + 1). */
 const short = (sha: string) => sha.slice(0, 8);
 /** What Rails' content_tag escapes in text that is not marked safe. */
@@ -68,12 +71,19 @@ async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Pro
   const titles = new Map<string, string>();
   if (reloads.length > 0) for (const sha of commits) titles.set(sha, (await repo.readCommit(sha)).message.split('\n')[0]!);
   const path = projectFullPath(ctx.state, project);
+  const draftCommit = commits.find((c) => isDraftCommit(titles.get(c) ?? ''));
   ctx.update((draft) => {
     for (const mr of merged) changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
       putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, updatedAt: now }, r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
+      // mark_mr_as_draft_from_commits: a draft commit makes the merge request a draft.
+      if (draftCommit && !r.mr.draft) {
+        const current = pget(draft.mergeRequests, project.id, r.mr.iid) as MergeRequest;
+        putMergeRequest(draft, project, { ...current, title: `Draft: ${draftlessTitle(current.title)}`, draft: true }, current);
+        systemNote(draft, 'MergeRequest', r.mr, user.id, `marked this merge request as **draft** from ${draftCommit}`, now);
+      }
     }
   });
 }
