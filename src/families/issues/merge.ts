@@ -6,7 +6,7 @@ import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
-import { reachable } from '../../git/history.js';
+import { mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
@@ -80,15 +80,7 @@ export async function acceptMergeRequest(
   const target = branchTip(refs, mr.targetBranch);
   if (!head || !target) throw cannotMerge();
   if (input.sha !== undefined && input.sha !== head) throw shaMismatch(input.sha);
-  let base: string | null = null;
-  const fromTarget = await reachable(repo, target);
-  const queue = [head];
-  const seen = new Set(queue);
-  while (queue.length && base === null) {
-    const c = queue.shift()!;
-    if (fromTarget.has(c)) base = c;
-    else for (const p of (await repo.readCommit(c)).parents) if (!seen.has(p)) (seen.add(p), queue.push(p));
-  }
+  const base = await mergeBase(repo, head, [target]);
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, head);
   if (tree === null) throw cannotMerge();
