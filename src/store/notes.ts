@@ -28,6 +28,13 @@ export interface Note {
   updatedById: number | null;
   /** A commit note on a line: `path` and `line` (`line_type` new or old); null otherwise. */
   position: { path: string; line: number; lineType: 'new' | 'old' } | null;
+  /** `DiscussionNote` for a note of a thread; absent for a note standing alone (GitLab's plain `Note`). */
+  type?: 'DiscussionNote';
+  /** The thread of a reply: its first note's discussion id (`discussionIdOf`); absent on a thread's first note and on a note alone. */
+  discussionId?: string;
+  /** A resolvable note's resolution (merge request threads): when and by whom; absent or null while unresolved. */
+  resolvedAt?: number | null;
+  resolvedById?: number | null;
 }
 
 export interface NoteTables {
@@ -92,8 +99,13 @@ export function addNote(draft: CoreState, key: string, fields: Omit<Note, 'id' |
 export function copyNotes(draft: CoreState, from: string, to: { key: string; noteableId: number; projectId: number | null }): void {
   const t = tget(draft.notes.byNoteable, from);
   if (t === undefined) return;
+  // A thread's replies follow its first note, which has a new id and so a new discussion id.
+  const threads = new Map<string, string>();
   for (const n of [...tvalues(t)].sort((a, b) => a.id - b.id)) {
-    const copy = addNote(draft, to.key, { ...n, noteableId: to.noteableId, projectId: to.projectId });
+    const { id: _, ...fields } = n;
+    const discussionId = n.discussionId === undefined ? undefined : threads.get(n.discussionId) ?? n.discussionId;
+    const copy = addNote(draft, to.key, { ...fields, noteableId: to.noteableId, projectId: to.projectId, ...(discussionId === undefined ? {} : { discussionId }) });
+    if (n.discussionId === undefined) threads.set(discussionIdOf(n), discussionIdOf(copy));
     if (n.updatedById !== null) putNote(draft, to.key, { ...copy, updatedById: n.updatedById });
   }
 }
@@ -150,4 +162,56 @@ for (const which of ['all', 'comments', 'activity'] as const) {
   VIEWS[`${which}:desc:id`] = (t) => pick(t).reverse();
   VIEWS[`${which}:asc:updated_at`] = (t) => pick(t).sort(byUpdated);
   VIEWS[`${which}:desc:updated_at`] = (t) => pick(t).sort(byUpdated).reverse();
+}
+
+/** Note#resolvable?: a note of a merge request's thread (not a system note). */
+export const isResolvable = (n: Note) => n.noteableType === 'MergeRequest' && n.type === 'DiscussionNote' && !n.system;
+
+/**
+ * A note's discussion id: its thread's, or (a thread's first note, a note alone) one of its own,
+ * 40 hex digits as GitLab's, made from the note's id so that a world replays the same.
+ */
+export function discussionIdOf(note: Note): string {
+  if (note.discussionId !== undefined) return note.discussionId;
+  let out = '';
+  // Five rounds of a 32-bit mix (murmur3's finaliser) over the id and the round: deterministic, evenly spread.
+  for (let round = 1; round <= 5; round++) {
+    let h = Math.imul(note.id ^ (round * 0x9e3779b9), 0x85ebca6b) ^ round;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    out += (h >>> 0).toString(16).padStart(8, '0');
+  }
+  return out;
+}
+
+export interface Discussion {
+  id: string;
+  /** A note standing alone (GitLab's IndividualNoteDiscussion). */
+  individual: boolean;
+  /** Oldest first. */
+  notes: readonly Note[];
+}
+
+/** A noteable's discussions, by their first note (GitLab's order), each with its notes: one list per version of its notes. */
+export function discussionList(state: CoreState, key: string): readonly Discussion[] {
+  return derived(notesTable(state, key), groupDiscussions).list;
+}
+
+/** One discussion of a noteable by its id, or undefined. */
+export function findDiscussion(state: CoreState, key: string, id: string): Discussion | undefined {
+  return derived(notesTable(state, key), groupDiscussions).byId.get(id);
+}
+
+function groupDiscussions(t: Table<Note>): { list: readonly Discussion[]; byId: ReadonlyMap<string, Discussion> } {
+  const byId = new Map<string, { id: string; individual: boolean; notes: Note[] }>();
+  for (const note of tlist(t)) {
+    const id = discussionIdOf(note);
+    const d = byId.get(id);
+    if (d) d.notes.push(note);
+    else byId.set(id, { id, individual: note.type === undefined, notes: [note] });
+  }
+  return { list: [...byId.values()], byId };
 }

@@ -15,3 +15,9 @@ export const commandsFailed = () => badRequest('Failed to apply commands.');
 export const noteNotReadable = () => notFound('Note');
 /** The noteable is missing or unreadable: `not_found!(noteable_type)`. */
 export const noteableNotFound = (type: string) => notFound(type);
+/** `resolve_note` on a note that is not part of a merge request's thread. */
+export const notResolvable = () => badRequest('Note is not resolvable');
+/** A discussion that is not there, or none of whose notes the caller may read. */
+export const discussionNotFound = (what: 'Discussion' | 'Notes' = 'Discussion') => notFound(what);
+/** A reply to a note that stands alone on what takes no replies to those (a snippet), or to a system note. */
+export const cannotReply = () => badRequest('Discussion can not be replied to.');

@@ -1,11 +1,12 @@
 // Notes on issues, merge requests, project snippets, epics and commits: comments with quick
-// actions, beside the system notes other families write. The notes themselves are the core's
+// actions, threads of them (discussions), beside the system notes other families write. The notes themselves are the core's
 // tables (store/notes.ts), since several families write them.
 import { dropProjectNotes } from '../../store/notes.js';
 import { defineFamily, type Family } from '../define.js';
 import type { State } from '../world.js';
 import { commitNoteRoutes } from './commit-routes.js';
 import { noteRoutes } from './routes.js';
+import { discussionRoutes } from './discussion-routes.js';
 import { groupNotesSchema, projectNotesSchema } from './schema.js';
 import { seedNotes, type FixtureNotesPart } from './seed.js';
 
@@ -14,7 +15,7 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
   schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),
   seed: { after: ['users', 'groups', 'projects', 'issues'], run: seedNotes },
-  routes: [...noteRoutes, ...commitNoteRoutes],
+  routes: [...noteRoutes, ...discussionRoutes, ...commitNoteRoutes],
   forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
 });
 

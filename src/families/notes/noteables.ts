@@ -98,3 +98,15 @@ export function canAdminNote(state: State, user: User, n: Noteable, note: { auth
 export function canBackdateNote(state: State, user: User, n: Noteable, now: number): boolean {
   return hasRole(state, user, n, ACCESS.owner, now);
 }
+
+/**
+ * Discussion#can_resolve? and `resolve_note` (MergeRequestPolicy): the merge request's author,
+ * or a Developer of its project.
+ */
+export function canResolve(state: State, user: User, n: Noteable, now: number): boolean {
+  if (n.issuable?.type !== 'MergeRequest' || n.project?.archived) return false;
+  return n.issuable.mr.authorId === user.id || hasRole(state, user, n, ACCESS.developer, now);
+}
+
+/** Noteable#supports_replying_to_individual_notes?: a note alone on an issue or a merge request may become a thread. */
+export const repliesToNotesAlone = (n: Noteable) => n.type === 'Issue' || n.type === 'MergeRequest';

@@ -5,14 +5,14 @@ import { forbidden, recordNotFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { bool, int, parseDateTime, str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { findNote, noteList, type Note } from '../../store/notes.js';
+import { findNote, isResolvable, noteList, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
 import { group, project, route, type Context } from '../define.js';
-import { noteNotReadable } from './errors.js';
+import { noteNotReadable, notResolvable } from './errors.js';
 import { noteCommandsEntity, noteEntity } from './entity.js';
-import { canAdminNote, canBackdateNote, canCreateNote, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
+import { canAdminNote, canBackdateNote, canCreateNote, canResolve, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
 import { interpretNoteCommands, type NoteCommands } from '../issues/index.js';
-import { createNote, destroyNote, updateNote, type NoteOutcome } from './rules.js';
+import { createNote, destroyNote, resolveNotes, updateNote, type NoteOutcome } from './rules.js';
 
 const FILTERS = { all_notes: 'all', only_comments: 'comments', only_activity: 'activity' } as const;
 
@@ -33,12 +33,12 @@ function ordered(ctx: Context<unknown>, n: Noteable, p: { order_by: 'created_at'
   return noteList(ctx.state, n.key, FILTERS[p.activity_filter], p.sort, p.order_by === 'created_at' ? 'id' : 'updated_at');
 }
 
-function render(ctx: Context<unknown>, n: Noteable, note: Note, changes?: Record<string, unknown>) {
+export function render(ctx: Context<unknown>, n: Noteable, note: Note, changes?: Record<string, unknown>) {
   return noteEntity({ state: ctx.state, webBase: ctx.webBase }, note, n.iid, changes);
 }
 
 /** `process_note_creation_result`: 202 for commands only that ran (those that did not were refused by the rules). */
-function outcome(ctx: Context<unknown>, n: Noteable, made: NoteOutcome, status: 200 | 201): Reply {
+export function outcome(ctx: Context<unknown>, n: Noteable, made: NoteOutcome, status: 200 | 201): Reply {
   if (made.note === null) return json(noteCommandsEntity(made.commands.changes, made.commands.messages), 202);
   const body = render(ctx, n, made.note, made.commands?.changes);
   return status === 201 ? created(body) : json(body);
@@ -48,23 +48,85 @@ function outcome(ctx: Context<unknown>, n: Noteable, made: NoteOutcome, status: 
  * The quick actions of a body, on what takes them (issues, merge requests, epics; a snippet's
  * note is text only), with the git work of `/merge` done before the change is made.
  */
-async function interpret(ctx: Context<unknown>, n: Noteable, user: User, body: string, diffHeadSha: string | undefined): Promise<NoteCommands | null> {
+export async function interpret(ctx: Context<unknown>, n: Noteable, user: User, body: string, diffHeadSha: string | undefined): Promise<NoteCommands | null> {
   if (!n.issuable || body.trim() === '') return null;
   const commands = interpretNoteCommands(ctx.state, n.issuable, user, body, { mergeRequestDiffHeadSha: diffHeadSha, webBase: ctx.webBase }, ctx.now());
   await commands.prepare?.(ctx);
   return commands;
 }
 
-function routesFor(kind: NoteableKind, base: string) {
-  const scope = kind === 'epics' ? group() : project();
-  const tier = kind === 'epics' ? ('premium' as const) : undefined;
+/** How the routes of a kind of noteable reach it: their scope and tier, and the noteable of a request (or its 404). */
+export function noteableAccess(kind: NoteableKind) {
   const parent = (ctx: Context<unknown>) => (kind === 'epics' ? { group: ctx.group } : { project: ctx.project });
-  const noteable = (ctx: Context<{ noteable_id: number }>) => findNoteable(ctx.state, ctx.user, kind, parent(ctx), ctx.params.noteable_id, ctx.now());
-  const existing = (ctx: Context<{ noteable_id: number; note_id: number }>, n: Noteable) => {
-    const note = findNote(ctx.state, n.key, ctx.params.note_id);
-    if (!note) throw recordNotFound();
-    return note;
+  return {
+    scope: kind === 'epics' ? group() : project(),
+    tier: kind === 'epics' ? ('premium' as const) : undefined,
+    noteable: (ctx: Context<{ noteable_id: number }>) => findNoteable(ctx.state, ctx.user, kind, parent(ctx), ctx.params.noteable_id, ctx.now()),
   };
+}
+
+function existing(ctx: Context<{ note_id: number }>, n: Noteable): Note {
+  const note = findNote(ctx.state, n.key, ctx.params.note_id);
+  if (!note) throw recordNotFound();
+  return note;
+}
+
+/**
+ * `get_note`, `update_note` and `delete_note` at `<prefix>/:note_id`: the notes routes' and the
+ * discussions' (which find the note by its id alone, as GitLab's do). Under discussions, `PUT`
+ * takes `resolved` instead of `body` (`resolve_note`).
+ */
+export function oneNoteRoutes(kind: NoteableKind, prefix: string, inDiscussion = false) {
+  const { scope, tier, noteable } = noteableAccess(kind);
+  // The discussion's id is in the path only: GitLab finds the note by its own id.
+  const one = inDiscussion ? { ...ONE, discussion_id: str().required() } : ONE;
+  return [
+    route({
+      method: 'GET', path: `${prefix}/:note_id`, auth: 'user', tier, scope, cacheable: true, params: one,
+      handler: (ctx): Reply => {
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        if (!noteReadable(ctx.state, ctx.user, n, note, ctx.now())) throw noteNotReadable();
+        return json(render(ctx, n, note));
+      },
+    }),
+    route({
+      method: 'PUT', path: `${prefix}/:note_id`, auth: 'user', tier, scope,
+      params: inDiscussion ? { ...one, body: str(), resolved: bool() } : UPDATE_PARAMS,
+      constraints: inDiscussion ? [{ kind: 'exactly_one_of', names: ['body', 'resolved'] }] : undefined,
+      handler: async (ctx): Promise<Reply> => {
+        const user = ctx.user!;
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        const p = ctx.params as { body?: string; confidential?: boolean; resolved?: boolean };
+        if (p.resolved !== undefined) {
+          // NotePolicy's resolve_note: the note's author too.
+          if (note.authorId !== user.id && !canResolve(ctx.state, user, n, ctx.now())) throw forbidden();
+          if (!isResolvable(note)) throw notResolvable();
+          ctx.update(resolveNotes(n, [note], user, p.resolved, ctx.now()));
+          return json(render(ctx, n, findNote(ctx.state, n.key, note.id)!));
+        }
+        if (!canAdminNote(ctx.state, user, n, note, ctx.now())) throw forbidden();
+        const commands = p.body === undefined ? null : await interpret(ctx, n, user, p.body, undefined);
+        return outcome(ctx, n, ctx.update(updateNote(ctx.state, n, note, user, { body: p.body, confidential: p.confidential }, commands, ctx.now())), 200);
+      },
+    }),
+    route({
+      method: 'DELETE', path: `${prefix}/:note_id`, auth: 'user', tier, scope, params: one,
+      handler: (ctx): Reply => {
+        const n = noteable(ctx);
+        const note = existing(ctx, n);
+        if (!canAdminNote(ctx.state, ctx.user!, n, note, ctx.now())) throw forbidden();
+        checkUnmodifiedSince(ctx, note.updatedAt);
+        ctx.update(destroyNote(n, note));
+        return noContent();
+      },
+    }),
+  ];
+}
+
+function routesFor(kind: NoteableKind, base: string) {
+  const { scope, tier, noteable } = noteableAccess(kind);
   return [
     route({
       method: 'GET', path: `${base}/notes`, auth: 'user', tier, scope, paginated: true, cacheable: true, params: LIST_PARAMS,
@@ -73,15 +135,6 @@ function routesFor(kind: NoteableKind, base: string) {
         // Unreadable notes leave the page after paging, as GitLab's do: a page may be short.
         const page = ctx.paginate(ordered(ctx, n, ctx.params)).filter((note) => noteReadable(ctx.state, ctx.user, n, note, ctx.now()));
         return json(page.map((note) => render(ctx, n, note)));
-      },
-    }),
-    route({
-      method: 'GET', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, cacheable: true, params: ONE,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
-        const note = existing(ctx, n);
-        if (!noteReadable(ctx.state, ctx.user, n, note, ctx.now())) throw noteNotReadable();
-        return json(render(ctx, n, note));
       },
     }),
     route({
@@ -97,35 +150,16 @@ function routesFor(kind: NoteableKind, base: string) {
         return outcome(ctx, n, ctx.update(createNote(ctx.state, n, user, input, commands, ctx.now())), 201);
       },
     }),
-    route({
-      method: 'PUT', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, params: UPDATE_PARAMS,
-      handler: async (ctx): Promise<Reply> => {
-        const user = ctx.user!;
-        const n = noteable(ctx);
-        const note = existing(ctx, n);
-        if (!canAdminNote(ctx.state, user, n, note, ctx.now())) throw forbidden();
-        const body = ctx.params.body;
-        const commands = body === undefined ? null : await interpret(ctx, n, user, body, undefined);
-        return outcome(ctx, n, ctx.update(updateNote(ctx.state, n, note, user, { body, confidential: ctx.params.confidential }, commands, ctx.now())), 200);
-      },
-    }),
-    route({
-      method: 'DELETE', path: `${base}/notes/:note_id`, auth: 'user', tier, scope, params: ONE,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
-        const note = existing(ctx, n);
-        if (!canAdminNote(ctx.state, ctx.user!, n, note, ctx.now())) throw forbidden();
-        checkUnmodifiedSince(ctx, note.updatedAt);
-        ctx.update(destroyNote(n, note));
-        return noContent();
-      },
-    }),
+    ...oneNoteRoutes(kind, `${base}/notes`),
   ];
 }
 
-export const noteRoutes = [
-  ...routesFor('issues', '/projects/:id/issues/:noteable_id'),
-  ...routesFor('merge_requests', '/projects/:id/merge_requests/:noteable_id'),
-  ...routesFor('snippets', '/projects/:id/snippets/:noteable_id'),
-  ...routesFor('epics', '/groups/:id/epics/:noteable_id'),
+/** The kinds of noteables the notes and discussions routes serve, at their paths. */
+export const NOTEABLE_PATHS: readonly [NoteableKind, string][] = [
+  ['issues', '/projects/:id/issues/:noteable_id'],
+  ['merge_requests', '/projects/:id/merge_requests/:noteable_id'],
+  ['snippets', '/projects/:id/snippets/:noteable_id'],
+  ['epics', '/groups/:id/epics/:noteable_id'],
 ];
+
+export const noteRoutes = NOTEABLE_PATHS.flatMap(([kind, base]) => routesFor(kind, base));

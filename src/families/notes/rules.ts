@@ -1,6 +1,6 @@
 // Notes::CreateService, UpdateService and DestroyService, with the checks of Note's validations
 // and NotesHelpers: each decides against the world and returns the recipe of what it makes.
-import { addNote, deleteNote, findNote, notesTable, putNote, type Note } from '../../store/notes.js';
+import { addNote, deleteNote, findNote, isResolvable, notesTable, putNote, type Discussion, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
 import { touchIssuable, type NoteCommands as Commands } from '../issues/index.js';
 import type { Change } from '../define.js';
@@ -18,6 +18,8 @@ export interface NoteInput {
   internal: boolean;
   /** Honoured only for those who may backdate (checked by the caller). */
   createdAt?: number;
+  /** A thread's first note (`start`), or a reply to a discussion (a note alone becomes a thread). */
+  thread?: { start: true } | { reply: Discussion };
 }
 
 /** What a create or an update made: the note, or (commands only) no note but what the commands did. */
@@ -44,10 +46,14 @@ export function createNote(state: State, n: Noteable, user: User, input: NoteInp
     let note: Note | null = null;
     if (!onlyCommands) {
       const createdAt = input.createdAt ?? now;
+      const thread = input.thread;
       note = addNote(draft as State, n.key, {
         noteableType: n.type, noteableId: n.id, commitId: null, projectId: n.project?.id ?? null, authorId: user.id, body, system: false, internal,
         createdAt, updatedAt: createdAt,
+        ...(thread ? { type: 'DiscussionNote' as const, ...('reply' in thread ? { discussionId: thread.reply.id } : {}) } : {}),
       });
+      // Discussion#convert_to_discussion!: the note replied to is a thread's first note from now on.
+      if (thread && 'reply' in thread && thread.reply.individual) putNote(draft as State, n.key, { ...thread.reply.notes[0]!, type: 'DiscussionNote' });
       if (n.issuable) touchIssuable(draft, n.issuable, now);
     }
     if (commands && commands.executed > 0) commands.apply?.(draft, note?.id ?? null);
@@ -74,6 +80,16 @@ export function updateNote(state: State, n: Noteable, note: Note, user: User, in
     const next: Note = body === note.body ? note : { ...note, body, updatedAt: now, updatedById: user.id };
     putNote(draft as State, n.key, next);
     return { note: next, commands };
+  };
+}
+
+/** Notes::ResolveService and unresolve!: the resolvable notes given, resolved by the user or unresolved. */
+export function resolveNotes(n: Noteable, notes: readonly Note[], user: User, resolved: boolean, now: number): Change {
+  return (draft) => {
+    for (const note of notes) {
+      if (!isResolvable(note) || !!note.resolvedAt === resolved) continue;
+      putNote(draft as State, n.key, { ...note, resolvedAt: resolved ? now : null, resolvedById: resolved ? user.id : null });
+    }
   };
 }
 
