@@ -4,7 +4,8 @@ const utf8 = new TextEncoder();
 
 export function hash53(input: string | Uint8Array): string {
   let bytes = typeof input === 'string' ? utf8.encode(input) : input;
-  if ((bytes.byteOffset & 3) !== 0) bytes = bytes.slice(); // word access needs an aligned start
+  // Word access needs an aligned start: copy into a buffer of its own (a Node Buffer's `slice` is a view at the same offset).
+  if ((bytes.byteOffset & 3) !== 0) bytes = new Uint8Array(bytes);
   const n = bytes.byteLength;
   let h1 = 0xdeadbeef ^ n;
   let h2 = 0x41c6ce57 ^ n;

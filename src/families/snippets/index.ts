@@ -44,9 +44,10 @@ export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; pr
 
 export type { Snippet } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
-export { canReadSnippet, canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
+export { canReadSnippet, canAdminSnippet, canUpdateSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
 export { snippetEntity, basicSnippetEntity } from './entity.js';
-export { snippetRepoKey, snippetHead } from './repository.js';
+export { snippetRepoKey, snippetHead, snippetPathsAt, SNIPPET_MAX_FILES } from './repository.js';
+export { recordSnippetPush } from './service.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);

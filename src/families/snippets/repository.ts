@@ -25,6 +25,14 @@ export const snippetRefs = (state: State, id: number): Repository => tget(state.
 /** The commit at the head of the snippet's branch, if its repository has one. */
 export const snippetHead = (state: State, s: Snippet): string | undefined => branchTip(snippetRefs(state, s.id), s.branch);
 
+/** Snippet::MAX_FILE_COUNT (`Snippet.max_file_limit`): the files a snippet's repository may hold. */
+export const SNIPPET_MAX_FILES = 10;
+
+/** The paths of the files at a commit of a snippet's repository, as git lists them. */
+export async function snippetPathsAt(repo: RepositoryObjects, commit: string): Promise<string[]> {
+  return sortPaths([...(await filesAt(repo, commit)).keys()]);
+}
+
 /** SnippetRepository::DEFAULT_EMPTY_FILE_NAME and EMPTY_FILE_PATTERN. */
 const EMPTY_FILE = /^snippetfile(\d+)\.txt$/;
 

@@ -42,6 +42,9 @@ export function canAdminSnippet(state: State, user: User | null, s: Snippet, now
   return !!project && projectAccess(state, user, project, now) >= ACCESS.maintainer;
 }
 
+/** `update_snippet`: who may read the snippet and administer it (what a push to its repository needs). */
+export const canUpdateSnippet = (state: State, user: User | null, s: Snippet, now: number): boolean => canReadSnippet(state, user, s, now) && canAdminSnippet(state, user, s, now);
+
 /** SnippetsFinder's order: newest first. */
 const newestFirst = (a: Snippet, b: Snippet) => b.id - a.id;
 

@@ -12,7 +12,7 @@ import { plain, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { repositoryError, snippetInvalid, snippetNotFound } from './errors.js';
 import type { Snippet } from './records.js';
-import { CommitRefused, snippetHead, snippetRepoKey, transformActions, writeSnippetCommit, type InputAction } from './repository.js';
+import { CommitRefused, snippetHead, snippetRepoKey, sortPaths, transformActions, writeSnippetCommit, type InputAction } from './repository.js';
 
 export const ids = sequences(['snippet']);
 
@@ -143,6 +143,23 @@ export async function updateSnippet(ctx: Context<unknown>, snippet: Snippet, cha
     indexSnippet(d, out);
     return out;
   });
+}
+
+/**
+ * A push moved the snippet's branch (the git surface, on a draft, after GitLab's checks): the
+ * branch points at `head`, the record keeps the paths of its files there, and the snippet is
+ * touched (PostReceive#process_snippet_changes). A first push to an empty repository may name the
+ * branch (SnippetCheck lets it choose); `snippet.change_head_to_default_branch` then follows it.
+ */
+export function recordSnippetPush(draft: Draft<State>, snippetId: number, push: { branch: string; head: string; paths: readonly string[]; now: number }): void {
+  const d = draft as State;
+  const s = tget(d.snippets, snippetId);
+  if (!s) throw snippetNotFound();
+  s.branch = push.branch;
+  s.paths = sortPaths([...push.paths]);
+  s.updatedAt = push.now;
+  moveBranch(draft, snippetId, push.branch, push.head);
+  indexSnippet(d, plain(s as Snippet));
 }
 
 /** Drops a snippet, its indexes, its notes and its repository's refs (its objects stay, unreachable). */

@@ -18,10 +18,14 @@ import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsOb
 import { projectFullPath } from '../../policy/paths.js';
 import { gitAuthenticator } from './auth.js';
 import { ensureProjectOnPush } from './push-to-create.js';
-import { receivePack, receivePackAdvertisement, type Applier } from './receive-pack.js';
-import { advertisedRefs, type RefSource } from './refs.js';
-import { anonymousCanDownloadWiki, applyWikiPush, checkWikiAccess, wikiRefs } from './wiki.js';
-import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
+import { applyProjectPush, receivePack, receivePackAdvertisement, type PushBase } from './receive-pack.js';
+import { advertisedRefs } from './refs.js';
+import { applyWikiPush, checkGroupWikiAccess, checkWikiAccess, wikiPushApplier, wikiRefs, wikiRefsOf } from './wiki.js';
+import { uploadPack, uploadPackAdvertisement, type Refs } from './upload-pack.js';
+import { gitRepository } from './repos.js';
+import { checkSnippetAccess, snippetPushApplier, snippetAdvertised } from './snippet.js';
+import { snippetRepoKey } from '../../families/snippets/index.js';
+import { groupOwner, wikiObjectsKey } from '../../families/wikis/index.js';
 
 /** The paths this surface serves: git's endpoints and LFS's under a repository's path. */
 const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/objects\/batch|gitlab-lfs\/objects\/[0-9a-f]{64}(?:\/\d+)?)$/;
@@ -52,20 +56,38 @@ const result = (raw: Uint8Array, type: string): Reply => ({ status: 200, raw, co
 
 type GitContext = Context<{ repo: string }>;
 
+/** The repository a request reaches, once the caller may: where its objects are, its refs, how a push to it applies. */
+interface Served {
+  key: number;
+  refs: Refs;
+  receive(c: PushBase, body: Uint8Array): Promise<Uint8Array>;
+}
+
 export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
-  /** The project whose repository (or wiki's) the request reaches, once the caller may; where its refs come from. */
-  const access = (ctx: GitContext, command: string | null): { project: Project; refs: RefSource; applier: Applier | undefined } => {
-    let target = gitTarget(ctx.state, ctx.params.repo);
+  const access = (ctx: GitContext, command: string | null): Served => {
+    const found = gitRepository(ctx.state, ctx.params.repo);
+    const now = ctx.now();
+    if (found.kind === 'snippet') {
+      const s = checkSnippetAccess(ctx.state, ctx.caller, found.snippet, command, now);
+      return { key: snippetRepoKey(s.id), refs: () => snippetAdvertised(ctx.state, s), receive: (c, body) => receivePack(c, body, snippetPushApplier(s)) };
+    }
+    if (found.kind === 'groupWiki') {
+      const group = checkGroupWikiAccess(ctx.state, ctx.caller, found.group, command, now, isRepositoryReadOnly(ctx.state, 'group', found.group.id));
+      const o = groupOwner(group);
+      return { key: wikiObjectsKey(o), refs: () => wikiRefsOf(ctx.state, o), receive: (c, body) => receivePack(c, body, wikiPushApplier(o)) };
+    }
+    let target = found.target;
     const writable = (p: Project) => readOnly(ctx.state, p);
     if (target.wiki) {
-      const project = checkWikiAccess(ctx.state, ctx.caller, target, command, ctx.now(), writable);
-      return { project, refs: wikiRefs, applier: applyWikiPush };
+      const project = checkWikiAccess(ctx.state, ctx.caller, target, command, now, writable);
+      return { key: project.id, refs: () => wikiRefs(ctx.state, project), receive: (c, body) => receivePack({ ...c, project }, body, applyWikiPush) };
     }
     if (command === 'git-receive-pack' && !target.project) {
-      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, ctx.now(), ctx.webBase, (change) => ctx.update(change));
+      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, now, ctx.webBase, (change) => ctx.update(change));
       if (made) target = { ...target, project: made };
     }
-    return { project: checkAccess(ctx.state, ctx.caller, target, command, ctx.now(), writable), refs: advertisedRefs, applier: undefined };
+    const project = checkAccess(ctx.state, ctx.caller, target, command, now, writable);
+    return { key: project.id, refs: () => advertisedRefs(ctx.state, project), receive: (c, body) => receivePack({ ...c, project }, body, applyProjectPush) };
   };
   return [
     route({
@@ -76,9 +98,9 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         // deny_head_requests
         if (ctx.request.method === 'HEAD') return { status: 403, raw: '', contentType: 'text/plain; charset=utf-8' };
         const service = ctx.params.service ?? null;
-        const { project, refs } = access(ctx, service);
-        if (service === 'git-receive-pack') return result(receivePackAdvertisement(ctx.state, project, refs), 'application/x-git-receive-pack-advertisement');
-        return result(uploadPackAdvertisement(ctx.state, project, isV2(ctx), refs), 'application/x-git-upload-pack-advertisement');
+        const { refs } = access(ctx, service);
+        if (service === 'git-receive-pack') return result(receivePackAdvertisement(refs), 'application/x-git-receive-pack-advertisement');
+        return result(uploadPackAdvertisement(refs, isV2(ctx)), 'application/x-git-upload-pack-advertisement');
       },
     }),
     // `/group/project/info/refs` -> `/group/project.git/info/refs`, before any credentials are read.
@@ -98,8 +120,8 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-upload-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const { project, refs } = access(ctx, 'git-upload-pack');
-        const out = await uploadPack(ctx.env.git.repository(project.id), ctx.state, project, requestBody(ctx), isV2(ctx), refs);
+        const { key, refs } = access(ctx, 'git-upload-pack');
+        const out = await uploadPack(ctx.env.git.repository(key), refs, requestBody(ctx), isV2(ctx));
         return result(out, 'application/x-git-upload-pack-result');
       },
     }),
@@ -108,11 +130,10 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-receive-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const { project, applier } = access(ctx, 'git-receive-pack');
-        const out = await receivePack(
-          { repo: ctx.env.git.repository(project.id), state: ctx.state, project, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change) },
+        const { key, receive } = access(ctx, 'git-receive-pack');
+        const out = await receive(
+          { repo: ctx.env.git.repository(key), state: ctx.state, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change) },
           requestBody(ctx),
-          applier,
         );
         return result(out, 'application/x-git-receive-pack-result');
       },

@@ -18,8 +18,7 @@ import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
-import { v0Lines, AGENT } from './upload-pack.js';
-import { advertisedRefs, type RefSource } from './refs.js';
+import { v0Lines, AGENT, type Refs } from './upload-pack.js';
 
 export const ZERO = '0000000000000000000000000000000000000000';
 const CAPS = `report-status delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 ${AGENT}`;
@@ -46,9 +45,9 @@ export const PUSH_MESSAGES = {
 } as const;
 
 /** `info/refs?service=git-receive-pack`. */
-export function receivePackAdvertisement(state: State, project: Project, source: RefSource = advertisedRefs): Uint8Array {
+export function receivePackAdvertisement(source: Refs): Uint8Array {
   // Gitaly's receive.hideRefs: GitLab's own ref spaces (merge request heads...) are not a pusher's to see.
-  const refs = source(state, project).refs.filter((r) => r.name !== 'HEAD' && !isHiddenRef(r.name));
+  const refs = source().refs.filter((r) => r.name !== 'HEAD' && !isHiddenRef(r.name));
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
@@ -121,15 +120,20 @@ export class PushObjects {
   }
 }
 
-export interface PushContext {
+/** What every push has: the repository's objects, the world, the pusher. */
+export interface PushBase {
   repo: RepositoryObjects;
   state: State;
-  project: Project;
   user: User;
   now: number;
   /** The URL the web app lives at, for the message of a push to an empty repository's protected default branch. */
   webBase: string;
   update(change: (draft: Draft<State>) => unknown): unknown;
+}
+
+/** A push to a project's repository (or its wiki's). */
+export interface PushContext extends PushBase {
+  project: Project;
 }
 
 export interface Outcome {
@@ -141,11 +145,11 @@ export interface Outcome {
   messages: string[];
 }
 
-/** How a push's commands and pack are applied (a project's repository, or its wiki's). */
-export type Applier = (c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean) => Promise<Outcome>;
+/** How a push's commands and pack are applied (a project's repository, its wiki's, a snippet's, a group's wiki's). */
+export type Applier<C extends PushBase = PushContext> = (c: C, commands: Command[], packBytes: Uint8Array, atomic: boolean) => Promise<Outcome>;
 
 /** `POST git-receive-pack`. */
-export async function receivePack(c: PushContext, body: Uint8Array, applier: Applier = apply): Promise<Uint8Array> {
+export async function receivePack<C extends PushBase>(c: C, body: Uint8Array, applier: Applier<C>): Promise<Uint8Array> {
   try {
     return await receive(c, body, applier);
   } catch (e) {
@@ -154,7 +158,7 @@ export async function receivePack(c: PushContext, body: Uint8Array, applier: App
   }
 }
 
-async function receive(c: PushContext, body: Uint8Array, applier: Applier): Promise<Uint8Array> {
+async function receive<C extends PushBase>(c: C, body: Uint8Array, applier: Applier<C>): Promise<Uint8Array> {
   const first = readPackets(body, 0, true);
   const commands: Command[] = [];
   let caps: string[] = [];
@@ -193,7 +197,7 @@ export function declineAll(commands: Command[], reason: string, messages: string
 }
 
 /** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
-export async function readPushed(c: PushContext, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
+export async function readPushed(c: PushBase, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
   const pushed = new Map<string, Pushed>();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
@@ -216,7 +220,7 @@ export async function readPushed(c: PushContext, commands: Command[], packBytes:
  * git's compression and deltas as they are), and each tree's children read while its bytes are
  * at hand, one string for each object's id: a clone's walk reads no tree again.
  */
-export async function writePushed(c: PushContext, pushed: Map<string, Pushed>): Promise<void> {
+export async function writePushed(c: PushBase, pushed: Map<string, Pushed>): Promise<void> {
   const ids = new Map<string, string>();
   for (const oid of pushed.keys()) ids.set(oid, oid);
   for (const [oid, o] of pushed) {
@@ -226,7 +230,8 @@ export async function writePushed(c: PushContext, pushed: Map<string, Pushed>): 
   }
 }
 
-async function apply(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
+/** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
+export async function applyProjectPush(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
   const pushed = await readPushed(c, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);

@@ -7,9 +7,7 @@ import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
-import type { State } from '../../families/world.js';
-import type { Project } from '../../store/state.js';
-import { advertisedRefs, type AdvertisedRef, type RefSource } from './refs.js';
+import type { Advertised, AdvertisedRef } from './refs.js';
 
 export const AGENT = 'agent=git/2.39.5-gitlab-emulator';
 const ZERO = '0000000000000000000000000000000000000000';
@@ -18,12 +16,12 @@ const ZERO = '0000000000000000000000000000000000000000';
 export class ProtocolError extends Error {}
 
 /** `info/refs?service=git-upload-pack`: the v2 capabilities, or the v0 ref advertisement. */
-export function uploadPackAdvertisement(state: State, project: Project, v2: boolean, source: RefSource = advertisedRefs): Uint8Array {
+export function uploadPackAdvertisement(source: Refs, v2: boolean): Uint8Array {
   if (v2) {
     // `filter` is not offered: git then warns "filtering not recognized by server, ignoring" and fetches everything.
     return concat([pkt('version 2\n'), pkt(`${AGENT}\n`), pkt('ls-refs=unborn\n'), pkt('fetch=shallow\n'), pkt('server-option\n'), pkt('object-format=sha1\n'), FLUSH]);
   }
-  const { refs, head } = source(state, project);
+  const { refs, head } = source();
   const caps = `multi_ack multi_ack_detailed thin-pack side-band side-band-64k ofs-delta shallow deepen-since deepen-relative no-progress include-tag allow-tip-sha1-in-want allow-reachable-sha1-in-want symref=HEAD:${head} object-format=sha1 ${AGENT}`;
   return concat([pkt('# service=git-upload-pack\n'), FLUSH, ...v0Lines(refs, caps), FLUSH]);
 }
@@ -63,10 +61,9 @@ function parseV2(body: Uint8Array): V2Request {
   return { command, args };
 }
 
-/** `POST git-upload-pack`: a v2 command, or v0's wants and haves. */
-export async function uploadPack(repo: RepositoryObjects, state: State, project: Project, body: Uint8Array, v2: boolean, source: RefSource = advertisedRefs): Promise<Uint8Array> {
+/** `POST git-upload-pack`: a v2 command, or v0's wants and haves, over the repository whose refs `refs` lists. */
+export async function uploadPack(repo: RepositoryObjects, refs: Refs, body: Uint8Array, v2: boolean): Promise<Uint8Array> {
   try {
-    const refs = () => source(state, project);
     if (!v2) return await fetchV0(repo, refs, readPackets(body).packets);
     const req = parseV2(body);
     if (req.command === 'ls-refs') return lsRefs(refs, req.args);
@@ -80,7 +77,7 @@ export async function uploadPack(repo: RepositoryObjects, state: State, project:
 }
 
 /** The refs of the repository a request reads (computed when asked). */
-type Refs = () => ReturnType<RefSource>;
+export type Refs = () => Advertised;
 
 function lsRefs(source: Refs, args: string[]): Uint8Array {
   const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice(11));

@@ -1,30 +1,37 @@
 // A project's wiki repository over git's smart HTTP (`/<project path>.wiki.git`), as GitLab serves
 // it (Gitlab::GitAccessWiki): cloned by whoever may read the wiki, pushed by whoever may write it
-// (a developer, where the wiki feature is on), with GitLab's messages. The wiki's objects share
-// the project's storage, as the wikis family keeps them; a push moves the wiki's head and
-// re-indexes its pages (the files of the head with a page format's extension), so the wiki API
-// reads what was pushed at once. The wiki has one branch here (the family keeps one head): a push
-// to any other ref is declined.
+// (a developer, where the wiki feature is on), with GitLab's messages; and a group's wiki
+// (`/<group path>.wiki.git`, the higher tier's, EE::Gitlab::GitAccessWiki) the same way over the
+// group. A project wiki's objects share the project's storage, a group wiki's have their own, as
+// the wikis family keeps them; a push moves the wiki's head and re-indexes its pages (the files of
+// the head with a page format's extension), so the wiki API reads what was pushed at once. The
+// wiki has one branch here (the family keeps one head): a push to any other ref is declined.
 import type { Caller } from '../../http/auth.js';
 import type { State } from '../../families/world.js';
-import type { Project } from '../../store/state.js';
-import { canReadProject } from '../../policy/access.js';
-import { canCreateProjectWiki, canReadProjectWiki, isWikiCommit, recordWikiPush, WIKI_DEFAULT_BRANCH, WIKI_EXTENSIONS, wikiRepo, type WikiFormat } from '../../families/wikis/index.js';
+import type { Namespace, Project } from '../../store/state.js';
+import { canReadGroup, canReadProject } from '../../policy/access.js';
+import {
+  canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, isWikiCommit, projectOwner, recordWikiPush, WIKI_DEFAULT_BRANCH, WIKI_EXTENSIONS,
+  wikiRepo, type WikiFormat, type WikiOwner,
+} from '../../families/wikis/index.js';
 import { abilitiesOf, gitForbidden, gitNotFound, MESSAGES, type GitTarget } from './access.js';
 import type { Advertised } from './refs.js';
-import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type Command, type PushContext } from './receive-pack.js';
+import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type Command, type PushBase } from './receive-pack.js';
 
-// Gitlab::GitAccessWiki::ERROR_MESSAGES.
+// Gitlab::GitAccessWiki::ERROR_MESSAGES, and EE::Gitlab::GitAccessWiki's for a group's wiki.
 export const WIKI_MESSAGES = {
   download: 'You are not allowed to download files from this wiki.',
   writeToWiki: "You are not allowed to write to this project's wiki.",
+  writeToGroupWiki: "You are not allowed to write to this group's wiki.",
+  groupNotFound: 'The group you were looking for could not be found.',
 } as const;
 
-const owner = (project: Project) => ({ kind: 'project' as const, id: project.id });
+/** A project's wiki's refs (see `wikiRefsOf`). */
+export const wikiRefs = (state: State, project: Project): Advertised => wikiRefsOf(state, projectOwner(project));
 
 /** The wiki's refs: its branch and HEAD, once it has a commit; HEAD names the default branch before. */
-export function wikiRefs(state: State, project: Project): Advertised {
-  const wiki = wikiRepo(state, owner(project));
+export function wikiRefsOf(state: State, o: WikiOwner): Advertised {
+  const wiki = wikiRepo(state, o);
   const head = `refs/heads/${wiki?.branch ?? WIKI_DEFAULT_BRANCH}`;
   if (!wiki) return { refs: [], head, empty: true, tipsOnly: true };
   return { refs: [{ name: 'HEAD', oid: wiki.head, symref: head }, { name: head, oid: wiki.head }], head, empty: false, tipsOnly: true };
@@ -52,10 +59,33 @@ export function checkWikiAccess(state: State, caller: Caller, target: GitTarget,
   return project;
 }
 
+/** Whether anyone may clone a group's wiki without credentials: who may read the group reads its wiki. */
+export const anonymousCanDownloadGroupWiki = (state: State, group: Namespace, now: number) => canReadGroup(state, null, group, now) && canReadGroupWiki();
+
+/**
+ * EE::Gitlab::GitAccessWiki#check for a group's wiki: the group the caller may read (else "The
+ * group you were looking for could not be found."), then the wiki's download or write rules.
+ */
+export function checkGroupWikiAccess(state: State, caller: Caller, group: Namespace, command: string | null, now: number, readOnly: boolean): Namespace {
+  const abilities = abilitiesOf(caller);
+  if (command === 'git-upload-pack' && !abilities.has('download_code') && !abilities.has('build_download_code')) throw gitForbidden(MESSAGES.authDownload);
+  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
+  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  const user = caller.user;
+  if (!canReadGroup(state, user, group, now)) throw gitNotFound(WIKI_MESSAGES.groupNotFound);
+  if (command === 'git-upload-pack') {
+    if (!canReadGroupWiki()) throw gitForbidden(WIKI_MESSAGES.download);
+    return group;
+  }
+  if (readOnly) throw gitForbidden(MESSAGES.readOnly);
+  if (!user || caller.method === 'job' || !canCreateGroupWiki(state, user, group, now)) throw gitForbidden(WIKI_MESSAGES.writeToGroupWiki);
+  return group;
+}
+
 const FORMAT_OF_EXTENSION = new Map(Object.entries(WIKI_EXTENSIONS).map(([format, ext]) => [ext, format as WikiFormat]));
 
 /** The pages of a tree: each file whose extension is a page format's, by path, as the wikis family names them. */
-async function pagesOf(c: PushContext, tree: string, dir = ''): Promise<{ path: string; slug: string; format: WikiFormat }[]> {
+async function pagesOf(c: PushBase, tree: string, dir = ''): Promise<{ path: string; slug: string; format: WikiFormat }[]> {
   const out: { path: string; slug: string; format: WikiFormat }[] = [];
   for (const e of (await c.repo.readTree(tree)).values()) {
     const path = dir ? `${dir}/${e.name}` : e.name;
@@ -70,13 +100,13 @@ async function pagesOf(c: PushContext, tree: string, dir = ''): Promise<{ path: 
 }
 
 /** The commits a push adds to the wiki's history (those not yet versions of it), with their committer's time. */
-async function newCommits(c: PushContext, head: string): Promise<[string, number][]> {
+async function newCommits(c: PushBase, o: WikiOwner, head: string): Promise<[string, number][]> {
   const out: [string, number][] = [];
   const seen = new Set<string>();
   const stack = [head];
   while (stack.length) {
     const sha = stack.pop()!;
-    if (seen.has(sha) || isWikiCommit(c.state, owner(c.project), sha)) continue;
+    if (seen.has(sha) || isWikiCommit(c.state, o, sha)) continue;
     seen.add(sha);
     const commit = await c.repo.readCommit(sha);
     out.push([sha, commit.committer.timestamp * 1000]);
@@ -85,12 +115,15 @@ async function newCommits(c: PushContext, head: string): Promise<[string, number
   return out;
 }
 
-/** A push to the wiki: its one branch moves (a first push chooses it, as for a project), in one change with the pages. */
-export const applyWikiPush: Applier = async (c, commands, packBytes, atomic) => {
+/** A push to a project's wiki. */
+export const applyWikiPush: Applier = (c, commands, packBytes, atomic) => wikiPushApplier(projectOwner(c.project))(c, commands, packBytes, atomic);
+
+/** A push to a wiki: its one branch moves (a first push chooses it, as for a project), in one change with the pages. */
+export const wikiPushApplier = (o: WikiOwner): Applier<PushBase> => async (c, commands, packBytes, atomic) => {
   const pushed = await readPushed(c, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
-  const wiki = wikiRepo(c.state, owner(c.project));
+  const wiki = wikiRepo(c.state, o);
   const branches = commands.filter((cmd) => cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO).map((cmd) => cmd.ref.slice(11));
   const branch = wiki?.branch ?? firstDefaultBranch(branches, WIKI_DEFAULT_BRANCH) ?? WIKI_DEFAULT_BRANCH;
   const results = new Map<string, string | null>();
@@ -111,7 +144,7 @@ export const applyWikiPush: Applier = async (c, commands, packBytes, atomic) => 
   const head = going[0]!.new;
   await writePushed(c, pushed);
   const pages = await pagesOf(c, (await c.repo.readCommit(head)).tree);
-  const commits = await newCommits(c, head);
-  c.update((draft) => recordWikiPush(draft as State, c.project.id, { head, branch, pages, commits }));
+  const commits = await newCommits(c, o, head);
+  c.update((draft) => recordWikiPush(draft as State, o, { head, branch, pages, commits }));
   return { unpack: 'unpack ok', results, messages };
 };

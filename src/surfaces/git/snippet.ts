@@ -1,0 +1,134 @@
+// A snippet's repository over git's smart HTTP, at its `http_url_to_repo`
+// (`/<project path>/snippets/<id>.git`, `/snippets/<id>.git`), as GitLab serves it
+// (Gitlab::GitAccessSnippet, UserAccessSnippet, Checks::SnippetCheck and PushFileCountCheck):
+// cloned by whoever may read the snippet, pushed by whoever may update it, on its one branch,
+// with GitLab's messages. A push moves the snippet's branch through the snippets family, so the
+// API reads the pushed files at once.
+import type { Caller } from '../../http/auth.js';
+import type { State } from '../../families/world.js';
+import { canReadProject } from '../../policy/access.js';
+import { isRepositoryReadOnly } from '../../families/repositories/index.js';
+import { canReadSnippet, canUpdateSnippet, recordSnippetPush, snippetHead, snippetPathsAt, SNIPPET_MAX_FILES, type Snippet } from '../../families/snippets/index.js';
+import { tget } from '../../store/table.js';
+import { parseCommit, parseTree, type Tree } from '../../git/format.js';
+import { abilitiesOf, gitForbidden, gitNotFound, MESSAGES, type Ability } from './access.js';
+import type { Advertised } from './refs.js';
+import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type PushBase } from './receive-pack.js';
+
+// Gitlab::GitAccessSnippet::ERROR_MESSAGES, Checks::SnippetCheck's and PushFileCountCheck's.
+export const SNIPPET_MESSAGES = {
+  readSnippet: 'You are not allowed to read this snippet.',
+  updateSnippet: 'You are not allowed to update this snippet.',
+  createDeleteBranch: 'You can not create or delete branches.',
+  upperLimit: `The repository can contain at most ${SNIPPET_MAX_FILES} file(s).`,
+  lowerLimit: 'The repository must contain at least 1 file.',
+} as const;
+
+/** GitAccessSnippet keeps only these of the caller's abilities (`@authentication_abilities &= [:download_code, :push_code]`). */
+function snippetAbilities(caller: Caller): ReadonlySet<Ability> {
+  return new Set([...abilitiesOf(caller)].filter((a) => a === 'download_code' || a === 'push_code'));
+}
+
+/** Whether anyone may clone the snippet without credentials (`Guest.can?(:read_snippet, snippet)`). */
+export const anonymousCanDownloadSnippet = (state: State, s: Snippet, now: number): boolean => canReadSnippet(state, null, s, now);
+
+/**
+ * Gitlab::GitAccessSnippet#check for one command: the project of a project snippet must be
+ * readable (its "not found" otherwise); a clone needs `read_snippet`, a push a user who may
+ * update the snippet (`update_snippet`), on a repository that takes writes.
+ */
+export function checkSnippetAccess(state: State, caller: Caller, s: Snippet, command: string | null, now: number): Snippet {
+  const abilities = snippetAbilities(caller);
+  if (command === 'git-upload-pack' && !abilities.has('download_code')) throw gitForbidden(MESSAGES.authDownload);
+  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
+  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  const user = caller.user;
+  if (s.projectId !== null) {
+    const project = tget(state.projects, s.projectId);
+    if (!project || project.pendingDelete || !canReadProject(state, user, project, now)) throw gitNotFound();
+  }
+  if (command === 'git-upload-pack') {
+    if (!canReadSnippet(state, user, s, now)) throw gitForbidden(SNIPPET_MESSAGES.readSnippet);
+    return s;
+  }
+  if (!user) throw gitForbidden(SNIPPET_MESSAGES.updateSnippet);
+  if (isRepositoryReadOnly(state, 'snippet', s.id)) throw gitForbidden(MESSAGES.readOnly);
+  if (!canUpdateSnippet(state, user, s, now)) throw gitForbidden(SNIPPET_MESSAGES.updateSnippet);
+  return s;
+}
+
+/** The snippet's refs: its branch and HEAD, once it has a commit. */
+export function snippetAdvertised(state: State, s: Snippet): Advertised {
+  const head = `refs/heads/${s.branch}`;
+  const tip = snippetHead(state, s);
+  if (!tip) return { refs: [], head, empty: true, tipsOnly: true };
+  return { refs: [{ name: 'HEAD', oid: tip, symref: head }, { name: head, oid: tip }], head, empty: false, tipsOnly: true };
+}
+
+/**
+ * A push to the snippet's repository: git's own checks, then GitLab's SnippetCheck (no ref but the
+ * snippet's branch is created, none deleted: tags and other branches are refused; a first push
+ * to an empty repository chooses the branch) and PushFileCountCheck (1 to 10 files), any refusal
+ * declining the whole push; then the snippet's branch moves, in one change with its record.
+ */
+export const snippetPushApplier = (snippet: Snippet): Applier<PushBase> => async (c, commands, packBytes, atomic) => {
+  const pushed = await readPushed(c, commands, packBytes);
+  if (!(pushed instanceof Map)) return pushed;
+  const objects = new PushObjects(c.repo, pushed);
+  const s = tget(c.state.snippets, snippet.id) ?? snippet;
+  const tip = snippetHead(c.state, s);
+  // SnippetCheck#creation?: with no root ref yet, the first branch may be created whatever its name.
+  const branches = commands.filter((cmd) => cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO).map((cmd) => cmd.ref.slice(11));
+  const branch = tip ? s.branch : (firstDefaultBranch(branches, s.branch) ?? s.branch);
+  const results = new Map<string, string | null>();
+  for (const cmd of commands) {
+    if (!isRefName(cmd.ref)) results.set(cmd.ref, 'funny refname');
+    else if (cmd.new !== ZERO && !(await objects.type(cmd.new))) results.set(cmd.ref, 'missing necessary objects');
+    else if (cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO && (await objects.type(cmd.new)) !== 'commit') results.set(cmd.ref, 'bad ref');
+    else if (cmd.ref === `refs/heads/${branch}` && (tip ?? ZERO) !== cmd.old) results.set(cmd.ref, 'failed to update ref');
+    else if (cmd.ref !== `refs/heads/${branch}` && cmd.old !== ZERO) results.set(cmd.ref, 'failed to update ref');
+    else results.set(cmd.ref, null);
+  }
+  const failed = [...results.values()].some((r) => r !== null);
+  if (failed && atomic) return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, results.get(cmd.ref) ?? 'atomic transaction failed'])), messages: [] };
+  const going = commands.filter((cmd) => results.get(cmd.ref) === null);
+  if (going.length === 0) return { unpack: 'unpack ok', results, messages: [] };
+  // GitLab's checks, against the repository as it was before the push: one refusal declines every ref.
+  const refuse = (message: string) => {
+    const out = declineAll(going, 'pre-receive hook declined', [`GitLab: ${message}\n`]);
+    for (const [ref, r] of out.results) results.set(ref, r);
+    return { ...out, results };
+  };
+  const paths = new Map<string, string[]>();
+  for (const cmd of going) {
+    if (cmd.new === ZERO || cmd.ref !== `refs/heads/${branch}`) return refuse(SNIPPET_MESSAGES.createDeleteBranch);
+    const files = await filesOfPushed(c, pushed, cmd.new);
+    if (files.length > SNIPPET_MAX_FILES) return refuse(SNIPPET_MESSAGES.upperLimit);
+    if (files.length === 0) return refuse(SNIPPET_MESSAGES.lowerLimit);
+    paths.set(cmd.ref, files);
+  }
+  const cmd = going[0]!;
+  await writePushed(c, pushed);
+  c.update((draft) => recordSnippetPush(draft, s.id, { branch, head: cmd.new, paths: paths.get(cmd.ref)!, now: c.now }));
+  return { unpack: 'unpack ok', results, messages: [] };
+};
+
+/** The paths of the files a pushed commit holds (`repository.ls_files(newrev)`), read from the push's objects first, as git lists them. */
+async function filesOfPushed(c: PushBase, pushed: Map<string, { type: string; content: Uint8Array }>, commit: string): Promise<string[]> {
+  const mine = pushed.get(commit);
+  if (!mine) return snippetPathsAt(c.repo, commit);
+  const treeOf = async (oid: string): Promise<Tree> => {
+    const o = pushed.get(oid);
+    return o ? parseTree(o.content) : c.repo.readTree(oid);
+  };
+  const out: string[] = [];
+  const walk = async (oid: string, dir: string): Promise<void> => {
+    for (const e of (await treeOf(oid)).values()) {
+      const path = dir ? `${dir}/${e.name}` : e.name;
+      if (e.type === 'tree') await walk(e.oid, path);
+      else out.push(path);
+    }
+  };
+  await walk(parseCommit(mine.content).tree, '');
+  return out;
+}
