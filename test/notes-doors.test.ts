@@ -89,6 +89,11 @@ describe('the MSW door, driven by fetch', () => {
     expect(await send('/issues/1/notes', 'POST', { body: 'Done\n/close' })).toMatchObject({ status: 201, body: { body: 'Done', commands_changes: { state_event: 'close' } } });
     expect((await send('/issues/1')).body.state).toBe('closed');
     expect(await send('/issues/1/notes', 'POST', { body: '/close' })).toMatchObject({ status: 202, body: { summary: ['Could not apply close command.'] } });
+    // Discussions: a thread started and replied to.
+    const thread = await send('/merge_requests/1/discussions', 'POST', { body: 'A thread' });
+    expect(thread).toMatchObject({ status: 201, body: { individual_note: false, notes: [{ body: 'A thread', resolvable: true }] } });
+    expect((await send(`/merge_requests/1/discussions/${thread.body.id}/notes`, 'POST', { body: 'A reply' })).status).toBe(201);
+    expect((await send(`/merge_requests/1/discussions/${thread.body.id}`, 'PUT', { resolved: true })).body.notes.map((n: { resolved: boolean }) => n.resolved)).toEqual([true, true]);
     expect((await send('/repository/commits/fix/comments', 'POST', { note: 'Nice' })).status).toBe(201);
   });
 });
