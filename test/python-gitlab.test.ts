@@ -53,6 +53,7 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       group_wiki_slugs: ['Runbook/On-call'],
       group_wiki_content: '# On call\nPage the owner.\n',
       commands_only: [{ time_estimate: 3600 }, ['Set time estimate to 1h.']],
+      thread_notes: ['A thread', 'A reply'],
       commit_comments: ['Nice commit'],
       project_snippet_content: 'echo two\n',
       project_snippet_first_version: 'echo one\n',

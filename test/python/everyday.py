@@ -73,6 +73,10 @@ p.issues.get(issue.iid).notes.create({"body": "Back again\n/reopen"})
 out["reopened_by_note"] = p.issues.get(issue.iid).state
 only = p.issues.get(issue.iid).notes.create({"body": "/estimate 1h"})
 out["commands_only"] = [only.commands_changes, only.summary]
+# Discussions: a thread and a reply.
+thread = p.issues.get(issue.iid).discussions.create({"body": "A thread"})
+thread.notes.create({"body": "A reply"})
+out["thread_notes"] = [n["body"] for n in p.issues.get(issue.iid).discussions.get(thread.id).attributes["notes"]]
 commit = p.commits.get("main")
 commit.comments.create({"note": "Nice commit"})
 out["commit_comments"] = [c.note for c in commit.comments.list(get_all=True)]
