@@ -1,6 +1,7 @@
 // Merge requests follow their branches (MergeRequests::RefreshService): a commit to the source
 // branch, through the API or pushed with the real git, moves the merge request's head and notes
-// the commits it added; a push that brings the head into the target branch merges it; deleting
+// the commits it added; a push that brings the head into the target branch merges it (and
+// closes the issues it names); deleting
 // the source branch closes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
@@ -115,9 +116,15 @@ describe.skipIf(!HAS_GIT)('merge requests follow pushes of the real git', () => 
     expect(await git.ok(['ls-remote', 'origin', 'refs/merge-requests/*'], 'app')).toBe(`${head}\trefs/merge-requests/1/head\n`);
     await git.ok(['fetch', '-q', 'origin', 'merge-requests/1/head:mr-1'], 'app');
     expect((await git.ok(['rev-parse', 'mr-1'], 'app')).trim()).toBe(head);
-    // Fast-forwarding main to the head merges the merge request, by the pusher.
+    // Fast-forwarding main to the head merges the merge request, by the pusher, and closes
+    // the issue its description names.
+    const issue = (await call(emulator, 'POST', `${APP}/issues`, { title: 'Needs the feature' })).body;
+    await call(emulator, 'PUT', `${APP}/merge_requests/1`, { description: `Closes #${issue.iid}` });
     await git.ok(['push', '-q', 'origin', 'feature:main'], 'app');
     const mr = (await call(emulator, 'GET', `${APP}/merge_requests/1`)).body;
     expect(mr).toMatchObject({ state: 'merged', merged_by: { username: 'mai' } });
+    expect((await call(emulator, 'GET', `${APP}/issues/${issue.iid}`)).body).toMatchObject({ state: 'closed', closed_by: { username: 'mai' } });
+    const events = (await call(emulator, 'GET', `${APP}/issues/${issue.iid}/resource_state_events`)).body;
+    expect(events).toMatchObject([{ state: 'closed', resource_type: 'Issue' }]);
   });
 });

@@ -85,8 +85,7 @@ export async function acceptMergeRequest(
   const tree = await mergeTrees(repo, base, target, head);
   if (tree === null) throw cannotMerge();
   const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
-  const { closes } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
-  const closing = mr.targetBranch === defaultBranchName(project) ? closes : [];
+  const closing = closingRefs(state, project, mr);
   const message = input.mergeCommitMessage ?? [
     `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title,
     ...(closing.length ? [`Closes ${toSentence(closing.map((r) => (r.projectId === project.id ? `#${r.iid}` : `${pathOf(state, r.projectId)}#${r.iid}`)))}`] : []),
@@ -104,14 +103,24 @@ export async function acceptMergeRequest(
     const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
-    for (const r of closing) {
-      const issue = issueByIid(draft as State, r.projectId, r.iid);
-      if (issue && issue.state === 'opened') {
-        putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
-        // Issues::CloseService closed_via the merge request: a state event that names it.
-        recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: mr.id });
-      }
-    }
+    closeIssuesOnMerge(draft, project, mr, user, now);
     return merged;
   };
+}
+
+/** MergeRequest#closes_issues: what `Closes #n` names, when the request targets the default branch. */
+function closingRefs(state: State, project: Project, mr: MergeRequest) {
+  return mr.targetBranch === defaultBranchName(project) ? issueReferences(state, project, `${mr.title}\n${mr.description}`).closes : [];
+}
+
+/** MergeRequests::PostMergeService#close_issues, for a merge through the API or by a push. */
+export function closeIssuesOnMerge(draft: Draft<State>, project: Project, mr: MergeRequest, user: User, now: number): void {
+  for (const r of closingRefs(draft as State, project, mr)) {
+    const issue = issueByIid(draft as State, r.projectId, r.iid);
+    if (issue && issue.state === 'opened') {
+      putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
+      // Issues::CloseService closed_via the merge request: a state event that names it.
+      recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: mr.id });
+    }
+  }
 }

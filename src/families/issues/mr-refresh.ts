@@ -2,7 +2,7 @@
 // moved (a commit through the API, a merge, a push over git): the open merge requests from the
 // branch take its new head and merge base and note the commits it added
 // (SystemNotes::CommitService#add_commits); those into the branch whose head the push brought
-// in are merged by it (post_merge_manually_merged); those from a deleted branch are closed
+// in are merged by it and close the issues they name (post_merge_manually_merged); those from a deleted branch are closed
 // (close_upon_missing_source_branch_ref); a draft commit makes it a draft
 // (mark_mr_as_draft_from_commits).
 import type { Draft } from 'immer';
@@ -15,6 +15,7 @@ import { ids } from './store.js';
 import type { BranchPush, Context } from '../define.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
+import { closeIssuesOnMerge } from './merge.js';
 import { putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges, systemNote } from './system-notes.js';
@@ -73,7 +74,10 @@ async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Pro
   const path = projectFullPath(ctx.state, project);
   const draftCommit = commits.find((c) => isDraftCommit(titles.get(c) ?? ''));
   ctx.update((draft) => {
-    for (const mr of merged) changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
+    for (const mr of merged) {
+      changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
+      closeIssuesOnMerge(draft, project, mr, user, now);
+    }
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
       putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, updatedAt: now }, r.mr);
