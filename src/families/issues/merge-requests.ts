@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { recordLabelChange, recordMilestoneChange } from './events.js';
 import { crossReference } from './system-notes.js';
-import { reachable } from '../../git/history.js';
+import { mergeBase } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
@@ -95,19 +95,6 @@ export function issueReferences(state: State, from: Project, text: string): { cl
   return { closes, mentions };
 }
 
-/** The merge base of two commits: the first commit reachable from `a` (breadth first) that `b` reaches. */
-async function mergeBase(repo: RepositoryObjects, a: string, b: string): Promise<string | null> {
-  const fromB = await reachable(repo, b);
-  const seen = new Set<string>([a]);
-  const queue = [a];
-  while (queue.length) {
-    const sha = queue.shift()!;
-    if (fromB.has(sha)) return sha;
-    for (const p of (await repo.readCommit(sha)).parents) if (!seen.has(p)) (seen.add(p), queue.push(p));
-  }
-  return null;
-}
-
 /** The files that differ between two commits' trees (`changes_count`). */
 export async function changedFiles(repo: RepositoryObjects, base: string, head: string): Promise<number> {
   const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(head)]);
@@ -154,7 +141,7 @@ export async function createMergeRequest(
     (m) => m.state === 'opened' && m.sourceBranch === input.sourceBranch && m.targetBranch === input.targetBranch,
   );
   if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
-  const base = (await mergeBase(repo, head, target)) ?? target;
+  const base = (await mergeBase(repo, head, [target])) ?? target;
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
     const labelIds = [...new Set((input.labels ?? []).map((t) => t.trim()).filter((t) => t !== ''))].map(
