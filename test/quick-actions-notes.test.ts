@@ -222,6 +222,19 @@ describe('system notes and events of API edits', () => {
     expect(bodies(1).at(-1)).toBe('mentioned in merge request !1');
   });
 
+  it('a `mentioned in` note is read only by those who may read its mentioner, removed after paging', async () => {
+    const secret = await call('POST', `${APP}/issues`, 'dev-token', { title: 'Secret', description: 'Caused by #1', confidential: true });
+    await call('PUT', `${APP}/merge_requests/1`, 'dev-token', { description: 'Relates to #1' });
+    const seen = async (token: string, query = '') => (await call('GET', `${APP}/issues/1/notes${query}`, token)).body.map((n: { body: string }) => n.body);
+    const both = ['mentioned in merge request !1', `mentioned in issue #${secret.body.iid}`];
+    expect(await seen('reporter-token')).toEqual(both);
+    // A guest of a private project sees neither the confidential issue nor the merge requests.
+    expect(await seen('guest-token')).toEqual([]);
+    expect(await seen('guest-token', '?per_page=1')).toEqual([]);
+    const one = await call('GET', `${APP}/issues/1/notes/${(await call('GET', `${APP}/issues/1/notes`, 'reporter-token')).body[1].id}`, 'guest-token');
+    expect(one.status).toBe(404);
+  });
+
   it('moving an issue closes the original with a state event and notes both', async () => {
     const moved = await call('POST', `${APP}/issues/2/move`, 'planner-token', { to_project_id: 'acme/other' });
     expect(moved.status).toBe(201);

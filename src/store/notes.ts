@@ -35,6 +35,8 @@ export interface Note {
   /** A resolvable note's resolution (merge request threads): when and by whom; absent or null while unresolved. */
   resolvedAt?: number | null;
   resolvedById?: number | null;
+  /** A cross-reference's mentioner (`mentioned in issue #2`): the note is read only by those who may read it. */
+  mentionedIn?: { type: 'Issue' | 'MergeRequest'; projectId: number; iid: number };
 }
 
 export interface NoteTables {

@@ -27,7 +27,7 @@ export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } fr
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';
-export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
+export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
 export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
 export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 export { issueById, issueByIid } from './store.js';

@@ -28,6 +28,16 @@ export function readableMergeRequest(state: State, user: User | null, project: P
   return canReadMergeRequests(state, user, project, now) ? pget(state.mergeRequests, project.id, iid) : undefined;
 }
 
+/**
+ * Note#cross_reference_not_visible_for?: a `mentioned in` note is read only by those who may
+ * read its mentioner (a confidential issue, a project's merge requests).
+ */
+export function mentionerReadable(state: State, user: User | null, m: { type: 'Issue' | 'MergeRequest'; projectId: number; iid: number }, now: number): boolean {
+  const project = tget(state.projects, m.projectId);
+  if (!project) return false;
+  return (m.type === 'Issue' ? readableIssue(state, user, project, m.iid, now) : readableMergeRequest(state, user, project, m.iid, now)) !== undefined;
+}
+
 /** The group's epic with this id (not iid, as the notes routes address it), when the caller may read it. */
 export function readableEpic(state: State, user: User | null, group: Namespace, id: number, now: number): Epic | undefined {
   const epic = epicById(state, id);

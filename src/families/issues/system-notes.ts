@@ -4,7 +4,7 @@
 // due date, time tracking, discussion lock, assignees and confidentiality are notes; state,
 // labels, milestone, weight and iteration are resource events, never notes.
 import type { Draft } from 'immer';
-import { addNote, noteKey, type NoteableType } from '../../store/notes.js';
+import { addNote, noteKey, type Note, type NoteableType } from '../../store/notes.js';
 import { tget, tset } from '../../store/table.js';
 import { issueReferences } from './merge-requests.js';
 import { issueByIid } from './store.js';
@@ -174,9 +174,10 @@ export function timeSpentBody(seconds: number | 'reset', spentAt: string | null,
 export const estimateBody = (seconds: number) => (seconds === 0 ? 'removed time estimate' : `changed time estimate to ${formatDuration(seconds)}`);
 
 /** A system note on an issue or merge request. */
-export function systemNote(draft: Draft<State>, type: NoteableType, on: { id: number; projectId: number | null }, authorId: number, body: string, now: number): void {
+export function systemNote(draft: Draft<State>, type: NoteableType, on: { id: number; projectId: number | null }, authorId: number, body: string, now: number, mentionedIn?: Note['mentionedIn']): void {
   addNote(draft as State, noteKey(type, on.id), {
     noteableType: type, noteableId: on.id, commitId: null, projectId: on.projectId, authorId, body, system: true, internal: false, createdAt: now, updatedAt: now,
+    ...(mentionedIn ? { mentionedIn } : {}),
   });
 }
 
@@ -288,7 +289,8 @@ export function crossReference(draft: Draft<State>, mentioner: { type: 'Issue' |
     if (tget(draft.crossReferences, key)) continue;
     tset(draft.crossReferences, key, true);
     const [noun, sigil] = mentioner.type === 'Issue' ? ['issue', '#'] : ['merge request', '!'];
-    systemNote(draft, 'Issue', issue, authorId, `mentioned in ${noun} ${projectRefFrom(draft as State, issue.projectId, mentioner.projectId)}${sigil}${mentioner.iid}`, now);
+    systemNote(draft, 'Issue', issue, authorId, `mentioned in ${noun} ${projectRefFrom(draft as State, issue.projectId, mentioner.projectId)}${sigil}${mentioner.iid}`, now,
+      { type: mentioner.type, projectId: mentioner.projectId, iid: mentioner.iid });
   }
 }
 

@@ -1,12 +1,12 @@
 // What a note hangs on, as the routes address it (NotesHelpers#find_noteable): an issue or a
 // merge request by iid, a project snippet by id, an epic by id (not iid). Each is found only when
 // the caller may read it and its notes; otherwise `404 <Type> Not Found`.
-import type { NoteableType } from '../../store/notes.js';
+import type { Note, NoteableType } from '../../store/notes.js';
 import { noteKey } from '../../store/notes.js';
 import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import {
-  canReadInternalNotes, isDiscussionLocked, isIssuableMember, readableEpic, readableIssue, readableMergeRequest, type Issuable,
+  canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, type Issuable,
 } from '../issues/index.js';
 import { findProjectSnippet } from '../snippets/index.js';
 import type { State } from '../world.js';
@@ -69,9 +69,9 @@ export function canReadInternal(state: State, user: User | null, n: Noteable, no
   return n.issuable ? canReadInternalNotes(state, user, n.issuable, now) : hasRole(state, user, n, ACCESS.reporter, now);
 }
 
-/** Note#readable_by?: an internal note only for those who may read internal notes. */
-export function noteReadable(state: State, user: User | null, n: Noteable, note: { internal: boolean }, now: number): boolean {
-  return !note.internal || canReadInternal(state, user, n, now);
+/** Note#readable_by?: an internal note only for those who may read internal notes, a cross-reference only for those who may read its mentioner. */
+export function noteReadable(state: State, user: User | null, n: Noteable, note: Pick<Note, 'internal' | 'mentionedIn'>, now: number): boolean {
+  return (!note.internal || canReadInternal(state, user, n, now)) && (!note.mentionedIn || mentionerReadable(state, user, note.mentionedIn, now));
 }
 
 /**
