@@ -258,6 +258,10 @@ describe('merge request, snippet and epic notes', () => {
     expect(made.body).toMatchObject({ noteable_type: 'MergeRequest', noteable_iid: 1, body: 'LGTM' });
     expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.user_notes_count).toBe(1);
     expect(await call('GET', `${APP}/merge_requests/9/notes`, 'dev-token')).toMatchObject({ status: 404, body: { message: '404 MergeRequest Not Found' } });
+    // An edit of a merge request's note must carry a body (an issue note's may leave it out).
+    const note = `${APP}/merge_requests/1/notes/${made.body.id}`;
+    expect(await call('PUT', note, 'dev-token', {})).toMatchObject({ status: 400, body: { message: '400 Bad request - "body" not given' } });
+    expect((await call('PUT', note, 'dev-token', { body: 'LGTM!' })).body).toMatchObject({ body: 'LGTM!' });
   });
 
   it('notes a project snippet by id; internal notes are not for snippets', async () => {

@@ -26,7 +26,8 @@ const ONE = { noteable_id: int().required(), note_id: int().required() };
 const CREATE_PARAMS = {
   noteable_id: int().required(), body: str().required(), confidential: bool(), internal: bool(), created_at: str(), merge_request_diff_head_sha: str(),
 };
-const UPDATE_PARAMS = { ...ONE, body: str().notBlank(), confidential: bool() };
+/** An issue note's edit may leave the body out (to change nothing of it); the others' must carry one, as the spec has it. */
+const updateParams = (kind: NoteableKind) => ({ ...ONE, body: kind === 'issues' ? str().notBlank() : str().notBlank().required(), confidential: bool() });
 
 /** The notes in the order asked: `created_at` is id order (GitLab's tie-breaker makes it so); `updated_at` then id. */
 function ordered(ctx: Context<unknown>, n: Noteable, p: { order_by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc'; activity_filter: keyof typeof FILTERS }): readonly Note[] {
@@ -92,7 +93,7 @@ export function oneNoteRoutes(kind: NoteableKind, prefix: string, inDiscussion =
     }),
     route({
       method: 'PUT', path: `${prefix}/:note_id`, auth: 'user', tier, scope,
-      params: inDiscussion ? { ...one, body: str(), resolved: bool() } : UPDATE_PARAMS,
+      params: inDiscussion ? { ...one, body: str(), resolved: bool() } : updateParams(kind),
       constraints: inDiscussion ? [{ kind: 'exactly_one_of', names: ['body', 'resolved'] }] : undefined,
       handler: async (ctx): Promise<Reply> => {
         const user = ctx.user!;
