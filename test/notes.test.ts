@@ -46,6 +46,9 @@ describe('issue notes: create and read', () => {
       'id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'project_id', 'resolvable',
       'confidential', 'internal', 'imported', 'imported_from', 'noteable_iid', 'commands_changes',
     ]);
+    // The spec's author: id, username, email, name, state, created_at.
+    const dev = (await call('GET', '/user', 'dev-token')).body;
+    expect(made.body.author).toMatchObject({ id: dev.id, username: 'dev', email: dev.email, name: dev.name, state: 'active', created_at: dev.created_at });
     const issue = (await call('GET', `${APP}/issues/1`, 'dev-token')).body;
     expect(made.body).toMatchObject({
       type: null, body: 'hi!', author: { username: 'dev' }, created_at: NOW, updated_at: NOW, system: false, noteable_id: issue.id, noteable_type: 'Issue',

@@ -19,7 +19,8 @@ export function noteEntity(v: UrlBase & { state: State }, n: Note, noteableIid: 
     type: n.type ?? null,
     body: n.body,
     attachment: null,
-    author: author ? userBasic(author, v) : null,
+    // The spec's note author also carries `email` and `created_at` (GitLab's documented example).
+    author: author ? { ...userBasic(author, v), email: author.email, created_at: iso(author.createdAt) } : null,
     created_at: iso(n.createdAt),
     updated_at: iso(n.updatedAt),
     system: n.system,
