@@ -89,6 +89,8 @@ describe('issue notes: create and read', () => {
     const past = '2023-01-02T03:04:05.000Z';
     expect((await call('POST', ISSUE, 'root-token', { body: 'old', created_at: past })).body).toMatchObject({ created_at: past, updated_at: past });
     expect((await call('POST', ISSUE, 'dev-token', { body: 'now', created_at: past })).body).toMatchObject({ created_at: NOW });
+    // An owner of the project's group is an owner of the project.
+    expect((await call('POST', ISSUE, 'owner-token', { body: 'owned', created_at: past })).body).toMatchObject({ created_at: past });
   });
 
   it('touches the issue', async () => {
@@ -125,6 +127,9 @@ describe('update and delete', () => {
     expect((await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: 'final' })).body).toMatchObject({ id: note.id, body: 'final' });
     expect((await call('PUT', `${ISSUE}/${note.id}`, 'maintainer-token', { body: 'by mai' })).body).toMatchObject({ body: 'by mai', author: { username: 'dev' } });
     expect(await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: '' })).toMatchObject({ status: 400, body: { error: 'body is empty' } });
+    expect(await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { body: 'x'.repeat(1_000_001) })).toMatchObject({
+      status: 400, body: { message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
+    });
     expect(await call('PUT', `${ISSUE}/${note.id}`, 'dev-token', { confidential: true })).toMatchObject({
       status: 400, body: { message: '400 Bad request - Note {:confidential=>["can not be changed for existing notes"]}' },
     });
