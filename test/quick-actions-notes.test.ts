@@ -87,6 +87,15 @@ describe('quick actions in notes', () => {
     expect((await call('GET', `${APP}/issues/1/resource_milestone_events`, 'dev-token')).body.map((e: { action: string }) => e.action)).toEqual(['add', 'remove']);
   });
 
+  it('commands that cannot do what they say answer 202 with why, and change nothing', async () => {
+    const note = async (body: string) => call('POST', `${APP}/issues/1/notes`, 'planner-token', { body });
+    expect((await note('/assign')).body).toEqual({ commands_changes: {}, summary: ['Failed to assign a user because no user was found.'] });
+    expect((await note('/assign @nobody'))).toMatchObject({ status: 202, body: { summary: ["Failed to find users for '@nobody'"] } });
+    expect((await note('/due notadate'))).toMatchObject({ status: 202, body: { summary: ['Failed to set due date because the date format is invalid.'] } });
+    expect(issueRecord(world(), PATH, 1)).toMatchObject({ assigneeIds: [], dueDate: null });
+    expect(bodies(1)).toEqual([]);
+  });
+
   it('a caller below Planner runs no metadata command; the command still leaves the text', async () => {
     const r = await runNoteCommands(world(), PATH, { issue: 2 }, 'gus', 'Please look\n/label ~bug\n/todo');
     expect(r).toMatchObject({ content: 'Please look', executed: 2, messages: ['Could not apply label command.', 'Added a to-do item.'], changes: { todo_event: 'add' } });

@@ -382,7 +382,8 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
       }
       case 'assign': {
         if (!(project && canAdmin)) return { available: false };
-        if (arg === '') return { available: true, message: null };
+        // Its message block takes an optional argument (arity 0), so it speaks even with none.
+        if (arg === '') return { available: true, message: 'Failed to assign a user because no user was found.' };
         const { users, missing } = extractUsers(state, user, arg);
         if (missing.length) return { available: true, message: `Failed to find users for ${toSentence(missing)}` };
         if (!users.length) return { available: true, message: 'Failed to assign a user because no user was found.' };
