@@ -131,6 +131,10 @@ describe('quick actions in notes', () => {
     const dated = await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/spend 2h 2024-03-01\n/unlock\n/remove_estimate\n/spend 1h 2099-01-01');
     expect(dated.messages).toEqual(['Added 2h spent time.', 'Unlocked the discussion.', 'Removed time estimate.']);
     expect(bodies(1).slice(5)).toEqual(['removed time estimate', 'added 2h of time spent at 2024-03-01', 'unlocked the discussion in this issue']);
+    // SpendTimeAndDateSeparator: a date of another form or place, and a time category.
+    const slashed = await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/spend 2024/3/2 30m [timecategory:review]');
+    expect(slashed.changes.spend_time).toMatchObject({ duration: 1800, spent_at: '2024-03-02', category: 'review' });
+    expect(bodies(1).at(-1)).toBe('added 30m of time spent at 2024-03-02');
     await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/remove_time_spent');
     expect(bodies(1).at(-1)).toBe('removed time spent');
     expect((await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', '/spend nonsense')).messages).toEqual([]);

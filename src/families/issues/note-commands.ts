@@ -100,7 +100,7 @@ interface Updates {
   assignee_ids?: number[];
   milestone_id?: number | null;
   time_estimate?: number;
-  spend_time?: { duration: number | 'reset'; user_id: number; spent_at?: string | null; category?: null; note_id?: number | null };
+  spend_time?: { duration: number | 'reset'; user_id: number; spent_at?: string | null; category?: string | null; note_id?: number | null };
   due_date?: string | null;
   confidential?: boolean;
   discussion_locked?: boolean;
@@ -196,19 +196,24 @@ function parseDueDate(arg: string, now: number): string | null {
   return castDateLike(a);
 }
 
-/** SpendTimeAndDateSeparator: `1h`, `-30m`, `1h 2024-01-02` (a date not in the future); null when it cannot be read. */
-function parseSpend(arg: string, now: number): { seconds: number; date: string | null } | null {
+const SPEND_DATE = /(\d{2,4}[/\-.]\d{1,2}[/\-.]\d{1,2})/;
+const SPEND_CATEGORY = /\[timecategory:(.*)\]/;
+
+/**
+ * SpendTimeAndDateSeparator: the time, a date anywhere in the argument (`2024-01-02`,
+ * `2024/1/2`, `24.1.2`; not in the future) and `[timecategory:name]`; null when it cannot be read.
+ */
+function parseSpend(arg: string, now: number): { seconds: number; date: string | null; category: string | null } | null {
   if (arg.trim() === '') return null;
-  const m = /^(.*?)\s+(\d{4}-\d{1,2}-\d{1,2})$/.exec(arg.trim());
+  const d = SPEND_DATE.exec(arg);
   let date: string | null = null;
-  let time = arg;
-  if (m) {
-    date = castDateLike(m[2]!);
+  if (d) {
+    const [y, mo, da] = d[1]!.split(/[/\-.]/) as [string, string, string];
+    date = castDateLike(`${y.length === 2 ? `20${y}` : y.padStart(4, '0')}-${mo}-${da}`);
     if (date === null || date > today(now)) return null;
-    time = m[1]!;
   }
-  const seconds = parseDuration(time);
-  return seconds === null ? null : { seconds, date };
+  const seconds = parseDuration(arg.replace(new RegExp(SPEND_DATE, 'g'), '').replace(new RegExp(SPEND_CATEGORY, 'g'), ''));
+  return seconds === null ? null : { seconds, date, category: SPEND_CATEGORY.exec(arg)?.[1] ?? null };
 }
 
 /** `#2`, `app#2`, `group/app#2` or an issue's URL, from a project. */
@@ -438,7 +443,7 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         if (!(project && canAdmin)) return { available: false };
         const spend = parseSpend(arg, now);
         if (!spend) return { available: true, message: null };
-        u.spend_time = { duration: spend.seconds, user_id: user.id, spent_at: spend.date ?? new Date(now).toISOString(), category: null };
+        u.spend_time = { duration: spend.seconds, user_id: user.id, spent_at: spend.date ?? new Date(now).toISOString(), category: spend.category };
         return { available: true, message: `${spend.seconds > 0 ? 'Added' : 'Subtracted'} ${formatDuration(Math.abs(spend.seconds))} spent time.` };
       }
       case 'remove_time_spent':
