@@ -11,7 +11,7 @@ const FIXTURE: Fixture = {
   groups: [ACME],
   projects: [{
     namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
+    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n', 'README.md': '# app\nmore\n' } }] },
     issues: [{ title: 'First', author: 'dev' }, { title: 'Second', author: 'dev' }],
     merge_requests: [{ title: 'Add f', source_branch: 'feature', author: 'dev' }],
     notes: [{ issue: 1, body: 'Alone', author: 'rep' }, { issue: 1, body: 'changed the description', author: 'dev', system: true }],
@@ -139,6 +139,39 @@ describe('merge request threads resolve', () => {
   });
 });
 
+describe('threads on lines of a merge request diff', () => {
+  it('take a position on a line of the diff, answer GitLab’s errors for one outside it, and pass it to replies', async () => {
+    const { diff_refs: refs } = (await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body;
+    const at = (more: Record<string, unknown>) => ({ ...refs, position_type: 'text', ...more });
+    // An added line by new_line alone, a line of context by both.
+    const added = await call('POST', MR, 'dev-token', { body: 'Why f?', position: at({ new_path: 'f.txt', old_path: 'f.txt', new_line: 1 }) });
+    expect(added.status).toBe(201);
+    expect(added.body.notes[0]).toMatchObject({
+      type: 'DiffNote', body: 'Why f?', commit_id: null, resolvable: true, resolved: false,
+      position: { ...refs, old_path: 'f.txt', new_path: 'f.txt', position_type: 'text', old_line: null, new_line: 1, line_range: null },
+    });
+    const keys = Object.keys(added.body.notes[0]);
+    expect(keys.slice(keys.indexOf('project_id'), keys.indexOf('resolvable') + 1)).toEqual(['project_id', 'commit_id', 'position', 'resolvable']);
+    expect((await call('POST', MR, 'dev-token', { body: 'Context', position: at({ new_path: 'README.md', old_path: 'README.md', old_line: 1, new_line: 1 }) })).status).toBe(201);
+    const reply = await call('POST', `${MR}/${added.body.id}/notes`, 'reporter-token', { body: 'Because' });
+    expect(reply.body).toMatchObject({ type: 'DiffNote', position: added.body.notes[0].position });
+    expect((await call('GET', `${APP}/merge_requests/1/notes?sort=asc`, 'dev-token')).body.map((n: { type: string }) => n.type)).toEqual(['DiffNote', 'DiffNote', 'DiffNote']);
+    // A file position names the file only.
+    const file = await call('POST', MR, 'dev-token', { body: 'This file', position: { ...refs, position_type: 'file', new_path: 'f.txt', old_path: 'f.txt' } });
+    expect(file.body.notes[0].position).toEqual({ ...refs, old_path: 'f.txt', new_path: 'f.txt', position_type: 'file' });
+
+    const lineCode = { status: 400, body: { message: '400 Bad request - Note {:line_code=>["can\'t be blank"]}' } };
+    expect(await call('POST', MR, 'dev-token', { body: 'x', position: at({ new_path: 'README.md', new_line: 7 }) })).toMatchObject(lineCode);
+    expect(await call('POST', MR, 'dev-token', { body: 'x', position: at({ new_path: 'README.md', new_line: 1 }) })).toMatchObject(lineCode);
+    expect(await call('POST', MR, 'dev-token', { body: 'x', position: at({ head_sha: 'f'.repeat(40), new_path: 'f.txt', new_line: 1 }) })).toMatchObject(lineCode);
+    expect(await call('POST', MR, 'dev-token', { body: 'x', position: at({}) })).toMatchObject({
+      status: 400, body: { message: '400 Bad request - Note {:line_code=>["can\'t be blank"], :position=>["is incomplete"]}' },
+    });
+    expect(await call('POST', MR, 'dev-token', { body: 'x', position: { ...refs, position_type: 'line', new_path: 'f.txt' } })).toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });
+    expect((await call('GET', MR, 'dev-token')).body).toHaveLength(3);
+  });
+});
+
 describe('discussions through @gitbeaker/rest against the server', () => {
   it('starts, replies to and resolves threads', async () => {
     const emulator = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
@@ -152,6 +185,13 @@ describe('discussions through @gitbeaker/rest against the server', () => {
       const resolved = await api.MergeRequestDiscussions.resolve('acme/app', 1, review.id, true);
       expect(resolved.notes!.map((n) => (n as { resolved?: boolean }).resolved)).toEqual([true]);
       expect((await api.MergeRequestDiscussions.all('acme/app', 1)).map((d) => d.id)).toEqual([review.id]);
+      // A review bot's comment on a line of the diff.
+      const mr = await api.MergeRequests.show('acme/app', 1);
+      const refs = mr.diff_refs as { base_sha: string; start_sha: string; head_sha: string };
+      const onLine = await api.MergeRequestDiscussions.create('acme/app', 1, 'Typo here', {
+        position: { baseSha: refs.base_sha, startSha: refs.start_sha, headSha: refs.head_sha, positionType: 'text', newPath: 'README.md', oldPath: 'README.md', newLine: '2' },
+      });
+      expect(onLine.notes![0]).toMatchObject({ type: 'DiffNote', position: { new_path: 'README.md', new_line: 2, old_line: null } });
     } finally {
       await server.close();
     }

@@ -28,8 +28,10 @@ export interface Note {
   updatedById: number | null;
   /** A commit note on a line: `path` and `line` (`line_type` new or old); null otherwise. */
   position: { path: string; line: number; lineType: 'new' | 'old' } | null;
-  /** `DiscussionNote` for a note of a thread; absent for a note standing alone (GitLab's plain `Note`). */
-  type?: 'DiscussionNote';
+  /** `DiscussionNote` for a note of a thread, `DiffNote` for one on a line of a merge request's diff; absent for a note standing alone (GitLab's plain `Note`). */
+  type?: 'DiscussionNote' | 'DiffNote';
+  /** A diff note's position (Position#to_h) and the commit it was made on (`commit_id`). */
+  diff?: { position: DiffPosition; commitId: string | null };
   /** The thread of a reply: its first note's discussion id (`discussionIdOf`); absent on a thread's first note and on a note alone. */
   discussionId?: string;
   /** A resolvable note's resolution (merge request threads): when and by whom; absent or null while unresolved. */
@@ -37,6 +39,23 @@ export interface Note {
   resolvedById?: number | null;
   /** A cross-reference's mentioner (`mentioned in issue #2`): the note is read only by those who may read it. */
   mentionedIn?: { type: 'Issue' | 'MergeRequest'; projectId: number; iid: number };
+}
+
+/** Gitlab::Diff::Position#to_h: the diff's commits, the paths, and the line (text), the area (image) or nothing more (file). */
+export interface DiffPosition {
+  base_sha: string;
+  start_sha: string;
+  head_sha: string;
+  old_path: string | null;
+  new_path: string | null;
+  position_type: 'text' | 'image' | 'file';
+  old_line?: number | null;
+  new_line?: number | null;
+  line_range?: Record<string, unknown> | null;
+  width?: number | null;
+  height?: number | null;
+  x?: number | null;
+  y?: number | null;
 }
 
 export interface NoteTables {
@@ -167,7 +186,7 @@ for (const which of ['all', 'comments', 'activity'] as const) {
 }
 
 /** Note#resolvable?: a note of a merge request's thread (not a system note). */
-export const isResolvable = (n: Note) => n.noteableType === 'MergeRequest' && n.type === 'DiscussionNote' && !n.system;
+export const isResolvable = (n: Note) => n.noteableType === 'MergeRequest' && (n.type === 'DiscussionNote' || n.type === 'DiffNote') && !n.system;
 
 /**
  * A note's discussion id: its thread's, or (a thread's first note, a note alone) one of its own,

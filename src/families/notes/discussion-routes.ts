@@ -4,10 +4,12 @@
 // or merge request makes it a thread. Merge request threads are resolvable. Every route needs a
 // signed-in caller; unlike notes, starting a discussion is not rate limited (GitLab's is not).
 import { forbidden } from '../../core/errors.js';
-import { bool, int, parseDateTime, str } from '../../http/params.js';
+import { bool, hash, int, parseDateTime, str } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
 import { discussionIdOf, discussionList, findDiscussion, type Discussion, type Note } from '../../store/notes.js';
 import { route, type Context } from '../define.js';
+import { objectsOf } from '../repositories/index.js';
+import { checkDiffPosition, type PositionInput } from './diff-position.js';
 import { bodyBlank, cannotReply, discussionNotFound } from './errors.js';
 import { discussionEntity } from './entity.js';
 import { canBackdateNote, canCreateNote, canResolve, noteReadable, repliesToNotesAlone, type Noteable, type NoteableKind } from './noteables.js';
@@ -16,6 +18,14 @@ import { createNote, resolveNotes, type NoteInput } from './rules.js';
 
 const DISCUSSION = { noteable_id: int().required(), discussion_id: str().required() };
 const CREATE = { body: str().required(), created_at: str() };
+/** A merge request thread's `position` (lib/api/discussions.rb) and the `commit_id` it is on. */
+const POSITIONED = {
+  position: hash({
+    base_sha: str().required(), start_sha: str().required(), head_sha: str().required(), position_type: str().values(['text', 'image', 'file'] as const).required(),
+    new_path: str(), new_line: int(), old_path: str(), old_line: int(), width: int(), height: int(), x: int(), y: int(), line_range: hash(),
+  }),
+  commit_id: str(),
+};
 
 /** The notes of a discussion the caller may read (`readable_discussion_notes`). */
 function readable(ctx: Context<unknown>, n: Noteable, d: Discussion): readonly Note[] {
@@ -73,10 +83,15 @@ function routesFor(kind: NoteableKind, base: string) {
       },
     }),
     route({
-      method: 'POST', path, auth: 'user', tier, scope, params: { noteable_id: int().required(), ...CREATE },
+      method: 'POST', path, auth: 'user', tier, scope, params: { noteable_id: int().required(), ...CREATE, ...(kind === 'merge_requests' ? POSITIONED : {}) },
       handler: async (ctx): Promise<Reply> => {
         const n = noteable(ctx);
-        const note = await threadNote(ctx, n, { start: true });
+        // A merge request thread with a `position` is on a line of its diff (DiffNote).
+        const p = ctx.params as { position?: PositionInput; commit_id?: string };
+        const diff = p.position && n.project
+          ? { position: await checkDiffPosition(objectsOf(ctx, n.project), p.position), commitId: p.commit_id ?? null }
+          : undefined;
+        const note = await threadNote(ctx, n, { start: true, diff });
         const d = findDiscussion(ctx.state, n.key, discussionIdOf(note))!;
         return created(entity(ctx, n, d, d.notes));
       },

@@ -27,6 +27,7 @@ export function noteEntity(v: UrlBase & { state: State }, n: Note, noteableIid: 
     noteable_id: n.noteableId,
     noteable_type: n.noteableType,
     project_id: n.projectId,
+    ...(n.diff ? { commit_id: n.diff.commitId, position: n.diff.position } : {}),
     resolvable: isResolvable(n),
     ...resolution(v, n),
     confidential: n.internal,

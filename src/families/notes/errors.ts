@@ -3,7 +3,9 @@
 import { badRequest, notFound } from '../../core/errors.js';
 
 /** `bad_request!("Note #{note.errors.messages}")`. */
-export const noteInvalid = (field: string, text: string) => badRequest(`Note {:${field}=>[${JSON.stringify(text)}]}`);
+export const noteInvalid = (field: string, text: string) => notesInvalid([[field, text]]);
+/** A note's validation errors, each field with its message, as Ruby prints the errors' hash. */
+export const notesInvalid = (errors: readonly [string, string][]) => badRequest(`Note {${errors.map(([f, t]) => `:${f}=>[${JSON.stringify(t)}]`).join(', ')}}`);
 export const bodyBlank = () => noteInvalid('note', "can't be blank");
 export const bodyTooLong = (max: number) => noteInvalid('note', `is too long (maximum is ${max} characters)`);
 export const tooManyNotes = () => noteInvalid('base', 'Maximum number of comments exceeded');

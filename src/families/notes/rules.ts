@@ -19,7 +19,7 @@ export interface NoteInput {
   /** Honoured only for those who may backdate (checked by the caller). */
   createdAt?: number;
   /** A thread's first note (`start`), or a reply to a discussion (a note alone becomes a thread). */
-  thread?: { start: true } | { reply: Discussion };
+  thread?: { start: true; diff?: Note['diff'] } | { reply: Discussion };
 }
 
 /** What a create or an update made: the note, or (commands only) no note but what the commands did. */
@@ -28,6 +28,15 @@ export type NoteOutcome = { note: Note; commands: Commands | null } | { note: nu
 function validateBody(body: string): void {
   if (body.trim() === '') throw bodyBlank();
   if ([...body].length > MAX_BODY) throw bodyTooLong(MAX_BODY);
+}
+
+/** A thread's note: a diff note when the thread is on a line (Discussion#reply_attributes gives replies its position), else a discussion note. */
+function threadFields(thread: NonNullable<NoteInput['thread']>): Pick<Note, 'type' | 'diff' | 'discussionId'> {
+  if ('reply' in thread) {
+    const diff = thread.reply.notes[0]!.diff;
+    return { type: diff ? 'DiffNote' : 'DiscussionNote', discussionId: thread.reply.id, ...(diff ? { diff } : {}) };
+  }
+  return thread.diff ? { type: 'DiffNote', diff: thread.diff } : { type: 'DiscussionNote' };
 }
 
 /** Notes::CreateService (after BuildService): the note, unless its body is commands only. */
@@ -50,7 +59,7 @@ export function createNote(state: State, n: Noteable, user: User, input: NoteInp
       note = addNote(draft as State, n.key, {
         noteableType: n.type, noteableId: n.id, commitId: null, projectId: n.project?.id ?? null, authorId: user.id, body, system: false, internal,
         createdAt, updatedAt: createdAt,
-        ...(thread ? { type: 'DiscussionNote' as const, ...('reply' in thread ? { discussionId: thread.reply.id } : {}) } : {}),
+        ...(thread ? threadFields(thread) : {}),
       });
       // Discussion#convert_to_discussion!: the note replied to is a thread's first note from now on.
       if (thread && 'reply' in thread && thread.reply.individual) putNote(draft as State, n.key, { ...thread.reply.notes[0]!, type: 'DiscussionNote' });
