@@ -1,20 +1,20 @@
 // Issues as GitLab renders them (lib/api/entities/issuable_entity.rb, issue_basic.rb, issue.rb,
-// issuable_references.rb, issuable_time_stats.rb, todo.rb, award_emoji.rb; EE's additions at
-// the higher tiers).
+// issuable_references.rb, issuable_time_stats.rb; EE's additions at the higher tiers).
 import { noteKey, userNotesCount } from '../../store/notes.js';
-import { tget, tvalues } from '../../store/table.js';
+import { tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
 import { iso } from '../../render/time.js';
 import { milestoneEntity } from '../milestones/index.js';
-import { projectIdentity, projectPaths, projectWebUrl } from '../projects/index.js';
+import { projectPaths, projectWebUrl } from '../projects/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import { formatDuration } from './duration.js';
 import { downvotes, issueMilestone, issueVisible, seesConfidential, upvotes } from './finder.js';
 import { labelBasic, labelById } from './labels.js';
-import type { AwardEmoji, Issue, Label, Todo } from './records.js';
+import type { Issue, Label } from './records.js';
 import { issueById } from './store.js';
-import { closingMergeRequestCount, isSubscribed } from './rules.js';
+import { closingMergeRequestCount } from './rules.js';
+import { isSubscribed, socialTarget } from './social.js';
 import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
 import { blockingIssuesCount } from './links.js';
 
@@ -134,7 +134,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     },
     references: issueReferences(state, issue, project, v.context),
     severity: issue.severity.toUpperCase(),
-    ...(v.subscribed ? { subscribed: isSubscribed(state, issue, v.viewer) } : {}),
+    ...(v.subscribed ? { subscribed: isSubscribed(state, socialTarget('Issue', issue), v.viewer) } : {}),
     moved_to_id: issue.movedToId,
     imported: false,
     imported_from: 'none',
@@ -142,44 +142,4 @@ export function issueEntity(v: IssueView, issue: Issue) {
     ...(tier !== 'free' ? { iteration: iteration ? iterationEntity(state, iteration, v, v.now) : null } : {}),
     ...(tier === 'ultimate' ? { health_status: issue.healthStatus } : {}),
   };
-}
-
-/** Entities::Todo for an issue's to-do. */
-export function todoEntity(v: IssueView, todo: Todo) {
-  const { state } = v;
-  const project = tget(state.projects, todo.projectId)!;
-  const issue = issueById(state, todo.issueId);
-  return {
-    id: todo.id,
-    project: projectIdentity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, project),
-    author: user(state, todo.authorId, v),
-    action_name: todo.actionName,
-    target_type: 'Issue',
-    target: issue ? issueEntity({ ...v, context: { kind: 'none' }, subscribed: false }, issue) : null,
-    target_url: issue ? issueWebUrl(state, issue, v) : null,
-    body: issue ? issue.title : '',
-    state: todo.state,
-    created_at: iso(todo.createdAt),
-    updated_at: iso(todo.updatedAt),
-  };
-}
-
-/** Entities::AwardEmoji. */
-export function awardEmojiEntity(v: UrlBase & { state: State }, a: AwardEmoji) {
-  return {
-    id: a.id,
-    name: a.name,
-    user: user(v.state, a.userId, v),
-    created_at: iso(a.createdAt),
-    updated_at: iso(a.updatedAt),
-    awardable_id: a.issueId,
-    awardable_type: 'Issue',
-    url: null,
-  };
-}
-
-
-export function awardsOf(state: State, issueId: number): AwardEmoji[] {
-  const t = tget(state.awardEmoji, issueId);
-  return t ? [...tvalues(t)].sort((a, b) => a.id - b.id) : [];
 }

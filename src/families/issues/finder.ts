@@ -3,12 +3,13 @@
 // and the order. Each project's matches start from the smallest index set the filters name.
 import { ancestry, canReadProject, canUseFeature, isWithin, projectAccess, today } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { tget } from '../../store/table.js';
 import { findMilestone, ownMilestones, type Milestone } from '../milestones/index.js';
 import type { State } from '../world.js';
 import { labelById, projectLabelsTitled } from './labels.js';
 import { iterationById, iterationState } from './epics.js';
 import type { Issue, IssueType } from './records.js';
+import { countAwards, reacted } from './social.js';
 import { bget, bsize, bvalues, facetSet, issueByIid, projectIssues, projectsWithIssues, type Blocked } from './store.js';
 
 export type ListKind = 'all' | 'group' | 'project';
@@ -218,14 +219,6 @@ function userIdByName(state: State, username: string): number | undefined {
   return tget(state.usernames, username.toLowerCase());
 }
 
-/** Whether the user reacted to the issue with that emoji (or with any). */
-function reacted(state: State, issueId: number, userId: number, name: string | null): boolean {
-  const t = tget(state.awardEmoji, issueId);
-  if (!t) return false;
-  for (const a of tvalues(t)) if (a.userId === userId && (name === null || a.name === name)) return true;
-  return false;
-}
-
 interface Caller {
   user: User | null;
   now: number;
@@ -326,9 +319,9 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
   if (f.confidential !== undefined) sets.push([facetSet(state, project.id, `c:${f.confidential ? 1 : 0}`)]);
   if (f.my_reaction_emoji !== undefined && f.my_reaction_emoji !== '' && user) {
     const v = f.my_reaction_emoji;
-    if (isNone(v)) tests.push((i) => !reacted(state, i.id, user.id, null));
-    else if (isAny(v)) tests.push((i) => reacted(state, i.id, user.id, null));
-    else tests.push((i) => reacted(state, i.id, user.id, v));
+    if (isNone(v)) tests.push((i) => !reacted(state, { type: 'Issue', id: i.id }, user.id, null));
+    else if (isAny(v)) tests.push((i) => reacted(state, { type: 'Issue', id: i.id }, user.id, null));
+    else tests.push((i) => reacted(state, { type: 'Issue', id: i.id }, user.id, v));
   }
   if (f.due_date !== undefined) {
     const t = dueDateTest(f.due_date, now);
@@ -385,9 +378,9 @@ function planFor(state: State, project: Project, f: IssueFilters, kind: ListKind
   }
   if (has('my_reaction_emoji') && user) {
     const v = n.my_reaction_emoji!;
-    if (isNone(v)) tests.push((i) => reacted(state, i.id, user.id, null));
-    else if (isAny(v)) tests.push((i) => !reacted(state, i.id, user.id, null));
-    else tests.push((i) => !reacted(state, i.id, user.id, v));
+    if (isNone(v)) tests.push((i) => reacted(state, { type: 'Issue', id: i.id }, user.id, null));
+    else if (isAny(v)) tests.push((i) => !reacted(state, { type: 'Issue', id: i.id }, user.id, null));
+    else tests.push((i) => !reacted(state, { type: 'Issue', id: i.id }, user.id, v));
   }
   if (has('search') && n.search !== '') {
     const q = n.search!;
@@ -553,15 +546,8 @@ function sortKey(state: State, orderBy: string): (i: Issue) => Key {
 }
 
 export function upvotes(state: State, issueId: number): number {
-  return countAwards(state, issueId, 'thumbsup');
+  return countAwards(state, { type: 'Issue', id: issueId }, 'thumbsup');
 }
 export function downvotes(state: State, issueId: number): number {
-  return countAwards(state, issueId, 'thumbsdown');
-}
-function countAwards(state: State, issueId: number, name: string): number {
-  const t = tget(state.awardEmoji, issueId);
-  if (!t) return 0;
-  let n = 0;
-  for (const a of tvalues(t)) if (a.name === name) n++;
-  return n;
+  return countAwards(state, { type: 'Issue', id: issueId }, 'thumbsdown');
 }

@@ -5,6 +5,7 @@ import { defineFamily, type Family } from '../define.js';
 import { labelRoutes } from './label-routes.js';
 import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
+import { socialRoutes } from './social-routes.js';
 import { epicRoutes } from './epics.js';
 import { resourceEventRoutes } from './event-routes.js';
 import { refreshMergeRequests } from './mr-refresh.js';
@@ -17,13 +18,13 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...mergeRequestCommitRoutes, ...epicRoutes, ...resourceEventRoutes],
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
   pushed: refreshMergeRequests,
 });
 
 export type { IssuesSlice } from './store.js';
-export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, Todo } from './records.js';
+export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';

@@ -27,6 +27,7 @@ import type { Issue, Label, MergeRequest } from './records.js';
 import { addNote, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
 import { ids, issueByIid } from './store.js';
+import { countAwards, isSubscribed, socialTarget } from './social.js';
 
 /** `read_merge_request`. */
 export function canReadMergeRequests(state: State, user: User | null, project: Project, now: number): boolean {
@@ -36,6 +37,15 @@ export function canReadMergeRequests(state: State, user: User | null, project: P
 /** `create_merge_request_from` in the same project: developers and above. */
 export function canCreateMergeRequest(state: State, user: User | null, project: Project, now: number): boolean {
   return !project.archived && canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
+/**
+ * `update_merge_request` (IssuablePolicy, ProjectPolicy): Developers and above, and the merge
+ * request's author and assignees who can read it; none in an archived project.
+ */
+export function canUpdateMergeRequest(state: State, user: User | null, project: Project, mr: MergeRequest, now: number): boolean {
+  if (!user || project.archived || !canReadMergeRequests(state, user, project, now)) return false;
+  return hasProjectRole(state, user, project, ACCESS.developer, now) || mr.authorId === user.id || mr.assigneeIds.includes(user.id);
 }
 
 const KEYWORD = String.raw`\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)`;
@@ -270,8 +280,8 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     target_branch: mr.targetBranch,
     source_branch: mr.sourceBranch,
     user_notes_count: userNotesCount(v.state, noteKey('MergeRequest', mr.id)),
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: countAwards(state, { type: 'MergeRequest', id: mr.id }, 'thumbsup'),
+    downvotes: countAwards(state, { type: 'MergeRequest', id: mr.id }, 'thumbsdown'),
     author: user(mr.authorId),
     assignees,
     assignee: assignees[0] ?? null,
@@ -312,15 +322,19 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
   };
 }
 
-/** Entities::MergeRequest: the basic fields, then subscription, changes, pipelines and diff_refs. */
-export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null) {
+/**
+ * Entities::MergeRequest: the basic fields, then subscription, changes, pipelines and diff_refs.
+ * As a to-do's target it is rendered without the caller and the project (Entities::Todo passes
+ * neither): not subscribed, no build fields, no head pipeline, not mergeable by anyone.
+ */
+export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null, asTodoTarget = false) {
   const project = tget(v.state.projects, mr.projectId)!;
-  const builds = canUseFeature(v.state, v.viewer, project, 'builds', v.now);
+  const builds = !asTodoTarget && canUseFeature(v.state, v.viewer, project, 'builds', v.now);
   // The newest pipeline of the source branch at the merge request's head (MergeRequest#head_pipeline).
   const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? headPipeline(v.state, mr.projectId, mr.sourceBranch, mr.sha) : undefined;
   return {
     ...mergeRequestBasic(v, mr),
-    subscribed: v.viewer !== null && mr.authorId === v.viewer.id,
+    subscribed: !asTodoTarget && isSubscribed(v.state, socialTarget('MergeRequest', mr), v.viewer),
     changes_count: changesCount === null ? null : String(changesCount),
     ...(builds
       ? {
@@ -330,11 +344,11 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
           pipeline: head ? pipelineBasic(v.state, head, v) : null,
         }
       : {}),
-    head_pipeline: head ? pipelineEntity(v.state, head, v, v.now) : null,
+    ...(asTodoTarget ? {} : { head_pipeline: head ? pipelineEntity(v.state, head, v, v.now) : null }),
     diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
     merge_error: null,
-    first_contribution: false,
-    user: { can_merge: v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
+    ...(asTodoTarget ? {} : { first_contribution: false }),
+    user: { can_merge: !asTodoTarget && v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
   };
 }
 

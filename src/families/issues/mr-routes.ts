@@ -36,15 +36,18 @@ function projectMergeRequests(state: State, projectId: number): MergeRequest[] {
   return t ? [...tvalues(t)] : [];
 }
 
-async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number) {
-  const repo = objectsOf(ctx, { id: mr.projectId });
-  let changes: number | null = null;
+/** `changes_count`: the files the merge request changes, from its repository (null when that cannot be read). */
+export async function changesCountOf(ctx: Context<unknown>, mr: MergeRequest): Promise<number | null> {
   try {
-    changes = await changedFiles(repo, mr.baseSha, mr.sha);
+    return await changedFiles(objectsOf(ctx, { id: mr.projectId }), mr.baseSha, mr.sha);
   } catch {
-    changes = null;
+    return null;
   }
-  return mergeRequestEntity(mrView(ctx, projectId), mr, changes);
+}
+
+/** Entities::MergeRequest as the single merge request routes answer it. */
+export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number) {
+  return mergeRequestEntity(mrView(ctx, projectId), mr, await changesCountOf(ctx, mr));
 }
 
 const MR_LIST = {

@@ -23,16 +23,16 @@ import { canReadIssues, issueMilestone, issueVisible, seesConfidential } from '.
 import { labelById, labelByTitle, projectLabelOwners, groupLabelOwners, ownLabels, type LabelOwner } from './labels.js';
 import { issueReference } from './links.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { putMergeRequest } from './merge-requests.js';
+import { canUpdateMergeRequest, putMergeRequest } from './merge-requests.js';
 import { milestoneIdByTitle, scanCommands } from './quick-actions.js';
 import type { Epic, Issue, Label, MergeRequest } from './records.js';
 import {
-  awardEmoji, canAdminIssues, canUpdateIssue, findTodo, isSubscribed, markDuplicate, markTodo, markTodoDone, removeAward, setSubscription, updateIssue,
+  canAdminIssues, canUpdateIssue, markDuplicate, updateIssue,
   type IssueInput,
 } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 import { draftlessTitle, isDraftTitle, recordMergeRequestChanges, systemNote, titleChangeBody as titleBody, toSentence, type SpentChange } from './system-notes.js';
-import { awardsOf } from './entity.js';
+import { applySocialUpdates, isSubscribed, pendingTodoId, socialTarget } from './social.js';
 import { objectsOf } from '../repositories/index.js';
 
 export type NoteTarget =
@@ -322,6 +322,8 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
   const issue = target.type === 'Issue' ? target.issue : null;
   const mr = target.type === 'MergeRequest' ? target.mr : null;
   const epic = target.type === 'Epic' ? target.epic : null;
+  // What award emoji, subscriptions and to-dos hang on: the issue or the merge request (an epic takes none here).
+  const social = issue ? socialTarget('Issue', issue) : mr ? socialTarget('MergeRequest', mr) : null;
   const isOpen = issue ? issue.state === 'opened' : mr ? mr.state === 'opened' : epic!.state === 'opened';
   const isClosed = issue ? issue.state === 'closed' : mr ? mr.state === 'closed' : epic!.state === 'closed';
   const labelIds = issue?.labelIds ?? mr?.labelIds ?? epic!.labelIds;
@@ -333,9 +335,8 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
     canUpdate = canUpdateIssue(state, user, target.project, target.issue, now);
     canAdmin = canAdminIssues(state, user, target.project, now);
   } else if (target.type === 'MergeRequest') {
-    const developer = !target.project.archived && hasRole(state, user, target.project, ACCESS.developer, now);
-    canUpdate = developer || (!target.project.archived && target.mr.authorId === user.id);
-    canAdmin = developer;
+    canUpdate = canUpdateMergeRequest(state, user, target.project, target.mr, now);
+    canAdmin = !target.project.archived && hasRole(state, user, target.project, ACCESS.developer, now);
   } else {
     canAdmin = hasGroupRole(state, user, target.group, ACCESS.planner, now);
     canUpdate = canAdmin || target.epic.authorId === user.id;
@@ -475,23 +476,23 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         u.discussion_locked = false;
         return { available: true, message: 'Unlocked the discussion.' };
       case 'todo':
-        if (!(issue && tget(state.pendingTodos, `${user.id}:${issue.id}`) === undefined)) return { available: false };
+        if (!(social && pendingTodoId(state, social, user) === undefined)) return { available: false };
         u.todo_event = 'add';
         return { available: true, message: 'Added a to-do item.' };
       case 'done':
-        if (!(issue && tget(state.pendingTodos, `${user.id}:${issue.id}`) !== undefined)) return { available: false };
+        if (!(social && pendingTodoId(state, social, user) !== undefined)) return { available: false };
         u.todo_event = 'done';
         return { available: true, message: 'Marked to-do item as done.' };
       case 'subscribe':
-        if (!(issue && !isSubscribed(state, issue, user))) return { available: false };
+        if (!(social && !isSubscribed(state, social, user))) return { available: false };
         u.subscription_event = 'subscribe';
         return { available: true, message: 'Subscribed to notifications.' };
       case 'unsubscribe':
-        if (!(issue && isSubscribed(state, issue, user))) return { available: false };
+        if (!(social && isSubscribed(state, social, user))) return { available: false };
         u.subscription_event = 'unsubscribe';
         return { available: true, message: 'Unsubscribed from notifications.' };
       case 'award': {
-        if (!issue) return { available: false };
+        if (!social) return { available: false };
         const m = /:([a-z0-9_+-]+):/.exec(arg);
         if (!m) return { available: true, message: null };
         u.emoji_award = m[1]!;
@@ -649,22 +650,7 @@ function applyToIssue(draft: Draft<State>, target: Extract<NoteTarget, { type: '
     }
     change?.(draft);
   }
-  const issue = current();
-  if (u.todo_event === 'add') markTodo(draft as State, issue, user, now)?.(draft);
-  if (u.todo_event === 'done') {
-    const id = tget(draft.pendingTodos, `${user.id}:${issue.id}`);
-    const todo = id === undefined ? undefined : findTodo(draft as State, user.id, id);
-    if (todo) markTodoDone(todo, now)(draft);
-  }
-  if (u.subscription_event) setSubscription(issue, user, u.subscription_event === 'subscribe')(draft);
-  if (u.emoji_award) {
-    const mine = awardsOf(draft as State, issue.id).find((a) => a.userId === user.id && a.name === u.emoji_award);
-    if (mine) removeAward(mine)(draft);
-    else {
-      const change = awardEmoji(draft as State, issue, user, u.emoji_award, now);
-      if (typeof change !== 'string') change(draft);
-    }
-  }
+  applySocialUpdates(draft, socialTarget('Issue', current()), user, u, now);
   if (u.promote_to_epic) promoteToEpic(draft, project, current(), user, now);
 }
 
@@ -685,7 +671,7 @@ function promoteToEpic(draft: Draft<State>, project: Project, issue: Issue, user
   });
 }
 
-/** MergeRequests::UpdateService with the quick actions' params. */
+/** MergeRequests::UpdateService with the quick actions' params, then to-dos, subscriptions and awards. */
 function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { type: 'MergeRequest' }>, user: User, u: Updates, now: number): void {
   const { project } = target;
   const before = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
@@ -712,11 +698,13 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
   if (u.state_event === 'close' && before.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: user.id });
   if (u.state_event === 'reopen' && before.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null });
   const changed = (Object.keys(next) as (keyof MergeRequest)[]).some((k) => JSON.stringify(next[k]) !== JSON.stringify(before[k]));
-  if (!changed && !spent) return;
-  next.updatedAt = now;
-  putMergeRequest(draft, project, next, before);
-  const timeSpent = spent && !(spent.seconds === 'reset' && before.totalTimeSpent === 0) ? spent : undefined;
-  recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
+  if (changed || spent) {
+    next.updatedAt = now;
+    putMergeRequest(draft, project, next, before);
+    const timeSpent = spent && !(spent.seconds === 'reset' && before.totalTimeSpent === 0) ? spent : undefined;
+    recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
+  }
+  applySocialUpdates(draft, socialTarget('MergeRequest', before), user, u, now);
 }
 
 /** Epics::UpdateService with the quick actions' params: state, title and labels (events and notes on the epic). */

@@ -65,12 +65,27 @@ export interface IssueLocation {
 }
 
 
+/**
+ * What award emoji, subscriptions and to-dos hang on (Awardable, Subscribable, a to-do's target):
+ * an issue or a merge request. Their ids come from separate sequences, so the type is part of
+ * every key; the iid finds a merge request, which has no index by id.
+ */
+export type SocialType = 'Issue' | 'MergeRequest';
+export interface SocialTarget {
+  type: SocialType;
+  id: number;
+  iid: number;
+  projectId: number;
+}
+
 export interface Todo {
   id: number;
   userId: number;
   authorId: number;
   projectId: number;
-  issueId: number;
+  targetType: SocialType;
+  targetId: number;
+  targetIid: number;
   actionName: 'marked' | 'assigned' | 'mentioned';
   state: 'pending' | 'done';
   createdAt: number;
@@ -79,7 +94,8 @@ export interface Todo {
 
 export interface AwardEmoji {
   id: number;
-  issueId: number;
+  awardableType: SocialType;
+  awardableId: number;
   userId: number;
   name: string;
   createdAt: number;

@@ -1,6 +1,6 @@
-// The issues routes (lib/api/issues.rb, time_tracking_endpoints.rb, subscriptions.rb, todos.rb,
-// award_emoji.rb): the three lists and their statistics, one issue, create, edit, delete, move,
-// clone, participants, subscriptions, to-dos, award emoji and time tracking.
+// The issues routes (lib/api/issues.rb, time_tracking_endpoints.rb): the three lists and their
+// statistics, one issue, create, edit, delete, move, clone, participants and time tracking
+// (subscriptions, to-dos and award emoji are social-routes.ts's).
 import type { Incoming } from '../../http/incoming.js';
 import { messageError, notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
 import { ownMilestones } from '../milestones/index.js';
@@ -18,14 +18,15 @@ import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { parseDuration } from './duration.js';
-import { awardEmojiEntity, awardsOf, issueEntity, timeStats, todoEntity, type IssueView } from './entity.js';
-import { awardNotFound, badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
+import { issueEntity, timeStats, type IssueView } from './entity.js';
+import { participantIds, socialTarget } from './social.js';
+import { badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueLink, type IssueType, type Severity } from './records.js';
 import {
-  awardEmoji, canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue, findTodo, isSubscribed, markTodo,
-  markDuplicate, markTodoDone, moveIssue, moveRefusal, participantIds, removeAward, reorderIssue, setEstimate, setSubscription, spendTime, updateIssue, userTodos, type IssueInput,
+  canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue,
+  markDuplicate, moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
 import { userBasic } from '../users/index.js';
@@ -566,105 +567,8 @@ export const issueRoutes = [
     method: 'GET', path: '/projects/:id/issues/:issue_iid/participants', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
     handler: (ctx): Reply => {
       const issue = visibleIssue(ctx);
-      const users = participantIds(ctx.state, issue).map((id) => tget(ctx.state.users, id)!);
+      const users = participantIds(ctx.state, socialTarget('Issue', issue)).map((id) => tget(ctx.state.users, id)!);
       return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
-    },
-  }),
-  ...(['subscribe', 'unsubscribe'] as const).map((action) =>
-    route({
-      method: 'POST', path: `/projects/:id/issues/:subscribable_id/${action}`, auth: 'user', scope: project(canReadIssues), params: { subscribable_id: str().required() },
-      handler: (ctx): Reply => {
-        // find_project_issue: IssuesFinder's find_by!, so an unknown or unseen iid is `404 Not found`.
-        const issue = /^\d+$/.test(ctx.params.subscribable_id) ? issueByIid(ctx.state, ctx.project.id, Number(ctx.params.subscribable_id)) : undefined;
-        if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
-        const user = ctx.user!;
-        const on = action === 'subscribe';
-        if (isSubscribed(ctx.state, issue, user) === on) return { status: 304 };
-        ctx.update(setSubscription(issue, user, on));
-        return single(ctx, issue, 201);
-      },
-    }),
-  ),
-  route({
-    method: 'POST', path: '/projects/:id/issues/:issue_iid/todo', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const change = markTodo(ctx.state, issue, ctx.user!, ctx.now());
-      if (!change) return { status: 304 };
-      return created(todoEntity(view(ctx, { kind: 'none' }), ctx.update(change)));
-    },
-  }),
-  route({
-    method: 'GET', path: '/todos', auth: 'user', paginated: true,
-    params: { action: str(), author_id: int(), project_id: int(), group_id: int(), state: str().values(['pending', 'done'] as const), type: str() },
-    handler: (ctx): Reply => {
-      const p = ctx.params;
-      const state = p.state ?? 'pending';
-      const list = userTodos(ctx.state, ctx.user!.id)
-        .filter((t) => t.state === state && (p.action === undefined || t.actionName === p.action) && (p.author_id === undefined || t.authorId === p.author_id))
-        .filter((t) => (p.project_id === undefined || t.projectId === p.project_id) && (p.type === undefined || p.type === 'Issue'))
-        // A to-do whose issue is gone, or that the user may no longer read, is not listed (TodosFinder).
-        .filter((t) => {
-          const pr = tget(ctx.state.projects, t.projectId);
-          const issue = issueById(ctx.state, t.issueId);
-          return !!pr && !pr.pendingDelete && !!issue && canReadProject(ctx.state, ctx.user, pr, ctx.now()) && canReadIssues(ctx.state, ctx.user, pr, ctx.now())
-            && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, ctx.now()));
-        })
-        .sort((a, b) => b.id - a.id);
-      const v = view(ctx, { kind: 'none' });
-      return json(ctx.paginate(list).map((t) => todoEntity(v, t)));
-    },
-  }),
-  route({
-    method: 'POST', path: '/todos/:todo_id/mark_as_done', auth: 'user', params: { todo_id: int().required() },
-    handler: (ctx): Reply => {
-      const todo = findTodo(ctx.state, ctx.user!.id, ctx.params.todo_id);
-      if (!todo) throw recordNotFound();
-      return created(todoEntity(view(ctx, { kind: 'none' }), ctx.update(markTodoDone(todo, ctx.now()))));
-    },
-  }),
-  route({
-    method: 'POST', path: '/todos/mark_as_done', auth: 'user',
-    handler: (ctx): Reply => {
-      const pending = userTodos(ctx.state, ctx.user!.id).filter((t) => t.state === 'pending');
-      for (const t of pending) ctx.update(markTodoDone(t, ctx.now()));
-      return noContent();
-    },
-  }),
-  route({
-    method: 'GET', path: '/projects/:id/issues/:issue_iid/award_emoji', auth: 'user', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      return json(ctx.paginate(awardsOf(ctx.state, issue.id)).map((a) => awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, a)));
-    },
-  }),
-  route({
-    method: 'GET', path: '/projects/:id/issues/:issue_iid/award_emoji/:award_id', auth: 'user', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required(), award_id: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const a = awardsOf(ctx.state, issue.id).find((x) => x.id === ctx.params.award_id);
-      if (!a) throw recordNotFound();
-      return json(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, a));
-    },
-  }),
-  route({
-    method: 'POST', path: '/projects/:id/issues/:issue_iid/award_emoji', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), name: str().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const change = awardEmoji(ctx.state, issue, ctx.user!, ctx.params.name, ctx.now());
-      if (typeof change === 'string') throw awardNotFound(change);
-      return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(change)));
-    },
-  }),
-  route({
-    method: 'DELETE', path: '/projects/:id/issues/:issue_iid/award_emoji/:award_id', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), award_id: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const a = awardsOf(ctx.state, issue.id).find((x) => x.id === ctx.params.award_id);
-      if (!a) throw recordNotFound();
-      if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw forbidden();
-      ctx.update(removeAward(a));
-      return noContent();
     },
   }),
   timeRoute('time_estimate', 'POST', (ctx, issue, user) => {

@@ -1,17 +1,17 @@
 // Issues' services and policies (app/services/issues/*, app/models/issue.rb, ProjectPolicy and
 // IssuePolicy reduced to roles): create, update, close and reopen, delete, move and clone,
-// subscriptions, to-dos, award emoji and time tracking. Checks run before each recipe.
+// and time tracking (subscriptions, to-dos and award emoji are social.ts's). Checks run before each recipe.
 import type { Draft } from 'immer';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { canReadProject, hasProjectRole } from '../../policy/access.js';
-import { pdel, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
+import { tdel, tget, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
-import type { AwardEmoji, Epic, Issue, IssueType, Severity, Todo } from './records.js';
+import type { Epic, Issue, IssueType, Severity } from './records.js';
 import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
-import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
+import { dropAwards, dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { formatDuration } from './duration.js';
 import { recordIssueChanges, type SpentChange } from './system-notes.js';
@@ -243,76 +243,8 @@ export function deleteIssue(issue: Issue): Change {
     for (const link of linksOf(draft as State, issue.id)) removeLink(link)(draft);
     dropIssue(draft, issue);
     dropNotes(draft as State, noteKey('Issue', issue.id));
-    tdel(draft.awardEmoji, issue.id);
+    dropAwards(draft, { type: 'Issue', id: issue.id });
     tdel(draft.closingMergeRequests, issue.id);
-  };
-}
-
-/** Whether the user is subscribed: explicitly, or as a participant who has not unsubscribed. */
-export function isSubscribed(state: State, issue: Issue, user: User | null): boolean {
-  if (!user) return false;
-  const explicit = tget(state.issueSubscriptions, `${issue.id}:${user.id}`);
-  if (explicit !== undefined) return explicit;
-  return participantIds(state, issue).includes(user.id);
-}
-
-export function setSubscription(issue: Issue, user: User, on: boolean): Change {
-  return (draft) => void tset(draft.issueSubscriptions, `${issue.id}:${user.id}`, on);
-}
-
-/** Issue#participants: the author and the assignees (system notes make no one a participant). */
-export function participantIds(state: State, issue: Issue): number[] {
-  return [...new Set([issue.authorId, ...issue.assigneeIds])].filter((id) => tget(state.users, id) !== undefined);
-}
-
-/** TodoService#mark_todo: a pending to-do, unless one is pending already (then null: 304). */
-export function markTodo(state: State, issue: Issue, user: User, now: number): Change<Todo> | null {
-  if (tget(state.pendingTodos, `${user.id}:${issue.id}`) !== undefined) return null;
-  return (draft) => {
-    const todo: Todo = {
-      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: issue.projectId, issueId: issue.id,
-      actionName: 'marked', state: 'pending', createdAt: now, updatedAt: now,
-    };
-    pset(draft.todos, user.id, todo.id, todo);
-    tset(draft.pendingTodos, `${user.id}:${issue.id}`, todo.id);
-    return todo;
-  };
-}
-
-export function markTodoDone(todo: Todo, now: number): Change<Todo> {
-  return (draft) => {
-    const done: Todo = { ...todo, state: 'done', updatedAt: now };
-    pset(draft.todos, todo.userId, todo.id, done);
-    if (tget(draft.pendingTodos, `${todo.userId}:${todo.issueId}`) === todo.id) tdel(draft.pendingTodos, `${todo.userId}:${todo.issueId}`);
-    return done;
-  };
-}
-
-export function userTodos(state: State, userId: number): Todo[] {
-  const t = tget(state.todos, userId);
-  return t ? [...tvalues(t)] : [];
-}
-
-export function findTodo(state: State, userId: number, id: number): Todo | undefined {
-  return pget(state.todos, userId, id);
-}
-
-/** AwardEmojis::AddService; a second award of the same name by the same user is refused. */
-export function awardEmoji(state: State, issue: Issue, user: User, name: string, now: number): Change<AwardEmoji> | string {
-  if (!/^[a-z0-9_+-]+$/.test(name)) return 'Name is not a valid emoji name';
-  if (tget(state.awardKeys, `${issue.id}:${user.id}:${name}`) !== undefined) return 'User has already been taken';
-  return (draft) => {
-    const award: AwardEmoji = { id: ids.next(draft as State, 'award_emoji'), issueId: issue.id, userId: user.id, name, createdAt: now, updatedAt: now };
-    pset(draft.awardEmoji, issue.id, award.id, award);
-    tset(draft.awardKeys, `${issue.id}:${user.id}:${name}`, award.id);
-    return award;
-  };
-}
-
-export function removeAward(award: AwardEmoji): Change {
-  return (draft) => {
-    pdel(draft.awardEmoji, award.issueId, award.id);
-    tdel(draft.awardKeys, `${award.issueId}:${award.userId}:${award.name}`);
   };
 }
 

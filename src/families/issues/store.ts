@@ -10,7 +10,7 @@ import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import type { ResourceEvent } from './events.js';
-import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, Todo } from './records.js';
+import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SocialTarget, Todo } from './records.js';
 
 export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
   'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
@@ -65,17 +65,17 @@ export interface IssuesSlice {
   issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
   issueIndex: Table<Blocked<number>>;
-  /** `<issue id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
-  issueSubscriptions: Table<boolean>;
+  /** `<Issue|MergeRequest>:<id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
+  subscriptions: Table<boolean>;
   /** `<label id>:<user id>` -> subscribed to the label (issues and merge requests that get it notify). */
   labelSubscriptions: Table<true>;
   /** User id -> their to-dos by id. */
   todos: Partitioned<Todo>;
-  /** `<user id>:<issue id>` -> the pending to-do's id. */
+  /** `<user id>:<Issue|MergeRequest>:<id>` -> the pending to-do's id. */
   pendingTodos: Table<number>;
-  /** Issue id -> its award emoji by id. */
-  awardEmoji: Partitioned<AwardEmoji>;
-  /** `<issue id>:<user id>:<name>` -> award id. */
+  /** `<Issue|MergeRequest>:<id>` -> its award emoji by id. */
+  awardEmoji: Table<Table<AwardEmoji>>;
+  /** `<Issue|MergeRequest>:<id>:<user id>:<name>` -> award id. */
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
@@ -104,7 +104,7 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    issueSubscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
+    subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
     awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
@@ -198,12 +198,33 @@ export function* projectIssues(state: State, projectId: number): IterableIterato
   if (t) yield* bvalues(t);
 }
 
+/** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
+export const socialKey = (t: Pick<SocialTarget, 'type' | 'id'>) => `${t.type}:${t.id}`;
+
+/** The target's award emoji, by id. */
+export function awardsOn(state: State, t: Pick<SocialTarget, 'type' | 'id'>): Table<AwardEmoji> | undefined {
+  return tget(state.awardEmoji, socialKey(t));
+}
+
+/** Forgets a deleted issue's or merge request's award emoji (and the keys that refuse a second one). */
+export function dropAwards(draft: Draft<State>, t: Pick<SocialTarget, 'type' | 'id'>): void {
+  const awards = tget(draft.awardEmoji, socialKey(t));
+  if (awards) for (const a of tvalues(awards)) tdel(draft.awardKeys, `${socialKey(t)}:${a.userId}:${a.name}`);
+  tdel(draft.awardEmoji, socialKey(t));
+}
+
 /** Forgets everything kept for a deleted project's issues. */
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
-  for (const issue of [...projectIssues(draft as State, projectId)]) dropIssue(draft, issue as Issue);
+  for (const issue of [...projectIssues(draft as State, projectId)]) {
+    dropIssue(draft, issue as Issue);
+    dropAwards(draft, { type: 'Issue', id: issue.id });
+  }
   tdel(draft.issues, projectId);
   const mrs = tget(draft.mergeRequests, projectId);
-  if (mrs) for (const mr of tvalues(mrs)) for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
+  if (mrs) for (const mr of tvalues(mrs)) {
+    for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
+    dropAwards(draft, { type: 'MergeRequest', id: mr.id });
+  }
   tdel(draft.mergeRequests, projectId);
   const owner = tget(draft.labelTitles, `p${projectId}`);
   if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);

@@ -1,0 +1,195 @@
+// Award emoji, subscriptions and to-dos of issues and merge requests (lib/api/award_emoji.rb,
+// subscriptions.rb, todos.rb): one set of routes per kind of target, and the caller's to-do list.
+import { forbidden, recordNotFound } from '../../core/errors.js';
+import { int, str } from '../../http/params.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { canReadProject } from '../../policy/access.js';
+import type { Project, User } from '../../store/state.js';
+import { pget, tget } from '../../store/table.js';
+import { project, route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import { issueEntity, type IssueView } from './entity.js';
+import { awardNotFound } from './errors.js';
+import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
+import { canReadMergeRequests, canUpdateMergeRequest } from './merge-requests.js';
+import { changesCountOf, fullEntity } from './mr-routes.js';
+import type { Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+import { awardEmojiEntity, todoEntity } from './social-entity.js';
+import {
+  awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, removeAward, setSubscription, socialTarget, targetMergeRequest, todoTarget, userTodos,
+} from './social.js';
+import { issueById, issueByIid } from './store.js';
+
+/** How the routes of one kind of target reach it. */
+interface Kind<R extends Issue | MergeRequest> {
+  type: SocialType;
+  /** The path's collection and the name of its iid parameter (lib/api/award_emoji.rb's `<type>_iid`). */
+  segment: 'issues' | 'merge_requests';
+  iidParam: 'issue_iid' | 'merge_request_iid';
+  readable: (state: State, user: User | null, project: Project, now: number) => boolean;
+  /** The project's record of the iid the caller may see, or `404 Not found` (find_by!). */
+  find: (ctx: Context<unknown>, iid: string | number) => R;
+  /** What subscribing asks beyond reading (find_merge_request_with_access(id, :update_merge_request)). */
+  mayUpdate?: (ctx: Context<unknown>, record: R) => boolean;
+  /** The record's entity, as the subscription routes answer it. */
+  entity: (ctx: Context<unknown>, record: R) => unknown;
+}
+
+const byIid = (iid: string | number) => (typeof iid === 'number' ? iid : /^\d+$/.test(iid) ? Number(iid) : undefined);
+
+const issues: Kind<Issue> = {
+  type: 'Issue',
+  segment: 'issues',
+  iidParam: 'issue_iid',
+  readable: canReadIssues,
+  find: (ctx, iid) => {
+    const n = byIid(iid);
+    const issue = n === undefined ? undefined : issueByIid(ctx.state, ctx.project.id, n);
+    if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
+    return issue;
+  },
+  entity: (ctx, issue) => issueEntity(issueView(ctx, { kind: 'project', id: issue.projectId }, true), issue),
+};
+
+const mergeRequests: Kind<MergeRequest> = {
+  type: 'MergeRequest',
+  segment: 'merge_requests',
+  iidParam: 'merge_request_iid',
+  readable: canReadMergeRequests,
+  find: (ctx, iid) => {
+    const n = byIid(iid);
+    const mr = n === undefined ? undefined : pget(ctx.state.mergeRequests, ctx.project.id, n);
+    if (!mr) throw recordNotFound();
+    return mr;
+  },
+  mayUpdate: (ctx, mr) => canUpdateMergeRequest(ctx.state, ctx.user, ctx.project, mr, ctx.now()),
+  entity: (ctx, mr) => fullEntity(ctx, mr, ctx.project.id),
+};
+
+function issueView(ctx: Context<unknown>, context: IssueView['context'], subscribed = false): IssueView {
+  return { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context, subscribed };
+}
+
+const awardView = (ctx: Context<unknown>) => ({ state: ctx.state, webBase: ctx.webBase });
+
+function kindRoutes<R extends Issue | MergeRequest>(k: Kind<R>) {
+  const base = `/projects/:id/${k.segment}/:${k.iidParam}`;
+  const iidOf = (ctx: Context<unknown>) => (ctx.params as Record<string, number>)[k.iidParam]!;
+  const target = (ctx: Context<unknown>, iid: string | number = iidOf(ctx)): { record: R; target: SocialTarget } => {
+    const record = k.find(ctx, iid);
+    return { record, target: socialTarget(k.type, record) };
+  };
+  /** award_emoji.rb's `awardable` (find_by!), then `can_read_awardable?`: `404 Award Emoji Not Found` when it may not be read. */
+  const awardable = (ctx: Context<unknown>): SocialTarget => {
+    const found = target(ctx);
+    if (!k.readable(ctx.state, ctx.user, ctx.project, ctx.now())) throw awardNotFound();
+    return found.target;
+  };
+  const iid = { [k.iidParam]: int().required() };
+  const scope = project(k.readable);
+  return [
+    route({
+      method: 'GET', path: `${base}/award_emoji`, auth: 'user', cacheable: true, scope: project(), paginated: true, params: iid,
+      handler: (ctx): Reply => json(ctx.paginate(awardsOf(ctx.state, awardable(ctx))).map((a) => awardEmojiEntity(awardView(ctx), a))),
+    }),
+    route({
+      method: 'GET', path: `${base}/award_emoji/:award_id`, auth: 'user', cacheable: true, scope: project(), params: { ...iid, award_id: int().required() },
+      handler: (ctx): Reply => {
+        const a = awardsOf(ctx.state, awardable(ctx)).find((x) => x.id === ctx.params.award_id);
+        if (!a) throw recordNotFound();
+        return json(awardEmojiEntity(awardView(ctx), a));
+      },
+    }),
+    route({
+      method: 'POST', path: `${base}/award_emoji`, auth: 'user', scope: project(), params: { ...iid, name: str().required() },
+      handler: (ctx): Reply => {
+        const change = awardEmoji(ctx.state, awardable(ctx), ctx.user!, ctx.params.name, ctx.now());
+        if (typeof change === 'string') throw awardNotFound(change);
+        return created(awardEmojiEntity(awardView(ctx), ctx.update(change)));
+      },
+    }),
+    route({
+      method: 'DELETE', path: `${base}/award_emoji/:award_id`, auth: 'user', scope, params: { ...iid, award_id: int().required() },
+      handler: (ctx): Reply => {
+        const a = awardsOf(ctx.state, target(ctx).target).find((x) => x.id === ctx.params.award_id);
+        if (!a) throw recordNotFound();
+        if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw forbidden();
+        ctx.update(removeAward(a));
+        return noContent();
+      },
+    }),
+    ...(['subscribe', 'unsubscribe'] as const).map((action) =>
+      route({
+        method: 'POST', path: `/projects/:id/${k.segment}/:subscribable_id/${action}`, auth: 'user', scope, params: { subscribable_id: str().required() },
+        handler: async (ctx): Promise<Reply> => {
+          const found = target(ctx, ctx.params.subscribable_id);
+          if (k.mayUpdate && !k.mayUpdate(ctx, found.record)) throw forbidden();
+          const user = ctx.user!;
+          const on = action === 'subscribe';
+          if (isSubscribed(ctx.state, found.target, user) === on) return { status: 304 };
+          ctx.update(setSubscription(found.target, user, on));
+          return created(await k.entity(ctx, found.record));
+        },
+      }),
+    ),
+    route({
+      method: 'POST', path: `${base}/todo`, auth: 'user', scope, params: iid,
+      handler: async (ctx): Promise<Reply> => {
+        const change = markTodo(ctx.state, target(ctx).target, ctx.user!, ctx.now());
+        if (!change) return { status: 304 };
+        return created(await renderTodo(ctx, ctx.update(change)));
+      },
+    }),
+  ];
+}
+
+/** Entities::Todo, with the `changes_count` of a merge request target worked out from its repository. */
+async function renderTodo(ctx: Context<unknown>, todo: Todo) {
+  const mr = todo.targetType === 'MergeRequest' ? targetMergeRequest(ctx.state, todoTarget(todo)) : undefined;
+  return todoEntity(issueView(ctx, { kind: 'none' }), todo, mr ? await changesCountOf(ctx, mr) : null);
+}
+
+/** TodosFinder's readable targets: a to-do whose target is gone, or that the user may no longer read, is not listed. */
+function readableTodo(ctx: Context<unknown>, todo: Todo): boolean {
+  const pr = tget(ctx.state.projects, todo.projectId);
+  const now = ctx.now();
+  if (!pr || pr.pendingDelete || !canReadProject(ctx.state, ctx.user, pr, now)) return false;
+  if (todo.targetType === 'MergeRequest') return canReadMergeRequests(ctx.state, ctx.user, pr, now) && targetMergeRequest(ctx.state, todoTarget(todo)) !== undefined;
+  const issue = issueById(ctx.state, todo.targetId);
+  return !!issue && canReadIssues(ctx.state, ctx.user, pr, now) && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, now));
+}
+
+export const socialRoutes = [
+  ...kindRoutes(issues),
+  ...kindRoutes(mergeRequests),
+  route({
+    method: 'GET', path: '/todos', auth: 'user', paginated: true,
+    params: { action: str(), author_id: int(), project_id: int(), group_id: int(), state: str().values(['pending', 'done'] as const), type: str() },
+    handler: async (ctx): Promise<Reply> => {
+      const p = ctx.params;
+      const state = p.state ?? 'pending';
+      const list = userTodos(ctx.state, ctx.user!.id)
+        .filter((t) => t.state === state && (p.action === undefined || t.actionName === p.action) && (p.author_id === undefined || t.authorId === p.author_id))
+        .filter((t) => (p.project_id === undefined || t.projectId === p.project_id) && (p.type === undefined || p.type === t.targetType))
+        .filter((t) => readableTodo(ctx, t))
+        .sort((a, b) => b.id - a.id);
+      return json(await Promise.all(ctx.paginate(list).map((t) => renderTodo(ctx, t))));
+    },
+  }),
+  route({
+    method: 'POST', path: '/todos/:todo_id/mark_as_done', auth: 'user', params: { todo_id: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const todo = findTodo(ctx.state, ctx.user!.id, ctx.params.todo_id);
+      if (!todo) throw recordNotFound();
+      return created(await renderTodo(ctx, ctx.update(markTodoDone(todo, ctx.now()))));
+    },
+  }),
+  route({
+    method: 'POST', path: '/todos/mark_as_done', auth: 'user',
+    handler: (ctx): Reply => {
+      const pending = userTodos(ctx.state, ctx.user!.id).filter((t) => t.state === 'pending');
+      for (const t of pending) ctx.update(markTodoDone(t, ctx.now()));
+      return noContent();
+    },
+  }),
+];

@@ -1,0 +1,170 @@
+// Award emoji, subscriptions and to-dos of issues and merge requests alike (app/models/concerns/
+// awardable.rb, subscribable.rb, app/services/todo_service.rb#mark_todo, award_emojis/
+// add_service.rb): each keyed by its target's type and id, since issue and merge request ids
+// come from separate sequences and collide.
+import type { Draft } from 'immer';
+import type { User } from '../../store/state.js';
+import { emptyTable, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
+import type { Change } from '../define.js';
+import type { State } from '../world.js';
+import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+import { awardsOn, ids, issueById, socialKey } from './store.js';
+
+/** An issue or a merge request as what award emoji, subscriptions and to-dos hang on. */
+export function socialTarget(type: SocialType, record: Issue | MergeRequest): SocialTarget {
+  return { type, id: record.id, iid: record.iid, projectId: record.projectId };
+}
+
+/** The target of a to-do. */
+export function todoTarget(todo: Todo): SocialTarget {
+  return { type: todo.targetType, id: todo.targetId, iid: todo.targetIid, projectId: todo.projectId };
+}
+
+/** The merge request of a target, found by its project and iid (merge requests have no index by id). */
+export function targetMergeRequest(state: State, t: SocialTarget): MergeRequest | undefined {
+  const mr = pget(state.mergeRequests, t.projectId, t.iid);
+  return mr && mr.id === t.id ? mr : undefined;
+}
+
+/**
+ * Issuable#participants as far as the emulator keeps them: the author and the assignees, and a
+ * merge request's reviewers (system notes make no one a participant).
+ */
+export function participantIds(state: State, t: SocialTarget): number[] {
+  let ids: number[] = [];
+  if (t.type === 'Issue') {
+    const issue = issueById(state, t.id);
+    if (issue) ids = [issue.authorId, ...issue.assigneeIds];
+  } else {
+    const mr = targetMergeRequest(state, t);
+    if (mr) ids = [mr.authorId, ...mr.assigneeIds, ...mr.reviewerIds];
+  }
+  return [...new Set(ids)].filter((id) => tget(state.users, id) !== undefined);
+}
+
+/** Subscribable#subscribed?: an explicit subscription or unsubscription, else being a participant. */
+export function isSubscribed(state: State, t: SocialTarget, user: User | null): boolean {
+  if (!user) return false;
+  const explicit = tget(state.subscriptions, `${socialKey(t)}:${user.id}`);
+  if (explicit !== undefined) return explicit;
+  return participantIds(state, t).includes(user.id);
+}
+
+export function setSubscription(t: SocialTarget, user: User, on: boolean): Change {
+  return (draft) => void tset(draft.subscriptions, `${socialKey(t)}:${user.id}`, on);
+}
+
+const pendingKey = (userId: number, t: Pick<SocialTarget, 'type' | 'id'>) => `${userId}:${socialKey(t)}`;
+
+/** TodoService#todo_exist?: the user has a pending to-do on the target. */
+export function pendingTodoId(state: State, t: SocialTarget, user: User): number | undefined {
+  return tget(state.pendingTodos, pendingKey(user.id, t));
+}
+
+/** TodoService#mark_todo: a pending to-do, unless one is pending already (then null: 304). */
+export function markTodo(state: State, t: SocialTarget, user: User, now: number): Change<Todo> | null {
+  if (pendingTodoId(state, t, user) !== undefined) return null;
+  return (draft) => {
+    const todo: Todo = {
+      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: t.projectId, targetType: t.type, targetId: t.id, targetIid: t.iid,
+      actionName: 'marked', state: 'pending', createdAt: now, updatedAt: now,
+    };
+    pset(draft.todos, user.id, todo.id, todo);
+    tset(draft.pendingTodos, pendingKey(user.id, t), todo.id);
+    return todo;
+  };
+}
+
+export function markTodoDone(todo: Todo, now: number): Change<Todo> {
+  return (draft) => {
+    const done: Todo = { ...todo, state: 'done', updatedAt: now };
+    pset(draft.todos, todo.userId, todo.id, done);
+    const key = pendingKey(todo.userId, { type: todo.targetType, id: todo.targetId });
+    if (tget(draft.pendingTodos, key) === todo.id) tdel(draft.pendingTodos, key);
+    return done;
+  };
+}
+
+export function userTodos(state: State, userId: number): Todo[] {
+  const t = tget(state.todos, userId);
+  return t ? [...tvalues(t)] : [];
+}
+
+export function findTodo(state: State, userId: number, id: number): Todo | undefined {
+  return pget(state.todos, userId, id);
+}
+
+/** The target's award emoji, oldest first. */
+export function awardsOf(state: State, t: Pick<SocialTarget, 'type' | 'id'>): AwardEmoji[] {
+  const awards = awardsOn(state, t);
+  return awards ? [...tvalues(awards)].sort((a, b) => a.id - b.id) : [];
+}
+
+/** How many of the target's award emoji have the name (`upvotes` and `downvotes` count thumbs). */
+export function countAwards(state: State, t: Pick<SocialTarget, 'type' | 'id'>, name: string): number {
+  const awards = awardsOn(state, t);
+  if (!awards) return 0;
+  let n = 0;
+  for (const a of tvalues(awards)) if (a.name === name) n++;
+  return n;
+}
+
+/** Whether the user reacted to the target with that emoji (or with any, for a null name). */
+export function reacted(state: State, t: Pick<SocialTarget, 'type' | 'id'>, userId: number, name: string | null): boolean {
+  const awards = awardsOn(state, t);
+  if (!awards) return false;
+  for (const a of tvalues(awards)) if (a.userId === userId && (name === null || a.name === name)) return true;
+  return false;
+}
+
+/** AwardEmojis::AddService; a second award of the same name by the same user is refused (the message). */
+export function awardEmoji(state: State, t: SocialTarget, user: User, name: string, now: number): Change<AwardEmoji> | string {
+  if (!/^[a-z0-9_+-]+$/.test(name)) return 'Name is not a valid emoji name';
+  const key = `${socialKey(t)}:${user.id}:${name}`;
+  if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
+  return (draft) => {
+    const award: AwardEmoji = { id: ids.next(draft as State, 'award_emoji'), awardableType: t.type, awardableId: t.id, userId: user.id, name, createdAt: now, updatedAt: now };
+    let awards = tget(draft.awardEmoji, socialKey(t));
+    if (!awards) {
+      tset(draft.awardEmoji, socialKey(t), emptyTable<AwardEmoji>());
+      awards = tget(draft.awardEmoji, socialKey(t))!;
+    }
+    tset(awards, award.id, award);
+    tset(draft.awardKeys, key, award.id);
+    return award;
+  };
+}
+
+export function removeAward(award: AwardEmoji): Change {
+  return (draft) => {
+    const t = { type: award.awardableType, id: award.awardableId };
+    const awards = tget(draft.awardEmoji, socialKey(t));
+    if (awards) {
+      tdel(awards, award.id);
+      if (awards.size === 0) tdel(draft.awardEmoji, socialKey(t));
+    }
+    tdel(draft.awardKeys, `${socialKey(t)}:${award.userId}:${award.name}`);
+  };
+}
+
+/** The quick actions' `todo_event`, `subscription_event` and `emoji_award` (the award toggles), as the update services apply them. */
+export function applySocialUpdates(
+  draft: Draft<State>, t: SocialTarget, user: User, u: { todo_event?: 'add' | 'done'; subscription_event?: 'subscribe' | 'unsubscribe'; emoji_award?: string }, now: number,
+): void {
+  const state = draft as State;
+  if (u.todo_event === 'add') markTodo(state, t, user, now)?.(draft);
+  if (u.todo_event === 'done') {
+    const id = pendingTodoId(state, t, user);
+    const todo = id === undefined ? undefined : findTodo(state, user.id, id);
+    if (todo) markTodoDone(todo, now)(draft);
+  }
+  if (u.subscription_event) setSubscription(t, user, u.subscription_event === 'subscribe')(draft);
+  if (u.emoji_award) {
+    const mine = awardsOf(state, t).find((a) => a.userId === user.id && a.name === u.emoji_award);
+    if (mine) removeAward(mine)(draft);
+    else {
+      const change = awardEmoji(state, t, user, u.emoji_award, now);
+      if (typeof change !== 'string') change(draft);
+    }
+  }
+}
