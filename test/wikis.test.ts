@@ -61,6 +61,24 @@ describe.each([
     expect(await call('GET', `${base}/wikis/nope`, 'guest-token')).toMatchObject({ status: 404, body: { message: '404 Wiki Page Not Found' } });
   });
 
+  it('takes a slug with a plain `/` (requirements slug: /.+/) for GET, PUT and DELETE', async () => {
+    await create(base, { title: 'dir/sub/My Page', content: 'deep' });
+    for (const slug of ['dir/sub/My-Page', 'dir%2Fsub%2FMy-Page', 'dir/sub%2Fmy-page', 'dir/sub/My%20Page']) {
+      expect(await call('GET', `${base}/wikis/${slug}`, 'guest-token')).toMatchObject({ status: 200, body: { slug: 'dir/sub/My-Page', title: 'My Page', content: 'deep' } });
+    }
+    expect(await call('GET', `${base}/wikis/dir/sub/Other`, 'guest-token')).toMatchObject({ status: 404, body: { message: '404 Wiki Page Not Found' } });
+    const put = await call('PUT', `${base}/wikis/dir/sub/My-Page`, 'dev-token', { content: 'deeper' });
+    expect(put).toMatchObject({ status: 200, body: { slug: 'dir/sub/My-Page', content: 'deeper' } });
+    expect((await call('GET', `${base}/wikis/dir/sub/My-Page?render_html=true`, 'guest-token')).body.content).toContain('deeper</p>');
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'dev-token')).status).toBe(403);
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'maintainer-token')).status).toBe(204);
+    expect((await call('GET', `${base}/wikis/dir/sub/My-Page`, 'guest-token')).status).toBe(404);
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'maintainer-token')).status).toBe(404);
+    // A trailing slash is dropped, as for every route.
+    await create(base, { title: 'a/b', content: 'x' });
+    expect((await call('GET', `${base}/wikis/a/b/`, 'guest-token')).body.slug).toBe('a/b');
+  });
+
   it('normalises paths: squished components, `..` and `.` resolved, empty components dropped', async () => {
     const made = await create(base, { title: '  foo  /  bar  baz ', content: '' });
     expect(made.body).toMatchObject({ slug: 'foo/bar-baz', title: 'bar baz', content: '' });

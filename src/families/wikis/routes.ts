@@ -16,6 +16,9 @@ import { createAttachment, createPage, deletePage, pageAt, readWikiFile, splitFr
 import type { WikiPage } from './records.js';
 
 const FORMAT = str().values(WIKI_FORMATS);
+// GitLab's `requirements: { slug: /.+/ }`: a slug may hold a plain `/` (`dir/My-Page`) as well
+// as an encoded one (`dir%2FMy-Page`).
+const SLUG_PATH = ':slug{.+}';
 // The spec: `content` is required without `title`, `title` without `content` (GitLab's code also
 // counts `format` alone).
 const UPDATE_CONSTRAINTS: Constraint[] = [{ kind: 'at_least_one_of', names: ['content', 'title'] }];
@@ -81,7 +84,7 @@ function routesOf(k: Kind) {
     route({
       ...common,
       method: 'GET',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       scope: k.read,
       params: { ...SLUG, render_html: bool().default(false), version: str() },
       handler: async (ctx): Promise<Reply> => {
@@ -107,7 +110,7 @@ function routesOf(k: Kind) {
     route({
       ...common,
       method: 'PUT',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       auth: 'user',
       scope: k.create,
       params: { ...SLUG, title: str(), content: str(), format: FORMAT },
@@ -122,7 +125,7 @@ function routesOf(k: Kind) {
     route({
       ...common,
       method: 'DELETE',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       auth: 'user',
       scope: k.admin,
       params: SLUG,
