@@ -130,10 +130,71 @@ describe.each([
     expect(list.body.map((p: { slug: string }) => p.slug)).toEqual(['Two', 'dir/Uno']);
   });
 
-  it('renders HTML into `content` with render_html', async () => {
+  it('renders HTML into `content` with render_html, as Banzai does: source positions and dir="auto"', async () => {
+    await create(base, { title: 'Plain', content: 'Content for wiki page' });
+    const plain = await call('GET', `${base}/wikis/Plain?render_html=true`, 'guest-token');
+    expect(plain.body.content).toBe('<p data-sourcepos="1:1-1:21" dir="auto">Content for wiki page</p>');
     await create(base, { title: 'Doc', content: 'Content for **wiki** page' });
     const res = await call('GET', `${base}/wikis/Doc?render_html=true`, 'guest-token');
-    expect(res.body.content).toBe('<p>Content for <strong>wiki</strong> page</p>');
+    expect(res.body.content).toBe('<p data-sourcepos="1:1-1:25" dir="auto">Content for <strong data-sourcepos="1:13-1:20">wiki</strong> page</p>');
+    expect((await call('GET', `${base}/wikis/Doc?render_html=false`, 'guest-token')).body.content).toBe('Content for **wiki** page');
+  });
+
+  it('renders headings with their anchor, nested blocks with positions and only top-level blocks with dir="auto"', async () => {
+    let n = 0;
+    const html = async (content: string) => {
+      const made = await create(base, { title: `Page ${++n}`, content });
+      return (await call('GET', `${base}/wikis/${made.body.slug}?render_html=1`, 'guest-token')).body.content as string;
+    };
+    expect(await html('# Finding')).toBe('<h1 data-sourcepos="1:1-1:9" dir="auto">&#x000A;<a href="#finding" aria-hidden="true" class="anchor" id="user-content-finding"></a>Finding</h1>');
+    expect(await html('## Set up!\n\n## Set up')).toBe(
+      [
+        '<h2 data-sourcepos="1:1-1:10" dir="auto">&#x000A;<a href="#set-up" aria-hidden="true" class="anchor" id="user-content-set-up"></a>Set up!</h2>',
+        '<h2 data-sourcepos="3:1-3:9" dir="auto">&#x000A;<a href="#set-up-1" aria-hidden="true" class="anchor" id="user-content-set-up-1"></a>Set up</h2>',
+      ].join('\n'),
+    );
+    expect(await html('- one *a*\n- two `b`\n\n> quoted\n> text\n\n1. first\n2. second')).toBe(
+      [
+        '<ul data-sourcepos="1:1-2:9" dir="auto">',
+        '<li data-sourcepos="1:1-1:9">one <em data-sourcepos="1:7-1:9">a</em></li>',
+        '<li data-sourcepos="2:1-2:9">two <code data-sourcepos="2:7-2:9">b</code></li>',
+        '</ul>',
+        '<blockquote data-sourcepos="4:1-5:6" dir="auto">',
+        '<p data-sourcepos="4:3-5:6">quoted\ntext</p>',
+        '</blockquote>',
+        '<ol data-sourcepos="7:1-8:9" dir="auto">',
+        '<li data-sourcepos="7:1-7:8">first</li>',
+        '<li data-sourcepos="8:1-8:9">second</li>',
+        '</ol>',
+      ].join('\n'),
+    );
+    expect(await html('> - a\n> - b')).toBe(
+      ['<blockquote data-sourcepos="1:1-2:5" dir="auto">', '<ul data-sourcepos="1:3-2:5">', '<li data-sourcepos="1:3-1:5">a</li>', '<li data-sourcepos="2:3-2:5">b</li>', '</ul>', '</blockquote>'].join('\n'),
+    );
+    expect(await html('```ruby\nputs 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |')).toBe(
+      [
+        '<pre data-sourcepos="1:1-3:3"><code class="language-ruby">puts 1',
+        '</code></pre>',
+        '<table data-sourcepos="5:1-7:9" dir="auto">',
+        '<thead>',
+        '<tr data-sourcepos="5:1-5:9">',
+        '<th>a</th>',
+        '<th>b</th>',
+        '</tr>',
+        '</thead>',
+        '<tbody>',
+        '<tr data-sourcepos="7:1-7:9">',
+        '<td>1</td>',
+        '<td>2</td>',
+        '</tr>',
+        '</tbody>',
+        '</table>',
+      ].join('\n'),
+    );
+    // Columns count bytes; external links open elsewhere.
+    expect(await html('é **ü** [x](https://example.com)')).toBe(
+      '<p data-sourcepos="1:1-1:34" dir="auto">é <strong data-sourcepos="1:4-1:9">ü</strong> <a data-sourcepos="1:11-1:34" href="https://example.com" rel="nofollow noreferrer noopener" target="_blank">x</a></p>',
+    );
   });
 
   it('splits YAML front matter off the content', async () => {
