@@ -2,7 +2,9 @@
 // app/models/wiki_page.rb, spec/support/shared_examples/requests/api/wikis_shared_examples.rb).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject, updateProject, wikiHeadCommit } from './support/world.js';
+import { fileAt } from '../src/families/repositories/index.js';
+import { tget } from '../src/store/table.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, idOf, seededWorld, teamProject, updateProject, wikiHeadCommit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   instance: { tier: 'premium' },
@@ -21,6 +23,16 @@ async function call(method: string, path: string, token?: string, json?: unknown
 }
 
 const create = (base: string, json: unknown, token = 'dev-token') => call('POST', `${base}/wikis`, token, json);
+
+/** A file of a wiki's repository at its head, as a clone would read it. */
+async function wikiFile(kind: 'project' | 'group', fullPath: string, path: string): Promise<string | undefined> {
+  const e = world();
+  const id = idOf(e, fullPath);
+  const wiki = tget(kind === 'project' ? e.state.projectWikis : e.state.groupWikis, id)!;
+  const repo = e.objects.repositoryIn(e.state, kind === 'project' ? id : -id);
+  const entry = await fileAt(repo, wiki.head, path);
+  return entry ? new TextDecoder().decode(await repo.readBlob(entry.oid)) : undefined;
+}
 
 describe.each([
   ['project', APP, 'acme/app'],
@@ -200,6 +212,52 @@ describe.each([
   it('splits YAML front matter off the content', async () => {
     const made = await create(base, { title: 'Front', content: '---\ntitle: Real title\n---\nBody' });
     expect(made.body).toMatchObject({ content: 'Body', front_matter: { title: 'Real title' } });
+  });
+
+  it('writes `front_matter[title]` as a YAML block before the content (WikiPage#update_front_matter)', async () => {
+    const made = await create(base, { title: 'Front', content: 'Body', front_matter: { title: 'Real title' } });
+    expect(made).toMatchObject({ status: 201, body: { slug: 'Front', title: 'Front', content: 'Body', front_matter: { title: 'Real title' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: Real title\n---\nBody');
+    expect((await call('GET', `${base}/wikis/Front`, 'guest-token')).body).toMatchObject({ content: 'Body', front_matter: { title: 'Real title' } });
+    // A form body names it `front_matter[title]`.
+    const form = new URLSearchParams({ title: 'Formed', content: 'Text', 'front_matter[title]': 'From a form' });
+    const res = await apiCall(world(), `${base}/wikis`, { method: 'POST', token: 'dev-token', body: form });
+    expect(await res.json()).toMatchObject({ content: 'Text', front_matter: { title: 'From a form' } });
+    expect(await create(base, { title: 'Bad', content: 'x', front_matter: 'title' })).toMatchObject({ status: 400, body: { error: 'front_matter is invalid' } });
+  });
+
+  it('replaces the front matter on PUT, keeping the content unless new content is given', async () => {
+    await create(base, { title: 'Front', content: '---\ntitle: Old\n---\nBody' });
+    const retitled = await call('PUT', `${base}/wikis/Front`, 'dev-token', { title: 'Front', front_matter: { title: 'New' } });
+    expect(retitled).toMatchObject({ status: 200, body: { content: 'Body', front_matter: { title: 'New' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: New\n---\nBody');
+    const both = await call('PUT', `${base}/wikis/Front`, 'dev-token', { content: 'Other body', front_matter: { title: 'Newer' } });
+    expect(both).toMatchObject({ status: 200, body: { content: 'Other body', front_matter: { title: 'Newer' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: Newer\n---\nOther body');
+    // Content alone replaces the whole file, front matter included.
+    expect((await call('PUT', `${base}/wikis/Front`, 'dev-token', { content: 'Plain' })).body).toMatchObject({ content: 'Plain', front_matter: {} });
+  });
+
+  it('quotes front matter titles as YAML.dump does, and reads them back', async () => {
+    const cases: [string, string][] = [
+      ['true', "title: 'true'"],
+      ['42', "title: '42'"],
+      ['a: b', "title: 'a: b'"],
+      ["it's fine", "title: it's fine"],
+      ["it's #1", "title: 'it''s #1'"],
+      ['# hash', 'title: "# hash"'],
+      ['/path', 'title: "/path"'],
+      ['"quoted"', `title: '"quoted"'`],
+      ['', "title: ''"],
+      ['two\nlines', 'title: |-\n  two\n  lines'],
+      ['Ünïcode', 'title: Ünïcode'],
+    ];
+    let n = 0;
+    for (const [title, yaml] of cases) {
+      const made = await create(base, { title: `Quoted ${++n}`, content: 'x', front_matter: { title } });
+      expect(made.body.front_matter).toEqual({ title });
+      expect(await wikiFile(kind, fullPath, `Quoted-${n}.md`)).toBe(`---\n${yaml}\n---\nx`);
+    }
   });
 
   it('deletes for maintainers (204); developers and below get 403', async () => {

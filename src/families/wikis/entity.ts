@@ -3,7 +3,8 @@
 import { uploadMarkdown } from '../uploads/index.js';
 import type { WikiFormat, WikiPage } from './records.js';
 import { slugOf, titleOf } from './rules.js';
-import type { Attachment, PageContent } from './service.js';
+import type { PageContent } from './front-matter.js';
+import type { Attachment } from './service.js';
 
 export const wikiPageBasic = (page: WikiPage) => ({ format: page.format, slug: slugOf(page), title: titleOf(page), wiki_page_meta_id: page.metaId });
 
