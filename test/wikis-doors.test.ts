@@ -29,7 +29,7 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
         const first = await wikis.show(id, 'Getting-Started');
         await wikis.edit(id, 'Getting-Started', { content: 'Changed' });
         expect((await wikis.show(id, 'getting-started')).content).toBe('Changed');
-        expect((await wikis.show(id, 'Getting-Started', { renderHtml: true })).content).toBe('<p>Changed</p>');
+        expect((await wikis.show(id, 'Getting-Started', { renderHtml: true })).content).toBe('<p data-sourcepos="1:1-1:7" dir="auto">Changed</p>');
         expect(first.content).toBe('Some *content*');
         await wikis.create(id, 'Inside', 'docs/Install', { format: 'asciidoc' });
         expect((await wikis.all(id)).map((p) => p.slug)).toEqual(['Getting-Started', 'docs/Install']);

@@ -2,7 +2,9 @@
 // app/models/wiki_page.rb, spec/support/shared_examples/requests/api/wikis_shared_examples.rb).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject, updateProject, wikiHeadCommit } from './support/world.js';
+import { fileAt } from '../src/families/repositories/index.js';
+import { tget } from '../src/store/table.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, idOf, seededWorld, teamProject, updateProject, wikiHeadCommit } from './support/world.js';
 
 const FIXTURE: Fixture = {
   instance: { tier: 'premium' },
@@ -21,6 +23,16 @@ async function call(method: string, path: string, token?: string, json?: unknown
 }
 
 const create = (base: string, json: unknown, token = 'dev-token') => call('POST', `${base}/wikis`, token, json);
+
+/** A file of a wiki's repository at its head, as a clone would read it. */
+async function wikiFile(kind: 'project' | 'group', fullPath: string, path: string): Promise<string | undefined> {
+  const e = world();
+  const id = idOf(e, fullPath);
+  const wiki = tget(kind === 'project' ? e.state.projectWikis : e.state.groupWikis, id)!;
+  const repo = e.objects.repositoryIn(e.state, kind === 'project' ? id : -id);
+  const entry = await fileAt(repo, wiki.head, path);
+  return entry ? new TextDecoder().decode(await repo.readBlob(entry.oid)) : undefined;
+}
 
 describe.each([
   ['project', APP, 'acme/app'],
@@ -59,6 +71,24 @@ describe.each([
       expect(await call('GET', `${base}/wikis/${slug}`, 'guest-token')).toMatchObject({ status: 200, body: { slug: 'dir/My-Page', title: 'My Page', format: 'rdoc' } });
     }
     expect(await call('GET', `${base}/wikis/nope`, 'guest-token')).toMatchObject({ status: 404, body: { message: '404 Wiki Page Not Found' } });
+  });
+
+  it('takes a slug with a plain `/` (requirements slug: /.+/) for GET, PUT and DELETE', async () => {
+    await create(base, { title: 'dir/sub/My Page', content: 'deep' });
+    for (const slug of ['dir/sub/My-Page', 'dir%2Fsub%2FMy-Page', 'dir/sub%2Fmy-page', 'dir/sub/My%20Page']) {
+      expect(await call('GET', `${base}/wikis/${slug}`, 'guest-token')).toMatchObject({ status: 200, body: { slug: 'dir/sub/My-Page', title: 'My Page', content: 'deep' } });
+    }
+    expect(await call('GET', `${base}/wikis/dir/sub/Other`, 'guest-token')).toMatchObject({ status: 404, body: { message: '404 Wiki Page Not Found' } });
+    const put = await call('PUT', `${base}/wikis/dir/sub/My-Page`, 'dev-token', { content: 'deeper' });
+    expect(put).toMatchObject({ status: 200, body: { slug: 'dir/sub/My-Page', content: 'deeper' } });
+    expect((await call('GET', `${base}/wikis/dir/sub/My-Page?render_html=true`, 'guest-token')).body.content).toContain('deeper</p>');
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'dev-token')).status).toBe(403);
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'maintainer-token')).status).toBe(204);
+    expect((await call('GET', `${base}/wikis/dir/sub/My-Page`, 'guest-token')).status).toBe(404);
+    expect((await call('DELETE', `${base}/wikis/dir/sub/My-Page`, 'maintainer-token')).status).toBe(404);
+    // A trailing slash is dropped, as for every route.
+    await create(base, { title: 'a/b', content: 'x' });
+    expect((await call('GET', `${base}/wikis/a/b/`, 'guest-token')).body.slug).toBe('a/b');
   });
 
   it('normalises paths: squished components, `..` and `.` resolved, empty components dropped', async () => {
@@ -112,15 +142,122 @@ describe.each([
     expect(list.body.map((p: { slug: string }) => p.slug)).toEqual(['Two', 'dir/Uno']);
   });
 
-  it('renders HTML into `content` with render_html', async () => {
+  it('renders HTML into `content` with render_html, as Banzai does: source positions and dir="auto"', async () => {
+    await create(base, { title: 'Plain', content: 'Content for wiki page' });
+    const plain = await call('GET', `${base}/wikis/Plain?render_html=true`, 'guest-token');
+    expect(plain.body.content).toBe('<p data-sourcepos="1:1-1:21" dir="auto">Content for wiki page</p>');
     await create(base, { title: 'Doc', content: 'Content for **wiki** page' });
     const res = await call('GET', `${base}/wikis/Doc?render_html=true`, 'guest-token');
-    expect(res.body.content).toBe('<p>Content for <strong>wiki</strong> page</p>');
+    expect(res.body.content).toBe('<p data-sourcepos="1:1-1:25" dir="auto">Content for <strong data-sourcepos="1:13-1:20">wiki</strong> page</p>');
+    expect((await call('GET', `${base}/wikis/Doc?render_html=false`, 'guest-token')).body.content).toBe('Content for **wiki** page');
+  });
+
+  it('renders headings with their anchor, nested blocks with positions and only top-level blocks with dir="auto"', async () => {
+    let n = 0;
+    const html = async (content: string) => {
+      const made = await create(base, { title: `Page ${++n}`, content });
+      return (await call('GET', `${base}/wikis/${made.body.slug}?render_html=1`, 'guest-token')).body.content as string;
+    };
+    expect(await html('# Finding')).toBe('<h1 data-sourcepos="1:1-1:9" dir="auto">&#x000A;<a href="#finding" aria-hidden="true" class="anchor" id="user-content-finding"></a>Finding</h1>');
+    expect(await html('## Set up!\n\n## Set up')).toBe(
+      [
+        '<h2 data-sourcepos="1:1-1:10" dir="auto">&#x000A;<a href="#set-up" aria-hidden="true" class="anchor" id="user-content-set-up"></a>Set up!</h2>',
+        '<h2 data-sourcepos="3:1-3:9" dir="auto">&#x000A;<a href="#set-up-1" aria-hidden="true" class="anchor" id="user-content-set-up-1"></a>Set up</h2>',
+      ].join('\n'),
+    );
+    expect(await html('- one *a*\n- two `b`\n\n> quoted\n> text\n\n1. first\n2. second')).toBe(
+      [
+        '<ul data-sourcepos="1:1-2:9" dir="auto">',
+        '<li data-sourcepos="1:1-1:9">one <em data-sourcepos="1:7-1:9">a</em></li>',
+        '<li data-sourcepos="2:1-2:9">two <code data-sourcepos="2:7-2:9">b</code></li>',
+        '</ul>',
+        '<blockquote data-sourcepos="4:1-5:6" dir="auto">',
+        '<p data-sourcepos="4:3-5:6">quoted\ntext</p>',
+        '</blockquote>',
+        '<ol data-sourcepos="7:1-8:9" dir="auto">',
+        '<li data-sourcepos="7:1-7:8">first</li>',
+        '<li data-sourcepos="8:1-8:9">second</li>',
+        '</ol>',
+      ].join('\n'),
+    );
+    expect(await html('> - a\n> - b')).toBe(
+      ['<blockquote data-sourcepos="1:1-2:5" dir="auto">', '<ul data-sourcepos="1:3-2:5">', '<li data-sourcepos="1:3-1:5">a</li>', '<li data-sourcepos="2:3-2:5">b</li>', '</ul>', '</blockquote>'].join('\n'),
+    );
+    expect(await html('```ruby\nputs 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |')).toBe(
+      [
+        '<pre data-sourcepos="1:1-3:3"><code class="language-ruby">puts 1',
+        '</code></pre>',
+        '<table data-sourcepos="5:1-7:9" dir="auto">',
+        '<thead>',
+        '<tr data-sourcepos="5:1-5:9">',
+        '<th>a</th>',
+        '<th>b</th>',
+        '</tr>',
+        '</thead>',
+        '<tbody>',
+        '<tr data-sourcepos="7:1-7:9">',
+        '<td>1</td>',
+        '<td>2</td>',
+        '</tr>',
+        '</tbody>',
+        '</table>',
+      ].join('\n'),
+    );
+    // Columns count bytes; external links open elsewhere.
+    expect(await html('é **ü** [x](https://example.com)')).toBe(
+      '<p data-sourcepos="1:1-1:34" dir="auto">é <strong data-sourcepos="1:4-1:9">ü</strong> <a data-sourcepos="1:11-1:34" href="https://example.com" rel="nofollow noreferrer noopener" target="_blank">x</a></p>',
+    );
   });
 
   it('splits YAML front matter off the content', async () => {
     const made = await create(base, { title: 'Front', content: '---\ntitle: Real title\n---\nBody' });
     expect(made.body).toMatchObject({ content: 'Body', front_matter: { title: 'Real title' } });
+  });
+
+  it('writes `front_matter[title]` as a YAML block before the content (WikiPage#update_front_matter)', async () => {
+    const made = await create(base, { title: 'Front', content: 'Body', front_matter: { title: 'Real title' } });
+    expect(made).toMatchObject({ status: 201, body: { slug: 'Front', title: 'Front', content: 'Body', front_matter: { title: 'Real title' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: Real title\n---\nBody');
+    expect((await call('GET', `${base}/wikis/Front`, 'guest-token')).body).toMatchObject({ content: 'Body', front_matter: { title: 'Real title' } });
+    // A form body names it `front_matter[title]`.
+    const form = new URLSearchParams({ title: 'Formed', content: 'Text', 'front_matter[title]': 'From a form' });
+    const res = await apiCall(world(), `${base}/wikis`, { method: 'POST', token: 'dev-token', body: form });
+    expect(await res.json()).toMatchObject({ content: 'Text', front_matter: { title: 'From a form' } });
+    expect(await create(base, { title: 'Bad', content: 'x', front_matter: 'title' })).toMatchObject({ status: 400, body: { error: 'front_matter is invalid' } });
+  });
+
+  it('replaces the front matter on PUT, keeping the content unless new content is given', async () => {
+    await create(base, { title: 'Front', content: '---\ntitle: Old\n---\nBody' });
+    const retitled = await call('PUT', `${base}/wikis/Front`, 'dev-token', { title: 'Front', front_matter: { title: 'New' } });
+    expect(retitled).toMatchObject({ status: 200, body: { content: 'Body', front_matter: { title: 'New' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: New\n---\nBody');
+    const both = await call('PUT', `${base}/wikis/Front`, 'dev-token', { content: 'Other body', front_matter: { title: 'Newer' } });
+    expect(both).toMatchObject({ status: 200, body: { content: 'Other body', front_matter: { title: 'Newer' } } });
+    expect(await wikiFile(kind, fullPath, 'Front.md')).toBe('---\ntitle: Newer\n---\nOther body');
+    // Content alone replaces the whole file, front matter included.
+    expect((await call('PUT', `${base}/wikis/Front`, 'dev-token', { content: 'Plain' })).body).toMatchObject({ content: 'Plain', front_matter: {} });
+  });
+
+  it('quotes front matter titles as YAML.dump does, and reads them back', async () => {
+    const cases: [string, string][] = [
+      ['true', "title: 'true'"],
+      ['42', "title: '42'"],
+      ['a: b', "title: 'a: b'"],
+      ["it's fine", "title: it's fine"],
+      ["it's #1", "title: 'it''s #1'"],
+      ['# hash', 'title: "# hash"'],
+      ['/path', 'title: "/path"'],
+      ['"quoted"', `title: '"quoted"'`],
+      ['', "title: ''"],
+      ['two\nlines', 'title: |-\n  two\n  lines'],
+      ['Ünïcode', 'title: Ünïcode'],
+    ];
+    let n = 0;
+    for (const [title, yaml] of cases) {
+      const made = await create(base, { title: `Quoted ${++n}`, content: 'x', front_matter: { title } });
+      expect(made.body.front_matter).toEqual({ title });
+      expect(await wikiFile(kind, fullPath, `Quoted-${n}.md`)).toBe(`---\n${yaml}\n---\nx`);
+    }
   });
 
   it('deletes for maintainers (204); developers and below get 403', async () => {

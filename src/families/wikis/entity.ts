@@ -3,7 +3,8 @@
 import { uploadMarkdown } from '../uploads/index.js';
 import type { WikiFormat, WikiPage } from './records.js';
 import { slugOf, titleOf } from './rules.js';
-import type { Attachment, PageContent } from './service.js';
+import type { PageContent } from './front-matter.js';
+import type { Attachment } from './service.js';
 
 export const wikiPageBasic = (page: WikiPage) => ({ format: page.format, slug: slugOf(page), title: titleOf(page), wiki_page_meta_id: page.metaId });
 
@@ -23,15 +24,12 @@ let markdown: Promise<(text: string) => string> | undefined;
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&${({ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' })[c]};`);
 
 /**
- * A page as HTML. markdown-it stands in for GitLab's Banzai pipeline for markdown (loaded the first
+ * A page as HTML: markdown as GitLab's Banzai pipeline renders it (./markdown.ts, loaded the first
  * time a request asks); the other markups become escaped paragraphs.
  */
 export async function renderPage(format: WikiFormat, content: string): Promise<string> {
   if (format === 'markdown') {
-    markdown ??= import('markdown-it').then(({ default: MarkdownIt }) => {
-      const md = new MarkdownIt({ html: false, linkify: true });
-      return (text: string) => md.render(text).replace(/\n$/, '');
-    });
+    markdown ??= import('./markdown.js').then(({ markdownRenderer }) => markdownRenderer());
     return (await markdown)(content);
   }
   return content

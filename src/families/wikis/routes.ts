@@ -2,7 +2,7 @@
 // get (`render_html`, `version`), create, update, delete and attachments. Group wikis are the
 // higher tier's; project wikis every tier's.
 import { grapeError } from '../../core/errors.js';
-import { any, bool, str, type Constraint, type ParamSpec } from '../../http/params.js';
+import { any, bool, hash, str, type Constraint, type ParamSpec } from '../../http/params.js';
 import { created, json, noContent, type Reply, type Scope } from '../../http/route.js';
 import { group, project, route, type Context } from '../define.js';
 import { wikiAttachmentEntity, wikiPageBasic, wikiPageEntity, renderPage } from './entity.js';
@@ -12,10 +12,18 @@ import {
   canAdminGroupWiki, canAdminProjectWiki, canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, findPage, groupOwner,
   listPages, projectOwner, wikiRepo, type WikiOwner,
 } from './rules.js';
-import { createAttachment, createPage, deletePage, pageAt, readWikiFile, splitFrontMatter, updatePage } from './service.js';
+import { createAttachment, createPage, deletePage, pageAt, readWikiFile, updatePage } from './service.js';
+import { splitFrontMatter } from './front-matter.js';
 import type { WikiPage } from './records.js';
 
 const FORMAT = str().values(WIKI_FORMATS);
+/** `front_matter[title]`: the only key GitLab declares. */
+const FRONT_MATTER = hash({ title: str() });
+const frontMatterOf = (fm: { title?: string } | undefined): Record<string, string> | undefined =>
+  fm ? (fm.title === undefined ? {} : { title: fm.title }) : undefined;
+// GitLab's `requirements: { slug: /.+/ }`: a slug may hold a plain `/` (`dir/My-Page`) as well
+// as an encoded one (`dir%2FMy-Page`).
+const SLUG_PATH = ':slug{.+}';
 // The spec: `content` is required without `title`, `title` without `content` (GitLab's code also
 // counts `format` alone).
 const UPDATE_CONSTRAINTS: Constraint[] = [{ kind: 'at_least_one_of', names: ['content', 'title'] }];
@@ -81,7 +89,7 @@ function routesOf(k: Kind) {
     route({
       ...common,
       method: 'GET',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       scope: k.read,
       params: { ...SLUG, render_html: bool().default(false), version: str() },
       handler: async (ctx): Promise<Reply> => {
@@ -97,32 +105,34 @@ function routesOf(k: Kind) {
       path: `${k.base}/wikis`,
       auth: 'user',
       scope: k.create,
-      params: { title: str().required(), content: str().required(), format: FORMAT.default('markdown') },
+      params: { title: str().required(), front_matter: FRONT_MATTER, content: str().required(), format: FORMAT.default('markdown') },
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
-        const page = await createPage(ctx, o, { title: ctx.params.title, content: ctx.params.content, format: ctx.params.format });
+        const { title, content, format } = ctx.params;
+        const page = await createPage(ctx, o, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) });
         return created(await full(ctx, o, page));
       },
     }),
     route({
       ...common,
       method: 'PUT',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       auth: 'user',
       scope: k.create,
-      params: { ...SLUG, title: str(), content: str(), format: FORMAT },
+      params: { ...SLUG, title: str(), front_matter: FRONT_MATTER, content: str(), format: FORMAT },
       constraints: UPDATE_CONSTRAINTS,
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
         const page = pageOf(ctx, o, ctx.params.slug);
-        const updated = await updatePage(ctx, o, page, { title: ctx.params.title, content: ctx.params.content, format: ctx.params.format });
+        const { title, content, format } = ctx.params;
+        const updated = await updatePage(ctx, o, page, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) });
         return json(await full(ctx, o, updated));
       },
     }),
     route({
       ...common,
       method: 'DELETE',
-      path: `${k.base}/wikis/:slug`,
+      path: `${k.base}/wikis/${SLUG_PATH}`,
       auth: 'user',
       scope: k.admin,
       params: SLUG,

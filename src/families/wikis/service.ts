@@ -7,6 +7,7 @@ import { pdel, pset, tget, tset } from '../../store/table.js';
 import { assertRepositoryWritable, fileAt, personOf, writeFileCommit, type FileAction } from '../repositories/index.js';
 import type { Context } from '../define.js';
 import type { State } from '../world.js';
+import { serializeFrontMatter, splitFrontMatter } from './front-matter.js';
 import { attachmentFailed, duplicatePage, pageInvalid, pageMoved, renameTaken } from './errors.js';
 import { EXTENSIONS, WIKI_FORMATS, type WikiFormat, type WikiPage } from './records.js';
 import {
@@ -55,24 +56,6 @@ async function commitWiki<T>(
   });
 }
 
-/** A page's text and its front matter (YAML `key: value` lines between `---` fences, markdown only). */
-export interface PageContent {
-  content: string;
-  frontMatter: Record<string, string>;
-}
-
-export function splitFrontMatter(format: WikiFormat, raw: string): PageContent {
-  const frontMatter: Record<string, string> = Object.create(null);
-  const m = format === 'markdown' ? /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(raw) : null;
-  if (!m) return { content: raw, frontMatter };
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (!kv) return { content: raw, frontMatter: Object.create(null) };
-    frontMatter[kv[1]!] = kv[2]!.replace(/^(["'])(.*)\1$/, '$2');
-  }
-  return { content: raw.slice(m[0].length), frontMatter };
-}
-
 /** The raw text of a file of the wiki at a commit, or null. */
 export async function readWikiFile(ctx: Context<unknown>, o: WikiOwner, commit: string, path: string): Promise<string | null> {
   const repo = ctx.env.git.repository(objectsKey(o));
@@ -105,19 +88,22 @@ export interface CreateInput {
   title: string;
   content: string;
   format: WikiFormat;
+  /** Written as a YAML block before the content (WikiPage#update_front_matter). */
+  frontMatter?: Record<string, string>;
 }
 
 /** WikiPages::CreateService: the title squished, its path sluggified; a page of the same title (any case, any format) refuses it. */
 export async function createPage(ctx: Context<unknown>, o: WikiOwner, input: CreateInput): Promise<WikiPage> {
   const title = squishTitle(input.title);
-  fail(validatePage(title, input.content));
+  const content = input.frontMatter ? serializeFrontMatter(input.frontMatter) + input.content : input.content;
+  fail(validatePage(title, content));
   const slug = sluggify(title);
   if (slug === '') fail({ title: ["can't be blank"] });
   const existing = findPage(ctx.state, o, slug);
   if (existing) throw duplicatePage(existing.path);
   const path = pagePath(slug, input.format);
   const message = `${ctx.user!.username} created page: ${title}`;
-  return commitWiki(ctx, o, [{ action: 'create', path, content: encoder.encode(input.content) }], message, (d) => {
+  return commitWiki(ctx, o, [{ action: 'create', path, content: encoder.encode(content) }], message, (d) => {
     if (findPage(d, o, slug)) throw duplicatePage(path);
     const page: WikiPage = { path, format: input.format, metaId: ids.next(d, 'wiki_page_meta') };
     pset(pagesTable(d, o), o.id, pageKey(slug), page);
@@ -129,6 +115,8 @@ export interface UpdateInput {
   title?: string;
   content?: string;
   format?: WikiFormat;
+  /** Replaces the page's front matter; without new content, the page's content (less its old front matter) follows it. */
+  frontMatter?: Record<string, string>;
 }
 
 /**
@@ -149,9 +137,13 @@ function titlePath(page: WikiPage, title: string): string {
 export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<WikiPage> {
   const wiki = wikiRepo(ctx.state, o)!;
   const format = input.format ?? page.format;
-  const content = input.content ?? (await readWikiFile(ctx, o, wiki.head, page.path)) ?? '';
+  const current = async () => (await readWikiFile(ctx, o, wiki.head, page.path)) ?? '';
+  let content: string;
+  // `fm_yaml + (attrs[:content].presence || content)`: the new content, or the page's without its front matter.
+  if (input.frontMatter) content = serializeFrontMatter(input.frontMatter) + (input.content || splitFrontMatter(page.format, await current()).content);
+  else content = input.content ?? (await current());
   const title = input.title !== undefined && input.title.trim() !== '' ? titlePath(page, input.title) : slugOf(page);
-  fail(validatePage(title, input.content));
+  fail(validatePage(title, input.content === undefined && !input.frontMatter ? undefined : content));
   const slug = sluggify(normalisePath(title));
   if (slug === '') fail({ title: ["can't be blank"] });
   const other = findPage(ctx.state, o, slug);
