@@ -93,6 +93,18 @@ describe('issue notes: create and read', () => {
     expect((await call('POST', ISSUE, 'owner-token', { body: 'owned', created_at: past })).body).toMatchObject({ created_at: past });
   });
 
+  it('a note of one emoji alone is an award of it instead, once per emoji', async () => {
+    const award = await call('POST', ISSUE, 'dev-token', { body: ':thumbsup:' });
+    expect(award.status).toBe(201);
+    expect(award.body).toMatchObject({ name: 'thumbsup', user: { username: 'dev' }, awardable_type: 'Issue', awardable_id: (await call('GET', `${APP}/issues/1`, 'dev-token')).body.id });
+    expect((await call('GET', `${APP}/issues/1/award_emoji`, 'dev-token')).body).toEqual([award.body]);
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body).toMatchObject({ upvotes: 1, user_notes_count: 0 });
+    // Awarded already, or more than the emoji: a note.
+    expect((await call('POST', ISSUE, 'dev-token', { body: ':thumbsup:' })).body).toMatchObject({ body: ':thumbsup:', noteable_type: 'Issue' });
+    expect((await call('POST', ISSUE, 'dev-token', { body: ':tada: done' })).body).toMatchObject({ body: ':tada: done' });
+    expect((await call('POST', `${APP}/merge_requests/1/notes`, 'reporter-token', { body: ':rocket:\n' })).body).toMatchObject({ name: 'rocket', awardable_type: 'MergeRequest' });
+  });
+
   it('touches the issue', async () => {
     world().clock.advance(3_600_000);
     await call('POST', ISSUE, 'dev-token', { body: 'later' });

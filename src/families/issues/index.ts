@@ -35,3 +35,5 @@ export { issueById, issueByIid } from './store.js';
 export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 export { epicById, epicByIid } from './epics.js';
 export { crossReference, systemNote } from './system-notes.js';
+export { awardEmoji, reacted, socialTarget } from './social.js';
+export { awardEmojiEntity } from './social-entity.js';

@@ -11,8 +11,8 @@ import { group, project, route, type Context } from '../define.js';
 import { noteNotReadable, notResolvable } from './errors.js';
 import { noteCommandsEntity, noteEntity } from './entity.js';
 import { canAdminNote, canBackdateNote, canCreateNote, canResolve, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
-import { interpretNoteCommands, type NoteCommands } from '../issues/index.js';
-import { createNote, destroyNote, resolveNotes, updateNote, type NoteOutcome } from './rules.js';
+import { awardEmojiEntity, interpretNoteCommands, type NoteCommands } from '../issues/index.js';
+import { createNote, destroyNote, emojiReaction, resolveNotes, updateNote, type NoteOutcome } from './rules.js';
 
 const FILTERS = { all_notes: 'all', only_comments: 'comments', only_activity: 'activity' } as const;
 
@@ -147,6 +147,8 @@ function routesFor(kind: NoteableKind, base: string) {
         const p = ctx.params;
         const at = p.created_at === undefined || kind === 'epics' || !canBackdateNote(ctx.state, user, n, ctx.now()) ? undefined : parseDateTime(p.created_at);
         const input = { body: p.body, internal: (p.internal || p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
+        const reaction = emojiReaction(ctx.state, n, user, p.body, ctx.now());
+        if (reaction) return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(reaction)));
         const commands = await interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);
         return outcome(ctx, n, ctx.update(createNote(ctx.state, n, user, input, commands, ctx.now())), 201);
       },

@@ -2,7 +2,7 @@
 // and NotesHelpers: each decides against the world and returns the recipe of what it makes.
 import { addNote, deleteNote, findNote, isResolvable, notesTable, putNote, type Discussion, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
-import { touchIssuable, type NoteCommands as Commands } from '../issues/index.js';
+import { awardEmoji, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issues/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { bodyBlank, bodyTooLong, commandsFailed, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';
@@ -28,6 +28,19 @@ export type NoteOutcome = { note: Note; commands: Commands | null } | { note: nu
 function validateBody(body: string): void {
   if (body.trim() === '') throw bodyBlank();
   if ([...body].length > MAX_BODY) throw bodyTooLong(MAX_BODY);
+}
+
+/**
+ * Note#award_emoji?: a note that is one emoji alone (`:thumbsup:`), on an issue or a merge
+ * request, is an award of it instead (Notes::CreateService answers the award emoji), unless the
+ * caller awarded that emoji already; null when the note is a note.
+ */
+export function emojiReaction(state: State, n: Noteable, user: User, body: string, now: number): Change<AwardEmoji> | null {
+  const m = /^:([a-z0-9_+-]+):\s?$/.exec(body);
+  const target = n.issuable?.type === 'Issue' ? socialTarget('Issue', n.issuable.issue) : n.issuable?.type === 'MergeRequest' ? socialTarget('MergeRequest', n.issuable.mr) : null;
+  if (!m || !target || reacted(state, target, user.id, m[1]!)) return null;
+  const change = awardEmoji(state, target, user, m[1]!, now);
+  return typeof change === 'string' ? null : change;
 }
 
 /** A thread's note: a diff note when the thread is on a line (Discussion#reply_attributes gives replies its position), else a discussion note. */
