@@ -324,7 +324,7 @@ describe('subscriptions, to-dos, award emoji, participants', () => {
     expect(titles((await call('GET', `${APP}/issues?my_reaction_emoji=thumbsup`, 'dev-token')).body)).toEqual(['Feature request']);
     expect(titles((await call('GET', `${APP}/issues?my_reaction_emoji=Any`, 'guest-token')).body)).toEqual([]);
     expect(titles((await call('GET', `${APP}/issues?order_by=popularity&state=opened`, 'dev-token')).body)[0]).toBe('Feature request');
-    expect((await call('DELETE', `${APP}/issues/2/award_emoji/${a.body.id}`, 'guest-token')).status).toBe(403);
+    expect((await call('DELETE', `${APP}/issues/2/award_emoji/${a.body.id}`, 'guest-token')).status).toBe(401);
     expect((await call('DELETE', `${APP}/issues/2/award_emoji/${a.body.id}`, 'dev-token')).status).toBe(204);
     expect((await call('GET', `${APP}/issues/2/award_emoji`, 'dev-token')).body).toEqual([]);
   });

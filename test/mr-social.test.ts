@@ -63,10 +63,38 @@ describe('award emoji on a merge request', () => {
     expect((await call('GET', MR, 'dev-token')).body).toMatchObject({ upvotes: 1, downvotes: 0 });
     await call('POST', `${MR}/award_emoji`, 'reporter-token', { name: 'thumbsdown' });
     expect((await call('GET', `${APP}/merge_requests`, 'dev-token')).body.find((m: { iid: number }) => m.iid === 1)).toMatchObject({ upvotes: 1, downvotes: 1 });
-    expect((await call('DELETE', `${MR}/award_emoji/${a.body.id}`, 'reporter-token')).status).toBe(403);
+    expect(await call('DELETE', `${MR}/award_emoji/${a.body.id}`, 'reporter-token')).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     expect((await call('DELETE', `${MR}/award_emoji/${a.body.id}`, 'dev-token')).status).toBe(204);
     expect((await call('GET', `${MR}/award_emoji`, 'dev-token')).body.map((x: { name: string }) => x.name)).toEqual(['thumbsdown']);
     expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body.upvotes).toBe(1);
+  });
+});
+
+describe('award emoji on a note', () => {
+  it('awards a note of an issue or a merge request, not a system note, and forgets them with the note', async () => {
+    const note = (await call('POST', `${MR}/notes`, 'dev-token', { body: 'Ready for review' })).body;
+    const path = `${MR}/notes/${note.id}/award_emoji`;
+    const a = await call('POST', path, 'reporter-token', { name: 'eyes' });
+    expect(a).toMatchObject({ status: 201, body: { name: 'eyes', user: { username: 'rep' }, awardable_id: note.id, awardable_type: 'Note' } });
+    expect(await call('POST', path, 'reporter-token', { name: 'eyes' })).toMatchObject({ status: 404, body: { message: '404 Award Emoji User has already been taken Not Found' } });
+    expect((await call('GET', path, 'dev-token')).body).toEqual([a.body]);
+    expect((await call('GET', `${path}/${a.body.id}`, 'dev-token')).body).toEqual(a.body);
+    // Not the merge request's own awards, and not another noteable's note.
+    expect((await call('GET', `${MR}/award_emoji`, 'dev-token')).body).toEqual([]);
+    expect(await call('GET', `${APP}/merge_requests/2/notes/${note.id}/award_emoji`, 'dev-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await call('GET', `${MR}/notes/99999/award_emoji`, 'dev-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect((await call('GET', path, 'guest-token')).status).toBe(404);
+    expect((await call('DELETE', `${path}/${a.body.id}`, 'dev-token')).status).toBe(401);
+    await call('PUT', `${APP}/issues/1`, 'dev-token', { title: 'Renamed' });
+    const [renamed] = (await call('GET', `${APP}/issues/1/notes`, 'dev-token')).body;
+    expect(renamed.system).toBe(true);
+    expect(await call('POST', `${APP}/issues/1/notes/${renamed.id}/award_emoji`, 'dev-token', { name: 'tada' })).toMatchObject({
+      status: 404, body: { message: '404 Award Emoji Awardable cannot be awarded emoji Not Found' },
+    });
+    const hi = (await call('POST', `${APP}/issues/1/notes`, 'dev-token', { body: 'Hi' })).body;
+    expect((await call('POST', `${APP}/issues/1/notes/${hi.id}/award_emoji`, 'reporter-token', { name: 'wave' })).status).toBe(201);
+    expect((await call('DELETE', `${MR}/notes/${note.id}`, 'dev-token')).status).toBe(204);
+    expect(await call('GET', path, 'dev-token')).toMatchObject({ status: 404 });
   });
 });
 

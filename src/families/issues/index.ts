@@ -31,7 +31,7 @@ export { milestoneIssueStats } from './store.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
 export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
 export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
-export { issueById, issueByIid } from './store.js';
+export { dropAwards, issueById, issueByIid } from './store.js';
 export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 export { epicById, epicByIid } from './epics.js';
 export { crossReference, systemNote } from './system-notes.js';

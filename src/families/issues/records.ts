@@ -92,9 +92,12 @@ export interface Todo {
   updatedAt: number;
 }
 
+/** What award emoji hang on: an issue, a merge request, or a note of one. */
+export type AwardableType = SocialType | 'Note';
+
 export interface AwardEmoji {
   id: number;
-  awardableType: SocialType;
+  awardableType: AwardableType;
   awardableId: number;
   userId: number;
   name: string;

@@ -1,9 +1,10 @@
 // Award emoji, subscriptions and to-dos of issues and merge requests (lib/api/award_emoji.rb,
 // subscriptions.rb, todos.rb): one set of routes per kind of target, and the caller's to-do list.
-import { forbidden, recordNotFound } from '../../core/errors.js';
-import { int, str } from '../../http/params.js';
+import { forbidden, recordNotFound, unauthorized } from '../../core/errors.js';
+import { int, str, type ParamSpec } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { canReadProject } from '../../policy/access.js';
+import { findNote, noteKey } from '../../store/notes.js';
 import type { Project, User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
@@ -13,12 +14,12 @@ import { awardNotFound } from './errors.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 import { canReadMergeRequests, canUpdateMergeRequest } from './merge-requests.js';
 import { changesCountOf, fullEntity } from './mr-routes.js';
-import type { Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
 import { awardEmojiEntity, todoEntity } from './social-entity.js';
 import {
   awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, removeAward, setSubscription, socialTarget, targetMergeRequest, todoTarget, userTodos,
 } from './social.js';
-import { issueById, issueByIid } from './store.js';
+import { issueById, issueByIid, type Awardable } from './store.js';
 
 /** How the routes of one kind of target reach it. */
 interface Kind<R extends Issue | MergeRequest> {
@@ -88,35 +89,13 @@ function kindRoutes<R extends Issue | MergeRequest>(k: Kind<R>) {
   const iid = { [k.iidParam]: int().required() };
   const scope = project(k.readable);
   return [
-    route({
-      method: 'GET', path: `${base}/award_emoji`, auth: 'user', cacheable: true, scope: project(), paginated: true, params: iid,
-      handler: (ctx): Reply => json(ctx.paginate(awardsOf(ctx.state, awardable(ctx))).map((a) => awardEmojiEntity(awardView(ctx), a))),
-    }),
-    route({
-      method: 'GET', path: `${base}/award_emoji/:award_id`, auth: 'user', cacheable: true, scope: project(), params: { ...iid, award_id: int().required() },
-      handler: (ctx): Reply => {
-        const a = awardsOf(ctx.state, awardable(ctx)).find((x) => x.id === ctx.params.award_id);
-        if (!a) throw recordNotFound();
-        return json(awardEmojiEntity(awardView(ctx), a));
-      },
-    }),
-    route({
-      method: 'POST', path: `${base}/award_emoji`, auth: 'user', scope: project(), params: { ...iid, name: str().required() },
-      handler: (ctx): Reply => {
-        const change = awardEmoji(ctx.state, awardable(ctx), ctx.user!, ctx.params.name, ctx.now());
-        if (typeof change === 'string') throw awardNotFound(change);
-        return created(awardEmojiEntity(awardView(ctx), ctx.update(change)));
-      },
-    }),
-    route({
-      method: 'DELETE', path: `${base}/award_emoji/:award_id`, auth: 'user', scope, params: { ...iid, award_id: int().required() },
-      handler: (ctx): Reply => {
-        const a = awardsOf(ctx.state, target(ctx).target).find((x) => x.id === ctx.params.award_id);
-        if (!a) throw recordNotFound();
-        if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw forbidden();
-        ctx.update(removeAward(a));
-        return noContent();
-      },
+    ...awardRoutes(base, iid, awardable),
+    ...awardRoutes(`${base}/notes/:note_id`, { ...iid, note_id: int().required() }, (ctx) => {
+      // A note of the issue or merge request (`awardable.notes.find`), read as its noteable is.
+      const on = awardable(ctx);
+      const note = findNote(ctx.state, noteKey(on.type, on.id), (ctx.params as { note_id: number }).note_id);
+      if (!note) throw recordNotFound();
+      return { type: 'Note', id: note.id, system: note.system };
     }),
     ...(['subscribe', 'unsubscribe'] as const).map((action) =>
       route({
@@ -157,6 +136,49 @@ function readableTodo(ctx: Context<unknown>, todo: Todo): boolean {
   if (todo.targetType === 'MergeRequest') return canReadMergeRequests(ctx.state, ctx.user, pr, now) && targetMergeRequest(ctx.state, todoTarget(todo)) !== undefined;
   const issue = issueById(ctx.state, todo.targetId);
   return !!issue && canReadIssues(ctx.state, ctx.user, pr, now) && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, now));
+}
+
+/**
+ * lib/api/award_emoji.rb at an awardable's path: list, show, award (`404 Award Emoji <why> Not
+ * Found` when refused) and take back (the awarder's or an administrator's, else 401).
+ */
+function awardRoutes(base: string, params: ParamSpec, awardable: (ctx: Context<unknown>) => Awardable & { system?: boolean }) {
+  return [
+    route({
+      method: 'GET', path: `${base}/award_emoji`, auth: 'user', cacheable: true, scope: project(), paginated: true, params,
+      handler: (ctx): Reply => json(ctx.paginate(awardsOf(ctx.state, awardable(ctx))).map((a) => awardEmojiEntity(awardView(ctx), a))),
+    }),
+    route({
+      method: 'GET', path: `${base}/award_emoji/:award_id`, auth: 'user', cacheable: true, scope: project(), params: { ...params, award_id: int().required() },
+      handler: (ctx): Reply => json(awardEmojiEntity(awardView(ctx), awardOf(ctx, awardable(ctx)))),
+    }),
+    route({
+      method: 'POST', path: `${base}/award_emoji`, auth: 'user', scope: project(), params: { ...params, name: str().required() },
+      handler: (ctx): Reply => {
+        const on = awardable(ctx);
+        // Awardable#emoji_awardable?: a system note takes none.
+        if (on.system) throw awardNotFound('Awardable cannot be awarded emoji');
+        const change = awardEmoji(ctx.state, on, ctx.user!, ctx.params.name, ctx.now());
+        if (typeof change === 'string') throw awardNotFound(change);
+        return created(awardEmojiEntity(awardView(ctx), ctx.update(change)));
+      },
+    }),
+    route({
+      method: 'DELETE', path: `${base}/award_emoji/:award_id`, auth: 'user', scope: project(), params: { ...params, award_id: int().required() },
+      handler: (ctx): Reply => {
+        const a = awardOf(ctx, awardable(ctx));
+        if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw unauthorized();
+        ctx.update(removeAward(a));
+        return noContent();
+      },
+    }),
+  ];
+}
+
+function awardOf(ctx: Context<unknown>, on: Awardable): AwardEmoji {
+  const a = awardsOf(ctx.state, on).find((x) => x.id === (ctx.params as { award_id: number }).award_id);
+  if (!a) throw recordNotFound();
+  return a;
 }
 
 export const socialRoutes = [

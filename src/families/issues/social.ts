@@ -8,7 +8,7 @@ import { emptyTable, pget, pset, tdel, tget, tset, tvalues } from '../../store/t
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
-import { awardsOn, ids, issueById, socialKey } from './store.js';
+import { awardsOn, ids, issueById, socialKey, type Awardable } from './store.js';
 
 /** An issue or a merge request as what award emoji, subscriptions and to-dos hang on. */
 export function socialTarget(type: SocialType, record: Issue | MergeRequest): SocialTarget {
@@ -54,7 +54,7 @@ export function setSubscription(t: SocialTarget, user: User, on: boolean): Chang
   return (draft) => void tset(draft.subscriptions, `${socialKey(t)}:${user.id}`, on);
 }
 
-const pendingKey = (userId: number, t: Pick<SocialTarget, 'type' | 'id'>) => `${userId}:${socialKey(t)}`;
+const pendingKey = (userId: number, t: Awardable) => `${userId}:${socialKey(t)}`;
 
 /** TodoService#todo_exist?: the user has a pending to-do on the target. */
 export function pendingTodoId(state: State, t: SocialTarget, user: User): number | undefined {
@@ -95,13 +95,13 @@ export function findTodo(state: State, userId: number, id: number): Todo | undef
 }
 
 /** The target's award emoji, oldest first. */
-export function awardsOf(state: State, t: Pick<SocialTarget, 'type' | 'id'>): AwardEmoji[] {
+export function awardsOf(state: State, t: Awardable): AwardEmoji[] {
   const awards = awardsOn(state, t);
   return awards ? [...tvalues(awards)].sort((a, b) => a.id - b.id) : [];
 }
 
 /** How many of the target's award emoji have the name (`upvotes` and `downvotes` count thumbs). */
-export function countAwards(state: State, t: Pick<SocialTarget, 'type' | 'id'>, name: string): number {
+export function countAwards(state: State, t: Awardable, name: string): number {
   const awards = awardsOn(state, t);
   if (!awards) return 0;
   let n = 0;
@@ -110,7 +110,7 @@ export function countAwards(state: State, t: Pick<SocialTarget, 'type' | 'id'>, 
 }
 
 /** Whether the user reacted to the target with that emoji (or with any, for a null name). */
-export function reacted(state: State, t: Pick<SocialTarget, 'type' | 'id'>, userId: number, name: string | null): boolean {
+export function reacted(state: State, t: Awardable, userId: number, name: string | null): boolean {
   const awards = awardsOn(state, t);
   if (!awards) return false;
   for (const a of tvalues(awards)) if (a.userId === userId && (name === null || a.name === name)) return true;
@@ -118,7 +118,7 @@ export function reacted(state: State, t: Pick<SocialTarget, 'type' | 'id'>, user
 }
 
 /** AwardEmojis::AddService; a second award of the same name by the same user is refused (the message). */
-export function awardEmoji(state: State, t: SocialTarget, user: User, name: string, now: number): Change<AwardEmoji> | string {
+export function awardEmoji(state: State, t: Awardable, user: User, name: string, now: number): Change<AwardEmoji> | string {
   if (!/^[a-z0-9_+-]+$/.test(name)) return 'Name is not a valid emoji name';
   const key = `${socialKey(t)}:${user.id}:${name}`;
   if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';

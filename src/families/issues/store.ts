@@ -10,7 +10,7 @@ import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import type { ResourceEvent } from './events.js';
-import type { AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SocialTarget, Todo } from './records.js';
+import type { AwardableType, AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SocialTarget, Todo } from './records.js';
 
 export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
   'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
@@ -199,15 +199,17 @@ export function* projectIssues(state: State, projectId: number): IterableIterato
 }
 
 /** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
-export const socialKey = (t: Pick<SocialTarget, 'type' | 'id'>) => `${t.type}:${t.id}`;
+export const socialKey = (t: Awardable) => `${t.type}:${t.id}`;
+/** An issue, a merge request or a note, as its award emoji are kept. */
+export type Awardable = { type: AwardableType; id: number };
 
 /** The target's award emoji, by id. */
-export function awardsOn(state: State, t: Pick<SocialTarget, 'type' | 'id'>): Table<AwardEmoji> | undefined {
+export function awardsOn(state: State, t: Awardable): Table<AwardEmoji> | undefined {
   return tget(state.awardEmoji, socialKey(t));
 }
 
-/** Forgets a deleted issue's or merge request's award emoji (and the keys that refuse a second one). */
-export function dropAwards(draft: Draft<State>, t: Pick<SocialTarget, 'type' | 'id'>): void {
+/** Forgets a deleted issue's, merge request's or note's award emoji (and the keys that refuse a second one). */
+export function dropAwards(draft: Draft<State>, t: Awardable): void {
   const awards = tget(draft.awardEmoji, socialKey(t));
   if (awards) for (const a of tvalues(awards)) tdel(draft.awardKeys, `${socialKey(t)}:${a.userId}:${a.name}`);
   tdel(draft.awardEmoji, socialKey(t));
