@@ -9,7 +9,7 @@ import { compare, cpu } from './cpu-ratio.js';
 const API = 'https://gitlab.example.com/api/v4/projects/acme%2Fapp';
 
 /** A repository of `history` commits on main, branches `feature` (with an open merge request) and `other`. */
-async function world(history: number): Promise<Emulator> {
+async function world(history: number, others = 0): Promise<Emulator> {
   return createEmulator({
     fixture: {
       users: [{ username: 'dev', tokens: [{ token: 'dev' }] }],
@@ -18,13 +18,17 @@ async function world(history: number): Promise<Emulator> {
         namespace: 'acme', path: 'app', visibility: 'private',
         repository: {
           files: { 'README.md': '# app\n' },
+          branches: Object.fromEntries(Array.from({ length: others }, (_, i) => [`b${i}`, 'main'])),
           commits: [
             ...Array.from({ length: history - 1 }, (_, i) => ({ message: `Commit ${i}`, files: { [`f${i % 50}.txt`]: `${i}\n` } })),
             { branch: 'feature', message: 'Start', files: { 'feature.txt': 'start\n' } },
             { branch: 'other', message: 'Other', files: { 'other.txt': 'other\n' } },
           ],
         },
-        merge_requests: [{ title: 'Feature', source_branch: 'feature', author: 'dev' }],
+        merge_requests: [
+          { title: 'Feature', source_branch: 'feature', author: 'dev' },
+          ...Array.from({ length: others }, (_, i) => ({ title: `Other ${i}`, source_branch: `b${i}`, author: 'dev' })),
+        ],
       }],
     },
   });
@@ -52,6 +56,11 @@ async function main(): Promise<void> {
   await compare('commit to a merge request’s source branch', 3, () => commits(small, 'feature', 10), () => commits(large, 'feature', 10), 'at 20 commits|at 2,000 commits');
   await compare('commit to the source branch against one to a branch without merge request, at 2,000 commits', 3,
     () => commits(large, 'other', 10), () => commits(large, 'feature', 10), 'to other|to feature');
+  const t1 = performance.now();
+  const crowded = await world(20, 10_000);
+  console.log(`built a project of 10,001 open merge requests in ${Math.round(performance.now() - t1)} ms`);
+  await compare('commit to a merge request’s source branch, 1 open merge request against 10,001', 3,
+    () => commits(small, 'feature', 10), () => commits(crowded, 'feature', 10), 'at 1|at 10,001');
 }
 
 await main();

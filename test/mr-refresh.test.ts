@@ -66,6 +66,16 @@ describe('merge requests follow their branches through the API', () => {
     expect((await call(world(), 'GET', `${APP}/merge_requests/1/notes`)).body).toHaveLength(4);
   });
 
+  it('a closed merge request stays as it is until reopened', async () => {
+    await call(world(), 'PUT', `${APP}/merge_requests/1`, { state_event: 'close' });
+    const head = (await call(world(), 'GET', `${APP}/merge_requests/1`)).body.sha;
+    await commit('feature', 'While closed', 'd.txt');
+    expect((await call(world(), 'GET', `${APP}/merge_requests/1`)).body.sha).toBe(head);
+    await call(world(), 'PUT', `${APP}/merge_requests/1`, { state_event: 'reopen' });
+    const made = (await commit('feature', 'Reopened', 'e.txt')).body;
+    expect((await call(world(), 'GET', `${APP}/merge_requests/1`)).body.sha).toBe(made.id);
+  });
+
   it('deleting the source branch closes the merge request', async () => {
     expect((await call(world(), 'DELETE', `${APP}/repository/branches/feature`)).status).toBe(204);
     expect((await call(world(), 'GET', `${APP}/merge_requests/1`)).body.state).toBe('closed');

@@ -26,7 +26,7 @@ import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById
 import type { Issue, Label, MergeRequest } from './records.js';
 import { addNote, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
-import { ids, issueByIid } from './store.js';
+import { ids, indexOpenMergeRequest, issueByIid } from './store.js';
 import { countAwards, isSubscribed, socialTarget } from './social.js';
 
 /** `read_merge_request`. */
@@ -203,7 +203,9 @@ export async function createMergeRequest(
 export function putMergeRequest(draft: Draft<State>, project: Project, mr: MergeRequest, before: MergeRequest | null): void {
   const state = draft as State;
   if (before) for (const r of allRefs(state, project, before)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, before.id);
+  if (before) indexOpenMergeRequest(draft, before, false);
   pset(draft.mergeRequests, project.id, mr.iid, mr);
+  if (mr.state === 'opened') indexOpenMergeRequest(draft, mr, true);
   const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
   const closing = mr.targetBranch === defaultBranchName(project);
   for (const r of closes) {

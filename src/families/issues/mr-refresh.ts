@@ -10,8 +10,8 @@ import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
-import { pget, tget, tvalues } from '../../store/table.js';
-import { ids } from './store.js';
+import { pget, tget } from '../../store/table.js';
+import { ids, openMergeRequestsOn } from './store.js';
 import type { BranchPush, Context } from '../define.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
@@ -44,11 +44,9 @@ export async function refreshMergeRequests(ctx: Context<unknown>, pushes: readon
 
 async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Promise<void> {
   const project = tget(ctx.state.projects, push.projectId);
-  const all = project && tget(ctx.state.mergeRequests, project.id);
-  if (!project || !all) return;
-  const open = [...tvalues(all)].filter((mr) => mr.state === 'opened');
-  const from = open.filter((mr) => mr.sourceBranch === push.branch);
-  const into = open.filter((mr) => mr.targetBranch === push.branch);
+  if (!project) return;
+  const from = openMergeRequestsOn(ctx.state, project.id, 'source', push.branch);
+  const into = openMergeRequestsOn(ctx.state, project.id, 'target', push.branch);
   if (from.length === 0 && into.length === 0) return;
   const now = ctx.now();
   if (push.after === null) {

@@ -6,7 +6,7 @@
 // write copies a few small chunk indexes whatever the size of the project.
 import type { Draft } from 'immer';
 import { isWithin } from '../../policy/access.js';
-import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
+import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import type { ResourceEvent } from './events.js';
@@ -79,6 +79,8 @@ export interface IssuesSlice {
   awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
+  /** `<project id>|<s or t>:<branch>` -> the iids of the open merge requests from (s) or into (t) the branch: what a push refreshes. */
+  openMergeRequestBranches: Table<Table<true>>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Issue link id -> the link. */
@@ -105,7 +107,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
 }
@@ -215,6 +217,32 @@ export function dropAwards(draft: Draft<State>, t: Awardable): void {
   tdel(draft.awardEmoji, socialKey(t));
 }
 
+const branchKeys = (mr: MergeRequest) => [`${mr.projectId}|s:${mr.sourceBranch}`, `${mr.projectId}|t:${mr.targetBranch}`];
+
+/** Puts an open merge request in (or takes it out of) the index of its branches. */
+export function indexOpenMergeRequest(draft: Draft<State>, mr: MergeRequest, open: boolean): void {
+  for (const key of branchKeys(mr)) {
+    let t = tget(draft.openMergeRequestBranches, key);
+    if (open) {
+      if (!t) {
+        tset(draft.openMergeRequestBranches, key, emptyTable<true>());
+        t = tget(draft.openMergeRequestBranches, key)!;
+      }
+      tset(t, mr.iid, true);
+    } else if (t && tdel(t, mr.iid) && t.size === 0) tdel(draft.openMergeRequestBranches, key);
+  }
+}
+
+/** The project's open merge requests from (`source`) or into (`target`) a branch. */
+export function openMergeRequestsOn(state: State, projectId: number, side: 'source' | 'target', branch: string): MergeRequest[] {
+  const t = tget(state.openMergeRequestBranches, `${projectId}|${side === 'source' ? 's' : 't'}:${branch}`);
+  if (!t) return [];
+  return [...tentries(t)].flatMap(([iid]) => {
+    const mr = pget(state.mergeRequests, projectId, Number(iid));
+    return mr ? [mr] : [];
+  }).sort((a, b) => a.iid - b.iid);
+}
+
 /** Forgets everything kept for a deleted project's issues. */
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
   for (const issue of [...projectIssues(draft as State, projectId)]) {
@@ -224,6 +252,7 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
   tdel(draft.issues, projectId);
   const mrs = tget(draft.mergeRequests, projectId);
   if (mrs) for (const mr of tvalues(mrs)) {
+    indexOpenMergeRequest(draft, mr, false);
     for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
     dropAwards(draft, { type: 'MergeRequest', id: mr.id });
   }
