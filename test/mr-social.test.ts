@@ -100,6 +100,11 @@ describe('award emoji on a note', () => {
 
 describe('subscriptions to a merge request', () => {
   it('the author and assignees are subscribed; subscribe and unsubscribe answer 201 or 304', async () => {
+    const participants = await call('GET', `${MR}/participants`, 'reporter-token');
+    expect(participants.body.map((u: { username: string }) => u.username)).toEqual(['dev', 'rep']);
+    expect(participants.res.headers.get('x-total')).toBe('2');
+    expect((await call('GET', `${MR}/participants`, 'guest-token')).status).toBe(403);
+    expect(await call('GET', `${APP}/merge_requests/9/participants`, 'reporter-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });
     expect((await call('GET', MR, 'dev-token')).body.subscribed).toBe(true);
     expect((await call('GET', MR, 'reporter-token')).body.subscribed).toBe(true);
     expect((await call('GET', MR, 'maintainer-token')).body.subscribed).toBe(false);

@@ -19,7 +19,6 @@ import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { parseDuration } from './duration.js';
 import { issueEntity, timeStats, type IssueView } from './entity.js';
-import { participantIds, socialTarget } from './social.js';
 import { badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
@@ -29,7 +28,6 @@ import {
   markDuplicate, moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
-import { userBasic } from '../users/index.js';
 import type { Project, User } from '../../store/state.js';
 
 const WILDCARD_ID = (v: string) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v);
@@ -561,14 +559,6 @@ export const issueRoutes = [
       const body = linkEntity(ctx, link);
       ctx.update(removeLink(link, { userId: ctx.user!.id, now: ctx.now() }));
       return json(body);
-    },
-  }),
-  route({
-    method: 'GET', path: '/projects/:id/issues/:issue_iid/participants', cacheable: true, scope: project(canReadIssues), paginated: true, params: { issue_iid: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const users = participantIds(ctx.state, socialTarget('Issue', issue)).map((id) => tget(ctx.state.users, id)!);
-      return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
     },
   }),
   timeRoute('time_estimate', 'POST', (ctx, issue, user) => {

@@ -1,5 +1,6 @@
-// Award emoji, subscriptions and to-dos of issues and merge requests (lib/api/award_emoji.rb,
-// subscriptions.rb, todos.rb): one set of routes per kind of target, and the caller's to-do list.
+// Award emoji, subscriptions, to-dos and participants of issues and merge requests
+// (lib/api/award_emoji.rb, subscriptions.rb, todos.rb, and the participants routes of issues.rb
+// and merge_requests.rb): one set of routes per kind of target, and the caller's to-do list.
 import { forbidden, recordNotFound, unauthorized } from '../../core/errors.js';
 import { int, str, type ParamSpec } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -8,6 +9,7 @@ import { findNote, noteKey } from '../../store/notes.js';
 import type { Project, User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
+import { userBasic } from '../users/index.js';
 import type { State } from '../world.js';
 import { issueEntity, type IssueView } from './entity.js';
 import { awardNotFound } from './errors.js';
@@ -17,7 +19,7 @@ import { changesCountOf, fullEntity } from './mr-routes.js';
 import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
 import { awardEmojiEntity, todoEntity } from './social-entity.js';
 import {
-  awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, removeAward, setSubscription, socialTarget, targetMergeRequest, todoTarget, userTodos,
+  awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, participantIds, removeAward, setSubscription, socialTarget, targetMergeRequest, todoTarget, userTodos,
 } from './social.js';
 import { issueById, issueByIid, type Awardable } from './store.js';
 
@@ -96,6 +98,13 @@ function kindRoutes<R extends Issue | MergeRequest>(k: Kind<R>) {
       const note = findNote(ctx.state, noteKey(on.type, on.id), (ctx.params as { note_id: number }).note_id);
       if (!note) throw recordNotFound();
       return { type: 'Note', id: note.id, system: note.system };
+    }),
+    route({
+      method: 'GET', path: `${base}/participants`, cacheable: true, scope, paginated: true, params: iid,
+      handler: (ctx): Reply => {
+        const users = participantIds(ctx.state, target(ctx).target).map((id) => tget(ctx.state.users, id)!);
+        return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
+      },
     }),
     ...(['subscribe', 'unsubscribe'] as const).map((action) =>
       route({
