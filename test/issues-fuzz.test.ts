@@ -35,7 +35,8 @@ const CALLS: [string, string][] = [
   ['GET', `${P}/issues/1/related_merge_requests`], ['GET', `${P}/issues/1/closed_by`], ['GET', `${P}/labels`], ['POST', `${P}/labels`], ['GET', `${P}/labels/__proto__`],
   ['PUT', `${P}/labels/__proto__`], ['DELETE', `${P}/labels/%E6%97%A5%E6%9C%AC`], ['POST', `${P}/labels/constructor/subscribe`], ['GET', '/groups/acme/labels'],
   ['POST', '/groups/acme/labels'], ['PUT', '/groups/acme/labels/constructor'], ['GET', '/todos'], ['POST', '/todos/1/mark_as_done'], ['POST', '/todos/mark_as_done'],
-  ['GET', '/merge_requests'], ['GET', '/groups/acme/merge_requests'], ['GET', `${P}/merge_requests`], ['POST', `${P}/merge_requests`], ['GET', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1/merge`], ['POST', `${P}/merge_requests/1/add_spent_time`], ['POST', `${P}/merge_requests/1/time_estimate`], ['GET', `${P}/merge_requests/1/notes`], ['GET', '/groups/acme/epics'],
+  ['GET', '/merge_requests'], ['GET', '/groups/acme/merge_requests'], ['GET', `${P}/merge_requests`], ['POST', `${P}/merge_requests`], ['GET', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1/merge`], ['POST', `${P}/merge_requests/1/add_spent_time`], ['POST', `${P}/merge_requests/1/time_estimate`], ['GET', `${P}/merge_requests/1/notes`], ['DELETE', `${P}/merge_requests/1`], ['POST', `${P}/merge_requests/1/award_emoji`], ['GET', `${P}/merge_requests/1/participants`],
+  ['POST', `${P}/merge_requests/1/subscribe`], ['POST', `${P}/merge_requests/1/todo`], ['POST', `${P}/issues/1/notes/1/award_emoji`], ['DELETE', `${P}/merge_requests/1/award_emoji/1`], ['GET', '/groups/acme/epics'],
   ['POST', '/groups/acme/epics'], ['GET', '/groups/acme/epics/1'], ['GET', '/groups/acme/iterations'], ['GET', `${P}/iterations`],
   ['GET', `${P}/milestones/1/issues`], ['GET', `${P}/milestones/1/merge_requests`], ['GET', `${P}/issues/%5F%5Fproto%5F%5F`], ['PUT', `${P}/issues/1e3`],
 ];

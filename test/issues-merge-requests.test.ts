@@ -113,6 +113,24 @@ describe('merge requests', () => {
     expect((await call('PUT', `${APP}/merge_requests/1`, 'dev-token', {})).status).toBe(400);
   });
 
+  it('deletes a merge request for owners and administrators, with what hangs on it', async () => {
+    await call('POST', `${APP}/merge_requests/1/notes`, 'dev-token', { body: 'LGTM' });
+    await call('POST', `${APP}/merge_requests/1/award_emoji`, 'dev-token', { name: 'thumbsup' });
+    expect(await call('DELETE', `${APP}/merge_requests/1`, 'maintainer-token')).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await call('DELETE', `${APP}/merge_requests/9`, 'root-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect((await call('DELETE', `${APP}/merge_requests/1`, 'root-token')).status).toBe(204);
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).status).toBe(404);
+    expect(await call('GET', `${APP}/merge_requests/1/notes`, 'dev-token')).toMatchObject({ status: 404, body: { message: '404 MergeRequest Not Found' } });
+    expect((await call('GET', `${APP}/merge_requests`, 'dev-token')).body).toEqual([]);
+    expect((await call('GET', `${APP}/issues/1/closed_by`, 'dev-token')).body).toEqual([]);
+    expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body.merge_requests_count).toBe(0);
+    // A push to its branch finds nothing to refresh; the next merge request does not reuse the iid.
+    const pushed = await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'feature', commit_message: 'More', actions: [{ action: 'create', file_path: 'm.txt', content: 'm\n' }] });
+    expect(pushed.status).toBe(201);
+    const again = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'feature', target_branch: 'main', title: 'Again' });
+    expect(again.body).toMatchObject({ iid: 2, user_notes_count: 0, upvotes: 0 });
+  });
+
   it('counts a release milestone’s issues in issue_stats, closed ones apart', async () => {
     const made = await call('POST', `${APP}/releases`, 'maintainer-token', { tag_name: 'v1.0', ref: 'main', milestones: ['v1'] });
     expect(made.status).toBe(201);

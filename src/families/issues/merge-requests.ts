@@ -24,9 +24,9 @@ import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
 import type { Issue, Label, MergeRequest } from './records.js';
-import { addNote, noteKey, userNotesCount } from '../../store/notes.js';
+import { addNote, dropNotes, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
-import { ids, indexOpenMergeRequest, issueByIid } from './store.js';
+import { dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid } from './store.js';
 import { countAwards, isSubscribed, socialTarget } from './social.js';
 
 /** `read_merge_request`. */
@@ -216,6 +216,22 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
     const id = issueKey(state, r);
     if (id !== undefined && !pget(draft.closingMergeRequests, id, mr.id)) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
   }
+}
+
+/** `destroy_merge_request`: owners and administrators. */
+export function canDestroyMergeRequest(state: State, user: User | null, project: Project, now: number): boolean {
+  return hasProjectRole(state, user, project, ACCESS.owner, now);
+}
+
+/** Issuable::DestroyService: the merge request and what hangs on it (the issues it named, its notes, award emoji and events). */
+export function deleteMergeRequest(project: Project, mr: MergeRequest) {
+  return (draft: Draft<State>): void => {
+    const state = draft as State;
+    for (const r of allRefs(state, project, mr)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, mr.id);
+    pdel(draft.mergeRequests, project.id, mr.iid);
+    dropMergeRequestRecords(draft, mr);
+    dropNotes(state, noteKey('MergeRequest', mr.id));
+  };
 }
 
 function allRefs(state: State, project: Project, mr: MergeRequest): IssueRef[] {

@@ -6,8 +6,9 @@ import { badEstimate, spentInvalid } from './errors.js';
 import { parseDuration } from './duration.js';
 import { ACCESS, type User } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
-import { created, json, type Reply } from '../../http/route.js';
-import { tentries, tget, tvalues } from '../../store/table.js';
+import { checkUnmodifiedSince } from '../../http/conditional.js';
+import { created, json, noContent, type Reply } from '../../http/route.js';
+import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
 import { objectsOf } from '../repositories/index.js';
@@ -17,7 +18,7 @@ import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
 import {
-  canCreateMergeRequest, canReadMergeRequests, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf, putMergeRequest,
+  canCreateMergeRequest, canDestroyMergeRequest, canReadMergeRequests, deleteMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf, putMergeRequest,
   setMergeRequestEstimate, spendMergeRequestTime,
   type MergeRequestView,
 } from './merge-requests.js';
@@ -290,6 +291,17 @@ export const mergeRequestRoutes = [
       }, ctx.now());
       const mr = ctx.update(recipe);
       return { ...json(await fullEntity(ctx, mr, ctx.project.id)), status: 201 };
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/merge_requests/:merge_request_iid', auth: 'user', scope: project(canReadMergeRequests), params: { merge_request_iid: int().required() },
+    handler: (ctx): Reply => {
+      const mr = pget(ctx.state.mergeRequests, ctx.project.id, ctx.params.merge_request_iid);
+      if (!mr) throw recordNotFound();
+      if (!canDestroyMergeRequest(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      checkUnmodifiedSince(ctx, mr.updatedAt);
+      ctx.update(deleteMergeRequest(ctx.project, mr));
+      return noContent();
     },
   }),
   route({

@@ -243,6 +243,13 @@ export function openMergeRequestsOn(state: State, projectId: number, side: 'sour
   }).sort((a, b) => a.iid - b.iid);
 }
 
+/** Forgets what is kept beside a deleted merge request: its place in the branch index, its events and award emoji. */
+export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): void {
+  indexOpenMergeRequest(draft, mr, false);
+  for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
+  dropAwards(draft, { type: 'MergeRequest', id: mr.id });
+}
+
 /** Forgets everything kept for a deleted project's issues. */
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
   for (const issue of [...projectIssues(draft as State, projectId)]) {
@@ -251,11 +258,7 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
   }
   tdel(draft.issues, projectId);
   const mrs = tget(draft.mergeRequests, projectId);
-  if (mrs) for (const mr of tvalues(mrs)) {
-    indexOpenMergeRequest(draft, mr, false);
-    for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
-    dropAwards(draft, { type: 'MergeRequest', id: mr.id });
-  }
+  if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
   tdel(draft.mergeRequests, projectId);
   const owner = tget(draft.labelTitles, `p${projectId}`);
   if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
