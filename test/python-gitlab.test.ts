@@ -63,6 +63,12 @@ describe.skipIf(!HAS_PYTHON_GITLAB)('python-gitlab against the server', () => {
       snippet_user_agent: ['akismet_submitted', 'ip_address', 'user_agent'],
       state_events: ['closed'],
       label_events: [['add', 'bug']],
+      diff_note: ['DiffNote', 2],
+      mr_awards: [['thumbsup'], ['tada']],
+      mr_subscribed: false,
+      mr_todo_types: ['Issue', 'MergeRequest'],
+      mr_participants: ['root'],
+      mr_deleted: [],
       move_state: 'scheduled',
       write_during_move: 'The repository is temporarily read-only. Please try again later.',
     });

@@ -103,6 +103,26 @@ out["snippet_content"] = gl.snippets.get(sn.id).content().decode()
 out["public_snippets"] = [s.title for s in gl.snippets.public()]
 out["snippet_user_agent"] = sorted(sn.user_agent_detail().keys())
 
+# A merge request's review (issue 14): a comment on a line of its diff, award emoji on it and on
+# a note, to-do, participants; then deleted.
+p.branches.create({"branch": "review", "ref": "main"})
+p.files.create({"file_path": "docs/review.md", "branch": "review", "content": "one\ntwo\n", "commit_message": "Review me"})
+mr = p.mergerequests.create({"source_branch": "review", "target_branch": "main", "title": "Review me"})
+refs = p.mergerequests.get(mr.iid).diff_refs
+line = mr.discussions.create({"body": "Typo here", "position": dict(refs, position_type="text", new_path="docs/review.md", old_path="docs/review.md", new_line=2)})
+out["diff_note"] = [line.attributes["notes"][0]["type"], line.attributes["notes"][0]["position"]["new_line"]]
+mr.awardemojis.create({"name": "thumbsup"})
+mr_note = mr.notes.create({"body": "Looks good"})
+mr_note.awardemojis.create({"name": "tada"})
+out["mr_awards"] = [[a.name for a in mr.awardemojis.list(get_all=True)], [a.name for a in mr_note.awardemojis.list(get_all=True)]]
+mr.unsubscribe()  # its author is subscribed already
+out["mr_subscribed"] = p.mergerequests.get(mr.iid).subscribed
+mr.todo()
+out["mr_todo_types"] = sorted(t.target_type for t in gl.todos.list(get_all=True))
+out["mr_participants"] = [u["username"] for u in mr.participants()]
+mr.delete()
+out["mr_deleted"] = [m.iid for m in p.mergerequests.list(get_all=True) if m.iid == mr.iid]
+
 # A storage move (issue 16): the repository is read-only while it runs. python-gitlab 3.12 (Debian's)
 # has no manager for storage moves (4.x has project.repository_storage_moves), so its raw call.
 move = gl.http_post(f"/projects/{p.id}/repository_storage_moves", post_data={"destination_storage_name": "storage2"})
