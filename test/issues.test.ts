@@ -337,6 +337,8 @@ describe('subscriptions, to-dos, award emoji, participants', () => {
     const order = (await call('GET', `${APP}/issues?order_by=relative_position&sort=asc`, 'dev-token')).body.map((i: { iid: number }) => i.iid);
     expect(order.slice(0, 4)).toEqual([2, 4, 3, 1]);
     expect((await call('PUT', `${APP}/issues/1/reorder`, 'dev-token', { move_after_id: 999_999 })).body).toEqual({ message: { error: 'Unprocessable Entity' } });
+    // An empty id counts as given (Grape's at_least_one_of) but names no neighbour.
+    expect(await call('PUT', `${APP}/issues/1/reorder?move_after_id=`, 'dev-token')).toMatchObject({ status: 422, body: { message: { error: 'Unprocessable Entity' } } });
     expect((await call('PUT', `${APP}/issues/1/reorder`, 'dev-token', {})).status).toBe(400);
   });
 

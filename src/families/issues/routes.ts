@@ -488,6 +488,8 @@ export const issueRoutes = [
       };
       const after = neighbour(ctx.params.move_after_id);
       const before = neighbour(ctx.params.move_before_id);
+      // An empty id is sent but nil (Grape's at_least_one_of counts it); ReorderService#move_between_ids then has none.
+      if (!after && !before) throw unprocessableReorder();
       return single(ctx, ctx.update(reorderIssue(ctx.state, issue, after, before, ctx.now())));
     },
   }),
