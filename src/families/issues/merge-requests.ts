@@ -4,7 +4,7 @@
 // closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
 import { recordLabelChange, recordMilestoneChange } from './events.js';
-import { crossReference } from './system-notes.js';
+import { crossReference, isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
 import { mergeBase } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
@@ -26,7 +26,7 @@ import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById
 import type { Issue, Label, MergeRequest } from './records.js';
 import { addNote, dropNotes, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
-import { dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid } from './store.js';
+import { dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
 import { countAwards, isSubscribed, socialTarget } from './social.js';
 
 /** `read_merge_request`. */
@@ -147,9 +147,7 @@ export async function createMergeRequest(
   if (!head) throw unprocessable(`Source branch "${input.sourceBranch}" does not exist`);
   if (!target) throw unprocessable(`Target branch "${input.targetBranch}" does not exist`);
   if (input.title.trim() === '') throw messageError(400, { title: ["can't be blank"] });
-  const open = [...tvalues(tget(state.mergeRequests, project.id) ?? { size: 0, chunks: {} })].find(
-    (m) => m.state === 'opened' && m.sourceBranch === input.sourceBranch && m.targetBranch === input.targetBranch,
-  );
+  const open = openMergeRequestsOn(state, project.id, 'source', input.sourceBranch).find((m) => m.targetBranch === input.targetBranch);
   if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
   const base = (await mergeBase(repo, head, [target])) ?? target;
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
@@ -182,7 +180,7 @@ export async function createMergeRequest(
       baseSha: base,
       startSha: target,
       mergeCommitSha: null,
-      draft: /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(input.title),
+      draft: isDraftTitle(input.title),
       squash: input.squash ?? false,
       removeSourceBranch: input.removeSourceBranch ?? false,
       timeEstimate: 0,
@@ -216,6 +214,23 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
     const id = issueKey(state, r);
     if (id !== undefined && !pget(draft.closingMergeRequests, id, mr.id)) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
   }
+}
+
+/**
+ * MergeRequests::UpdateService: the merge request with `fields` changed (a new title decides
+ * whether it is a draft), stored with the notes and events of what changed; the same record
+ * when nothing did.
+ */
+export function editMergeRequest(project: Project, before: MergeRequest, user: User, fields: Partial<MergeRequest>, now: number) {
+  return (draft: Draft<State>): MergeRequest => {
+    const next: MergeRequest = { ...before, ...fields, updatedAt: now };
+    if (fields.title !== undefined) next.draft = isDraftTitle(fields.title);
+    const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(before[k]));
+    if (unchanged) return before;
+    putMergeRequest(draft, project, next, before);
+    recordMergeRequestChanges(draft, before, next, user.id, now);
+    return next;
+  };
 }
 
 /** `destroy_merge_request`: owners and administrators. */

@@ -18,14 +18,13 @@ import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
 import {
-  canCreateMergeRequest, canDestroyMergeRequest, canReadMergeRequests, deleteMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf, putMergeRequest,
+  canCreateMergeRequest, canDestroyMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,
   type MergeRequestView,
 } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
-import { recordMergeRequestChanges } from './system-notes.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
@@ -318,9 +317,8 @@ export const mergeRequestRoutes = [
         const drop = new Set(p.remove_labels.map((t) => t.trim()));
         ids = ids.filter((id) => !drop.has(tget(ctx.state.labels, id)?.title ?? ''));
       }
-      const next: MergeRequest = {
-        ...mr,
-        title: p.title ?? mr.title,
+      const fields: Partial<MergeRequest> = {
+        ...(p.title !== undefined ? { title: p.title } : {}),
         description: p.description ?? mr.description,
         targetBranch: p.target_branch ?? mr.targetBranch,
         labelIds: ids,
@@ -330,19 +328,11 @@ export const mergeRequestRoutes = [
         removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
         squash: p.squash ?? mr.squash,
         ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
-        updatedAt: now,
       };
-      if (p.title !== undefined) next.draft = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i.test(p.title);
-      if (p.state_event === 'close' && mr.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
-      if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null });
-      const project = ctx.project;
-      const user = ctx.user!;
-      const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(mr[k]));
-      ctx.update((draft) => {
-        putMergeRequest(draft, project, unchanged ? mr : next, mr);
-        if (!unchanged) recordMergeRequestChanges(draft, mr, next, user.id, now);
-      });
-      return json(await fullEntity(ctx, unchanged ? mr : next, ctx.project.id));
+      if (p.state_event === 'close' && mr.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
+      if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
+      const saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, fields, now));
+      return json(await fullEntity(ctx, saved, ctx.project.id));
     },
   }),
   route({
