@@ -81,6 +81,11 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
    * here inside the request, before the world is committed): merge requests refresh, say.
    */
   readonly pushed?: (ctx: Context<unknown>, pushes: readonly BranchPush[]) => Promise<void>;
+  /**
+   * What the family answers a push over git with, before git hears back (PostReceiveService):
+   * the push options acted on (`git push -o merge_request.create`) and lines for `remote:`.
+   */
+  readonly postReceive?: (ctx: Context<unknown>, pushes: readonly BranchPush[], options: readonly string[]) => Promise<string[]>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
   readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
   /** Type markers of the slice and of the fixture parts; never set. */

@@ -7,7 +7,7 @@ import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
 import type { Context, Family, SeedRun, TaskContext, TaskDef } from './define.js';
-import { takeBranchPushes } from './repositories/index.js';
+import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
@@ -178,6 +178,16 @@ export async function afterPushes(ctx: Context<unknown>): Promise<void> {
   const pushes = takeBranchPushes(ctx);
   if (pushes.length === 0) return;
   for (const hook of PUSH_HOOKS) await hook(ctx, pushes);
+}
+
+const POST_RECEIVE_HOOKS = families.flatMap((f) => (f.postReceive ? [f.postReceive] : []));
+
+/** What the families answer a push over git with (push options acted on, links), in their order. */
+export async function postReceive(ctx: Context<unknown>, options: readonly string[]): Promise<string[]> {
+  const pushes = pendingBranchPushes(ctx);
+  const out: string[] = [];
+  for (const hook of POST_RECEIVE_HOOKS) out.push(...(await hook(ctx, pushes, options)));
+  return out;
 }
 
 /** Runs one task on a draft of the world; a task no family declares is a defect of the world. */

@@ -10,6 +10,7 @@ import { epicRoutes } from './epics.js';
 import { resourceEventRoutes } from './event-routes.js';
 import { refreshMergeRequests } from './mr-refresh.js';
 import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
+import { mergeRequestPostReceive } from './push-options.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
@@ -21,6 +22,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
   pushed: refreshMergeRequests,
+  postReceive: mergeRequestPostReceive,
 });
 
 export type { IssuesSlice } from './store.js';

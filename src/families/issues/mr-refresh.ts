@@ -45,7 +45,8 @@ export async function refreshMergeRequests(ctx: Context<unknown>, pushes: readon
 async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Promise<void> {
   const project = tget(ctx.state.projects, push.projectId);
   if (!project) return;
-  const from = openMergeRequestsOn(ctx.state, project.id, 'source', push.branch);
+  // One already at the pushed head (made by this push's options) has nothing to take.
+  const from = openMergeRequestsOn(ctx.state, project.id, 'source', push.branch).filter((mr) => mr.sha !== push.after);
   const into = openMergeRequestsOn(ctx.state, project.id, 'target', push.branch);
   if (from.length === 0 && into.length === 0) return;
   const now = ctx.now();

@@ -33,6 +33,11 @@ export function recordBranchPush(draft: Draft<State>, push: BranchPush): void {
   (draft.pendingPushes ??= []).push(push);
 }
 
+/** The branch moves of this request so far, oldest first, left in the world. */
+export function pendingBranchPushes(ctx: Context<unknown>): readonly BranchPush[] {
+  return ctx.state.pendingPushes ?? [];
+}
+
 /** The branch moves of this request, oldest first, taken out of the world. */
 export function takeBranchPushes(ctx: Context<unknown>): readonly BranchPush[] {
   const pending = ctx.state.pendingPushes;

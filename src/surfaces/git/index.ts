@@ -12,7 +12,7 @@ import { str } from '../../http/params.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 import { isRepositoryReadOnly } from '../../families/repositories/index.js';
-import { afterPushes } from '../../families/registry.js';
+import { afterPushes, postReceive } from '../../families/registry.js';
 import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './access.js';
 import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
 import { projectFullPath } from '../../policy/paths.js';
@@ -132,7 +132,10 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       handler: async (ctx) => {
         const { key, receive } = access(ctx, 'git-receive-pack');
         const out = await receive(
-          { repo: ctx.env.git.repository(key), state: ctx.state, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change) },
+          {
+            repo: ctx.env.git.repository(key), state: ctx.state, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change),
+            postReceive: (options) => postReceive(ctx as unknown as Context, options),
+          },
           requestBody(ctx),
         );
         return result(out, 'application/x-git-receive-pack-result');

@@ -129,6 +129,10 @@ export interface PushBase {
   /** The URL the web app lives at, for the message of a push to an empty repository's protected default branch. */
   webBase: string;
   update(change: (draft: Draft<State>) => unknown): unknown;
+  /** The push options (`git push -o ...`), as git sent them. */
+  pushOptions?: readonly string[];
+  /** What the families answer the push with, once its refs moved (PostReceiveService): lines for side-band 2. */
+  postReceive?: (options: readonly string[]) => Promise<string[]>;
 }
 
 /** A push to a project's repository (or its wiki's). */
@@ -175,10 +179,18 @@ async function receive<C extends PushBase>(c: C, body: Uint8Array, applier: Appl
     commands.push({ old, new: nw, ref });
   }
   let at = first.end;
-  // Push options (`git push -o`) are read and, as the emulator runs no CI, ignored.
-  if (caps.includes('push-options') && at < body.length) at = readPackets(body, at, true).end;
+  // Push options (`git push -o`): those of merge requests act after the push; the others (ci.*) are ignored, as the emulator runs no CI.
+  const pushOptions: string[] = [];
+  if (caps.includes('push-options') && at < body.length) {
+    const options = readPackets(body, at, true);
+    for (const p of options.packets) {
+      const line = text(p);
+      if (line !== null) pushOptions.push(line.replace(/\n$/, ''));
+    }
+    at = options.end;
+  }
   if (commands.length === 0) return new Uint8Array();
-  const outcome = await applier(c, commands, body.subarray(at), caps.includes('atomic'));
+  const outcome = await applier({ ...c, pushOptions }, commands, body.subarray(at), caps.includes('atomic'));
   return respond(outcome, commands, caps);
 }
 
@@ -311,24 +323,8 @@ async function checkAndApply(
     project.lastActivityAt = c.now;
   });
   // Gitaly prints each post-receive message between a newline and two (printMessages).
-  const messages = [...mergeRequestLinks(c, commands), ...(created !== null ? [`\n${created}\n\n`] : [])];
+  const messages = [...((await c.postReceive?.(c.pushOptions ?? [])) ?? []), ...(created !== null ? [`\n${created}\n\n`] : [])];
   return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages };
-}
-
-/**
- * What GitLab's post-receive prints after a push that creates branches (MergeRequests::GetUrlsService):
- * where to open a merge request from each new branch but the default one.
- */
-function mergeRequestLinks(c: PushContext, commands: Command[]): string[] {
-  if (c.project.features.merge_requests === 'disabled') return [];
-  const web = `${c.webBase}/${projectFullPath(c.state, c.project)}`;
-  const head = defaultBranchName(tget(c.state.projects, c.project.id) ?? c.project);
-  return commands
-    .filter((cmd) => cmd.ref.startsWith('refs/heads/') && cmd.old === ZERO && cmd.new !== ZERO && cmd.ref.slice(11) !== head)
-    .map((cmd) => {
-      const branch = cmd.ref.slice(11);
-      return `\nTo create a merge request for ${branch}, visit:\n  ${web}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(branch)}\n\n`;
-    });
 }
 
 /** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
