@@ -84,6 +84,13 @@ export function availableLabel(state: State, project: Project, title: string): L
   return projectLabelsTitled(state, project, title)[0];
 }
 
+/** Labels::FindOrCreateService by titles: each title (trimmed, once) the label the project sees, made in the project when there is none (on the draft). */
+export function findOrCreateLabels(draft: Draft<State>, project: Project, titles: readonly string[], now: number): number[] {
+  return [...new Set(titles.map((t) => t.trim()).filter((t) => t !== ''))].map(
+    (t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id,
+  );
+}
+
 export interface LabelInput {
   title: string;
   color: string;

@@ -22,7 +22,7 @@ import type { State } from '../world.js';
 import { messageError } from '../../core/errors.js';
 import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
-import { availableLabel, createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById } from './labels.js';
+import { findOrCreateLabels, labelBasic, labelById } from './labels.js';
 import type { Issue, Label, MergeRequest } from './records.js';
 import { addNote, dropNotes, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
@@ -152,9 +152,7 @@ export async function createMergeRequest(
   const base = (await mergeBase(repo, head, [target])) ?? target;
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
-    const labelIds = [...new Set((input.labels ?? []).map((t) => t.trim()).filter((t) => t !== ''))].map(
-      (t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id,
-    );
+    const labelIds = findOrCreateLabels(draft, project, input.labels ?? [], now);
     const created = input.createdAt ?? now;
     const mr: MergeRequest = {
       id: ids.next(draft as State, 'merge_request'),

@@ -16,7 +16,7 @@ import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
-import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
+import { findOrCreateLabels } from './labels.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,
@@ -138,13 +138,7 @@ function sortMergeRequests(list: MergeRequest[], orderBy: string, sort: string):
   });
 }
 
-function labelIds(ctx: Context<unknown>, project: Project, titles: string[]): number[] {
-  return ctx.update((draft) =>
-    [...new Set(titles.map((t) => t.trim()).filter((t) => t !== ''))].map(
-      (t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, ctx.now())).id,
-    ),
-  );
-}
+const labelIds = (ctx: Context<unknown>, project: Project, titles: string[]): number[] => ctx.update((draft) => findOrCreateLabels(draft, project, titles, ctx.now()));
 
 /** A milestone of the scope's owner by id, or `404 Not found`. */
 function milestoneOf(ctx: Context<{ milestone_id: number }>, owner: { projectId: number } | { groupId: number }): Milestone {

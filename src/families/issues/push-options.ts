@@ -16,7 +16,7 @@ import { createMergeRequest, editMergeRequest } from './merge-requests.js';
 import { milestoneIdByTitle } from './quick-actions.js';
 import type { MergeRequest } from './records.js';
 import { openMergeRequestsOn } from './store.js';
-import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
+import { findOrCreateLabels } from './labels.js';
 
 const KEYS = ['assign', 'create', 'description', 'draft', 'label', 'merge_when_pipeline_succeeds', 'milestone', 'remove_source_branch', 'target', 'target_project', 'title', 'unassign', 'unlabel'];
 const MULTI = ['label', 'unlabel', 'assign', 'unassign'];
@@ -94,7 +94,7 @@ function changes(ctx: Context<unknown>, project: Project, o: MergeRequestOptions
   const add = o.many.get('label') ?? [];
   const remove = new Set(o.many.get('unlabel') ?? []);
   if (add.length || remove.size) {
-    const added = ctx.update((draft) => add.map((t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, ctx.now())).id));
+    const added = ctx.update((draft) => findOrCreateLabels(draft, project, add, ctx.now()));
     fields.labelIds = [...new Set([...mr.labelIds, ...added])].filter((id) => !remove.has(tget(ctx.state.labels, id)?.title ?? ''));
   }
   const assign = userIds(ctx.state, o.many.get('assign') ?? []);

@@ -8,7 +8,7 @@ import { tdel, tget, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
-import { availableLabel, createLabel, DEFAULT_LABEL_COLOR } from './labels.js';
+import { availableLabel, findOrCreateLabels } from './labels.js';
 import type { Epic, Issue, IssueType, Severity } from './records.js';
 import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
 import { dropAwards, dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
@@ -112,10 +112,6 @@ function cleanTitles(list: string[]): string[] {
   return [...new Set(list.map((t) => t.trim()).filter((t) => t !== ''))];
 }
 
-/** Label ids for titles, creating the project labels that do not exist yet (on the draft). */
-function labelIdsFor(draft: Draft<State>, project: Project, titles: string[], now: number): number[] {
-  return titles.map((t) => (availableLabel(draft as State, project, t) ?? createLabel(draft, { projectId: project.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id);
-}
 
 /** A system note on the issue. */
 function addNote(draft: Draft<State>, issue: Issue, authorId: number, body: string, now: number): Note {
@@ -160,7 +156,7 @@ export function createIssue(state: State, project: Project, author: User, input:
       closedById: null,
       authorId: author.id,
       assigneeIds: assignees,
-      labelIds: labelIdsFor(draft, project, titles, now),
+      labelIds: findOrCreateLabels(draft, project, titles, now),
       milestoneId: milestone?.id ?? null,
       dueDate: input.dueDate ?? null,
       confidential: input.confidential ?? false,
@@ -197,8 +193,8 @@ export function updateIssue(state: State, project: Project, issue: Issue, user: 
   return (draft) => {
     let labelIds = issue.labelIds;
     if (admin && (input.labels !== undefined || input.addLabels !== undefined || input.removeLabels !== undefined)) {
-      const current = input.labels !== undefined ? labelIdsFor(draft, project, cleanTitles(input.labels), now) : issue.labelIds;
-      const add = labelIdsFor(draft, project, cleanTitles(input.addLabels ?? []), now);
+      const current = input.labels !== undefined ? findOrCreateLabels(draft, project, cleanTitles(input.labels), now) : issue.labelIds;
+      const add = findOrCreateLabels(draft, project, cleanTitles(input.addLabels ?? []), now);
       const removeTitles = new Set(cleanTitles(input.removeLabels ?? []));
       labelIds = [...new Set([...current, ...add])].filter((id) => !removeTitles.has(tget(draft.labels, id)?.title ?? ''));
     }
