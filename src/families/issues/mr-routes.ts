@@ -69,46 +69,57 @@ const MR_LIST = {
 };
 const MR_CONSTRAINTS: Constraint[] = [{ kind: 'mutually_exclusive', names: ['author_id', 'author_username'] }];
 
-function mrMatches(state: State, project: Project, mr: MergeRequest, p: Record<string, unknown>, userId: number | null): boolean {
-  if (p.state !== 'all' && p.state !== undefined && mr.state !== p.state) return false;
+/**
+ * MergeRequestsFinder's filters as one test, the parameters read once for the whole list (label
+ * titles and milestone titles remembered as they are met) instead of once per merge request.
+ */
+function mrFilter(state: State, p: Record<string, unknown>, userId: number | null): (project: Project, mr: MergeRequest) => boolean {
+  const wantedState = p.state !== 'all' && p.state !== undefined ? p.state : null;
   const scope = (p.scope as string | undefined)?.replace(/-/g, '_') ?? 'all';
-  if (scope === 'created_by_me' && mr.authorId !== userId) return false;
-  if (scope === 'assigned_to_me' && (userId === null || !mr.assigneeIds.includes(userId))) return false;
-  const labels = p.labels as string[] | undefined;
-  if (labels?.length) {
-    const names = labels.map((l) => l.trim());
-    if (names.some((n) => n.toLowerCase() === 'none')) {
-      if (mr.labelIds.length) return false;
-    } else if (names.some((n) => n.toLowerCase() === 'any')) {
-      if (!mr.labelIds.length) return false;
-    } else {
-      const titles = new Set(mr.labelIds.map((id) => tget(state.labels, id)?.title));
-      if (!names.every((n) => titles.has(n))) return false;
+  const names = ((p.labels as string[] | undefined) ?? []).map((l) => l.trim());
+  const lower = names.map((n) => n.toLowerCase());
+  const labels = names.length === 0 ? null : lower.includes('none') ? 'none' : lower.includes('any') ? 'any' : 'all';
+  const labelTitles = new Map<number, string | undefined>();
+  const labelTitle = (id: number) => {
+    if (!labelTitles.has(id)) labelTitles.set(id, tget(state.labels, id)?.title);
+    return labelTitles.get(id);
+  };
+  const milestone = typeof p.milestone === 'string' && p.milestone !== '' ? p.milestone : null;
+  const milestoneTitles = new Map<string, string | null>();
+  const milestoneTitle = (project: Project, id: number) => {
+    const key = `${project.id}:${id}`;
+    if (!milestoneTitles.has(key)) milestoneTitles.set(key, findMilestoneTitle(state, project, id));
+    return milestoneTitles.get(key)!;
+  };
+  const assignee = typeof p.assignee_id === 'string' ? p.assignee_id.toLowerCase() : null;
+  const words = typeof p.search === 'string' && p.search !== '' ? p.search.toLowerCase().split(/\s+/).filter(Boolean) : null;
+  const iids = (p.iids as number[] | undefined)?.length ? new Set(p.iids as number[]) : null;
+  return (project, mr) => {
+    if (wantedState !== null && mr.state !== wantedState) return false;
+    if (scope === 'created_by_me' && mr.authorId !== userId) return false;
+    if (scope === 'assigned_to_me' && (userId === null || !mr.assigneeIds.includes(userId))) return false;
+    if (labels === 'none' && mr.labelIds.length) return false;
+    if (labels === 'any' && !mr.labelIds.length) return false;
+    if (labels === 'all' && !names.every((n) => mr.labelIds.some((id) => labelTitle(id) === n))) return false;
+    if (milestone !== null) {
+      const m = milestone.toLowerCase();
+      const title = mr.milestoneId === null ? null : milestoneTitle(project, mr.milestoneId);
+      if (m === 'none' ? title !== null : m === 'any' ? title === null : title !== milestone) return false;
     }
-  }
-  if (typeof p.milestone === 'string' && p.milestone !== '') {
-    const m = p.milestone.toLowerCase();
-    const title = mr.milestoneId === null ? null : findMilestoneTitle(state, project, mr.milestoneId);
-    if (m === 'none' ? title !== null : m === 'any' ? title === null : title !== p.milestone) return false;
-  }
-  if (p.author_id !== undefined && mr.authorId !== p.author_id) return false;
-  if (p.author_username !== undefined && tget(state.users, mr.authorId)?.username !== p.author_username) return false;
-  if (typeof p.assignee_id === 'string') {
-    const v = p.assignee_id.toLowerCase();
-    if (v === 'none' ? mr.assigneeIds.length > 0 : v === 'any' ? mr.assigneeIds.length === 0 : !mr.assigneeIds.includes(Number(v))) return false;
-  }
-  if (p.source_branch !== undefined && mr.sourceBranch !== p.source_branch) return false;
-  if (p.target_branch !== undefined && mr.targetBranch !== p.target_branch) return false;
-  if (typeof p.search === 'string' && p.search !== '') {
-    const words = p.search.toLowerCase().split(/\s+/).filter(Boolean);
-    const text = `${mr.title}\n${mr.description}`.toLowerCase();
-    if (!words.every((w) => text.includes(w))) return false;
-  }
-  const iids = p.iids as number[] | undefined;
-  if (iids?.length && !iids.includes(mr.iid)) return false;
-  if (p.wip === 'yes' && !mr.draft) return false;
-  if (p.wip === 'no' && mr.draft) return false;
-  return true;
+    if (p.author_id !== undefined && mr.authorId !== p.author_id) return false;
+    if (p.author_username !== undefined && tget(state.users, mr.authorId)?.username !== p.author_username) return false;
+    if (assignee !== null && (assignee === 'none' ? mr.assigneeIds.length > 0 : assignee === 'any' ? mr.assigneeIds.length === 0 : !mr.assigneeIds.includes(Number(assignee)))) return false;
+    if (p.source_branch !== undefined && mr.sourceBranch !== p.source_branch) return false;
+    if (p.target_branch !== undefined && mr.targetBranch !== p.target_branch) return false;
+    if (words !== null) {
+      const text = `${mr.title}\n${mr.description}`.toLowerCase();
+      if (!words.every((w) => text.includes(w))) return false;
+    }
+    if (iids !== null && !iids.has(mr.iid)) return false;
+    if (p.wip === 'yes' && !mr.draft) return false;
+    if (p.wip === 'no' && mr.draft) return false;
+    return true;
+  };
 }
 
 function findMilestoneTitle(state: State, project: Project, id: number): string | null {
@@ -122,20 +133,21 @@ function findMilestoneTitle(state: State, project: Project, id: number): string 
   return null;
 }
 
-function sortMergeRequests(list: MergeRequest[], orderBy: string, sort: string): MergeRequest[] {
+/** The order asked, nulls last, ties newest id first (Issuable.sort_by_attribute's with_order_id_desc); each key read once. */
+function sortMergeRequests(list: MergeRequest[], orderBy: string | undefined, sort: string | undefined): MergeRequest[] {
   const dir = sort === 'asc' ? 1 : -1;
   const key = (m: MergeRequest): number | string | null =>
     orderBy === 'updated_at' ? m.updatedAt : orderBy === 'title' ? m.title.toLowerCase() : orderBy === 'merged_at' ? m.mergedAt : m.createdAt;
-  return list.sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    if (ka !== kb) {
-      if (ka === null) return 1;
-      if (kb === null) return -1;
-      return (ka < kb ? -1 : 1) * dir;
+  const keyed = list.map((mr) => ({ mr, k: key(mr) }));
+  keyed.sort((a, b) => {
+    if (a.k !== b.k) {
+      if (a.k === null) return 1;
+      if (b.k === null) return -1;
+      return (a.k < b.k ? -1 : 1) * dir;
     }
-    return b.id - a.id;
+    return b.mr.id - a.mr.id;
   });
+  return keyed.map((x) => x.mr);
 }
 
 const labelIds = (ctx: Context<unknown>, project: Project, titles: string[]): number[] => ctx.update((draft) => findOrCreateLabels(draft, project, titles, ctx.now()));
@@ -181,14 +193,14 @@ const MR_EDIT_ONE: Constraint[] = [{
 
 /** Merge requests of every project the caller may read them in (the group's and its subgroups', or all). */
 function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unknown>, within: Namespace | null, defaultScope: string): Reply {
-  const params = { ...p, scope: (p.scope as string | undefined) ?? defaultScope };
+  const matches = mrFilter(ctx.state, { ...p, scope: (p.scope as string | undefined) ?? defaultScope }, ctx.user?.id ?? null);
   const out: MergeRequest[] = [];
   {
     for (const [key] of tentries(ctx.state.mergeRequests)) {
       const project = tget(ctx.state.projects, Number(key));
       if (!project || project.pendingDelete || (within && !isWithin(ctx.state, project.namespaceId, within.id))) continue;
       if (!canReadProject(ctx.state, ctx.user, project, ctx.now()) || !canReadMergeRequests(ctx.state, ctx.user, project, ctx.now())) continue;
-      for (const mr of projectMergeRequests(ctx.state, project.id)) if (mrMatches(ctx.state, project, mr, params, ctx.user?.id ?? null)) out.push(mr);
+      for (const mr of projectMergeRequests(ctx.state, project.id)) if (matches(project, mr)) out.push(mr);
     }
   }
   const v = { ...mrView(ctx, undefined, p.with_labels_details === true), groupId: within?.id };
@@ -253,7 +265,8 @@ export const mergeRequestRoutes = [
     method: 'GET', path: '/projects/:id/merge_requests', cacheable: true, scope: project(canReadMergeRequests), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
     handler: (ctx): Reply => {
       const p = ctx.params as unknown as Record<string, unknown>;
-      const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => mrMatches(ctx.state, ctx.project, mr, p, ctx.user?.id ?? null));
+      const matches = mrFilter(ctx.state, p, ctx.user?.id ?? null);
+      const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => matches(ctx.project, mr));
       const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
       return json(ctx.paginate(sortMergeRequests(list, ctx.params.order_by, ctx.params.sort)).map((mr) => mergeRequestBasic(v, mr)));
     },
