@@ -1,6 +1,7 @@
-// The project's merge request list in any order and page (MergeRequestsFinder's sort, nulls
-// last and ties newest id first), against a plain model of the same order: the page is put in
-// order by selection, not by sorting the whole list, and must read the same.
+// The project's merge request list in any order, state and page (MergeRequestsFinder's sort,
+// nulls last and ties newest id first), against a plain model of the same order: one world
+// whose merge requests were created out of iid order (every one read and sorted), one created
+// in order with ties and gaps (the page read in iid order, stopping at its end).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../src/index.js';
@@ -8,7 +9,7 @@ import { createEmulator, type Emulator } from '../src/index.js';
 const N = 60;
 const TITLES = ['alpha', 'Beta', 'beta', 'gamma', 'Delta'];
 
-interface Row { id: number; iid: number; title: string; created_at: string; updated_at: string; merged_at: string | null }
+interface Row { id: number; iid: number; title: string; state: string; created_at: string; updated_at: string; merged_at: string | null }
 
 let e: Emulator;
 let all: Row[];
@@ -61,6 +62,55 @@ describe('the merge request list, in order, page by page', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+describe('the merge request list of merge requests created in order', () => {
+  const M = 40;
+  let w: Emulator;
+  let rows: Row[];
+  beforeAll(async () => {
+    w = await createEmulator({
+      fixture: {
+        users: [{ username: 'root', admin: true, tokens: [{ token: 'root' }] }],
+        groups: [{ path: 'acme' }],
+        projects: [{
+          namespace: 'acme', path: 'app', creator: 'root',
+          repository: { files: { 'a.txt': 'a\n' }, branches: Object.fromEntries(Array.from({ length: M }, (_, i) => [`b${i}`, 'main'])) },
+          // In iid order, four at a time at one creation time; some closed or merged.
+          merge_requests: Array.from({ length: M }, (_, i) => ({
+            title: `Change ${i}`, source_branch: `b${i}`, author: 'root', created_at: `2026-02-${String(1 + Math.floor(i / 4)).padStart(2, '0')}T00:00:00Z`,
+            ...(i % 5 === 1 ? { state: 'closed' as const } : i % 7 === 3 ? { state: 'merged' as const } : {}),
+          })),
+        }],
+      },
+    });
+    const api = (method: string, path: string) => w.handle(new Request(`https://gitlab.example.com/api/v4/projects/acme%2Fapp/merge_requests${path}`, { method, headers: { 'PRIVATE-TOKEN': 'root' } }));
+    for (const iid of [3, 4, 17, 40]) expect((await api('DELETE', `/${iid}`)).status).toBe(204);
+    rows = [];
+    for (let iid = 1; iid <= M; iid++) {
+      const res = await api('GET', `/${iid}`);
+      if (res.status === 200) rows.push((await res.json()) as Row);
+    }
+  });
+
+  it('any state, direction and page reads as the model does', async () => {
+    expect(rows).toHaveLength(M - 4);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('all', 'opened', 'closed', 'merged', 'locked'), fc.constantFrom('asc' as const, 'desc' as const),
+        fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 15 }),
+        async (state, sort, page, perPage) => {
+          const res = await w.handle(new Request(`https://gitlab.example.com/api/v4/projects/acme%2Fapp/merge_requests?state=${state}&sort=${sort}&page=${page}&per_page=${perPage}`, { headers: { 'PRIVATE-TOKEN': 'root' } }));
+          const matching = rows.filter((r) => state === 'all' || r.state === state);
+          const expected = [...matching].sort((a, b) => (a.created_at !== b.created_at ? (a.created_at < b.created_at ? -1 : 1) * (sort === 'asc' ? 1 : -1) : b.id - a.id));
+          expect(((await res.json()) as Row[]).map((r) => r.iid)).toEqual(expected.slice((page - 1) * perPage, page * perPage).map((r) => r.iid));
+          expect(res.headers.get('x-total')).toBe(String(matching.length));
+          expect(res.headers.get('x-total-pages')).toBe(String(Math.max(1, Math.ceil(matching.length / perPage))));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

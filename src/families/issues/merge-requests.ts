@@ -26,7 +26,7 @@ import { findOrCreateLabels, labelBasic, labelById } from './labels.js';
 import type { Issue, Label, MergeRequest } from './records.js';
 import { addNote, dropNotes, noteKey, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
-import { dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
+import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
 import { countAwards, isSubscribed, socialTarget } from './social.js';
 
 /** `read_merge_request`. */
@@ -200,6 +200,8 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
   const state = draft as State;
   if (before) for (const r of allRefs(state, project, before)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, before.id);
   if (before) indexOpenMergeRequest(draft, before, false);
+  if (before) countMergeRequest(draft, before, -1);
+  countMergeRequest(draft, mr, 1, before === null);
   pset(draft.mergeRequests, project.id, mr.iid, mr);
   if (mr.state === 'opened') indexOpenMergeRequest(draft, mr, true);
   const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);

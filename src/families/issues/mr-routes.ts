@@ -8,6 +8,7 @@ import { ACCESS, type User } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
@@ -23,7 +24,7 @@ import {
   type MergeRequestView,
 } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
-import { issueByIid } from './store.js';
+import { ids, issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 
@@ -131,6 +132,55 @@ function findMilestoneTitle(state: State, project: Project, id: number): string 
     if (m) return m.title;
   }
   return null;
+}
+
+const LIST_FILTERS = ['labels', 'milestone', 'author_id', 'author_username', 'assignee_id', 'source_branch', 'target_branch', 'search', 'iids', 'wip'] as const;
+
+/**
+ * A page of the project's merge requests in creation order, by state at most, read without
+ * reading the rest: when they were created in iid order, iid order is creation order (ties are
+ * newest id first either way, as ids follow iids), so the walk stops at the page's end and the
+ * state counts give the total. Null when the list asks for more (then every one is read).
+ */
+function pageInCreationOrder(ctx: Context<unknown>, project: Project, params: { order_by: string; sort: 'asc' | 'desc'; state: MergeRequest['state'] | 'all'; scope?: string }): MergeRequest[] | null {
+  const p = params as typeof params & Record<string, unknown>;
+  const facts = tget(ctx.state.mergeRequestFacts, project.id);
+  if (p.order_by !== 'created_at' || (p.scope ?? 'all') !== 'all' || LIST_FILTERS.some((k) => p[k] !== undefined)) return null;
+  if (facts && !facts.createdInOrder) return null;
+  const counts = facts?.states ?? { opened: 0, closed: 0, merged: 0, locked: 0 };
+  const total = p.state === 'all' ? counts.opened + counts.closed + counts.merged + counts.locked : counts[p.state];
+  const { page, perPage } = pageRequest(p as PageInput);
+  const from = (page - 1) * perPage;
+  const to = Math.min(page * perPage, total);
+  const out: MergeRequest[] = [];
+  const last = ids.peek(ctx.state, 'merge_request_iid', `p${project.id}`) - 1;
+  const at = (iid: number) => {
+    const mr = pget(ctx.state.mergeRequests, project.id, iid);
+    return mr && (p.state === 'all' || mr.state === p.state) ? mr : undefined;
+  };
+  let seen = 0;
+  if (p.sort === 'desc') {
+    for (let iid = last; iid >= 1 && seen < to; iid--) {
+      const mr = at(iid);
+      if (mr && seen++ >= from) out.push(mr);
+    }
+  } else {
+    // Oldest first, but each run of one creation time newest id first.
+    let run: MergeRequest[] = [];
+    const flush = () => {
+      for (const mr of run.reverse()) if (seen < to && seen++ >= from) out.push(mr);
+      run = [];
+    };
+    for (let iid = 1; iid <= last && seen < to; iid++) {
+      const mr = at(iid);
+      if (!mr) continue;
+      if (run.length && run[0]!.createdAt !== mr.createdAt) flush();
+      run.push(mr);
+    }
+    flush();
+  }
+  Object.assign(ctx.responseHeaders, offsetHeaders(total, p as PageInput, ctx.linkBase));
+  return out;
 }
 
 /** The order asked, nulls last, ties newest id first (Issuable.sort_by_attribute's with_order_id_desc); each key read once. */
@@ -265,9 +315,11 @@ export const mergeRequestRoutes = [
     method: 'GET', path: '/projects/:id/merge_requests', cacheable: true, scope: project(canReadMergeRequests), paginated: true, params: MR_LIST, constraints: MR_CONSTRAINTS,
     handler: (ctx): Reply => {
       const p = ctx.params as unknown as Record<string, unknown>;
+      const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
+      const quick = pageInCreationOrder(ctx, ctx.project, ctx.params);
+      if (quick) return json(quick.map((mr) => mergeRequestBasic(v, mr)));
       const matches = mrFilter(ctx.state, p, ctx.user?.id ?? null);
       const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => matches(ctx.project, mr));
-      const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
       return json(ctx.paginate(sortMergeRequests(list, ctx.params.order_by, ctx.params.sort)).map((mr) => mergeRequestBasic(v, mr)));
     },
   }),

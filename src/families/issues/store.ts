@@ -54,6 +54,18 @@ export function bsize<T>(b: Blocked<T>): number {
   return n;
 }
 
+/**
+ * A project's merge requests in numbers: how many are in each state, and whether they were
+ * created in iid order (each no earlier than the one before; a fixture may backdate one), when
+ * iid order is creation order and a list in that order can stop at its page.
+ */
+export interface MergeRequestFacts {
+  states: Record<MergeRequest['state'], number>;
+  /** The newest creation time yet; null before the first. */
+  lastCreatedAt: number | null;
+  createdInOrder: boolean;
+}
+
 export interface IssuesSlice {
   /** Label id -> label. */
   labels: Table<Label>;
@@ -81,6 +93,8 @@ export interface IssuesSlice {
   mergeRequests: Partitioned<MergeRequest>;
   /** `<project id>|<s or t>:<branch>` -> the iids of the open merge requests from (s) or into (t) the branch: what a push refreshes. */
   openMergeRequestBranches: Table<Table<true>>;
+  /** Project id -> what its merge request lists can tell without reading them all (see MergeRequestFacts). */
+  mergeRequestFacts: Table<MergeRequestFacts>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Issue link id -> the link. */
@@ -107,7 +121,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
 }
@@ -243,9 +257,21 @@ export function openMergeRequestsOn(state: State, projectId: number, side: 'sour
   }).sort((a, b) => a.iid - b.iid);
 }
 
-/** Forgets what is kept beside a deleted merge request: its place in the branch index, its events and award emoji. */
+/** Counts a merge request in (or out of) its project's facts; `created` checks that it comes no earlier than the last. */
+export function countMergeRequest(draft: Draft<State>, mr: MergeRequest, delta: 1 | -1, created = false): void {
+  const before = tget(draft.mergeRequestFacts, mr.projectId) ?? { states: { opened: 0, closed: 0, merged: 0, locked: 0 }, lastCreatedAt: null, createdInOrder: true };
+  const facts: MergeRequestFacts = { ...before, states: { ...before.states, [mr.state]: before.states[mr.state] + delta } };
+  if (created) {
+    facts.createdInOrder = before.createdInOrder && (before.lastCreatedAt === null || mr.createdAt >= before.lastCreatedAt);
+    facts.lastCreatedAt = before.lastCreatedAt === null ? mr.createdAt : Math.max(before.lastCreatedAt, mr.createdAt);
+  }
+  tset(draft.mergeRequestFacts, mr.projectId, facts);
+}
+
+/** Forgets what is kept beside a deleted merge request: its place in the branch index, its count, its events and award emoji. */
 export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): void {
   indexOpenMergeRequest(draft, mr, false);
+  countMergeRequest(draft, mr, -1);
   for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
   dropAwards(draft, { type: 'MergeRequest', id: mr.id });
 }
@@ -260,6 +286,7 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
   const mrs = tget(draft.mergeRequests, projectId);
   if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
   tdel(draft.mergeRequests, projectId);
+  tdel(draft.mergeRequestFacts, projectId);
   const owner = tget(draft.labelTitles, `p${projectId}`);
   if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
   tdel(draft.labelTitles, `p${projectId}`);
