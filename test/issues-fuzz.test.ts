@@ -36,7 +36,8 @@ const CALLS: [string, string][] = [
   ['PUT', `${P}/labels/__proto__`], ['DELETE', `${P}/labels/%E6%97%A5%E6%9C%AC`], ['POST', `${P}/labels/constructor/subscribe`], ['GET', '/groups/acme/labels'],
   ['POST', '/groups/acme/labels'], ['PUT', '/groups/acme/labels/constructor'], ['GET', '/todos'], ['POST', '/todos/1/mark_as_done'], ['POST', '/todos/mark_as_done'],
   ['GET', '/merge_requests'], ['GET', '/groups/acme/merge_requests'], ['GET', `${P}/merge_requests`], ['POST', `${P}/merge_requests`], ['GET', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1`], ['PUT', `${P}/merge_requests/1/merge`], ['POST', `${P}/merge_requests/1/add_spent_time`], ['POST', `${P}/merge_requests/1/time_estimate`], ['GET', `${P}/merge_requests/1/notes`], ['DELETE', `${P}/merge_requests/1`], ['POST', `${P}/merge_requests/1/award_emoji`], ['GET', `${P}/merge_requests/1/participants`],
-  ['POST', `${P}/merge_requests/1/subscribe`], ['POST', `${P}/merge_requests/1/todo`], ['POST', `${P}/issues/1/notes/1/award_emoji`], ['DELETE', `${P}/merge_requests/1/award_emoji/1`], ['GET', '/groups/acme/epics'],
+  ['POST', `${P}/merge_requests/1/subscribe`], ['POST', `${P}/merge_requests/1/todo`], ['POST', `${P}/issues/1/notes/1/award_emoji`], ['DELETE', `${P}/merge_requests/1/award_emoji/1`],
+  ['GET', `${P}/merge_requests/1/approvals`], ['POST', `${P}/merge_requests/1/approve`], ['POST', `${P}/merge_requests/1/unapprove`], ['GET', '/groups/acme/epics'],
   ['POST', '/groups/acme/epics'], ['GET', '/groups/acme/epics/1'], ['GET', '/groups/acme/iterations'], ['GET', `${P}/iterations`],
   ['GET', `${P}/milestones/1/issues`], ['GET', `${P}/milestones/1/merge_requests`], ['GET', `${P}/issues/%5F%5Fproto%5F%5F`], ['PUT', `${P}/issues/1e3`],
 ];
@@ -45,7 +46,7 @@ const KEYS = [
   'assignee_id', 'assignee_ids', 'assignee_username', 'author_id', 'author_username', 'due_date', 'created_after', 'updated_before', 'confidential', 'my_reaction_emoji',
   'not[labels]', 'not[iids][]', 'not[milestone_id]', 'not[weight]', 'weight', 'epic_id', 'epic_iid', 'iteration_id', 'iteration_title', 'health_status', 'issue_type',
   'pagination', 'cursor', 'per_page', 'page', 'duration', 'summary', 'name', 'color', 'new_name', 'priority', 'to_project_id', 'move_after_id', 'move_before_id',
-  'source_branch', 'target_branch', 'iid', 'created_at', 'with_labels_details', 'non_archived', 'parent_id', 'with_counts', '__proto__', 'constructor',
+  'source_branch', 'target_branch', 'iid', 'created_at', 'sha', 'with_labels_details', 'non_archived', 'parent_id', 'with_counts', '__proto__', 'constructor',
 ];
 const VALUES = fc.oneof(
   fc.constantFrom('', 'None', 'Any', 'Upcoming', 'Started', 'Current', '__proto__', 'constructor', '日本', '🎉', 'a\r\nb', '\ud800', '-1', '0', '1', '2', '999999999999999999', '1.5',

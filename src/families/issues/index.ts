@@ -11,6 +11,7 @@ import { resourceEventRoutes } from './event-routes.js';
 import { refreshMergeRequests } from './mr-refresh.js';
 import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
 import { mergeRequestPostReceive } from './push-options.js';
+import { approvalRoutes } from './approval-routes.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
 
@@ -19,7 +20,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...epicRoutes, ...resourceEventRoutes],
+  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
   pushed: refreshMergeRequests,
   postReceive: mergeRequestPostReceive,

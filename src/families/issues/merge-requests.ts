@@ -285,6 +285,9 @@ function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
 }
 
 /** Entities::MergeRequestBasic. */
+/** `merge_status` as the API shows it (public_merge_status): mergeability is always checked here. */
+export const mergeStatusOf = (mr: MergeRequest) => (mr.state === 'opened' ? 'can_be_merged' : 'cannot_be_merged_recheck');
+
 export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
   const { state } = v;
   const project = tget(state.projects, mr.projectId)!;
@@ -328,7 +331,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     work_in_progress: mr.draft,
     milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
     merge_when_pipeline_succeeds: false,
-    merge_status: mr.state === 'opened' ? 'can_be_merged' : 'cannot_be_merged_recheck',
+    merge_status: mergeStatusOf(mr),
     detailed_merge_status: mr.state === 'opened' ? (mr.draft ? 'draft_status' : 'mergeable') : 'not_open',
     merge_after: null,
     sha: mr.sha,

@@ -5,6 +5,7 @@
 // for the noteable as it was before the note (the caller's permissions, its state), else its
 // message is `Could not apply <name> command.`. What ran becomes GitLab's update params
 // (`commands_changes`), applied afterwards as the update services apply them.
+import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
 import type { Draft } from 'immer';
 import { ApiError } from '../../core/errors.js';
 import type { Namespace, Project, User } from '../../store/state.js';
@@ -78,6 +79,7 @@ const ALIASES: Record<string, string> = {
   remove_estimate: 'remove_estimate', remove_time_estimate: 'remove_estimate', spend: 'spend', spent: 'spend', spend_time: 'spend',
   remove_time_spent: 'remove_time_spent', due: 'due', remove_due_date: 'remove_due_date', confidential: 'confidential', lock: 'lock', unlock: 'unlock',
   todo: 'todo', done: 'done', subscribe: 'subscribe', unsubscribe: 'unsubscribe', award: 'award', react: 'award', duplicate: 'duplicate', merge: 'merge', draft: 'draft',
+  approve: 'approve', unapprove: 'unapprove',
 };
 /** EE's commands (the higher tiers): on the free tier they are not commands and stay in the text. */
 const EE_ALIASES: Record<string, string> = {
@@ -112,9 +114,10 @@ interface Updates {
   promote_to_epic?: boolean;
   merge?: string | null;
   wip_event?: 'wip' | 'unwip';
-  /** Not among commands_changes (GitLab's `epic` and `iteration` params). */
+  /** Not among commands_changes (GitLab's `epic` and `iteration` params; `/approve` and `/unapprove` run their services). */
   epic?: Epic | null;
   iteration?: number | null;
+  approval?: 'approve' | 'unapprove';
 }
 
 /** The commands whose message is `@execution_message[name]`: a later command of the name sets it for every one. */
@@ -519,6 +522,14 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         u.merge = opts.mergeRequestDiffHeadSha ?? null;
         return { available: true, message: 'Merged this merge request.' };
       }
+      case 'approve':
+        if (!(mr && mr.state !== 'merged' && canApprove(state, user, project!, mr, now))) return { available: false };
+        u.approval = 'approve';
+        return { available: true, message: 'Approved the current merge request.' };
+      case 'unapprove':
+        if (!(mr && mr.state !== 'merged' && approvedBy(state, mr, user))) return { available: false };
+        u.approval = 'unapprove';
+        return { available: true, message: 'Unapproved the current merge request.' };
       case 'draft':
         if (!(mr && canUpdate)) return { available: false };
         u.wip_event = mr.draft ? 'unwip' : 'wip';
@@ -705,6 +716,9 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
     recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
   }
   applySocialUpdates(draft, socialTarget('MergeRequest', before), user, u, now);
+  const current = pget(draft.mergeRequests, project.id, before.iid) as MergeRequest;
+  if (u.approval === 'approve') approveMergeRequest(draft as State, project, current, user, now)?.(draft);
+  if (u.approval === 'unapprove') unapproveMergeRequest(draft as State, current, user, now)?.(draft);
 }
 
 /** Epics::UpdateService with the quick actions' params: state, title and labels (events and notes on the epic). */

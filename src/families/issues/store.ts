@@ -95,6 +95,8 @@ export interface IssuesSlice {
   openMergeRequestBranches: Table<Table<true>>;
   /** Project id -> what its merge request lists can tell without reading them all (see MergeRequestFacts). */
   mergeRequestFacts: Table<MergeRequestFacts>;
+  /** Merge request id -> user id -> when they approved it. */
+  mergeRequestApprovals: Table<Table<number>>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Issue link id -> the link. */
@@ -121,7 +123,7 @@ export function emptyIssuesSlice(): IssuesSlice {
   return {
     labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
     subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
 }
@@ -268,10 +270,11 @@ export function countMergeRequest(draft: Draft<State>, mr: MergeRequest, delta: 
   tset(draft.mergeRequestFacts, mr.projectId, facts);
 }
 
-/** Forgets what is kept beside a deleted merge request: its place in the branch index, its count, its events and award emoji. */
+/** Forgets what is kept beside a deleted merge request: its place in the branch index, its count, approvals, events and award emoji. */
 export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): void {
   indexOpenMergeRequest(draft, mr, false);
   countMergeRequest(draft, mr, -1);
+  tdel(draft.mergeRequestApprovals, mr.id);
   for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
   dropAwards(draft, { type: 'MergeRequest', id: mr.id });
 }
