@@ -139,6 +139,20 @@ describe('merge request threads resolve', () => {
   });
 });
 
+describe('merging only when every thread is resolved', () => {
+  it('an unresolved thread blocks the merge where the project asks it, and the merge request says so', async () => {
+    const thread = (await call('POST', MR, 'reporter-token', { body: 'Please rename' })).body;
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.blocking_discussions_resolved).toBe(true);
+    expect((await call('PUT', APP, 'maintainer-token', { only_allow_merge_if_all_discussions_are_resolved: true })).status).toBe(200);
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.blocking_discussions_resolved).toBe(false);
+    expect(await call('PUT', `${APP}/merge_requests/1/merge`, 'maintainer-token')).toMatchObject({ status: 405, body: { message: '405 Method Not Allowed' } });
+    expect((await call('POST', `${APP}/merge_requests/1/notes`, 'maintainer-token', { body: '/merge' })).body).toMatchObject({ summary: ['Could not apply merge command.'] });
+    await call('PUT', `${MR}/${thread.id}`, 'dev-token', { resolved: true });
+    expect((await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body.blocking_discussions_resolved).toBe(true);
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'maintainer-token')).body).toMatchObject({ state: 'merged' });
+  });
+});
+
 describe('threads on lines of a merge request diff', () => {
   it('take a position on a line of the diff, answer GitLab’s errors for one outside it, and pass it to replies', async () => {
     const { diff_refs: refs } = (await call('GET', `${APP}/merge_requests/1`, 'dev-token')).body;

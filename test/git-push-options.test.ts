@@ -104,5 +104,9 @@ describe.skipIf(!HAS_GIT)('merge request push options', () => {
     await commit('Plain', 'e');
     expect(await push(['origin', 'no-mr'])).toContain('remote: To create a merge request for no-mr, visit:');
     expect(await push(['origin', 'no-mr:main'])).not.toContain('merge request');
+    // A project that turned the links off prints none.
+    expect((await apiCall(emulator, APP, { method: 'PUT', token: 'maintainer-token', json: { printing_merge_request_link_enabled: false } })).status).toBe(200);
+    await commit('Quiet', 'f');
+    expect(await push(['origin', 'no-mr'])).not.toContain('merge request');
   });
 });

@@ -24,7 +24,7 @@ import { taskCounts, timeStats } from './entity.js';
 import { issueMilestone } from './finder.js';
 import { findOrCreateLabels, labelBasic, labelById } from './labels.js';
 import type { Issue, Label, MergeRequest } from './records.js';
-import { addNote, dropNotes, noteKey, userNotesCount } from '../../store/notes.js';
+import { addNote, dropNotes, isResolvable, noteKey, notesTable, userNotesCount } from '../../store/notes.js';
 import { formatDuration } from './duration.js';
 import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
 import { countAwards, isSubscribed, socialTarget } from './social.js';
@@ -285,6 +285,16 @@ function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
 }
 
 /** Entities::MergeRequestBasic. */
+/**
+ * MergeRequest#mergeable_discussions_state?: true unless the project allows merging only when
+ * every thread is resolved and one is not.
+ */
+export function discussionsResolved(state: State, project: Project, mr: MergeRequest): boolean {
+  if (project.settings.only_allow_merge_if_all_discussions_are_resolved !== true) return true;
+  for (const note of tvalues(notesTable(state, noteKey('MergeRequest', mr.id)))) if (isResolvable(note) && !note.resolvedAt) return false;
+  return true;
+}
+
 /** `merge_status` as the API shows it (public_merge_status): mergeability is always checked here. */
 export const mergeStatusOf = (mr: MergeRequest) => (mr.state === 'opened' ? 'can_be_merged' : 'cannot_be_merged_recheck');
 
@@ -354,7 +364,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     squash_on_merge: mr.squash,
     task_completion_status: taskCounts(mr.description),
     has_conflicts: false,
-    blocking_discussions_resolved: true,
+    blocking_discussions_resolved: discussionsResolved(state, project, mr),
   };
 }
 

@@ -12,7 +12,7 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { issueReferences, putMergeRequest } from './merge-requests.js';
+import { discussionsResolved, issueReferences, putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, putIssue } from './store.js';
 import { recordEvent } from './events.js';
@@ -74,7 +74,8 @@ export async function acceptMergeRequest(
   state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, user: User, input: MergeInput, now: number,
 ): Promise<(draft: Draft<State>) => MergeRequest> {
   if (!canMerge(state, user, project, mr.targetBranch, now)) throw unauthorized();
-  if (mr.state !== 'opened' || mr.draft) throw notAllowed();
+  // MergeRequest#mergeable?: open, not a draft, its threads resolved where the project asks it.
+  if (mr.state !== 'opened' || mr.draft || !discussionsResolved(state, project, mr)) throw notAllowed();
   const refs = refsOf(state, project.id);
   const head = branchTip(refs, mr.sourceBranch);
   const target = branchTip(refs, mr.targetBranch);

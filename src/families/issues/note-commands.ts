@@ -24,7 +24,7 @@ import { canReadIssues, issueMilestone, issueVisible, seesConfidential } from '.
 import { labelById, labelByTitle, projectLabelOwners, groupLabelOwners, ownLabels, type LabelOwner } from './labels.js';
 import { issueReference } from './links.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { canUpdateMergeRequest, putMergeRequest } from './merge-requests.js';
+import { canUpdateMergeRequest, putMergeRequest, discussionsResolved } from './merge-requests.js';
 import { milestoneIdByTitle, scanCommands } from './quick-actions.js';
 import type { Epic, Issue, Label, MergeRequest } from './records.js';
 import {
@@ -518,7 +518,7 @@ export function interpretNoteCommands(state: State, target: NoteTarget, user: Us
         return { available: true, message: `Closed this Issue. Marked as related to, and a duplicate of, ${opts.webBase ?? ''}/${path}/-/issues/${other.iid}.` };
       }
       case 'merge': {
-        if (!(mr && mr.state === 'opened' && !mr.draft && canMerge(state, user, project!, mr.targetBranch, now))) return { available: false };
+        if (!(mr && mr.state === 'opened' && !mr.draft && discussionsResolved(state, project!, mr) && canMerge(state, user, project!, mr.targetBranch, now))) return { available: false };
         u.merge = opts.mergeRequestDiffHeadSha ?? null;
         return { available: true, message: 'Merged this merge request.' };
       }

@@ -194,7 +194,8 @@ export async function mergeRequestPostReceive(ctx: Context<unknown>, pushes: rea
       messages.push(alert(`WARNINGS:\nError encountered with push options ${rawOptions.map((r) => `'${r}'`).join(' ')}: ${errors.join('\n\n')}`));
     }
   }
-  if (project.features.merge_requests === 'disabled') return messages;
+  // PostReceiveService#merge_request_urls: none when the project turned the links off.
+  if (project.features.merge_requests === 'disabled' || project.settings.printing_merge_request_link_enabled === false) return messages;
   const web = `${ctx.webBase}/${projectFullPath(ctx.state, project)}`;
   for (const branch of branches) {
     const open = openMergeRequestsOn(ctx.state, project.id, 'source', branch)[0];
