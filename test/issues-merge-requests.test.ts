@@ -154,7 +154,8 @@ describe('merge requests', () => {
     const e = world();
     const before = e.git('acme/app').refs().branches;
     expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'reporter-token')).status).toBe(401);
-    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token', { sha: 'abc' })).body).toEqual({ message: 'SHA does not match HEAD of source branch: abc' });
+    // check_sha_param! names the merge request's head, not the sha sent.
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token', { sha: 'abc' })).body).toEqual({ message: `SHA does not match HEAD of source branch: ${before.feature}` });
     const merged = await call('PUT', `${APP}/merge_requests/1/merge`, 'dev-token', { should_remove_source_branch: true });
     expect(merged.status).toBe(200);
     const refs = e.git('acme/app').refs().branches;

@@ -1,11 +1,12 @@
 // Merge request approvals (lib/api/merge_request_approvals.rb): read them, approve (with the
 // head `sha` if given) and take an approval back.
-import { messageError, notFound, recordNotFound, unauthorized } from '../../core/errors.js';
+import { notFound, recordNotFound, unauthorized } from '../../core/errors.js';
 import { int, str } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
 import { pget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { approvalsEntity, approveMergeRequest, unapproveMergeRequest } from './approvals.js';
+import { shaMismatch } from './merge.js';
 import { canReadMergeRequests, mergeStatusOf } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 
@@ -34,7 +35,7 @@ export const approvalRoutes = [
     handler: (ctx): Reply => {
       const mr = mergeRequestOf(ctx);
       // check_sha_param!
-      if (ctx.params.sha !== undefined && ctx.params.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
+      if (ctx.params.sha !== undefined && ctx.params.sha !== mr.sha) throw shaMismatch(mr.sha);
       const change = approveMergeRequest(ctx.state, ctx.project, mr, ctx.user!, ctx.now());
       if (!change) throw unauthorized();
       ctx.update(change);

@@ -29,7 +29,8 @@ export function canMerge(state: State, user: User | null, project: Project, targ
 }
 
 const cannotMerge = () => messageError(422, 'Branch cannot be merged');
-const shaMismatch = (sha: string) => messageError(409, `SHA does not match HEAD of source branch: ${sha}`);
+/** check_sha_param!: the head the caller expected moved; the message names the head there is. */
+export const shaMismatch = (sha: string) => messageError(409, `SHA does not match HEAD of source branch: ${sha}`);
 
 /** The tree of merging `theirs` into `ours` from `base`, or null on a conflict. */
 async function mergeTrees(repo: RepositoryObjects, base: string, ours: string, theirs: string): Promise<string | null> {
@@ -80,7 +81,7 @@ export async function acceptMergeRequest(
   const head = branchTip(refs, mr.sourceBranch);
   const target = branchTip(refs, mr.targetBranch);
   if (!head || !target) throw cannotMerge();
-  if (input.sha !== undefined && input.sha !== head) throw shaMismatch(input.sha);
+  if (input.sha !== undefined && input.sha !== head) throw shaMismatch(head);
   const base = await mergeBase(repo, head, [target]);
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, head);
