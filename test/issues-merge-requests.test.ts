@@ -113,6 +113,22 @@ describe('merge requests', () => {
     expect((await call('PUT', `${APP}/merge_requests/1`, 'dev-token', {})).status).toBe(400);
   });
 
+  it('checks mergeability: a conflict once the target moved, unchecked in lists until read', async () => {
+    const clash = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'clash', target_branch: 'main', title: 'Clash' });
+    expect(clash.body).toMatchObject({ merge_status: 'can_be_merged', detailed_merge_status: 'mergeable', has_conflicts: false });
+    // Merging the feature changes README.md on main, as the clash branch does.
+    expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'maintainer-token')).body).toMatchObject({ state: 'merged' });
+    const listed = (await call('GET', `${APP}/merge_requests?state=opened`, 'dev-token')).body;
+    expect(listed).toEqual([expect.objectContaining({ iid: clash.body.iid, merge_status: 'unchecked', detailed_merge_status: 'unchecked', has_conflicts: false })]);
+    expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body).toMatchObject({
+      merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true,
+    });
+    expect(await call('PUT', `${APP}/merge_requests/${clash.body.iid}/merge`, 'maintainer-token')).toMatchObject({ status: 422, body: { message: 'Branch cannot be merged' } });
+    // A commit to the source branch is checked at once: still in conflict.
+    await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'clash', commit_message: 'More', actions: [{ action: 'create', file_path: 'm.txt', content: 'm\n' }] });
+    expect((await call('GET', `${APP}/merge_requests?state=opened`, 'dev-token')).body[0]).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true });
+  });
+
   it('deletes a merge request for owners and administrators, with what hangs on it', async () => {
     await call('POST', `${APP}/merge_requests/1/notes`, 'dev-token', { body: 'LGTM' });
     await call('POST', `${APP}/merge_requests/1/award_emoji`, 'dev-token', { name: 'thumbsup' });

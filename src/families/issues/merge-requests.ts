@@ -6,6 +6,7 @@ import type { Draft } from 'immer';
 import { recordLabelChange, recordMilestoneChange } from './events.js';
 import { crossReference, isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
 import { mergeBase } from '../../git/merge-base.js';
+import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
@@ -150,6 +151,7 @@ export async function createMergeRequest(
   const open = openMergeRequestsOn(state, project.id, 'source', input.sourceBranch).find((m) => m.targetBranch === input.targetBranch);
   if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
   const base = (await mergeBase(repo, head, [target])) ?? target;
+  const mergeStatus = (await mergesCleanly(repo, base, target, head)) ? 'can_be_merged' : 'cannot_be_merged';
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
     const labelIds = findOrCreateLabels(draft, project, input.labels ?? [], now);
@@ -177,6 +179,7 @@ export async function createMergeRequest(
       sha: head,
       baseSha: base,
       startSha: target,
+      mergeStatus,
       mergeCommitSha: null,
       draft: isDraftTitle(input.title),
       squash: input.squash ?? false,
@@ -225,6 +228,7 @@ export function editMergeRequest(project: Project, before: MergeRequest, user: U
   return (draft: Draft<State>): MergeRequest => {
     const next: MergeRequest = { ...before, ...fields, updatedAt: now };
     if (fields.title !== undefined) next.draft = isDraftTitle(fields.title);
+    if (next.targetBranch !== before.targetBranch) next.mergeStatus = 'unchecked';
     const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(before[k]));
     if (unchanged) return before;
     putMergeRequest(draft, project, next, before);
@@ -295,8 +299,29 @@ export function discussionsResolved(state: State, project: Project, mr: MergeReq
   return true;
 }
 
-/** `merge_status` as the API shows it (public_merge_status): mergeability is always checked here. */
-export const mergeStatusOf = (mr: MergeRequest) => (mr.state === 'opened' ? 'can_be_merged' : 'cannot_be_merged_recheck');
+/** `merge_status` as the API shows it (public_merge_status): the last check's, for an open merge request. */
+export const mergeStatusOf = (mr: MergeRequest) => (mr.state === 'opened' ? mr.mergeStatus : 'cannot_be_merged_recheck');
+
+/** `detailed_merge_status` (DetailedMergeStatusService): the first check that fails, in GitLab's order. */
+function detailedMergeStatus(state: State, project: Project, mr: MergeRequest): string {
+  if (mr.state !== 'opened') return 'not_open';
+  if (mr.mergeStatus === 'unchecked') return 'unchecked';
+  if (mr.draft) return 'draft_status';
+  if (!discussionsResolved(state, project, mr)) return 'discussions_not_resolved';
+  if (mr.mergeStatus === 'cannot_be_merged') return 'conflict';
+  return 'mergeable';
+}
+
+/** MergeabilityCheckService on a read: an unchecked open merge request checked against its branches as they are now. */
+export async function checkedMergeRequest(state: State, repo: RepositoryObjects, mr: MergeRequest): Promise<MergeRequest> {
+  if (mr.state !== 'opened' || mr.mergeStatus !== 'unchecked') return mr;
+  const refs = refsOf(state, mr.projectId);
+  const head = branchTip(refs, mr.sourceBranch);
+  const target = branchTip(refs, mr.targetBranch);
+  if (!head || !target) return { ...mr, mergeStatus: 'cannot_be_merged' };
+  const base = (await mergeBase(repo, head, [target])) ?? target;
+  return { ...mr, mergeStatus: (await mergesCleanly(repo, base, target, head)) ? 'can_be_merged' : 'cannot_be_merged' };
+}
 
 export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
   const { state } = v;
@@ -342,7 +367,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
     merge_when_pipeline_succeeds: false,
     merge_status: mergeStatusOf(mr),
-    detailed_merge_status: mr.state === 'opened' ? (mr.draft ? 'draft_status' : 'mergeable') : 'not_open',
+    detailed_merge_status: detailedMergeStatus(state, project, mr),
     merge_after: null,
     sha: mr.sha,
     merge_commit_sha: mr.mergeCommitSha,
@@ -363,7 +388,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     squash: mr.squash,
     squash_on_merge: mr.squash,
     task_completion_status: taskCounts(mr.description),
-    has_conflicts: false,
+    has_conflicts: mr.state === 'opened' && mr.mergeStatus === 'cannot_be_merged',
     blocking_discussions_resolved: discussionsResolved(state, project, mr),
   };
 }

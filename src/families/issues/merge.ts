@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
+import { mergeTrees } from '../../git/merge-trees.js';
 import { mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
@@ -31,26 +31,6 @@ export function canMerge(state: State, user: User | null, project: Project, targ
 const cannotMerge = () => messageError(422, 'Branch cannot be merged');
 /** check_sha_param!: the head the caller expected moved; the message names the head there is. */
 export const shaMismatch = (sha: string) => messageError(409, `SHA does not match HEAD of source branch: ${sha}`);
-
-/** The tree of merging `theirs` into `ours` from `base`, or null on a conflict. */
-async function mergeTrees(repo: RepositoryObjects, base: string, ours: string, theirs: string): Promise<string | null> {
-  const [b, o, t] = await Promise.all([base, ours, theirs].map(async (c) => (await repo.readCommit(c)).tree));
-  if (t === b || o === t) return o!;
-  if (o === b) return t!;
-  const [fb, fo, ft] = await Promise.all([listFiles(repo, b!), listFiles(repo, o!), listFiles(repo, t!)]);
-  const key = (e: { oid: string; mode: string } | undefined) => (e ? `${e.mode}:${e.oid}` : '');
-  const changes: PathChange[] = [];
-  for (const path of new Set([...fb.keys(), ...fo.keys(), ...ft.keys()])) {
-    const kb = key(fb.get(path));
-    const ko = key(fo.get(path));
-    const kt = key(ft.get(path));
-    if (kt === kb || kt === ko) continue;
-    if (ko !== kb) return null;
-    const e = ft.get(path);
-    changes.push({ path, entry: e ? { oid: e.oid, mode: e.mode } : null });
-  }
-  return writeTreeWith(repo, o!, changes);
-}
 
 /** Array#to_sentence: `a`, `a and b`, `a, b, and c`. */
 function toSentence(items: string[]): string {

@@ -7,6 +7,7 @@
 // (mark_mr_as_draft_from_commits).
 import type { Draft } from 'immer';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
+import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
@@ -32,6 +33,7 @@ interface Reload {
   head: string;
   base: string;
   start: string;
+  mergeStatus: MergeRequest['mergeStatus'];
   /** The merge request's commits after the push (its diff's), to tell new commits from existing ones. */
   commits: ReadonlySet<string>;
 }
@@ -66,7 +68,8 @@ async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Pro
     const start = branchTip(refs, mr.targetBranch);
     if (!start) continue;
     const base = (await mergeBase(repo, push.after, [start])) ?? start;
-    reloads.push({ mr, head: push.after, base, start, commits: new Set(await commitsBetween(repo, start, push.after)) });
+    const mergeStatus = (await mergesCleanly(repo, base, start, push.after)) ? 'can_be_merged' : 'cannot_be_merged';
+    reloads.push({ mr, head: push.after, base, start, mergeStatus, commits: new Set(await commitsBetween(repo, start, push.after)) });
   }
   const titles = new Map<string, string>();
   if (reloads.length > 0) for (const sha of commits) titles.set(sha, (await repo.readCommit(sha)).message.split('\n')[0]!);
@@ -77,9 +80,15 @@ async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Pro
       changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
       closeIssuesOnMerge(draft, project, mr, user, now);
     }
+    // The target moved under the others: their mergeability is checked again when read (mark_as_unchecked).
+    for (const mr of into) {
+      if (merged.includes(mr) || mr.mergeStatus === 'unchecked') continue;
+      const current = pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest;
+      putMergeRequest(draft, project, { ...current, mergeStatus: 'unchecked' }, current);
+    }
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
-      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, updatedAt: now }, r.mr);
+      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
       // mark_mr_as_draft_from_commits: a draft commit makes the merge request a draft.
       if (draftCommit && !r.mr.draft) {

@@ -19,7 +19,7 @@ import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { findOrCreateLabels } from './labels.js';
 import {
-  canCreateMergeRequest, canDestroyMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
+  canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,
   type MergeRequestView,
 } from './merge-requests.js';
@@ -48,7 +48,8 @@ export async function changesCountOf(ctx: Context<unknown>, mr: MergeRequest): P
 
 /** Entities::MergeRequest as the single merge request routes answer it. */
 export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number) {
-  return mergeRequestEntity(mrView(ctx, projectId), mr, await changesCountOf(ctx, mr));
+  const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, { id: mr.projectId }), mr);
+  return mergeRequestEntity(mrView(ctx, projectId), checked, await changesCountOf(ctx, checked));
 }
 
 const MR_LIST = {

@@ -130,6 +130,11 @@ export interface MergeRequest {
   sha: string;
   baseSha: string;
   startSha: string;
+  /**
+   * MergeabilityCheckService's result at the last head and target it saw: `unchecked` after the
+   * target branch or the target moved (a read checks again), else whether it merges cleanly.
+   */
+  mergeStatus: 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
   mergeCommitSha: string | null;
   draft: boolean;
   squash: boolean;
