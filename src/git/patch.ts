@@ -103,6 +103,42 @@ function countBefore(ops: readonly Op[], at: number, side: 'old' | 'new'): numbe
   return n;
 }
 
+/** A line of unified hunks, numbered on both sides as Gitlab::Diff::Parser numbers them. */
+export interface HunkLine {
+  /** Its line on the old side; null for an added line (Gitlab::Diff::Line#old_line). */
+  oldLine: number | null;
+  /** Its line on the new side; null for a removed line. */
+  newLine: number | null;
+  /** Both sides' counters at the line: an added or removed line keeps the other side's (a line code names them). */
+  oldPos: number;
+  newPos: number;
+}
+
+/** The lines of unified hunks (`unifiedHunks`' output), context lines included. */
+export function hunkLines(diff: string): HunkLine[] {
+  const out: HunkLine[] = [];
+  let oldPos = 0;
+  let newPos = 0;
+  for (const text of diff.split('\n')) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
+    if (hunk) {
+      oldPos = Number(hunk[1]);
+      newPos = Number(hunk[2]);
+    } else if (text.startsWith('+')) {
+      out.push({ oldLine: null, newLine: newPos, oldPos, newPos });
+      newPos++;
+    } else if (text.startsWith('-')) {
+      out.push({ oldLine: oldPos, newLine: null, oldPos, newPos });
+      oldPos++;
+    } else if (text.startsWith(' ')) {
+      out.push({ oldLine: oldPos, newLine: newPos, oldPos, newPos });
+      oldPos++;
+      newPos++;
+    }
+  }
+  return out;
+}
+
 export interface FileDiff {
   oldPath: string;
   newPath: string;

@@ -151,7 +151,7 @@ export async function createMergeRequest(
   const open = openMergeRequestsOn(state, project.id, 'source', input.sourceBranch).find((m) => m.targetBranch === input.targetBranch);
   if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
   const base = (await mergeBase(repo, head, [target])) ?? target;
-  const mergeStatus = (await mergesCleanly(repo, base, target, head)) ? 'can_be_merged' : 'cannot_be_merged';
+  const mergeStatus = await checkMergeability(repo, base, target, head);
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
     const labelIds = findOrCreateLabels(draft, project, input.labels ?? [], now);
@@ -312,6 +312,11 @@ function detailedMergeStatus(state: State, project: Project, mr: MergeRequest): 
   return 'mergeable';
 }
 
+/** MergeabilityCheckService's verdict: whether the head merges into the target from their base without a conflict. */
+export async function checkMergeability(repo: RepositoryObjects, base: string, target: string, head: string): Promise<'can_be_merged' | 'cannot_be_merged'> {
+  return (await mergesCleanly(repo, base, target, head)) ? 'can_be_merged' : 'cannot_be_merged';
+}
+
 /** MergeabilityCheckService on a read: an unchecked open merge request checked against its branches as they are now. */
 export async function checkedMergeRequest(state: State, repo: RepositoryObjects, mr: MergeRequest): Promise<MergeRequest> {
   if (mr.state !== 'opened' || mr.mergeStatus !== 'unchecked') return mr;
@@ -320,7 +325,7 @@ export async function checkedMergeRequest(state: State, repo: RepositoryObjects,
   const target = branchTip(refs, mr.targetBranch);
   if (!head || !target) return { ...mr, mergeStatus: 'cannot_be_merged' };
   const base = (await mergeBase(repo, head, [target])) ?? target;
-  return { ...mr, mergeStatus: (await mergesCleanly(repo, base, target, head)) ? 'can_be_merged' : 'cannot_be_merged' };
+  return { ...mr, mergeStatus: await checkMergeability(repo, base, target, head) };
 }
 
 export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {

@@ -7,7 +7,6 @@
 // (mark_mr_as_draft_from_commits).
 import type { Draft } from 'immer';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
-import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
@@ -17,7 +16,7 @@ import type { BranchPush, Context } from '../define.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
-import { putMergeRequest } from './merge-requests.js';
+import { checkMergeability, putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges, systemNote } from './system-notes.js';
 
@@ -68,7 +67,7 @@ async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Pro
     const start = branchTip(refs, mr.targetBranch);
     if (!start) continue;
     const base = (await mergeBase(repo, push.after, [start])) ?? start;
-    const mergeStatus = (await mergesCleanly(repo, base, start, push.after)) ? 'can_be_merged' : 'cannot_be_merged';
+    const mergeStatus = await checkMergeability(repo, base, start, push.after);
     reloads.push({ mr, head: push.after, base, start, mergeStatus, commits: new Set(await commitsBetween(repo, start, push.after)) });
   }
   const titles = new Map<string, string>();

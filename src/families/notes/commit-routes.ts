@@ -3,6 +3,7 @@
 import { messageError, missingAttribute, notFound } from '../../core/errors.js';
 import { int, str } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
+import { hunkLines } from '../../git/patch.js';
 import { addNote, noteKey, noteList, type Note } from '../../store/notes.js';
 import { tget } from '../../store/table.js';
 import { commitDiffs } from '../commits/index.js';
@@ -39,21 +40,7 @@ function commitNoteEntity(ctx: Context<unknown>, n: Note) {
  * (`new`) or a removed one (`old`) whose position on the new side is `line`.
  */
 function diffHasLine(diff: string, line: number, type: 'new' | 'old'): boolean {
-  let newPos = 0;
-  for (const text of diff.split('\n')) {
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
-    if (hunk) {
-      newPos = Number(hunk[1]);
-      continue;
-    }
-    if (text.startsWith('+')) {
-      if (type === 'new' && newPos === line) return true;
-      newPos++;
-    } else if (text.startsWith('-')) {
-      if (type === 'old' && newPos === line) return true;
-    } else if (text.startsWith(' ')) newPos++;
-  }
-  return false;
+  return hunkLines(diff).some((l) => (type === 'new' ? l.oldLine === null : l.newLine === null) && l.newPos === line);
 }
 
 const failedToSave = (field: string, text: string) => messageError(400, `Failed to save note {:${field}=>[${JSON.stringify(text)}]}`);

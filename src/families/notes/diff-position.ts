@@ -5,7 +5,7 @@
 // an image or file position names a path only.
 import { codec } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { treeDiffs } from '../../git/patch.js';
+import { hunkLines, treeDiffs } from '../../git/patch.js';
 import type { DiffPosition } from '../../store/notes.js';
 import { notesInvalid } from './errors.js';
 
@@ -25,40 +25,6 @@ export interface PositionInput {
   line_range?: Record<string, unknown>;
 }
 
-interface DiffLine {
-  /** Its line on the old side; null for an added line (Gitlab::Diff::Line#old_line). */
-  oldLine: number | null;
-  newLine: number | null;
-  /** The counters the line code names, which an added or removed line keeps for the other side. */
-  oldPos: number;
-  newPos: number;
-}
-
-/** The lines of unified hunks, numbered on both sides as Gitlab::Diff::Parser numbers them. */
-function diffLines(diff: string): DiffLine[] {
-  const out: DiffLine[] = [];
-  let oldPos = 0;
-  let newPos = 0;
-  for (const text of diff.split('\n')) {
-    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(text);
-    if (hunk) {
-      oldPos = Number(hunk[1]);
-      newPos = Number(hunk[2]);
-    } else if (text.startsWith('+')) {
-      out.push({ oldLine: null, newLine: newPos, oldPos, newPos });
-      newPos++;
-    } else if (text.startsWith('-')) {
-      out.push({ oldLine: oldPos, newLine: null, oldPos, newPos });
-      oldPos++;
-    } else if (text.startsWith(' ')) {
-      out.push({ oldLine: oldPos, newLine: newPos, oldPos, newPos });
-      oldPos++;
-      newPos++;
-    }
-  }
-  return out;
-}
-
 async function isCommit(repo: RepositoryObjects, sha: string): Promise<boolean> {
   if (!/^[0-9a-f]{40}$/.test(sha)) return false;
   return repo.readCommit(sha).then(() => true, () => false);
@@ -70,7 +36,7 @@ async function lineCode(repo: RepositoryObjects, p: PositionInput, path: string)
   const diffs = await treeDiffs(repo, (await repo.readCommit(p.base_sha)).tree, (await repo.readCommit(p.head_sha)).tree);
   const file = diffs.find((d) => d.newPath === path || d.oldPath === path);
   if (!file) return null;
-  const line = diffLines(file.diff).findLast((l) => l.oldLine === (p.old_line ?? null) && l.newLine === (p.new_line ?? null));
+  const line = hunkLines(file.diff).findLast((l) => l.oldLine === (p.old_line ?? null) && l.newLine === (p.new_line ?? null));
   if (!line) return null;
   return `${await codec.sha1(new TextEncoder().encode(file.newPath || file.oldPath))}_${line.oldPos}_${line.newPos}`;
 }
