@@ -4,7 +4,7 @@
 // closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
 import { recordLabelChange, recordMilestoneChange } from './events.js';
-import { crossReference, isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
+import { crossReference, isDraftTitle, recordMergeRequestChanges, type SpentChange } from './system-notes.js';
 import { mergeBase } from '../../git/merge-base.js';
 import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
@@ -222,17 +222,19 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
 /**
  * MergeRequests::UpdateService: the merge request with `fields` changed (a new title decides
  * whether it is a draft), stored with the notes and events of what changed; the same record
- * when nothing did.
+ * when nothing did. Time spent (`spend_time`, already in `totalTimeSpent`) is noted even when
+ * it leaves the total as it was, unless it resets a total of nothing.
  */
-export function editMergeRequest(project: Project, before: MergeRequest, user: User, fields: Partial<MergeRequest>, now: number) {
+export function editMergeRequest(project: Project, before: MergeRequest, user: User, fields: Partial<MergeRequest>, now: number, spent?: SpentChange) {
   return (draft: Draft<State>): MergeRequest => {
     const next: MergeRequest = { ...before, ...fields, updatedAt: now };
     if (fields.title !== undefined) next.draft = isDraftTitle(fields.title);
     if (next.targetBranch !== before.targetBranch) next.mergeStatus = 'unchecked';
     const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(before[k]));
-    if (unchanged) return before;
+    if (unchanged && !spent) return before;
     putMergeRequest(draft, project, next, before);
-    recordMergeRequestChanges(draft, before, next, user.id, now);
+    const timeSpent = spent && !(spent.seconds === 'reset' && before.totalTimeSpent === 0) ? spent : undefined;
+    recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
     return next;
   };
 }

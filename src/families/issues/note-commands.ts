@@ -24,7 +24,7 @@ import { canReadIssues, issueMilestone, issueVisible, seesConfidential } from '.
 import { labelById, labelByTitle, projectLabelOwners, groupLabelOwners, ownLabels, type LabelOwner } from './labels.js';
 import { issueReference } from './links.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { canUpdateMergeRequest, putMergeRequest, discussionsResolved } from './merge-requests.js';
+import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './merge-requests.js';
 import { milestoneIdByTitle, scanCommands } from './quick-actions.js';
 import type { Epic, Issue, Label, MergeRequest } from './records.js';
 import {
@@ -32,7 +32,7 @@ import {
   type IssueInput,
 } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
-import { draftlessTitle, isDraftTitle, recordMergeRequestChanges, systemNote, titleChangeBody as titleBody, toSentence, type SpentChange } from './system-notes.js';
+import { draftlessTitle, isDraftTitle, systemNote, titleChangeBody as titleBody, toSentence, type SpentChange } from './system-notes.js';
 import { applySocialUpdates, isSubscribed, pendingTodoId, socialTarget } from './social.js';
 import { objectsOf } from '../repositories/index.js';
 
@@ -691,9 +691,7 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
   if (u.label_ids !== undefined) labelIds = [...u.label_ids];
   if (u.add_label_ids) labelIds = [...new Set([...labelIds, ...u.add_label_ids])];
   if (u.remove_label_ids) labelIds = labelIds.filter((id) => !u.remove_label_ids!.includes(id));
-  const next: MergeRequest = {
-    ...before,
-    title: u.title ?? before.title,
+  const fields: Partial<MergeRequest> = {
     labelIds,
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
     milestoneId: u.milestone_id !== undefined ? u.milestone_id : before.milestoneId,
@@ -701,20 +699,17 @@ function applyToMergeRequest(draft: Draft<State>, target: Extract<NoteTarget, { 
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
   };
   // wip_event: `Draft: ` put before the title, or every draft prefix taken off it.
-  if (u.wip_event === 'wip' && !isDraftTitle(next.title)) next.title = `Draft: ${next.title}`;
-  if (u.wip_event === 'unwip') next.title = draftlessTitle(next.title);
-  if (u.title !== undefined || u.wip_event !== undefined) next.draft = isDraftTitle(next.title);
-  const spent = spentOf(u, now);
-  if (spent) next.totalTimeSpent = spent.seconds === 'reset' ? 0 : Math.max(0, before.totalTimeSpent + spent.seconds);
-  if (u.state_event === 'close' && before.state === 'opened') Object.assign(next, { state: 'closed', closedAt: now, closedById: user.id });
-  if (u.state_event === 'reopen' && before.state === 'closed') Object.assign(next, { state: 'opened', closedAt: null, closedById: null });
-  const changed = (Object.keys(next) as (keyof MergeRequest)[]).some((k) => JSON.stringify(next[k]) !== JSON.stringify(before[k]));
-  if (changed || spent) {
-    next.updatedAt = now;
-    putMergeRequest(draft, project, next, before);
-    const timeSpent = spent && !(spent.seconds === 'reset' && before.totalTimeSpent === 0) ? spent : undefined;
-    recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
+  if (u.title !== undefined || u.wip_event !== undefined) {
+    let title = u.title ?? before.title;
+    if (u.wip_event === 'wip' && !isDraftTitle(title)) title = `Draft: ${title}`;
+    if (u.wip_event === 'unwip') title = draftlessTitle(title);
+    fields.title = title;
   }
+  const spent = spentOf(u, now);
+  if (spent) fields.totalTimeSpent = spent.seconds === 'reset' ? 0 : Math.max(0, before.totalTimeSpent + spent.seconds);
+  if (u.state_event === 'close' && before.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: user.id });
+  if (u.state_event === 'reopen' && before.state === 'closed') Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
+  editMergeRequest(project, before, user, fields, now, spent)(draft);
   applySocialUpdates(draft, socialTarget('MergeRequest', before), user, u, now);
   const current = pget(draft.mergeRequests, project.id, before.iid) as MergeRequest;
   if (u.approval === 'approve') approveMergeRequest(draft as State, project, current, user, now)?.(draft);
