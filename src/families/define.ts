@@ -12,6 +12,7 @@ import type { ObjectSchema } from '../core/schema.js';
 import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
 import type { Fixture, SeedHandles, State } from './world.js';
+import type { EventKind, PushChange, StoredEvent } from './stream.js';
 
 /** The parts of a fixture a family adds: top-level keys, and fields of each user, group and project. */
 export interface FixtureParts {
@@ -55,15 +56,14 @@ export function schedule<P>(draft: Draft<CoreState>, task: TaskDef<P>, at: numbe
   addTask(draft as CoreState, { id: coreIds.next(draft as CoreState, 'task'), at, kind: task.kind, payload });
 }
 
-/** A branch moved by a request (a commit through the API, a merge, a push over git): what GitLab's post-receive hands its workers. */
-export interface BranchPush {
-  projectId: number;
-  branch: string;
-  /** The tip before; null for a new branch. */
-  before: string | null;
-  /** The tip after; null for a deleted branch. */
-  after: string | null;
-}
+/**
+ * What a family does when an event of the stream happens, inside the transaction of the request
+ * that caused it: it may read and change the world (`ctx.update`) and emit further events.
+ */
+export type Reaction<K extends EventKind> = (ctx: Context<unknown>, event: StoredEvent<K>) => void | Promise<void>;
+
+/** A family's subscribers, by kind; `request` is the answered request itself (2xx, any surface that settles), which the stream does not keep. */
+export type Subscribers = { readonly [K in EventKind]?: Reaction<K> } & { readonly request?: (ctx: Context<unknown>) => void | Promise<void> };
 
 export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {
   /** As the spec names the family. */
@@ -76,16 +76,13 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly tasks?: readonly TaskDef<never>[];
   /** Drops what the family keeps for a project or group that is being deleted. */
   readonly forget?: { project?(draft: Draft<State>, id: number): void; group?(draft: Draft<State>, id: number): void };
-  /**
-   * What the family does after a request moved branches (GitLab's post-receive workers, run
-   * here inside the request, before the world is committed): merge requests refresh, say.
-   */
-  readonly pushed?: (ctx: Context<unknown>, pushes: readonly BranchPush[]) => Promise<void>;
+  /** Its subscribers to the event stream (src/families/stream.ts), run in the list's order. */
+  readonly on?: Subscribers;
   /**
    * What the family answers a push over git with, before git hears back (PostReceiveService):
    * the push options acted on (`git push -o merge_request.create`) and lines for `remote:`.
    */
-  readonly postReceive?: (ctx: Context<unknown>, pushes: readonly BranchPush[], options: readonly string[]) => Promise<string[]>;
+  readonly postReceive?: (ctx: Context<unknown>, pushes: readonly PushChange[], options: readonly string[]) => Promise<string[]>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
   readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
   /** Type markers of the slice and of the fixture parts; never set. */

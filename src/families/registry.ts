@@ -7,7 +7,7 @@ import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
 import type { Context, Family, SeedRun, TaskContext, TaskDef } from './define.js';
-import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
+import { commitEvents, discardPending, emptyStream, type DomainEvent, type EventKind, type PushChange, type StoredEvent } from './stream.js';
 import { FAMILIES } from './index.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
@@ -33,7 +33,7 @@ checkList();
 
 /** An empty world: the shared records and every family's empty slice. */
 export function emptyState(seed = 1): State {
-  const state = emptyCoreState(seed);
+  const state = Object.assign(emptyCoreState(seed), emptyStream());
   for (const f of families) Object.assign(state, f.state?.());
   return state as State;
 }
@@ -156,6 +156,7 @@ export async function seedWorld(base: State, fixture: Fixture, now: number, git:
     },
   };
   for (const f of SEED_ORDER) await f.seed!.run(run);
+  if (state.pendingEvents.length > 0) state = produce(state, discardPending);
   return { state, handles };
 }
 
@@ -171,20 +172,54 @@ const FORGET: TaskContext['forget'] = (kind, id, draft) => {
   for (const f of families) f.forget?.[kind]?.(draft, id);
 };
 
-const PUSH_HOOKS = families.flatMap((f) => (f.pushed ? [f.pushed] : []));
+type AnyReaction = (ctx: Context<unknown>, event: StoredEvent) => void | Promise<void>;
 
-/** Hands the branch moves of a request to the families that act on them (merge requests refresh), before it commits. */
-export async function afterPushes(ctx: Context<unknown>): Promise<void> {
-  const pushes = takeBranchPushes(ctx);
-  if (pushes.length === 0) return;
-  for (const hook of PUSH_HOOKS) await hook(ctx, pushes);
+/** Each kind's subscribers, in the list's order. */
+const REACTIONS = new Map<EventKind, AnyReaction[]>();
+const REQUEST_REACTIONS: ((ctx: Context<unknown>) => void | Promise<void>)[] = [];
+for (const f of families) {
+  for (const [kind, reaction] of Object.entries(f.on ?? {})) {
+    if (kind === 'request') REQUEST_REACTIONS.push(reaction as (ctx: Context<unknown>) => void);
+    else {
+      const list = REACTIONS.get(kind as EventKind) ?? [];
+      list.push(reaction as AnyReaction);
+      REACTIONS.set(kind as EventKind, list);
+    }
+  }
+}
+
+/** How many rounds of events causing events a request may go through: more is a subscriber that loops. */
+const MAX_ROUNDS = 20;
+
+/**
+ * Settles a change that succeeded, before its world is committed: the events it emitted, each
+ * kept in the log and handed to its subscribers in order, and the events those emitted, until
+ * none is pending.
+ */
+export async function settle(ctx: Context<unknown>): Promise<void> {
+  for (let round = 0; ctx.state.pendingEvents.length > 0; round++) {
+    if (round === MAX_ROUNDS) throw new EmulatorError(`events kept causing events for ${MAX_ROUNDS} rounds: a subscriber loops`);
+    const events = ctx.update((draft) => commitEvents(draft, ctx.user?.id ?? null, ctx.now()));
+    for (const event of events) for (const reaction of REACTIONS.get(event.kind) ?? []) await reaction(ctx, event);
+  }
+}
+
+/** Settles an answered API request: its `request` subscribers (activity), then its events. */
+export async function settleRequest(ctx: Context<unknown>): Promise<void> {
+  for (const reaction of REQUEST_REACTIONS) await reaction(ctx);
+  await settle(ctx);
+}
+
+/** The events of the change under way not yet handed to subscribers, of one kind. */
+export function pendingEvents<K extends EventKind>(ctx: Context<unknown>, kind: K): DomainEvent<K>[] {
+  return ctx.state.pendingEvents.filter((e) => e.kind === kind) as unknown as DomainEvent<K>[];
 }
 
 const POST_RECEIVE_HOOKS = families.flatMap((f) => (f.postReceive ? [f.postReceive] : []));
 
 /** What the families answer a push over git with (push options acted on, links), in their order. */
 export async function postReceive(ctx: Context<unknown>, options: readonly string[]): Promise<string[]> {
-  const pushes = pendingBranchPushes(ctx);
+  const pushes: PushChange[] = pendingEvents(ctx, 'push').filter((p) => p.refType === 'branch');
   const out: string[] = [];
   for (const hook of POST_RECEIVE_HOOKS) out.push(...(await hook(ctx, pushes, options)));
   return out;

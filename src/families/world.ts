@@ -2,6 +2,7 @@
 // its slice and its fixture parts by being listed, never by editing this file.
 import type { Tier, Offering, Settings, CoreState } from '../store/state.js';
 import type { FAMILIES } from './index.js';
+import type { StreamSlice } from './stream.js';
 
 type Families = typeof FAMILIES;
 
@@ -12,8 +13,8 @@ type PartOf<H, K extends string> = Types<H> extends { fixture: infer F } ? (K ex
 type Slices<T> = T extends readonly [infer H, ...infer R] ? SliceOf<H> & Slices<R> : unknown;
 type Parts<T, K extends string> = T extends readonly [infer H, ...infer R] ? PartOf<H, K> & Parts<R, K> : unknown;
 
-/** The whole world: the shared records and every family's slice. */
-export type State = CoreState & Slices<Families>;
+/** The whole world: the shared records, the event stream and every family's slice. */
+export type State = CoreState & StreamSlice & Slices<Families>;
 
 export type FixtureUser = Parts<Families, 'user'>;
 export type FixtureGroup = Parts<Families, 'group'>;

@@ -5,8 +5,7 @@ import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 import type { Context } from '../families/define.js';
-import { recordActivity } from '../families/users/index.js';
-import { afterPushes } from '../families/registry.js';
+import { settleRequest } from '../families/registry.js';
 
 export function apiV4Surface(routes: readonly RouteDef[]): Surface {
   return {
@@ -20,9 +19,6 @@ export function apiV4Surface(routes: readonly RouteDef[]): Surface {
     journaled: true,
     notFound: () => routeNotFound(),
     renderError: renderApiError,
-    afterAnswer: async (ctx) => {
-      await afterPushes(ctx as unknown as Context);
-      recordActivity(ctx as unknown as Context);
-    },
+    afterAnswer: (ctx) => settleRequest(ctx as unknown as Context),
   };
 }

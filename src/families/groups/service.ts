@@ -4,6 +4,7 @@ import { validationFailed } from '../../core/errors.js';
 import type { Namespace } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { plain, schedule, type Change } from '../define.js';
+import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { groupNotSaved } from './errors.js';
 import { DESTROY_GROUP, changeGroupPath, createGroup, validateGroup, type GroupInput } from './rules.js';
@@ -12,7 +13,11 @@ import { DESTROY_GROUP, changeGroupPath, createGroup, validateGroup, type GroupI
 export function newGroup(state: State, input: GroupInput, now: number): Change<Namespace> {
   const errors = validateGroup(state, input);
   if (Object.keys(errors).length) throw groupNotSaved(errors);
-  return (draft) => plain(createGroup(draft as State, input, now));
+  return (draft) => {
+    const made = plain(createGroup(draft as State, input, now));
+    emit(draft, { kind: 'group.created', groupId: made.id });
+    return made;
+  };
 }
 
 /** What a caller may change of a group; absent fields keep what is there. */
@@ -35,7 +40,10 @@ export function updateGroup(state: State, group: Namespace, changes: GroupChange
   const errors = validateGroup(state, input, group);
   if (Object.keys(errors).length) throw validationFailed(errors);
   return (draft) => {
-    if (input.path !== group.path) changeGroupPath(draft as State, group.id, input.path);
+    if (input.path !== group.path) {
+      changeGroupPath(draft as State, group.id, input.path);
+      emit(draft, { kind: 'group.renamed', groupId: group.id, oldFullPath: group.fullPath });
+    }
     const g = tget(draft.namespaces, group.id)!;
     if (changes.name !== undefined) g.name = changes.name;
     if (changes.description !== undefined) g.description = changes.description;
@@ -52,6 +60,7 @@ export function updateGroup(state: State, group: Namespace, changes: GroupChange
 export function scheduleGroupDeletion(group: Namespace, now: number): Change {
   return (draft) => {
     tget(draft.namespaces, group.id)!.pendingDelete = true;
+    emit(draft, { kind: 'group.destroyed', groupId: group.id, fullPath: group.fullPath, name: group.name });
     schedule(draft, DESTROY_GROUP, now, { groupId: group.id });
   };
 }

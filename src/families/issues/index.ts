@@ -22,7 +22,7 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
   routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
   forget: { project: forgetProjectIssues, group: forgetGroupLabels },
-  pushed: refreshMergeRequests,
+  on: { push: refreshMergeRequests },
   postReceive: mergeRequestPostReceive,
 });
 

@@ -12,7 +12,8 @@ import { projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { ids, openMergeRequestsOn } from './store.js';
-import type { BranchPush, Context } from '../define.js';
+import type { Context } from '../define.js';
+import type { PushChange, StoredEvent } from '../stream.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
@@ -37,18 +38,19 @@ interface Reload {
   commits: ReadonlySet<string>;
 }
 
-export async function refreshMergeRequests(ctx: Context<unknown>, pushes: readonly BranchPush[]): Promise<void> {
+/** MergeRequests::RefreshService for a pushed branch (a subscriber of `push`). */
+export async function refreshMergeRequests(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise<void> {
   const user = ctx.user;
-  if (!user) return;
-  for (const push of pushes) await refresh(ctx, user, push);
+  if (!user || push.refType !== 'branch') return;
+  await refresh(ctx, user, push);
 }
 
-async function refresh(ctx: Context<unknown>, user: User, push: BranchPush): Promise<void> {
+async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Promise<void> {
   const project = tget(ctx.state.projects, push.projectId);
   if (!project) return;
   // One already at the pushed head (made by this push's options) has nothing to take.
-  const from = openMergeRequestsOn(ctx.state, project.id, 'source', push.branch).filter((mr) => mr.sha !== push.after);
-  const into = openMergeRequestsOn(ctx.state, project.id, 'target', push.branch);
+  const from = openMergeRequestsOn(ctx.state, project.id, 'source', push.ref).filter((mr) => mr.sha !== push.after);
+  const into = openMergeRequestsOn(ctx.state, project.id, 'target', push.ref);
   if (from.length === 0 && into.length === 0) return;
   const now = ctx.now();
   if (push.after === null) {

@@ -9,7 +9,8 @@ import { canReadProject } from '../../policy/access.js';
 import { projectByIdOrPath, projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import type { BranchPush, Context } from '../define.js';
+import type { Context } from '../define.js';
+import type { PushChange } from '../stream.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { createMergeRequest, editMergeRequest } from './merge-requests.js';
@@ -180,12 +181,12 @@ async function handlePushOptions(ctx: Context<unknown>, project: Project, user: 
  * PostReceiveService for a project's push: the push options' warning (if they failed), then a
  * link for each pushed branch but the default one and deleted ones.
  */
-export async function mergeRequestPostReceive(ctx: Context<unknown>, pushes: readonly BranchPush[], rawOptions: readonly string[]): Promise<string[]> {
+export async function mergeRequestPostReceive(ctx: Context<unknown>, pushes: readonly PushChange[], rawOptions: readonly string[]): Promise<string[]> {
   const project = pushes.length ? tget(ctx.state.projects, pushes[0]!.projectId) : undefined;
   const user = ctx.user;
   if (!project || !user) return [];
   const head = defaultBranchName(project);
-  const branches = [...new Set(pushes.filter((p) => p.after !== null && p.branch !== head).map((p) => p.branch))];
+  const branches = [...new Set(pushes.filter((p) => p.after !== null && p.ref !== head).map((p) => p.ref))];
   const messages: string[] = [];
   const o = mergeRequestOptions(rawOptions);
   if (o.one.size || o.many.size) {

@@ -10,6 +10,7 @@ import {
 import { ACCESS, type Member, type MemberState, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { plain, type Change } from '../define.js';
+import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { belowInherited, expiryInPast, levelNotInList, projectBotElsewhere } from './errors.js';
 
@@ -161,6 +162,7 @@ export function putMember(source: Source, caller: User, user: User, input: Membe
       updatedAt: now,
     };
     setMembership(draft as State, source, member);
+    emit(draft, { kind: before ? 'member.updated' : 'member.added', ...memberSubject(source), userId: user.id, accessLevel: input.accessLevel });
     return membershipOf(draft as State, source, user.id)!;
   };
 }
@@ -224,12 +226,25 @@ export function isBelow(state: State, ref: SourceRef, group: Namespace): boolean
 export function removeMember(source: Source, userId: number, skipSubresources: boolean): Change<void> {
   return (draft) => {
     const state = draft as State;
-    removeMembership(state, source, userId);
+    const removed = (from: Source | SourceRef) => {
+      const member = membershipOf(state, from, userId);
+      if (!member || !removeMembership(state, from, userId)) return;
+      const record = 'type' in from ? (from.type === 'project' ? tget(state.projects, from.id) : tget(state.namespaces, from.id)) : from;
+      if (record) emit(draft, { kind: 'member.removed', ...memberSubject(record), userId, accessLevel: member.accessLevel });
+    };
+    removed(source);
     if (kindOf(source) !== 'group' || skipSubresources) return;
     for (const ref of Array.from(sourcesOfUser(state, userId))) {
-      if (isBelow(state, ref, source as Namespace)) removeMembership(state, ref, userId);
+      if (isBelow(state, ref, source as Namespace)) removed(ref);
     }
   };
+}
+
+/** What a member event says of its source. */
+function memberSubject(source: Source) {
+  return kindOf(source) === 'project'
+    ? { source: 'project' as const, sourceId: source.id, projectId: source.id }
+    : { source: 'group' as const, sourceId: source.id };
 }
 
 /** Every direct membership of a user in a top-level group's hierarchy (the group, its subgroups, their projects). */

@@ -6,6 +6,7 @@ import { ancestry, canReadGroup, canUseFeature, hasGroupRole, hasProjectRole, is
 import { ACCESS, sequences, type Namespace, type Project, type User } from '../../store/state.js';
 import { pget, plist, pset, tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import type { Milestone } from './records.js';
 
 export const ids = sequences(['milestone', 'milestone_iid']);
@@ -78,8 +79,12 @@ export function createMilestone(draft: State, owner: MilestoneOwner, input: Mile
     pset(draft.groupMilestones, owner.groupId, milestone.id, milestone);
     pset(draft.groupMilestoneTitles, owner.groupId, milestone.title, milestone.id);
   }
+  emit(draft, { kind: 'milestone.created', ...eventOwner(owner), milestoneId: milestone.id });
   return milestone;
 }
+
+/** A milestone event's owner. */
+export const eventOwner = (o: MilestoneOwner) => (o.projectId !== undefined ? { projectId: o.projectId } : { groupId: o.groupId });
 
 /** The group a project sits in directly (`project.group`), or null for a personal project. */
 export function projectGroup(state: State, project: Project): Namespace | null {

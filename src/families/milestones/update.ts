@@ -8,10 +8,12 @@ import { json, noContent, type Reply } from '../../http/route.js';
 import { pdel, pget, pset } from '../../store/table.js';
 import { group, plain, project, route, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import { milestoneEntity } from './entity.js';
 import { milestoneNotUpdated } from './errors.js';
 import type { Milestone } from './records.js';
 import {
+  eventOwner,
   canAdminGroupMilestones, canAdminProjectMilestones, castDate, findMilestone, groupTitleOwners, projectTitleOwners, rubyErrorsHash, validateMilestone,
   type MilestoneOwner,
 } from './rules.js';
@@ -54,6 +56,7 @@ export function updateMilestone(state: State, owner: MilestoneOwner, titleOwners
       updatedAt: now,
     };
     pset(table, key, m.id, next);
+    if (next.state !== current.state) emit(draft, { kind: next.state === 'closed' ? 'milestone.closed' : 'milestone.reopened', ...eventOwner(owner), milestoneId: m.id });
     if (title !== current.title) {
       const [index, ikey] = titlesOf(d, owner);
       pdel(index, ikey, current.title);
@@ -71,6 +74,7 @@ export function destroyMilestone(owner: MilestoneOwner, m: Milestone): Change<vo
     pdel(table, key, m.id);
     const [index, ikey] = titlesOf(d, owner);
     if (pget(index, ikey, m.title) === m.id) pdel(index, ikey, m.title);
+    emit(draft, { kind: 'milestone.destroyed', ...eventOwner(owner), milestoneId: m.id, title: m.title, iid: m.iid });
   };
 }
 

@@ -6,6 +6,8 @@ import { VISIBILITY_ORDER, minVisibility } from '../../policy/visibility.js';
 import type { FeatureAccess, Project, User, Visibility } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { plain, schedule, type Change } from '../define.js';
+import { emit } from '../stream.js';
+import { projectFullPath } from '../../policy/paths.js';
 import { initializeWithReadme } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { namespaceNotValid } from './errors.js';
@@ -41,7 +43,11 @@ export function newProject(state: State, owner: User, request: ProjectChanges & 
   });
   const errors = validateProject(state, input);
   if (Object.keys(errors).length) throw validationFailed(errors);
-  return (draft) => plain(createProject(draft as State, input, now));
+  return (draft) => {
+    const made = plain(createProject(draft as State, input, now));
+    emit(draft, { kind: 'project.created', projectId: made.id, actorId: owner.id });
+    return made;
+  };
 }
 
 /** `initialize_with_readme`: an "Initial commit" of README.md, then the project as that commit left it. */
@@ -71,8 +77,12 @@ export function updateProject(state: State, user: User | null, project: Project,
   if (Object.keys(errors).length) throw validationFailed(errors);
   return (draft) => {
     const d = tget(draft.projects, project.id)!;
+    const oldFullPath = projectFullPath(draft as State, d);
     if (next.name !== d.name) rename(draft as State, d, next.name);
-    if (next.path !== d.path) repath(draft as State, d, next.path);
+    if (next.path !== d.path) {
+      repath(draft as State, d, next.path);
+      emit(draft, { kind: 'project.renamed', projectId: project.id, oldFullPath });
+    }
     d.visibility = next.visibility;
     if (changes.description !== undefined) d.description = changes.description;
     if (changes.defaultBranch !== undefined) d.defaultBranch = changes.defaultBranch;
@@ -87,7 +97,9 @@ export function updateProject(state: State, user: User | null, project: Project,
 /** Hidden at once, removed by a background job: the project's path is free when it has run. */
 export function scheduleProjectDeletion(project: Project, now: number): Change {
   return (draft) => {
-    tget(draft.projects, project.id)!.pendingDelete = true;
+    const d = tget(draft.projects, project.id)!;
+    d.pendingDelete = true;
+    emit(draft, { kind: 'project.destroyed', projectId: project.id, fullPath: projectFullPath(draft as State, d), name: d.name });
     schedule(draft, DESTROY_PROJECT, now, { projectId: project.id });
   };
 }

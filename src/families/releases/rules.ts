@@ -15,6 +15,7 @@ import { tget, tvalues } from '../../store/table.js';
 import { canReadProject, canUseFeature, hasProjectRole, isWithin } from '../../policy/access.js';
 import { findTag, refsOf, type TagRef } from '../repositories/index.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
+import { emit } from '../stream.js';
 import { findMilestone, projectGroup, projectMilestoneScope, type Milestone } from '../milestones/index.js';
 import { canCreateTag, createTag } from '../tags/index.js';
 import {
@@ -303,6 +304,7 @@ export async function createRelease(
     pset((draft as State).releases, project.id, tagName, made);
     tget(draft.projects, project.id)!.updatedAt = now;
     const added = evidence ? addEvidence(draft, project.id, tagName, evidence.summary, evidence.sha, now) : null;
+    emit(draft, { kind: 'release.created', projectId: project.id, tag: tagName });
     return { release: plain(pget((draft as State).releases, project.id, tagName)!), evidenceSha: added?.sha ?? null };
   };
 }
@@ -337,6 +339,7 @@ export function updateRelease(state: State, project: Project, user: User | null,
     if (milestones) r.milestoneIds = milestones.map((m) => m.id);
     if (JSON.stringify([r.name, r.description, r.releasedAt, r.milestoneIds]) !== before) r.updatedAt = now;
     tget(draft.projects, project.id)!.updatedAt = now;
+    emit(draft, { kind: 'release.updated', projectId: project.id, tag: tagName });
     return plain(r);
   };
 }
@@ -350,6 +353,7 @@ export function deleteRelease(state: State, project: Project, user: User | null,
     const gone = plain(pget((draft as State).releases, project.id, tagName)!);
     pdel((draft as State).releases, project.id, tagName);
     tget(draft.projects, project.id)!.updatedAt = now;
+    emit(draft, { kind: 'release.deleted', projectId: project.id, tag: tagName, name: gone.name });
     return gone;
   };
 }

@@ -23,7 +23,7 @@ import {
 } from './rules.js';
 import { branchTip, conflictsWithHierarchy, deleteBranchRef, isEmptyRepository, setBranchRef } from './refs.js';
 import type { Repository } from './records.js';
-import { recordBranchPush } from './post-push.js';
+import { recordPush } from './post-push.js';
 import { emptyTable } from '../../store/table.js';
 import {
   branchExists, branchHierarchyConflict, branchMoved, branchNameInvalid, changedBeforeDelete, changedWhileEditing, defaultBranchUndeletable,
@@ -149,7 +149,7 @@ export function moveBranch(projectId: number, branch: string, expected: string |
     if (branchTip(refs, branch) !== expected) throw branchMoved(branch);
     const wasEmpty = isEmptyRepository(refs);
     setBranchRef(refs, branch, sha);
-    recordBranchPush(draft, { projectId, branch, before: expected ?? null, after: sha });
+    recordPush(draft, { projectId, ref: branch, before: expected ?? null, after: sha });
     // The first branch pushed to an empty repository becomes HEAD unless HEAD's branch exists.
     if (wasEmpty && branch !== defaultBranchName(p as Project)) p.defaultBranch = branch;
     p.lastActivityAt = now;
@@ -243,7 +243,7 @@ export function deleteBranch(state: State, project: Project, user: User, name: s
     const refs = draftRefs(draft, project.id);
     if (branchTip(refs, name) !== expected) throw branchMoved(name);
     deleteBranchRef(refs, name);
-    recordBranchPush(draft, { projectId: project.id, branch: name, before: expected ?? null, after: null });
+    recordPush(draft, { projectId: project.id, ref: name, before: expected ?? null, after: null });
     p.lastActivityAt = now;
   };
 }

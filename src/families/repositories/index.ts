@@ -15,7 +15,7 @@ export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature
 
 import { repositorySchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
-import { defineFamily, type BranchPush, type Family } from '../define.js';
+import { defineFamily, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 
@@ -33,8 +33,6 @@ export interface RepositoriesSlice {
   repositoryPlacement: Table<string>;
   /** Messages waiting for a user's next push to a project (`project_created:<user>:<project>`); see post-push.ts. */
   postPushMessages?: Table<{ message: string; expiresAt: number }>;
-  /** Branch moves of the request being answered, for the families' post-receive work; empty between requests. */
-  pendingPushes?: BranchPush[];
 }
 
 export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({

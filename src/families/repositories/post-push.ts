@@ -4,7 +4,7 @@
 // world, their expiry on the emulator's clock.
 import type { Draft } from 'immer';
 import { emptyTable, tdel, tget, tset } from '../../store/table.js';
-import type { BranchPush, Context } from '../define.js';
+import { emit, type PushChange } from '../stream.js';
 import type { State } from '../world.js';
 
 /** How long a message waits for its push (PostPushMessage#add_message: `setex(key, 5.minutes)`). */
@@ -27,23 +27,8 @@ export function takePostPushMessage(draft: Draft<State>, key: string, now: numbe
   return kept.expiresAt > now ? kept.message : null;
 }
 
-/** Notes a branch move for the families' post-receive work (on a draft); `takeBranchPushes` hands them over. */
-export function recordBranchPush(draft: Draft<State>, push: BranchPush): void {
+/** Says that a branch or tag moved (on a draft): the `push` event post-receive's workers act on. */
+export function recordPush(draft: Draft<State>, push: Omit<PushChange, 'refType'> & { refType?: PushChange['refType'] }): void {
   if (push.before === push.after) return;
-  (draft.pendingPushes ??= []).push(push);
-}
-
-/** The branch moves of this request so far, oldest first, left in the world. */
-export function pendingBranchPushes(ctx: Context<unknown>): readonly BranchPush[] {
-  return ctx.state.pendingPushes ?? [];
-}
-
-/** The branch moves of this request, oldest first, taken out of the world. */
-export function takeBranchPushes(ctx: Context<unknown>): readonly BranchPush[] {
-  const pending = ctx.state.pendingPushes;
-  if (!pending || pending.length === 0) return [];
-  ctx.update((draft) => {
-    draft.pendingPushes = [];
-  });
-  return pending;
+  emit(draft, { kind: 'push', refType: 'branch', ...push });
 }

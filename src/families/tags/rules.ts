@@ -10,6 +10,7 @@ import { tget } from '../../store/table.js';
 import { hasProjectRole, projectAccess } from '../../policy/access.js';
 import { plain, type Change } from '../define.js';
 import { forgetRelease } from '../releases/index.js';
+import { recordPush } from '../repositories/index.js';
 import {
   deleteTagRef, draftRefs, findTag, protectedTagEntries, setTagRef, tagEntries, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
 } from '../repositories/index.js';
@@ -75,6 +76,7 @@ export async function createTag(
     const refs = draftRefs(draft, project.id);
     if (findTag(refs, name)) throw fail(`Tag ${name} already exists`);
     setTagRef(refs, name, tag);
+    recordPush(draft, { projectId: project.id, refType: 'tag', ref: name, before: null, after: tag.target });
     tget(draft.projects, project.id)!.lastActivityAt = now;
     return tag;
   };
@@ -89,6 +91,7 @@ export function deleteTag(state: State, project: Project, name: string, now: num
     if (!tag || tag.target !== expected) throw tagNotRemoved();
     const gone = plain(tag);
     deleteTagRef(refs, name);
+    recordPush(draft, { projectId: project.id, refType: 'tag', ref: name, before: gone.target, after: null });
     forgetRelease(draft, project.id, name);
     tget(draft.projects, project.id)!.lastActivityAt = now;
     return gone;

@@ -5,6 +5,7 @@ import { userSchema } from './schema.js';
 import { emptyTable, tdel, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, type Family } from '../define.js';
+import { recordActivity } from './activity.js';
 import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
@@ -35,6 +36,8 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
     runnerTokens: emptyTable(),
   }),
   routes: [...userRoutes, ...profileRoutes, ...tokenRoutes, ...runnerRoutes],
+  // Users::ActivityService and the token's last use, for each API request a user made.
+  on: { request: recordActivity },
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
   // A deleted project's or group's access tokens die with it, and so do its own runners.
@@ -69,5 +72,4 @@ export { userBasic, userDetails, currentUser, tokenEntity, type UrlBase, type Us
 export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
-export { recordActivity } from './activity.js';
 export { accessLevelSchema, memberSchema, projectTokenSchema, tokenSchema } from './schema.js';

@@ -3,6 +3,7 @@ import { EmulatorError } from '../../core/errors.js';
 import { partition, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
 import { coreIds, randomHex, sequences, type Token, type TokenKind, type User } from '../../store/state.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import type { Email } from './records.js';
 
 /** The family's own sequences. */
@@ -95,6 +96,7 @@ export function createUser(draft: State, input: UserInput, now: number): User {
     extraSharedRunnersMinutesLimit: null,
   };
   tset(draft.users, id, user);
+  emit(draft, { kind: 'user.created', userId: id });
   tset(draft.usernames, user.username.toLowerCase(), id);
   tset(draft.emailOwners, email.toLowerCase(), id);
   tset(draft.namespaces, namespaceId, {
@@ -164,6 +166,7 @@ export function createToken(draft: State, userId: number, input: TokenInput, now
   if (kind !== 'job' && kind !== 'oauth') {
     tset(draft.tokenIds, token.id, value);
     pset(draft.userTokens, userId, token.id, value);
+    emit(draft, { kind: 'token.created', tokenId: token.id, userId, tokenKind: kind });
   }
   return token;
 }

@@ -6,6 +6,7 @@ import type { User } from '../../store/state.js';
 import { partition, pdel, tdel, tentries, tget, tset, tvalues, type Table } from '../../store/table.js';
 import { defineTask, plain, schedule, type Change, type TaskContext } from '../define.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import { dropMemberships } from './memberships.js';
 import type { Draft } from 'immer';
 import { addEmail, addIdentity, createUser, identityKey, tokensOf, type UserInput } from './rules.js';
@@ -250,6 +251,7 @@ function setPrimaryEmail(draft: State, u: User, email: string, now: number): voi
 
 /** A new username moves the personal namespace and its path. */
 function renameUser(draft: State, u: User, username: string, now: number): void {
+  emit(draft, { kind: 'user.renamed', userId: u.id, oldUsername: u.username });
   tdel(draft.usernames, u.username.toLowerCase());
   tset(draft.usernames, username.toLowerCase(), u.id);
   const ns = tget(draft.namespaces, u.namespaceId);
@@ -338,7 +340,10 @@ export function scheduleUserDeletion(state: State, user: User, hard: boolean, no
   // The personal projects go with the user (Users::DestroyService).
   const projectIds: number[] = [];
   for (const p of tvalues(state.projects)) if (p.namespaceId === user.namespaceId) projectIds.push(p.id);
-  return (draft) => schedule(draft, DESTROY_USER, now, { userId: user.id, hard, projectIds });
+  return (draft) => {
+    emit(draft, { kind: 'user.destroyed', userId: user.id, username: user.username, name: user.name });
+    schedule(draft, DESTROY_USER, now, { userId: user.id, hard, projectIds });
+  };
 }
 
 /** Removes what a reject or a deletion removes: the user, their credentials, memberships and namespace. */

@@ -8,6 +8,7 @@ import { ACCESS, randomHex, type Namespace, type Project, type Token, type User 
 import { tget, tvalues } from '../../store/table.js';
 import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 import { createToken, createUser, tokensOf, type TokenInput } from './rules.js';
 
@@ -86,7 +87,10 @@ export function newImpersonationToken(state: State, user: User, p: Partial<NewTo
 export function revokeToken(token: Token): Change {
   return (draft) => {
     const t = tget(draft.tokens, token.token);
-    if (t) t.revoked = true;
+    if (t && !t.revoked) {
+      t.revoked = true;
+      emit(draft, { kind: 'token.revoked', tokenId: t.id, userId: t.userId, tokenKind: t.kind });
+    }
   };
 }
 
@@ -102,6 +106,7 @@ export function rotateToken(state: State, token: Token, expiresAt: string | unde
   if (next !== null && next <= today(now)) throw badRequest('Expiration date must be in the future');
   return (draft) => {
     tget(draft.tokens, token.token)!.revoked = true;
+    emit(draft, { kind: 'token.revoked', tokenId: token.id, userId: token.userId, tokenKind: token.kind });
     const input: TokenInput = {
       kind: token.kind,
       name: token.name,
@@ -264,6 +269,7 @@ export function newResourceToken(
 export function revokeResourceToken(r: Resource, token: Token): Change {
   return (draft) => {
     tget(draft.tokens, token.token)!.revoked = true;
+    emit(draft, { kind: 'token.revoked', tokenId: token.id, userId: token.userId, tokenKind: token.kind });
     writeMembership(draft, sourceOf(r), token.userId, null);
   };
 }

@@ -7,6 +7,7 @@ import { pdel, pset, tget, tset } from '../../store/table.js';
 import { assertRepositoryWritable, fileAt, personOf, writeFileCommit, type FileAction } from '../repositories/index.js';
 import type { Context } from '../define.js';
 import type { State } from '../world.js';
+import { emit, type EventKind } from '../stream.js';
 import { serializeFrontMatter, splitFrontMatter } from './front-matter.js';
 import { attachmentFailed, duplicatePage, pageInvalid, pageMoved, renameTaken } from './errors.js';
 import { EXTENSIONS, WIKI_FORMATS, type WikiFormat, type WikiPage } from './records.js';
@@ -107,6 +108,7 @@ export async function createPage(ctx: Context<unknown>, o: WikiOwner, input: Cre
     if (findPage(d, o, slug)) throw duplicatePage(path);
     const page: WikiPage = { path, format: input.format, metaId: ids.next(d, 'wiki_page_meta') };
     pset(pagesTable(d, o), o.id, pageKey(slug), page);
+    emitPage(d, 'wiki_page.created', o, page);
     return page;
   });
 }
@@ -160,6 +162,7 @@ export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
     const moved: WikiPage = { path, format, metaId: page.metaId };
     pdel(pagesTable(d, o), o.id, oldKey);
     pset(pagesTable(d, o), o.id, pageKey(slug), moved);
+    emitPage(d, 'wiki_page.updated', o, moved);
     return moved;
   });
 }
@@ -169,7 +172,14 @@ export async function deletePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
   const message = `${ctx.user!.username} deleted page: ${titleOf(page)}`;
   await commitWiki(ctx, o, [{ action: 'delete', path: page.path }], message, (d) => {
     pdel(pagesTable(d, o), o.id, pageKey(slugOf(page)));
+    emitPage(d, 'wiki_page.deleted', o, page);
   });
+}
+
+/** A wiki page's event: its owner, slug, title and format as they are after the change. */
+function emitPage(draft: State, kind: Extract<EventKind, `wiki_page.${string}`>, o: WikiOwner, page: WikiPage): void {
+  const owner = o.kind === 'project' ? { projectId: o.id } : { groupId: o.id };
+  emit(draft, { kind, ...owner, slug: slugOf(page), title: titleOf(page), format: page.format });
 }
 
 /** Wikis::CreateAttachmentService::MAX_FILENAME_LENGTH, and its truncation that keeps the extension. */

@@ -12,7 +12,7 @@ import { str } from '../../http/params.js';
 import type { State } from '../../families/world.js';
 import type { Project } from '../../store/state.js';
 import { isRepositoryReadOnly } from '../../families/repositories/index.js';
-import { afterPushes, postReceive } from '../../families/registry.js';
+import { postReceive, settle } from '../../families/registry.js';
 import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './access.js';
 import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
 import { projectFullPath } from '../../policy/paths.js';
@@ -207,6 +207,6 @@ export function gitSurface(readOnly: ReadOnlyCheck = MOVING_IS_READ_ONLY): Surfa
     journaled: true,
     notFound: () => routeNotFound(),
     renderError: renderApiError,
-    afterAnswer: (ctx) => afterPushes(ctx as unknown as Context),
+    afterAnswer: (ctx) => settle(ctx as unknown as Context),
   };
 }

@@ -8,7 +8,7 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { PackError, readPack, type PackedObject } from '../../git/pack.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
-  branchNames, branchTip, canDeleteBranch, recordBranchPush, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
+  branchNames, branchTip, canDeleteBranch, recordPush, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
   refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef, projectCreatedKey, takePostPushMessage,
 } from '../../families/repositories/index.js';
 import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
@@ -305,7 +305,7 @@ async function checkAndApply(
         const name = cmd.ref.slice(11);
         if (cmd.new === ZERO) deleteBranchRef(draftedRefs, name);
         else setBranchRef(draftedRefs, name, cmd.new);
-        recordBranchPush(draft, { projectId: c.project.id, branch: name, before: cmd.old === ZERO ? null : cmd.old, after: cmd.new === ZERO ? null : cmd.new });
+        recordPush(draft, { projectId: c.project.id, ref: name, before: cmd.old === ZERO ? null : cmd.old, after: cmd.new === ZERO ? null : cmd.new });
       } else if (!cmd.ref.startsWith('refs/tags/')) {
         if (cmd.new === ZERO) deleteOtherRef(draftedRefs, cmd.ref);
         else setOtherRef(draftedRefs, cmd.ref, cmd.new);
@@ -313,7 +313,10 @@ async function checkAndApply(
         const name = cmd.ref.slice(10);
         if (cmd.new === ZERO) {
           if (findTag(draftedRefs, name)) deleteTag(c.state, c.project, name, c.now)(draft);
-        } else setTagRef(draftedRefs, name, tags.get(cmd.ref)!);
+        } else {
+          setTagRef(draftedRefs, name, tags.get(cmd.ref)!);
+          recordPush(draft, { projectId: c.project.id, refType: 'tag', ref: name, before: cmd.old === ZERO ? null : cmd.old, after: cmd.new });
+        }
       }
     }
     if (wasEmpty) {

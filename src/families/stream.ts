@@ -1,0 +1,153 @@
+// The event stream: what a change of the world says happened (an issue closed, a branch pushed,
+// a member added). A service emits its events into the draft it changes, so they are committed
+// with that change or not at all: a failed request, or a run that starts again on a newer world,
+// leaves none. When a handler has succeeded, the registry stamps the request's events (id, time,
+// actor), keeps them in the world's bounded log and hands them, in order, to the subscribers the
+// families declare (`on: { push: ... }`), inside the same transaction. GitLab's events API reads
+// the log; webhooks and pipelines subscribe.
+import type { Draft } from 'immer';
+import { emptyTable, partition, pdel, tdel, tget, tset, type Partitioned, type Table } from '../store/table.js';
+import { sequences, type CoreState } from '../store/state.js';
+
+/** A branch or tag that moved (GitLab's post-receive change: oldrev, newrev, ref). */
+export interface PushChange {
+  projectId: number;
+  refType: 'branch' | 'tag';
+  /** The branch's or tag's name, without `refs/heads/` or `refs/tags/`. */
+  ref: string;
+  /** The tip before; null for a new ref. */
+  before: string | null;
+  /** The tip after; null for a deleted ref. */
+  after: string | null;
+}
+
+type Owner = { projectId: number; groupId?: never } | { groupId: number; projectId?: never };
+
+/**
+ * The stream's vocabulary: each kind and what it carries. Ids, never copies of records: a
+ * subscriber reads the record from the world it is handed.
+ */
+export interface DomainEvents {
+  push: PushChange;
+  'project.created': { projectId: number };
+  'project.renamed': { projectId: number; oldFullPath: string };
+  'project.destroyed': { projectId: number; fullPath: string; name: string };
+  'group.created': { groupId: number };
+  'group.renamed': { groupId: number; oldFullPath: string };
+  'group.destroyed': { groupId: number; fullPath: string; name: string };
+  'user.created': { userId: number };
+  'user.renamed': { userId: number; oldUsername: string };
+  'user.destroyed': { userId: number; username: string; name: string };
+  'member.added': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
+  'member.updated': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
+  'member.removed': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
+  'token.created': { tokenId: number; userId: number; tokenKind: string };
+  'token.revoked': { tokenId: number; userId: number; tokenKind: string };
+  'wiki_page.created': Owner & { slug: string; title: string; format: string };
+  'wiki_page.updated': Owner & { slug: string; title: string; format: string };
+  'wiki_page.deleted': Owner & { slug: string; title: string; format: string };
+  'release.created': { projectId: number; tag: string };
+  'release.updated': { projectId: number; tag: string };
+  'release.deleted': { projectId: number; tag: string; name: string };
+  'milestone.created': Owner & { milestoneId: number };
+  'milestone.closed': Owner & { milestoneId: number };
+  'milestone.reopened': Owner & { milestoneId: number };
+  'milestone.destroyed': Owner & { milestoneId: number; title: string; iid: number };
+  'pipeline.status': { projectId: number; pipelineId: number; status: string; previous: string | null };
+  'job.status': { projectId: number; jobId: number; pipelineId: number | null; status: string; previous: string | null };
+  'issue.opened': { projectId: number; issueId: number };
+  'issue.updated': { projectId: number; issueId: number; changes: string[] };
+  'issue.closed': { projectId: number; issueId: number };
+  'issue.reopened': { projectId: number; issueId: number };
+  'merge_request.opened': { projectId: number; mergeRequestId: number };
+  'merge_request.updated': { projectId: number; mergeRequestId: number; changes: string[] };
+  'merge_request.approved': { projectId: number; mergeRequestId: number };
+  'merge_request.unapproved': { projectId: number; mergeRequestId: number };
+  'merge_request.merged': { projectId: number; mergeRequestId: number };
+  'merge_request.closed': { projectId: number; mergeRequestId: number };
+  'merge_request.reopened': { projectId: number; mergeRequestId: number };
+  'note.created': { projectId: number | null; noteId: number; noteableType: string; noteableId: number | string; system: boolean };
+}
+
+export type EventKind = keyof DomainEvents;
+
+/** One event as a service emits it; `actorId` only where the actor is not the request's user. */
+export type DomainEvent<K extends EventKind = EventKind> = { [P in K]: { kind: P; actorId?: number | null } & DomainEvents[P] }[K];
+
+/** One event as the stream keeps it: numbered, timed and attributed when its request succeeded. */
+export type StoredEvent<K extends EventKind = EventKind> = DomainEvent<K> & { id: number; at: number; actorId: number | null };
+
+/** The stream's part of the world. */
+export interface StreamSlice {
+  /** What the change under way emitted and no subscriber has been handed yet; empty between requests. */
+  pendingEvents: DomainEvent[];
+  /** The last events, by id (oldest dropped past the log's limit). */
+  events: Table<StoredEvent>;
+  /** Project id -> ids of its events, for a project's events without walking the log. */
+  projectEvents: Partitioned<number>;
+  /** User id -> ids of the events they caused. */
+  userEvents: Partitioned<number>;
+}
+
+export function emptyStream(): StreamSlice {
+  return { pendingEvents: [], events: emptyTable(), projectEvents: emptyTable(), userEvents: emptyTable() };
+}
+
+/** How many events the log keeps: the newest, as GitLab prunes old events (it keeps three years). */
+export const EVENT_LOG_LIMIT = 20_000;
+
+const ids = sequences(['event']);
+
+type StreamDraft = Draft<StreamSlice & CoreState>;
+
+/** Says that something happened, as part of the change being made (on a draft). */
+export function emit(draft: Draft<object>, event: DomainEvent): void {
+  (draft as StreamDraft).pendingEvents.push(event as Draft<DomainEvent>);
+}
+
+/** The project an event belongs to, if any. */
+export function eventProject(e: DomainEvent): number | null {
+  return 'projectId' in e && typeof e.projectId === 'number' ? e.projectId : null;
+}
+
+/**
+ * Takes the pending events out of the draft and keeps them in the log, numbered and attributed
+ * (the request's user unless the event names its actor); returns them in order.
+ */
+export function commitEvents(draft: Draft<object>, actorId: number | null, at: number): StoredEvent[] {
+  const d = draft as StreamDraft;
+  const pending = d.pendingEvents;
+  if (pending.length === 0) return [];
+  d.pendingEvents = [];
+  const out: StoredEvent[] = [];
+  for (const e of pending) {
+    const stored = { ...(e as DomainEvent), id: ids.next(d as CoreState, 'event'), at, actorId: e.actorId ?? actorId } as StoredEvent;
+    tset(d.events, stored.id, stored);
+    const project = eventProject(stored);
+    if (project !== null) tset(partition(d.projectEvents, project), stored.id, stored.id);
+    if (stored.actorId !== null) tset(partition(d.userEvents, stored.actorId), stored.id, stored.id);
+    out.push(stored);
+  }
+  trim(d);
+  return out;
+}
+
+/** Drops the oldest events past the limit, with their index entries: the log loses events only at its old end, so its ids run on. */
+function trim(d: StreamDraft): void {
+  let oldest = ids.peek(d as CoreState, 'event') - d.events.size;
+  while (d.events.size > EVENT_LOG_LIMIT) {
+    const e = tget(d.events, oldest);
+    if (e) {
+      tdel(d.events, oldest);
+      const project = eventProject(e);
+      if (project !== null) pdel(d.projectEvents, project, e.id);
+      if (e.actorId !== null) pdel(d.userEvents, e.actorId, e.id);
+    }
+    oldest++;
+  }
+}
+
+/** Drops whatever is pending unseen: a seed's records are data, not things that happened. */
+export function discardPending(draft: Draft<object>): void {
+  (draft as StreamDraft).pendingEvents = [];
+}
