@@ -5,6 +5,7 @@ import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
+import { events } from './events/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
@@ -51,4 +52,5 @@ export const FAMILIES = [
   wikis,
   snippets,
   notes,
+  events,
 ] as const;

@@ -43,16 +43,16 @@ export interface DomainEvents {
   'member.removed': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'token.created': { tokenId: number; userId: number; tokenKind: string };
   'token.revoked': { tokenId: number; userId: number; tokenKind: string };
-  'wiki_page.created': Owner & { slug: string; title: string; format: string };
-  'wiki_page.updated': Owner & { slug: string; title: string; format: string };
-  'wiki_page.deleted': Owner & { slug: string; title: string; format: string };
+  'wiki_page.created': Owner & { metaId: number; slug: string; title: string; format: string };
+  'wiki_page.updated': Owner & { metaId: number; slug: string; title: string; format: string };
+  'wiki_page.deleted': Owner & { metaId: number; slug: string; title: string; format: string };
   'release.created': { projectId: number; tag: string };
   'release.updated': { projectId: number; tag: string };
   'release.deleted': { projectId: number; tag: string; name: string };
   'milestone.created': Owner & { milestoneId: number };
   'milestone.closed': Owner & { milestoneId: number };
   'milestone.reopened': Owner & { milestoneId: number };
-  'milestone.destroyed': Owner & { milestoneId: number; title: string; iid: number };
+  'milestone.destroyed': Owner & { milestoneId: number };
   'pipeline.status': { projectId: number; pipelineId: number; status: string; previous: string | null };
   'job.status': { projectId: number; jobId: number; pipelineId: number | null; status: string; previous: string | null };
   'issue.opened': { projectId: number; issueId: number };
@@ -85,7 +85,7 @@ export interface StreamSlice {
   events: Table<StoredEvent>;
   /** Project id -> ids of its events, for a project's events without walking the log. */
   projectEvents: Partitioned<number>;
-  /** User id -> ids of the events they caused. */
+  /** User id -> ids of the events they caused, and of those about them (a membership, a token). */
   userEvents: Partitioned<number>;
 }
 
@@ -110,6 +110,14 @@ export function eventProject(e: DomainEvent): number | null {
   return 'projectId' in e && typeof e.projectId === 'number' ? e.projectId : null;
 }
 
+/** The users an event is of: who caused it, and the user it is about, if any. */
+function eventUsers(e: StoredEvent): number[] {
+  const subject = 'userId' in e && typeof e.userId === 'number' ? e.userId : null;
+  const out = e.actorId === null ? [] : [e.actorId];
+  if (subject !== null && subject !== e.actorId) out.push(subject);
+  return out;
+}
+
 /**
  * Takes the pending events out of the draft and keeps them in the log, numbered and attributed
  * (the request's user unless the event names its actor); returns them in order.
@@ -125,7 +133,7 @@ export function commitEvents(draft: Draft<object>, actorId: number | null, at: n
     tset(d.events, stored.id, stored);
     const project = eventProject(stored);
     if (project !== null) tset(partition(d.projectEvents, project), stored.id, stored.id);
-    if (stored.actorId !== null) tset(partition(d.userEvents, stored.actorId), stored.id, stored.id);
+    for (const user of eventUsers(stored)) tset(partition(d.userEvents, user), stored.id, stored.id);
     out.push(stored);
   }
   trim(d);
@@ -141,7 +149,7 @@ function trim(d: StreamDraft): void {
       tdel(d.events, oldest);
       const project = eventProject(e);
       if (project !== null) pdel(d.projectEvents, project, e.id);
-      if (e.actorId !== null) pdel(d.userEvents, e.actorId, e.id);
+      for (const user of eventUsers(e)) pdel(d.userEvents, user, e.id);
     }
     oldest++;
   }

@@ -74,7 +74,7 @@ export function destroyMilestone(owner: MilestoneOwner, m: Milestone): Change<vo
     pdel(table, key, m.id);
     const [index, ikey] = titlesOf(d, owner);
     if (pget(index, ikey, m.title) === m.id) pdel(index, ikey, m.title);
-    emit(draft, { kind: 'milestone.destroyed', ...eventOwner(owner), milestoneId: m.id, title: m.title, iid: m.iid });
+    emit(draft, { kind: 'milestone.destroyed', ...eventOwner(owner), milestoneId: m.id });
   };
 }
 

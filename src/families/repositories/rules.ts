@@ -99,7 +99,7 @@ export function isValidBranchName(name: string): boolean {
 }
 
 /** The commit a tag or any object id peels to, or null. */
-async function peel(repo: RepositoryObjects, oid: string): Promise<string | null> {
+export async function peelToCommit(repo: RepositoryObjects, oid: string): Promise<string | null> {
   for (let i = 0; i < 10; i++) {
     const type = await repo.type(oid);
     if (type === 'commit') return oid;
@@ -113,7 +113,7 @@ async function resolveName(repo: RepositoryObjects, { project, refs }: RepoView,
   const branch = (n: string) => branchTip(refs, n) ?? null;
   const tag = (n: string) => findTag(refs, n)?.commit ?? null;
   if (name === 'HEAD') return branch(defaultBranchName(project));
-  if (/^[0-9a-f]{40}$/.test(name) && repo.has(name)) return peel(repo, name);
+  if (/^[0-9a-f]{40}$/.test(name) && repo.has(name)) return peelToCommit(repo, name);
   if (name.startsWith('refs/heads/')) return branch(name.slice(11));
   if (name.startsWith('refs/tags/')) return tag(name.slice(10));
   // git's lookup order: refs/<name>, refs/tags/<name>, refs/heads/<name>, then an abbreviated id.
@@ -122,7 +122,7 @@ async function resolveName(repo: RepositoryObjects, { project, refs }: RepoView,
   if (/^[0-9a-f]{4,39}$/.test(name)) {
     const found: string[] = [];
     for (const oid of repo.findByPrefix(name)) {
-      const commit = await peel(repo, oid);
+      const commit = await peelToCommit(repo, oid);
       if (commit && !found.includes(commit)) found.push(commit);
     }
     return found.length === 1 ? found[0]! : null;

@@ -66,7 +66,7 @@ function dropRunner(draft: State, id: number, token: string): void {
   tdel(draft.runnerTokens, token);
 }
 
-export { createSession, createToken, createUser, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
+export { createSession, createToken, createUser, findUserByIdOrUsername, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
 export { userBasic, userDetails, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
 export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';

@@ -179,7 +179,7 @@ export async function deletePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
 /** A wiki page's event: its owner, slug, title and format as they are after the change. */
 function emitPage(draft: State, kind: Extract<EventKind, `wiki_page.${string}`>, o: WikiOwner, page: WikiPage): void {
   const owner = o.kind === 'project' ? { projectId: o.id } : { groupId: o.id };
-  emit(draft, { kind, ...owner, slug: slugOf(page), title: titleOf(page), format: page.format });
+  emit(draft, { kind, ...owner, metaId: page.metaId, slug: slugOf(page), title: titleOf(page), format: page.format });
 }
 
 /** Wikis::CreateAttachmentService::MAX_FILENAME_LENGTH, and its truncation that keeps the extension. */

@@ -1,0 +1,125 @@
+// The events API (lib/api/events.rb, project_events.rb, helpers/events_helpers.rb, EventsFinder):
+// the caller's events (or, with `scope=all`, those of every project they are a member of), a
+// user's contribution events and a project's visible events, newest first; `action`,
+// `target_type`, `before` and `after` filter, `sort=asc` reverses. Rows come from the stream's
+// log. As EventsFinder, the projects the caller cannot see are left out before the page is cut
+// (X-Total counts the rest) and each row's own ability is checked on the page.
+import { notFound } from '../../core/errors.js';
+import { date, str } from '../../http/params.js';
+import { json, type Reply } from '../../http/route.js';
+import { canReadProject, projectAccess } from '../../policy/access.js';
+import { ACCESS, type User } from '../../store/state.js';
+import { tget, tvaluesDesc, type Table } from '../../store/table.js';
+import { findUserByIdOrUsername } from '../users/index.js';
+import { project, route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import { eventEntity } from './entity.js';
+import { ACTIONS, rowOf, TARGET_TYPES, type EventRow } from './rows.js';
+
+const FILTERS = {
+  action: str().values(ACTIONS),
+  target_type: str().values(Object.keys(TARGET_TYPES) as (keyof typeof TARGET_TYPES)[]),
+  before: date(),
+  after: date(),
+  sort: str().values(['asc', 'desc'] as const).default('desc'),
+};
+
+type Filters = { action?: string; target_type?: keyof typeof TARGET_TYPES; before?: string; after?: string; sort: 'asc' | 'desc' };
+
+const DAY = 86_400_000;
+
+/** The rows of `ids` (newest first) that pass the filters and whose project the caller may see. */
+function rows(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (row: EventRow) => boolean = () => true): EventRow[] {
+  const state = ctx.state;
+  const now = ctx.now();
+  const before = f.before !== undefined ? Date.parse(`${f.before}T00:00:00Z`) : undefined; // created_at < before.beginning_of_day
+  const after = f.after !== undefined ? Date.parse(`${f.after}T00:00:00Z`) + DAY : undefined; // created_at > after.end_of_day
+  const type = f.target_type !== undefined ? TARGET_TYPES[f.target_type] : undefined;
+  const seen = new Map<number, boolean>();
+  const out: EventRow[] = [];
+  for (const id of ids) {
+    const e = tget(state.events, id);
+    const row = e && rowOf(e);
+    if (!row || !keep(row)) continue;
+    if (f.action !== undefined && row.action !== f.action) continue;
+    if (type !== undefined && (row.target?.type ?? null) !== type) continue;
+    if (before !== undefined && !(row.event.at < before)) continue;
+    if (after !== undefined && !(row.event.at >= after)) continue;
+    let visible = seen.get(row.projectId);
+    if (visible === undefined) {
+      const p = tget(state.projects, row.projectId);
+      seen.set(row.projectId, (visible = p !== undefined && canReadProject(state, ctx.user, p, now)));
+    }
+    if (visible) out.push(row);
+  }
+  return f.sort === 'asc' ? out.reverse() : out;
+}
+
+/** One page of rows, with GitLab's headers; rows whose target the caller may not read are dropped from it. */
+function page(ctx: Context<unknown>, all: EventRow[]): Reply {
+  const state = ctx.state;
+  const now = ctx.now();
+  const shown = ctx.paginate(all).filter((row) => row.visible(state, ctx.user, tget(state.projects, row.projectId)!, now));
+  return json(shown.map((row) => eventEntity(state, row, tget(state.pushPayloads, row.event.id), ctx)));
+}
+
+function* idsOf(table: Table<number> | undefined): IterableIterator<number> {
+  if (table) yield* tvaluesDesc(table);
+}
+
+function* allIds(state: State): IterableIterator<number> {
+  for (const e of tvaluesDesc(state.events)) yield e.id;
+}
+
+/** Users::... `read_user_profile`: a private profile's events are its owner's and administrators' to read. */
+const readsProfile = (viewer: User | null, user: User) => !user.privateProfile || (viewer !== null && (viewer.admin || viewer.id === user.id));
+
+export const eventRoutes = [
+  route({
+    method: 'GET',
+    path: '/events',
+    auth: 'user',
+    scopes: ['read_user'],
+    paginated: true,
+    params: { ...FILTERS, scope: str() },
+    handler: (ctx) => {
+      const user = ctx.user!;
+      if (ctx.params.scope === 'all') {
+        // EventCollection over the caller's authorized projects.
+        const now = ctx.now();
+        const member = new Map<number, boolean>();
+        const mine = (row: EventRow) => {
+          let is = member.get(row.projectId);
+          if (is === undefined) {
+            const p = tget(ctx.state.projects, row.projectId);
+            member.set(row.projectId, (is = p !== undefined && projectAccess(ctx.state, user, p, now) >= ACCESS.guest));
+          }
+          return is;
+        };
+        return page(ctx, rows(ctx, allIds(ctx.state), ctx.params, mine));
+      }
+      return page(ctx, rows(ctx, idsOf(tget(ctx.state.userEvents, user.id)), ctx.params, (row) => row.authorId === user.id));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/users/:id/events',
+    scopes: ['read_user'],
+    paginated: true,
+    params: { id: str().required(), ...FILTERS },
+    handler: (ctx) => {
+      const user = findUserByIdOrUsername(ctx.state, ctx.params.id);
+      if (!user) throw notFound('User');
+      if (!readsProfile(ctx.user, user)) return page(ctx, []);
+      return page(ctx, rows(ctx, idsOf(tget(ctx.state.userEvents, user.id)), ctx.params, (row) => row.authorId === user.id));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/events',
+    scope: project(),
+    paginated: true,
+    params: FILTERS,
+    handler: (ctx) => page(ctx, rows(ctx, idsOf(tget(ctx.state.projectEvents, ctx.project.id)), ctx.params)),
+  }),
+];

@@ -1,0 +1,193 @@
+// The events API (GET /events, /users/:id/events, /projects/:id/events), read from the event
+// stream: what GitLab records for a push, a project's creation, a membership, a milestone and a
+// wiki page, its filters, order and visibility; and the stream itself: a failed request adds
+// nothing.
+import { describe, expect, it } from 'vitest';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+
+const NOW = '2026-03-02T10:00:00Z';
+
+const world = seededWorld(
+  {
+    users: TEAM,
+    groups: [ACME],
+    projects: [
+      { namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'README.md': '# app\n' } } },
+      { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'index.html': '<p>hi</p>\n' } } },
+    ],
+  },
+  NOW,
+);
+
+async function body(res: Response): Promise<any> {
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+  return res.json();
+}
+
+const commit = (project: string, token: string, branch: string, message: string, extra: Record<string, unknown> = {}) =>
+  apiCall(world(), `/projects/${encodeURIComponent(project)}/repository/commits`, {
+    method: 'POST',
+    token,
+    json: { branch, commit_message: message, actions: [{ action: 'create', file_path: `${message.replace(/\W+/g, '-')}.txt`, content: message }], ...extra },
+  });
+
+describe('events of a push', () => {
+  it('a commit through the API is a push: pushed to, with its payload', async () => {
+    await body(await commit('acme/app', 'dev-token', 'main', 'Add the first feature\n\nwith a body'));
+    const [event] = await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'dev-token' }));
+    expect(event).toMatchObject({
+      project_id: expect.any(Number),
+      action_name: 'pushed to',
+      target_id: null,
+      target_iid: null,
+      target_type: null,
+      author_username: 'dev',
+      target_title: null,
+      created_at: '2026-03-02T10:00:00.000Z',
+      push_data: { commit_count: 1, action: 'pushed', ref_type: 'branch', ref: 'main', commit_title: 'Add the first feature', ref_count: null },
+      author: { username: 'dev' },
+    });
+    expect(event.push_data.commit_from).toMatch(/^[0-9a-f]{40}$/);
+    expect(event.push_data.commit_to).toMatch(/^[0-9a-f]{40}$/);
+    expect(event.push_data.commit_from).not.toBe(event.push_data.commit_to);
+  });
+
+  it('a new branch is pushed new, counting the commits its default branch lacks; a deleted one is deleted', async () => {
+    await body(await commit('acme/app', 'dev-token', 'feature', 'One', { start_branch: 'main' }));
+    await body(await commit('acme/app', 'dev-token', 'feature', 'Two'));
+    expect((await apiCall(world(), '/projects/acme%2Fapp/repository/branches/feature', { method: 'DELETE', token: 'maintainer-token' })).status).toBe(204);
+    const events = await body(await apiCall(world(), '/projects/acme%2Fapp/events?action=pushed', { token: 'dev-token' }));
+    expect(events.map((e: any) => [e.action_name, e.push_data.action, e.push_data.commit_count, e.push_data.commit_title])).toEqual([
+      ['deleted', 'removed', 0, null],
+      ['pushed to', 'pushed', 1, 'Two'],
+      ['pushed new', 'created', 1, 'One'],
+    ]);
+  });
+
+  it('a tag made through the API is a tag push of its commit', async () => {
+    await body(await apiCall(world(), '/projects/acme%2Fapp/repository/tags', { method: 'POST', token: 'maintainer-token', json: { tag_name: 'v1.0', ref: 'main', message: 'First' } }));
+    const [event] = await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'maintainer-token' }));
+    expect(event.action_name).toBe('pushed new');
+    expect(event.push_data).toMatchObject({ ref_type: 'tag', ref: 'v1.0', action: 'created', commit_count: 1, commit_from: null });
+  });
+
+  it('a failed request leaves no event', async () => {
+    const before = await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'dev-token' }));
+    const res = await commit('acme/app', 'dev-token', 'main', 'Clash', { actions: [{ action: 'update', file_path: 'missing.txt', content: 'x' }] });
+    expect(res.status).toBe(400);
+    expect(await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'dev-token' }))).toEqual(before);
+  });
+});
+
+describe('other events GitLab records', () => {
+  it('a project made through the API is created, by its creator', async () => {
+    const made = await body(await apiCall(world(), '/projects', { method: 'POST', token: 'dev-token', json: { name: 'tools' } }));
+    const [event] = await body(await apiCall(world(), `/projects/${made.id}/events`, { token: 'dev-token' }));
+    expect(event).toMatchObject({ project_id: made.id, action_name: 'created', target_type: null, author_username: 'dev' });
+  });
+
+  it('a member added and removed: joined and left, authored by the member', async () => {
+    const outId = (await body(await apiCall(world(), '/users?username=out', { token: 'root-token' })))[0].id;
+    await body(await apiCall(world(), '/projects/acme%2Fsite/members', { method: 'POST', token: 'root-token', json: { user_id: outId, access_level: 30 } }));
+    const res = await apiCall(world(), `/projects/acme%2Fsite/members/${outId}`, { method: 'DELETE', token: 'root-token' });
+    expect(res.status).toBe(204);
+    const events = await body(await apiCall(world(), '/projects/acme%2Fsite/events', { token: 'root-token' }));
+    expect(events.map((e: any) => [e.action_name, e.author_username])).toEqual([
+      ['left', 'out'],
+      ['joined', 'out'],
+    ]);
+    const own = await body(await apiCall(world(), '/users/out/events', { token: 'outsider-token' }));
+    expect(own.map((e: any) => e.action_name)).toEqual(['left', 'joined']);
+  });
+
+  it('a milestone: opened, closed, opened again, destroyed; once it is gone, its events name no title and its id as iid', async () => {
+    const m = await body(await apiCall(world(), '/projects/acme%2Fapp/milestones', { method: 'POST', token: 'maintainer-token', json: { title: 'v1' } }));
+    const [opened] = await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'maintainer-token' }));
+    expect(opened).toMatchObject({ action_name: 'opened', target_type: 'Milestone', target_id: m.id, target_iid: m.iid, target_title: 'v1' });
+    await body(await apiCall(world(), `/projects/acme%2Fapp/milestones/${m.id}`, { method: 'PUT', token: 'maintainer-token', json: { state_event: 'close' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/milestones/${m.id}`, { method: 'PUT', token: 'maintainer-token', json: { state_event: 'activate' } }));
+    expect((await apiCall(world(), `/projects/acme%2Fapp/milestones/${m.id}`, { method: 'DELETE', token: 'maintainer-token' })).status).toBe(204);
+    const events = await body(await apiCall(world(), '/projects/acme%2Fapp/events?target_type=milestone&sort=asc', { token: 'maintainer-token' }));
+    expect(events.map((e: any) => [e.action_name, e.target_type, e.target_id, e.target_iid, e.target_title])).toEqual([
+      ['opened', 'Milestone', m.id, m.id, null],
+      ['closed', 'Milestone', m.id, m.id, null],
+      ['opened', 'Milestone', m.id, m.id, null],
+      ['destroyed', 'Milestone', m.id, m.id, null],
+    ]);
+  });
+
+  it('a wiki page: created, updated, destroyed, with wiki_page', async () => {
+    await body(await apiCall(world(), '/projects/acme%2Fapp/wikis', { method: 'POST', token: 'dev-token', json: { title: 'Home', content: 'hello' } }));
+    await body(await apiCall(world(), '/projects/acme%2Fapp/wikis/Home', { method: 'PUT', token: 'dev-token', json: { content: 'hello again' } }));
+    expect((await apiCall(world(), '/projects/acme%2Fapp/wikis/Home', { method: 'DELETE', token: 'maintainer-token' })).status).toBe(204);
+    const events = await body(await apiCall(world(), '/projects/acme%2Fapp/events?target_type=wiki', { token: 'dev-token' }));
+    expect(events.map((e: any) => e.action_name)).toEqual(['destroyed', 'updated', 'created']);
+    expect(events[2]).toMatchObject({ target_type: 'WikiPage::Meta', target_id: expect.any(Number), target_title: 'Home', wiki_page: { format: 'markdown', slug: 'Home', title: 'Home' } });
+  });
+});
+
+describe('who sees which events', () => {
+  it("a private project's events are 404 to an outsider, and left out of a user's events", async () => {
+    await body(await commit('acme/app', 'dev-token', 'main', 'Private work'));
+    await body(await commit('acme/site', 'root-token', 'main', 'Public work'));
+    expect((await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'outsider-token' })).status).toBe(404);
+    const seen = await body(await apiCall(world(), '/users/dev/events', { token: 'outsider-token' }));
+    expect(seen).toEqual([]);
+    const own = await body(await apiCall(world(), '/users/dev/events', { token: 'dev-token' }));
+    expect(own.map((e: any) => e.push_data.commit_title)).toEqual(['Private work']);
+    expect(await body(await apiCall(world(), '/projects/acme%2Fsite/events'))).toHaveLength(1);
+  });
+
+  it('a guest sees no pushes of a project whose code needs Reporter', async () => {
+    await body(await apiCall(world(), '/projects/acme%2Fapp', { method: 'PUT', token: 'root-token', json: { repository_access_level: 'private' } }));
+    await body(await commit('acme/app', 'dev-token', 'main', 'Code'));
+    const res = await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'guest-token' });
+    // X-Total counts the rows before each row's own ability is checked, as EventsFinder does.
+    expect(res.headers.get('x-total')).toBe('1');
+    expect(await body(res)).toEqual([]);
+  });
+
+  it('GET /events is the caller\'s own; scope=all is every project they are a member of', async () => {
+    await body(await commit('acme/app', 'maintainer-token', 'main', 'By mai'));
+    await body(await commit('acme/app', 'dev-token', 'main', 'By dev'));
+    await body(await commit('acme/site', 'root-token', 'main', 'Elsewhere'));
+    const own = await body(await apiCall(world(), '/events', { token: 'dev-token' }));
+    expect(own.map((e: any) => e.push_data.commit_title)).toEqual(['By dev']);
+    const all = await body(await apiCall(world(), '/events?scope=all', { token: 'dev-token' }));
+    expect(all.map((e: any) => e.push_data.commit_title)).toEqual(['By dev', 'By mai']);
+    expect((await apiCall(world(), '/events')).status).toBe(401);
+  });
+
+  it('a private profile shows its events to its owner and administrators only', async () => {
+    await body(await commit('acme/site', 'root-token', 'main', 'Mine'));
+    await body(await apiCall(world(), '/users/1', { method: 'PUT', token: 'root-token', json: { private_profile: true } }));
+    expect(await body(await apiCall(world(), '/users/root/events', { token: 'dev-token' }))).toEqual([]);
+    expect(await body(await apiCall(world(), '/users/root/events', { token: 'root-token' }))).toHaveLength(1);
+  });
+});
+
+describe('filters and pages', () => {
+  it('before and after are days: after excludes its own day, before excludes its own day', async () => {
+    await body(await commit('acme/site', 'root-token', 'main', 'Monday'));
+    world().clock.set('2026-03-03T10:00:00Z');
+    await body(await commit('acme/site', 'root-token', 'main', 'Tuesday'));
+    world().clock.set('2026-03-04T10:00:00Z');
+    await body(await commit('acme/site', 'root-token', 'main', 'Wednesday'));
+    const titles = async (q: string) => (await body(await apiCall(world(), `/projects/acme%2Fsite/events?${q}`))).map((e: any) => e.push_data.commit_title);
+    expect(await titles('after=2026-03-02')).toEqual(['Wednesday', 'Tuesday']);
+    expect(await titles('before=2026-03-04')).toEqual(['Tuesday', 'Monday']);
+    expect(await titles('after=2026-03-02&before=2026-03-04')).toEqual(['Tuesday']);
+    expect(await titles('sort=asc&per_page=2')).toEqual(['Monday', 'Tuesday']);
+  });
+
+  it('bad filters are 400 with Grape\'s messages; an unknown user is 404', async () => {
+    const error = async (q: string) => (await apiCall(world(), `/projects/acme%2Fsite/events?${q}`)).json();
+    expect(await error('action=poked')).toEqual({ error: 'action does not have a valid value' });
+    expect(await error('target_type=Issue')).toEqual({ error: 'target_type does not have a valid value' });
+    expect(await error('before=yesterday')).toEqual({ error: 'before is invalid' });
+    expect(await error('sort=up')).toEqual({ error: 'sort does not have a valid value' });
+    const res = await apiCall(world(), '/users/nobody/events', { token: 'dev-token' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ message: '404 User Not Found' });
+  });
+});
