@@ -75,7 +75,12 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly routes?: readonly RouteDef[];
   readonly tasks?: readonly TaskDef<never>[];
   /** Drops what the family keeps for a project or group that is being deleted. */
-  readonly forget?: { project?(draft: Draft<State>, id: number): void; group?(draft: Draft<State>, id: number): void };
+  readonly forget?: {
+    project?(draft: Draft<State>, id: number): void;
+    group?(draft: Draft<State>, id: number): void;
+    /** An event the stream's log drops (its oldest, past the log's limit): what the family keeps of it goes too. */
+    event?(draft: Draft<State>, event: StoredEvent): void;
+  };
   /** Its subscribers to the event stream (src/families/stream.ts), run in the list's order. */
   readonly on?: Subscribers;
   /**

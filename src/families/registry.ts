@@ -172,6 +172,8 @@ const FORGET: TaskContext['forget'] = (kind, id, draft) => {
   for (const f of families) f.forget?.[kind]?.(draft, id);
 };
 
+const FORGET_EVENT = families.flatMap((f) => (f.forget?.event ? [f.forget.event] : []));
+
 type AnyReaction = (ctx: Context<unknown>, event: StoredEvent) => void | Promise<void>;
 
 /** Each kind's subscribers, in the list's order. */
@@ -199,7 +201,7 @@ const MAX_ROUNDS = 20;
 export async function settle(ctx: Context<unknown>): Promise<void> {
   for (let round = 0; ctx.state.pendingEvents.length > 0; round++) {
     if (round === MAX_ROUNDS) throw new EmulatorError(`events kept causing events for ${MAX_ROUNDS} rounds: a subscriber loops`);
-    const events = ctx.update((draft) => commitEvents(draft, ctx.user?.id ?? null, ctx.now()));
+    const events = ctx.update((draft) => commitEvents(draft, ctx.user?.id ?? null, ctx.now(), (e) => FORGET_EVENT.forEach((forget) => forget(draft, e))));
     for (const event of events) for (const reaction of REACTIONS.get(event.kind) ?? []) await reaction(ctx, event);
   }
 }

@@ -122,7 +122,7 @@ function eventUsers(e: StoredEvent): number[] {
  * Takes the pending events out of the draft and keeps them in the log, numbered and attributed
  * (the request's user unless the event names its actor); returns them in order.
  */
-export function commitEvents(draft: Draft<object>, actorId: number | null, at: number): StoredEvent[] {
+export function commitEvents(draft: Draft<object>, actorId: number | null, at: number, dropped: (event: StoredEvent) => void = () => {}): StoredEvent[] {
   const d = draft as StreamDraft;
   const pending = d.pendingEvents;
   if (pending.length === 0) return [];
@@ -136,12 +136,12 @@ export function commitEvents(draft: Draft<object>, actorId: number | null, at: n
     for (const user of eventUsers(stored)) tset(partition(d.userEvents, user), stored.id, stored.id);
     out.push(stored);
   }
-  trim(d);
+  trim(d, dropped);
   return out;
 }
 
 /** Drops the oldest events past the limit, with their index entries: the log loses events only at its old end, so its ids run on. */
-function trim(d: StreamDraft): void {
+function trim(d: StreamDraft, dropped: (event: StoredEvent) => void): void {
   let oldest = ids.peek(d as CoreState, 'event') - d.events.size;
   while (d.events.size > EVENT_LOG_LIMIT) {
     const e = tget(d.events, oldest);
@@ -150,6 +150,7 @@ function trim(d: StreamDraft): void {
       const project = eventProject(e);
       if (project !== null) pdel(d.projectEvents, project, e.id);
       for (const user of eventUsers(e)) pdel(d.userEvents, user, e.id);
+      dropped(e as StoredEvent);
     }
     oldest++;
   }

@@ -1,18 +1,39 @@
 // GitLab's events API, read from the event stream's log; the payloads of push events are worked
 // out when the push happens, by a subscriber.
 import { emptyTable, type Table } from '../../store/table.js';
+import type { Context } from '../define.js';
+import type { StoredEvent } from '../stream.js';
 import { defineFamily, type Family } from '../define.js';
+import { forgetRow, indexRow } from './index-rows.js';
 import { recordPushPayload, type PushPayload } from './push.js';
 import { eventRoutes } from './routes.js';
 
 export interface EventsSlice {
   /** Push event id -> what PushEventPayload says of its push. */
   pushPayloads: Table<PushPayload>;
+  /** The ids of the log's events that are GitLab rows, by project (and action, and target type) and by author: see index-rows.ts. */
+  eventRows: Table<Table<number>>;
 }
 
 export const events: Family<EventsSlice> = defineFamily({
   name: 'events',
-  state: () => ({ pushPayloads: emptyTable() }),
+  state: () => ({ pushPayloads: emptyTable(), eventRows: emptyTable() }),
   routes: eventRoutes,
-  on: { push: recordPushPayload },
+  on: {
+    push: async (ctx: Context<unknown>, e: StoredEvent<'push'>) => {
+      await recordPushPayload(ctx, e);
+      indexRow(ctx, e);
+    },
+    'project.created': indexRow,
+    'member.added': indexRow,
+    'member.removed': indexRow,
+    'milestone.created': indexRow,
+    'milestone.closed': indexRow,
+    'milestone.reopened': indexRow,
+    'milestone.destroyed': indexRow,
+    'wiki_page.created': indexRow,
+    'wiki_page.updated': indexRow,
+    'wiki_page.deleted': indexRow,
+  },
+  forget: { event: forgetRow },
 });

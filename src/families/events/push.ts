@@ -6,7 +6,7 @@
 import { log, reachable } from '../../git/history.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { tdel, tentries, tget, tset } from '../../store/table.js';
+import { tget, tset } from '../../store/table.js';
 import { branchTip, defaultBranchName, objectsOf, peelToCommit, refsOf } from '../repositories/index.js';
 import type { Context } from '../define.js';
 import type { PushChange, StoredEvent } from '../stream.js';
@@ -26,15 +26,7 @@ export async function recordPushPayload(ctx: Context<unknown>, e: StoredEvent<'p
   const project = tget(ctx.state.projects, e.projectId);
   if (!project) return;
   const payload = await describePush(objectsOf(ctx, project), ctx.state, e, defaultBranchName(project));
-  ctx.update((draft) => {
-    const d = draft as State;
-    tset(d.pushPayloads, e.id, payload);
-    // Payloads go with their events when the log drops them (oldest first).
-    for (const [id] of tentries(d.pushPayloads)) {
-      if (tget(d.events, Number(id))) break;
-      tdel(d.pushPayloads, Number(id));
-    }
-  });
+  ctx.update((draft) => tset((draft as State).pushPayloads, e.id, payload));
 }
 
 async function describePush(repo: RepositoryObjects, state: State, push: PushChange, defaultBranch: string): Promise<PushPayload> {

@@ -9,11 +9,13 @@ import { date, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { canReadProject, projectAccess } from '../../policy/access.js';
 import { ACCESS, type User } from '../../store/state.js';
-import { tget, tvaluesDesc, type Table } from '../../store/table.js';
+import { tget, tvalues, tvaluesDesc, type Table } from '../../store/table.js';
+import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
 import { findUserByIdOrUsername } from '../users/index.js';
 import { project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { eventEntity } from './entity.js';
+import { authorKey, projectKey, rowIds } from './index-rows.js';
 import { ACTIONS, rowOf, TARGET_TYPES, type EventRow } from './rows.js';
 
 const FILTERS = {
@@ -29,7 +31,7 @@ type Filters = { action?: string; target_type?: keyof typeof TARGET_TYPES; befor
 const DAY = 86_400_000;
 
 /** The rows of `ids` (newest first) that pass the filters and whose project the caller may see. */
-function rows(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (row: EventRow) => boolean = () => true): EventRow[] {
+function walk(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (row: EventRow) => boolean = () => true): EventRow[] {
   const state = ctx.state;
   const now = ctx.now();
   const before = f.before !== undefined ? Date.parse(`${f.before}T00:00:00Z`) : undefined; // created_at < before.beginning_of_day
@@ -56,15 +58,38 @@ function rows(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (r
 }
 
 /** One page of rows, with GitLab's headers; rows whose target the caller may not read are dropped from it. */
-function page(ctx: Context<unknown>, all: EventRow[]): Reply {
+function render(ctx: Context<unknown>, rows: readonly EventRow[]): Reply {
   const state = ctx.state;
   const now = ctx.now();
-  const shown = ctx.paginate(all).filter((row) => row.visible(state, ctx.user, tget(state.projects, row.projectId)!, now));
+  const shown = rows.filter((row) => row.visible(state, ctx.user, tget(state.projects, row.projectId)!, now));
   return json(shown.map((row) => eventEntity(state, row, tget(state.pushPayloads, row.event.id), ctx)));
 }
 
-function* idsOf(table: Table<number> | undefined): IterableIterator<number> {
-  if (table) yield* tvaluesDesc(table);
+const page = (ctx: Context<unknown>, all: EventRow[]): Reply => render(ctx, ctx.paginate(all));
+
+/**
+ * A project's events: an index names exactly the rows of each `action` and `target_type`, so
+ * without dates its size is X-Total and the page reads only its own ids; dates walk it.
+ */
+function projectPage(ctx: Context<Filters & PageInput>, projectId: number): Reply {
+  const f = ctx.params;
+  const type = f.target_type !== undefined ? TARGET_TYPES[f.target_type] : undefined;
+  const ids = rowIds(ctx.state, projectKey(projectId, { action: f.action, targetType: type }));
+  if (f.before !== undefined || f.after !== undefined) return page(ctx, walk(ctx, idsOf(ids, 'desc'), f));
+  Object.assign(ctx.responseHeaders, offsetHeaders(ids?.size ?? 0, f, ctx.linkBase));
+  const { page: n, perPage } = pageRequest(f);
+  const rows: EventRow[] = [];
+  let skip = (n - 1) * perPage;
+  for (const id of idsOf(ids, f.sort)) {
+    if (skip-- > 0) continue;
+    if (rows.length === perPage) break;
+    rows.push(rowOf(tget(ctx.state.events, id)!)!);
+  }
+  return render(ctx, rows);
+}
+
+function idsOf(table: Table<number> | undefined, order: 'asc' | 'desc'): IterableIterator<number> {
+  return !table ? [][Symbol.iterator]() : order === 'asc' ? tvalues(table) : tvaluesDesc(table);
 }
 
 function* allIds(state: State): IterableIterator<number> {
@@ -96,9 +121,9 @@ export const eventRoutes = [
           }
           return is;
         };
-        return page(ctx, rows(ctx, allIds(ctx.state), ctx.params, mine));
+        return page(ctx, walk(ctx, allIds(ctx.state), ctx.params, mine));
       }
-      return page(ctx, rows(ctx, idsOf(tget(ctx.state.userEvents, user.id)), ctx.params, (row) => row.authorId === user.id));
+      return page(ctx, walk(ctx, idsOf(rowIds(ctx.state, authorKey(user.id)), 'desc'), ctx.params));
     },
   }),
   route({
@@ -111,7 +136,7 @@ export const eventRoutes = [
       const user = findUserByIdOrUsername(ctx.state, ctx.params.id);
       if (!user) throw notFound('User');
       if (!readsProfile(ctx.user, user)) return page(ctx, []);
-      return page(ctx, rows(ctx, idsOf(tget(ctx.state.userEvents, user.id)), ctx.params, (row) => row.authorId === user.id));
+      return page(ctx, walk(ctx, idsOf(rowIds(ctx.state, authorKey(user.id)), 'desc'), ctx.params));
     },
   }),
   route({
@@ -120,6 +145,6 @@ export const eventRoutes = [
     scope: project(),
     paginated: true,
     params: FILTERS,
-    handler: (ctx) => page(ctx, rows(ctx, idsOf(tget(ctx.state.projectEvents, ctx.project.id)), ctx.params)),
+    handler: (ctx) => projectPage(ctx, ctx.project.id),
   }),
 ];
