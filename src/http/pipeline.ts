@@ -322,6 +322,13 @@ export class Pipeline {
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       let reply = await route.handler(ctx);
+      // A change made on a world that moved meanwhile is checked (or run again) before anything
+      // reacts to it: the surface's after-answer work reads the world the change was made on.
+      if (reply.status < 400 && ctx.state !== state && this.deps.store.state !== state) {
+        ctx.checkOnto(this.deps.store.state);
+        if (attempt === MAX_ATTEMPTS) throw conflict('409 Conflict - the world changed during the request; try again');
+        continue;
+      }
       if (reply.status >= 200 && reply.status < 300) await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
