@@ -14,8 +14,10 @@ import type { FixtureCiTopPart, FixturePipelineJob, FixturePipelinesPart, Fixtur
 import { ciGroupSchema, ciProjectSchema, ciTopSchema, pipelineJobSchema, variableSchema } from '../src/families/ci/schema.js';
 import type { FixtureGroupPart } from '../src/families/groups/seed.js';
 import { groupSchema } from '../src/families/groups/schema.js';
-import type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIssuesPart, FixtureLabel, FixtureMergeRequest } from '../src/families/issues/seed.js';
-import { epicSchema, issueSchema, issuesGroupSchema, issuesProjectSchema, labelSchema, mergeRequestSchema } from '../src/families/issues/schema.js';
+import type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIssuesPart, FixtureMergeRequest } from '../src/families/issues/seed.js';
+import { epicSchema, issueSchema, issuesGroupSchema, issuesProjectSchema, mergeRequestSchema } from '../src/families/issues/schema.js';
+import type { FixtureLabel, FixtureLabelsPart } from '../src/families/labels/seed.js';
+import { labelSchema, labelsSchema } from '../src/families/labels/schema.js';
 import type { FixtureSharesPart } from '../src/families/members/seed.js';
 import { sharesSchema } from '../src/families/members/schema.js';
 import type { FixtureMilestonesPart } from '../src/families/milestones/seed.js';
@@ -44,6 +46,7 @@ describes<typeof ciProjectSchema, FixtureVariablesPart & FixturePipelinesPart>(c
 describes<typeof groupSchema, FixtureGroupPart>(groupSchema, true);
 describes<typeof issuesGroupSchema, FixtureGroupIssuesPart>(issuesGroupSchema, true);
 describes<typeof issuesProjectSchema, FixtureIssuesPart>(issuesProjectSchema, true);
+describes<typeof labelsSchema, FixtureLabelsPart>(labelsSchema, true);
 describes<typeof sharesSchema, FixtureSharesPart>(sharesSchema, true);
 describes<typeof milestonesSchema, FixtureMilestonesPart>(milestonesSchema, true);
 describes<typeof projectSchema, FixtureProjectPart>(projectSchema, true);

@@ -10,6 +10,7 @@ import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
 import { issues } from './issues/index.js';
+import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
@@ -46,6 +47,7 @@ export const FAMILIES = [
   uploads,
   members,
   storageMoves,
+  labels,
   issues,
   ci,
   wikis,

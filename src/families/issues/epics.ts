@@ -14,8 +14,8 @@ import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { castDateLike } from './dates.js';
 import { validationFailed } from '../../core/errors.js';
-import { createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById, labelByTitle, normalizeColor, textColor } from './labels.js';
-import type { Epic, Iteration, Label } from './records.js';
+import { createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById, labelByTitle, normalizeColor, textColor, type Label } from '../labels/index.js';
+import type { Epic, Iteration } from './records.js';
 import { ids } from './store.js';
 import { recordLabelChange } from './events.js';
 

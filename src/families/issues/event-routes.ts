@@ -15,7 +15,7 @@ import { group, project, route, type Context } from '../define.js';
 import { epicById, epicVisible, iterationById, iterationEntity } from './epics.js';
 import { eventOf, eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 import { canReadIssues, issueMilestone, issueVisible, seesConfidential } from './finder.js';
-import { labelBasic, labelById } from './labels.js';
+import { labelBasic, labelById } from '../labels/index.js';
 import { canReadMergeRequests } from './merge-requests.js';
 import { issueByIid } from './store.js';
 

@@ -6,7 +6,7 @@ import { ACCESS, type Namespace, type Project, type User } from '../../store/sta
 import { tget } from '../../store/table.js';
 import { findMilestone, ownMilestones, type Milestone } from '../milestones/index.js';
 import type { State } from '../world.js';
-import { labelById, projectLabelsTitled } from './labels.js';
+import { labelById, projectLabelsTitled } from '../labels/index.js';
 import { iterationById, iterationState } from './epics.js';
 import type { Issue, IssueType } from './records.js';
 import { countAwards, reacted } from './social.js';

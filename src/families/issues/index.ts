@@ -1,8 +1,9 @@
-// Issues and what hangs on them: labels of projects and groups, issues with their three lists,
-// time tracking, subscriptions, to-dos, award emoji, and merge requests as data.
+// Issues and what hangs on them: issues with their three lists, time tracking, subscriptions,
+// to-dos, award emoji, and merge requests as data.
 import { issuesGroupSchema, issuesProjectSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
-import { labelRoutes } from './label-routes.js';
+import { registerLabelUse } from '../labels/index.js';
+import { issueLabels } from './label-use.js';
 import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
 import { socialRoutes } from './social-routes.js';
@@ -13,22 +14,23 @@ import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
 import { mergeRequestPostReceive } from './push-options.js';
 import { approvalRoutes } from './approval-routes.js';
 import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
-import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
+import { emptyIssuesSlice, forgetGroupEpics, forgetProjectIssues, type IssuesSlice } from './store.js';
 
 export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; project: FixtureIssuesPart }> = defineFamily({
   name: 'issues',
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
-  seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
-  forget: { project: forgetProjectIssues, group: forgetGroupLabels },
+  seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories', 'labels'], run: seedIssues },
+  routes: [...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
+  forget: { project: forgetProjectIssues, group: forgetGroupEpics },
   pushed: refreshMergeRequests,
   postReceive: mergeRequestPostReceive,
 });
+registerLabelUse(issueLabels);
 
 export type { IssuesSlice } from './store.js';
-export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
-export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
+export type { AwardEmoji, Epic, Issue, Iteration, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureIssuesPart, FixtureMergeRequest } from './seed.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { milestoneIssueStats } from './store.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';

@@ -17,7 +17,7 @@ import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { issueEntity, timeStats } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
-import { findOrCreateLabels } from './labels.js';
+import { findOrCreateLabels } from '../labels/index.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,

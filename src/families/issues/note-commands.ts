@@ -21,12 +21,12 @@ import { formatDuration, parseDuration } from './duration.js';
 import { createEpic, epicByIid, epicById, epicForProject, iterationById } from './epics.js';
 import { recordEvent, recordLabelChange } from './events.js';
 import { canReadIssues, issueMilestone, issueVisible, seesConfidential } from './finder.js';
-import { labelById, labelByTitle, projectLabelOwners, groupLabelOwners, ownLabels, type LabelOwner } from './labels.js';
+import { labelById, labelByTitle, projectLabelOwners, groupLabelOwners, ownLabels, type LabelOwner, type Label } from '../labels/index.js';
 import { issueReference } from './links.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
 import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './merge-requests.js';
 import { milestoneIdByTitle, scanCommands } from './quick-actions.js';
-import type { Epic, Issue, Label, MergeRequest } from './records.js';
+import type { Epic, Issue, MergeRequest } from './records.js';
 import {
   canAdminIssues, canUpdateIssue, markDuplicate, updateIssue,
   type IssueInput,

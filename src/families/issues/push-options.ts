@@ -16,7 +16,7 @@ import { createMergeRequest, editMergeRequest } from './merge-requests.js';
 import { milestoneIdByTitle } from './quick-actions.js';
 import type { MergeRequest } from './records.js';
 import { openMergeRequestsOn } from './store.js';
-import { findOrCreateLabels } from './labels.js';
+import { findOrCreateLabels } from '../labels/index.js';
 
 const KEYS = ['assign', 'create', 'description', 'draft', 'label', 'merge_when_pipeline_succeeds', 'milestone', 'remove_source_branch', 'target', 'target_project', 'title', 'unassign', 'unlabel'];
 const MULTI = ['label', 'unlabel', 'assign', 'unassign'];

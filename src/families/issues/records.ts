@@ -1,19 +1,5 @@
-// The records of the issues family (app/models/issue.rb, label.rb, todo.rb, award_emoji.rb,
+// The records of the issues family (app/models/issue.rb, todo.rb, award_emoji.rb,
 // timelog.rb, subscription.rb, merge_request.rb as far as issues need it).
-
-/** A label of a project (`projectId`) or of a group (`groupId`). */
-export interface Label {
-  id: number;
-  projectId: number | null;
-  groupId: number | null;
-  title: string;
-  /** `#rrggbb`, as given (GitLab keeps the case it was given). */
-  color: string;
-  description: string;
-  /** A project's priority for the label; null when it has none. */
-  priority: number | null;
-  createdAt: number;
-}
 
 export type IssueType = 'issue' | 'incident' | 'test_case' | 'task';
 export const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case', 'task'];

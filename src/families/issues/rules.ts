@@ -8,7 +8,7 @@ import { tdel, tget, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueMilestone } from './finder.js';
-import { availableLabel, findOrCreateLabels } from './labels.js';
+import { availableLabel, findOrCreateLabels } from '../labels/index.js';
 import type { Epic, Issue, IssueType, Severity } from './records.js';
 import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
 import { dropAwards, dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';

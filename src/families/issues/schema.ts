@@ -1,8 +1,6 @@
-// The issues family's part of the fixture format: labels, issues and merge requests of a
-// project; labels, epics and iterations of a group.
-import { arrayOf, bool, merge, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
-
-export const labelSchema = object({ name: str, color: opt(str), description: opt(str), priority: opt(nullable(num)) });
+// The issues family's part of the fixture format: issues and merge requests of a project;
+// epics and iterations of a group.
+import { arrayOf, bool, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
 
 export const issueSchema = object({
   title: str,
@@ -57,6 +55,5 @@ export const mergeRequestSchema = object({
   created_at: opt(str),
 });
 
-const labels = object({ labels: opt(arrayOf(labelSchema)) });
-export const issuesGroupSchema = merge(labels, object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) }));
-export const issuesProjectSchema = merge(labels, object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) }));
+export const issuesGroupSchema = object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) });
+export const issuesProjectSchema = object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) });

@@ -1,7 +1,6 @@
-// Labels of a fixture's groups and projects, and its projects' issues (iids follow the order
-// given unless an issue names its own).
-import type { Draft } from 'immer';
-import { ApiError, EmulatorError, invalidFixture } from '../../core/errors.js';
+// Epics and iterations of a fixture's groups, and its projects' issues (iids follow the order
+// given unless an issue names its own) and merge requests.
+import { ApiError, EmulatorError } from '../../core/errors.js';
 import { defaultBranchName, objectsOf } from '../repositories/index.js';
 import { createMergeRequest } from './merge-requests.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
@@ -13,20 +12,11 @@ import type { Namespace, Project } from '../../store/state.js';
 import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './epics.js';
 import { castDateLike } from './dates.js';
 import type { State } from '../world.js';
-import { createLabel, DEFAULT_LABEL_COLOR, normalizeColor, validateLabel, type LabelOwner } from './labels.js';
+import { normalizeColor } from '../labels/index.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
 import { createIssue } from './rules.js';
 import { parseDuration } from './duration.js';
 import { putIssue } from './store.js';
-
-export interface FixtureLabel {
-  name: string;
-  /** `#rrggbb`; `#6699cc` when absent. */
-  color?: string;
-  description?: string;
-  /** Projects only. */
-  priority?: number | null;
-}
 
 export interface FixtureIssue {
   title: string;
@@ -61,10 +51,6 @@ export interface FixtureIssue {
   health_status?: 'on_track' | 'needs_attention' | 'at_risk';
 }
 
-export interface FixtureLabelsPart {
-  labels?: FixtureLabel[];
-}
-
 /** An epic of a group (premium). */
 export interface FixtureEpic {
   title: string;
@@ -89,7 +75,7 @@ export interface FixtureIteration {
   due_date: string;
 }
 
-export interface FixtureGroupIssuesPart extends FixtureLabelsPart {
+export interface FixtureGroupIssuesPart {
   epics?: FixtureEpic[];
   iterations?: FixtureIteration[];
 }
@@ -111,16 +97,9 @@ export interface FixtureMergeRequest {
   created_at?: string;
 }
 
-export interface FixtureIssuesPart extends FixtureLabelsPart {
+export interface FixtureIssuesPart {
   issues?: FixtureIssue[];
   merge_requests?: FixtureMergeRequest[];
-}
-
-function seedLabel(draft: Draft<State>, owner: LabelOwner, l: FixtureLabel, now: number, where: string): void {
-  const color = normalizeColor(l.color ?? DEFAULT_LABEL_COLOR);
-  const errors = validateLabel(draft as State, owner, l.name, color);
-  if (Object.keys(errors).length) throw invalidFixture(`${where}: label '${l.name}'`, errors);
-  createLabel(draft, owner, { title: l.name, color: color!, description: l.description, priority: owner.projectId !== undefined ? l.priority ?? null : null }, now);
 }
 
 function time(raw: string | undefined, fallback: number, where: string): number {
@@ -164,12 +143,8 @@ function fixtureIteration(state: State, project: Project, title: string, where: 
 export async function seedIssues(s: SeedRun): Promise<void> {
   const groups = s.fixture.groups ?? [];
   const projects = s.fixture.projects ?? [];
-  if (!groups.some((g) => g.labels?.length || g.epics?.length || g.iterations?.length) && !projects.some((p) => p.labels?.length || p.issues?.length || p.merge_requests?.length)) return;
+  if (!groups.some((g) => g.epics?.length || g.iterations?.length) && !projects.some((p) => p.issues?.length || p.merge_requests?.length)) return;
   s.update((draft) => {
-    for (const g of groups) {
-      const id = s.handles.groups[fixtureGroupPath(g)]!.id;
-      for (const l of g.labels ?? []) seedLabel(draft, { groupId: id }, l, s.now, groupWhere(g));
-    }
     for (const g of groups) {
       const ns = tget(draft.namespaces, s.handles.groups[fixtureGroupPath(g)]!.id) as Namespace;
       const byTitle = new Map<string, number>();
@@ -191,10 +166,6 @@ export async function seedIssues(s: SeedRun): Promise<void> {
         if (castDateLike(fi.start_date) === null || castDateLike(fi.due_date) === null || fi.due_date < fi.start_date) throw new EmulatorError(`${where} needs a start date before its due date`);
         createIteration(draft, ns, { title: fi.title ?? null, description: fi.description, startDate: fi.start_date, dueDate: fi.due_date }, s.now);
       }
-    }
-    for (const p of projects) {
-      const id = s.handles.projects[fixtureProjectPath(p)]!.id;
-      for (const l of p.labels ?? []) seedLabel(draft, { projectId: id }, l, s.now, projectWhere(p));
     }
     for (const p of projects) {
       const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;

@@ -10,9 +10,9 @@ import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import type { ResourceEvent } from './events.js';
-import type { AwardableType, AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SocialTarget, Todo } from './records.js';
+import type { AwardableType, AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, MergeRequest, Todo } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
   'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
 
 const BLOCK = 4096;
@@ -67,10 +67,6 @@ export interface MergeRequestFacts {
 }
 
 export interface IssuesSlice {
-  /** Label id -> label. */
-  labels: Table<Label>;
-  /** `p<project id>` or `g<group id>` -> its labels' titles -> label id (titles are unique per owner). */
-  labelTitles: Table<Table<number>>;
   /** Project id -> its issues by iid. */
   issues: Table<Blocked<Issue>>;
   /** Issue id -> where it lives. */
@@ -79,8 +75,6 @@ export interface IssuesSlice {
   issueIndex: Table<Blocked<number>>;
   /** `<Issue|MergeRequest>:<id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
   subscriptions: Table<boolean>;
-  /** `<label id>:<user id>` -> subscribed to the label (issues and merge requests that get it notify). */
-  labelSubscriptions: Table<true>;
   /** User id -> their to-dos by id. */
   todos: Partitioned<Todo>;
   /** `<user id>:<Issue|MergeRequest>:<id>` -> the pending to-do's id. */
@@ -121,8 +115,8 @@ export interface IssuesSlice {
 
 export function emptyIssuesSlice(): IssuesSlice {
   return {
-    labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
+    issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
+    subscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
     awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
   };
@@ -290,12 +284,9 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
   if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
   tdel(draft.mergeRequests, projectId);
   tdel(draft.mergeRequestFacts, projectId);
-  const owner = tget(draft.labelTitles, `p${projectId}`);
-  if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
-  tdel(draft.labelTitles, `p${projectId}`);
 }
 
-export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
+export function forgetGroupEpics(draft: Draft<State>, groupId: number): void {
   const epics = tget(draft.epics, groupId);
   if (epics) for (const e of tvalues(epics)) {
     tdel(draft.epicLocations, e.id);
@@ -305,9 +296,6 @@ export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
   const iterations = tget(draft.iterations, groupId);
   if (iterations) for (const it of tvalues(iterations)) tdel(draft.iterationGroups, it.id);
   tdel(draft.iterations, groupId);
-  const owner = tget(draft.labelTitles, `g${groupId}`);
-  if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
-  tdel(draft.labelTitles, `g${groupId}`);
 }
 
 
