@@ -9,6 +9,7 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
+import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
@@ -48,6 +49,7 @@ export const FAMILIES = [
   members,
   storageMoves,
   labels,
+  issuables,
   issues,
   ci,
   wikis,

@@ -11,7 +11,7 @@ import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import { canReadMergeRequests } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
-import { systemNote } from './system-notes.js';
+import { systemNote } from '../issuables/index.js';
 
 /** The merge request's approvals, oldest first: who and when. */
 export function approvalsOf(state: State, mr: MergeRequest): { userId: number; at: number }[] {

@@ -12,12 +12,11 @@ import { iso } from '../../render/time.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { castDateLike } from './dates.js';
 import { validationFailed } from '../../core/errors.js';
 import { createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById, labelByTitle, normalizeColor, textColor, type Label } from '../labels/index.js';
 import type { Epic, Iteration } from './records.js';
 import { ids } from './store.js';
-import { recordLabelChange } from './events.js';
+import { castDateLike, recordLabelChange } from '../issuables/index.js';
 
 export const DEFAULT_EPIC_COLOR = '#1068bf';
 
@@ -41,6 +40,12 @@ export function epicVisible(state: State, user: User | null, epic: Epic, now: nu
   if (!user) return false;
   const g = tget(state.namespaces, epic.groupId);
   return epic.authorId === user.id || (!!g && hasGroupRole(state, user, g, ACCESS.planner, now));
+}
+
+/** The group's epic with this id (not iid, as the notes routes address it), when the caller may read it. */
+export function readableEpic(state: State, user: User | null, group: Namespace, id: number, now: number): Epic | undefined {
+  const epic = epicById(state, id);
+  return epic && epic.groupId === group.id && canReadGroup(state, user, group, now) && epicVisible(state, user, epic, now) ? epic : undefined;
 }
 
 /** The epic an issue of the project may point at: one of its group's or the group's ancestors'. */

@@ -1,14 +1,16 @@
-// Issues and what hangs on them: issues with their three lists, time tracking, subscriptions,
-// to-dos, award emoji, and merge requests as data.
+// Issues with their three lists, links and time tracking; and, for now, merge requests, epics
+// and iterations. What they share with each other lives in the issuables family, which they
+// register with.
 import { issuesGroupSchema, issuesProjectSchema } from './schema.js';
 import { defineFamily, type Family } from '../define.js';
+import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
 import { registerLabelUse } from '../labels/index.js';
+import { epicEventRoutes, issueEventRoutes, mergeRequestEventRoutes } from './event-routes.js';
+import { epicKind, issueKind, issueSocial, mergeRequestKind, mergeRequestSocial } from './kinds.js';
 import { issueLabels } from './label-use.js';
 import { issueRoutes } from './routes.js';
 import { mergeRequestRoutes } from './mr-routes.js';
-import { socialRoutes } from './social-routes.js';
 import { epicRoutes } from './epics.js';
-import { resourceEventRoutes } from './event-routes.js';
 import { refreshMergeRequests } from './mr-refresh.js';
 import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
 import { mergeRequestPostReceive } from './push-options.js';
@@ -21,24 +23,28 @@ export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; projec
   schema: { group: issuesGroupSchema, project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories', 'labels'], run: seedIssues },
-  routes: [...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
+  routes: [
+    ...issueRoutes, ...socialRoutes(issueSocial), ...issueEventRoutes,
+    ...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes,
+    ...epicRoutes, ...epicEventRoutes,
+  ],
   forget: { project: forgetProjectIssues, group: forgetGroupEpics },
   pushed: refreshMergeRequests,
   postReceive: mergeRequestPostReceive,
 });
 registerLabelUse(issueLabels);
+registerIssuable(issueKind);
+registerIssuable(mergeRequestKind);
+registerIssuable(epicKind);
+registerSocial(issueSocial);
+registerSocial(mergeRequestSocial);
 
 export type { IssuesSlice } from './store.js';
-export type { AwardEmoji, Epic, Issue, Iteration, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+export type { Epic, Issue, Iteration, MergeRequest } from './records.js';
+export type { EpicTarget, IssueTarget, MergeRequestTarget } from './kinds.js';
 export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureIssuesPart, FixtureMergeRequest } from './seed.js';
-export { formatDuration, parseDuration } from './duration.js';
-export { milestoneIssueStats } from './store.js';
-export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
-export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
-export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
-export { dropAwards, issueById, issueByIid } from './store.js';
-export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
-export { epicById, epicByIid } from './epics.js';
-export { crossReference, systemNote } from './system-notes.js';
-export { awardEmoji, reacted, socialTarget } from './social.js';
-export { awardEmojiEntity } from './social-entity.js';
+export { milestoneIssueStats, issueById, issueByIid } from './store.js';
+export { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
+export { readableMergeRequest } from './merge-requests.js';
+export { epicById, epicByIid, readableEpic } from './epics.js';
+export { crossReference } from './system-notes.js';

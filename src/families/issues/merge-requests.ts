@@ -3,8 +3,7 @@
 // merge_request.rb): branches and SHAs of the real repository, and the issues a merge request
 // closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
-import { recordLabelChange, recordMilestoneChange } from './events.js';
-import { crossReference, isDraftTitle, recordMergeRequestChanges, type SpentChange } from './system-notes.js';
+import { crossReference, isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
 import { mergeBase } from '../../git/merge-base.js';
 import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
@@ -21,18 +20,19 @@ import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import { messageError } from '../../core/errors.js';
-import { taskCounts, timeStats } from './entity.js';
-import { issueMilestone } from './finder.js';
 import { findOrCreateLabels, labelBasic, labelById, type Label } from '../labels/index.js';
 import type { Issue, MergeRequest } from './records.js';
 import { addNote, dropNotes, isResolvable, noteKey, notesTable, userNotesCount } from '../../store/notes.js';
-import { formatDuration } from './duration.js';
 import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
-import { countAwards, isSubscribed, socialTarget } from './social.js';
+import { countAwards, formatDuration, isSubscribed, issueMilestone, recordLabelChange, recordMilestoneChange, socialTarget, type SpentChange, taskCounts, timeStats } from '../issuables/index.js';
 
 /** `read_merge_request`. */
 export function canReadMergeRequests(state: State, user: User | null, project: Project, now: number): boolean {
   return canUseFeature(state, user, project, 'merge_requests', now);
+}
+
+export function readableMergeRequest(state: State, user: User | null, project: Project, iid: number, now: number): MergeRequest | undefined {
+  return canReadMergeRequests(state, user, project, now) ? pget(state.mergeRequests, project.id, iid) : undefined;
 }
 
 /** `create_merge_request_from` in the same project: developers and above. */

@@ -15,8 +15,8 @@ import type { State } from '../world.js';
 import { discussionsResolved, issueReferences, putMergeRequest } from './merge-requests.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, putIssue } from './store.js';
-import { recordEvent } from './events.js';
 import { recordMergeRequestChanges } from './system-notes.js';
+import { recordEvent } from '../issuables/index.js';
 
 /** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
 export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {

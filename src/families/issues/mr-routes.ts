@@ -2,8 +2,6 @@
 // an issue's related_merge_requests and closed_by; and the issues and merge requests of a
 // milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
-import { badEstimate, spentInvalid } from './errors.js';
-import { parseDuration } from './duration.js';
 import { ACCESS, type User } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
@@ -15,7 +13,7 @@ import { canReadProjectMilestones, findMilestone, type Milestone } from '../mile
 import { objectsOf } from '../repositories/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { issueEntity, timeStats } from './entity.js';
+import { issueEntity } from './entity.js';
 import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
 import { findOrCreateLabels } from '../labels/index.js';
 import {
@@ -27,6 +25,7 @@ import type { MergeRequest } from './records.js';
 import { ids, issueByIid } from './store.js';
 import { acceptMergeRequest } from './merge.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
+import { badEstimate, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
   state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId, withLabelsDetails,

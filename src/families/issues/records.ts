@@ -1,5 +1,5 @@
-// The records of the issues family (app/models/issue.rb, todo.rb, award_emoji.rb,
-// timelog.rb, subscription.rb, merge_request.rb as far as issues need it).
+// The records of the issues family (app/models/issue.rb, timelog.rb, merge_request.rb as far as
+// issues need it, epic.rb, iteration.rb, issue_link.rb).
 
 export type IssueType = 'issue' | 'incident' | 'test_case' | 'task';
 export const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case', 'task'];
@@ -50,46 +50,6 @@ export interface IssueLocation {
   iid: number;
 }
 
-
-/**
- * What award emoji, subscriptions and to-dos hang on (Awardable, Subscribable, a to-do's target):
- * an issue or a merge request. Their ids come from separate sequences, so the type is part of
- * every key; the iid finds a merge request, which has no index by id.
- */
-export type SocialType = 'Issue' | 'MergeRequest';
-export interface SocialTarget {
-  type: SocialType;
-  id: number;
-  iid: number;
-  projectId: number;
-}
-
-export interface Todo {
-  id: number;
-  userId: number;
-  authorId: number;
-  projectId: number;
-  targetType: SocialType;
-  targetId: number;
-  targetIid: number;
-  actionName: 'marked' | 'assigned' | 'mentioned';
-  state: 'pending' | 'done';
-  createdAt: number;
-  updatedAt: number;
-}
-
-/** What award emoji hang on: an issue, a merge request, or a note of one. */
-export type AwardableType = SocialType | 'Note';
-
-export interface AwardEmoji {
-  id: number;
-  awardableType: AwardableType;
-  awardableId: number;
-  userId: number;
-  name: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
 /** A merge request as data: enough of one for `related_merge_requests`, `closed_by` and the MR routes. */
 export interface MergeRequest {

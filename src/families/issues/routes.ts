@@ -13,13 +13,10 @@ import { created, json, noContent, type Reply } from '../../http/route.js';
 import { keysetUnsupported, pageRequest, toQuery } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
-import { castDateLike } from './dates.js';
-import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { parseDuration } from './duration.js';
-import { issueEntity, timeStats, type IssueView } from './entity.js';
-import { badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
+import { issueEntity, type IssueView } from './entity.js';
+import { issueNotFound, moveError } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueLink, type IssueType, type Severity } from './records.js';
@@ -29,6 +26,7 @@ import {
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
 import type { Project, User } from '../../store/state.js';
+import { badEstimate, castDateLike, extractQuickActions, milestoneIdByTitle, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const WILDCARD_ID = (v: string) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v);
 const ORDER_BY = ['created_at', 'due_date', 'label_priority', 'milestone_due', 'popularity', 'priority', 'relative_position', 'title', 'updated_at', 'weight'] as const;

@@ -10,13 +10,12 @@ import { ancestry } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './epics.js';
-import { castDateLike } from './dates.js';
 import type { State } from '../world.js';
 import { normalizeColor } from '../labels/index.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
 import { createIssue } from './rules.js';
-import { parseDuration } from './duration.js';
 import { putIssue } from './store.js';
+import { castDateLike, parseDuration } from '../issuables/index.js';
 
 export interface FixtureIssue {
   title: string;

@@ -9,11 +9,10 @@ import { isWithin } from '../../policy/access.js';
 import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import type { ResourceEvent } from './events.js';
-import type { AwardableType, AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, MergeRequest, Todo } from './records.js';
+import { dropAwards, dropEvents } from '../issuables/index.js';
+import type { Epic, Issue, IssueLink, IssueLocation, Iteration, MergeRequest } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
-  'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
 
 const BLOCK = 4096;
 
@@ -73,16 +72,6 @@ export interface IssuesSlice {
   issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
   issueIndex: Table<Blocked<number>>;
-  /** `<Issue|MergeRequest>:<id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
-  subscriptions: Table<boolean>;
-  /** User id -> their to-dos by id. */
-  todos: Partitioned<Todo>;
-  /** `<user id>:<Issue|MergeRequest>:<id>` -> the pending to-do's id. */
-  pendingTodos: Table<number>;
-  /** `<Issue|MergeRequest>:<id>` -> its award emoji by id. */
-  awardEmoji: Table<Table<AwardEmoji>>;
-  /** `<Issue|MergeRequest>:<id>:<user id>:<name>` -> award id. */
-  awardKeys: Table<number>;
   /** Project id -> its merge requests by iid. */
   mergeRequests: Partitioned<MergeRequest>;
   /** `<project id>|<s or t>:<branch>` -> the iids of the open merge requests from (s) or into (t) the branch: what a push refreshes. */
@@ -107,8 +96,6 @@ export interface IssuesSlice {
   iterationGroups: Table<number>;
   /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
-  /** `<kind>:<Issue|MergeRequest|Epic>:<id>` -> that issuable's resource events of the kind, by id. */
-  resourceEvents: Table<Table<ResourceEvent>>;
   /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
   crossReferences: Table<true>;
 }
@@ -116,9 +103,8 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    subscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
-    iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
+    mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    iterations: emptyTable(), iterationGroups: emptyTable(), crossReferences: emptyTable(),
   };
 }
 
@@ -181,7 +167,7 @@ export function dropIssue(draft: Draft<State>, issue: Issue): void {
   if (t) bdel(t as Blocked<Issue>, issue.iid);
   bdel(draft.issueLocations as Blocked<IssueLocation>, issue.id);
   bdel(draft.userAgentDetails as Blocked<{ userAgent: string; ipAddress: string }>, issue.id);
-  for (const kind of ['state', 'label', 'milestone', 'weight', 'iteration']) tdel(draft.resourceEvents, `${kind}:Issue:${issue.id}`);
+  dropEvents(draft, 'Issue', issue.id);
 }
 
 export function issueByIid(state: State, projectId: number, iid: number): Issue | undefined {
@@ -208,23 +194,6 @@ export function* projectsWithIssues(state: State): IterableIterator<number> {
 export function* projectIssues(state: State, projectId: number): IterableIterator<Issue> {
   const t = tget(state.issues, projectId);
   if (t) yield* bvalues(t);
-}
-
-/** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
-export const socialKey = (t: Awardable) => `${t.type}:${t.id}`;
-/** An issue, a merge request or a note, as its award emoji are kept. */
-export type Awardable = { type: AwardableType; id: number };
-
-/** The target's award emoji, by id. */
-export function awardsOn(state: State, t: Awardable): Table<AwardEmoji> | undefined {
-  return tget(state.awardEmoji, socialKey(t));
-}
-
-/** Forgets a deleted issue's, merge request's or note's award emoji (and the keys that refuse a second one). */
-export function dropAwards(draft: Draft<State>, t: Awardable): void {
-  const awards = tget(draft.awardEmoji, socialKey(t));
-  if (awards) for (const a of tvalues(awards)) tdel(draft.awardKeys, `${socialKey(t)}:${a.userId}:${a.name}`);
-  tdel(draft.awardEmoji, socialKey(t));
 }
 
 const branchKeys = (mr: MergeRequest) => [`${mr.projectId}|s:${mr.sourceBranch}`, `${mr.projectId}|t:${mr.targetBranch}`];
@@ -269,7 +238,7 @@ export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): 
   indexOpenMergeRequest(draft, mr, false);
   countMergeRequest(draft, mr, -1);
   tdel(draft.mergeRequestApprovals, mr.id);
-  for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
+  dropEvents(draft, 'MergeRequest', mr.id);
   dropAwards(draft, { type: 'MergeRequest', id: mr.id });
 }
 
@@ -290,7 +259,7 @@ export function forgetGroupEpics(draft: Draft<State>, groupId: number): void {
   const epics = tget(draft.epics, groupId);
   if (epics) for (const e of tvalues(epics)) {
     tdel(draft.epicLocations, e.id);
-    for (const kind of ['state', 'label']) tdel(draft.resourceEvents, `${kind}:Epic:${e.id}`);
+    dropEvents(draft, 'Epic', e.id);
   }
   tdel(draft.epics, groupId);
   const iterations = tget(draft.iterations, groupId);

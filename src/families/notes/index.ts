@@ -20,3 +20,4 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
 });
 
 export type { FixtureNote, FixtureNotesPart } from './seed.js';
+export type { Issuable } from './noteables.js';
