@@ -9,6 +9,7 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
+import { epics } from './epics/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
@@ -50,6 +51,7 @@ export const FAMILIES = [
   storageMoves,
   labels,
   issuables,
+  epics,
   issues,
   ci,
   wikis,

@@ -26,7 +26,8 @@ import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/sni
 import { listFiles } from '../../src/git/tree.js';
 import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
 import { interpretNoteCommands, type NoteCommands } from '../../src/families/issuables/index.js';
-import { epicByIid, issueByIid, type Issue } from '../../src/families/issues/index.js';
+import { epicByIid } from '../../src/families/epics/index.js';
+import { issueByIid, type Issue } from '../../src/families/issues/index.js';
 import type { Issuable } from '../../src/families/notes/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';

@@ -13,7 +13,7 @@ import { labelBasic, labelById, type Label } from '../labels/index.js';
 import type { Issue } from './records.js';
 import { issueById } from './store.js';
 import { closingMergeRequestCount } from './rules.js';
-import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
+import { epicById, issueEpic, iterationById, iterationEntity } from '../epics/index.js';
 import { blockingIssuesCount } from './links.js';
 import { isSubscribed, issueMilestone, socialTarget, taskCounts, timeStats } from '../issuables/index.js';
 

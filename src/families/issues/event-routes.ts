@@ -1,10 +1,10 @@
-// The resource events routes of issues, merge requests and epics (the issuables family's
-// eventRoutes): an issue's or merge request's events by its iid, an epic's label events by its id.
+// The resource events routes of issues and merge requests (the issuables family's eventRoutes),
+// by their iid.
 import { notFound } from '../../core/errors.js';
 import { pget } from '../../store/table.js';
 import { eventableId, eventRoutes, type Eventable } from '../issuables/index.js';
-import { group, project, type Context } from '../define.js';
-import { epicById, epicVisible, iterationById, iterationEntity } from './epics.js';
+import { project, type Context } from '../define.js';
+import { eventIteration } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 import { canReadMergeRequests } from './merge-requests.js';
 import { issueByIid } from './store.js';
@@ -24,29 +24,15 @@ function mergeRequestOf(ctx: Context<{ eventable_id: string }>): number {
   return mr.id;
 }
 
-function epicOf(ctx: Context<{ eventable_id: string }>): number {
-  const id = eventableId(ctx);
-  const epic = id === undefined ? undefined : epicById(ctx.state, id);
-  if (!epic || epic.groupId !== ctx.group.id || !epicVisible(ctx.state, ctx.user, epic, ctx.now())) throw notFound('Epic');
-  return epic.id;
-}
-
 const ISSUE: Eventable = { type: 'Issue', base: '/projects/:id/issues', scope: project(canReadIssues), find: issueOf };
 const MERGE_REQUEST: Eventable = { type: 'MergeRequest', base: '/projects/:id/merge_requests', scope: project(canReadMergeRequests), find: mergeRequestOf };
-const EPIC: Eventable = { type: 'Epic', base: '/groups/:id/epics', scope: group(), find: epicOf, tier: 'premium' };
-
-/** An iteration event's iteration (Entities::Iteration), null when it is gone. */
-const iteration = (ctx: Context<unknown>, id: number) => {
-  const it = iterationById(ctx.state, id);
-  return it ? iterationEntity(ctx.state, it, ctx, ctx.now()) : null;
-};
 
 export const issueEventRoutes = [
   ...eventRoutes('state', 'resource_state_events', ISSUE, undefined),
   ...eventRoutes('label', 'resource_label_events', ISSUE, undefined),
   ...eventRoutes('milestone', 'resource_milestone_events', ISSUE, undefined),
   ...eventRoutes('weight', 'resource_weight_events', ISSUE, 'premium'),
-  ...eventRoutes('iteration', 'resource_iteration_events', ISSUE, 'premium', iteration),
+  ...eventRoutes('iteration', 'resource_iteration_events', ISSUE, 'premium', eventIteration),
 ];
 
 export const mergeRequestEventRoutes = [
@@ -54,5 +40,3 @@ export const mergeRequestEventRoutes = [
   ...eventRoutes('label', 'resource_label_events', MERGE_REQUEST, undefined),
   ...eventRoutes('milestone', 'resource_milestone_events', MERGE_REQUEST, undefined),
 ];
-
-export const epicEventRoutes = eventRoutes('label', 'resource_label_events', EPIC, 'premium');

@@ -8,7 +8,7 @@ import { ownMilestones, type Milestone } from '../milestones/index.js';
 import { countAwards, issueMilestone, milestoneOwners, reacted } from '../issuables/index.js';
 import type { State } from '../world.js';
 import { labelById, projectLabelsTitled } from '../labels/index.js';
-import { iterationById, iterationState } from './epics.js';
+import { iterationById, iterationState } from '../epics/index.js';
 import type { Issue, IssueType } from './records.js';
 import { bget, bsize, bvalues, facetSet, issueByIid, projectIssues, projectsWithIssues, type Blocked } from './store.js';
 

@@ -1,25 +1,23 @@
-// Issues, merge requests and epics as the issuables family sees them: what a note touches,
+// Issues and merge requests as the issuables family sees them: what a note touches,
 // whether a discussion is locked, their quick actions, and (issues and merge requests) what
 // award emoji, subscriptions and to-dos hang on; registered when the family loads.
 import { recordNotFound } from '../../core/errors.js';
-import type { Namespace, Project } from '../../store/state.js';
+import type { Project } from '../../store/state.js';
 import { pget, pset, tget } from '../../store/table.js';
 import { parseIid, type IssuableKind, type SocialKind } from '../issuables/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import type { State } from '../world.js';
-import { epicCommands } from './epic-commands.js';
 import { issueEntity, issueWebUrl } from './entity.js';
 import { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
 import { mergeRequestCommands } from './mr-commands.js';
 import { canReadMergeRequests, canUpdateMergeRequest, mergeRequestEntity, readableMergeRequest } from './merge-requests.js';
 import { changesCountOf, fullEntity } from './mr-routes.js';
 import { issueCommands } from './note-commands.js';
-import type { Epic, Issue, MergeRequest } from './records.js';
+import type { Issue, MergeRequest } from './records.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 
 export type IssueTarget = { type: 'Issue'; issue: Issue; project: Project };
 export type MergeRequestTarget = { type: 'MergeRequest'; mr: MergeRequest; project: Project };
-export type EpicTarget = { type: 'Epic'; epic: Epic; group: Namespace };
 
 export const issueKind: IssuableKind<IssueTarget> = {
   type: 'Issue',
@@ -39,18 +37,6 @@ export const mergeRequestKind: IssuableKind<MergeRequestTarget> = {
   },
   locked: () => false,
   commands: mergeRequestCommands,
-};
-
-export const epicKind: IssuableKind<EpicTarget> = {
-  type: 'Epic',
-  touch(draft, target, now) {
-    const state = draft as State;
-    const at = tget(state.epicLocations, target.epic.id);
-    const epic = at && pget(state.epics, at.groupId, at.iid);
-    if (at && epic) pset(draft.epics, at.groupId, at.iid, { ...epic, updatedAt: now });
-  },
-  locked: () => false,
-  commands: epicCommands,
 };
 
 export const issueSocial: SocialKind<Issue> = {

@@ -13,11 +13,11 @@ import {
   applySocialUpdates, castDateLike, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandKind, type Outcome, type Updates,
 } from '../issuables/index.js';
 import type { State } from '../world.js';
-import { createEpic, epicByIid, epicForProject, iterationById } from './epics.js';
+import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 import type { IssueTarget } from './kinds.js';
 import { issueReference } from './links.js';
-import type { Epic, Issue } from './records.js';
+import type { Issue } from './records.js';
 import { canAdminIssues, canUpdateIssue, markDuplicate, updateIssue, type IssueInput } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 

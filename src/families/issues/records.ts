@@ -1,5 +1,5 @@
 // The records of the issues family (app/models/issue.rb, timelog.rb, merge_request.rb as far as
-// issues need it, epic.rb, iteration.rb, issue_link.rb).
+// issues need it, issue_link.rb).
 
 export type IssueType = 'issue' | 'incident' | 'test_case' | 'task';
 export const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case', 'task'];
@@ -90,40 +90,6 @@ export interface MergeRequest {
   totalTimeSpent: number;
   /** `discussion_locked`: absent or null until locked or unlocked. */
   discussionLocked?: boolean | null;
-}
-
-/** An epic of a group (premium). */
-export interface Epic {
-  id: number;
-  iid: number;
-  groupId: number;
-  parentId: number | null;
-  title: string;
-  description: string;
-  state: 'opened' | 'closed';
-  confidential: boolean;
-  authorId: number;
-  color: string;
-  labelIds: number[];
-  startDate: string | null;
-  dueDate: string | null;
-  createdAt: number;
-  updatedAt: number;
-  closedAt: number | null;
-}
-
-/** An iteration of a group (premium): its state follows its dates and the clock. */
-export interface Iteration {
-  id: number;
-  iid: number;
-  sequence: number;
-  groupId: number;
-  title: string | null;
-  description: string;
-  startDate: string;
-  dueDate: string;
-  createdAt: number;
-  updatedAt: number;
 }
 
 /** A link between two issues (IssueLink): `relates_to`, or at the higher tiers `blocks`. */

@@ -1,5 +1,4 @@
-// The issues family's part of the fixture format: issues and merge requests of a project;
-// epics and iterations of a group.
+// The issues family's part of the fixture format: issues and merge requests of a project.
 import { arrayOf, bool, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
 
 export const issueSchema = object({
@@ -28,19 +27,6 @@ export const issueSchema = object({
   health_status: opt(oneOf('on_track', 'needs_attention', 'at_risk')),
 });
 
-export const epicSchema = object({
-  title: str,
-  description: opt(str),
-  author: opt(str),
-  labels: opt(arrayOf(str)),
-  state: opt(oneOf('opened', 'closed')),
-  confidential: opt(bool),
-  color: opt(str),
-  start_date: opt(str),
-  due_date: opt(str),
-  parent: opt(str),
-});
-
 export const mergeRequestSchema = object({
   title: str,
   source_branch: str,
@@ -55,5 +41,4 @@ export const mergeRequestSchema = object({
   created_at: opt(str),
 });
 
-export const issuesGroupSchema = object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) });
 export const issuesProjectSchema = object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) });

@@ -1,21 +1,19 @@
-// Epics and iterations of a fixture's groups, and its projects' issues (iids follow the order
-// given unless an issue names its own) and merge requests.
+// A fixture's projects' issues (iids follow the order given unless an issue names its own) and
+// merge requests.
 import { ApiError, EmulatorError } from '../../core/errors.js';
 import { defaultBranchName, objectsOf } from '../repositories/index.js';
 import { createMergeRequest } from './merge-requests.js';
-import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
+import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { fixtureUserId } from '../users/index.js';
 import { ownMilestones } from '../milestones/index.js';
 import { ancestry } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
-import type { Namespace, Project } from '../../store/state.js';
-import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './epics.js';
+import type { Project } from '../../store/state.js';
 import type { State } from '../world.js';
-import { normalizeColor } from '../labels/index.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
 import { createIssue } from './rules.js';
 import { putIssue } from './store.js';
-import { castDateLike, parseDuration } from '../issuables/index.js';
+import { parseDuration } from '../issuables/index.js';
 
 export interface FixtureIssue {
   title: string;
@@ -48,35 +46,6 @@ export interface FixtureIssue {
   epic?: string;
   iteration?: string;
   health_status?: 'on_track' | 'needs_attention' | 'at_risk';
-}
-
-/** An epic of a group (premium). */
-export interface FixtureEpic {
-  title: string;
-  description?: string;
-  /** Username; the first administrator when absent. */
-  author?: string;
-  labels?: string[];
-  state?: 'opened' | 'closed';
-  confidential?: boolean;
-  color?: string;
-  start_date?: string;
-  due_date?: string;
-  /** The title of an epic of the same group given before this one. */
-  parent?: string;
-}
-
-/** An iteration of a group (premium); its state follows its dates. */
-export interface FixtureIteration {
-  title?: string;
-  description?: string;
-  start_date: string;
-  due_date: string;
-}
-
-export interface FixtureGroupIssuesPart {
-  epics?: FixtureEpic[];
-  iterations?: FixtureIteration[];
 }
 
 /** A merge request between two branches of the project's repository. */
@@ -116,11 +85,6 @@ function milestoneId(state: State, project: Project, title: string, where: strin
   throw new EmulatorError(`${where} names unknown milestone '${title}'`);
 }
 
-function firstAdmin(state: State, where: string): number {
-  for (const u of tvalues(state.users)) if (u.admin) return u.id;
-  throw new EmulatorError(`${where} has no author and the fixture no administrator`);
-}
-
 function fixtureEpic(state: State, project: Project, title: string, where: string): number {
   const ns = tget(state.namespaces, project.namespaceId);
   for (const g of ns && ns.kind === 'group' ? ancestry(state, ns.id) : []) {
@@ -140,32 +104,9 @@ function fixtureIteration(state: State, project: Project, title: string, where: 
 }
 
 export async function seedIssues(s: SeedRun): Promise<void> {
-  const groups = s.fixture.groups ?? [];
   const projects = s.fixture.projects ?? [];
-  if (!groups.some((g) => g.epics?.length || g.iterations?.length) && !projects.some((p) => p.issues?.length || p.merge_requests?.length)) return;
+  if (!projects.some((p) => p.issues?.length || p.merge_requests?.length)) return;
   s.update((draft) => {
-    for (const g of groups) {
-      const ns = tget(draft.namespaces, s.handles.groups[fixtureGroupPath(g)]!.id) as Namespace;
-      const byTitle = new Map<string, number>();
-      for (const fe of g.epics ?? []) {
-        const where = `${groupWhere(g)}: epic '${fe.title}'`;
-        const state = draft as State;
-        const authorId = fe.author ? fixtureUserId(state, fe.author, where) : firstAdmin(state, where);
-        const color = normalizeColor(fe.color ?? DEFAULT_EPIC_COLOR);
-        if (!color) throw new EmulatorError(`${where} has an invalid color`);
-        if (fe.parent !== undefined && !byTitle.has(fe.parent)) throw new EmulatorError(`${where} names unknown parent epic '${fe.parent}'`);
-        const epic = createEpic(draft, ns, tget(state.users, authorId)!, {
-          title: fe.title, description: fe.description, labels: fe.labels, confidential: fe.confidential, color, state: fe.state,
-          startDate: fe.start_date ?? null, dueDate: fe.due_date ?? null, parentId: fe.parent !== undefined ? byTitle.get(fe.parent)! : null,
-        }, s.now);
-        byTitle.set(fe.title, epic.id);
-      }
-      for (const fi of g.iterations ?? []) {
-        const where = `${groupWhere(g)}: iteration '${fi.title ?? fi.start_date}'`;
-        if (castDateLike(fi.start_date) === null || castDateLike(fi.due_date) === null || fi.due_date < fi.start_date) throw new EmulatorError(`${where} needs a start date before its due date`);
-        createIteration(draft, ns, { title: fi.title ?? null, description: fi.description, startDate: fi.start_date, dueDate: fi.due_date }, s.now);
-      }
-    }
     for (const p of projects) {
       const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
       (p.issues ?? []).forEach((fi, n) => {

@@ -10,9 +10,9 @@ import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import { dropAwards, dropEvents } from '../issuables/index.js';
-import type { Epic, Issue, IssueLink, IssueLocation, Iteration, MergeRequest } from './records.js';
+import type { Issue, IssueLink, IssueLocation, MergeRequest } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'merge_request', 'merge_request_iid', 'merge_request_diff']);
 
 const BLOCK = 4096;
 
@@ -86,14 +86,6 @@ export interface IssuesSlice {
   issueLinks: Blocked<IssueLink>;
   /** Issue id -> the ids of its links (either end). */
   issueLinkIds: Partitioned<number>;
-  /** Group id -> its epics by iid (premium). */
-  epics: Partitioned<Epic>;
-  /** Epic id -> its group and iid. */
-  epicLocations: Table<{ groupId: number; iid: number }>;
-  /** Group id -> its iterations by id (premium). */
-  iterations: Partitioned<Iteration>;
-  /** Iteration id -> its group. */
-  iterationGroups: Table<number>;
   /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
   /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
@@ -103,8 +95,8 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
-    iterations: emptyTable(), iterationGroups: emptyTable(), crossReferences: emptyTable(),
+    mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    crossReferences: emptyTable(),
   };
 }
 
@@ -255,17 +247,6 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
   tdel(draft.mergeRequestFacts, projectId);
 }
 
-export function forgetGroupEpics(draft: Draft<State>, groupId: number): void {
-  const epics = tget(draft.epics, groupId);
-  if (epics) for (const e of tvalues(epics)) {
-    tdel(draft.epicLocations, e.id);
-    dropEvents(draft, 'Epic', e.id);
-  }
-  tdel(draft.epics, groupId);
-  const iterations = tget(draft.iterations, groupId);
-  if (iterations) for (const it of tvalues(iterations)) tdel(draft.iterationGroups, it.id);
-  tdel(draft.iterations, groupId);
-}
 
 
 /**

@@ -8,6 +8,7 @@ import { tget, tset } from '../../store/table.js';
 import {
   assigneesBody, dueDateBody, estimateBody, recordEvent, recordLabelChange, recordMilestoneChange, systemNote, timeSpentBody, titleChangeBody, type SpentChange,
 } from '../issuables/index.js';
+import { epicById } from '../epics/index.js';
 import type { State } from '../world.js';
 import { issueReferences } from './merge-requests.js';
 import type { Issue, MergeRequest } from './records.js';
@@ -120,17 +121,12 @@ export function crossReference(draft: Draft<State>, mentioner: { type: 'Issue' |
 
 /** EE's SystemNotes::EpicsService: `added to epic &1` / `removed from epic &1` / `changed epic to &2` on the issue, `added issue acme/app#1` / `removed issue ...` on the epics. */
 function epicNotes(draft: Draft<State>, issue: Issue, from: number | null, to: number | null, userId: number, now: number): void {
-  const epicOf = (id: number) => {
-    const at = tget(draft.epicLocations, id);
-    const t = at ? tget(draft.epics, at.groupId) : undefined;
-    return at && t ? tget(t, at.iid) : undefined;
-  };
   const project = tget(draft.projects, issue.projectId);
   const epicRef = (e: { groupId: number; iid: number }) => (project && project.namespaceId === e.groupId ? `&${e.iid}` : `${tget(draft.namespaces, e.groupId)?.fullPath ?? ''}&${e.iid}`);
   const issueRef = `${project ? `${tget(draft.namespaces, project.namespaceId)?.fullPath ?? ''}/${project.path}` : ''}#${issue.iid}`;
   const onEpic = (e: { id: number }, body: string) => systemNote(draft, 'Epic', { id: e.id, projectId: null }, userId, body, now);
-  const old = from === null ? undefined : epicOf(from);
-  const next = to === null ? undefined : epicOf(to);
+  const old = from === null ? undefined : epicById(draft as State, from);
+  const next = to === null ? undefined : epicById(draft as State, to);
   if (old && next) systemNote(draft, 'Issue', issue, userId, `changed epic to ${epicRef(next)}`, now);
   else if (next) systemNote(draft, 'Issue', issue, userId, `added to epic ${epicRef(next)}`, now);
   else if (old) systemNote(draft, 'Issue', issue, userId, `removed from epic ${epicRef(old)}`, now);

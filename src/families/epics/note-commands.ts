@@ -6,9 +6,9 @@ import { pset } from '../../store/table.js';
 import { ACCESS, type User } from '../../store/state.js';
 import { labelIdsAfter, recordEvent, recordLabelChange, systemNote, titleChangeBody, type CommandKind, type Updates } from '../issuables/index.js';
 import type { State } from '../world.js';
-import { epicById } from './epics.js';
-import type { EpicTarget } from './kinds.js';
+import type { EpicTarget } from './kind.js';
 import type { Epic } from './records.js';
+import { epicById } from './rules.js';
 
 export const epicCommands: CommandKind<EpicTarget> = {
   facts(state, target, user, now) {
