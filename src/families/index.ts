@@ -9,6 +9,7 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
+import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
@@ -53,6 +54,7 @@ export const FAMILIES = [
   issuables,
   epics,
   issues,
+  mergeRequests,
   ci,
   wikis,
   snippets,

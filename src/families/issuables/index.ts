@@ -26,9 +26,10 @@ export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, ti
 export { formatDuration, parseDuration } from './duration.js';
 export { castDateLike } from './dates.js';
 export { taskCounts, timeStats } from './entity.js';
-export { issueMilestone, milestoneOwners } from './milestones.js';
+export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
 export { badEstimate, spentInvalid } from './errors.js';
 export { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
+export { fixtureMilestoneId, fixtureTime } from './fixture.js';
 export {
   interpretNoteCommands, labelIdsAfter, spentOf, type CommandFacts, type CommandKind, type CommandOptions, type CommandRun, type GitAccess, type NoteCommands, type Outcome, type Updates,
 } from './note-commands.js';

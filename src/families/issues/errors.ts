@@ -6,6 +6,3 @@ export const issueNotFound = () => notFound('Issue');
 export const issueInvalid = (errors: Record<string, string[]>) => validationFailed(errors);
 export const subtractTooMuch = () => validationFailed({ base: ['Time to subtract exceeds the total time spent'] });
 export const moveError = (text: string) => messageError(400, text);
-export const mergeRequestNotFound = () => notFound('Merge Request');
-export const branchNotFound = (which: 'source' | 'target') =>
-  validationFailed({ [`${which}_branch`]: [`${which === 'source' ? 'Source' : 'Target'} branch does not exist`] });

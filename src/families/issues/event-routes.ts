@@ -1,12 +1,9 @@
-// The resource events routes of issues and merge requests (the issuables family's eventRoutes),
-// by their iid.
+// The resource events routes of issues (the issuables family's eventRoutes), by their iid.
 import { notFound } from '../../core/errors.js';
-import { pget } from '../../store/table.js';
 import { eventableId, eventRoutes, type Eventable } from '../issuables/index.js';
 import { project, type Context } from '../define.js';
 import { eventIteration } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
-import { canReadMergeRequests } from './merge-requests.js';
 import { issueByIid } from './store.js';
 
 /** find_noteable: the issue of the iid as the caller may read it, or `404 Issue Not Found`. */
@@ -17,15 +14,7 @@ function issueOf(ctx: Context<{ eventable_id: string }>): number {
   return issue.id;
 }
 
-function mergeRequestOf(ctx: Context<{ eventable_id: string }>): number {
-  const iid = eventableId(ctx);
-  const mr = iid === undefined ? undefined : pget(ctx.state.mergeRequests, ctx.project.id, iid);
-  if (!mr) throw notFound('MergeRequest');
-  return mr.id;
-}
-
 const ISSUE: Eventable = { type: 'Issue', base: '/projects/:id/issues', scope: project(canReadIssues), find: issueOf };
-const MERGE_REQUEST: Eventable = { type: 'MergeRequest', base: '/projects/:id/merge_requests', scope: project(canReadMergeRequests), find: mergeRequestOf };
 
 export const issueEventRoutes = [
   ...eventRoutes('state', 'resource_state_events', ISSUE, undefined),
@@ -33,10 +22,4 @@ export const issueEventRoutes = [
   ...eventRoutes('milestone', 'resource_milestone_events', ISSUE, undefined),
   ...eventRoutes('weight', 'resource_weight_events', ISSUE, 'premium'),
   ...eventRoutes('iteration', 'resource_iteration_events', ISSUE, 'premium', eventIteration),
-];
-
-export const mergeRequestEventRoutes = [
-  ...eventRoutes('state', 'resource_state_events', MERGE_REQUEST, undefined),
-  ...eventRoutes('label', 'resource_label_events', MERGE_REQUEST, undefined),
-  ...eventRoutes('milestone', 'resource_milestone_events', MERGE_REQUEST, undefined),
 ];

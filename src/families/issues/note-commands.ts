@@ -15,7 +15,7 @@ import {
 import type { State } from '../world.js';
 import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
-import type { IssueTarget } from './kinds.js';
+import type { IssueTarget } from './kind.js';
 import { issueReference } from './links.js';
 import type { Issue } from './records.js';
 import { canAdminIssues, canUpdateIssue, markDuplicate, updateIssue, type IssueInput } from './rules.js';

@@ -1,5 +1,4 @@
-// The records of the issues family (app/models/issue.rb, timelog.rb, merge_request.rb as far as
-// issues need it, issue_link.rb).
+// The records of the issues family (app/models/issue.rb, timelog.rb, issue_link.rb).
 
 export type IssueType = 'issue' | 'incident' | 'test_case' | 'task';
 export const ISSUE_TYPES: readonly IssueType[] = ['issue', 'incident', 'test_case', 'task'];
@@ -50,47 +49,6 @@ export interface IssueLocation {
   iid: number;
 }
 
-
-/** A merge request as data: enough of one for `related_merge_requests`, `closed_by` and the MR routes. */
-export interface MergeRequest {
-  id: number;
-  iid: number;
-  projectId: number;
-  title: string;
-  description: string;
-  state: 'opened' | 'closed' | 'merged' | 'locked';
-  createdAt: number;
-  updatedAt: number;
-  closedAt: number | null;
-  closedById: number | null;
-  mergedAt: number | null;
-  mergedById: number | null;
-  authorId: number;
-  assigneeIds: number[];
-  reviewerIds: number[];
-  labelIds: number[];
-  milestoneId: number | null;
-  sourceBranch: string;
-  targetBranch: string;
-  /** The source branch's tip and the merge base when the MR was made or last refreshed. */
-  sha: string;
-  baseSha: string;
-  startSha: string;
-  /**
-   * MergeabilityCheckService's result at the last head and target it saw: `unchecked` after the
-   * target branch or the target moved (a read checks again), else whether it merges cleanly.
-   */
-  mergeStatus: 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
-  mergeCommitSha: string | null;
-  draft: boolean;
-  squash: boolean;
-  removeSourceBranch: boolean;
-  /** Seconds. */
-  timeEstimate: number;
-  totalTimeSpent: number;
-  /** `discussion_locked`: absent or null until locked or unlocked. */
-  discussionLocked?: boolean | null;
-}
 
 /** A link between two issues (IssueLink): `relates_to`, or at the higher tiers `blocks`. */
 export interface IssueLink {

@@ -1,4 +1,4 @@
-// The issues family's part of the fixture format: issues and merge requests of a project.
+// The issues family's part of the fixture format: the issues of a project.
 import { arrayOf, bool, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
 
 export const issueSchema = object({
@@ -27,18 +27,4 @@ export const issueSchema = object({
   health_status: opt(oneOf('on_track', 'needs_attention', 'at_risk')),
 });
 
-export const mergeRequestSchema = object({
-  title: str,
-  source_branch: str,
-  target_branch: opt(str),
-  description: opt(str),
-  author: opt(str),
-  assignees: opt(arrayOf(str)),
-  reviewers: opt(arrayOf(str)),
-  labels: opt(arrayOf(str)),
-  milestone: opt(str),
-  state: opt(oneOf('opened', 'closed', 'merged')),
-  created_at: opt(str),
-});
-
-export const issuesProjectSchema = object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) });
+export const issuesProjectSchema = object({ issues: opt(arrayOf(issueSchema)) });

@@ -1,11 +1,7 @@
-// A fixture's projects' issues (iids follow the order given unless an issue names its own) and
-// merge requests.
-import { ApiError, EmulatorError } from '../../core/errors.js';
-import { defaultBranchName, objectsOf } from '../repositories/index.js';
-import { createMergeRequest } from './merge-requests.js';
+// A fixture's projects' issues (iids follow the order given unless an issue names its own).
+import { EmulatorError } from '../../core/errors.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { fixtureUserId } from '../users/index.js';
-import { ownMilestones } from '../milestones/index.js';
 import { ancestry } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Project } from '../../store/state.js';
@@ -13,7 +9,7 @@ import type { State } from '../world.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
 import { createIssue } from './rules.js';
 import { putIssue } from './store.js';
-import { parseDuration } from '../issuables/index.js';
+import { fixtureMilestoneId, fixtureTime, parseDuration } from '../issuables/index.js';
 
 export interface FixtureIssue {
   title: string;
@@ -48,41 +44,8 @@ export interface FixtureIssue {
   health_status?: 'on_track' | 'needs_attention' | 'at_risk';
 }
 
-/** A merge request between two branches of the project's repository. */
-export interface FixtureMergeRequest {
-  title: string;
-  source_branch: string;
-  /** The default branch when absent. */
-  target_branch?: string;
-  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
-  description?: string;
-  author?: string;
-  assignees?: string[];
-  reviewers?: string[];
-  labels?: string[];
-  milestone?: string;
-  state?: 'opened' | 'closed' | 'merged';
-  created_at?: string;
-}
-
 export interface FixtureIssuesPart {
   issues?: FixtureIssue[];
-  merge_requests?: FixtureMergeRequest[];
-}
-
-function time(raw: string | undefined, fallback: number, where: string): number {
-  if (raw === undefined) return fallback;
-  const t = Date.parse(raw);
-  if (!Number.isFinite(t)) throw new EmulatorError(`${where} has an unreadable time '${raw}'`);
-  return t;
-}
-
-function milestoneId(state: State, project: Project, title: string, where: string): number {
-  const ns = tget(state.namespaces, project.namespaceId);
-  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: project.id }];
-  if (ns && ns.kind === 'group') for (const g of ancestry(state, ns.id)) owners.push({ groupId: g.id });
-  for (const o of owners) for (const m of ownMilestones(state, o)) if (m.title === title) return m.id;
-  throw new EmulatorError(`${where} names unknown milestone '${title}'`);
 }
 
 function fixtureEpic(state: State, project: Project, title: string, where: string): number {
@@ -103,9 +66,9 @@ function fixtureIteration(state: State, project: Project, title: string, where: 
   throw new EmulatorError(`${where} names unknown iteration '${title}'`);
 }
 
-export async function seedIssues(s: SeedRun): Promise<void> {
+export function seedIssues(s: SeedRun): void {
   const projects = s.fixture.projects ?? [];
-  if (!projects.some((p) => p.issues?.length || p.merge_requests?.length)) return;
+  if (!projects.some((p) => p.issues?.length)) return;
   s.update((draft) => {
     for (const p of projects) {
       const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
@@ -115,7 +78,7 @@ export async function seedIssues(s: SeedRun): Promise<void> {
         const author = tget(state.users, fi.author ? fixtureUserId(state, fi.author, where) : project.creatorId);
         if (!author) throw new EmulatorError(`${where} has no author`);
         if (fi.issue_type && !ISSUE_TYPES.includes(fi.issue_type)) throw new EmulatorError(`${where} has an unknown issue_type '${fi.issue_type}'`);
-        const created = time(fi.created_at, s.now, where);
+        const created = fixtureTime(fi.created_at, s.now, where);
         let issue: Issue;
         try {
           issue = createIssue(state, project, { ...author, admin: true }, {
@@ -135,11 +98,11 @@ export async function seedIssues(s: SeedRun): Promise<void> {
           ...issue,
           authorId: author.id,
           assigneeIds,
-          milestoneId: fi.milestone ? milestoneId(state, project, fi.milestone, where) : null,
+          milestoneId: fi.milestone ? fixtureMilestoneId(state, project, fi.milestone, where) : null,
           state: closed ? 'closed' : 'opened',
-          closedAt: closed ? time(fi.closed_at, s.now, where) : null,
+          closedAt: closed ? fixtureTime(fi.closed_at, s.now, where) : null,
           closedById: closed ? (fi.closed_by ? fixtureUserId(state, fi.closed_by, where) : author.id) : null,
-          updatedAt: time(fi.updated_at, created, where),
+          updatedAt: fixtureTime(fi.updated_at, created, where),
           timeEstimate: estimate,
           totalTimeSpent: spent,
           relativePosition: fi.relative_position ?? null,
@@ -151,27 +114,4 @@ export async function seedIssues(s: SeedRun): Promise<void> {
       });
     }
   });
-  for (const p of projects) {
-    const project = tget(s.state.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
-    for (const [n, fm] of (p.merge_requests ?? []).entries()) {
-      const where = `${projectWhere(p)}: merge request ${n + 1} '${fm.title}'`;
-      const author = tget(s.state.users, fm.author ? fixtureUserId(s.state, fm.author, where) : project.creatorId);
-      if (!author) throw new EmulatorError(`${where} has no author`);
-      const repo = objectsOf({ db: s.git, state: s.state }, project);
-      let recipe;
-      try {
-        recipe = await createMergeRequest(s.state, repo, project, author, {
-          title: fm.title, description: fm.description, sourceBranch: fm.source_branch, targetBranch: fm.target_branch ?? defaultBranchName(project),
-          assigneeIds: (fm.assignees ?? []).map((u) => fixtureUserId(s.state, u, where)), reviewerIds: (fm.reviewers ?? []).map((u) => fixtureUserId(s.state, u, where)),
-          labels: fm.labels, milestoneId: fm.milestone ? milestoneId(s.state, project, fm.milestone, where) : undefined, state: fm.state,
-          createdAt: time(fm.created_at, s.now, where),
-        }, s.now, false);
-      } catch (e) {
-        if (e instanceof EmulatorError) throw e;
-        const detail = e instanceof ApiError ? JSON.stringify(e.body) : (e as Error).message;
-        throw new EmulatorError(`${where} is invalid: ${detail}`);
-      }
-      s.update(recipe);
-    }
-  }
 }

@@ -6,13 +6,13 @@
 // write copies a few small chunk indexes whatever the size of the project.
 import type { Draft } from 'immer';
 import { isWithin } from '../../policy/access.js';
-import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
+import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
 import { dropAwards, dropEvents } from '../issuables/index.js';
-import type { Issue, IssueLink, IssueLocation, MergeRequest } from './records.js';
+import type { Issue, IssueLink, IssueLocation } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'merge_request', 'merge_request_iid', 'merge_request_diff']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid']);
 
 const BLOCK = 4096;
 
@@ -53,18 +53,6 @@ export function bsize<T>(b: Blocked<T>): number {
   return n;
 }
 
-/**
- * A project's merge requests in numbers: how many are in each state, and whether they were
- * created in iid order (each no earlier than the one before; a fixture may backdate one), when
- * iid order is creation order and a list in that order can stop at its page.
- */
-export interface MergeRequestFacts {
-  states: Record<MergeRequest['state'], number>;
-  /** The newest creation time yet; null before the first. */
-  lastCreatedAt: number | null;
-  createdInOrder: boolean;
-}
-
 export interface IssuesSlice {
   /** Project id -> its issues by iid. */
   issues: Table<Blocked<Issue>>;
@@ -72,14 +60,6 @@ export interface IssuesSlice {
   issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
   issueIndex: Table<Blocked<number>>;
-  /** Project id -> its merge requests by iid. */
-  mergeRequests: Partitioned<MergeRequest>;
-  /** `<project id>|<s or t>:<branch>` -> the iids of the open merge requests from (s) or into (t) the branch: what a push refreshes. */
-  openMergeRequestBranches: Table<Table<true>>;
-  /** Project id -> what its merge request lists can tell without reading them all (see MergeRequestFacts). */
-  mergeRequestFacts: Table<MergeRequestFacts>;
-  /** Merge request id -> user id -> when they approved it. */
-  mergeRequestApprovals: Table<Table<number>>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Issue link id -> the link. */
@@ -95,7 +75,7 @@ export interface IssuesSlice {
 export function emptyIssuesSlice(): IssuesSlice {
   return {
     issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    closingMergeRequests: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
     crossReferences: emptyTable(),
   };
 }
@@ -188,52 +168,6 @@ export function* projectIssues(state: State, projectId: number): IterableIterato
   if (t) yield* bvalues(t);
 }
 
-const branchKeys = (mr: MergeRequest) => [`${mr.projectId}|s:${mr.sourceBranch}`, `${mr.projectId}|t:${mr.targetBranch}`];
-
-/** Puts an open merge request in (or takes it out of) the index of its branches. */
-export function indexOpenMergeRequest(draft: Draft<State>, mr: MergeRequest, open: boolean): void {
-  for (const key of branchKeys(mr)) {
-    let t = tget(draft.openMergeRequestBranches, key);
-    if (open) {
-      if (!t) {
-        tset(draft.openMergeRequestBranches, key, emptyTable<true>());
-        t = tget(draft.openMergeRequestBranches, key)!;
-      }
-      tset(t, mr.iid, true);
-    } else if (t && tdel(t, mr.iid) && t.size === 0) tdel(draft.openMergeRequestBranches, key);
-  }
-}
-
-/** The project's open merge requests from (`source`) or into (`target`) a branch. */
-export function openMergeRequestsOn(state: State, projectId: number, side: 'source' | 'target', branch: string): MergeRequest[] {
-  const t = tget(state.openMergeRequestBranches, `${projectId}|${side === 'source' ? 's' : 't'}:${branch}`);
-  if (!t) return [];
-  return [...tentries(t)].flatMap(([iid]) => {
-    const mr = pget(state.mergeRequests, projectId, Number(iid));
-    return mr ? [mr] : [];
-  }).sort((a, b) => a.iid - b.iid);
-}
-
-/** Counts a merge request in (or out of) its project's facts; `created` checks that it comes no earlier than the last. */
-export function countMergeRequest(draft: Draft<State>, mr: MergeRequest, delta: 1 | -1, created = false): void {
-  const before = tget(draft.mergeRequestFacts, mr.projectId) ?? { states: { opened: 0, closed: 0, merged: 0, locked: 0 }, lastCreatedAt: null, createdInOrder: true };
-  const facts: MergeRequestFacts = { ...before, states: { ...before.states, [mr.state]: before.states[mr.state] + delta } };
-  if (created) {
-    facts.createdInOrder = before.createdInOrder && (before.lastCreatedAt === null || mr.createdAt >= before.lastCreatedAt);
-    facts.lastCreatedAt = before.lastCreatedAt === null ? mr.createdAt : Math.max(before.lastCreatedAt, mr.createdAt);
-  }
-  tset(draft.mergeRequestFacts, mr.projectId, facts);
-}
-
-/** Forgets what is kept beside a deleted merge request: its place in the branch index, its count, approvals, events and award emoji. */
-export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): void {
-  indexOpenMergeRequest(draft, mr, false);
-  countMergeRequest(draft, mr, -1);
-  tdel(draft.mergeRequestApprovals, mr.id);
-  dropEvents(draft, 'MergeRequest', mr.id);
-  dropAwards(draft, { type: 'MergeRequest', id: mr.id });
-}
-
 /** Forgets everything kept for a deleted project's issues. */
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
   for (const issue of [...projectIssues(draft as State, projectId)]) {
@@ -241,13 +175,7 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
     dropAwards(draft, { type: 'Issue', id: issue.id });
   }
   tdel(draft.issues, projectId);
-  const mrs = tget(draft.mergeRequests, projectId);
-  if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
-  tdel(draft.mergeRequests, projectId);
-  tdel(draft.mergeRequestFacts, projectId);
 }
-
-
 
 /**
  * MilestoneWithStats#issue_stats from the indexes: a project milestone's issues are its project's

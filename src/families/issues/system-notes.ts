@@ -1,18 +1,17 @@
-// System notes and resource events of a change to an issue or merge request, as GitLab writes
-// them (app/services/system_notes/issuables_service.rb, time_tracking_service.rb,
-// Issuable::CommonSystemNotesService, the update services' handle_changes): title, description,
+// System notes and resource events of a change to an issue, as GitLab writes them
+// (app/services/system_notes/issuables_service.rb, time_tracking_service.rb,
+// Issuable::CommonSystemNotesService, Issues::UpdateService#handle_changes): title, description,
 // due date, time tracking, discussion lock, assignees and confidentiality are notes; state,
 // labels, milestone, weight and iteration are resource events, never notes.
 import type { Draft } from 'immer';
-import { tget, tset } from '../../store/table.js';
+import { tget } from '../../store/table.js';
 import {
   assigneesBody, dueDateBody, estimateBody, recordEvent, recordLabelChange, recordMilestoneChange, systemNote, timeSpentBody, titleChangeBody, type SpentChange,
 } from '../issuables/index.js';
 import { epicById } from '../epics/index.js';
 import type { State } from '../world.js';
-import { issueReferences } from './merge-requests.js';
-import type { Issue, MergeRequest } from './records.js';
-import { issueByIid } from './store.js';
+import type { Issue } from './records.js';
+import { crossReference } from './references.js';
 
 /**
  * What an issue's update records, in GitLab's order: the state event (change_state runs
@@ -48,74 +47,6 @@ export function recordIssueChanges(draft: Draft<State>, before: Issue, after: Is
   if (before.iterationId !== after.iterationId) {
     if (after.iterationId !== null) recordEvent(draft, 'iteration', on, userId, now, { iterationId: after.iterationId, action: 'add' });
     else recordEvent(draft, 'iteration', on, userId, now, { iterationId: before.iterationId!, action: 'remove' });
-  }
-}
-
-const DRAFT_TITLE = /^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)/i;
-const draftless = (title: string) => title.replace(/^\s*(?:\[draft\]|\(draft\)|draft:|draft\s-\s|draft\s|\[wip\]|wip:|wip\s)\s*/i, '');
-export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
-/** MergeRequest.draftless_title: the title without its draft prefixes. */
-export function draftlessTitle(title: string): string {
-  let t = title;
-  while (isDraftTitle(t)) t = draftless(t);
-  return t;
-}
-
-/**
- * What a merge request's update records: the state event, the draft note (`marked this merge
- * request as **draft**` / `**ready**`) and the title note when more than the draft prefix
- * changed, description, time tracking, lock, milestone and label events, assignees.
- */
-export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequest, after: MergeRequest, userId: number, now: number, spent?: SpentChange): void {
-  const on = { type: 'MergeRequest' as const, id: after.id };
-  const note = (body: string) => systemNote(draft, 'MergeRequest', after, userId, body, now);
-  if (before.state !== after.state) {
-    const state = after.state === 'merged' ? 'merged' : after.state === 'closed' ? 'closed' : 'reopened';
-    recordEvent(draft, 'state', on, userId, now, { state, sourceCommit: null, sourceMergeRequestId: null });
-  }
-  if (before.draft !== after.draft) note(`marked this merge request as **${after.draft ? 'draft' : 'ready'}**`);
-  if (before.title !== after.title && draftless(before.title) !== draftless(after.title)) note(titleChangeBody(before.title, after.title));
-  if (before.description !== after.description) note('changed the description');
-  if (before.timeEstimate !== after.timeEstimate) note(estimateBody(after.timeEstimate));
-  if (spent) note(timeSpentBody(spent.seconds, spent.spentAt, spent.today));
-  if ((before.discussionLocked ?? false) !== (after.discussionLocked ?? false)) note(`${after.discussionLocked ? 'locked' : 'unlocked'} the discussion in this merge request`);
-  recordMilestoneChange(draft, { ...on, projectId: after.projectId, state: after.state }, userId, before.milestoneId, after.milestoneId, now);
-  recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
-  const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
-  if (assignees) note(assignees);
-  if (before.title !== after.title || before.description !== after.description) {
-    crossReference(draft, { type: 'MergeRequest', id: after.id, iid: after.iid, projectId: after.projectId }, `${after.title}\n${after.description}`, userId, now);
-  }
-}
-
-/** Project#to_reference_base from another project: its path in the same namespace, else its full path. */
-export function projectRefFrom(state: State, fromProjectId: number, projectId: number): string {
-  if (fromProjectId === projectId) return '';
-  const p = tget(state.projects, projectId);
-  const from = tget(state.projects, fromProjectId);
-  if (!p) return '';
-  if (from && from.namespaceId === p.namespaceId) return p.path;
-  return `${tget(state.namespaces, p.namespaceId)?.fullPath ?? ''}/${p.path}`;
-}
-
-/**
- * Mentionable#create_cross_references!: each issue a title or description names gets
- * `mentioned in issue #2` / `mentioned in merge request !1` (the mentioner as seen from it),
- * once per mentioner.
- */
-export function crossReference(draft: Draft<State>, mentioner: { type: 'Issue' | 'MergeRequest'; id: number; iid: number; projectId: number }, text: string, authorId: number, now: number): void {
-  const from = tget(draft.projects, mentioner.projectId);
-  if (!from || !text.includes('#')) return;
-  const { closes, mentions } = issueReferences(draft as State, from, text);
-  for (const r of [...closes, ...mentions]) {
-    const issue = issueByIid(draft as State, r.projectId, r.iid);
-    if (!issue || (mentioner.type === 'Issue' && issue.id === mentioner.id)) continue;
-    const key = `${issue.id}|${mentioner.type}:${mentioner.id}`;
-    if (tget(draft.crossReferences, key)) continue;
-    tset(draft.crossReferences, key, true);
-    const [noun, sigil] = mentioner.type === 'Issue' ? ['issue', '#'] : ['merge request', '!'];
-    systemNote(draft, 'Issue', issue, authorId, `mentioned in ${noun} ${projectRefFrom(draft as State, issue.projectId, mentioner.projectId)}${sigil}${mentioner.iid}`, now,
-      { type: mentioner.type, projectId: mentioner.projectId, iid: mentioner.iid });
   }
 }
 

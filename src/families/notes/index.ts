@@ -14,7 +14,7 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
   name: 'notes',
   schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),
-  seed: { after: ['users', 'groups', 'projects', 'issues', 'epics'], run: seedNotes },
+  seed: { after: ['users', 'groups', 'projects', 'issues', 'merge-requests', 'epics'], run: seedNotes },
   routes: [...noteRoutes, ...discussionRoutes, ...commitNoteRoutes],
   forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
 });

@@ -7,7 +7,8 @@ import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable } from '../issuables/index.js';
 import { readableEpic, type EpicTarget } from '../epics/index.js';
-import { readableIssue, readableMergeRequest, type IssueTarget, type MergeRequestTarget } from '../issues/index.js';
+import { readableIssue, type IssueTarget } from '../issues/index.js';
+import { readableMergeRequest, type MergeRequestTarget } from '../merge-requests/index.js';
 import { findProjectSnippet } from '../snippets/index.js';
 import type { State } from '../world.js';
 import { noteableNotFound } from './errors.js';

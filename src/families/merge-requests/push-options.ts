@@ -12,7 +12,7 @@ import { tget } from '../../store/table.js';
 import type { BranchPush, Context } from '../define.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { createMergeRequest, editMergeRequest } from './merge-requests.js';
+import { createMergeRequest, editMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { openMergeRequestsOn } from './store.js';
 import { findOrCreateLabels } from '../labels/index.js';

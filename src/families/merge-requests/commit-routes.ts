@@ -11,7 +11,7 @@ import { commitEntity, diffEntity, withHeaders } from '../commits/index.js';
 import { project, route, type Context } from '../define.js';
 import { projectWebUrl } from '../projects/index.js';
 import { objectsOf } from '../repositories/index.js';
-import { canReadMergeRequests } from './merge-requests.js';
+import { canReadMergeRequests } from './rules.js';
 import type { MergeRequest } from './records.js';
 
 const ONE = { merge_request_iid: int().required() };

@@ -10,9 +10,9 @@ import { applySocialUpdates, labelIdsAfter, socialTarget, spentOf, type CommandK
 import { objectsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
-import type { MergeRequestTarget } from './kinds.js';
+import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './merge-requests.js';
+import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
 

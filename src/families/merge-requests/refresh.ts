@@ -16,7 +16,7 @@ import type { BranchPush, Context } from '../define.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
-import { checkMergeability, putMergeRequest } from './merge-requests.js';
+import { checkMergeability, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges } from './system-notes.js';
 import { systemNote } from '../issuables/index.js';
