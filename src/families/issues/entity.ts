@@ -1,5 +1,5 @@
 // Issues as GitLab renders them (lib/api/entities/issuable_entity.rb, issue_basic.rb, issue.rb,
-// issuable_references.rb, issuable_time_stats.rb; EE's additions at the higher tiers).
+// issuable_references.rb; EE's additions at the higher tiers).
 import { noteKey, userNotesCount } from '../../store/notes.js';
 import { tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';

@@ -1,6 +1,7 @@
 // Issues' services and policies (app/services/issues/*, app/models/issue.rb, ProjectPolicy and
-// IssuePolicy reduced to roles): create, update, close and reopen, delete, move and clone,
-// and time tracking (subscriptions, to-dos and award emoji are social.ts's). Checks run before each recipe.
+// IssuePolicy reduced to roles): create, update, close and reopen, delete, move and clone, and
+// time tracking (subscriptions, to-dos and award emoji are the issuables family's). Checks run
+// before each recipe.
 import type { Draft } from 'immer';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { canReadProject, hasProjectRole } from '../../policy/access.js';

@@ -66,7 +66,7 @@ export interface IssuesSlice {
   issueLinks: Blocked<IssueLink>;
   /** Issue id -> the ids of its links (either end). */
   issueLinkIds: Partitioned<number>;
-  /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
+  /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`); the merge requests family writes it (references.ts). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
   /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
   crossReferences: Table<true>;
