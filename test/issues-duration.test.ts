@@ -1,7 +1,7 @@
 // GitLab's duration language (Gitlab::TimeTrackingFormatter over gitlab-chronic-duration).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../src/families/issues/index.js';
+import { formatDuration, parseDuration } from '../src/families/issuables/index.js';
 
 describe('parseDuration', () => {
   it('reads units with 8-hour days, 5-day weeks and 4-week months', () => {

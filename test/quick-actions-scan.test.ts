@@ -2,7 +2,7 @@
 // property against a plain model for texts without blocks.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanCommands } from '../src/families/issues/quick-actions.js';
+import { scanCommands } from '../src/families/issuables/quick-actions.js';
 
 const KNOWN = new Set(['reopen', 'open', 'assign', 'labels', 'power', 'close']);
 const scan = (text: string) => {

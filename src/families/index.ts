@@ -10,7 +10,11 @@ import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
+import { mergeRequests } from './merge-requests/index.js';
+import { epics } from './epics/index.js';
+import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
+import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
@@ -47,7 +51,11 @@ export const FAMILIES = [
   uploads,
   members,
   storageMoves,
+  labels,
+  issuables,
+  epics,
   issues,
+  mergeRequests,
   ci,
   wikis,
   snippets,

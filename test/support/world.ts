@@ -25,7 +25,10 @@ import type { Member } from '../../src/store/state.js';
 import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/snippets/index.js';
 import { listFiles } from '../../src/git/tree.js';
 import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
-import { epicByIid, interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
+import { interpretNoteCommands, type NoteCommands } from '../../src/families/issuables/index.js';
+import { epicByIid } from '../../src/families/epics/index.js';
+import { issueByIid, type Issue } from '../../src/families/issues/index.js';
+import type { Issuable } from '../../src/families/notes/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';
 
@@ -236,7 +239,7 @@ export async function runNoteCommands(
   const userId = tget(emulator.state.usernames, username.toLowerCase());
   const user = userId === undefined ? undefined : tget(emulator.state.users, userId);
   if (!user) throw new Error(`no user '${username}'`);
-  let target: NoteTarget;
+  let target: Issuable;
   if ('issue' in on) target = { type: 'Issue', issue: issueRecord(emulator, fullPath, on.issue), project };
   else {
     const mr = pget(emulator.state.mergeRequests, project.id, on.mergeRequest);

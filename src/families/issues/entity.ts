@@ -1,5 +1,5 @@
 // Issues as GitLab renders them (lib/api/entities/issuable_entity.rb, issue_basic.rb, issue.rb,
-// issuable_references.rb, issuable_time_stats.rb; EE's additions at the higher tiers).
+// issuable_references.rb; EE's additions at the higher tiers).
 import { noteKey, userNotesCount } from '../../store/notes.js';
 import { tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
@@ -8,15 +8,14 @@ import { milestoneEntity } from '../milestones/index.js';
 import { projectPaths, projectWebUrl } from '../projects/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
-import { formatDuration } from './duration.js';
-import { downvotes, issueMilestone, issueVisible, seesConfidential, upvotes } from './finder.js';
-import { labelBasic, labelById } from './labels.js';
-import type { Issue, Label } from './records.js';
+import { downvotes, issueVisible, seesConfidential, upvotes } from './finder.js';
+import { labelBasic, labelById, type Label } from '../labels/index.js';
+import type { Issue } from './records.js';
 import { issueById } from './store.js';
 import { closingMergeRequestCount } from './rules.js';
-import { isSubscribed, socialTarget } from './social.js';
-import { epicById, issueEpic, iterationById, iterationEntity } from './epics.js';
+import { epicById, issueEpic, iterationById, iterationEntity } from '../epics/index.js';
 import { blockingIssuesCount } from './links.js';
+import { isSubscribed, issueMilestone, socialTarget, taskCounts, timeStats } from '../issuables/index.js';
 
 export interface IssueView extends UrlBase {
   state: State;
@@ -33,27 +32,6 @@ const user = (state: State, id: number | null, u: UrlBase) => {
   const found = id === null ? undefined : tget(state.users, id);
   return found ? userBasic(found, u) : null;
 };
-
-/** TaskList items of a description: `- [ ]`, `* [x]`, `1. [X]` at the start of a line. */
-export function taskCounts(description: string): { count: number; completed_count: number } {
-  let count = 0;
-  let done = 0;
-  for (const m of description.matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX~])\](?=\s)/gm)) {
-    if (m[1] === '~') continue;
-    count++;
-    if (m[1] !== ' ') done++;
-  }
-  return { count, completed_count: done };
-}
-
-export function timeStats(i: { timeEstimate: number; totalTimeSpent: number }) {
-  return {
-    time_estimate: i.timeEstimate,
-    total_time_spent: i.totalTimeSpent,
-    human_time_estimate: formatDuration(i.timeEstimate),
-    human_total_time_spent: formatDuration(i.totalTimeSpent),
-  };
-}
 
 /**
  * IssuableReferences: `#5`, relative to where the request stands, and the full path. The spec

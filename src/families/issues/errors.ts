@@ -1,17 +1,8 @@
-// What the issues routes answer when a rule refuses (lib/api/issues.rb, time_tracking_endpoints.rb,
-// award_emoji.rb, labels.rb).
+// What the issues routes answer when a rule refuses (lib/api/issues.rb, time_tracking_endpoints.rb).
 import { messageError, notFound, validationFailed } from '../../core/errors.js';
 
 export const duplicatedIssue = () => messageError(409, 'Duplicated issue');
 export const issueNotFound = () => notFound('Issue');
 export const issueInvalid = (errors: Record<string, string[]>) => validationFailed(errors);
-export const badEstimate = () => messageError(400, '400 Bad request - Time estimate must have a valid format and be greater than or equal to zero.');
 export const subtractTooMuch = () => validationFailed({ base: ['Time to subtract exceeds the total time spent'] });
-export const spentInvalid = () => validationFailed({ time_spent: ["can't be blank"] });
-export const awardNotFound = (detail?: string) => notFound(detail ? `Award Emoji ${detail}` : 'Award Emoji');
-export const labelExists = () => messageError(409, 'Label already exists');
-export const labelNotFound = () => notFound('Label');
 export const moveError = (text: string) => messageError(400, text);
-export const mergeRequestNotFound = () => notFound('Merge Request');
-export const branchNotFound = (which: 'source' | 'target') =>
-  validationFailed({ [`${which}_branch`]: [`${which === 'source' ? 'Source' : 'Target'} branch does not exist`] });

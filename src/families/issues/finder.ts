@@ -1,15 +1,15 @@
 // IssuesFinder over the world (app/finders/issues_finder.rb, issuable_finder.rb and its
 // filters): the caller's view of each project's issues, the list filters with GitLab's meaning,
 // and the order. Each project's matches start from the smallest index set the filters name.
-import { ancestry, canReadProject, canUseFeature, isWithin, projectAccess, today } from '../../policy/access.js';
+import { canReadProject, canUseFeature, isWithin, projectAccess, today } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { findMilestone, ownMilestones, type Milestone } from '../milestones/index.js';
+import { ownMilestones, type Milestone } from '../milestones/index.js';
+import { countAwards, issueMilestone, milestoneOwners, reacted } from '../issuables/index.js';
 import type { State } from '../world.js';
-import { labelById, projectLabelsTitled } from './labels.js';
-import { iterationById, iterationState } from './epics.js';
+import { labelById, projectLabelsTitled } from '../labels/index.js';
+import { iterationById, iterationState } from '../epics/index.js';
 import type { Issue, IssueType } from './records.js';
-import { countAwards, reacted } from './social.js';
 import { bget, bsize, bvalues, facetSet, issueByIid, projectIssues, projectsWithIssues, type Blocked } from './store.js';
 
 export type ListKind = 'all' | 'group' | 'project';
@@ -92,25 +92,15 @@ export function issueVisible(state: State, user: User | null, issue: Issue, sees
   return !!user && (issue.authorId === user.id || issue.assigneeIds.includes(user.id));
 }
 
+/** The project's issue with this iid, when the caller may read it. */
+export function readableIssue(state: State, user: User | null, project: Project, iid: number, now: number): Issue | undefined {
+  if (!canReadIssues(state, user, project, now)) return undefined;
+  const issue = issueByIid(state, project.id, iid);
+  return issue && issueVisible(state, user, issue, seesConfidential(state, user, project, now)) ? issue : undefined;
+}
+
 const isNone = (v: string) => ['none', 'no label', 'no+label'].includes(v.toLowerCase());
 const isAny = (v: string) => v.toLowerCase() === 'any';
-
-/** The milestones whose titles an issue of the project may carry: the project's, its group's and the group's ancestors'. */
-function milestoneOwners(state: State, project: Project) {
-  const ns = tget(state.namespaces, project.namespaceId);
-  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: project.id }];
-  if (ns && ns.kind === 'group') for (const g of ancestry(state, ns.id)) owners.push({ groupId: g.id });
-  return owners;
-}
-
-export function issueMilestone(state: State, project: Project, id: number | null): Milestone | undefined {
-  if (id === null) return undefined;
-  for (const o of milestoneOwners(state, project)) {
-    const m = findMilestone(state, o, id);
-    if (m) return m;
-  }
-  return undefined;
-}
 
 /** Per project: ids of milestones by title, of the Upcoming ones and of the Started ones. */
 interface MilestoneFacts {

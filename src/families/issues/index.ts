@@ -1,42 +1,35 @@
-// Issues and what hangs on them: labels of projects and groups, issues with their three lists,
-// time tracking, subscriptions, to-dos, award emoji, and merge requests as data.
-import { issuesGroupSchema, issuesProjectSchema } from './schema.js';
+// Issues with their three lists, links, time tracking and the milestone's issues; what they
+// share with merge requests and epics lives in the issuables family, which they register with.
 import { defineFamily, type Family } from '../define.js';
-import { labelRoutes } from './label-routes.js';
+import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
+import { registerLabelUse } from '../labels/index.js';
+import { issueEventRoutes } from './event-routes.js';
+import { issueKind, issueSocial } from './kind.js';
+import { issueLabels } from './label-use.js';
+import { issueLinkRoutes } from './link-routes.js';
 import { issueRoutes } from './routes.js';
-import { mergeRequestRoutes } from './mr-routes.js';
-import { socialRoutes } from './social-routes.js';
-import { epicRoutes } from './epics.js';
-import { resourceEventRoutes } from './event-routes.js';
-import { refreshMergeRequests } from './mr-refresh.js';
-import { mergeRequestCommitRoutes } from './mr-commit-routes.js';
-import { mergeRequestPostReceive } from './push-options.js';
-import { approvalRoutes } from './approval-routes.js';
-import { seedIssues, type FixtureGroupIssuesPart, type FixtureIssuesPart } from './seed.js';
-import { emptyIssuesSlice, forgetGroupLabels, forgetProjectIssues, type IssuesSlice } from './store.js';
+import { issuesProjectSchema } from './schema.js';
+import { seedIssues, type FixtureIssuesPart } from './seed.js';
+import { emptyIssuesSlice, forgetProjectIssues, type IssuesSlice } from './store.js';
 
-export const issues: Family<IssuesSlice, { group: FixtureGroupIssuesPart; project: FixtureIssuesPart }> = defineFamily({
+export const issues: Family<IssuesSlice, { project: FixtureIssuesPart }> = defineFamily({
   name: 'issues',
-  schema: { group: issuesGroupSchema, project: issuesProjectSchema },
+  schema: { project: issuesProjectSchema },
   state: emptyIssuesSlice,
-  seed: { after: ['groups', 'projects', 'users', 'milestones', 'repositories'], run: seedIssues },
-  routes: [...labelRoutes, ...issueRoutes, ...mergeRequestRoutes, ...socialRoutes, ...mergeRequestCommitRoutes, ...approvalRoutes, ...epicRoutes, ...resourceEventRoutes],
-  forget: { project: forgetProjectIssues, group: forgetGroupLabels },
-  on: { push: refreshMergeRequests },
-  postReceive: mergeRequestPostReceive,
+  seed: { after: ['groups', 'projects', 'users', 'milestones', 'labels', 'epics'], run: seedIssues },
+  routes: [...issueRoutes, ...issueLinkRoutes, ...socialRoutes(issueSocial), ...issueEventRoutes],
+  forget: { project: forgetProjectIssues },
 });
+registerLabelUse(issueLabels);
+registerIssuable(issueKind);
+registerSocial(issueSocial);
 
 export type { IssuesSlice } from './store.js';
-export type { AwardEmoji, Epic, Issue, Iteration, Label, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
-export type { FixtureEpic, FixtureGroupIssuesPart, FixtureIssue, FixtureIteration, FixtureLabel, FixtureIssuesPart, FixtureLabelsPart, FixtureMergeRequest } from './seed.js';
-export { formatDuration, parseDuration } from './duration.js';
-export { milestoneIssueStats } from './store.js';
-export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, touchIssuable, type Issuable } from './noteables.js';
-export { interpretNoteCommands, type GitAccess, type NoteCommands, type NoteTarget } from './note-commands.js';
-export { eventsOf, type EventableType, type EventKind, type ResourceEvent } from './events.js';
-export { dropAwards, issueById, issueByIid } from './store.js';
-export { canReadIssues, issueVisible, seesConfidential } from './finder.js';
-export { epicById, epicByIid } from './epics.js';
-export { crossReference, systemNote } from './system-notes.js';
-export { awardEmoji, reacted, socialTarget } from './social.js';
-export { awardEmojiEntity } from './social-entity.js';
+export type { Issue } from './records.js';
+export type { IssueTarget } from './kind.js';
+export type { FixtureIssue, FixtureIssuesPart } from './seed.js';
+export { issueById, issueByIid, milestoneIssueStats, putIssue } from './store.js';
+export { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
+export {
+  crossReference, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type IssueRef, type NamingMergeRequest,
+} from './references.js';

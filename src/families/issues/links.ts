@@ -8,7 +8,7 @@ import { pdel, pset, tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 import type { Issue, IssueLink } from './records.js';
 import { bdel, bget, bset, ids, issueById, type Blocked } from './store.js';
-import { systemNote } from './system-notes.js';
+import { systemNote } from '../issuables/index.js';
 
 export type LinkType = 'relates_to' | 'blocks' | 'is_blocked_by';
 

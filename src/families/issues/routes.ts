@@ -1,34 +1,31 @@
 // The issues routes (lib/api/issues.rb, time_tracking_endpoints.rb): the three lists and their
-// statistics, one issue, create, edit, delete, move, clone, participants and time tracking
-// (subscriptions, to-dos and award emoji are social-routes.ts's).
+// statistics, one issue, create, edit, delete, move, clone, reorder, time tracking and a
+// milestone's issues (links are link-routes.ts's; participants, subscriptions, to-dos and award
+// emoji the issuables family's socialRoutes).
 import type { Incoming } from '../../http/incoming.js';
 import { messageError, notFound, recordNotFound, unauthorized, forbidden, grapeError } from '../../core/errors.js';
-import { ownMilestones } from '../milestones/index.js';
-import { ancestry, canReadProject, hasProjectRole } from '../../policy/access.js';
-import { ACCESS } from '../../store/state.js';
-import { createLink, linkById, linkedFrom, linksOf, linkTimes, removeLink } from './links.js';
+import { canReadProjectMilestones, ownMilestones, type Milestone } from '../milestones/index.js';
+import { ancestry } from '../../policy/access.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { keysetUnsupported, pageRequest, toQuery } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
-import { castDateLike } from './dates.js';
-import { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { parseDuration } from './duration.js';
-import { issueEntity, timeStats, type IssueView } from './entity.js';
-import { badEstimate, issueNotFound, moveError, spentInvalid } from './errors.js';
+import { issueEntity, type IssueView } from './entity.js';
+import { issueNotFound, moveError } from './errors.js';
 import { canReadIssues, findIssues, issueCounts, issueOrder, issueVisible, seesConfidential, sortIssues, type IssueFilters, type ListKind, type Position } from './finder.js';
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
-import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueLink, type IssueType, type Severity } from './records.js';
+import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
 import {
   canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue,
   markDuplicate, moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
-import type { Project, User } from '../../store/state.js';
+import type { Namespace, Project, User } from '../../store/state.js';
+import { badEstimate, castDateLike, extractQuickActions, milestoneIdByTitle, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const WILDCARD_ID = (v: string) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v);
 const ORDER_BY = ['created_at', 'due_date', 'label_priority', 'milestone_due', 'popularity', 'priority', 'relative_position', 'title', 'updated_at', 'weight'] as const;
@@ -135,7 +132,7 @@ function filters(p: ListParams, defaultScope: IssueFilters['scope']): IssueFilte
   return { ...(p as object), scope, order_by: (p.order_by as string) ?? 'created_at', sort: (p.sort as 'asc' | 'desc') ?? 'desc' } as IssueFilters;
 }
 
-function view(ctx: Context<unknown>, context: IssueView['context'], extra: Partial<IssueView> = {}): IssueView {
+export function view(ctx: Context<unknown>, context: IssueView['context'], extra: Partial<IssueView> = {}): IssueView {
   return { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context, ...extra };
 }
 
@@ -195,7 +192,7 @@ function statsReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope:
 }
 
 /** The issue of `:issue_iid` as the caller may see it, or `404 Not found` (find_by!). */
-function visibleIssue(ctx: Context<{ issue_iid: number }>): Issue {
+export function visibleIssue(ctx: Context<{ issue_iid: number }>): Issue {
   const issue = issueByIid(ctx.state, ctx.project.id, ctx.params.issue_iid);
   if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
   return issue;
@@ -355,6 +352,17 @@ function timeRoute(path: string, method: 'GET' | 'POST', handler: (ctx: Context<
   });
 }
 
+/** A milestone's issues (lib/api/milestone_responses.rb), which the milestones family cannot see. */
+function milestoneIssues(ctx: Context<{ milestone_id: number }>, m: Milestone, scope: { project?: Project; group?: Namespace }): Reply {
+  const f: IssueFilters = { scope: 'all', state: 'all', milestone: m.title, order_by: 'label_priority', sort: 'asc', non_archived: true };
+  const caller = { user: ctx.user, now: ctx.now() };
+  let found = scope.project ? findIssues(ctx.state, 'project', f, caller, scope) : findIssues(ctx.state, 'group', f, caller, scope);
+  // The group's own projects only (the finder's group_id without include_subgroups).
+  if (scope.group) found = found.filter((i) => tget(ctx.state.projects, i.projectId)?.namespaceId === scope.group!.id);
+  const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context: scope.project ? { kind: 'project' as const, id: scope.project.id } : { kind: 'group' as const, id: scope.group!.id } };
+  return json(ctx.paginate(found).map((i) => issueEntity(v, i)));
+}
+
 export const issueRoutes = [
   route({
     method: 'GET', path: '/issues', cacheable: true, paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
@@ -503,65 +511,14 @@ export const issueRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/projects/:id/issues/:issue_iid/links', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const v = view(ctx, { kind: 'project', id: ctx.project.id });
-      const out: unknown[] = [];
-      for (const link of linksOf(ctx.state, issue.id)) {
-        const { otherId, type } = linkedFrom(link, issue.id);
-        const other = issueById(ctx.state, otherId);
-        const p = other ? tget(ctx.state.projects, other.projectId) : undefined;
-        if (!other || !p || p.pendingDelete || !canReadProject(ctx.state, ctx.user, p, ctx.now()) || !canReadIssues(ctx.state, ctx.user, p, ctx.now())) continue;
-        if (!issueVisible(ctx.state, ctx.user, other, seesConfidential(ctx.state, ctx.user, p, ctx.now()))) continue;
-        out.push({ ...issueEntity(v, other), issue_link_id: link.id, link_type: type, ...linkTimes(link) });
-      }
-      return json(out);
-    },
+    method: 'GET', path: '/projects/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: project(canReadProjectMilestones), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { projectId: ctx.project.id }), { project: ctx.project }),
   }),
   route({
-    method: 'GET', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', cacheable: true, scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const link = linkById(ctx.state, ctx.params.issue_link_id);
-      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
-      return json(linkEntity(ctx, link));
-    },
-  }),
-  route({
-    method: 'POST', path: '/projects/:id/issues/:issue_iid/links', auth: 'user', scope: project(canReadIssues),
-    params: {
-      issue_iid: int().required(), target_project_id: str().required(), target_issue_iid: str().required(),
-      link_type: str().values(['relates_to', 'blocks', 'is_blocked_by'] as const).default('relates_to'),
-    },
-    handler: (ctx): Reply => {
-      const source = visibleIssue(ctx);
-      const user = ctx.user!;
-      const now = ctx.now();
-      if (!hasProjectRole(ctx.state, user, ctx.project, ACCESS.guest, now)) throw forbidden();
-      const targetProject = projectByIdOrPath(ctx.state, ctx.params.target_project_id);
-      if (!targetProject || targetProject.pendingDelete || !canReadProject(ctx.state, user, targetProject, now)) throw notFound('Project');
-      const target = /^\d+$/.test(ctx.params.target_issue_iid) ? issueByIid(ctx.state, targetProject.id, Number(ctx.params.target_issue_iid)) : undefined;
-      if (!target || !canReadIssues(ctx.state, user, targetProject, now) || !issueVisible(ctx.state, user, target, seesConfidential(ctx.state, user, targetProject, now))) throw recordNotFound();
-      if (!hasProjectRole(ctx.state, user, targetProject, ACCESS.guest, now)) {
-        throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
-      }
-      if (ctx.params.link_type !== 'relates_to' && ctx.state.instance.tier === 'free') throw messageError(403, 'Blocked issues not available for current license');
-      const link = ctx.update(createLink(ctx.state, source, target, ctx.params.link_type, now, user.id));
-      return created(linkEntity(ctx, link));
-    },
-  }),
-  route({
-    method: 'DELETE', path: '/projects/:id/issues/:issue_iid/links/:issue_link_id', auth: 'user', scope: project(canReadIssues), params: { issue_iid: int().required(), issue_link_id: int().required() },
-    handler: (ctx): Reply => {
-      const issue = visibleIssue(ctx);
-      const link = linkById(ctx.state, ctx.params.issue_link_id);
-      if (!link || (link.sourceId !== issue.id && link.targetId !== issue.id)) throw recordNotFound();
-      if (!hasProjectRole(ctx.state, ctx.user, ctx.project, ACCESS.guest, ctx.now())) throw forbidden();
-      const body = linkEntity(ctx, link);
-      ctx.update(removeLink(link, { userId: ctx.user!.id, now: ctx.now() }));
-      return json(body);
-    },
+    method: 'GET', path: '/groups/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: group(), paginated: true,
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { groupId: ctx.group.id }), { group: ctx.group }),
   }),
   timeRoute('time_estimate', 'POST', (ctx, issue, user) => {
     const seconds = parseDuration(ctx.params.duration ?? '', true);
@@ -579,14 +536,6 @@ export const issueRoutes = [
 ];
 
 const issueTargetMissing = () => notFound('Project');
-
-/** Entities::IssueLink: both issues (IssueBasic) and the link's type. */
-function linkEntity(ctx: Context<unknown>, link: IssueLink) {
-  const v = view(ctx, { kind: 'project', id: ctx.project.id });
-  const source = issueById(ctx.state, link.sourceId);
-  const target = issueById(ctx.state, link.targetId);
-  return { source_issue: source ? issueEntity(v, source) : null, target_issue: target ? issueEntity(v, target) : null, link_type: link.linkType };
-}
 
 /** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
 function requestAddress(request: Incoming): string {

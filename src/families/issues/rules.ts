@@ -1,24 +1,24 @@
 // Issues' services and policies (app/services/issues/*, app/models/issue.rb, ProjectPolicy and
-// IssuePolicy reduced to roles): create, update, close and reopen, delete, move and clone,
-// and time tracking (subscriptions, to-dos and award emoji are social.ts's). Checks run before each recipe.
+// IssuePolicy reduced to roles): create, update, close and reopen, delete, move and clone, and
+// time tracking (subscriptions, to-dos and award emoji are the issuables family's). Checks run
+// before each recipe.
 import type { Draft } from 'immer';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { canReadProject, hasProjectRole } from '../../policy/access.js';
 import { tdel, tget, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { canReadIssues, issueMilestone } from './finder.js';
-import { availableLabel, findOrCreateLabels } from './labels.js';
-import type { Epic, Issue, IssueType, Severity } from './records.js';
+import { canReadIssues } from './finder.js';
+import { availableLabel, findOrCreateLabels } from '../labels/index.js';
+import type { Issue, IssueType, Severity } from './records.js';
 import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
-import { dropAwards, dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
+import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
-import { formatDuration } from './duration.js';
-import { recordIssueChanges, type SpentChange } from './system-notes.js';
-import { recordEvent } from './events.js';
-import { epicByIid, epicForProject } from './epics.js';
+import { recordIssueChanges } from './system-notes.js';
+import { epicByIid, epicForProject, type Epic } from '../epics/index.js';
 import { createLink, issueReference, linksOf, removeLink } from './links.js';
 import { notFound } from '../../core/errors.js';
+import { dropAwards, formatDuration, issueMilestone, recordEvent, type SpentChange } from '../issuables/index.js';
 
 /** `admin_issue`: labels, assignees, milestones and time tracking (Planner and above). */
 export function canAdminIssues(state: State, user: User | null, project: Project, now: number): boolean {

@@ -1,8 +1,5 @@
-// The issues family's part of the fixture format: labels, issues and merge requests of a
-// project; labels, epics and iterations of a group.
-import { arrayOf, bool, merge, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
-
-export const labelSchema = object({ name: str, color: opt(str), description: opt(str), priority: opt(nullable(num)) });
+// The issues family's part of the fixture format: the issues of a project.
+import { arrayOf, bool, nullable, num, object, oneOf, opt, str } from '../../core/schema.js';
 
 export const issueSchema = object({
   title: str,
@@ -30,33 +27,4 @@ export const issueSchema = object({
   health_status: opt(oneOf('on_track', 'needs_attention', 'at_risk')),
 });
 
-export const epicSchema = object({
-  title: str,
-  description: opt(str),
-  author: opt(str),
-  labels: opt(arrayOf(str)),
-  state: opt(oneOf('opened', 'closed')),
-  confidential: opt(bool),
-  color: opt(str),
-  start_date: opt(str),
-  due_date: opt(str),
-  parent: opt(str),
-});
-
-export const mergeRequestSchema = object({
-  title: str,
-  source_branch: str,
-  target_branch: opt(str),
-  description: opt(str),
-  author: opt(str),
-  assignees: opt(arrayOf(str)),
-  reviewers: opt(arrayOf(str)),
-  labels: opt(arrayOf(str)),
-  milestone: opt(str),
-  state: opt(oneOf('opened', 'closed', 'merged')),
-  created_at: opt(str),
-});
-
-const labels = object({ labels: opt(arrayOf(labelSchema)) });
-export const issuesGroupSchema = merge(labels, object({ epics: opt(arrayOf(epicSchema)), iterations: opt(arrayOf(object({ title: opt(str), description: opt(str), start_date: str, due_date: str }))) }));
-export const issuesProjectSchema = merge(labels, object({ issues: opt(arrayOf(issueSchema)), merge_requests: opt(arrayOf(mergeRequestSchema)) }));
+export const issuesProjectSchema = object({ issues: opt(arrayOf(issueSchema)) });

@@ -1,32 +1,15 @@
-// Labels of a fixture's groups and projects, and its projects' issues (iids follow the order
-// given unless an issue names its own).
-import type { Draft } from 'immer';
-import { ApiError, EmulatorError, invalidFixture } from '../../core/errors.js';
-import { defaultBranchName, objectsOf } from '../repositories/index.js';
-import { createMergeRequest } from './merge-requests.js';
-import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
+// A fixture's projects' issues (iids follow the order given unless an issue names its own).
+import { EmulatorError } from '../../core/errors.js';
+import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { fixtureUserId } from '../users/index.js';
-import { ownMilestones } from '../milestones/index.js';
 import { ancestry } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
-import type { Namespace, Project } from '../../store/state.js';
-import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './epics.js';
-import { castDateLike } from './dates.js';
+import type { Project } from '../../store/state.js';
 import type { State } from '../world.js';
-import { createLabel, DEFAULT_LABEL_COLOR, normalizeColor, validateLabel, type LabelOwner } from './labels.js';
 import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
 import { createIssue } from './rules.js';
-import { parseDuration } from './duration.js';
 import { putIssue } from './store.js';
-
-export interface FixtureLabel {
-  name: string;
-  /** `#rrggbb`; `#6699cc` when absent. */
-  color?: string;
-  description?: string;
-  /** Projects only. */
-  priority?: number | null;
-}
+import { fixtureMilestoneId, fixtureTime, parseDuration } from '../issuables/index.js';
 
 export interface FixtureIssue {
   title: string;
@@ -61,86 +44,8 @@ export interface FixtureIssue {
   health_status?: 'on_track' | 'needs_attention' | 'at_risk';
 }
 
-export interface FixtureLabelsPart {
-  labels?: FixtureLabel[];
-}
-
-/** An epic of a group (premium). */
-export interface FixtureEpic {
-  title: string;
-  description?: string;
-  /** Username; the first administrator when absent. */
-  author?: string;
-  labels?: string[];
-  state?: 'opened' | 'closed';
-  confidential?: boolean;
-  color?: string;
-  start_date?: string;
-  due_date?: string;
-  /** The title of an epic of the same group given before this one. */
-  parent?: string;
-}
-
-/** An iteration of a group (premium); its state follows its dates. */
-export interface FixtureIteration {
-  title?: string;
-  description?: string;
-  start_date: string;
-  due_date: string;
-}
-
-export interface FixtureGroupIssuesPart extends FixtureLabelsPart {
-  epics?: FixtureEpic[];
-  iterations?: FixtureIteration[];
-}
-
-/** A merge request between two branches of the project's repository. */
-export interface FixtureMergeRequest {
-  title: string;
-  source_branch: string;
-  /** The default branch when absent. */
-  target_branch?: string;
-  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
-  description?: string;
-  author?: string;
-  assignees?: string[];
-  reviewers?: string[];
-  labels?: string[];
-  milestone?: string;
-  state?: 'opened' | 'closed' | 'merged';
-  created_at?: string;
-}
-
-export interface FixtureIssuesPart extends FixtureLabelsPart {
+export interface FixtureIssuesPart {
   issues?: FixtureIssue[];
-  merge_requests?: FixtureMergeRequest[];
-}
-
-function seedLabel(draft: Draft<State>, owner: LabelOwner, l: FixtureLabel, now: number, where: string): void {
-  const color = normalizeColor(l.color ?? DEFAULT_LABEL_COLOR);
-  const errors = validateLabel(draft as State, owner, l.name, color);
-  if (Object.keys(errors).length) throw invalidFixture(`${where}: label '${l.name}'`, errors);
-  createLabel(draft, owner, { title: l.name, color: color!, description: l.description, priority: owner.projectId !== undefined ? l.priority ?? null : null }, now);
-}
-
-function time(raw: string | undefined, fallback: number, where: string): number {
-  if (raw === undefined) return fallback;
-  const t = Date.parse(raw);
-  if (!Number.isFinite(t)) throw new EmulatorError(`${where} has an unreadable time '${raw}'`);
-  return t;
-}
-
-function milestoneId(state: State, project: Project, title: string, where: string): number {
-  const ns = tget(state.namespaces, project.namespaceId);
-  const owners: ({ projectId: number } | { groupId: number })[] = [{ projectId: project.id }];
-  if (ns && ns.kind === 'group') for (const g of ancestry(state, ns.id)) owners.push({ groupId: g.id });
-  for (const o of owners) for (const m of ownMilestones(state, o)) if (m.title === title) return m.id;
-  throw new EmulatorError(`${where} names unknown milestone '${title}'`);
-}
-
-function firstAdmin(state: State, where: string): number {
-  for (const u of tvalues(state.users)) if (u.admin) return u.id;
-  throw new EmulatorError(`${where} has no author and the fixture no administrator`);
 }
 
 function fixtureEpic(state: State, project: Project, title: string, where: string): number {
@@ -161,41 +66,10 @@ function fixtureIteration(state: State, project: Project, title: string, where: 
   throw new EmulatorError(`${where} names unknown iteration '${title}'`);
 }
 
-export async function seedIssues(s: SeedRun): Promise<void> {
-  const groups = s.fixture.groups ?? [];
+export function seedIssues(s: SeedRun): void {
   const projects = s.fixture.projects ?? [];
-  if (!groups.some((g) => g.labels?.length || g.epics?.length || g.iterations?.length) && !projects.some((p) => p.labels?.length || p.issues?.length || p.merge_requests?.length)) return;
+  if (!projects.some((p) => p.issues?.length)) return;
   s.update((draft) => {
-    for (const g of groups) {
-      const id = s.handles.groups[fixtureGroupPath(g)]!.id;
-      for (const l of g.labels ?? []) seedLabel(draft, { groupId: id }, l, s.now, groupWhere(g));
-    }
-    for (const g of groups) {
-      const ns = tget(draft.namespaces, s.handles.groups[fixtureGroupPath(g)]!.id) as Namespace;
-      const byTitle = new Map<string, number>();
-      for (const fe of g.epics ?? []) {
-        const where = `${groupWhere(g)}: epic '${fe.title}'`;
-        const state = draft as State;
-        const authorId = fe.author ? fixtureUserId(state, fe.author, where) : firstAdmin(state, where);
-        const color = normalizeColor(fe.color ?? DEFAULT_EPIC_COLOR);
-        if (!color) throw new EmulatorError(`${where} has an invalid color`);
-        if (fe.parent !== undefined && !byTitle.has(fe.parent)) throw new EmulatorError(`${where} names unknown parent epic '${fe.parent}'`);
-        const epic = createEpic(draft, ns, tget(state.users, authorId)!, {
-          title: fe.title, description: fe.description, labels: fe.labels, confidential: fe.confidential, color, state: fe.state,
-          startDate: fe.start_date ?? null, dueDate: fe.due_date ?? null, parentId: fe.parent !== undefined ? byTitle.get(fe.parent)! : null,
-        }, s.now);
-        byTitle.set(fe.title, epic.id);
-      }
-      for (const fi of g.iterations ?? []) {
-        const where = `${groupWhere(g)}: iteration '${fi.title ?? fi.start_date}'`;
-        if (castDateLike(fi.start_date) === null || castDateLike(fi.due_date) === null || fi.due_date < fi.start_date) throw new EmulatorError(`${where} needs a start date before its due date`);
-        createIteration(draft, ns, { title: fi.title ?? null, description: fi.description, startDate: fi.start_date, dueDate: fi.due_date }, s.now);
-      }
-    }
-    for (const p of projects) {
-      const id = s.handles.projects[fixtureProjectPath(p)]!.id;
-      for (const l of p.labels ?? []) seedLabel(draft, { projectId: id }, l, s.now, projectWhere(p));
-    }
     for (const p of projects) {
       const project = tget(draft.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
       (p.issues ?? []).forEach((fi, n) => {
@@ -204,7 +78,7 @@ export async function seedIssues(s: SeedRun): Promise<void> {
         const author = tget(state.users, fi.author ? fixtureUserId(state, fi.author, where) : project.creatorId);
         if (!author) throw new EmulatorError(`${where} has no author`);
         if (fi.issue_type && !ISSUE_TYPES.includes(fi.issue_type)) throw new EmulatorError(`${where} has an unknown issue_type '${fi.issue_type}'`);
-        const created = time(fi.created_at, s.now, where);
+        const created = fixtureTime(fi.created_at, s.now, where);
         let issue: Issue;
         try {
           issue = createIssue(state, project, { ...author, admin: true }, {
@@ -224,11 +98,11 @@ export async function seedIssues(s: SeedRun): Promise<void> {
           ...issue,
           authorId: author.id,
           assigneeIds,
-          milestoneId: fi.milestone ? milestoneId(state, project, fi.milestone, where) : null,
+          milestoneId: fi.milestone ? fixtureMilestoneId(state, project, fi.milestone, where) : null,
           state: closed ? 'closed' : 'opened',
-          closedAt: closed ? time(fi.closed_at, s.now, where) : null,
+          closedAt: closed ? fixtureTime(fi.closed_at, s.now, where) : null,
           closedById: closed ? (fi.closed_by ? fixtureUserId(state, fi.closed_by, where) : author.id) : null,
-          updatedAt: time(fi.updated_at, created, where),
+          updatedAt: fixtureTime(fi.updated_at, created, where),
           timeEstimate: estimate,
           totalTimeSpent: spent,
           relativePosition: fi.relative_position ?? null,
@@ -240,27 +114,4 @@ export async function seedIssues(s: SeedRun): Promise<void> {
       });
     }
   });
-  for (const p of projects) {
-    const project = tget(s.state.projects, s.handles.projects[fixtureProjectPath(p)]!.id) as Project;
-    for (const [n, fm] of (p.merge_requests ?? []).entries()) {
-      const where = `${projectWhere(p)}: merge request ${n + 1} '${fm.title}'`;
-      const author = tget(s.state.users, fm.author ? fixtureUserId(s.state, fm.author, where) : project.creatorId);
-      if (!author) throw new EmulatorError(`${where} has no author`);
-      const repo = objectsOf({ db: s.git, state: s.state }, project);
-      let recipe;
-      try {
-        recipe = await createMergeRequest(s.state, repo, project, author, {
-          title: fm.title, description: fm.description, sourceBranch: fm.source_branch, targetBranch: fm.target_branch ?? defaultBranchName(project),
-          assigneeIds: (fm.assignees ?? []).map((u) => fixtureUserId(s.state, u, where)), reviewerIds: (fm.reviewers ?? []).map((u) => fixtureUserId(s.state, u, where)),
-          labels: fm.labels, milestoneId: fm.milestone ? milestoneId(s.state, project, fm.milestone, where) : undefined, state: fm.state,
-          createdAt: time(fm.created_at, s.now, where),
-        }, s.now, false);
-      } catch (e) {
-        if (e instanceof EmulatorError) throw e;
-        const detail = e instanceof ApiError ? JSON.stringify(e.body) : (e as Error).message;
-        throw new EmulatorError(`${where} is invalid: ${detail}`);
-      }
-      s.update(recipe);
-    }
-  }
 }

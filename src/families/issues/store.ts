@@ -6,14 +6,13 @@
 // write copies a few small chunk indexes whatever the size of the project.
 import type { Draft } from 'immer';
 import { isWithin } from '../../policy/access.js';
-import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
+import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import type { ResourceEvent } from './events.js';
-import type { AwardableType, AwardEmoji, Epic, Issue, IssueLink, IssueLocation, Iteration, Label, MergeRequest, SocialTarget, Todo } from './records.js';
+import { dropAwards, dropEvents } from '../issuables/index.js';
+import type { Issue, IssueLink, IssueLocation } from './records.js';
 
-export const ids = sequences(['issue_link', 'issue', 'issue_iid', 'label', 'todo', 'award_emoji', 'merge_request', 'merge_request_iid', 'merge_request_diff', 'epic', 'epic_iid', 'iteration', 'iteration_iid',
-  'resource_state_event', 'resource_label_event', 'resource_milestone_event', 'resource_weight_event', 'resource_iteration_event']);
+export const ids = sequences(['issue_link', 'issue', 'issue_iid']);
 
 const BLOCK = 4096;
 
@@ -54,77 +53,30 @@ export function bsize<T>(b: Blocked<T>): number {
   return n;
 }
 
-/**
- * A project's merge requests in numbers: how many are in each state, and whether they were
- * created in iid order (each no earlier than the one before; a fixture may backdate one), when
- * iid order is creation order and a list in that order can stop at its page.
- */
-export interface MergeRequestFacts {
-  states: Record<MergeRequest['state'], number>;
-  /** The newest creation time yet; null before the first. */
-  lastCreatedAt: number | null;
-  createdInOrder: boolean;
-}
-
 export interface IssuesSlice {
-  /** Label id -> label. */
-  labels: Table<Label>;
-  /** `p<project id>` or `g<group id>` -> its labels' titles -> label id (titles are unique per owner). */
-  labelTitles: Table<Table<number>>;
   /** Project id -> its issues by iid. */
   issues: Table<Blocked<Issue>>;
   /** Issue id -> where it lives. */
   issueLocations: Blocked<IssueLocation>;
   /** `<project id>|<facet>` -> the iids of that project's issues with the facet. */
   issueIndex: Table<Blocked<number>>;
-  /** `<Issue|MergeRequest>:<id>:<user id>` -> an explicit subscription (true) or unsubscription (false). */
-  subscriptions: Table<boolean>;
-  /** `<label id>:<user id>` -> subscribed to the label (issues and merge requests that get it notify). */
-  labelSubscriptions: Table<true>;
-  /** User id -> their to-dos by id. */
-  todos: Partitioned<Todo>;
-  /** `<user id>:<Issue|MergeRequest>:<id>` -> the pending to-do's id. */
-  pendingTodos: Table<number>;
-  /** `<Issue|MergeRequest>:<id>` -> its award emoji by id. */
-  awardEmoji: Table<Table<AwardEmoji>>;
-  /** `<Issue|MergeRequest>:<id>:<user id>:<name>` -> award id. */
-  awardKeys: Table<number>;
-  /** Project id -> its merge requests by iid. */
-  mergeRequests: Partitioned<MergeRequest>;
-  /** `<project id>|<s or t>:<branch>` -> the iids of the open merge requests from (s) or into (t) the branch: what a push refreshes. */
-  openMergeRequestBranches: Table<Table<true>>;
-  /** Project id -> what its merge request lists can tell without reading them all (see MergeRequestFacts). */
-  mergeRequestFacts: Table<MergeRequestFacts>;
-  /** Merge request id -> user id -> when they approved it. */
-  mergeRequestApprovals: Table<Table<number>>;
   /** Issue id -> the user agent and address of the request that made it (UserAgentDetail). */
   userAgentDetails: Blocked<{ userAgent: string; ipAddress: string }>;
   /** Issue link id -> the link. */
   issueLinks: Blocked<IssueLink>;
   /** Issue id -> the ids of its links (either end). */
   issueLinkIds: Partitioned<number>;
-  /** Group id -> its epics by iid (premium). */
-  epics: Partitioned<Epic>;
-  /** Epic id -> its group and iid. */
-  epicLocations: Table<{ groupId: number; iid: number }>;
-  /** Group id -> its iterations by id (premium). */
-  iterations: Partitioned<Iteration>;
-  /** Iteration id -> its group. */
-  iterationGroups: Table<number>;
-  /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`). */
+  /** Issue id -> merge request id -> where it is, and whether it closes the issue on merge (`Closes #n`); the merge requests family writes it (references.ts). */
   closingMergeRequests: Partitioned<IssueLocation & { closes: boolean }>;
-  /** `<kind>:<Issue|MergeRequest|Epic>:<id>` -> that issuable's resource events of the kind, by id. */
-  resourceEvents: Table<Table<ResourceEvent>>;
   /** `<issue id>|<Issue|MergeRequest>:<id>` -> the issue has its `mentioned in` note for that mentioner. */
   crossReferences: Table<true>;
 }
 
 export function emptyIssuesSlice(): IssuesSlice {
   return {
-    labels: emptyTable(), labelTitles: emptyTable(), issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
-    subscriptions: emptyTable(), labelSubscriptions: emptyTable(), todos: emptyTable(), pendingTodos: emptyTable(), awardEmoji: emptyTable(),
-    awardKeys: emptyTable(), mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(), closingMergeRequests: emptyTable(), epics: emptyTable(), epicLocations: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
-    iterations: emptyTable(), iterationGroups: emptyTable(), resourceEvents: emptyTable(), crossReferences: emptyTable(),
+    issues: emptyTable(), issueLocations: emptyTable(), issueIndex: emptyTable(),
+    closingMergeRequests: emptyTable(), userAgentDetails: emptyTable(), issueLinks: emptyTable(), issueLinkIds: emptyTable(),
+    crossReferences: emptyTable(),
   };
 }
 
@@ -187,7 +139,7 @@ export function dropIssue(draft: Draft<State>, issue: Issue): void {
   if (t) bdel(t as Blocked<Issue>, issue.iid);
   bdel(draft.issueLocations as Blocked<IssueLocation>, issue.id);
   bdel(draft.userAgentDetails as Blocked<{ userAgent: string; ipAddress: string }>, issue.id);
-  for (const kind of ['state', 'label', 'milestone', 'weight', 'iteration']) tdel(draft.resourceEvents, `${kind}:Issue:${issue.id}`);
+  dropEvents(draft, 'Issue', issue.id);
 }
 
 export function issueByIid(state: State, projectId: number, iid: number): Issue | undefined {
@@ -216,69 +168,6 @@ export function* projectIssues(state: State, projectId: number): IterableIterato
   if (t) yield* bvalues(t);
 }
 
-/** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
-export const socialKey = (t: Awardable) => `${t.type}:${t.id}`;
-/** An issue, a merge request or a note, as its award emoji are kept. */
-export type Awardable = { type: AwardableType; id: number };
-
-/** The target's award emoji, by id. */
-export function awardsOn(state: State, t: Awardable): Table<AwardEmoji> | undefined {
-  return tget(state.awardEmoji, socialKey(t));
-}
-
-/** Forgets a deleted issue's, merge request's or note's award emoji (and the keys that refuse a second one). */
-export function dropAwards(draft: Draft<State>, t: Awardable): void {
-  const awards = tget(draft.awardEmoji, socialKey(t));
-  if (awards) for (const a of tvalues(awards)) tdel(draft.awardKeys, `${socialKey(t)}:${a.userId}:${a.name}`);
-  tdel(draft.awardEmoji, socialKey(t));
-}
-
-const branchKeys = (mr: MergeRequest) => [`${mr.projectId}|s:${mr.sourceBranch}`, `${mr.projectId}|t:${mr.targetBranch}`];
-
-/** Puts an open merge request in (or takes it out of) the index of its branches. */
-export function indexOpenMergeRequest(draft: Draft<State>, mr: MergeRequest, open: boolean): void {
-  for (const key of branchKeys(mr)) {
-    let t = tget(draft.openMergeRequestBranches, key);
-    if (open) {
-      if (!t) {
-        tset(draft.openMergeRequestBranches, key, emptyTable<true>());
-        t = tget(draft.openMergeRequestBranches, key)!;
-      }
-      tset(t, mr.iid, true);
-    } else if (t && tdel(t, mr.iid) && t.size === 0) tdel(draft.openMergeRequestBranches, key);
-  }
-}
-
-/** The project's open merge requests from (`source`) or into (`target`) a branch. */
-export function openMergeRequestsOn(state: State, projectId: number, side: 'source' | 'target', branch: string): MergeRequest[] {
-  const t = tget(state.openMergeRequestBranches, `${projectId}|${side === 'source' ? 's' : 't'}:${branch}`);
-  if (!t) return [];
-  return [...tentries(t)].flatMap(([iid]) => {
-    const mr = pget(state.mergeRequests, projectId, Number(iid));
-    return mr ? [mr] : [];
-  }).sort((a, b) => a.iid - b.iid);
-}
-
-/** Counts a merge request in (or out of) its project's facts; `created` checks that it comes no earlier than the last. */
-export function countMergeRequest(draft: Draft<State>, mr: MergeRequest, delta: 1 | -1, created = false): void {
-  const before = tget(draft.mergeRequestFacts, mr.projectId) ?? { states: { opened: 0, closed: 0, merged: 0, locked: 0 }, lastCreatedAt: null, createdInOrder: true };
-  const facts: MergeRequestFacts = { ...before, states: { ...before.states, [mr.state]: before.states[mr.state] + delta } };
-  if (created) {
-    facts.createdInOrder = before.createdInOrder && (before.lastCreatedAt === null || mr.createdAt >= before.lastCreatedAt);
-    facts.lastCreatedAt = before.lastCreatedAt === null ? mr.createdAt : Math.max(before.lastCreatedAt, mr.createdAt);
-  }
-  tset(draft.mergeRequestFacts, mr.projectId, facts);
-}
-
-/** Forgets what is kept beside a deleted merge request: its place in the branch index, its count, approvals, events and award emoji. */
-export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): void {
-  indexOpenMergeRequest(draft, mr, false);
-  countMergeRequest(draft, mr, -1);
-  tdel(draft.mergeRequestApprovals, mr.id);
-  for (const kind of ['state', 'label', 'milestone']) tdel(draft.resourceEvents, `${kind}:MergeRequest:${mr.id}`);
-  dropAwards(draft, { type: 'MergeRequest', id: mr.id });
-}
-
 /** Forgets everything kept for a deleted project's issues. */
 export function forgetProjectIssues(draft: Draft<State>, projectId: number): void {
   for (const issue of [...projectIssues(draft as State, projectId)]) {
@@ -286,30 +175,7 @@ export function forgetProjectIssues(draft: Draft<State>, projectId: number): voi
     dropAwards(draft, { type: 'Issue', id: issue.id });
   }
   tdel(draft.issues, projectId);
-  const mrs = tget(draft.mergeRequests, projectId);
-  if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
-  tdel(draft.mergeRequests, projectId);
-  tdel(draft.mergeRequestFacts, projectId);
-  const owner = tget(draft.labelTitles, `p${projectId}`);
-  if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
-  tdel(draft.labelTitles, `p${projectId}`);
 }
-
-export function forgetGroupLabels(draft: Draft<State>, groupId: number): void {
-  const epics = tget(draft.epics, groupId);
-  if (epics) for (const e of tvalues(epics)) {
-    tdel(draft.epicLocations, e.id);
-    for (const kind of ['state', 'label']) tdel(draft.resourceEvents, `${kind}:Epic:${e.id}`);
-  }
-  tdel(draft.epics, groupId);
-  const iterations = tget(draft.iterations, groupId);
-  if (iterations) for (const it of tvalues(iterations)) tdel(draft.iterationGroups, it.id);
-  tdel(draft.iterations, groupId);
-  const owner = tget(draft.labelTitles, `g${groupId}`);
-  if (owner) for (const id of tvalues(owner)) tdel(draft.labels, id);
-  tdel(draft.labelTitles, `g${groupId}`);
-}
-
 
 /**
  * MilestoneWithStats#issue_stats from the indexes: a project milestone's issues are its project's

@@ -14,9 +14,10 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
   name: 'notes',
   schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),
-  seed: { after: ['users', 'groups', 'projects', 'issues'], run: seedNotes },
+  seed: { after: ['users', 'groups', 'projects', 'issues', 'merge-requests', 'epics'], run: seedNotes },
   routes: [...noteRoutes, ...discussionRoutes, ...commitNoteRoutes],
   forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
 });
 
 export type { FixtureNote, FixtureNotesPart } from './seed.js';
+export type { Issuable } from './noteables.js';

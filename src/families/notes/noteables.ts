@@ -5,12 +5,16 @@ import type { Note, NoteableType } from '../../store/notes.js';
 import { noteKey } from '../../store/notes.js';
 import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
-import {
-  canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, type Issuable,
-} from '../issues/index.js';
+import { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable } from '../issuables/index.js';
+import { readableEpic, type EpicTarget } from '../epics/index.js';
+import { readableIssue, type IssueTarget } from '../issues/index.js';
+import { readableMergeRequest, type MergeRequestTarget } from '../merge-requests/index.js';
 import { findProjectSnippet } from '../snippets/index.js';
 import type { State } from '../world.js';
 import { noteableNotFound } from './errors.js';
+
+/** An issue or a merge request with its project, an epic with its group: what takes quick actions and internal notes. */
+export type Issuable = IssueTarget | MergeRequestTarget | EpicTarget;
 
 export interface Noteable {
   type: NoteableType;

@@ -11,7 +11,7 @@ import { group, project, route, type Context } from '../define.js';
 import { noteNotReadable, notResolvable } from './errors.js';
 import { noteCommandsEntity, noteEntity } from './entity.js';
 import { canAdminNote, canBackdateNote, canCreateNote, canResolve, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
-import { awardEmojiEntity, interpretNoteCommands, type NoteCommands } from '../issues/index.js';
+import { awardEmojiEntity, interpretNoteCommands, type NoteCommands } from '../issuables/index.js';
 import { createNote, destroyNote, emojiReaction, resolveNotes, updateNote, type NoteOutcome } from './rules.js';
 
 const FILTERS = { all_notes: 'all', only_comments: 'comments', only_activity: 'activity' } as const;

@@ -2,7 +2,7 @@
 // and NotesHelpers: each decides against the world and returns the recipe of what it makes.
 import { addNote, deleteNote, findNote, isResolvable, notesTable, putNote, type Discussion, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
-import { awardEmoji, dropAwards, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issues/index.js';
+import { awardEmoji, dropAwards, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issuables/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { bodyBlank, bodyTooLong, commandsFailed, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';

@@ -7,11 +7,12 @@ import type { User } from '../../store/state.js';
 import { emptyTable, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
-import { awardsOn, ids, issueById, socialKey, type Awardable } from './store.js';
+import { socialKind, type SocialRecord } from './kinds.js';
+import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
+import { awardsOn, ids, socialKey, type Awardable } from './store.js';
 
 /** An issue or a merge request as what award emoji, subscriptions and to-dos hang on. */
-export function socialTarget(type: SocialType, record: Issue | MergeRequest): SocialTarget {
+export function socialTarget(type: SocialType, record: SocialRecord): SocialTarget {
   return { type, id: record.id, iid: record.iid, projectId: record.projectId };
 }
 
@@ -20,26 +21,15 @@ export function todoTarget(todo: Todo): SocialTarget {
   return { type: todo.targetType, id: todo.targetId, iid: todo.targetIid, projectId: todo.projectId };
 }
 
-/** The merge request of a target, found by its project and iid (merge requests have no index by id). */
-export function targetMergeRequest(state: State, t: SocialTarget): MergeRequest | undefined {
-  const mr = pget(state.mergeRequests, t.projectId, t.iid);
-  return mr && mr.id === t.id ? mr : undefined;
-}
-
 /**
  * Issuable#participants as far as the emulator keeps them: the author and the assignees, and a
  * merge request's reviewers (system notes make no one a participant).
  */
 export function participantIds(state: State, t: SocialTarget): number[] {
-  let ids: number[] = [];
-  if (t.type === 'Issue') {
-    const issue = issueById(state, t.id);
-    if (issue) ids = [issue.authorId, ...issue.assigneeIds];
-  } else {
-    const mr = targetMergeRequest(state, t);
-    if (mr) ids = [mr.authorId, ...mr.assigneeIds, ...mr.reviewerIds];
-  }
-  return [...new Set(ids)].filter((id) => tget(state.users, id) !== undefined);
+  const kind = socialKind(t.type);
+  const record = kind.record(state, t);
+  const people = record ? kind.participants(record) : [];
+  return [...new Set(people)].filter((id) => tget(state.users, id) !== undefined);
 }
 
 /** Subscribable#subscribed?: an explicit subscription or unsubscription, else being a participant. */

@@ -12,11 +12,11 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { discussionsResolved, issueReferences, putMergeRequest } from './merge-requests.js';
+import { discussionsResolved, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
-import { issueByIid, putIssue } from './store.js';
-import { recordEvent } from './events.js';
+import { issueByIid, issueReferences, putIssue } from '../issues/index.js';
 import { recordMergeRequestChanges } from './system-notes.js';
+import { recordEvent } from '../issuables/index.js';
 
 /** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
 export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {

@@ -1,38 +1,33 @@
-// Merge requests as data (app/models/merge_request.rb, app/services/merge_requests/create_service.rb,
-// lib/gitlab/closing_issue_extractor.rb, lib/api/entities/merge_request_basic.rb,
-// merge_request.rb): branches and SHAs of the real repository, and the issues a merge request
-// closes (`Closes #n`) or mentions, kept per issue for `closed_by` and `related_merge_requests`.
+// Merge requests' services and policies (app/models/merge_request.rb, MergeRequestPolicy,
+// app/services/merge_requests/create_service.rb, update_service.rb, MergeabilityCheckService):
+// branches and SHAs of the real repository, and the issues a merge request closes (`Closes #n`)
+// or mentions, recorded on those issues for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
-import { recordLabelChange, recordMilestoneChange } from './events.js';
-import { crossReference, isDraftTitle, recordMergeRequestChanges, type SpentChange } from './system-notes.js';
+import { messageError } from '../../core/errors.js';
 import { mergeBase } from '../../git/merge-base.js';
 import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
-import { ACCESS, type Project, type User } from '../../store/state.js';
 import { canUseFeature, hasProjectRole } from '../../policy/access.js';
-import { projectByIdOrPath } from '../../policy/paths.js';
-import { pdel, pget, pset, tget, tvalues } from '../../store/table.js';
-import { iso } from '../../render/time.js';
-import { canReadBuilds, headPipeline, pipelineBasic, pipelineEntity } from '../ci/index.js';
-import { milestoneEntity } from '../milestones/index.js';
-import { projectPaths, projectWebUrl } from '../projects/index.js';
+import { addNote, dropNotes, isResolvable, noteKey, notesTable } from '../../store/notes.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import { pdel, pget, pset, tvalues } from '../../store/table.js';
+import { formatDuration, issueMilestone, recordLabelChange, recordMilestoneChange, type SpentChange } from '../issuables/index.js';
+import { crossReference, issueByIid, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type Issue, type IssueRef } from '../issues/index.js';
+import { findOrCreateLabels } from '../labels/index.js';
 import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
-import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
-import { messageError } from '../../core/errors.js';
-import { taskCounts, timeStats } from './entity.js';
-import { issueMilestone } from './finder.js';
-import { findOrCreateLabels, labelBasic, labelById } from './labels.js';
-import type { Issue, Label, MergeRequest } from './records.js';
-import { addNote, dropNotes, isResolvable, noteKey, notesTable, userNotesCount } from '../../store/notes.js';
-import { formatDuration } from './duration.js';
-import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, issueByIid, openMergeRequestsOn } from './store.js';
-import { countAwards, isSubscribed, socialTarget } from './social.js';
+import type { MergeRequest } from './records.js';
+import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, openMergeRequestsOn } from './store.js';
+import { isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
 
 /** `read_merge_request`. */
 export function canReadMergeRequests(state: State, user: User | null, project: Project, now: number): boolean {
   return canUseFeature(state, user, project, 'merge_requests', now);
+}
+
+export function readableMergeRequest(state: State, user: User | null, project: Project, iid: number, now: number): MergeRequest | undefined {
+  return canReadMergeRequests(state, user, project, now) ? pget(state.mergeRequests, project.id, iid) : undefined;
 }
 
 /** `create_merge_request_from` in the same project: developers and above. */
@@ -47,63 +42,6 @@ export function canCreateMergeRequest(state: State, user: User | null, project: 
 export function canUpdateMergeRequest(state: State, user: User | null, project: Project, mr: MergeRequest, now: number): boolean {
   if (!user || project.archived || !canReadMergeRequests(state, user, project, now)) return false;
   return hasProjectRole(state, user, project, ACCESS.developer, now) || mr.authorId === user.id || mr.assigneeIds.includes(user.id);
-}
-
-const KEYWORD = String.raw`\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)`;
-const REF = String.raw`(?:https?:\/\/[^\s#]+?\/-\/issues\/\d+|[\w.\/-]*#\d+)`;
-const CLOSING = new RegExp(`${KEYWORD}:? +((?:(?:issues? +)?${REF}(?: *,? +and +| *,? *)?)+)`, 'g');
-const ANY_REF = new RegExp(REF, 'g');
-
-export interface IssueRef {
-  projectId: number;
-  iid: number;
-}
-
-/** An issue reference (`#3`, `app#3`, `group/app#3`, an issue URL) from a project, resolved. */
-function resolveRef(state: State, from: Project, ref: string): IssueRef | null {
-  const url = /\/([^\s]+?)\/-\/issues\/(\d+)$/.exec(ref);
-  let path: string;
-  let iid: number;
-  if (url && ref.startsWith('http')) {
-    const u = new URL(ref);
-    path = u.pathname.replace(/^\//, '').replace(/\/-\/issues\/\d+$/, '');
-    iid = Number(url[2]);
-  } else {
-    const at = ref.lastIndexOf('#');
-    path = ref.slice(0, at);
-    iid = Number(ref.slice(at + 1));
-  }
-  let project: Project | undefined = from;
-  if (path !== '') {
-    const { ns } = projectPaths(state, from);
-    project = projectByIdOrPath(state, path.includes('/') ? path : `${ns.fullPath}/${path}`);
-  }
-  return project ? { projectId: project.id, iid } : null;
-}
-
-/** Gitlab::ClosingIssueExtractor over a text, and every other issue it mentions. */
-export function issueReferences(state: State, from: Project, text: string): { closes: IssueRef[]; mentions: IssueRef[] } {
-  const closes: IssueRef[] = [];
-  const mentions: IssueRef[] = [];
-  const key = (r: IssueRef) => `${r.projectId}#${r.iid}`;
-  const seen = new Set<string>();
-  for (const m of text.matchAll(CLOSING)) {
-    for (const r of m[1]!.matchAll(ANY_REF)) {
-      const ref = resolveRef(state, from, r[0]);
-      if (ref && !seen.has(key(ref))) {
-        seen.add(key(ref));
-        closes.push(ref);
-      }
-    }
-  }
-  for (const r of text.matchAll(ANY_REF)) {
-    const ref = resolveRef(state, from, r[0]);
-    if (ref && !seen.has(key(ref))) {
-      seen.add(key(ref));
-      mentions.push(ref);
-    }
-  }
-  return { closes, mentions };
 }
 
 /** The files that differ between two commits' trees (`changes_count`). */
@@ -201,7 +139,7 @@ export async function createMergeRequest(
 /** Stores a merge request and the issues it closes or mentions (replacing what the earlier text named). */
 export function putMergeRequest(draft: Draft<State>, project: Project, mr: MergeRequest, before: MergeRequest | null): void {
   const state = draft as State;
-  if (before) for (const r of allRefs(state, project, before)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, before.id);
+  if (before) for (const r of allRefs(state, project, before)) setNamingMergeRequest(draft, issueKey(state, r) ?? -1, before.id, null);
   if (before) indexOpenMergeRequest(draft, before, false);
   if (before) countMergeRequest(draft, before, -1);
   countMergeRequest(draft, mr, 1, before === null);
@@ -211,11 +149,11 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
   const closing = mr.targetBranch === defaultBranchName(project);
   for (const r of closes) {
     const id = issueKey(state, r);
-    if (id !== undefined) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: closing });
+    if (id !== undefined) setNamingMergeRequest(draft, id, mr.id, { projectId: project.id, iid: mr.iid, closes: closing });
   }
   for (const r of mentions) {
     const id = issueKey(state, r);
-    if (id !== undefined && !pget(draft.closingMergeRequests, id, mr.id)) pset(draft.closingMergeRequests, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
+    if (id !== undefined && !namingMergeRequest(state, id, mr.id)) setNamingMergeRequest(draft, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
   }
 }
 
@@ -248,7 +186,7 @@ export function canDestroyMergeRequest(state: State, user: User | null, project:
 export function deleteMergeRequest(project: Project, mr: MergeRequest) {
   return (draft: Draft<State>): void => {
     const state = draft as State;
-    for (const r of allRefs(state, project, mr)) pdel(draft.closingMergeRequests, issueKey(state, r) ?? -1, mr.id);
+    for (const r of allRefs(state, project, mr)) setNamingMergeRequest(draft, issueKey(state, r) ?? -1, mr.id, null);
     pdel(draft.mergeRequests, project.id, mr.iid);
     dropMergeRequestRecords(draft, mr);
     dropNotes(state, noteKey('MergeRequest', mr.id));
@@ -264,7 +202,7 @@ const issueKey = (state: State, r: IssueRef) => issueByIid(state, r.projectId, r
 
 /** The merge requests that name an issue: all of them (`related`), or those that close it on merge. */
 export function mergeRequestsOf(state: State, issue: Issue, which: 'related' | 'closing'): MergeRequest[] {
-  const t = tget(state.closingMergeRequests, issue.id);
+  const t = namingMergeRequests(state, issue.id);
   if (!t) return [];
   const out: MergeRequest[] = [];
   for (const ref of tvalues(t)) {
@@ -275,22 +213,6 @@ export function mergeRequestsOf(state: State, issue: Issue, which: 'related' | '
   return out.sort((a, b) => a.id - b.id);
 }
 
-export interface MergeRequestView extends UrlBase {
-  state: State;
-  viewer: User | null;
-  now: number;
-  /** The project the request is made in, for `reference`; or the group, for `references.relative`. */
-  projectId?: number;
-  groupId?: number;
-  withLabelsDetails?: boolean;
-}
-
-function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
-  const labels = mr.labelIds.map((id) => labelById(state, id)).filter((l): l is Label => !!l).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
-  return details ? labels.map(labelBasic) : labels.map((l) => l.title);
-}
-
-/** Entities::MergeRequestBasic. */
 /**
  * MergeRequest#mergeable_discussions_state?: true unless the project allows merging only when
  * every thread is resolved and one is not.
@@ -303,16 +225,6 @@ export function discussionsResolved(state: State, project: Project, mr: MergeReq
 
 /** `merge_status` as the API shows it (public_merge_status): the last check's, for an open merge request. */
 export const mergeStatusOf = (mr: MergeRequest) => (mr.state === 'opened' ? mr.mergeStatus : 'cannot_be_merged_recheck');
-
-/** `detailed_merge_status` (DetailedMergeStatusService): the first check that fails, in GitLab's order. */
-function detailedMergeStatus(state: State, project: Project, mr: MergeRequest): string {
-  if (mr.state !== 'opened') return 'not_open';
-  if (mr.mergeStatus === 'unchecked') return 'unchecked';
-  if (mr.draft) return 'draft_status';
-  if (!discussionsResolved(state, project, mr)) return 'discussions_not_resolved';
-  if (mr.mergeStatus === 'cannot_be_merged') return 'conflict';
-  return 'mergeable';
-}
 
 /** MergeabilityCheckService's verdict: whether the head merges into the target from their base without a conflict. */
 export async function checkMergeability(repo: RepositoryObjects, base: string, target: string, head: string): Promise<'can_be_merged' | 'cannot_be_merged'> {
@@ -328,106 +240,6 @@ export async function checkedMergeRequest(state: State, repo: RepositoryObjects,
   if (!head || !target) return { ...mr, mergeStatus: 'cannot_be_merged' };
   const base = (await mergeBase(repo, head, [target])) ?? target;
   return { ...mr, mergeStatus: await checkMergeability(repo, base, target, head) };
-}
-
-export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
-  const { state } = v;
-  const project = tget(state.projects, mr.projectId)!;
-  const user = (id: number | null) => {
-    const u = id === null ? undefined : tget(state.users, id);
-    return u ? userBasic(u, v) : null;
-  };
-  const assignees = mr.assigneeIds.map(user).filter((x) => x !== null);
-  const milestone = issueMilestone(state, project, mr.milestoneId);
-  const { fullPath } = projectPaths(state, project);
-  const short = `!${mr.iid}`;
-  return {
-    id: mr.id,
-    iid: mr.iid,
-    project_id: mr.projectId,
-    title: mr.title,
-    description: mr.description === '' ? null : mr.description,
-    state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
-    merged_by: user(mr.mergedById),
-    merge_user: user(mr.mergedById),
-    merged_at: iso(mr.mergedAt),
-    closed_by: user(mr.closedById),
-    closed_at: iso(mr.closedAt),
-    target_branch: mr.targetBranch,
-    source_branch: mr.sourceBranch,
-    user_notes_count: userNotesCount(v.state, noteKey('MergeRequest', mr.id)),
-    upvotes: countAwards(state, { type: 'MergeRequest', id: mr.id }, 'thumbsup'),
-    downvotes: countAwards(state, { type: 'MergeRequest', id: mr.id }, 'thumbsdown'),
-    author: user(mr.authorId),
-    assignees,
-    assignee: assignees[0] ?? null,
-    reviewers: mr.reviewerIds.map(user).filter((x) => x !== null),
-    source_project_id: mr.projectId,
-    target_project_id: mr.projectId,
-    labels: mrLabels(state, mr, v.withLabelsDetails),
-    draft: mr.draft,
-    imported: false,
-    imported_from: 'none',
-    work_in_progress: mr.draft,
-    milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
-    merge_when_pipeline_succeeds: false,
-    merge_status: mergeStatusOf(mr),
-    detailed_merge_status: detailedMergeStatus(state, project, mr),
-    merge_after: null,
-    sha: mr.sha,
-    merge_commit_sha: mr.mergeCommitSha,
-    squash_commit_sha: null,
-    discussion_locked: mr.discussionLocked ?? null,
-    should_remove_source_branch: null,
-    force_remove_source_branch: mr.removeSourceBranch,
-    prepared_at: iso(mr.createdAt),
-    // Relative to the project (or group) of the request; across groups and projects, the full path.
-    reference: v.projectId === mr.projectId ? short : `${fullPath}${short}`,
-    references: {
-      short,
-      relative: v.projectId === mr.projectId ? short : v.groupId !== undefined && project.namespaceId === v.groupId ? `${project.path}${short}` : `${fullPath}${short}`,
-      full: `${fullPath}${short}`,
-    },
-    web_url: `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`,
-    time_stats: timeStats(mr),
-    squash: mr.squash,
-    squash_on_merge: mr.squash,
-    task_completion_status: taskCounts(mr.description),
-    has_conflicts: mr.state === 'opened' && mr.mergeStatus === 'cannot_be_merged',
-    blocking_discussions_resolved: discussionsResolved(state, project, mr),
-  };
-}
-
-/**
- * Entities::MergeRequest: the basic fields, then subscription, changes, pipelines and diff_refs.
- * As a to-do's target it is rendered without the caller and the project (Entities::Todo passes
- * neither): not subscribed, no build fields, no head pipeline, not mergeable by anyone.
- */
-export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null, asTodoTarget = false) {
-  const project = tget(v.state.projects, mr.projectId)!;
-  const builds = !asTodoTarget && canUseFeature(v.state, v.viewer, project, 'builds', v.now);
-  // The newest pipeline of the source branch at the merge request's head (MergeRequest#head_pipeline).
-  const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? headPipeline(v.state, mr.projectId, mr.sourceBranch, mr.sha) : undefined;
-  return {
-    ...mergeRequestBasic(v, mr),
-    subscribed: !asTodoTarget && isSubscribed(v.state, socialTarget('MergeRequest', mr), v.viewer),
-    changes_count: changesCount === null ? null : String(changesCount),
-    ...(builds
-      ? {
-          latest_build_started_at: head ? iso(head.startedAt) : null,
-          latest_build_finished_at: head ? iso(head.finishedAt) : null,
-          first_deployed_to_production_at: null,
-          pipeline: head ? pipelineBasic(v.state, head, v) : null,
-        }
-      : {}),
-    ...(asTodoTarget ? {} : { head_pipeline: head ? pipelineEntity(v.state, head, v, v.now) : null }),
-    diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
-    merge_error: null,
-    ...(asTodoTarget ? {} : { first_contribution: false }),
-    user: { can_merge: !asTodoTarget && v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
-  };
 }
 
 function mrNote(draft: Draft<State>, mr: MergeRequest, authorId: number, body: string, now: number): void {

@@ -9,9 +9,9 @@ import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
 import type { Change } from '../define.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
-import { canReadMergeRequests } from './merge-requests.js';
+import { canReadMergeRequests } from './rules.js';
 import type { MergeRequest } from './records.js';
-import { systemNote } from './system-notes.js';
+import { systemNote } from '../issuables/index.js';
 
 /** The merge request's approvals, oldest first: who and when. */
 export function approvalsOf(state: State, mr: MergeRequest): { userId: number; at: number }[] {

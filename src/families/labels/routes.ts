@@ -9,46 +9,18 @@ import { created, json, noContent, type Reply } from '../../http/route.js';
 import { validationFailed } from '../../core/errors.js';
 import { group, project, route, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
+import { labelEntity } from './entity.js';
 import { labelExists, labelNotFound } from './errors.js';
-import {
-  createLabel, groupLabelOwners, labelBasic, labelById, labelByTitle, normalizeColor, ownLabels, projectLabelOwners, validateLabel, type LabelOwner,
-} from './labels.js';
 import type { Label } from './records.js';
-import { bvalues, facetSet, issueByIid, projectsWithIssues, putIssue } from './store.js';
+import { createLabel, groupLabelOwners, labelById, labelByTitle, normalizeColor, ownLabels, projectLabelOwners, validateLabel } from './rules.js';
+import { ownerKey, type LabelOwner } from './store.js';
+import { unlabelAll } from './uses.js';
 
 /** `admin_label`: Planners and above (and administrators). */
 const canAdminProjectLabels = (state: State, user: User | null, p: Project, now: number) => hasProjectRole(state, user, p, ACCESS.planner, now);
 const canAdminGroupLabels = (state: State, user: User | null, g: Namespace, now: number) => hasGroupRole(state, user, g, ACCESS.planner, now);
 /** `read_label`: any reader of the project. */
 const canReadProjectLabels = (_state: State, _user: User | null, _p: Project, _now: number) => true;
-
-function counts(state: State, label: Label) {
-  let open = 0;
-  let closed = 0;
-  const projects = label.projectId !== null ? [label.projectId] : [...projectsWithIssues(state)].filter((id) => {
-    const p = tget(state.projects, id);
-    return p && isWithin(state, p.namespaceId, label.groupId!);
-  });
-  for (const pid of projects) {
-    const set = facetSet(state, pid, `l:${label.id}`);
-    for (const iid of bvalues(set)) {
-      const issue = issueByIid(state, pid, iid);
-      if (issue?.state === 'opened') open++;
-      else if (issue) closed++;
-    }
-  }
-  return { open_issues_count: open, closed_issues_count: closed, open_merge_requests_count: 0 };
-}
-
-/** Entities::ProjectLabel (a project's own label or one of its groups'), Entities::GroupLabel in group routes. */
-function labelEntity(state: State, l: Label, withCounts: boolean, asProject: boolean, viewer: User | null = null) {
-  return {
-    ...labelBasic(l),
-    ...(withCounts ? counts(state, l) : {}),
-    subscribed: viewer !== null && tget(state.labelSubscriptions, `${l.id}:${viewer.id}`) === true,
-    ...(asProject ? { priority: l.priority, is_project_label: l.projectId !== null } : {}),
-  };
-}
 
 const byTitle = (a: Label, b: Label) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id);
 
@@ -92,8 +64,7 @@ function update(ctx: Context<unknown>, owner: LabelOwner, label: Label, p: { new
   const next: Label = { ...label, title, color: color!, description: p.description ?? label.description, priority: p.priority !== undefined ? p.priority : label.priority };
   const change: Change<Label> = (draft) => {
     tset(draft.labels, label.id, next);
-    const key = owner.projectId !== undefined ? `p${owner.projectId}` : `g${owner.groupId}`;
-    const titles = tget(draft.labelTitles, key)!;
+    const titles = tget(draft.labelTitles, ownerKey(owner))!;
     tdel(titles, label.title);
     tset(titles, title, label.id);
     return next;
@@ -101,20 +72,12 @@ function update(ctx: Context<unknown>, owner: LabelOwner, label: Label, p: { new
   return ctx.update(change);
 }
 
-/** Deleting a label takes it off every issue that carries it. */
+/** Deleting a label takes it off every record that carries it. */
 function remove(label: Label): Change {
   return (draft: Draft<State>) => {
-    const key = label.projectId !== null ? `p${label.projectId}` : `g${label.groupId}`;
-    const projects = label.projectId !== null ? [label.projectId] : [...projectsWithIssues(draft as State)];
-    for (const pid of projects) {
-      const iids = [...bvalues(facetSet(draft as State, pid, `l:${label.id}`))];
-      for (const iid of iids) {
-        const issue = issueByIid(draft as State, pid, iid)!;
-        putIssue(draft, { ...issue, labelIds: issue.labelIds.filter((id) => id !== label.id) });
-      }
-    }
+    unlabelAll(draft, label);
     tdel(draft.labels, label.id);
-    const titles = tget(draft.labelTitles, key);
+    const titles = tget(draft.labelTitles, label.projectId !== null ? `p${label.projectId}` : `g${label.groupId}`);
     if (titles) tdel(titles, label.title);
   };
 }

@@ -13,11 +13,11 @@ import type { Context } from '../define.js';
 import type { PushChange } from '../stream.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { createMergeRequest, editMergeRequest } from './merge-requests.js';
-import { milestoneIdByTitle } from './quick-actions.js';
+import { createMergeRequest, editMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { openMergeRequestsOn } from './store.js';
-import { findOrCreateLabels } from './labels.js';
+import { findOrCreateLabels } from '../labels/index.js';
+import { milestoneIdByTitle } from '../issuables/index.js';
 
 const KEYS = ['assign', 'create', 'description', 'draft', 'label', 'merge_when_pipeline_succeeds', 'milestone', 'remove_source_branch', 'target', 'target_project', 'title', 'unassign', 'unlabel'];
 const MULTI = ['label', 'unlabel', 'assign', 'unassign'];

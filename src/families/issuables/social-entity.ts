@@ -2,14 +2,11 @@
 // issues and merge requests alike.
 import { tget } from '../../store/table.js';
 import { iso } from '../../render/time.js';
-import { projectIdentity, projectWebUrl } from '../projects/index.js';
+import type { User } from '../../store/state.js';
+import { projectIdentity } from '../projects/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
-import { issueEntity, issueWebUrl, type IssueView } from './entity.js';
-import { mergeRequestEntity } from './merge-requests.js';
 import type { AwardEmoji, Todo } from './records.js';
-import { targetMergeRequest, todoTarget } from './social.js';
-import { issueById } from './store.js';
 
 const user = (state: State, id: number, u: UrlBase) => {
   const found = tget(state.users, id);
@@ -19,29 +16,14 @@ const user = (state: State, id: number, u: UrlBase) => {
 /**
  * Entities::Todo. The target is its type's entity without the caller (Entities::Issue, or
  * Entities::MergeRequest with its `changes_count`, which the caller works out from the
- * repository); the URL is the target's page.
+ * repository), and the URL its page; null for a target that is gone.
  */
-export function todoEntity(v: IssueView, todo: Todo, changesCount: number | null = null) {
+export function todoEntity(v: UrlBase & { state: State; viewer: User | null; now: number }, todo: Todo, on: { target: object; url: string; body: string } | null) {
   const { state } = v;
   const project = tget(state.projects, todo.projectId)!;
-  let target: object | null = null;
-  let targetUrl: string | null = null;
-  let body = '';
-  if (todo.targetType === 'Issue') {
-    const issue = issueById(state, todo.targetId);
-    if (issue) {
-      target = issueEntity({ ...v, context: { kind: 'none' }, subscribed: false }, issue);
-      targetUrl = issueWebUrl(state, issue, v);
-      body = issue.title;
-    }
-  } else {
-    const mr = targetMergeRequest(state, todoTarget(todo));
-    if (mr) {
-      target = mergeRequestEntity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, mr, changesCount, true);
-      targetUrl = `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`;
-      body = mr.title;
-    }
-  }
+  const target = on?.target ?? null;
+  const targetUrl = on?.url ?? null;
+  const body = on?.body ?? '';
   return {
     id: todo.id,
     project: projectIdentity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, project),

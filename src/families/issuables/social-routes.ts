@@ -1,81 +1,28 @@
 // Award emoji, subscriptions, to-dos and participants of issues and merge requests
 // (lib/api/award_emoji.rb, subscriptions.rb, todos.rb, and the participants routes of issues.rb
-// and merge_requests.rb): one set of routes per kind of target, and the caller's to-do list.
+// and merge_requests.rb): one set of routes per kind of target, which the family that owns the
+// kind declares (socialRoutes), and the caller's to-do list.
 import { forbidden, recordNotFound, unauthorized } from '../../core/errors.js';
 import { int, str, type ParamSpec } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { canReadProject } from '../../policy/access.js';
 import { findNote, noteKey } from '../../store/notes.js';
-import type { Project, User } from '../../store/state.js';
-import { pget, tget } from '../../store/table.js';
+import { tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { userBasic } from '../users/index.js';
-import type { State } from '../world.js';
-import { issueEntity, type IssueView } from './entity.js';
 import { awardNotFound } from './errors.js';
-import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
-import { canReadMergeRequests, canUpdateMergeRequest } from './merge-requests.js';
-import { changesCountOf, fullEntity } from './mr-routes.js';
-import type { AwardEmoji, Issue, MergeRequest, SocialTarget, SocialType, Todo } from './records.js';
+import { socialKind, type SocialKind, type SocialRecord } from './kinds.js';
+import type { AwardEmoji, SocialTarget, Todo } from './records.js';
 import { awardEmojiEntity, todoEntity } from './social-entity.js';
 import {
-  awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, participantIds, removeAward, setSubscription, socialTarget, targetMergeRequest, todoTarget, userTodos,
+  awardEmoji, awardsOf, findTodo, isSubscribed, markTodo, markTodoDone, participantIds, removeAward, setSubscription, socialTarget, todoTarget, userTodos,
 } from './social.js';
-import { issueById, issueByIid, type Awardable } from './store.js';
-
-/** How the routes of one kind of target reach it. */
-interface Kind<R extends Issue | MergeRequest> {
-  type: SocialType;
-  /** The path's collection and the name of its iid parameter (lib/api/award_emoji.rb's `<type>_iid`). */
-  segment: 'issues' | 'merge_requests';
-  iidParam: 'issue_iid' | 'merge_request_iid';
-  readable: (state: State, user: User | null, project: Project, now: number) => boolean;
-  /** The project's record of the iid the caller may see, or `404 Not found` (find_by!). */
-  find: (ctx: Context<unknown>, iid: string | number) => R;
-  /** What subscribing asks beyond reading (find_merge_request_with_access(id, :update_merge_request)). */
-  mayUpdate?: (ctx: Context<unknown>, record: R) => boolean;
-  /** The record's entity, as the subscription routes answer it. */
-  entity: (ctx: Context<unknown>, record: R) => unknown;
-}
-
-const byIid = (iid: string | number) => (typeof iid === 'number' ? iid : /^\d+$/.test(iid) ? Number(iid) : undefined);
-
-const issues: Kind<Issue> = {
-  type: 'Issue',
-  segment: 'issues',
-  iidParam: 'issue_iid',
-  readable: canReadIssues,
-  find: (ctx, iid) => {
-    const n = byIid(iid);
-    const issue = n === undefined ? undefined : issueByIid(ctx.state, ctx.project.id, n);
-    if (!issue || !issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, ctx.project, ctx.now()))) throw recordNotFound();
-    return issue;
-  },
-  entity: (ctx, issue) => issueEntity(issueView(ctx, { kind: 'project', id: issue.projectId }, true), issue),
-};
-
-const mergeRequests: Kind<MergeRequest> = {
-  type: 'MergeRequest',
-  segment: 'merge_requests',
-  iidParam: 'merge_request_iid',
-  readable: canReadMergeRequests,
-  find: (ctx, iid) => {
-    const n = byIid(iid);
-    const mr = n === undefined ? undefined : pget(ctx.state.mergeRequests, ctx.project.id, n);
-    if (!mr) throw recordNotFound();
-    return mr;
-  },
-  mayUpdate: (ctx, mr) => canUpdateMergeRequest(ctx.state, ctx.user, ctx.project, mr, ctx.now()),
-  entity: (ctx, mr) => fullEntity(ctx, mr, ctx.project.id),
-};
-
-function issueView(ctx: Context<unknown>, context: IssueView['context'], subscribed = false): IssueView {
-  return { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context, subscribed };
-}
+import type { Awardable } from './store.js';
 
 const awardView = (ctx: Context<unknown>) => ({ state: ctx.state, webBase: ctx.webBase });
 
-function kindRoutes<R extends Issue | MergeRequest>(k: Kind<R>) {
+/** The award emoji, participants, subscription and to-do routes of one kind of target. */
+export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
   const base = `/projects/:id/${k.segment}/:${k.iidParam}`;
   const iidOf = (ctx: Context<unknown>) => (ctx.params as Record<string, number>)[k.iidParam]!;
   const target = (ctx: Context<unknown>, iid: string | number = iidOf(ctx)): { record: R; target: SocialTarget } => {
@@ -131,10 +78,13 @@ function kindRoutes<R extends Issue | MergeRequest>(k: Kind<R>) {
   ];
 }
 
-/** Entities::Todo, with the `changes_count` of a merge request target worked out from its repository. */
+/** Entities::Todo, its target rendered by the family that owns it (a merge request's with its `changes_count`). */
 async function renderTodo(ctx: Context<unknown>, todo: Todo) {
-  const mr = todo.targetType === 'MergeRequest' ? targetMergeRequest(ctx.state, todoTarget(todo)) : undefined;
-  return todoEntity(issueView(ctx, { kind: 'none' }), todo, mr ? await changesCountOf(ctx, mr) : null);
+  const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase };
+  const kind = socialKind(todo.targetType);
+  const record = kind.record(v.state, todoTarget(todo));
+  const on = record ? { ...(await kind.todoTarget(ctx, record)), body: record.title } : null;
+  return todoEntity(v, todo, on);
 }
 
 /** TodosFinder's readable targets: a to-do whose target is gone, or that the user may no longer read, is not listed. */
@@ -142,9 +92,7 @@ function readableTodo(ctx: Context<unknown>, todo: Todo): boolean {
   const pr = tget(ctx.state.projects, todo.projectId);
   const now = ctx.now();
   if (!pr || pr.pendingDelete || !canReadProject(ctx.state, ctx.user, pr, now)) return false;
-  if (todo.targetType === 'MergeRequest') return canReadMergeRequests(ctx.state, ctx.user, pr, now) && targetMergeRequest(ctx.state, todoTarget(todo)) !== undefined;
-  const issue = issueById(ctx.state, todo.targetId);
-  return !!issue && canReadIssues(ctx.state, ctx.user, pr, now) && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, pr, now));
+  return socialKind(todo.targetType).readableByIid(ctx.state, ctx.user, pr, todo.targetIid, now)?.id === todo.targetId;
 }
 
 /**
@@ -190,9 +138,8 @@ function awardOf(ctx: Context<unknown>, on: Awardable): AwardEmoji {
   return a;
 }
 
-export const socialRoutes = [
-  ...kindRoutes(issues),
-  ...kindRoutes(mergeRequests),
+/** The caller's to-do list, of issues and merge requests alike. */
+export const todoRoutes = [
   route({
     method: 'GET', path: '/todos', auth: 'user', paginated: true,
     params: { action: str(), author_id: int(), project_id: int(), group_id: int(), state: str().values(['pending', 'done'] as const), type: str() },

@@ -7,7 +7,7 @@ import { pget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { approvalsEntity, approveMergeRequest, unapproveMergeRequest } from './approvals.js';
 import { shaMismatch } from './merge.js';
-import { canReadMergeRequests, mergeStatusOf } from './merge-requests.js';
+import { canReadMergeRequests, mergeStatusOf } from './rules.js';
 import type { MergeRequest } from './records.js';
 
 const BASE = '/projects/:id/merge_requests/:merge_request_iid';

@@ -1,209 +1,18 @@
-// Epics and iterations of groups, at the higher tiers (ee/lib/api/epics.rb,
-// ee/lib/ee/api/entities/epic.rb, ee/lib/api/iterations.rb, entities/iteration.rb): group data
-// that issues point at (`epic`, `iteration` on the Issue entity and in the list filters).
-import type { Draft } from 'immer';
-import { recordNotFound, forbidden } from '../../core/errors.js';
-import { ancestry, canReadGroup, canUseFeature, hasGroupRole, isWithin, today } from '../../policy/access.js';
+// The epics and iterations routes (ee/lib/api/epics.rb, ee/lib/api/iterations.rb): a group's
+// epics listed, read and made; a group's or a project's iterations; and an epic's label events.
+import { forbidden, notFound, recordNotFound, validationFailed } from '../../core/errors.js';
 import { arr, bool, datetime, int, str } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
+import { ancestry, canReadGroup, canUseFeature, hasGroupRole, isWithin } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
-import { pget, pset, tget, tset, tvalues } from '../../store/table.js';
-import { iso } from '../../render/time.js';
-import { userBasic, type UrlBase } from '../users/index.js';
+import { tget, tvalues } from '../../store/table.js';
 import { group, project, route, type Context } from '../define.js';
+import { castDateLike, eventableId, eventRoutes, recordLabelChange, type Eventable, type IterationRender } from '../issuables/index.js';
+import { labelById, normalizeColor } from '../labels/index.js';
 import type { State } from '../world.js';
-import { castDateLike } from './dates.js';
-import { validationFailed } from '../../core/errors.js';
-import { createLabel, DEFAULT_LABEL_COLOR, labelBasic, labelById, labelByTitle, normalizeColor, textColor } from './labels.js';
-import type { Epic, Iteration, Label } from './records.js';
-import { ids } from './store.js';
-import { recordLabelChange } from './events.js';
-
-export const DEFAULT_EPIC_COLOR = '#1068bf';
-
-export function epicByIid(state: State, groupId: number, iid: number): Epic | undefined {
-  return pget(state.epics, groupId, iid);
-}
-
-export function epicById(state: State, id: number): Epic | undefined {
-  const at = tget(state.epicLocations, id);
-  return at ? pget(state.epics, at.groupId, at.iid) : undefined;
-}
-
-export function iterationById(state: State, id: number): Iteration | undefined {
-  const g = tget(state.iterationGroups, id);
-  return g === undefined ? undefined : pget(state.iterations, g, id);
-}
-
-/** `read_confidential_epic`: Planners and above of the group (and admins); others see only their own. */
-export function epicVisible(state: State, user: User | null, epic: Epic, now: number): boolean {
-  if (!epic.confidential) return true;
-  if (!user) return false;
-  const g = tget(state.namespaces, epic.groupId);
-  return epic.authorId === user.id || (!!g && hasGroupRole(state, user, g, ACCESS.planner, now));
-}
-
-/** The epic an issue of the project may point at: one of its group's or the group's ancestors'. */
-export function epicForProject(state: State, project: Project, id: number): Epic | undefined {
-  const epic = epicById(state, id);
-  if (!epic) return undefined;
-  const ns = tget(state.namespaces, project.namespaceId);
-  return ns && ns.kind === 'group' && isWithin(state, ns.id, epic.groupId) ? epic : undefined;
-}
-
-/** The issue's `epic`: id, iid, title, url, group_id (EpicBaseEntity). */
-export function issueEpic(state: State, epic: Epic, u: UrlBase) {
-  const g = tget(state.namespaces, epic.groupId);
-  return { id: epic.id, iid: epic.iid, title: epic.title, url: `${u.webBase}/groups/${g?.fullPath ?? ''}/-/epics/${epic.iid}`, group_id: epic.groupId };
-}
-
-/** Iteration#state: upcoming (1), current (2) or closed (3), from its dates and today. */
-export function iterationState(it: Iteration, now: number): 1 | 2 | 3 {
-  const t = today(now);
-  if (it.startDate > t) return 1;
-  if (it.dueDate < t) return 3;
-  return 2;
-}
-
-export function iterationEntity(state: State, it: Iteration, u: UrlBase, now: number) {
-  const g = tget(state.namespaces, it.groupId);
-  return {
-    id: it.id,
-    iid: it.iid,
-    sequence: it.sequence,
-    group_id: it.groupId,
-    title: it.title,
-    description: it.description === '' ? null : it.description,
-    state: iterationState(it, now),
-    created_at: iso(it.createdAt),
-    updated_at: iso(it.updatedAt),
-    start_date: it.startDate,
-    due_date: it.dueDate,
-    web_url: `${u.webBase}/groups/${g?.fullPath ?? ''}/-/iterations/${it.id}`,
-  };
-}
-
-function epicLabels(state: State, epic: Epic): Label[] {
-  return epic.labelIds.map((id) => labelById(state, id)).filter((l): l is Label => !!l).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
-}
-
-/** EE::API::Entities::Epic. */
-export function epicEntity(state: State, epic: Epic, u: UrlBase, viewer: User | null, opts: { withLabelsDetails?: boolean; contextGroupId?: number } = {}) {
-  const g = tget(state.namespaces, epic.groupId)!;
-  const parent = epic.parentId === null ? undefined : epicById(state, epic.parentId);
-  const author = tget(state.users, epic.authorId);
-  const labels = epicLabels(state, epic);
-  const api = `${u.webBase}/api/v4/groups/${epic.groupId}`;
-  const short = `&${epic.iid}`;
-  void viewer;
-  return {
-    id: epic.id,
-    iid: epic.iid,
-    color: epic.color,
-    text_color: textColor(epic.color),
-    group_id: epic.groupId,
-    parent_id: epic.parentId,
-    parent_iid: parent?.iid ?? null,
-    title: epic.title,
-    description: epic.description === '' ? null : epic.description,
-    confidential: epic.confidential,
-    author: author ? userBasic(author, u) : null,
-    start_date: epic.startDate,
-    start_date_is_fixed: epic.startDate !== null,
-    start_date_fixed: epic.startDate,
-    start_date_from_inherited_source: null,
-    start_date_from_milestones: null,
-    end_date: epic.dueDate,
-    due_date: epic.dueDate,
-    due_date_is_fixed: epic.dueDate !== null,
-    due_date_fixed: epic.dueDate,
-    due_date_from_inherited_source: null,
-    due_date_from_milestones: null,
-    state: epic.state,
-    web_edit_url: `/groups/${g.fullPath}/-/epics/${epic.iid}`,
-    web_url: `${u.webBase}/groups/${g.fullPath}/-/epics/${epic.iid}`,
-    references: { short, relative: opts.contextGroupId === undefined || opts.contextGroupId === epic.groupId ? short : `${g.fullPath}${short}`, full: `${g.fullPath}${short}` },
-    created_at: iso(epic.createdAt),
-    updated_at: iso(epic.updatedAt),
-    closed_at: iso(epic.closedAt),
-    labels: opts.withLabelsDetails ? labels.map(labelBasic) : labels.map((l) => l.title),
-    upvotes: 0,
-    downvotes: 0,
-    _links: {
-      self: `${api}/epics/${epic.iid}`,
-      epic_issues: `${api}/epics/${epic.iid}/issues`,
-      group: api,
-      parent: parent ? `${u.webBase}/api/v4/groups/${parent.groupId}/epics/${parent.iid}` : null,
-    },
-  };
-}
-
-/** Group labels an epic may carry: its group's and the ancestors'; unknown titles become labels of the group. */
-function epicLabelIds(draft: Draft<State>, g: Namespace, titles: string[], now: number): number[] {
-  const out: number[] = [];
-  for (const t of [...new Set(titles.map((x) => x.trim()).filter((x) => x !== ''))]) {
-    let found: Label | undefined;
-    for (const a of ancestry(draft as State, g.id)) if ((found = labelByTitle(draft as State, { groupId: a.id }, t))) break;
-    out.push((found ?? createLabel(draft, { groupId: g.id }, { title: t, color: DEFAULT_LABEL_COLOR }, now)).id);
-  }
-  return out;
-}
-
-export interface EpicInput {
-  title: string;
-  description?: string;
-  labels?: string[];
-  confidential?: boolean;
-  color?: string;
-  startDate?: string | null;
-  dueDate?: string | null;
-  parentId?: number | null;
-  state?: 'opened' | 'closed';
-  createdAt?: number;
-}
-
-export function createEpic(draft: Draft<State>, g: Namespace, author: User, input: EpicInput, now: number): Epic {
-  const epic: Epic = {
-    id: ids.next(draft as State, 'epic'),
-    iid: ids.next(draft as State, 'epic_iid', `g${g.id}`),
-    groupId: g.id,
-    parentId: input.parentId ?? null,
-    title: input.title,
-    description: input.description ?? '',
-    state: input.state ?? 'opened',
-    confidential: input.confidential ?? false,
-    authorId: author.id,
-    color: input.color ?? DEFAULT_EPIC_COLOR,
-    labelIds: epicLabelIds(draft, g, input.labels ?? [], now),
-    startDate: input.startDate ?? null,
-    dueDate: input.dueDate ?? null,
-    createdAt: input.createdAt ?? now,
-    updatedAt: input.createdAt ?? now,
-    closedAt: input.state === 'closed' ? now : null,
-  };
-  pset(draft.epics, g.id, epic.iid, epic);
-  tset(draft.epicLocations, epic.id, { groupId: g.id, iid: epic.iid });
-  return epic;
-}
-
-export function createIteration(draft: Draft<State>, g: Namespace, input: { title?: string | null; description?: string; startDate: string; dueDate: string }, now: number): Iteration {
-  const seq = ids.peek(draft as State, 'iteration_iid', `g${g.id}`);
-  const it: Iteration = {
-    id: ids.next(draft as State, 'iteration'),
-    iid: ids.next(draft as State, 'iteration_iid', `g${g.id}`),
-    sequence: seq,
-    groupId: g.id,
-    title: input.title ?? null,
-    description: input.description ?? '',
-    startDate: input.startDate,
-    dueDate: input.dueDate,
-    createdAt: now,
-    updatedAt: now,
-  };
-  pset(draft.iterations, g.id, it.id, it);
-  tset(draft.iterationGroups, it.id, g.id);
-  return it;
-}
+import { epicEntity, iterationEntity } from './entity.js';
+import type { Epic, Iteration } from './records.js';
+import { createEpic, DEFAULT_EPIC_COLOR, epicByIid, epicById, epicVisible, iterationById, iterationState } from './rules.js';
 
 /** The groups a list covers: the group, with descendants and ancestors when asked, that the caller can read. */
 function groupsOf(state: State, user: User | null, g: Namespace, now: number, opts: { ancestors: boolean; descendants: boolean }): Namespace[] {
@@ -334,3 +143,21 @@ export const epicRoutes = [
     },
   }),
 ];
+
+function epicOf(ctx: Context<{ eventable_id: string }>): number {
+  const id = eventableId(ctx);
+  const epic = id === undefined ? undefined : epicById(ctx.state, id);
+  if (!epic || epic.groupId !== ctx.group.id || !epicVisible(ctx.state, ctx.user, epic, ctx.now())) throw notFound('Epic');
+  return epic.id;
+}
+
+const EPIC: Eventable = { type: 'Epic', base: '/groups/:id/epics', scope: group(), find: epicOf, tier: 'premium' };
+
+/** An epic's label events (by its id). */
+export const epicEventRoutes = eventRoutes('label', 'resource_label_events', EPIC, 'premium');
+
+/** An iteration event's iteration (Entities::Iteration); null when it is gone. */
+export const eventIteration: IterationRender = (ctx, id) => {
+  const it = iterationById(ctx.state, id);
+  return it ? iterationEntity(ctx.state, it, ctx, ctx.now()) : null;
+};

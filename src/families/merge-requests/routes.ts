@@ -1,9 +1,7 @@
 // Merge requests as data (lib/api/merge_requests.rb): list, get, create and edit in a project;
-// an issue's related_merge_requests and closed_by; and the issues and merge requests of a
-// milestone (lib/api/milestone_responses.rb), which the milestones family cannot see.
+// an issue's related_merge_requests and closed_by; and the merge requests of a milestone
+// (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
-import { badEstimate, spentInvalid } from './errors.js';
-import { parseDuration } from './duration.js';
 import { ACCESS, type User } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
@@ -15,18 +13,18 @@ import { canReadProjectMilestones, findMilestone, type Milestone } from '../mile
 import { objectsOf } from '../repositories/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import { issueEntity, timeStats } from './entity.js';
-import { canReadIssues, findIssues, issueVisible, seesConfidential, type IssueFilters } from './finder.js';
-import { findOrCreateLabels } from './labels.js';
+import { canReadIssues, issueByIid, issueVisible, seesConfidential } from '../issues/index.js';
+import { findOrCreateLabels } from '../labels/index.js';
+import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
-  canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestBasic, mergeRequestEntity, mergeRequestsOf,
+  canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,
-  type MergeRequestView,
-} from './merge-requests.js';
+} from './rules.js';
 import type { MergeRequest } from './records.js';
-import { ids, issueByIid } from './store.js';
+import { ids } from './store.js';
 import { acceptMergeRequest } from './merge.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
+import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
   state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId, withLabelsDetails,
@@ -202,23 +200,6 @@ function sortMergeRequests(list: MergeRequest[], orderBy: string | undefined, so
 }
 
 const labelIds = (ctx: Context<unknown>, project: Project, titles: string[]): number[] => ctx.update((draft) => findOrCreateLabels(draft, project, titles, ctx.now()));
-
-/** A milestone of the scope's owner by id, or `404 Not found`. */
-function milestoneOf(ctx: Context<{ milestone_id: number }>, owner: { projectId: number } | { groupId: number }): Milestone {
-  const m = findMilestone(ctx.state, owner, ctx.params.milestone_id);
-  if (!m) throw recordNotFound();
-  return m;
-}
-
-function milestoneIssues(ctx: Context<{ milestone_id: number }>, m: Milestone, scope: { project?: Project; group?: Namespace }): Reply {
-  const f: IssueFilters = { scope: 'all', state: 'all', milestone: m.title, order_by: 'label_priority', sort: 'asc', non_archived: true };
-  const caller = { user: ctx.user, now: ctx.now() };
-  let found = scope.project ? findIssues(ctx.state, 'project', f, caller, scope) : findIssues(ctx.state, 'group', f, caller, scope);
-  // The group's own projects only (the finder's group_id without include_subgroups).
-  if (scope.group) found = found.filter((i) => tget(ctx.state.projects, i.projectId)?.namespaceId === scope.group!.id);
-  const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context: scope.project ? { kind: 'project' as const, id: scope.project.id } : { kind: 'group' as const, id: scope.group!.id } };
-  return json(ctx.paginate(found).map((i) => issueEntity(v, i)));
-}
 
 function milestoneMergeRequests(ctx: Context<{ milestone_id: number }>, m: Milestone, projects: Project[]): Reply {
   const out: MergeRequest[] = [];
@@ -436,19 +417,9 @@ export const mergeRequestRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/projects/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: project(canReadProjectMilestones), paginated: true,
-    params: { milestone_id: int().required() },
-    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { projectId: ctx.project.id }), { project: ctx.project }),
-  }),
-  route({
     method: 'GET', path: '/projects/:id/milestones/:milestone_id/merge_requests', auth: 'user', cacheable: true, scope: project(canReadProjectMilestones), paginated: true,
     params: { milestone_id: int().required() },
     handler: (ctx): Reply => milestoneMergeRequests(ctx, milestoneOf(ctx, { projectId: ctx.project.id }), [ctx.project]),
-  }),
-  route({
-    method: 'GET', path: '/groups/:id/milestones/:milestone_id/issues', auth: 'user', cacheable: true, scope: group(), paginated: true,
-    params: { milestone_id: int().required() },
-    handler: (ctx): Reply => milestoneIssues(ctx, milestoneOf(ctx, { groupId: ctx.group.id }), { group: ctx.group }),
   }),
   route({
     method: 'GET', path: '/groups/:id/milestones/:milestone_id/merge_requests', auth: 'user', cacheable: true, scope: group(), paginated: true,

@@ -1,6 +1,6 @@
 // What a merge request holds (lib/api/merge_requests.rb): its commits, newest first, and the
 // diffs of its changes, both as of its latest diff (head and merge base, which follow pushes to
-// its source branch; see mr-refresh.ts).
+// its source branch; see refresh.ts).
 import { recordNotFound } from '../../core/errors.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import { treeDiffs } from '../../git/patch.js';
@@ -11,7 +11,7 @@ import { commitEntity, diffEntity, withHeaders } from '../commits/index.js';
 import { project, route, type Context } from '../define.js';
 import { projectWebUrl } from '../projects/index.js';
 import { objectsOf } from '../repositories/index.js';
-import { canReadMergeRequests } from './merge-requests.js';
+import { canReadMergeRequests } from './rules.js';
 import type { MergeRequest } from './records.js';
 
 const ONE = { merge_request_iid: int().required() };

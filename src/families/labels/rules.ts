@@ -1,17 +1,13 @@
 // Labels of projects and groups (app/models/label.rb, project_label.rb, group_label.rb,
-// app/finders/labels_finder.rb, lib/api/entities/label_basic.rb, label.rb, project_label.rb).
-// A project sees its own labels and those of its group and the group's ancestors.
+// app/finders/labels_finder.rb, Labels::FindOrCreateService, Gitlab::Color). A project sees its
+// own labels and those of its group and the group's ancestors.
 import type { Draft } from 'immer';
 import { ancestry } from '../../policy/access.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { emptyTable, tget, tset, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 import type { Label } from './records.js';
-import { ids } from './store.js';
-
-export type LabelOwner = { projectId: number; groupId?: undefined } | { groupId: number; projectId?: undefined };
-
-const ownerKey = (o: LabelOwner) => (o.projectId !== undefined ? `p${o.projectId}` : `g${o.groupId}`);
+import { ids, ownerKey, type LabelOwner } from './store.js';
 
 /** Label::DEFAULT_COLOR, for labels an issue names that do not exist yet. */
 export const DEFAULT_LABEL_COLOR = '#6699cc';
@@ -130,24 +126,4 @@ export function validateLabel(state: State, owner: LabelOwner, title: string, co
   const same = labelByTitle(state, owner, title);
   if (same && same.id !== except) add('title', 'has already been taken');
   return errors;
-}
-
-/** A plain HTML paragraph of the description (Banzai's markdown stands behind it in GitLab). */
-export function descriptionHtml(text: string): string {
-  if (text === '') return '';
-  const esc = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return `<p dir="auto">${esc}</p>`;
-}
-
-/** Entities::LabelBasic. */
-export function labelBasic(l: Label) {
-  return {
-    id: l.id,
-    name: l.title,
-    color: l.color,
-    description: l.description === '' ? null : l.description,
-    description_html: descriptionHtml(l.description),
-    text_color: textColor(l.color),
-    remove_on_close: false,
-  };
 }

@@ -17,9 +17,10 @@ import type { PushChange, StoredEvent } from '../stream.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
-import { checkMergeability, putMergeRequest } from './merge-requests.js';
+import { checkMergeability, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
-import { draftlessTitle, recordMergeRequestChanges, systemNote } from './system-notes.js';
+import { draftlessTitle, recordMergeRequestChanges } from './system-notes.js';
+import { systemNote } from '../issuables/index.js';
 
 /** Commit#draft?: a title that starts as a draft's (Gitlab::Regex.merge_request_draft), or a fixup or squash commit. */
 const isDraftCommit = (title: string) => /^\s*(?:\[draft\]|\(draft\)|draft:)/i.test(title) || /(?:fixup!|squash!)\s/.test(title);

@@ -1,0 +1,27 @@
+// Epics and iterations of groups, at the higher tiers: group data that issues point at, with
+// their label events and the quick actions of an epic's notes.
+import { defineFamily, type Family } from '../define.js';
+import { registerIssuable } from '../issuables/index.js';
+import { epicKind } from './kind.js';
+import { epicEventRoutes, epicRoutes } from './routes.js';
+import { epicsGroupSchema } from './schema.js';
+import { seedEpics, type FixtureEpicsPart } from './seed.js';
+import { emptyEpicsSlice, forgetGroupEpics, type EpicsSlice } from './store.js';
+
+export const epics: Family<EpicsSlice, { group: FixtureEpicsPart }> = defineFamily({
+  name: 'epics',
+  schema: { group: epicsGroupSchema },
+  state: emptyEpicsSlice,
+  seed: { after: ['groups', 'users', 'labels'], run: seedEpics },
+  routes: [...epicRoutes, ...epicEventRoutes],
+  forget: { group: forgetGroupEpics },
+});
+registerIssuable(epicKind);
+
+export type { EpicsSlice } from './store.js';
+export type { Epic, Iteration } from './records.js';
+export type { EpicTarget } from './kind.js';
+export type { FixtureEpic, FixtureEpicsPart, FixtureIteration } from './seed.js';
+export { createEpic, epicById, epicByIid, epicForProject, epicVisible, iterationById, iterationState, readableEpic } from './rules.js';
+export { issueEpic, iterationEntity } from './entity.js';
+export { eventIteration } from './routes.js';

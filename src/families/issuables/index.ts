@@ -1,0 +1,36 @@
+// What issues, merge requests and epics share (the issuables): subscriptions, to-dos, award
+// emoji and participants, resource events and their routes, system notes, time tracking, task
+// counts, and quick actions. It knows no kind of issuable itself: the family that owns a kind
+// registers it (registerIssuable, registerSocial) and declares its routes from the factories
+// here (socialRoutes, eventRoutes).
+import { defineFamily, type Family } from '../define.js';
+import { todoRoutes } from './social-routes.js';
+import { emptyIssuablesSlice, type IssuablesSlice } from './store.js';
+
+export const issuables: Family<IssuablesSlice> = defineFamily({
+  name: 'issuables',
+  state: emptyIssuablesSlice,
+  routes: todoRoutes,
+});
+
+export type { IssuablesSlice, Awardable } from './store.js';
+export type { AwardableType, AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
+export { parseIid, registerIssuable, registerSocial, type IssuableKind, type IssuableTarget, type IssuableType, type SocialKind, type SocialRecord } from './kinds.js';
+export { dropAwards } from './store.js';
+export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
+export { awardEmojiEntity } from './social-entity.js';
+export { socialRoutes } from './social-routes.js';
+export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneChange, type EventableType, type EventKind, type ResourceEvent } from './events.js';
+export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
+export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';
+export { formatDuration, parseDuration } from './duration.js';
+export { castDateLike } from './dates.js';
+export { taskCounts, timeStats } from './entity.js';
+export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
+export { badEstimate, spentInvalid } from './errors.js';
+export { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
+export { fixtureMilestoneId, fixtureTime } from './fixture.js';
+export {
+  interpretNoteCommands, labelIdsAfter, spentOf, type CommandFacts, type CommandKind, type CommandOptions, type CommandRun, type GitAccess, type NoteCommands, type Outcome, type Updates,
+} from './note-commands.js';
+export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, touchIssuable } from './noteables.js';

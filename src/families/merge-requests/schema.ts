@@ -1,0 +1,18 @@
+// The merge requests family's part of the fixture format: the merge requests of a project.
+import { arrayOf, object, oneOf, opt, str } from '../../core/schema.js';
+
+export const mergeRequestSchema = object({
+  title: str,
+  source_branch: str,
+  target_branch: opt(str),
+  description: opt(str),
+  author: opt(str),
+  assignees: opt(arrayOf(str)),
+  reviewers: opt(arrayOf(str)),
+  labels: opt(arrayOf(str)),
+  milestone: opt(str),
+  state: opt(oneOf('opened', 'closed', 'merged')),
+  created_at: opt(str),
+});
+
+export const mergeRequestsProjectSchema = object({ merge_requests: opt(arrayOf(mergeRequestSchema)) });
