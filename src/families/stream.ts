@@ -21,6 +21,9 @@ export interface PushChange {
   after: string | null;
 }
 
+type IssueRef = { projectId: number; issueId: number; iid: number };
+type MergeRequestRef = { projectId: number; mergeRequestId: number; iid: number };
+
 type Owner = { projectId: number; groupId?: never } | { groupId: number; projectId?: never };
 
 /**
@@ -55,18 +58,20 @@ export interface DomainEvents {
   'milestone.destroyed': Owner & { milestoneId: number };
   'pipeline.status': { projectId: number; pipelineId: number; status: string; previous: string | null };
   'job.status': { projectId: number; jobId: number; pipelineId: number | null; status: string; previous: string | null };
-  'issue.opened': { projectId: number; issueId: number };
-  'issue.updated': { projectId: number; issueId: number; changes: string[] };
-  'issue.closed': { projectId: number; issueId: number };
-  'issue.reopened': { projectId: number; issueId: number };
-  'merge_request.opened': { projectId: number; mergeRequestId: number };
-  'merge_request.updated': { projectId: number; mergeRequestId: number; changes: string[] };
-  'merge_request.approved': { projectId: number; mergeRequestId: number };
-  'merge_request.unapproved': { projectId: number; mergeRequestId: number };
-  'merge_request.merged': { projectId: number; mergeRequestId: number };
-  'merge_request.closed': { projectId: number; mergeRequestId: number };
-  'merge_request.reopened': { projectId: number; mergeRequestId: number };
-  'note.created': { projectId: number | null; noteId: number; noteableType: string; noteableId: number | string; system: boolean };
+  'issue.opened': IssueRef;
+  /** The fields that changed, by GitLab's names (`title`, `labels`, `assignees`, `due_date`...). */
+  'issue.updated': IssueRef & { changes: string[] };
+  'issue.closed': IssueRef;
+  'issue.reopened': IssueRef;
+  'merge_request.opened': MergeRequestRef;
+  'merge_request.updated': MergeRequestRef & { changes: string[] };
+  'merge_request.approved': MergeRequestRef;
+  'merge_request.unapproved': MergeRequestRef;
+  'merge_request.merged': MergeRequestRef;
+  'merge_request.closed': MergeRequestRef;
+  'merge_request.reopened': MergeRequestRef;
+  /** A comment (not a system note) on an issue, a merge request, a snippet, an epic or a commit. */
+  'note.created': { projectId: number | null; noteId: number; noteableType: string; noteableId: number | string; noteableIid: number | null };
 }
 
 export type EventKind = keyof DomainEvents;

@@ -20,6 +20,7 @@ export { dropAwards } from './store.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
 export { socialRoutes } from './social-routes.js';
+export { emitIssuableChange } from './emit.js';
 export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneChange, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
 export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';

@@ -9,7 +9,7 @@ import { isWithin } from '../../policy/access.js';
 import { emptyTable, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import type { State } from '../world.js';
-import { dropAwards, dropEvents } from '../issuables/index.js';
+import { dropAwards, dropEvents, emitIssuableChange } from '../issuables/index.js';
 import type { Issue, IssueLink, IssueLocation } from './records.js';
 
 export const ids = sequences(['issue_link', 'issue', 'issue_iid']);
@@ -129,6 +129,7 @@ export function putIssue(draft: Draft<State>, issue: Issue): void {
   for (const f of old) if (!now.has(f)) unindex(draft, issue.projectId, f, issue.iid);
   for (const f of now) if (!old.has(f)) index(draft, issue.projectId, f, issue.iid);
   bset(projectBlock(draft, issue.projectId), issue.iid, issue);
+  emitIssuableChange(draft, 'issue', before, issue);
   if (!before) bset(draft.issueLocations as Blocked<IssueLocation>, issue.id, { projectId: issue.projectId, iid: issue.iid });
 }
 

@@ -12,6 +12,7 @@ import type { State } from '../world.js';
 import { canReadMergeRequests } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { systemNote } from '../issuables/index.js';
+import { emit } from '../stream.js';
 
 /** The merge request's approvals, oldest first: who and when. */
 export function approvalsOf(state: State, mr: MergeRequest): { userId: number; at: number }[] {
@@ -37,6 +38,7 @@ export function approveMergeRequest(state: State, project: Project, mr: MergeReq
     if (!tget(draft.mergeRequestApprovals, mr.id)) tset(draft.mergeRequestApprovals, mr.id, emptyTable<number>());
     tset(tget(draft.mergeRequestApprovals, mr.id)!, user.id, now);
     systemNote(draft, 'MergeRequest', mr, user.id, 'approved this merge request', now);
+    emit(draft, { kind: 'merge_request.approved', projectId: mr.projectId, mergeRequestId: mr.id, iid: mr.iid });
   };
 }
 
@@ -48,6 +50,7 @@ export function unapproveMergeRequest(state: State, mr: MergeRequest, user: User
     tdel(t, user.id);
     if (t.size === 0) tdel(draft.mergeRequestApprovals, mr.id);
     systemNote(draft, 'MergeRequest', mr, user.id, 'unapproved this merge request', now);
+    emit(draft, { kind: 'merge_request.unapproved', projectId: mr.projectId, mergeRequestId: mr.id, iid: mr.iid });
   };
 }
 

@@ -12,7 +12,7 @@ import { canUseFeature, hasProjectRole } from '../../policy/access.js';
 import { addNote, dropNotes, isResolvable, noteKey, notesTable } from '../../store/notes.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pdel, pget, pset, tvalues } from '../../store/table.js';
-import { formatDuration, issueMilestone, recordLabelChange, recordMilestoneChange, type SpentChange } from '../issuables/index.js';
+import { emitIssuableChange, formatDuration, issueMilestone, recordLabelChange, recordMilestoneChange, type SpentChange } from '../issuables/index.js';
 import { crossReference, issueByIid, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type Issue, type IssueRef } from '../issues/index.js';
 import { findOrCreateLabels } from '../labels/index.js';
 import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
@@ -144,6 +144,7 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
   if (before) countMergeRequest(draft, before, -1);
   countMergeRequest(draft, mr, 1, before === null);
   pset(draft.mergeRequests, project.id, mr.iid, mr);
+  emitIssuableChange(draft, 'merge_request', before, mr);
   if (mr.state === 'opened') indexOpenMergeRequest(draft, mr, true);
   const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
   const closing = mr.targetBranch === defaultBranchName(project);

@@ -5,6 +5,7 @@ import { int, str } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
 import { hunkLines } from '../../git/patch.js';
 import { addNote, noteKey, noteList, type Note } from '../../store/notes.js';
+import { emit } from '../stream.js';
 import { tget } from '../../store/table.js';
 import { commitDiffs } from '../commits/index.js';
 import { canReadCode, repositoryEnabled, repoView, resolveCommit } from '../repositories/index.js';
@@ -70,12 +71,14 @@ export const commitNoteRoutes = [
       }
       const user = ctx.user!;
       const now = ctx.now();
-      const note = ctx.update((draft) =>
-        addNote(draft as State, noteKey('Commit', `${ctx.project.id}:${sha}`), {
+      const note = ctx.update((draft) => {
+        const made = addNote(draft as State, noteKey('Commit', `${ctx.project.id}:${sha}`), {
           noteableType: 'Commit', noteableId: null, commitId: sha, projectId: ctx.project.id, authorId: user.id, body: p.note, system: false, internal: false,
           createdAt: now, updatedAt: now, position,
-        }),
-      );
+        });
+        emit(draft, { kind: 'note.created', projectId: ctx.project.id, noteId: made.id, noteableType: 'Commit', noteableId: sha, noteableIid: null });
+        return made;
+      });
       return created(commitNoteEntity(ctx, note));
     },
   }),

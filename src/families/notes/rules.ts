@@ -4,6 +4,7 @@ import { addNote, deleteNote, findNote, isResolvable, notesTable, putNote, type 
 import type { User } from '../../store/state.js';
 import { awardEmoji, dropAwards, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issuables/index.js';
 import type { Change } from '../define.js';
+import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { bodyBlank, bodyTooLong, commandsFailed, confidentialityChanged, internalNotAllowed, tooManyNotes } from './errors.js';
 import { canReadInternal, type Noteable } from './noteables.js';
@@ -77,6 +78,7 @@ export function createNote(state: State, n: Noteable, user: User, input: NoteInp
       // Discussion#convert_to_discussion!: the note replied to is a thread's first note from now on.
       if (thread && 'reply' in thread && thread.reply.individual) putNote(draft as State, n.key, { ...thread.reply.notes[0]!, type: 'DiscussionNote' });
       if (n.issuable) touchIssuable(draft, n.issuable, now);
+      emit(draft, { kind: 'note.created', projectId: n.project?.id ?? null, noteId: note.id, noteableType: n.type, noteableId: n.id, noteableIid: n.iid });
     }
     if (commands && commands.executed > 0) commands.apply?.(draft, note?.id ?? null);
     return note ? { note, commands } : { note: null, commands: commands! };
