@@ -1,12 +1,12 @@
 // `gitlab-emulator`: loads neither msw nor node:http.
 export { createEmulator, Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE } from './emulator.js';
-export type { EmulatorOptions, GitRepository, ListenOptions, Server, RequestEvent, UnknownRoutePolicy, EmulatedRoute } from './emulator.js';
+export type { EmulatorOptions, ListenOptions, Server, RequestEvent, UnknownRoutePolicy, EmulatedRoute } from './emulator.js';
 export { Clock, parseDuration, type ClockOptions, type DurationInput } from './core/clock.js';
 export type { Fixture, FixtureUser, FixtureGroup, FixtureProject, SeedHandles, State } from './families/world.js';
 export type { FixtureToken, FixtureMember } from './families/users/index.js';
 export type { FixtureJob } from './families/projects/index.js';
 export type { RoleName } from './policy/access.js';
-export type { FixtureRepository, FixtureCommit, FixtureTag, FixtureX509Signature, RepositoryHandle, RepositoryRefs, Repository, TagRef, ProtectedBranch } from './families/repositories/index.js';
+export type { FixtureRepository, FixtureCommit, FixtureTag, FixtureX509Signature, GitRepository, RepositoryHandle, RepositoryRefs, Repository, TagRef, ProtectedBranch } from './families/repositories/index.js';
 export type { FixtureMilestone } from './families/milestones/index.js';
 export type { FixtureRelease } from './families/releases/index.js';
 export type {

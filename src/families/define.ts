@@ -3,8 +3,9 @@
 // type, the router, the seed phases and the task table are all derived from that list.
 import { current, isDraft, type Draft } from 'immer';
 import type { ObjectDatabase } from '../git/objects.js';
+import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
-import { forbidden } from '../core/errors.js';
+import { EmulatorError, forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
@@ -65,7 +66,7 @@ export interface BranchPush {
   after: string | null;
 }
 
-export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {
+export interface Family<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}> {
   /** As the spec names the family. */
   readonly name: string;
   /** Its slice of the world, empty: top-level keys no other family uses. */
@@ -88,15 +89,23 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly postReceive?: (ctx: Context<unknown>, pushes: readonly BranchPush[], options: readonly string[]) => Promise<string[]>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
   readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
-  /** Type markers of the slice and of the fixture parts; never set. */
-  readonly types?: { slice: S; fixture: F };
+  // ---- What the family gives the facade, the control API and the doors (see the block below) ----
+  /**
+   * Its test handle: members the emulator gains (`emulator.ci(project)`, `emulator.moves`), made
+   * once per emulator over the facade's host. Their type is `T['handle']`, which the `Emulator`
+   * type gains.
+   */
+  readonly handle?: (host: Host) => HandleOf<T>;
+  /** Type markers of the slice, the fixture parts and the other declared types; never set. */
+  readonly types?: { slice: S; fixture: F; more: T };
 }
 
 /**
- * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type: the
- * world's type is derived from the list, so an inferred one would refer to itself.
+ * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type (and the
+ * types of its handle and noteables, when it has them): the world's type is derived from the
+ * list, so an inferred one would refer to itself.
  */
-export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts>(family: Family<S, F>): Family<S, F> {
+export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}>(family: Family<S, F, T>): Family<S, F, T> {
   return family;
 }
 
@@ -148,3 +157,43 @@ export const project = (...abilities: Ability<Project>[]): Scope => scopeOf(find
 
 /** The scope of a route that acts on the group named by `:id`: 404 when the caller cannot see it, then each ability. */
 export const group = (...abilities: Ability<Namespace>[]): Scope => scopeOf(findGroup, (ctx, g) => (ctx.group = g), abilities);
+
+// ---- Beyond the world and the API: what a family gives the facade, the control API and the doors ----
+
+/** Types a family declares besides its slice and fixture parts: the members of its test handle. */
+export interface FamilyTypes {
+  handle?: object;
+}
+
+type HandleOf<T> = T extends { handle: infer H } ? H : object;
+
+/**
+ * What the facade gives a family's test handle: the world, its clock, the git objects and the
+ * emulator's URL. A change through `update` applies at once, outside any request.
+ */
+export interface Host {
+  /** The world as it is now. */
+  state(): State;
+  /** Changes the world at once; returns what the recipe returns. */
+  update<T>(recipe: (draft: Draft<State>) => T): T;
+  /** The emulator's clock, in epoch milliseconds. */
+  now(): number;
+  /** The git objects of every repository. */
+  readonly objects: ObjectDatabase;
+  /** Where the emulator believes it lives: its external URL, else its base URL. */
+  url(): string;
+}
+
+/**
+ * The project a test names (an id or a full path) for a handle, found again at each call so the
+ * handle follows the world; throws when there is none (now, or at the first call).
+ */
+export function namedProject(host: Pick<Host, 'state'>, project: number | string): () => Project {
+  const find = (): Project => {
+    const p = projectByIdOrPath(host.state(), project);
+    if (!p) throw new EmulatorError(`no project '${project}'`);
+    return p;
+  };
+  find();
+  return find;
+}

@@ -6,12 +6,13 @@ import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordO
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Context, Family, SeedRun, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, FixtureParts, Host, SeedRun, TaskContext, TaskDef } from './define.js';
 import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
-import type { Fixture, SeedHandles, State } from './world.js';
+import type { FamilyHandles, Fixture, SeedHandles, State } from './world.js';
 
-const families: readonly Family[] = FAMILIES;
+// Read as families of any declared types: each family's handle and noteables are its own.
+const families: readonly Family<object, FixtureParts, any>[] = FAMILIES;
 
 function checkList(): void {
   const names = new Set<string>();
@@ -195,4 +196,22 @@ export function runTask(draft: Draft<State>, task: Task, now: number): void {
   const def = TASKS.get(task.kind);
   if (!def) throw new EmulatorError(`the world holds a task of unknown kind '${task.kind}'`);
   def.run(draft, task.payload as never, { now, forget: FORGET });
+}
+
+// ---- What the families give the facade, the control API and the doors ----
+
+/** Every family's test handle over the facade's host, as one object of members; two families may not name one member. */
+export function familyHandles(host: Host): FamilyHandles {
+  const out = {};
+  const owner = new Map<string, string>();
+  for (const f of families) {
+    if (!f.handle) continue;
+    const members = Object.getOwnPropertyDescriptors(f.handle(host));
+    for (const name of Object.keys(members)) {
+      if (owner.has(name)) throw new EmulatorError(`families '${owner.get(name)}' and '${f.name}' both give the emulator '${name}'`);
+      owner.set(name, f.name);
+    }
+    Object.defineProperties(out, members);
+  }
+  return out as FamilyHandles;
 }

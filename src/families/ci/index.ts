@@ -12,6 +12,7 @@ import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipel
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
 import { variableRoutes } from './variable-routes.js';
+import { ciMembers, type CiMembers } from './handle.js';
 import type { VariablesSlice } from './variables.js';
 
 export type CiSlice = VariablesSlice & PipelinesSlice;
@@ -29,7 +30,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
   for (const t of tables) tdel(t as State['projectJobs'], id);
 }
 
-export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }> = defineFamily({
+export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }, { handle: CiMembers }> = defineFamily({
   name: 'ci',
   schema: { top: ciTopSchema, group: ciGroupSchema, project: ciProjectSchema },
   state: () => ({
@@ -55,6 +56,7 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
   routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
   tasks: [CLEANUP_ARTIFACTS],
+  handle: ciMembers,
   forget: {
     project: forgetProject,
     group: (draft, id) => void (tdel(draft.groupVariables, id), tdel(draft.groupVariableKeys, id)),
@@ -65,4 +67,4 @@ export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, Clean
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
 export { canReadBuilds, headPipeline } from './pipelines.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
-export { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
+export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -10,7 +10,7 @@ export * from './multi-service.js';
 export * from './change-service.js';
 export * from './protections.js';
 export * from './post-push.js';
-export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
+export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 
 import { repositorySchema } from './schema.js';
@@ -18,6 +18,7 @@ import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
 import { defineFamily, type BranchPush, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
+import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -37,11 +38,12 @@ export interface RepositoriesSlice {
   pendingPushes?: BranchPush[];
 }
 
-export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
+export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }, { handle: RepositoriesMembers }> = defineFamily({
   name: 'repositories',
   schema: { project: repositorySchema },
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
+  handle: repositoriesMembers,
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);
