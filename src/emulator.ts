@@ -141,10 +141,23 @@ export class Emulator {
     const limits = this.#limits;
     const store = this.store;
     const clock = this.clock;
+    const host: Host = {
+      state: () => this.store.state,
+      update: (recipe) => {
+        let out!: ReturnType<typeof recipe>;
+        this.store.update((draft) => {
+          out = recipe(draft);
+        });
+        return out;
+      },
+      now: () => clock.now(),
+      objects: this.objects,
+      url: () => this.externalUrl ?? this.baseUrl,
+    };
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, { token: options.controlToken })],
+      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, host, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,
@@ -161,19 +174,6 @@ export class Emulator {
       observe: logger(options.log),
       onUnknownRoute: options.onUnknownRoute,
     });
-    const host: Host = {
-      state: () => this.store.state,
-      update: (recipe) => {
-        let out!: ReturnType<typeof recipe>;
-        this.store.update((draft) => {
-          out = recipe(draft);
-        });
-        return out;
-      },
-      now: () => clock.now(),
-      objects: this.objects,
-      url: () => this.externalUrl ?? this.baseUrl,
-    };
     const members = Object.getOwnPropertyDescriptors(familyHandles(host));
     for (const name of Object.keys(members)) if (name in this) throw new EmulatorError(`a family's handle gives the emulator '${name}', which it has`);
     Object.defineProperties(this, members);

@@ -9,6 +9,7 @@ import { EmulatorError, forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
+import type { ControlRoute } from '../http/control-route.js';
 import type { ObjectSchema } from '../core/schema.js';
 import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
@@ -96,6 +97,11 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
    * type gains.
    */
   readonly handle?: (host: Host) => HandleOf<T>;
+  /**
+   * Its endpoints of the control API (`/-/emulator/<endpoint>...`), over the facade's host: the
+   * control surface mounts them (its token, JSON bodies and errors apply) and lists `endpoint`.
+   */
+  readonly control?: { readonly endpoint: string; routes(host: Host): readonly ControlRoute[] };
   /** Type markers of the slice, the fixture parts and the other declared types; never set. */
   readonly types?: { slice: S; fixture: F; more: T };
 }
@@ -168,7 +174,7 @@ export interface FamilyTypes {
 type HandleOf<T> = T extends { handle: infer H } ? H : object;
 
 /**
- * What the facade gives a family's test handle: the world, its clock, the git objects and the
+ * What the facade gives a family's test handle and control routes: the world, its clock, the git objects and the
  * emulator's URL. A change through `update` applies at once, outside any request.
  */
 export interface Host {

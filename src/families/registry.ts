@@ -5,6 +5,7 @@ import { EmulatorError, FixtureError } from '../core/errors.js';
 import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordOf, str, toJsonSchema, type ObjectSchema } from '../core/schema.js';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
+import type { ControlRoute } from '../http/control-route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
 import type { Context, Family, FixtureParts, Host, SeedRun, TaskContext, TaskDef } from './define.js';
 import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
@@ -214,4 +215,10 @@ export function familyHandles(host: Host): FamilyHandles {
     Object.defineProperties(out, members);
   }
   return out as FamilyHandles;
+}
+
+/** The families' endpoints of the control API over the facade's host, in the order of the list. */
+export function familyControl(host: Host): { endpoints: string[]; routes: ControlRoute[] } {
+  const declared = families.flatMap((f) => (f.control ? [f.control] : []));
+  return { endpoints: declared.map((c) => c.endpoint), routes: declared.flatMap((c) => c.routes(host)) };
 }

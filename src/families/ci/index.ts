@@ -13,6 +13,7 @@ import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
 import { variableRoutes } from './variable-routes.js';
 import { ciMembers, type CiMembers } from './handle.js';
+import { ciControlRoutes } from './control.js';
 import type { VariablesSlice } from './variables.js';
 
 export type CiSlice = VariablesSlice & PipelinesSlice;
@@ -57,6 +58,7 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
   routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
   tasks: [CLEANUP_ARTIFACTS],
   handle: ciMembers,
+  control: { endpoint: 'ci', routes: ciControlRoutes },
   forget: {
     project: forgetProject,
     group: (draft, id) => void (tdel(draft.groupVariables, id), tdel(draft.groupVariableKeys, id)),

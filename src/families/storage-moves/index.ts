@@ -7,6 +7,7 @@ import { defineFamily, type Family } from '../define.js';
 import { DEFAULT_STEP_MS, forgetMoves, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
 import { storageMoveRoutes } from './routes.js';
 import { movesControl, type MovesMembers } from './control.js';
+import { movesControlRoutes } from './control-routes.js';
 import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } from './seed.js';
 
 export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }, { handle: MovesMembers }> = defineFamily({
@@ -22,6 +23,7 @@ export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; 
   routes: storageMoveRoutes,
   tasks: [STEP_MOVE, SCHEDULE_ALL_MOVES],
   handle: (host) => ({ moves: movesControl(host) }),
+  control: { endpoint: 'moves', routes: movesControlRoutes },
   forget: { project: (draft, id) => forgetMoves(draft, 'project', id), group: (draft, id) => forgetMoves(draft, 'group', id) },
 });
 
