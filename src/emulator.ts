@@ -4,11 +4,7 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { createSession, findUserByUsername, recordSignIn } from './families/users/index.js';
-import { createScimToken } from './families/scim/index.js';
-import { namespaceByIdOrPath } from './policy/paths.js';
-import { REPOSITORY_STORAGE } from './families/repositories/index.js';
-import { API_ROUTES, emptyState, familyHandles, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, familyHandles, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
 import type { Host } from './families/define.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
@@ -123,6 +119,8 @@ export class Emulator {
   #scheduler: Scheduler<State>;
   #limits = new RateLimiter();
   #options: EmulatorOptions;
+  /** What the families' handles and operations see of this emulator. */
+  #host: Host;
 
   /** Use `createEmulator`. */
   constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
@@ -135,13 +133,13 @@ export class Emulator {
     this.clock = new Clock(options.clock);
     this.journal = new Journal<Snapshot>(options.journalLimit ?? 1000);
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
-    this.objects = objects ?? new ObjectDatabase(REPOSITORY_STORAGE);
+    this.objects = objects ?? new ObjectDatabase(OPERATIONS.objectStorage);
     this.#seeded = this.store.snapshot();
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;
     const clock = this.clock;
-    const host: Host = {
+    const host: Host = (this.#host = {
       state: () => this.store.state,
       update: (recipe) => {
         let out!: ReturnType<typeof recipe>;
@@ -153,7 +151,7 @@ export class Emulator {
       now: () => clock.now(),
       objects: this.objects,
       url: () => this.externalUrl ?? this.baseUrl,
-    };
+    });
     this.#pipeline = new Pipeline({
       store,
       clock,
@@ -259,14 +257,7 @@ export class Emulator {
 
   /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web (a sign-in on the clock). */
   signIn(username: string): string {
-    const user = findUserByUsername(this.state, username);
-    if (!user) throw new EmulatorError(`no user '${username}'`);
-    let cookie = '';
-    this.store.update((draft) => {
-      cookie = createSession(draft, user.id);
-      recordSignIn(draft, user.id, this.clock.now());
-    });
-    return cookie;
+    return OPERATIONS.signIn(this.#host, username);
   }
 
   /** Every route the emulator serves: the REST API's, the web paths' and SCIM's. */
@@ -276,13 +267,7 @@ export class Emulator {
 
   /** A new SCIM token for a group (by full path), which configures its SCIM as GitLab's group settings would. */
   scimToken(groupPath: string): string {
-    const group = namespaceByIdOrPath(this.state, groupPath);
-    if (!group || group.kind !== 'group') throw new EmulatorError(`no group '${groupPath}'`);
-    let token = '';
-    this.store.update((draft) => {
-      token = createScimToken(draft, group.id);
-    });
-    return token;
+    return OPERATIONS.scimToken(this.#host, groupPath);
   }
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */

@@ -2,7 +2,7 @@
 // with `defineFamily`; src/families/index.ts lists them, and the world's type, the fixture's
 // type, the router, the seed phases and the task table are all derived from that list.
 import { current, isDraft, type Draft } from 'immer';
-import type { ObjectDatabase } from '../git/objects.js';
+import type { ObjectDatabase, StorageBinding } from '../git/objects.js';
 import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
 import { EmulatorError, forbidden } from '../core/errors.js';
@@ -102,6 +102,8 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
    * control surface mounts them (its token, JSON bodies and errors apply) and lists `endpoint`.
    */
   readonly control?: { readonly endpoint: string; routes(host: Host): readonly ControlRoute[] };
+  /** The operations of `Operations` it answers for the facade and the doors: each is one family's. */
+  readonly provides?: Partial<Operations>;
   /** Type markers of the slice, the fixture parts and the other declared types; never set. */
   readonly types?: { slice: S; fixture: F; more: T };
 }
@@ -188,6 +190,21 @@ export interface Host {
   readonly objects: ObjectDatabase;
   /** Where the emulator believes it lives: its external URL, else its base URL. */
   url(): string;
+}
+
+/**
+ * What the facade and the doors ask of the families without knowing which one answers: each
+ * operation is provided by exactly one family (`provides`), as the registry checks at load.
+ */
+export interface Operations {
+  /** Where the object database finds a repository's storage in a world. */
+  objectStorage: StorageBinding;
+  /** A session cookie (`_gitlab_session`) for a user, as if signed in on the web: a sign-in on the clock (`emulator.signIn`). */
+  signIn(host: Host, username: string): string;
+  /** A new SCIM token for a group named by full path, which configures its SCIM (`emulator.scimToken`). */
+  scimToken(host: Host, groupPath: string): string;
+  /** Records that the caller of an answered API request was active (its token used, its day of activity). */
+  recordActivity(ctx: Context<unknown>): void;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import type { ControlRoute } from '../http/control-route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Context, Family, FixtureParts, Host, SeedRun, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, FixtureParts, Host, Operations, SeedRun, TaskContext, TaskDef } from './define.js';
 import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './world.js';
@@ -221,4 +221,28 @@ export function familyHandles(host: Host): FamilyHandles {
 export function familyControl(host: Host): { endpoints: string[]; routes: ControlRoute[] } {
   const declared = families.flatMap((f) => (f.control ? [f.control] : []));
   return { endpoints: declared.map((c) => c.endpoint), routes: declared.flatMap((c) => c.routes(host)) };
+}
+
+/** Every operation of `Operations`: the list the families' `provides` must cover, each once. */
+const OPERATION_NAMES: Record<keyof Operations, true> = { objectStorage: true, signIn: true, scimToken: true, recordActivity: true };
+
+/** The operations, each from the family that provides it. */
+export const OPERATIONS: Operations = (() => {
+  const provider = new Map<string, string>();
+  const out: Partial<Operations> = {};
+  for (const f of families) {
+    for (const name of Object.keys(f.provides ?? {})) {
+      if (!(name in OPERATION_NAMES)) throw new EmulatorError(`family '${f.name}' provides '${name}', which is no operation`);
+      if (provider.has(name)) throw new EmulatorError(`families '${provider.get(name)}' and '${f.name}' both provide '${name}'`);
+      provider.set(name, f.name);
+    }
+    Object.assign(out, f.provides);
+  }
+  for (const name of Object.keys(OPERATION_NAMES)) if (!provider.has(name)) throw new EmulatorError(`no family provides '${name}'`);
+  return out as Operations;
+})();
+
+/** Records that the caller of an answered API request was active (the family that keeps activity does). */
+export function recordActivity(ctx: Context<unknown>): void {
+  OPERATIONS.recordActivity(ctx);
 }

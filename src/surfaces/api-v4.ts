@@ -5,8 +5,7 @@ import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 import type { Context } from '../families/define.js';
-import { recordActivity } from '../families/users/index.js';
-import { afterPushes } from '../families/registry.js';
+import { afterPushes, recordActivity } from '../families/registry.js';
 
 export function apiV4Surface(routes: readonly RouteDef[]): Surface {
   return {

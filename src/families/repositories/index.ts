@@ -19,6 +19,7 @@ import { defineFamily, type BranchPush, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
+import { REPOSITORY_STORAGE } from './rules.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -44,6 +45,7 @@ export const repositories: Family<RepositoriesSlice, { project: FixtureRepositor
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
   handle: repositoriesMembers,
+  provides: { objectStorage: REPOSITORY_STORAGE },
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);
