@@ -11,7 +11,7 @@ export type { FixtureMilestone } from './families/milestones/index.js';
 export type { FixtureRelease } from './families/releases/index.js';
 export type {
   CiHandle, CiPipelineInput, CiJobInput, CiFinishInput, CiArtifactsInput, CiCleanupPlan, CiCdnConfig, CiLimits, CiVariable, Pipeline, JobArtifacts,
-  FixtureVariable, FixturePipeline, FixturePipelineJob,
+  FixtureVariable, FixturePipeline, FixturePipelineJob, Job, JobStatus,
 } from './families/ci/index.js';
 import type { JournalEntry as Entry } from './core/journal.js';
 import type { Snapshot as WorldSnapshot } from './store/store.js';
@@ -19,7 +19,7 @@ import type { Snapshot as WorldSnapshot } from './store/store.js';
 export type JournalEntry = Entry<WorldSnapshot>;
 export type { FaultRule, Fault } from './core/faults.js';
 export type { Snapshot } from './store/store.js';
-export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token, Job, JobStatus } from './store/state.js';
+export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Namespace, Token } from './store/state.js';
 export { ACCESS } from './store/state.js';
 export { EmulatorError, FixtureError } from './core/errors.js';
 export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';

@@ -11,7 +11,7 @@ import { route as declareRoute, type RouteDef, type Scope } from '../http/route.
 import type { ParamSpec } from '../http/params.js';
 import type { ControlRoute } from '../http/control-route.js';
 import type { ObjectSchema } from '../core/schema.js';
-import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
+import { coreIds, type CoreState, type Namespace, type Project, type Token, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 
@@ -205,6 +205,8 @@ export interface Operations {
   scimToken(host: Host, groupPath: string): string;
   /** Records that the caller of an answered API request was active (its token used, its day of activity). */
   recordActivity(ctx: Context<unknown>): void;
+  /** The user a CI job token acts as while its job runs; undefined otherwise (authentication's `Credentials`). */
+  jobUser(state: CoreState, token: Token): User | undefined;
 }
 
 /**

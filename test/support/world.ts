@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import type { Draft } from 'immer';
 import type { Project, Repository } from '../../src/index.js';
-import type { Job } from '../../src/store/state.js';
+import type { Job } from '../../src/index.js';
 import type { Milestone } from '../../src/families/milestones/index.js';
 import type { Release } from '../../src/families/releases/index.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.js';

@@ -5,7 +5,7 @@
 import type { Draft } from 'immer';
 import { EmulatorError } from '../../core/errors.js';
 import { parseDuration } from '../../core/clock.js';
-import { randomHex, type Job, type JobStatus, type Project } from '../../store/state.js';
+import { randomHex, type Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { branchCount, branchTip, findTag, refsOf, tagCount } from '../repositories/index.js';
 import { findUserByUsername } from '../users/index.js';
@@ -15,7 +15,7 @@ import { parseExpireIn } from './archive.js';
 import {
   addJob, appendTrace, artifactsOf, attachArtifacts, cleanupUnlocked, createPipeline, findPipeline, finishJob, startJob, type ArtifactsInput, type FinishInput,
 } from './pipelines.js';
-import type { CiLimits, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
+import type { CiLimits, Job, JobArtifacts, JobStatus, Pipeline, PipelineStatus } from './records.js';
 
 export interface CiPipelineInput {
   /** A branch or tag of the repository; the default branch when absent. */

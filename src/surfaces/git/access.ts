@@ -7,6 +7,7 @@ import { canReadProject } from '../../policy/access.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { canPushCode, canReadCode } from '../../families/repositories/index.js';
 import type { State } from '../../families/world.js';
+import { OPERATIONS } from '../../families/registry.js';
 import type { CoreState, Project, Token, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { today } from '../../policy/access.js';
@@ -116,9 +117,8 @@ export function findForGitClient(state: CoreState, login: string, password: stri
   const user = tget(state.users, token.userId);
   if (login === 'gitlab-ci-token') {
     if (token.kind !== 'job') return null;
-    const job = token.jobId !== undefined ? tget(state.jobs, token.jobId) : undefined;
-    const runner = job ? tget(state.users, job.userId) : undefined;
-    return job && job.status === 'running' && mayLogIn(runner) ? { user: runner, method: 'job', token } : null;
+    const runner = OPERATIONS.jobUser(state, token);
+    return mayLogIn(runner) ? { user: runner, method: 'job', token } : null;
   }
   if (token.kind === 'oauth') return login === 'oauth2' && token.scopes.includes('api') && mayLogIn(user) ? { user, method: 'oauth', token } : null;
   if (token.kind === 'job') return null;
