@@ -104,6 +104,11 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly control?: { readonly endpoint: string; routes(host: Host): readonly ControlRoute[] };
   /** The operations of `Operations` it answers for the facade and the doors: each is one family's. */
   readonly provides?: Partial<Operations>;
+  /**
+   * The kinds of record it owns that notes hang on (`Issue`, `Snippet`): the notes' tables
+   * (store/notes.ts) are shared, the kinds are the families'. Their type is `T['noteable']`.
+   */
+  readonly noteables?: readonly NoteableOf<T>[];
   /** Type markers of the slice, the fixture parts and the other declared types; never set. */
   readonly types?: { slice: S; fixture: F; more: T };
 }
@@ -168,12 +173,14 @@ export const group = (...abilities: Ability<Namespace>[]): Scope => scopeOf(find
 
 // ---- Beyond the world and the API: what a family gives the facade, the control API and the doors ----
 
-/** Types a family declares besides its slice and fixture parts: the members of its test handle. */
+/** Types a family declares besides its slice and fixture parts: the members of its test handle, the kinds of noteable it owns. */
 export interface FamilyTypes {
   handle?: object;
+  noteable?: string;
 }
 
 type HandleOf<T> = T extends { handle: infer H } ? H : object;
+type NoteableOf<T> = T extends { noteable: infer N } ? N : never;
 
 /**
  * What the facade gives a family's test handle and control routes: the world, its clock, the git objects and the

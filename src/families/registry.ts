@@ -10,7 +10,7 @@ import { emptyCoreState, type Task } from '../store/state.js';
 import type { Context, Family, FixtureParts, Host, Operations, SeedRun, TaskContext, TaskDef } from './define.js';
 import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
-import type { FamilyHandles, Fixture, SeedHandles, State } from './world.js';
+import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
 
 // Read as families of any declared types: each family's handle and noteables are its own.
 const families: readonly Family<object, FixtureParts, any>[] = FAMILIES;
@@ -32,6 +32,18 @@ function checkList(): void {
   }
 }
 checkList();
+
+/** The kinds of noteable, each declared by the one family that owns it. */
+export const NOTEABLE_TYPES: readonly NoteableType[] = (() => {
+  const owner = new Map<string, string>();
+  for (const f of families) {
+    for (const kind of (f.noteables ?? []) as readonly string[]) {
+      if (owner.has(kind)) throw new EmulatorError(`families '${owner.get(kind)}' and '${f.name}' both own the noteable '${kind}'`);
+      owner.set(kind, f.name);
+    }
+  }
+  return [...owner.keys()] as NoteableType[];
+})();
 
 /** An empty world: the shared records and every family's empty slice. */
 export function emptyState(seed = 1): State {

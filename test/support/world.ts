@@ -24,7 +24,8 @@ import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
 import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/snippets/index.js';
 import { listFiles } from '../../src/git/tree.js';
-import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
+import { noteKey, noteList, type Note } from '../../src/store/notes.js';
+import type { NoteableType } from '../../src/families/world.js';
 import { epicByIid, interpretNoteCommands, issueByIid, type Issue, type NoteCommands, type NoteTarget } from '../../src/families/issues/index.js';
 
 export const ORIGIN = 'https://gitlab.example.com';

@@ -4,11 +4,11 @@
 // due date, time tracking, discussion lock, assignees and confidentiality are notes; state,
 // labels, milestone, weight and iteration are resource events, never notes.
 import type { Draft } from 'immer';
-import { addNote, noteKey, type Note, type NoteableType } from '../../store/notes.js';
+import { addNote, noteKey, type Note } from '../../store/notes.js';
 import { tget, tset } from '../../store/table.js';
 import { issueReferences } from './merge-requests.js';
 import { issueByIid } from './store.js';
-import type { State } from '../world.js';
+import type { NoteableType, State } from '../world.js';
 import { formatDuration } from './duration.js';
 import { recordEvent, recordLabelChange, recordMilestoneChange } from './events.js';
 import type { Issue, MergeRequest } from './records.js';

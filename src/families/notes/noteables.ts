@@ -1,7 +1,7 @@
 // What a note hangs on, as the routes address it (NotesHelpers#find_noteable): an issue or a
 // merge request by iid, a project snippet by id, an epic by id (not iid). Each is found only when
 // the caller may read it and its notes; otherwise `404 <Type> Not Found`.
-import type { Note, NoteableType } from '../../store/notes.js';
+import type { Note } from '../../store/notes.js';
 import { noteKey } from '../../store/notes.js';
 import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
@@ -9,7 +9,7 @@ import {
   canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, readableEpic, readableIssue, readableMergeRequest, type Issuable,
 } from '../issues/index.js';
 import { findProjectSnippet } from '../snippets/index.js';
-import type { State } from '../world.js';
+import type { NoteableType, State } from '../world.js';
 import { noteableNotFound } from './errors.js';
 
 export interface Noteable {

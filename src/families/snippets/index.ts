@@ -22,8 +22,9 @@ export interface SnippetsSlice {
   publicSnippetIds: Table<number>;
 }
 
-export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }> = defineFamily({
+export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }, { noteable: 'Snippet' }> = defineFamily({
   name: 'snippets',
+  noteables: ['Snippet'],
   schema: { user: userSnippetsSchema, project: projectSnippetsSchema },
   state: () => ({ snippets: emptyTable(), projectSnippetIds: emptyTable(), userSnippetIds: emptyTable(), publicSnippetIds: emptyTable() }),
   seed: { after: ['users', 'projects', 'repositories'], run: seedSnippets },
