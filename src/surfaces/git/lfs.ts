@@ -12,7 +12,8 @@ import type { State } from '../../families/world.js';
 import { canReadProject } from '../../policy/access.js';
 import type { Project } from '../../store/state.js';
 import type { Draft } from 'immer';
-import { abilitiesOf, canDownloadCode, type GitTarget } from './access.js';
+import { canDownloadCode, type GitTarget } from './access.js';
+import { abilitiesOf } from '../../http/git-access.js';
 import { lfsAuthorization } from './lfs-token.js';
 
 export const LFS_CONTENT_TYPE = 'application/vnd.git-lfs+json';

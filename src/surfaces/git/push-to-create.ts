@@ -11,7 +11,8 @@ import type { State } from '../../families/world.js';
 import { namespaceByIdOrPath } from '../../policy/paths.js';
 import type { Project } from '../../store/state.js';
 import type { Draft } from 'immer';
-import { abilitiesOf, plainError, type GitTarget } from './access.js';
+import type { GitTarget } from './access.js';
+import { abilitiesOf, plainError } from '../../http/git-access.js';
 
 /** Gitlab::Checks::ProjectCreated#message (for HTTP: the remote is the project's http_url_to_repo). */
 export function projectCreatedMessage(fullPath: string, webBase: string): string {

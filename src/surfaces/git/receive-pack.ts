@@ -3,9 +3,8 @@
 // command against the repository as it was before the push; one refused command declines them
 // all, with GitLab's message on side-band 2 (git prints it as `remote: GitLab: ...`). A push that
 // passes writes its objects and moves every ref in one change of the world.
-import { parseCommit, parseTag, treeChildren, type ObjectType } from '../../git/format.js';
 import type { RepositoryObjects } from '../../git/objects.js';
-import { PackError, readPack, type PackedObject } from '../../git/pack.js';
+import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, PushObjects, readPushed, writePushed, ZERO, type Command, type Outcome, type Pushed } from '../../git/transfer.js';
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
 import {
   branchNames, branchTip, canDeleteBranch, recordBranchPush, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
@@ -20,7 +19,6 @@ import { tget } from '../../store/table.js';
 import type { Draft } from 'immer';
 import { v0Lines, AGENT, type Refs } from './upload-pack.js';
 
-export const ZERO = '0000000000000000000000000000000000000000';
 const CAPS = `report-status delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 ${AGENT}`;
 
 // Gitlab::Checks::BranchCheck, TagCheck and PushCheck messages.
@@ -51,75 +49,6 @@ export function receivePackAdvertisement(source: Refs): Uint8Array {
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
-export interface Command {
-  old: string;
-  new: string;
-  ref: string;
-}
-
-/** An object of a pushed pack: its content, and its entry as the pack held it. */
-export interface Pushed {
-  type: ObjectType;
-  content: Uint8Array;
-  packed: PackedObject;
-}
-
-/** What a push may read: its own objects first, then the repository's. */
-export class PushObjects {
-  constructor(
-    readonly repo: RepositoryObjects,
-    readonly pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
-  ) {}
-
-  async type(oid: string): Promise<ObjectType | null> {
-    return this.pushed.get(oid)?.type ?? (await this.repo.type(oid));
-  }
-
-  async parents(oid: string): Promise<string[]> {
-    const o = this.pushed.get(oid);
-    try {
-      if (o) return o.type === 'commit' ? parseCommit(o.content).parents : [];
-      return this.repo.has(oid) && (await this.repo.type(oid)) === 'commit' ? (await this.repo.readCommit(oid)).parents : [];
-    } catch {
-      return []; // a commit our parser cannot read: its history ends here for the checks
-    }
-  }
-
-  /** Whether `ancestor` is `oid` or one of its ancestors. */
-  async isAncestor(ancestor: string, oid: string): Promise<boolean> {
-    const seen = new Set<string>();
-    const stack = [oid];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (c === ancestor) return true;
-      if (seen.has(c)) continue;
-      seen.add(c);
-      stack.push(...(await this.parents(c)));
-    }
-    return false;
-  }
-
-  /** The commit a tag (or chain of tags) points at, and the outer tag's message. */
-  async peel(oid: string): Promise<{ commit: string | null; message: string | null }> {
-    let message: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const type = await this.type(oid);
-      if (type === 'commit') return { commit: oid, message };
-      if (type !== 'tag') return { commit: null, message };
-      const o = this.pushed.get(oid);
-      let tag: { object: string; message: string };
-      try {
-        tag = o ? parseTag(o.content) : await this.repo.readTag(oid);
-      } catch {
-        return { commit: null, message };
-      }
-      if (i === 0) message = tag.message.replace(/\s+$/, '');
-      oid = tag.object;
-    }
-    return { commit: null, message };
-  }
-}
-
 /** What every push has: the repository's objects, the world, the pusher. */
 export interface PushBase {
   repo: RepositoryObjects;
@@ -138,15 +67,6 @@ export interface PushBase {
 /** A push to a project's repository (or its wiki's). */
 export interface PushContext extends PushBase {
   project: Project;
-}
-
-export interface Outcome {
-  /** `unpack ok`, or why the pack could not be read. */
-  unpack: string;
-  /** Ref -> null (ok) or why it was refused. */
-  results: Map<string, string | null>;
-  /** Lines for side-band 2. */
-  messages: string[];
 }
 
 /** How a push's commands and pack are applied (a project's repository, its wiki's, a snippet's, a group's wiki's). */
@@ -204,47 +124,9 @@ function respond(o: Outcome, commands: Command[], caps: string[]): Uint8Array {
   return concat([...messages, ...sideband(1, report), FLUSH]);
 }
 
-export function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
-  return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
-}
-
-/** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
-export async function readPushed(c: PushBase, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
-  const pushed = new Map<string, Pushed>();
-  if (commands.some((cmd) => cmd.new !== ZERO)) {
-    try {
-      const objects = await readPack(packBytes, async (oid) => {
-        if (!c.repo.has(oid)) return null;
-        const { type, object } = await c.repo.readObject(oid);
-        return { type, content: object };
-      });
-      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content, packed: o.packed });
-    } catch (e) {
-      if (!(e instanceof PackError)) throw e;
-      return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
-    }
-  }
-  return pushed;
-}
-
-/**
- * Writes a push's objects. Each object's pack entry is kept as git sent it (the next clone sends
- * git's compression and deltas as they are), and each tree's children read while its bytes are
- * at hand, one string for each object's id: a clone's walk reads no tree again.
- */
-export async function writePushed(c: PushBase, pushed: Map<string, Pushed>): Promise<void> {
-  const ids = new Map<string, string>();
-  for (const oid of pushed.keys()) ids.set(oid, oid);
-  for (const [oid, o] of pushed) {
-    await c.repo.writeObject(o.type, o.content);
-    c.repo.rememberPacked(oid, o.packed);
-    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
-  }
-}
-
 /** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
 export async function applyProjectPush(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
-  const pushed = await readPushed(c, commands, packBytes);
+  const pushed = await readPushed(c.repo, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const refs = refsOf(c.state, c.project.id);
@@ -286,7 +168,7 @@ async function checkAndApply(
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
-  await writePushed(c, pushed);
+  await writePushed(c.repo, pushed);
   const tags = new Map<string, TagRef>();
   for (const cmd of commands) {
     if (!cmd.ref.startsWith('refs/tags/') || cmd.new === ZERO) continue;
@@ -327,34 +209,11 @@ async function checkAndApply(
   return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages };
 }
 
-/** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
-export function firstDefaultBranch(branches: string[], head: string): string | null {
-  if (branches.includes(head)) return head;
-  if (branches.length === 1) return branches[0]!;
-  for (const b of ['main', 'master']) if (branches.includes(b)) return b;
-  return branches.sort()[0] ?? null;
-}
-
 function currentTip(c: PushContext, ref: string): string | undefined {
   const refs = refsOf(c.state, c.project.id);
   if (ref.startsWith('refs/heads/')) return branchTip(refs, ref.slice(11));
   if (ref.startsWith('refs/tags/')) return findTag(refs, ref.slice(10))?.target;
   return otherRefTip(refs, ref);
-}
-
-/**
- * The refs GitLab keeps for itself, which Gitaly hides from receive-pack (`receive.hideRefs`, its
- * InternalRefPrefixes): a push to one is refused by git with "deny updating a hidden ref".
- */
-export const HIDDEN_REF_PREFIXES = ['refs/environments/', 'refs/keep-around/', 'refs/merge-requests/', 'refs/pipelines/', 'refs/remotes/', 'refs/tmp/'] as const;
-
-export const isHiddenRef = (ref: string): boolean => HIDDEN_REF_PREFIXES.some((p) => ref.startsWith(p));
-
-/** git's check_refname_format for a ref a push names (receive-pack: "funny refname" otherwise). */
-export function isRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('..') || ref.includes('@{')) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
-  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
 /** Gitlab::Checks::PushCheck, BranchCheck and TagCheck for one command: GitLab's message, or null. */

@@ -6,29 +6,9 @@ import { branchEntries, branchTip, defaultBranchName, isEmptyRepository, otherRe
 import type { State } from '../../families/world.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Project } from '../../store/state.js';
-
-export interface AdvertisedRef {
-  name: string;
-  oid: string;
-  /** The object an annotated tag peels to. */
-  peeled?: string;
-  /** What a symbolic ref (HEAD) points at. */
-  symref?: string;
-}
+import type { Advertised, AdvertisedRef } from '../../git/transfer.js';
 
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A repository's refs as git lists them, and what HEAD names. */
-export interface Advertised {
-  refs: AdvertisedRef[];
-  head: string;
-  empty: boolean;
-  /**
-   * Whether a fetch may want only what the refs point at (and their history): a wiki shares its
-   * project's storage, and must not hand out the project's objects by id.
-   */
-  tipsOnly?: boolean;
-}
 
 /** Where the refs a repository advertises come from: a project's repository, or its wiki's. */
 export type RefSource = (state: State, project: Project) => Advertised;

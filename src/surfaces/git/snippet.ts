@@ -11,9 +11,9 @@ import { isRepositoryReadOnly } from '../../families/repositories/index.js';
 import { canReadSnippet, canUpdateSnippet, recordSnippetPush, snippetHead, snippetPathsAt, SNIPPET_MAX_FILES, type Snippet } from '../../families/snippets/index.js';
 import { tget } from '../../store/table.js';
 import { parseCommit, parseTree, type Tree } from '../../git/format.js';
-import { abilitiesOf, gitForbidden, gitNotFound, MESSAGES, type Ability } from './access.js';
-import type { Advertised } from './refs.js';
-import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type PushBase } from './receive-pack.js';
+import { abilitiesOf, checkCommand, gitForbidden, gitNotFound, MESSAGES, type Ability } from '../../http/git-access.js';
+import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Advertised } from '../../git/transfer.js';
+import type { Applier, PushBase } from './receive-pack.js';
 
 // Gitlab::GitAccessSnippet::ERROR_MESSAGES, Checks::SnippetCheck's and PushFileCountCheck's.
 export const SNIPPET_MESSAGES = {
@@ -38,10 +38,7 @@ export const anonymousCanDownloadSnippet = (state: State, s: Snippet, now: numbe
  * update the snippet (`update_snippet`), on a repository that takes writes.
  */
 export function checkSnippetAccess(state: State, caller: Caller, s: Snippet, command: string | null, now: number): Snippet {
-  const abilities = snippetAbilities(caller);
-  if (command === 'git-upload-pack' && !abilities.has('download_code')) throw gitForbidden(MESSAGES.authDownload);
-  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
-  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  checkCommand(snippetAbilities(caller), command);
   const user = caller.user;
   if (s.projectId !== null) {
     const project = tget(state.projects, s.projectId);
@@ -72,7 +69,7 @@ export function snippetAdvertised(state: State, s: Snippet): Advertised {
  * declining the whole push; then the snippet's branch moves, in one change with its record.
  */
 export const snippetPushApplier = (snippet: Snippet): Applier<PushBase> => async (c, commands, packBytes, atomic) => {
-  const pushed = await readPushed(c, commands, packBytes);
+  const pushed = await readPushed(c.repo, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const s = tget(c.state.snippets, snippet.id) ?? snippet;
@@ -108,7 +105,7 @@ export const snippetPushApplier = (snippet: Snippet): Applier<PushBase> => async
     paths.set(cmd.ref, files);
   }
   const cmd = going[0]!;
-  await writePushed(c, pushed);
+  await writePushed(c.repo, pushed);
   c.update((draft) => recordSnippetPush(draft, s.id, { branch, head: cmd.new, paths: paths.get(cmd.ref)!, now: c.now }));
   return { unpack: 'unpack ok', results, messages: [] };
 };

@@ -14,9 +14,10 @@ import {
   canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, isWikiCommit, projectOwner, recordWikiPush, WIKI_DEFAULT_BRANCH, WIKI_EXTENSIONS,
   wikiRepo, type WikiFormat, type WikiOwner,
 } from '../../families/wikis/index.js';
-import { abilitiesOf, gitForbidden, gitNotFound, MESSAGES, type GitTarget } from './access.js';
-import type { Advertised } from './refs.js';
-import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type Command, type PushBase } from './receive-pack.js';
+import type { GitTarget } from './access.js';
+import { abilitiesOf, checkCommand, gitForbidden, gitNotFound, MESSAGES } from '../../http/git-access.js';
+import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Advertised } from '../../git/transfer.js';
+import type { Applier, PushBase } from './receive-pack.js';
 
 // Gitlab::GitAccessWiki::ERROR_MESSAGES, and EE::Gitlab::GitAccessWiki's for a group's wiki.
 export const WIKI_MESSAGES = {
@@ -43,9 +44,7 @@ export const anonymousCanDownloadWiki = (state: State, project: Project, now: nu
 /** Gitlab::GitAccessWiki#check for one command, as `checkAccess` does it for a project's repository. */
 export function checkWikiAccess(state: State, caller: Caller, target: GitTarget, command: string | null, now: number, readOnly: (project: Project) => boolean): Project {
   const abilities = abilitiesOf(caller);
-  if (command === 'git-upload-pack' && !abilities.has('download_code') && !abilities.has('build_download_code')) throw gitForbidden(MESSAGES.authDownload);
-  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
-  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  checkCommand(abilities, command);
   const project = target.project;
   const user = caller.user;
   if (!project || !canReadProject(state, user, project, now)) throw gitNotFound();
@@ -68,9 +67,7 @@ export const anonymousCanDownloadGroupWiki = (state: State, group: Namespace, no
  */
 export function checkGroupWikiAccess(state: State, caller: Caller, group: Namespace, command: string | null, now: number, readOnly: boolean): Namespace {
   const abilities = abilitiesOf(caller);
-  if (command === 'git-upload-pack' && !abilities.has('download_code') && !abilities.has('build_download_code')) throw gitForbidden(MESSAGES.authDownload);
-  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
-  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  checkCommand(abilities, command);
   const user = caller.user;
   if (!canReadGroup(state, user, group, now)) throw gitNotFound(WIKI_MESSAGES.groupNotFound);
   if (command === 'git-upload-pack') {
@@ -120,7 +117,7 @@ export const applyWikiPush: Applier = (c, commands, packBytes, atomic) => wikiPu
 
 /** A push to a wiki: its one branch moves (a first push chooses it, as for a project), in one change with the pages. */
 export const wikiPushApplier = (o: WikiOwner): Applier<PushBase> => async (c, commands, packBytes, atomic) => {
-  const pushed = await readPushed(c, commands, packBytes);
+  const pushed = await readPushed(c.repo, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const wiki = wikiRepo(c.state, o);
@@ -142,7 +139,7 @@ export const wikiPushApplier = (o: WikiOwner): Applier<PushBase> => async (c, co
   if (going.length < commands.length && atomic) return declineAll(commands, 'atomic transaction failed', messages);
   if (going.length === 0) return { unpack: 'unpack ok', results, messages };
   const head = going[0]!.new;
-  await writePushed(c, pushed);
+  await writePushed(c.repo, pushed);
   const pages = await pagesOf(c, (await c.repo.readCommit(head)).tree);
   const commits = await newCommits(c, o, head);
   c.update((draft) => recordWikiPush(draft as State, o, { head, branch, pages, commits }));
