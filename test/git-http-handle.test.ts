@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { checkAccess, gitTarget } from '../src/surfaces/git/access.js';
+import { checkAccess, gitTarget } from '../src/families/repositories/index.js';
 import { MESSAGES } from '../src/http/git-access.js';
 import { ORIGIN, TEAM, TEAM_MEMBERS, seededWorld } from './support/world.js';
 import { findUserByUsername } from '../src/families/users/index.js';

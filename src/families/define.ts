@@ -2,7 +2,9 @@
 // with `defineFamily`; src/families/index.ts lists them, and the world's type, the fixture's
 // type, the router, the seed phases and the task table are all derived from that list.
 import { current, isDraft, type Draft } from 'immer';
-import type { ObjectDatabase, StorageBinding } from '../git/objects.js';
+import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../git/objects.js';
+import type { Advertised, Command, Outcome, PushObjects } from '../git/transfer.js';
+import type { Caller } from '../http/auth.js';
 import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
 import { EmulatorError, forbidden } from '../core/errors.js';
@@ -109,6 +111,8 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
    * (store/notes.ts) are shared, the kinds are the families'. Their type is `T['noteable']`.
    */
   readonly noteables?: readonly NoteableOf<T>[];
+  /** The git repositories it serves over git's smart HTTP, and its rules for the refs it owns in a project's. */
+  readonly git?: GitPart;
   /** Type markers of the slice, the fixture parts and the other declared types; never set. */
   readonly types?: { slice: S; fixture: F; more: T };
 }
@@ -228,4 +232,89 @@ export function namedProject(host: Pick<Host, 'state'>, project: number | string
   };
   find();
   return find;
+}
+
+// ---- Git repositories a family serves: the git surface speaks the protocol, the families decide ----
+
+/** What a family declares of git: the repositories it serves, push to create, the rules of the refs it owns. */
+export interface GitPart {
+  /**
+   * The repository a git URL's path (`<path>.git`) names, when it is one this family serves
+   * (Gitlab::RepoPath); the families are asked in the list's order, the first to answer wins.
+   */
+  repository?(state: State, path: string): ServedRepository | undefined;
+  /**
+   * Push to create: a push to a path that names no repository makes one (a project), if the
+   * caller may; true when it made one (the path then names it).
+   */
+  createOnPush?(ctx: Context<unknown>, path: string): boolean;
+  /** Its rules of the refs it owns in a project's repository (GitLab's pre-receive checks and how each ref moves). */
+  refRules?: readonly RefRule[];
+}
+
+/** A repository a git URL named, as its family serves it. */
+export interface ServedRepository {
+  /** Where its objects are: the key of `ctx.env.git.repository(key)`. */
+  readonly key: number;
+  /** The project whose LFS tokens open it (an LFS token is a project's); none for the others. */
+  readonly tokenProject?: number;
+  /** `http_download_allowed?`: whether a guest may clone it. */
+  anonymousDownload(state: State, now: number): boolean;
+  /** Gitlab::GitAccess#check of one command (`git-upload-pack`, `git-receive-pack`, or another asked for): throws GitLab's plain-text 403 or 404. */
+  check(state: State, caller: Caller, command: string | null, now: number): void;
+  /** Its refs as git lists them. */
+  refs(state: State): Advertised;
+  /** Applies a push's commands and pack: git's checks, GitLab's pre-receive checks, then the refs in one change. */
+  push(run: PushRun, commands: Command[], pack: Uint8Array, atomic: boolean): Promise<Outcome>;
+  /** Its Git LFS objects, when it keeps them. */
+  readonly lfs?: LfsObjects;
+}
+
+/** A repository's Git LFS objects, as the LFS API reaches them (LfsRequest, LfsApiController). */
+export interface LfsObjects {
+  /** The project whose LFS objects they are (the LFS tokens handed out name it). */
+  readonly project: number;
+  /** Its full path, for the transfers' URLs (`<web>/<path>.git/gitlab-lfs/...`). */
+  readonly path: string;
+  /** LfsRequest#lfs_check_access! for an operation: `allowed`; `forbidden` (403) to whoever may see the repository; `hidden` (404) to anyone else. */
+  access(state: State, caller: Caller, operation: unknown, now: number): 'allowed' | 'forbidden' | 'hidden';
+  /** The blob holding an LFS object it owns. */
+  object(state: State, oid: string): string | undefined;
+  /** Throws GitLab's plain-text 403 while the repository takes no writes (a storage move). */
+  assertWritable(state: State): void;
+  /** The change that records an uploaded object as its own. */
+  link(oid: string, blob: string): Change;
+}
+
+/** What a push sees: the repository's objects in this request, the world before the push, the pusher, and how to change the world. */
+export interface PushRun {
+  repo: RepositoryObjects;
+  state: State;
+  user: User;
+  now: number;
+  /** The URL the web app lives at, for the messages that name it. */
+  webBase: string;
+  update(change: (draft: Draft<State>) => unknown): unknown;
+  /** The push options (`git push -o ...`), as git sent them. */
+  pushOptions: readonly string[];
+  /** What the families answer the push with, once its refs moved (PostReceiveService): lines for side-band 2. */
+  postReceive?: (options: readonly string[]) => Promise<string[]>;
+  /** The rule of the ref in a project's repository: the one whose prefix is the longest that matches. */
+  refRule(ref: string): RefRule | undefined;
+}
+
+/** A push to a project's repository, as a ref rule sees it. */
+export type ProjectPush = PushRun & { project: Project };
+
+/**
+ * How the refs under `prefix` of a project's repository take a push (Gitlab::Checks::TagCheck
+ * for `refs/tags/`): GitLab's check of each command against the repository before the push,
+ * and the change that moves an accepted one (all of a push's in one change of the world).
+ */
+export interface RefRule {
+  readonly prefix: string;
+  /** GitLab's message refusing the command, or null. */
+  check(push: ProjectPush, cmd: Command, objects: PushObjects): Promise<string | null> | string | null;
+  /** The change that moves the ref, with what it needs of the pushed objects read first. */
+  update(push: ProjectPush, cmd: Command, objects: PushObjects): Promise<Change> | Change;
 }

@@ -7,7 +7,8 @@ import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import type { ControlRoute } from '../http/control-route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Context, Family, FixtureParts, Host, Operations, SeedRun, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, FixtureParts, GitPart, Host, Operations, PushRun, RefRule, SeedRun, ServedRepository, TaskContext, TaskDef } from './define.js';
+import type { Command, Outcome } from '../git/transfer.js';
 import { pendingBranchPushes, takeBranchPushes } from './repositories/index.js';
 import { FAMILIES } from './index.js';
 import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
@@ -257,4 +258,41 @@ export const OPERATIONS: Operations = (() => {
 /** Records that the caller of an answered API request was active (the family that keeps activity does). */
 export function recordActivity(ctx: Context<unknown>): void {
   OPERATIONS.recordActivity(ctx);
+}
+
+// ---- Git repositories: the git surface asks which repository a path is, who may use it, and hands it pushes ----
+
+const GIT: readonly GitPart[] = families.flatMap((f) => (f.git ? [f.git] : []));
+
+/** The rules of refs, longest prefix first; two families may not rule one prefix. */
+const REF_RULES: readonly RefRule[] = (() => {
+  const rules = GIT.flatMap((g) => g.refRules ?? []);
+  const prefixes = new Set<string>();
+  for (const r of rules) {
+    if (prefixes.has(r.prefix)) throw new EmulatorError(`two families rule the refs '${r.prefix}'`);
+    prefixes.add(r.prefix);
+  }
+  return [...rules].sort((a, b) => b.prefix.length - a.prefix.length);
+})();
+
+const refRule = (ref: string): RefRule | undefined => REF_RULES.find((r) => ref.startsWith(r.prefix));
+
+/** A push as the git surface hands it over: the families' ref rules are the registry's to add. */
+export type PushBase = Omit<PushRun, 'refRule'>;
+
+/** A repository the git surface serves. */
+export type GitRepository = Omit<ServedRepository, 'push'> & { push(run: PushBase, commands: Command[], pack: Uint8Array, atomic: boolean): Promise<Outcome> };
+
+/** The repository a git URL's path (`<path>.git`) names, from the first family that serves it; undefined when none does. */
+export function gitRepository(state: State, path: string): GitRepository | undefined {
+  for (const g of GIT) {
+    const found = g.repository?.(state, path);
+    if (found) return { ...found, push: (run, commands, pack, atomic) => found.push({ ...run, refRule }, commands, pack, atomic) };
+  }
+  return undefined;
+}
+
+/** Push to create: whether a family made what a push to a path that names nothing asks for (a project). */
+export function createOnPush(ctx: Context<unknown>, path: string): boolean {
+  return GIT.some((g) => g.createOnPush?.(ctx, path) === true);
 }

@@ -12,6 +12,7 @@ export * from './protections.js';
 export * from './post-push.js';
 export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
+export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
 
 import { repositorySchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
@@ -20,6 +21,7 @@ import { defaultShards, type Repository, type StorageShard } from './records.js'
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
 import { REPOSITORY_STORAGE } from './rules.js';
+import { REPOSITORIES_GIT } from './git.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -46,6 +48,7 @@ export const repositories: Family<RepositoriesSlice, { project: FixtureRepositor
   seed: { after: ['users', 'projects'], run: seedRepositories },
   handle: repositoriesMembers,
   provides: { objectStorage: REPOSITORY_STORAGE },
+  git: REPOSITORIES_GIT,
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);
