@@ -34,16 +34,18 @@ function checkList(): void {
 }
 checkList();
 
+/** Notes that family `by` declares `key`: another family declaring it too is a mistake of the list (both `what`). */
+function claim(owners: Map<string, string>, key: string, by: string, what: string): void {
+  const other = owners.get(key);
+  if (other !== undefined) throw new EmulatorError(`families '${other}' and '${by}' both ${what}`);
+  owners.set(key, by);
+}
+
 /** The kinds of noteable, each declared by the one family that owns it. */
 export const NOTEABLE_TYPES: readonly NoteableType[] = (() => {
-  const owner = new Map<string, string>();
-  for (const f of families) {
-    for (const kind of (f.noteables ?? []) as readonly string[]) {
-      if (owner.has(kind)) throw new EmulatorError(`families '${owner.get(kind)}' and '${f.name}' both own the noteable '${kind}'`);
-      owner.set(kind, f.name);
-    }
-  }
-  return [...owner.keys()] as NoteableType[];
+  const owners = new Map<string, string>();
+  for (const f of families) for (const kind of (f.noteables ?? []) as readonly string[]) claim(owners, kind, f.name, `own the noteable '${kind}'`);
+  return [...owners.keys()] as NoteableType[];
 })();
 
 /** An empty world: the shared records and every family's empty slice. */
@@ -217,14 +219,11 @@ export function runTask(draft: Draft<State>, task: Task, now: number): void {
 /** Every family's test handle over the facade's host, as one object of members; two families may not name one member. */
 export function familyHandles(host: Host): FamilyHandles {
   const out = {};
-  const owner = new Map<string, string>();
+  const owners = new Map<string, string>();
   for (const f of families) {
     if (!f.handle) continue;
     const members = Object.getOwnPropertyDescriptors(f.handle(host));
-    for (const name of Object.keys(members)) {
-      if (owner.has(name)) throw new EmulatorError(`families '${owner.get(name)}' and '${f.name}' both give the emulator '${name}'`);
-      owner.set(name, f.name);
-    }
+    for (const name of Object.keys(members)) claim(owners, name, f.name, `give the emulator '${name}'`);
     Object.defineProperties(out, members);
   }
   return out as FamilyHandles;
@@ -241,17 +240,16 @@ const OPERATION_NAMES: Record<keyof Operations, true> = { objectStorage: true, s
 
 /** The operations, each from the family that provides it. */
 export const OPERATIONS: Operations = (() => {
-  const provider = new Map<string, string>();
+  const owners = new Map<string, string>();
   const out: Partial<Operations> = {};
   for (const f of families) {
     for (const name of Object.keys(f.provides ?? {})) {
       if (!(name in OPERATION_NAMES)) throw new EmulatorError(`family '${f.name}' provides '${name}', which is no operation`);
-      if (provider.has(name)) throw new EmulatorError(`families '${provider.get(name)}' and '${f.name}' both provide '${name}'`);
-      provider.set(name, f.name);
+      claim(owners, name, f.name, `provide '${name}'`);
     }
     Object.assign(out, f.provides);
   }
-  for (const name of Object.keys(OPERATION_NAMES)) if (!provider.has(name)) throw new EmulatorError(`no family provides '${name}'`);
+  for (const name of Object.keys(OPERATION_NAMES)) if (!owners.has(name)) throw new EmulatorError(`no family provides '${name}'`);
   return out as Operations;
 })();
 
@@ -266,13 +264,9 @@ const GIT: readonly GitPart[] = families.flatMap((f) => (f.git ? [f.git] : []));
 
 /** The rules of refs, longest prefix first; two families may not rule one prefix. */
 const REF_RULES: readonly RefRule[] = (() => {
-  const rules = GIT.flatMap((g) => g.refRules ?? []);
-  const prefixes = new Set<string>();
-  for (const r of rules) {
-    if (prefixes.has(r.prefix)) throw new EmulatorError(`two families rule the refs '${r.prefix}'`);
-    prefixes.add(r.prefix);
-  }
-  return [...rules].sort((a, b) => b.prefix.length - a.prefix.length);
+  const owners = new Map<string, string>();
+  for (const f of families) for (const r of f.git?.refRules ?? []) claim(owners, r.prefix, f.name, `rule the refs '${r.prefix}'`);
+  return families.flatMap((f) => f.git?.refRules ?? []).sort((a, b) => b.prefix.length - a.prefix.length);
 })();
 
 const refRule = (ref: string): RefRule | undefined => REF_RULES.find((r) => ref.startsWith(r.prefix));

@@ -37,6 +37,9 @@ export interface Command {
   ref: string;
 }
 
+/** Whether a command creates its ref (from nothing) and whether it deletes it (to nothing). */
+export const movement = (cmd: Command): { creation: boolean; deletion: boolean } => ({ creation: cmd.old === ZERO, deletion: cmd.new === ZERO });
+
 /** An object of a pushed pack: its content, and its entry as the pack held it. */
 export interface Pushed {
   type: ObjectType;

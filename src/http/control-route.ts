@@ -70,3 +70,9 @@ export function checkBody<T>(body: Record<string, unknown>, check: Check, at: st
   if (wrong) throw controlError(400, wrong);
   return body as T;
 }
+
+/** Checks a request's body against a table of checks by endpoint, named by the endpoint (`ciLimits.project_ci_variables must be ...`). */
+export const bodyChecker =
+  <C extends Record<string, Check>>(checks: C) =>
+  <T>(ctx: Context<unknown>, endpoint: keyof C & string): T =>
+    checkBody<T>(ctx.raw, checks[endpoint]!, endpoint);

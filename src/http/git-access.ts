@@ -49,10 +49,12 @@ export function abilitiesOf(caller: Caller): ReadonlySet<Ability> {
 
 /**
  * GitAccess#check_authentication_abilities! and check_command_existence!: the credentials allow
- * the command at all, and it is one git's smart HTTP serves. Throws GitLab's 403.
+ * the command at all, and it is one git's smart HTTP serves. Throws GitLab's 403; returns the
+ * abilities, for the checks that follow.
  */
-export function checkCommand(abilities: ReadonlySet<Ability>, command: string | null): void {
+export function checkCommand(abilities: ReadonlySet<Ability>, command: string | null): ReadonlySet<Ability> {
   if (command === 'git-upload-pack' && !abilities.has('download_code') && !abilities.has('build_download_code')) throw gitForbidden(MESSAGES.authDownload);
   if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
   if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+  return abilities;
 }

@@ -13,14 +13,14 @@ import { ApiError, EmulatorError, FixtureError } from '../core/errors.js';
 import { MAX_TIME, parseDuration, toEpoch, type Clock } from '../core/clock.js';
 import type { FaultRule, Faults } from '../core/faults.js';
 import { CHECKS } from './control-checks.js';
-import { checkBody, CONTROL_PREFIX, controlError, type ControlRoute } from '../http/control-route.js';
+import { bodyChecker, CONTROL_PREFIX, controlError, type ControlRoute } from '../http/control-route.js';
 import type { Journal } from '../core/journal.js';
 import type { Context } from '../http/context.js';
 import type { Incoming } from '../http/incoming.js';
 import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
-import type { CoreState, Instance, Settings } from '../store/state.js';
+import type { Instance, Settings } from '../store/state.js';
 import type { State } from '../families/world.js';
 import type { Host } from '../families/define.js';
 import { familyControl } from '../families/registry.js';
@@ -74,7 +74,7 @@ const fail = controlError;
 const bodyOf = (ctx: Context<unknown>): Record<string, unknown> => ctx.raw;
 
 /** The body checked against its endpoint's table: a 400 naming the field, before anything changes. */
-const checked = <T>(ctx: Context<unknown>, endpoint: keyof typeof CHECKS): T => checkBody<T>(ctx.raw, CHECKS[endpoint], endpoint);
+const checked = bodyChecker(CHECKS);
 
 // ---- Who may use the control API ----
 

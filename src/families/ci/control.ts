@@ -1,7 +1,7 @@
 // The CI family's endpoints of the control API (`/-/emulator/ci/...`): what a runner and the
 // pipeline machinery would do, for tests that reach the emulator over HTTP only (`emulator.ci`
 // in TypeScript). Each body is checked before anything changes.
-import { bool, checkBody, controlError, DURATION, fields, int, mapOf, must, oneOf, text, type Check, type ControlRoute } from '../../http/control-route.js';
+import { bodyChecker, bool, controlError, DURATION, fields, int, mapOf, must, oneOf, text, type Check, type ControlRoute } from '../../http/control-route.js';
 import type { Context } from '../../http/context.js';
 import { json, noContent } from '../../http/route.js';
 import type { Host } from '../define.js';
@@ -30,7 +30,7 @@ const CHECKS = {
   ciLimits: fields({ project_ci_variables: int(0), group_ci_variables: int(0), ci_instance_level_variables: int(0) }),
 } satisfies Record<string, Check>;
 
-const checked = <T>(ctx: Context<unknown>, endpoint: keyof typeof CHECKS): T => checkBody<T>(ctx.raw, CHECKS[endpoint], endpoint);
+const checked = bodyChecker(CHECKS);
 
 interface ArtifactsBody {
   files?: Record<string, string>;

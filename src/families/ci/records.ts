@@ -27,9 +27,13 @@ export interface CiLimits {
 
 export const DEFAULT_CI_LIMITS: CiLimits = { project_ci_variables: 8000, group_ci_variables: 30000, ci_instance_level_variables: 25 };
 
-export type PipelineStatus =
+/** Ci::HasStatus: what a job (and so a pipeline) may be. */
+export type JobStatus =
   | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
   | 'skipped' | 'manual' | 'scheduled';
+
+/** A pipeline's status: a job's, composed from its jobs' (`compositeStatus`). */
+export type PipelineStatus = JobStatus;
 
 /** Ci::Pipeline: one run for a ref and commit; a child pipeline names its parent. */
 export interface Pipeline {
@@ -94,10 +98,6 @@ export interface ArtifactCdn {
   /** Signs the URLs; drawn from the world's seed when the CDN is switched on. */
   secret: string;
 }
-
-export type JobStatus =
-  | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
-  | 'skipped' | 'manual' | 'scheduled';
 
 /** The runner a job ran on, as Entities::Ci::Runner shows it. */
 export interface JobRunner {

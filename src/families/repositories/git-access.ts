@@ -48,8 +48,7 @@ export function anonymousCanDownload(state: State, project: Project, now: number
  * cannot take writes (a storage move in progress) refuses a push.
  */
 export function checkAccess(state: State, caller: Caller, target: GitTarget, command: string | null, now: number, readOnly: (project: Project) => boolean): Project {
-  const abilities = abilitiesOf(caller);
-  checkCommand(abilities, command);
+  const abilities = checkCommand(abilitiesOf(caller), command);
   const project = target.project;
   if (!project) throw gitNotFound();
   const user = caller.user;

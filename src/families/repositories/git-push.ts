@@ -8,7 +8,7 @@
 import { projectAccess } from '../../policy/access.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { tget } from '../../store/table.js';
-import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, PushObjects, readPushed, writePushed, ZERO, type Command, type Outcome, type Pushed } from '../../git/transfer.js';
+import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, movement, PushObjects, readPushed, writePushed, ZERO, type Command, type Outcome, type Pushed } from '../../git/transfer.js';
 import type { Change, ProjectPush, RefRule } from '../define.js';
 import { branchNames, branchTip, deleteBranchRef, deleteOtherRef, findTag, isEmptyRepository, otherRefTip, setBranchRef, setOtherRef } from './refs.js';
 import { projectCreatedKey, recordBranchPush, takePostPushMessage } from './post-push.js';
@@ -113,8 +113,7 @@ const BRANCHES: RefRule = {
   async check(c, cmd, objects) {
     const { state, project, user, now } = c;
     const refs = refsOf(state, project.id);
-    const creation = cmd.old === ZERO;
-    const deletion = cmd.new === ZERO;
+    const { creation, deletion } = movement(cmd);
     const branch = cmd.ref.slice(11);
     if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;
     if (!deletion && /^[0-9a-f]{40}(-\/|\/|$)/.test(branch)) return PUSH_MESSAGES.hexBranchName;

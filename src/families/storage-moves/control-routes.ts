@@ -2,8 +2,7 @@
 // moves, choose how one fails, set each step's time (`emulator.moves` in TypeScript). Each body
 // is checked before anything changes.
 import { parseDuration } from '../../core/clock.js';
-import { attempt, checkBody, CONTROL_PREFIX, controlError, fields, must, nullable, oneOf, type Check, type ControlRoute } from '../../http/control-route.js';
-import type { Context } from '../../http/context.js';
+import { attempt, bodyChecker, checkBody, CONTROL_PREFIX, controlError, fields, must, nullable, oneOf, type Check, type ControlRoute } from '../../http/control-route.js';
 import { json, noContent } from '../../http/route.js';
 import type { Host } from '../define.js';
 import { movesControl } from './control.js';
@@ -31,7 +30,7 @@ const CHECKS = {
   ),
 } satisfies Record<string, Check>;
 
-const checked = <T>(ctx: Context<unknown>, endpoint: keyof typeof CHECKS): T => checkBody<T>(ctx.raw, CHECKS[endpoint], endpoint);
+const checked = bodyChecker(CHECKS);
 
 /** A storage move as the control API shows it (more than the REST API: the chosen failure, the last change). */
 const moveJson = (m: StorageMove) => ({

@@ -1,7 +1,7 @@
 // The tags of a project's repository as a push meets them (git-receive-pack, applied by the
 // repositories family): Gitlab::Checks::TagCheck against the repository before the push, with
 // its messages, and how an accepted command moves a tag (a deleted tag's release goes with it).
-import { ZERO } from '../../git/transfer.js';
+import { movement, ZERO } from '../../git/transfer.js';
 import { hasProjectRole } from '../../policy/access.js';
 import { ACCESS } from '../../store/state.js';
 import type { RefRule } from '../define.js';
@@ -25,8 +25,7 @@ export const TAG_PUSH_RULE: RefRule = {
   check(c, cmd) {
     const { state, project, user, now } = c;
     const refs = refsOf(state, project.id);
-    const creation = cmd.old === ZERO;
-    const deletion = cmd.new === ZERO;
+    const { creation, deletion } = movement(cmd);
     const tag = cmd.ref.slice(10);
     if (findTag(refs, tag) && !canAdminTags(state, user, project, now)) return TAG_PUSH_MESSAGES.changeExistingTags;
     if (creation && tag === defaultBranchName(project)) return TAG_PUSH_MESSAGES.defaultBranchCollision;

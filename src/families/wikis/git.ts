@@ -48,8 +48,7 @@ const anonymousCanDownloadWiki = (state: State, project: Project, now: number) =
 
 /** Gitlab::GitAccessWiki#check for one command, as `checkAccess` does it for a project's repository. */
 function checkWikiAccess(state: State, caller: Caller, target: GitTarget, command: string | null, now: number, readOnly: (project: Project) => boolean): Project {
-  const abilities = abilitiesOf(caller);
-  checkCommand(abilities, command);
+  const abilities = checkCommand(abilitiesOf(caller), command);
   const project = target.project;
   const user = caller.user;
   if (!project || !canReadProject(state, user, project, now)) throw gitNotFound();
@@ -71,8 +70,7 @@ const anonymousCanDownloadGroupWiki = (state: State, group: Namespace, now: numb
  * group you were looking for could not be found."), then the wiki's download or write rules.
  */
 function checkGroupWikiAccess(state: State, caller: Caller, group: Namespace, command: string | null, now: number, readOnly: boolean): Namespace {
-  const abilities = abilitiesOf(caller);
-  checkCommand(abilities, command);
+  checkCommand(abilitiesOf(caller), command);
   const user = caller.user;
   if (!canReadGroup(state, user, group, now)) throw gitNotFound(WIKI_MESSAGES.groupNotFound);
   if (command === 'git-upload-pack') {
