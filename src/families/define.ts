@@ -187,8 +187,9 @@ type HandleOf<T> = T extends { handle: infer H } ? H : object;
 type NoteableOf<T> = T extends { noteable: infer N } ? N : never;
 
 /**
- * What the facade gives a family's test handle and control routes: the world, its clock, the git objects and the
- * emulator's URL. A change through `update` applies at once, outside any request.
+ * What the facade gives a family's test handle, control routes and operations: the world, its
+ * clock, the git objects and the emulator's URL. A change through `update` applies at once,
+ * outside any request.
  */
 export interface Host {
   /** The world as it is now. */
