@@ -3,7 +3,10 @@
 //   core < store, git < policy, render < http < families < surfaces < emulator.ts < transports < entries
 // and that a family reaches another family only through its index.ts, that nothing below the
 // families knows a family, that only the transports load a transport (node:http, msw), and that
-// only store/table.ts reads a table's layout.
+// only store/table.ts reads a table's layout. Outside src/families/, a family's folder is reached
+// only by the entries and the transports, and only for types to re-export (`import type`,
+// `export type`) from its index.ts: the facade and the surfaces reach the families through
+// families/{index,registry,define,world}.ts.
 // Prints each violation; exits 1 when there is any. `node scripts/check-layers.mjs`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -32,7 +35,9 @@ function* walk(dir) {
   }
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+const IMPORT = /(?:^|\n)\s*((?:import|export)\s[^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g;
+/** The framework files of src/families/ that the facade and the surfaces may import. */
+const FRAMEWORK_FOR_ALL = ['index.ts', 'registry.ts', 'define.ts', 'world.ts'];
 
 const problems = [];
 for (const file of walk(src)) {
@@ -42,7 +47,9 @@ for (const file of walk(src)) {
   // A table's layout (its chunk index) is the store's own: everyone else goes through table.ts.
   if (fromRel !== join('store', 'table.ts') && /\.chunks\s*\[|\bin\s+[\w.!?]+\.chunks\b|\(\s*[\w.!?]+\.chunks\s*\)/.test(text)) problems.push(`${fromRel}: reads a table's chunks: use tvalues, tentries or tchunks from store/table.ts`);
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3];
+    const spec = m[2] ?? m[3] ?? m[4];
+    // `import type ... from` and `export type ... from`: erased, nothing of the module is loaded.
+    const typeOnly = m[1] !== undefined && /^(?:import|export)\s+type[\s{]/.test(m[1]);
     const say = (why) => problems.push(`${fromRel}: imports '${spec}': ${why}`);
     if (!spec.startsWith('.')) {
       if (TRANSPORT_MODULES.includes(spec) && from !== 'transports') say('only src/transports/ loads a transport');
@@ -60,6 +67,17 @@ for (const file of walk(src)) {
     if (RANKS[to] > RANKS[from]) say(`${from}/ is below ${to}/`);
     else if (RANKS[to] === RANKS[from] && to !== from) say(`${from}/ and ${to}/ are side by side`);
     else if ((NOT_BELOW[from] ?? []).includes(to)) say(`${from}/ and ${to}/ are side by side`);
+    if (from !== 'families' && to === 'families') {
+      const [, folder, file] = toRel.split(sep);
+      if (file !== undefined) {
+        // A family's folder: types for an entry or a transport to re-export, from its index.ts.
+        if (from !== 'entry' && from !== 'transports') say(`only the entries and the transports reach a family's folder; ${from === 'emulator' ? 'the facade' : `${from}/`} goes through families/registry.ts`);
+        else if (!typeOnly) say(`a family's folder is reached for types only (import type / export type)`);
+        else if (file !== 'index.ts' || toRel.split(sep).length !== 3) say(`a family's types are reached through its index.ts`);
+      } else if ((from === 'emulator' || from === 'surfaces') && !FRAMEWORK_FOR_ALL.includes(folder)) {
+        say(`${from === 'emulator' ? 'the facade' : 'a surface'} sees only ${FRAMEWORK_FOR_ALL.join(', ')} of src/families/`);
+      }
+    }
     if (from === 'families' && to === 'families') {
       const [, a, aFile] = fromRel.split(sep);
       const [, b, bFile] = toRel.split(sep);

@@ -4,14 +4,9 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { createSession, findUserByUsername, recordSignIn } from './families/users/index.js';
-import { createScimToken } from './families/scim/index.js';
-import { namespaceByIdOrPath } from './policy/paths.js';
-import { objectsOf, repositoryHandle, REPOSITORY_STORAGE, type RepositoryHandle } from './families/repositories/index.js';
-import { API_ROUTES, emptyState, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
-import { movesControl, type MovesControl } from './families/storage-moves/index.js';
-import { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiCleanupPlan, type CiHandle, type CiHost, type CiLimits } from './families/ci/index.js';
-import type { Fixture, SeedHandles, State } from './families/world.js';
+import { API_ROUTES, emptyState, familyHandles, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import type { Host } from './families/define.js';
+import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
 import { Pipeline, type RequestEvent, type UnknownRoutePolicy } from './http/pipeline.js';
@@ -19,15 +14,13 @@ import { formatRequest } from './http/request-log.js';
 import type { RouteDef } from './http/route.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { Scheduler } from './store/scheduler.js';
-import { projectByIdOrPath, projectFullPath } from './policy/paths.js';
-import { cloneRepository } from './git/export.js';
 import { apiV4Surface } from './surfaces/api-v4.js';
 import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
 import { scimSurface } from './surfaces/scim.js';
 import { webSurface } from './surfaces/web.js';
 import { gitSurface } from './surfaces/git/index.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
-import type { Instance, Project, Settings } from './store/state.js';
+import type { Instance, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
 
 export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
@@ -98,19 +91,18 @@ function logger(log: EmulatorOptions['log']): ((event: RequestEvent) => void) | 
 const listed = (prefix: string, routes: readonly RouteDef[]): EmulatedRoute[] =>
   routes.map((r) => ({ method: r.method, path: `${prefix}${r.path}`, ...(r.tier ? { tier: r.tier } : {}), ...(r.offering ? { offering: r.offering } : {}) }));
 
-/** `emulator.git(project)`: the repository for tests, with the URL git clones it from and a working copy of it. */
-export interface GitRepository extends RepositoryHandle {
-  /** Where git clones it from: `http_url_to_repo` of the project. */
-  readonly url: string;
-  /** Writes a working copy to `dir` as `git clone` would (origin is `url`, or `options.url`); needs no git binary. */
-  clone(dir: string, options?: { url?: string }): Promise<void>;
-}
-
 const API = apiV4Surface(API_ROUTES);
 const WEB = webSurface(WEB_ROUTES);
 const SCIM = scimSurface(SCIM_ROUTES);
 /** Git's smart HTTP under the web's paths; listed before the web surface, which takes every path no other claims. */
 const GIT = gitSurface();
+
+/**
+ * The emulator. Besides the members below, each family's test handle adds its own (see
+ * `FamilyHandles`): `git(project)` a repository, `ci(project)` CI, `moves` storage moves...
+ */
+// A class and an interface of one name merge: the handles' members are the emulator's too.
+export interface Emulator extends FamilyHandles {}
 
 export class Emulator {
   readonly clock: Clock;
@@ -121,17 +113,14 @@ export class Emulator {
   readonly store: Store<State>;
   /** Git objects of every repository; shared with forks, since objects are never rewritten. */
   readonly objects: ObjectDatabase;
-  /**
-   * Repository storage moves: list and inspect them, choose ahead how one fails, set how long
-   * each step takes. Moves advance on the clock (`clock.advance`, `runUntilIdle`).
-   */
-  readonly moves: MovesControl;
   #seeded: Snapshot;
   #named = new Map<string, Snapshot>();
   #pipeline: Pipeline;
   #scheduler: Scheduler<State>;
   #limits = new RateLimiter();
   #options: EmulatorOptions;
+  /** What the families' handles and operations see of this emulator. */
+  #host: Host;
 
   /** Use `createEmulator`. */
   constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
@@ -144,17 +133,29 @@ export class Emulator {
     this.clock = new Clock(options.clock);
     this.journal = new Journal<Snapshot>(options.journalLimit ?? 1000);
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
-    this.objects = objects ?? new ObjectDatabase(REPOSITORY_STORAGE);
+    this.objects = objects ?? new ObjectDatabase(OPERATIONS.objectStorage);
     this.#seeded = this.store.snapshot();
-    this.moves = movesControl(this.store);
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;
     const clock = this.clock;
+    const host: Host = (this.#host = {
+      state: () => this.store.state,
+      update: (recipe) => {
+        let out!: ReturnType<typeof recipe>;
+        this.store.update((draft) => {
+          out = recipe(draft);
+        });
+        return out;
+      },
+      now: () => clock.now(),
+      objects: this.objects,
+      url: () => this.externalUrl ?? this.baseUrl,
+    });
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, { token: options.controlToken })],
+      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, host, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,
@@ -171,6 +172,9 @@ export class Emulator {
       observe: logger(options.log),
       onUnknownRoute: options.onUnknownRoute,
     });
+    const members = Object.getOwnPropertyDescriptors(familyHandles(host));
+    for (const name of Object.keys(members)) if (name in this) throw new EmulatorError(`a family's handle gives the emulator '${name}', which it has`);
+    Object.defineProperties(this, members);
   }
 
   /** The world as it is now (read-only). */
@@ -189,62 +193,6 @@ export class Emulator {
     if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');
     this.store.state = state;
     return handles;
-  }
-
-  /**
-   * A project's repository, for tests: its objects (isomorphic-git can read the gitdir on `fs`),
-   * its refs as the world has them now, files at a revision, the log, an export to a real
-   * directory that the `git` command reads, and `clone(dir)`: a working copy whose `origin` is
-   * the repository's URL on this emulator (`http_url_to_repo`; `{ url }` for a server's).
-   */
-  git(project: number | string): GitRepository {
-    const find = (): Project => {
-      const p = projectByIdOrPath(this.state, project);
-      if (!p) throw new EmulatorError(`no project '${project}'`);
-      return p;
-    };
-    find();
-    const objects = () => objectsOf({ db: this.objects, state: this.state, update: (recipe) => this.store.update(recipe), current: () => this.state }, find());
-    const handle = repositoryHandle(objects, () => this.state, find);
-    const url = () => `${this.externalUrl ?? this.baseUrl}/${projectFullPath(this.state, find())}.git`;
-    Object.defineProperty(handle, 'url', { get: url, enumerable: true });
-    return Object.assign(handle as RepositoryHandle & { readonly url: string }, {
-      clone: (dir: string, options: { url?: string } = {}) => cloneRepository(objects(), handle.refs(), dir, options.url ?? url()),
-    });
-  }
-
-  /**
-   * CI of a project, for tests: create pipelines for a ref, add and start jobs (a running job's
-   * token authenticates as its user), write logs, finish jobs with artifacts, lock pipelines,
-   * and plan how artifact cleanups behave (see the README's CI section).
-   */
-  ci(project: number | string): CiHandle {
-    const find = (): Project => {
-      const p = projectByIdOrPath(this.state, project);
-      if (!p) throw new EmulatorError(`no project '${project}'`);
-      return p;
-    };
-    find();
-    return ciHandle(this.#ciHost(), find);
-  }
-
-  /** How the next artifact cleanups behave: `{ fail: 1 }` fails the next run, `{ lag: '10m' }` runs each late. */
-  ciPlanCleanup(plan: CiCleanupPlan): void {
-    planCleanup(this.#ciHost(), plan);
-  }
-
-  /** Plan limits on CI records: `{ project_ci_variables: 1 }`. */
-  ciSetLimits(limits: Partial<CiLimits>): void {
-    setCiLimits(this.#ciHost(), limits);
-  }
-
-  /** Artifact downloads answer 302 to a signed URL that expires after `ttl` (5 minutes by default), served by the emulator. */
-  ciConfigureCdn(config: CiCdnConfig): void {
-    configureCdn(this.#ciHost(), config);
-  }
-
-  #ciHost(): CiHost {
-    return { state: () => this.state, update: (recipe) => void this.store.update(recipe), now: () => this.clock.now() };
   }
 
   snapshot(): Snapshot {
@@ -309,14 +257,7 @@ export class Emulator {
 
   /** A session cookie value (`_gitlab_session`) for a user, as if signed in on the web (a sign-in on the clock). */
   signIn(username: string): string {
-    const user = findUserByUsername(this.state, username);
-    if (!user) throw new EmulatorError(`no user '${username}'`);
-    let cookie = '';
-    this.store.update((draft) => {
-      cookie = createSession(draft, user.id);
-      recordSignIn(draft, user.id, this.clock.now());
-    });
-    return cookie;
+    return OPERATIONS.signIn(this.#host, username);
   }
 
   /** Every route the emulator serves: the REST API's, the web paths' and SCIM's. */
@@ -326,13 +267,7 @@ export class Emulator {
 
   /** A new SCIM token for a group (by full path), which configures its SCIM as GitLab's group settings would. */
   scimToken(groupPath: string): string {
-    const group = namespaceByIdOrPath(this.state, groupPath);
-    if (!group || group.kind !== 'group') throw new EmulatorError(`no group '${groupPath}'`);
-    let token = '';
-    this.store.update((draft) => {
-      token = createScimToken(draft, group.id);
-    });
-    return token;
+    return OPERATIONS.scimToken(this.#host, groupPath);
   }
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */

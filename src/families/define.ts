@@ -2,14 +2,18 @@
 // with `defineFamily`; src/families/index.ts lists them, and the world's type, the fixture's
 // type, the router, the seed phases and the task table are all derived from that list.
 import { current, isDraft, type Draft } from 'immer';
-import type { ObjectDatabase } from '../git/objects.js';
+import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../git/objects.js';
+import type { Advertised, Command, Outcome, PushObjects } from '../git/transfer.js';
+import type { Caller } from '../http/auth.js';
+import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
-import { forbidden } from '../core/errors.js';
+import { EmulatorError, forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
+import type { ControlRoute } from '../http/control-route.js';
 import type { ObjectSchema } from '../core/schema.js';
-import { coreIds, type CoreState, type Namespace, type Project, type User } from '../store/state.js';
+import { coreIds, type CoreState, type Namespace, type Project, type Token, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
 import type { Fixture, SeedHandles, State } from './world.js';
 import type { EventKind, PushChange, StoredEvent } from './stream.js';
@@ -65,7 +69,7 @@ export type Reaction<K extends EventKind> = (ctx: Context<unknown>, event: Store
 /** A family's subscribers, by kind; `request` is the answered request itself (2xx, any surface that settles), which the stream does not keep. */
 export type Subscribers = { readonly [K in EventKind]?: Reaction<K> } & { readonly request?: (ctx: Context<unknown>) => void | Promise<void> };
 
-export interface Family<S extends object = object, F extends FixtureParts = FixtureParts> {
+export interface Family<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}> {
   /** As the spec names the family. */
   readonly name: string;
   /** Its slice of the world, empty: top-level keys no other family uses. */
@@ -90,15 +94,37 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly postReceive?: (ctx: Context<unknown>, pushes: readonly PushChange[], options: readonly string[]) => Promise<string[]>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
   readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
-  /** Type markers of the slice and of the fixture parts; never set. */
-  readonly types?: { slice: S; fixture: F };
+  // ---- What the family gives the facade, the control API and the doors (see the block below) ----
+  /**
+   * Its test handle: members the emulator gains (`emulator.ci(project)`, `emulator.moves`), made
+   * once per emulator over the facade's host. Their type is `T['handle']`, which the `Emulator`
+   * type gains.
+   */
+  readonly handle?: (host: Host) => HandleOf<T>;
+  /**
+   * Its endpoints of the control API (`/-/emulator/<endpoint>...`), over the facade's host: the
+   * control surface mounts them (its token, JSON bodies and errors apply) and lists `endpoint`.
+   */
+  readonly control?: { readonly endpoint: string; routes(host: Host): readonly ControlRoute[] };
+  /** The operations of `Operations` it answers for the facade and the doors: each is one family's. */
+  readonly provides?: Partial<Operations>;
+  /**
+   * The kinds of record it owns that notes hang on (`Issue`, `Snippet`): the notes' tables
+   * (store/notes.ts) are shared, the kinds are the families'. Their type is `T['noteable']`.
+   */
+  readonly noteables?: readonly NoteableOf<T>[];
+  /** The git repositories it serves over git's smart HTTP, and its rules for the refs it owns in a project's. */
+  readonly git?: GitPart;
+  /** Type markers of the slice, the fixture parts and the other declared types; never set. */
+  readonly types?: { slice: S; fixture: F; more: T };
 }
 
 /**
- * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type: the
- * world's type is derived from the list, so an inferred one would refer to itself.
+ * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type (and the
+ * types of its handle and noteables, when it has them): the world's type is derived from the
+ * list, so an inferred one would refer to itself.
  */
-export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts>(family: Family<S, F>): Family<S, F> {
+export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}>(family: Family<S, F, T>): Family<S, F, T> {
   return family;
 }
 
@@ -150,3 +176,146 @@ export const project = (...abilities: Ability<Project>[]): Scope => scopeOf(find
 
 /** The scope of a route that acts on the group named by `:id`: 404 when the caller cannot see it, then each ability. */
 export const group = (...abilities: Ability<Namespace>[]): Scope => scopeOf(findGroup, (ctx, g) => (ctx.group = g), abilities);
+
+// ---- Beyond the world and the API: what a family gives the facade, the control API and the doors ----
+
+/** Types a family declares besides its slice and fixture parts: the members of its test handle, the kinds of noteable it owns. */
+export interface FamilyTypes {
+  handle?: object;
+  noteable?: string;
+}
+
+type HandleOf<T> = T extends { handle: infer H } ? H : object;
+type NoteableOf<T> = T extends { noteable: infer N } ? N : never;
+
+/**
+ * What the facade gives a family's test handle, control routes and operations: the world, its
+ * clock, the git objects and the emulator's URL. A change through `update` applies at once,
+ * outside any request.
+ */
+export interface Host {
+  /** The world as it is now. */
+  state(): State;
+  /** Changes the world at once; returns what the recipe returns. */
+  update<T>(recipe: (draft: Draft<State>) => T): T;
+  /** The emulator's clock, in epoch milliseconds. */
+  now(): number;
+  /** The git objects of every repository. */
+  readonly objects: ObjectDatabase;
+  /** Where the emulator believes it lives: its external URL, else its base URL. */
+  url(): string;
+}
+
+/**
+ * What the facade and the doors ask of the families without knowing which one answers: each
+ * operation is provided by exactly one family (`provides`), as the registry checks at load.
+ */
+export interface Operations {
+  /** Where the object database finds a repository's storage in a world. */
+  objectStorage: StorageBinding;
+  /** A session cookie (`_gitlab_session`) for a user, as if signed in on the web: a sign-in on the clock (`emulator.signIn`). */
+  signIn(host: Host, username: string): string;
+  /** A new SCIM token for a group named by full path, which configures its SCIM (`emulator.scimToken`). */
+  scimToken(host: Host, groupPath: string): string;
+  /** The user a CI job token acts as while its job runs; undefined otherwise (authentication's `Credentials`). */
+  jobUser(state: CoreState, token: Token): User | undefined;
+}
+
+/**
+ * The project a test names (an id or a full path) for a handle, found again at each call so the
+ * handle follows the world; throws when there is none (now, or at the first call).
+ */
+export function namedProject(host: Pick<Host, 'state'>, project: number | string): () => Project {
+  const find = (): Project => {
+    const p = projectByIdOrPath(host.state(), project);
+    if (!p) throw new EmulatorError(`no project '${project}'`);
+    return p;
+  };
+  find();
+  return find;
+}
+
+// ---- Git repositories a family serves: the git surface speaks the protocol, the families decide ----
+
+/** What a family declares of git: the repositories it serves, push to create, the rules of the refs it owns. */
+export interface GitPart {
+  /**
+   * The repository a git URL's path (`<path>.git`) names, when it is one this family serves
+   * (Gitlab::RepoPath); the families are asked in the list's order, the first to answer wins.
+   */
+  repository?(state: State, path: string): ServedRepository | undefined;
+  /**
+   * Push to create: a push to a path that names no repository makes one (a project), if the
+   * caller may; true when it made one (the path then names it).
+   */
+  createOnPush?(ctx: Context<unknown>, path: string): boolean;
+  /** Its rules of the refs it owns in a project's repository (GitLab's pre-receive checks and how each ref moves). */
+  refRules?: readonly RefRule[];
+}
+
+/** A repository a git URL named, as its family serves it. */
+export interface ServedRepository {
+  /** Where its objects are: the key of `ctx.env.git.repository(key)`. */
+  readonly key: number;
+  /** The project whose LFS tokens open it (an LFS token is a project's); none for the others. */
+  readonly tokenProject?: number;
+  /** `http_download_allowed?`: whether a guest may clone it. */
+  anonymousDownload(state: State, now: number): boolean;
+  /** Gitlab::GitAccess#check of one command (`git-upload-pack`, `git-receive-pack`, or another asked for): throws GitLab's plain-text 403 or 404. */
+  check(state: State, caller: Caller, command: string | null, now: number): void;
+  /** Its refs as git lists them. */
+  refs(state: State): Advertised;
+  /** Applies a push's commands and pack: git's checks, GitLab's pre-receive checks, then the refs in one change. */
+  push(run: PushRun, commands: Command[], pack: Uint8Array, atomic: boolean): Promise<Outcome>;
+  /** Its Git LFS objects, when it keeps them. */
+  readonly lfs?: LfsObjects;
+}
+
+/** A repository's Git LFS objects, as the LFS API reaches them (LfsRequest, LfsApiController). */
+export interface LfsObjects {
+  /** The project whose LFS objects they are (the LFS tokens handed out name it). */
+  readonly project: number;
+  /** Its full path, for the transfers' URLs (`<web>/<path>.git/gitlab-lfs/...`). */
+  readonly path: string;
+  /** LfsRequest#lfs_check_access! for an operation: `allowed`; `forbidden` (403) to whoever may see the repository; `hidden` (404) to anyone else. */
+  access(state: State, caller: Caller, operation: unknown, now: number): 'allowed' | 'forbidden' | 'hidden';
+  /** The blob holding an LFS object it owns. */
+  object(state: State, oid: string): string | undefined;
+  /** Throws GitLab's plain-text 403 while the repository takes no writes (a storage move). */
+  assertWritable(state: State): void;
+  /** The change that records an uploaded object as its own. */
+  link(oid: string, blob: string): Change;
+}
+
+/** What a push sees: the repository's objects in this request, the world before the push, the pusher, and how to change the world. */
+export interface PushRun {
+  repo: RepositoryObjects;
+  state: State;
+  user: User;
+  now: number;
+  /** The URL the web app lives at, for the messages that name it. */
+  webBase: string;
+  update(change: (draft: Draft<State>) => unknown): unknown;
+  /** The push options (`git push -o ...`), as git sent them. */
+  pushOptions: readonly string[];
+  /** What the families answer the push with, once its refs moved (PostReceiveService): lines for side-band 2. */
+  postReceive?: (options: readonly string[]) => Promise<string[]>;
+  /** The rule of the ref in a project's repository: the one whose prefix is the longest that matches. */
+  refRule(ref: string): RefRule | undefined;
+}
+
+/** A push to a project's repository, as a ref rule sees it. */
+export type ProjectPush = PushRun & { project: Project };
+
+/**
+ * How the refs under `prefix` of a project's repository take a push (Gitlab::Checks::TagCheck
+ * for `refs/tags/`): GitLab's check of each command against the repository before the push,
+ * and the change that moves an accepted one (all of a push's in one change of the world).
+ */
+export interface RefRule {
+  readonly prefix: string;
+  /** GitLab's message refusing the command, or null. */
+  check(push: ProjectPush, cmd: Command, objects: PushObjects): Promise<string | null> | string | null;
+  /** The change that moves the ref, with what it needs of the pushed objects read first. */
+  update(push: ProjectPush, cmd: Command, objects: PushObjects): Promise<Change> | Change;
+}

@@ -5,13 +5,16 @@ import { EmulatorError, FixtureError } from '../core/errors.js';
 import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordOf, str, toJsonSchema, type ObjectSchema } from '../core/schema.js';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
+import type { ControlRoute } from '../http/control-route.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Context, Family, SeedRun, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, FixtureParts, GitPart, Host, Operations, PushRun, RefRule, SeedRun, ServedRepository, TaskContext, TaskDef } from './define.js';
+import type { Command, Outcome } from '../git/transfer.js';
 import { commitEvents, discardPending, emptyStream, type DomainEvent, type EventKind, type PushChange, type StoredEvent } from './stream.js';
 import { FAMILIES } from './index.js';
-import type { Fixture, SeedHandles, State } from './world.js';
+import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
 
-const families: readonly Family[] = FAMILIES;
+// Read as families of any declared types: each family's handle and noteables are its own.
+const families: readonly Family<object, FixtureParts, any>[] = FAMILIES;
 
 function checkList(): void {
   const names = new Set<string>();
@@ -30,6 +33,20 @@ function checkList(): void {
   }
 }
 checkList();
+
+/** Notes that family `by` declares `key`: another family declaring it too is a mistake of the list (both `what`). */
+function claim(owners: Map<string, string>, key: string, by: string, what: string): void {
+  const other = owners.get(key);
+  if (other !== undefined) throw new EmulatorError(`families '${other}' and '${by}' both ${what}`);
+  owners.set(key, by);
+}
+
+/** The kinds of noteable, each declared by the one family that owns it. */
+export const NOTEABLE_TYPES: readonly NoteableType[] = (() => {
+  const owners = new Map<string, string>();
+  for (const f of families) for (const kind of (f.noteables ?? []) as readonly string[]) claim(owners, kind, f.name, `own the noteable '${kind}'`);
+  return [...owners.keys()] as NoteableType[];
+})();
 
 /** An empty world: the shared records and every family's empty slice. */
 export function emptyState(seed = 1): State {
@@ -232,4 +249,76 @@ export function runTask(draft: Draft<State>, task: Task, now: number): void {
   const def = TASKS.get(task.kind);
   if (!def) throw new EmulatorError(`the world holds a task of unknown kind '${task.kind}'`);
   def.run(draft, task.payload as never, { now, forget: FORGET });
+}
+
+// ---- What the families give the facade, the control API and the doors ----
+
+/** Every family's test handle over the facade's host, as one object of members; two families may not name one member. */
+export function familyHandles(host: Host): FamilyHandles {
+  const out = {};
+  const owners = new Map<string, string>();
+  for (const f of families) {
+    if (!f.handle) continue;
+    const members = Object.getOwnPropertyDescriptors(f.handle(host));
+    for (const name of Object.keys(members)) claim(owners, name, f.name, `give the emulator '${name}'`);
+    Object.defineProperties(out, members);
+  }
+  return out as FamilyHandles;
+}
+
+/** The families' endpoints of the control API over the facade's host, in the order of the list. */
+export function familyControl(host: Host): { endpoints: string[]; routes: ControlRoute[] } {
+  const declared = families.flatMap((f) => (f.control ? [f.control] : []));
+  return { endpoints: declared.map((c) => c.endpoint), routes: declared.flatMap((c) => c.routes(host)) };
+}
+
+/** Every operation of `Operations`: the list the families' `provides` must cover, each once. */
+const OPERATION_NAMES: Record<keyof Operations, true> = { objectStorage: true, signIn: true, scimToken: true, jobUser: true };
+
+/** The operations, each from the family that provides it. */
+export const OPERATIONS: Operations = (() => {
+  const owners = new Map<string, string>();
+  const out: Partial<Operations> = {};
+  for (const f of families) {
+    for (const name of Object.keys(f.provides ?? {})) {
+      if (!(name in OPERATION_NAMES)) throw new EmulatorError(`family '${f.name}' provides '${name}', which is no operation`);
+      claim(owners, name, f.name, `provide '${name}'`);
+    }
+    Object.assign(out, f.provides);
+  }
+  for (const name of Object.keys(OPERATION_NAMES)) if (!owners.has(name)) throw new EmulatorError(`no family provides '${name}'`);
+  return out as Operations;
+})();
+
+// ---- Git repositories: the git surface asks which repository a path is, who may use it, and hands it pushes ----
+
+const GIT: readonly GitPart[] = families.flatMap((f) => (f.git ? [f.git] : []));
+
+/** The rules of refs, longest prefix first; two families may not rule one prefix. */
+const REF_RULES: readonly RefRule[] = (() => {
+  const owners = new Map<string, string>();
+  for (const f of families) for (const r of f.git?.refRules ?? []) claim(owners, r.prefix, f.name, `rule the refs '${r.prefix}'`);
+  return families.flatMap((f) => f.git?.refRules ?? []).sort((a, b) => b.prefix.length - a.prefix.length);
+})();
+
+const refRule = (ref: string): RefRule | undefined => REF_RULES.find((r) => ref.startsWith(r.prefix));
+
+/** A push as the git surface hands it over: the families' ref rules are the registry's to add. */
+export type PushBase = Omit<PushRun, 'refRule'>;
+
+/** A repository the git surface serves. */
+export type GitRepository = Omit<ServedRepository, 'push'> & { push(run: PushBase, commands: Command[], pack: Uint8Array, atomic: boolean): Promise<Outcome> };
+
+/** The repository a git URL's path (`<path>.git`) names, from the first family that serves it; undefined when none does. */
+export function gitRepository(state: State, path: string): GitRepository | undefined {
+  for (const g of GIT) {
+    const found = g.repository?.(state, path);
+    if (found) return { ...found, push: (run, commands, pack, atomic) => found.push({ ...run, refRule }, commands, pack, atomic) };
+  }
+  return undefined;
+}
+
+/** Push to create: whether a family made what a push to a path that names nothing asks for (a project). */
+export function createOnPush(ctx: Context<unknown>, path: string): boolean {
+  return GIT.some((g) => g.createOnPush?.(ctx, path) === true);
 }

@@ -4,6 +4,7 @@
 import type { CoreState, Token, User } from '../store/state.js';
 import { tget } from '../store/table.js';
 import type { HeaderReader, Incoming } from './incoming.js';
+import type { Authenticator } from './surface.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
@@ -18,6 +19,12 @@ export interface Caller {
 }
 
 export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as const });
+
+/** What authentication asks of the families: who a CI job token acts as. */
+export interface Credentials {
+  /** The user a job token acts as while its job runs; undefined otherwise. */
+  jobUser(state: CoreState, token: Token): User | undefined;
+}
 
 export interface AuthRequirements {
   /** `none`: credentials are never looked at; `public`: anonymous allowed; `user`; `admin`. */
@@ -109,6 +116,7 @@ export function authenticate(
   params: Record<string, unknown>,
   req: AuthRequirements,
   now: number,
+  credentials: Credentials,
   webBase: string = new URL(request.url).origin,
 ): Caller {
   if (req.auth === 'none') return ANONYMOUS;
@@ -123,13 +131,13 @@ export function authenticate(
     const jobValue = req.jobToken ? str(params.job_token) ?? str(h.get('job-token')) ?? basicJobToken(h) : undefined;
     if (patValue) {
       const token = tget(state.tokens, patValue);
-      if (token && token.kind === 'job' && req.jobToken) caller = jobCaller(state, token);
+      if (token && token.kind === 'job' && req.jobToken) caller = jobCaller(state, token, credentials);
       else if (!token || token.kind === 'job' || token.kind === 'oauth') throw unauthorized();
       else caller = { user: checkToken(state, token, now, request.method, req), method: token.kind, token };
     } else if (jobValue) {
       const token = tget(state.tokens, jobValue);
       if (!token || token.kind !== 'job') throw unauthorized();
-      caller = jobCaller(state, token);
+      caller = jobCaller(state, token, credentials);
     } else {
       const session = cookie(h);
       const safe = request.method === 'GET' || request.method === 'HEAD' || h.has('x-csrf-token');
@@ -142,11 +150,10 @@ export function authenticate(
   return caller;
 }
 
-function jobCaller(state: CoreState, token: Token): Caller {
+function jobCaller(state: CoreState, token: Token, credentials: Credentials): Caller {
   const project = token.projectId !== undefined ? tget(state.projects, token.projectId) : undefined;
-  const job = project && token.jobId !== undefined ? tget(state.jobs, token.jobId) : undefined;
-  const user = job ? tget(state.users, job.userId) : undefined;
-  if (!job || job.status !== 'running' || !user) throw unauthorized();
+  const user = project ? credentials.jobUser(state, token) : undefined;
+  if (!user) throw unauthorized();
   return { user, method: 'job', token };
 }
 
@@ -182,9 +189,11 @@ export function requireAuth(caller: Caller, req: AuthRequirements): void {
 }
 
 /** How GitLab's API and web paths know the caller: credentials, then sudo (unless the route never reads credentials). */
-export function gitlabCaller(state: CoreState, request: Incoming, params: Record<string, unknown>, req: AuthRequirements, now: number, origin: string): Caller {
-  const caller = authenticate(state, request, params, req, now, origin);
-  return req.auth === 'none' ? caller : applySudo(state, caller, sudoValue(request, params));
+export function gitlabCaller(credentials: Credentials): Authenticator {
+  return (state, request, params, req, now, origin) => {
+    const caller = authenticate(state, request, params, req, now, credentials, origin);
+    return req.auth === 'none' ? caller : applySudo(state, caller, sudoValue(request, params));
+  };
 }
 
 /**

@@ -1,16 +1,17 @@
 // Notes (comments and system notes) on whatever they hang on: issues, merge requests, snippets,
 // epics, commits. They are the core's tables, as memberships are, because several families
 // write them (the issues family writes system notes, the notes family comments) and read them
-// (`user_notes_count`). A noteable's notes are a table of their own, in id order, which is
-// GitLab's `created_at` order: a page of them, a write, or a count never walks another noteable.
+// (`user_notes_count`); the kinds of noteable are the families' (their `noteables`, the
+// `NoteableType` of families/world.ts). A noteable's notes are a table of their own, in id order,
+// which is GitLab's `created_at` order: a page of them, a write, or a count never walks another
+// noteable.
 import { coreIds, type CoreState } from './state.js';
 import { derived, emptyTable, tdel, tget, tlist, tset, tvalues, type Table } from './table.js';
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'Commit';
-
 export interface Note {
   id: number;
-  noteableType: NoteableType;
+  /** The kind of record it hangs on, as the family that owns it names it (a `NoteableType`). */
+  noteableType: string;
   /** The global id of the issue, merge request, snippet or epic; null on a commit. */
   noteableId: number | null;
   /** The commit a commit note is on. */
@@ -72,7 +73,7 @@ export function emptyNotes(): NoteTables {
 }
 
 /** The key a noteable's notes are kept under: `Issue:12`, `Commit:<project id>:<sha>`. */
-export function noteKey(type: NoteableType, id: number | string): string {
+export function noteKey(type: string, id: number | string): string {
   return `${type}:${id}`;
 }
 

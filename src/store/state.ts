@@ -159,59 +159,6 @@ export interface Namespace {
 
 export type FeatureAccess = 'disabled' | 'private' | 'enabled' | 'public';
 
-export type JobStatus =
-  | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
-  | 'skipped' | 'manual' | 'scheduled';
-
-/** The runner a job ran on, as Entities::Ci::Runner shows it. */
-export interface JobRunner {
-  id: number;
-  description: string;
-  runnerType: 'instance_type' | 'group_type' | 'project_type';
-}
-
-/**
- * A CI job (Ci::Build): its job token is valid while it runs. The CI family keeps its
- * pipelines and artifacts; the job itself is here, where authentication reads it.
- */
-export interface Job {
-  id: number;
-  projectId: number;
-  name: string;
-  status: JobStatus;
-  userId: number;
-  ref: string;
-  /** The pipeline it belongs to; null only while a fixture's jobs wait for the CI seed phase. */
-  pipelineId: number | null;
-  stage: string;
-  tag: boolean;
-  /** The commit it ran on; null when the project has no repository. */
-  sha: string | null;
-  createdAt: number;
-  queuedAt: number | null;
-  startedAt: number | null;
-  finishedAt: number | null;
-  erasedAt: number | null;
-  coverage: number | null;
-  allowFailure: boolean;
-  failureReason: string | null;
-  tagList: string[];
-  runner: JobRunner | null;
-  /** Retried jobs are hidden from lists unless asked for (`include_retried`). */
-  retried: boolean;
-  /** The log, as stored (job tokens and masked values already masked). */
-  trace: string;
-}
-
-/** A job record with its defaults: what the fields not given start as. */
-export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' | 'userId' | 'ref'> & Partial<Job>, now: number): Job {
-  return {
-    pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
-    coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
-    ...fields,
-  };
-}
-
 export interface Project {
   id: number;
   name: string;
@@ -271,8 +218,6 @@ export interface CoreState {
   paths: Table<PathEntry>;
   /** `<namespace id>/<project name>` -> project id: names are unique in a namespace. */
   projectNames: Table<number>;
-  /** CI jobs by id: a job token is valid while its job runs. */
-  jobs: Table<Job>;
   /** Who is a direct member of which project or namespace; read through store/members.ts. */
   memberships: MembershipTables;
   /** Notes on issues, merge requests, snippets, epics and commits; read through store/notes.ts. */
@@ -310,7 +255,6 @@ export function emptyCoreState(seed = 1): CoreState {
     projects: emptyTable(),
     paths: emptyTable(),
     projectNames: emptyTable(),
-    jobs: emptyTable(),
     memberships: emptyMemberships(),
     notes: emptyNotes(),
     tasks: emptyTable(),
@@ -341,7 +285,7 @@ export function sequences<const N extends string>(names: readonly N[]) {
 }
 
 /** Sequences of the shared records. */
-export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'job', 'member', 'group_link', 'note']);
+export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task', 'member', 'group_link', 'note']);
 
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
 export function randomHex(draft: CoreState, length: number): string {

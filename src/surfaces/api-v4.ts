@@ -5,14 +5,14 @@ import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 import type { Context } from '../families/define.js';
-import { settleRequest } from '../families/registry.js';
+import { OPERATIONS, settleRequest } from '../families/registry.js';
 
 export function apiV4Surface(routes: readonly RouteDef[]): Surface {
   return {
     name: 'api-v4',
     prefix: '/api/v4',
     routes,
-    authenticate: gitlabCaller,
+    authenticate: gitlabCaller(OPERATIONS),
     paginate: paginateOffset,
     faults: true,
     runsTimedWork: true,

@@ -3,8 +3,9 @@
 // as the REST API (inside the write lock), read no GitLab credentials, are not journaled, and
 // answer failures as `{"message": ...}`. Documented in the README.
 //
-// Every input is checked against one table (CHECKS, control-checks.ts) before anything changes: a mistake is a
-// 400 naming the field. A control write reads JSON only (any other body is 415, so a web page
+// Every input is checked before anything changes (the surface's own endpoints against CHECKS,
+// control-checks.ts; a family's with its routes): a mistake is a 400 naming the field. The
+// families' endpoints (ci, moves...) are declared by the families and mounted here. A control write reads JSON only (any other body is 415, so a web page
 // cannot send one without a CORS preflight), and with a control token every request needs it
 // (401). The node door adds what only it can know: the Host and Origin checks
 // (src/transports/local-only.ts).
@@ -12,22 +13,23 @@ import { ApiError, EmulatorError, FixtureError } from '../core/errors.js';
 import { MAX_TIME, parseDuration, toEpoch, type Clock } from '../core/clock.js';
 import type { FaultRule, Faults } from '../core/faults.js';
 import { CHECKS } from './control-checks.js';
+import { bodyChecker, CONTROL_PREFIX, controlError, type ControlRoute } from '../http/control-route.js';
 import type { Journal } from '../core/journal.js';
 import type { Context } from '../http/context.js';
 import type { Incoming } from '../http/incoming.js';
 import { paginateOffset } from '../http/pagination.js';
 import { json, noContent, route, type Reply, type RouteDef } from '../http/route.js';
 import type { Surface } from '../http/surface.js';
-import type { CoreState, Instance, Settings } from '../store/state.js';
+import type { Instance, Settings } from '../store/state.js';
 import type { State } from '../families/world.js';
+import type { Host } from '../families/define.js';
+import { familyControl } from '../families/registry.js';
 import type { RepositoryObjects } from '../git/objects.js';
 import { listFiles } from '../git/tree.js';
 import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
-import type { ContainerType, MoveFailure, MovesControl, StorageMove } from '../families/storage-moves/index.js';
-import type { CiArtifactsInput, CiCdnConfig, CiCleanupPlan, CiHandle, CiLimits } from '../families/ci/index.js';
 
-export const CONTROL_PREFIX = '/-/emulator';
+export { CONTROL_PREFIX };
 
 /** What the control API drives: the emulator facade. */
 export interface ControlTarget {
@@ -55,20 +57,10 @@ export interface ControlTarget {
     readonly objects: RepositoryObjects;
   };
   scimToken(groupPath: string): string;
-  readonly moves: MovesControl;
-  ci(project: string): CiHandle;
-  ciPlanCleanup(plan: CiCleanupPlan): void;
-  ciSetLimits(limits: Partial<CiLimits>): void;
-  ciConfigureCdn(config: CiCdnConfig): void;
 }
 
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'moves', 'ci'];
-
-/** A storage move as the control API shows it (more than the REST API: the chosen failure, the last change). */
-const moveJson = (m: StorageMove) => ({
-  type: m.type, id: m.id, container_id: m.containerId, state: m.state, source_storage_name: m.sourceStorage, destination_storage_name: m.destinationStorage,
-  error_message: m.errorMessage, failure: m.failure, created_at: new Date(m.createdAt).toISOString(), updated_at: new Date(m.updatedAt).toISOString(),
-});
+/** The surface's own endpoints; the families' follow. */
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -76,17 +68,13 @@ export interface ControlAccess {
   token?: string;
 }
 
-const fail = (status: number, message: string, headers?: Record<string, string>) => new ApiError(status, { message }, headers);
+const fail = controlError;
 
 /** The request's JSON body, as the pipeline parsed it into parameters. */
 const bodyOf = (ctx: Context<unknown>): Record<string, unknown> => ctx.raw;
 
 /** The body checked against its endpoint's table: a 400 naming the field, before anything changes. */
-function checked<T>(ctx: Context<unknown>, endpoint: keyof typeof CHECKS): T {
-  const wrong = CHECKS[endpoint](ctx.raw, endpoint);
-  if (wrong) throw fail(400, wrong);
-  return ctx.raw as T;
-}
+const checked = bodyChecker(CHECKS);
 
 // ---- Who may use the control API ----
 
@@ -124,10 +112,7 @@ function hasBody(request: Incoming): boolean {
 }
 
 /** A control route: admitted first; a mistake in what it was sent (a bad clock value, a wrong fixture) is 400. */
-function controlRoute(
-  access: ControlAccess,
-  def: { method: RouteDef['method']; path: string; handler(ctx: Context<unknown>): Reply | Promise<Reply> },
-): RouteDef {
+function controlRoute(access: ControlAccess, def: ControlRoute): RouteDef {
   return route({
     method: def.method,
     path: def.path,
@@ -149,8 +134,8 @@ function clockState(e: ControlTarget) {
   return { now: new Date(e.clock.now()).toISOString(), frozen: e.clock.frozen, pending_tasks: e.state.tasks.size };
 }
 
-function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
-  const control = (def: Parameters<typeof controlRoute>[1]) => controlRoute(access, def);
+function controlRoutes(e: ControlTarget, access: ControlAccess, families: ReturnType<typeof familyControl>): RouteDef[] {
+  const control = (def: ControlRoute) => controlRoute(access, def);
   const snapshotName = (ctx: Context<unknown>) => ctx.raw.name as string;
   return [
     // The inspector page for a browser (it holds no data, so it needs no token); JSON otherwise.
@@ -162,7 +147,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
       handler: (ctx) => {
         if (wantsHtml(ctx.request)) return { status: 200, raw: INSPECTOR_PAGE, contentType: 'text/html; charset=utf-8' };
         admit(ctx.request, access);
-        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: ENDPOINTS, instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
+        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: [...ENDPOINTS, ...families.endpoints], instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
       },
     }),
     control({ method: 'GET', path: '/world', handler: () => json(worldSummary(e.state)) }),
@@ -341,159 +326,9 @@ function controlRoutes(e: ControlTarget, access: ControlAccess): RouteDef[] {
         },
       }),
     ),
-    control({ method: 'GET', path: '/moves', handler: () => json({ step_ms: e.moves.stepTime, shards: e.moves.shards(), moves: e.moves.list().map(moveJson) }) }),
-    control({
-      method: 'POST',
-      path: '/moves/failures',
-      handler: (ctx) => {
-        const b = checked<{ type: ContainerType; container: string | number; failure: MoveFailure | null }>(ctx, 'move_failures');
-        e.moves.failNext(b.type, b.container, b.failure);
-        return noContent();
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/moves/:type/:id/fail',
-      handler: (ctx) => {
-        const type = ctx.raw.type as ContainerType;
-        const id = Number(ctx.raw.id);
-        if (!['project', 'snippet', 'group'].includes(type) || !Number.isSafeInteger(id)) throw fail(404, `unknown control endpoint ${CONTROL_PREFIX}/moves/${String(ctx.raw.type)}/${String(ctx.raw.id)}/fail`);
-        // The body alone (the path's own parameters are merged into what was sent).
-        const body = Object.fromEntries(Object.entries(ctx.raw).filter(([k]) => k !== 'type' && k !== 'id'));
-        const wrong = CHECKS.move_fail(body, 'move_fail');
-        if (wrong) throw fail(400, wrong);
-        e.moves.fail(type, id, body.failure as MoveFailure);
-        return json(moveJson(e.moves.get(type, id)!));
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/moves/step',
-      handler: (ctx) => {
-        e.moves.setStepTime(checked<{ step: string | number }>(ctx, 'move_step').step);
-        return json({ step_ms: e.moves.stepTime });
-      },
-    }),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
     control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
-    ...ciRoutes(e, control),
-  ];
-}
-
-// ---- CI: what a runner and the pipeline machinery would do (emulator.ci in TypeScript) ----
-
-interface ArtifactsBody {
-  files?: Record<string, string>;
-  files_base64?: Record<string, string>;
-  expire_in?: string;
-  public?: boolean;
-}
-
-function artifactsInput(b: ArtifactsBody): CiArtifactsInput {
-  const files: Record<string, string | Uint8Array> = Object.create(null) as Record<string, string | Uint8Array>;
-  for (const [k, v] of Object.entries(b.files ?? {})) files[k] = v;
-  for (const [k, v] of Object.entries(b.files_base64 ?? {})) files[k] = Uint8Array.from(atob(v), (c) => c.charCodeAt(0));
-  return { files, expireIn: b.expire_in, public: b.public };
-}
-
-const jobView = (j: { id: number; name: string; status: string; pipelineId: number | null }) => ({ id: j.id, name: j.name, status: j.status, pipeline_id: j.pipelineId });
-
-function ciRoutes(e: ControlTarget, control: (def: Parameters<typeof controlRoute>[1]) => RouteDef): RouteDef[] {
-  const ci = (ctx: Context<unknown>) => e.ci(String(ctx.raw.project));
-  const jobId = (ctx: Context<unknown>) => {
-    const id = Number(ctx.raw.job_id);
-    if (!Number.isSafeInteger(id) || id < 1) throw fail(400, 'job_id must be a job id');
-    return id;
-  };
-  return [
-    control({
-      method: 'POST',
-      path: '/ci/:project/pipelines',
-      handler: (ctx) => {
-        const b = checked<{ ref?: string; user?: string; source?: string; parent_id?: number; status?: never }>(ctx, 'ciPipeline');
-        const p = ci(ctx).pipeline({ ref: b.ref, user: b.user, source: b.source, parent: b.parent_id, status: b.status });
-        return json({ id: p.id, iid: p.iid, ref: p.ref, sha: p.sha, tag: p.tag, status: p.status, source: p.source, parent_id: p.parentId }, 201);
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/jobs',
-      handler: (ctx) => {
-        const b = checked<{ pipeline_id: number; name: string; stage?: string; status?: never; user?: string; allow_failure?: boolean; tags?: string[]; token?: string }>(ctx, 'ciJob');
-        const j = ci(ctx).job(b.pipeline_id, { name: b.name, stage: b.stage, status: b.status, user: b.user, allowFailure: b.allow_failure, tags: b.tags, token: b.token });
-        return json({ id: j.id, status: j.status, token: j.token }, 201);
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/jobs/:job_id/start',
-      handler: (ctx) => {
-        checked(ctx, 'ciJobId');
-        return json(jobView(ci(ctx).start(jobId(ctx))));
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/jobs/:job_id/log',
-      handler: (ctx) => {
-        ci(ctx).log(jobId(ctx), checked<{ text: string }>(ctx, 'ciLog').text);
-        return noContent();
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/jobs/:job_id/finish',
-      handler: (ctx) => {
-        const b = checked<{ status: 'success'; failure_reason?: string; coverage?: number; log?: string; artifacts?: ArtifactsBody }>(ctx, 'ciFinish');
-        const j = ci(ctx).finish(jobId(ctx), {
-          status: b.status, failureReason: b.failure_reason, coverage: b.coverage, log: b.log, artifacts: b.artifacts && artifactsInput(b.artifacts),
-        });
-        return json(jobView(j));
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/jobs/:job_id/artifacts',
-      handler: (ctx) => {
-        const a = ci(ctx).artifacts(jobId(ctx), artifactsInput(checked<ArtifactsBody>(ctx, 'ciArtifacts')));
-        return json({ job_id: a.jobId, size: a.archive.length, expire_at: a.expireAt === null ? null : new Date(a.expireAt).toISOString() }, 201);
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/:project/pipelines/:pipeline_id/lock',
-      handler: (ctx) => {
-        const b = checked<{ locked: boolean }>(ctx, 'ciLock');
-        ci(ctx).lock(Number(ctx.raw.pipeline_id), b.locked);
-        return noContent();
-      },
-    }),
-    control({
-      method: 'POST',
-      path: '/ci/cleanup',
-      handler: (ctx) => {
-        const b = checked<{ fail?: number; lag?: string | number; retry?: string | number }>(ctx, 'ciCleanup');
-        e.ciPlanCleanup({ fail: b.fail, lag: b.lag, retry: b.retry });
-        return json(e.state.artifactCleanup);
-      },
-    }),
-    control({
-      method: 'PUT',
-      path: '/ci/cdn',
-      handler: (ctx) => {
-        e.ciConfigureCdn(checked<CiCdnConfig>(ctx, 'ciCdn'));
-        const { enabled, ttlSeconds } = e.state.artifactCdn as { enabled: boolean; ttlSeconds: number };
-        return json({ enabled, ttl_seconds: ttlSeconds });
-      },
-    }),
-    control({
-      method: 'PUT',
-      path: '/ci/limits',
-      handler: (ctx) => {
-        e.ciSetLimits(checked<Record<string, number>>(ctx, 'ciLimits'));
-        return json(e.state.ciLimits);
-      },
-    }),
+    ...families.routes.map(control),
   ];
 }
 
@@ -504,11 +339,12 @@ function renderControlError(err: ApiError): Reply {
   return { status: err.status, body: { message: typeof message === 'string' ? message : JSON.stringify(message) }, headers: err.headers };
 }
 
-export function controlSurface(target: ControlTarget, access: ControlAccess = {}): Surface {
+/** The control API over the facade (`target`) and, for the families' endpoints, the host the facade gives them. */
+export function controlSurface(target: ControlTarget, host: Host, access: ControlAccess = {}): Surface {
   return {
     name: 'control',
     prefix: CONTROL_PREFIX,
-    routes: controlRoutes(target, access),
+    routes: controlRoutes(target, access, familyControl(host)),
     paginate: paginateOffset,
     faults: false,
     runsTimedWork: false,

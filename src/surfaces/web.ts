@@ -6,13 +6,14 @@ import { gitlabCaller } from '../http/auth.js';
 import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
+import { OPERATIONS } from '../families/registry.js';
 
 export function webSurface(routes: readonly RouteDef[]): Surface {
   return {
     name: 'web',
     prefix: '',
     routes,
-    authenticate: gitlabCaller,
+    authenticate: gitlabCaller(OPERATIONS),
     paginate: paginateOffset,
     faults: false,
     runsTimedWork: true,

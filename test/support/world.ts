@@ -13,7 +13,7 @@ import {
 } from '../../src/index.js';
 import type { Draft } from 'immer';
 import type { Project, Repository } from '../../src/index.js';
-import type { Job } from '../../src/store/state.js';
+import type { Job } from '../../src/index.js';
 import type { Milestone } from '../../src/families/milestones/index.js';
 import type { Release } from '../../src/families/releases/index.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../src/policy/paths.js';
@@ -24,7 +24,8 @@ import { membershipOf } from '../../src/store/members.js';
 import type { Member } from '../../src/store/state.js';
 import { snippetById, snippetHead, snippetRepoKey } from '../../src/families/snippets/index.js';
 import { listFiles } from '../../src/git/tree.js';
-import { noteKey, noteList, type Note, type NoteableType } from '../../src/store/notes.js';
+import { noteKey, noteList, type Note } from '../../src/store/notes.js';
+import type { NoteableType } from '../../src/families/world.js';
 import { interpretNoteCommands, type NoteCommands } from '../../src/families/issuables/index.js';
 import { epicByIid } from '../../src/families/epics/index.js';
 import { issueByIid, type Issue } from '../../src/families/issues/index.js';

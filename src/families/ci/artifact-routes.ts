@@ -2,7 +2,6 @@
 // downloads by job and by ref, one file by path, the archive's tree, keep, and deletes. GETs
 // take job tokens; any other method needs a signed-in caller (`authenticate_non_get!`).
 import { badRequest, notFound, recordNotFound } from '../../core/errors.js';
-import type { Job } from '../../store/state.js';
 import { bool, int, str } from '../../http/params.js';
 import { accepted, json, noContent, type Reply } from '../../http/route.js';
 import { forbidden } from '../../core/errors.js';
@@ -17,7 +16,7 @@ import {
   artifactsOf, canDestroyArtifacts, canReadBuilds, canReadJobArtifacts, canUpdateBuilds, deleteJobArtifacts, expireProjectArtifacts, findJob, keepArtifacts,
   latestSuccessfulJobForRef,
 } from './pipelines.js';
-import type { JobArtifacts } from './records.js';
+import type { Job, JobArtifacts } from './records.js';
 
 const READ = project(canReadBuilds);
 

@@ -8,11 +8,10 @@ import { hash53 } from '../../core/hash.js';
 import { int, str } from '../../http/params.js';
 import { redirect, type Reply } from '../../http/route.js';
 import { urlPath } from '../../render/url.js';
-import type { Job } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { route, type Context } from '../define.js';
 import type { State } from '../world.js';
-import type { JobArtifacts } from './records.js';
+import type { Job, JobArtifacts } from './records.js';
 import { archiveReply, entryReply } from './downloads.js';
 
 const sign = (state: State, path: string, expires: number) => hash53(`${state.artifactCdn.secret}\n${path}\n${expires}`) + hash53(`${expires}\n${path}\n${state.artifactCdn.secret}`);

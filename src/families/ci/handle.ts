@@ -5,16 +5,17 @@
 import type { Draft } from 'immer';
 import { EmulatorError } from '../../core/errors.js';
 import { parseDuration } from '../../core/clock.js';
-import { randomHex, type Job, type JobStatus, type Project } from '../../store/state.js';
+import { randomHex, type Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { branchCount, branchTip, findTag, refsOf, tagCount } from '../repositories/index.js';
 import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
+import { namedProject, type Host } from '../define.js';
 import { parseExpireIn } from './archive.js';
 import {
   addJob, appendTrace, artifactsOf, attachArtifacts, cleanupUnlocked, createPipeline, findPipeline, finishJob, startJob, type ArtifactsInput, type FinishInput,
 } from './pipelines.js';
-import type { CiLimits, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
+import type { CiLimits, Job, JobArtifacts, JobStatus, Pipeline, PipelineStatus } from './records.js';
 
 export interface CiPipelineInput {
   /** A branch or tag of the repository; the default branch when absent. */
@@ -88,6 +89,31 @@ export interface CiHost {
   state(): State;
   update(recipe: (draft: Draft<State>) => void): void;
   now(): number;
+}
+
+/** What the CI family adds to the emulator for tests (its test handle). */
+export interface CiMembers {
+  /**
+   * CI of a project, for tests: create pipelines for a ref, add and start jobs (a running job's
+   * token authenticates as its user), write logs, finish jobs with artifacts, lock pipelines,
+   * and plan how artifact cleanups behave (see the README's CI section).
+   */
+  ci(project: number | string): CiHandle;
+  /** How the next artifact cleanups behave: `{ fail: 1 }` fails the next run, `{ lag: '10m' }` runs each late. */
+  ciPlanCleanup(plan: CiCleanupPlan): void;
+  /** Plan limits on CI records: `{ project_ci_variables: 1 }`. */
+  ciSetLimits(limits: Partial<CiLimits>): void;
+  /** Artifact downloads answer 302 to a signed URL that expires after `ttl` (5 minutes by default), served by the emulator. */
+  ciConfigureCdn(config: CiCdnConfig): void;
+}
+
+export function ciMembers(host: Host): CiMembers {
+  return {
+    ci: (project) => ciHandle(host, namedProject(host, project)),
+    ciPlanCleanup: (plan) => planCleanup(host, plan),
+    ciSetLimits: (limits) => setCiLimits(host, limits),
+    ciConfigureCdn: (config) => configureCdn(host, config),
+  };
 }
 
 /** How the next artifact cleanups behave, for the whole instance. */

@@ -2,7 +2,8 @@
 // artifacts expiring on the clock; job tokens.
 import { ciGroupSchema, ciProjectSchema, ciTopSchema } from './schema.js';
 import type { Draft } from 'immer';
-import { emptyTable, pvalues, tdel } from '../../store/table.js';
+import { emptyTable, pvalues, tdel, tget } from '../../store/table.js';
+import type { CoreState, Token, User } from '../../store/state.js';
 import { defineFamily, type Family, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { artifactRoutes } from './artifact-routes.js';
@@ -12,6 +13,8 @@ import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipel
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
 import { variableRoutes } from './variable-routes.js';
+import { ciMembers, type CiMembers } from './handle.js';
+import { ciControlRoutes } from './control.js';
 import type { VariablesSlice } from './variables.js';
 
 export type CiSlice = VariablesSlice & PipelinesSlice;
@@ -29,10 +32,17 @@ function forgetProject(draft: Draft<State>, id: number): void {
   for (const t of tables) tdel(t as State['projectJobs'], id);
 }
 
-export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }> = defineFamily({
+/** Who a job token acts as: its job's user, while the job runs. */
+function jobUser(state: CoreState, token: Token): User | undefined {
+  const job = token.jobId !== undefined ? tget((state as State).jobs, token.jobId) : undefined;
+  return job?.status === 'running' ? tget(state.users, job.userId) : undefined;
+}
+
+export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }, { handle: CiMembers }> = defineFamily({
   name: 'ci',
   schema: { top: ciTopSchema, group: ciGroupSchema, project: ciProjectSchema },
   state: () => ({
+    jobs: emptyTable(),
     projectVariables: emptyTable(),
     projectVariableKeys: emptyTable(),
     groupVariables: emptyTable(),
@@ -55,14 +65,17 @@ export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariable
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
   routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
   tasks: [CLEANUP_ARTIFACTS],
+  handle: ciMembers,
+  control: { endpoint: 'ci', routes: ciControlRoutes },
+  provides: { jobUser },
   forget: {
     project: forgetProject,
     group: (draft, id) => void (tdel(draft.groupVariables, id), tdel(draft.groupVariableKeys, id)),
   },
 });
 
-export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan } from './records.js';
+export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan, Job, JobStatus, JobRunner } from './records.js';
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
-export { canReadBuilds, headPipeline } from './pipelines.js';
+export { canReadBuilds, createJob, headPipeline } from './pipelines.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
-export { ciHandle, configureCdn, planCleanup, setCiLimits, type CiCdnConfig, type CiHandle, type CiHost, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
+export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -1,7 +1,6 @@
 // Jobs and pipelines as GitLab renders them (lib/api/entities/ci/job_basic.rb, job.rb,
 // job_artifact.rb, job_artifact_file.rb, pipeline_basic.rb, pipeline.rb, runner.rb,
 // job_artifact_entry.rb).
-import type { Job, JobRunner } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { iso } from '../../render/time.js';
 import type { RepositoryObjects } from '../../git/objects.js';
@@ -9,7 +8,7 @@ import { commitEntity } from '../commits/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import { userBasic, userDetails, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
-import type { ArtifactEntry, JobArtifacts, Pipeline } from './records.js';
+import type { ArtifactEntry, Job, JobArtifacts, JobRunner, Pipeline } from './records.js';
 import { artifactsOf, findPipeline } from './pipelines.js';
 
 const seconds = (from: number | null, to: number | null): number | null => (from === null || to === null ? null : (to - from) / 1000);

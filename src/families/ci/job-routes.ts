@@ -3,7 +3,6 @@
 // and the current job of a job token (GET /job).
 import { badRequest, forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import type { Job } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { arr, bool, hash, int, str } from '../../http/params.js';
 import { json, noContent, type Reply } from '../../http/route.js';
@@ -16,7 +15,7 @@ import { jobEntity, pipelineBasic, pipelineEntity } from './job-entity.js';
 import {
   AVAILABLE_STATUSES, canDestroyPipelines, canEraseJob, canReadBuilds, canUpdateBuilds, cancelJob, cancelPipeline, destroyPipeline, eraseJob, isErasable, isPlayable, playJob, retryPipeline, findJob, findPipeline, isRetryable, pipelineCount, pipelineJobs, projectJobs, projectPipelines, retryJob,
 } from './pipelines.js';
-import type { Pipeline } from './records.js';
+import type { Job, Pipeline } from './records.js';
 
 const READ = project(canReadBuilds);
 // Grape checks `values:` of an Array param item by item, as the pipeline does.

@@ -4,20 +4,22 @@
 // that list a project's jobs and a pipeline's jobs, the artifacts, and the job tokens.
 import type { Draft } from 'immer';
 import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js';
-import { ACCESS, coreIds, newJob, type Job, type JobRunner, type JobStatus, type Project, type User } from '../../store/state.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
 import { emptyTable, pget, pdel, pset, pvalues, tdel, tget, tset, tvalues, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
 import { defineTask, plain, schedule, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
 import { buildArchive, parseExpireIn } from './archive.js';
-import type { ArtifactCdn, CleanupPlan, JobArtifacts, Pipeline, PipelineStatus } from './records.js';
+import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus } from './records.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
 export interface PipelinesSlice {
+  /** CI jobs by id: a job token is valid while its job runs. */
+  jobs: Table<Job>;
   /** Project id -> its pipelines by id. */
   pipelines: Partitioned<Pipeline>;
-  /** Project id -> its jobs' ids (the job records are the core's `jobs`). */
+  /** Project id -> its jobs' ids (the job records are `jobs`). */
   projectJobs: Partitioned<number>;
   /** Pipeline id -> its jobs' ids. */
   pipelineJobs: Partitioned<number>;
@@ -235,12 +237,18 @@ export interface JobInput {
   token?: string;
 }
 
+/** Stores a new job record (its id the next of the instance's), with the defaults of the fields not given. */
+export function createJob(draft: State, fields: Omit<Parameters<typeof newJob>[0], 'id'>, now: number): Job {
+  const job = newJob({ ...fields, id: ids.next(draft, 'job') }, now);
+  tset(draft.jobs, job.id, job);
+  return job;
+}
+
 /** A new job in a pipeline; a running one gets its CI_JOB_TOKEN. Returns the job and its token. */
 export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number): { job: Job; token: string } {
   const status = input.status ?? 'running';
   const running = status === 'running';
-  const job = newJob({
-    id: coreIds.next(draft, 'job'),
+  const job = createJob(draft, {
     projectId: pipeline.projectId,
     name: input.name,
     status,
@@ -257,7 +265,6 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
     tagList: [...(input.tagList ?? [])].sort(),
     runner: input.runner ?? (running ? { id: 1, description: 'emulator-runner', runnerType: 'instance_type' } : null),
   }, now);
-  tset(draft.jobs, job.id, job);
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;

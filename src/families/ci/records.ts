@@ -1,5 +1,5 @@
 // The CI records a project keeps: variables (of projects, groups and the instance), pipelines,
-// and what a job carries beyond the core's record (src/store/state.ts `Job`): its artifacts.
+// jobs and their artifacts.
 
 export type VariableType = 'env_var' | 'file';
 
@@ -27,9 +27,13 @@ export interface CiLimits {
 
 export const DEFAULT_CI_LIMITS: CiLimits = { project_ci_variables: 8000, group_ci_variables: 30000, ci_instance_level_variables: 25 };
 
-export type PipelineStatus =
+/** Ci::HasStatus: what a job (and so a pipeline) may be. */
+export type JobStatus =
   | 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceling' | 'canceled'
   | 'skipped' | 'manual' | 'scheduled';
+
+/** A pipeline's status: a job's, composed from its jobs' (`compositeStatus`). */
+export type PipelineStatus = JobStatus;
 
 /** Ci::Pipeline: one run for a ref and commit; a child pipeline names its parent. */
 export interface Pipeline {
@@ -93,4 +97,53 @@ export interface ArtifactCdn {
   ttlSeconds: number;
   /** Signs the URLs; drawn from the world's seed when the CDN is switched on. */
   secret: string;
+}
+
+/** The runner a job ran on, as Entities::Ci::Runner shows it. */
+export interface JobRunner {
+  id: number;
+  description: string;
+  runnerType: 'instance_type' | 'group_type' | 'project_type';
+}
+
+/**
+ * A CI job (Ci::Build), in the world's `jobs`: its job token is valid while it runs
+ * (authentication asks this family who a job token acts as: the `jobUser` operation).
+ */
+export interface Job {
+  id: number;
+  projectId: number;
+  name: string;
+  status: JobStatus;
+  userId: number;
+  ref: string;
+  /** The pipeline it belongs to; null only while a fixture's jobs wait for the CI seed phase. */
+  pipelineId: number | null;
+  stage: string;
+  tag: boolean;
+  /** The commit it ran on; null when the project has no repository. */
+  sha: string | null;
+  createdAt: number;
+  queuedAt: number | null;
+  startedAt: number | null;
+  finishedAt: number | null;
+  erasedAt: number | null;
+  coverage: number | null;
+  allowFailure: boolean;
+  failureReason: string | null;
+  tagList: string[];
+  runner: JobRunner | null;
+  /** Retried jobs are hidden from lists unless asked for (`include_retried`). */
+  retried: boolean;
+  /** The log, as stored (job tokens and masked values already masked). */
+  trace: string;
+}
+
+/** A job record with its defaults: what the fields not given start as. */
+export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' | 'userId' | 'ref'> & Partial<Job>, now: number): Job {
+  return {
+    pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
+    coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
+    ...fields,
+  };
 }

@@ -8,8 +8,9 @@ import { epicsGroupSchema } from './schema.js';
 import { seedEpics, type FixtureEpicsPart } from './seed.js';
 import { emptyEpicsSlice, forgetGroupEpics, type EpicsSlice } from './store.js';
 
-export const epics: Family<EpicsSlice, { group: FixtureEpicsPart }> = defineFamily({
+export const epics: Family<EpicsSlice, { group: FixtureEpicsPart }, { noteable: 'Epic' }> = defineFamily({
   name: 'epics',
+  noteables: ['Epic'],
   schema: { group: epicsGroupSchema },
   state: emptyEpicsSlice,
   seed: { after: ['groups', 'users', 'labels'], run: seedEpics },

@@ -2,9 +2,9 @@
 // (app/services/system_notes/issuables_service.rb, time_tracking_service.rb): a title's change
 // marked character by character, assignees, due date, time tracking; and the note itself.
 import type { Draft } from 'immer';
-import { addNote, noteKey, type Note, type NoteableType } from '../../store/notes.js';
+import { addNote, noteKey, type Note } from '../../store/notes.js';
 import { tget } from '../../store/table.js';
-import type { State } from '../world.js';
+import type { NoteableType, State } from '../world.js';
 import { formatDuration } from './duration.js';
 
 /** Array#to_sentence: `a`, `a and b`, `a, b, and c`. */

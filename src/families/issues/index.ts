@@ -12,8 +12,9 @@ import { issuesProjectSchema } from './schema.js';
 import { seedIssues, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetProjectIssues, type IssuesSlice } from './store.js';
 
-export const issues: Family<IssuesSlice, { project: FixtureIssuesPart }> = defineFamily({
+export const issues: Family<IssuesSlice, { project: FixtureIssuesPart }, { noteable: 'Issue' }> = defineFamily({
   name: 'issues',
+  noteables: ['Issue'],
   schema: { project: issuesProjectSchema },
   state: emptyIssuesSlice,
   seed: { after: ['groups', 'projects', 'users', 'milestones', 'labels', 'epics'], run: seedIssues },

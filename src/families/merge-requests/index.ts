@@ -14,8 +14,9 @@ import { mergeRequestsProjectSchema } from './schema.js';
 import { seedMergeRequests, type FixtureMergeRequestsPart } from './seed.js';
 import { emptyMergeRequestsSlice, forgetProjectMergeRequests, type MergeRequestsSlice } from './store.js';
 
-export const mergeRequests: Family<MergeRequestsSlice, { project: FixtureMergeRequestsPart }> = defineFamily({
+export const mergeRequests: Family<MergeRequestsSlice, { project: FixtureMergeRequestsPart }, { noteable: 'MergeRequest' }> = defineFamily({
   name: 'merge-requests',
+  noteables: ['MergeRequest'],
   schema: { project: mergeRequestsProjectSchema },
   state: emptyMergeRequestsSlice,
   seed: { after: ['users', 'projects', 'repositories', 'milestones', 'labels', 'issues'], run: seedMergeRequests },

@@ -1,7 +1,7 @@
 // What a note hangs on, as the routes address it (NotesHelpers#find_noteable): an issue or a
 // merge request by iid, a project snippet by id, an epic by id (not iid). Each is found only when
 // the caller may read it and its notes; otherwise `404 <Type> Not Found`.
-import type { Note, NoteableType } from '../../store/notes.js';
+import type { Note } from '../../store/notes.js';
 import { noteKey } from '../../store/notes.js';
 import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
@@ -10,7 +10,7 @@ import { readableEpic, type EpicTarget } from '../epics/index.js';
 import { readableIssue, type IssueTarget } from '../issues/index.js';
 import { readableMergeRequest, type MergeRequestTarget } from '../merge-requests/index.js';
 import { findProjectSnippet } from '../snippets/index.js';
-import type { State } from '../world.js';
+import type { NoteableType, State } from '../world.js';
 import { noteableNotFound } from './errors.js';
 
 /** An issue or a merge request with its project, an epic with its group: what takes quick actions and internal notes. */

@@ -1,12 +1,12 @@
 // The notes of a fixture's issues and merge requests (a project's `notes`), and of its epics (a
 // group's `notes`): comments, internal notes and system notes as data, in the order given.
 import { EmulatorError } from '../../core/errors.js';
-import { addNote, noteKey, type NoteableType } from '../../store/notes.js';
+import { addNote, noteKey } from '../../store/notes.js';
 import { pget, tget } from '../../store/table.js';
 import { issueByIid } from '../issues/index.js';
 import { fixtureUserId } from '../users/index.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
-import type { State } from '../world.js';
+import type { NoteableType, State } from '../world.js';
 
 /** A note of a fixture: on one issue or merge request (by iid) of the project, or one epic (by iid) of the group. */
 export interface FixtureNote {

@@ -4,6 +4,7 @@ import { defineFamily, type Family } from '../define.js';
 import { projectRoutes } from './routes.js';
 import { DESTROY_PROJECT } from './rules.js';
 import { seedProjects, type FixtureProjectPart } from './seed.js';
+import { createProjectOnPush } from './push-to-create.js';
 
 export const projects: Family<object, { project: FixtureProjectPart }> = defineFamily({
   name: 'projects',
@@ -11,6 +12,7 @@ export const projects: Family<object, { project: FixtureProjectPart }> = defineF
   routes: projectRoutes,
   seed: { after: ['users', 'groups'], run: seedProjects },
   tasks: [DESTROY_PROJECT],
+  git: { createOnPush: createProjectOnPush },
 });
 
 export * from './rules.js';

@@ -2,8 +2,9 @@
 // job tokens) and job-token allowlist. Families that keep more per project seed it after this.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
 import { accessLevel, type RoleName } from '../../policy/access.js';
-import { coreIds, newJob, type Job, type Visibility } from '../../store/state.js';
-import { tget, tset, tvalues } from '../../store/table.js';
+import type { Visibility } from '../../store/state.js';
+import { createJob, type JobStatus } from '../ci/index.js';
+import { tget, tvalues } from '../../store/table.js';
 import { membersOf, setMembership } from '../../store/members.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { createToken, createUser, fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken } from '../users/index.js';
@@ -12,7 +13,7 @@ import { createProject, normalizeProjectInput, validateProject } from './rules.j
 
 export interface FixtureJob {
   name: string;
-  status?: Job['status'];
+  status?: JobStatus;
   user: string;
   ref?: string;
   /** The job's CI_JOB_TOKEN; generated when absent. */
@@ -69,12 +70,10 @@ function seedProject(draft: State, p: FixtureProjectPart, now: number) {
     handle.tokens.push(createToken(draft, bot.id, { ...t, kind: 'project' }, now).token);
   }
   for (const j of p.jobs ?? []) {
-    const id = coreIds.next(draft, 'job');
     const status = j.status ?? 'running';
-    const job: Job = newJob({ id, projectId: project.id, name: j.name, status, userId: fixtureUserId(draft, j.user, where), ref: j.ref ?? 'main', ...(status === 'running' ? { startedAt: now } : {}) }, now);
-    tset(draft.jobs, id, job);
-    const token = createToken(draft, job.userId, { kind: 'job', token: j.token, projectId: project.id, jobId: id, name: j.name }, now);
-    handle.jobs[j.name] = { id, token: token.token };
+    const job = createJob(draft, { projectId: project.id, name: j.name, status, userId: fixtureUserId(draft, j.user, where), ref: j.ref ?? 'main', ...(status === 'running' ? { startedAt: now } : {}) }, now);
+    const token = createToken(draft, job.userId, { kind: 'job', token: j.token, projectId: project.id, jobId: job.id, name: j.name }, now);
+    handle.jobs[j.name] = { id: job.id, token: token.token };
   }
   for (const path of p.job_token_allowlist ?? []) {
     const e = tget(draft.paths, path.toLowerCase());

@@ -2,15 +2,17 @@
 // volume (isomorphic-git reads the gitdir directly), the refs as the world has them now,
 // files and history at a revision, and an export that the real `git` can check.
 import type { FsClient } from 'isomorphic-git';
-import { exportRepository } from '../../git/export.js';
+import { cloneRepository, exportRepository } from '../../git/export.js';
 import { log, type LogEntry, type LogOptions } from '../../git/history.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
 import type { Project } from '../../store/state.js';
 import type { State } from '../world.js';
+import { namedProject, type Host } from '../define.js';
+import { projectFullPath } from '../../policy/paths.js';
 import type { TagRef } from './records.js';
 import { fileAt } from './commit-service.js';
-import { defaultBranchName, repoView, resolveCommit } from './rules.js';
+import { defaultBranchName, objectsOf, repoView, resolveCommit } from './rules.js';
 import { branchesRecord, tagsRecord } from './refs.js';
 
 export interface RepositoryRefs {
@@ -104,4 +106,38 @@ export function repositoryHandle(objects: () => RepositoryObjects, world: () => 
     },
   };
   return handle;
+}
+
+/** `emulator.git(project)`: the repository for tests, with the URL git clones it from and a working copy of it. */
+export interface GitRepository extends RepositoryHandle {
+  /** Where git clones it from: `http_url_to_repo` of the project. */
+  readonly url: string;
+  /** Writes a working copy to `dir` as `git clone` would (origin is `url`, or `options.url`); needs no git binary. */
+  clone(dir: string, options?: { url?: string }): Promise<void>;
+}
+
+/** What the repositories family adds to the emulator for tests (its test handle). */
+export interface RepositoriesMembers {
+  /**
+   * A project's repository, for tests: its objects (isomorphic-git can read the gitdir on `fs`),
+   * its refs as the world has them now, files at a revision, the log, an export to a real
+   * directory that the `git` command reads, and `clone(dir)`: a working copy whose `origin` is
+   * the repository's URL on this emulator (`http_url_to_repo`; `{ url }` for a server's).
+   */
+  git(project: number | string): GitRepository;
+}
+
+export function repositoriesMembers(host: Host): RepositoriesMembers {
+  return {
+    git(project) {
+      const find = namedProject(host, project);
+      const objects = () => objectsOf({ db: host.objects, state: host.state(), update: (recipe) => void host.update(recipe), current: () => host.state() }, find());
+      const handle = repositoryHandle(objects, () => host.state(), find);
+      const url = () => `${host.url()}/${projectFullPath(host.state(), find())}.git`;
+      Object.defineProperty(handle, 'url', { get: url, enumerable: true });
+      return Object.assign(handle as RepositoryHandle & { readonly url: string }, {
+        clone: (dir: string, options: { url?: string } = {}) => cloneRepository(objects(), handle.refs(), dir, options.url ?? url()),
+      });
+    },
+  };
 }

@@ -10,14 +10,18 @@ export * from './multi-service.js';
 export * from './change-service.js';
 export * from './protections.js';
 export * from './post-push.js';
-export { repositoryHandle, type RepositoryHandle, type RepositoryRefs } from './handle.js';
+export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
+export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
 
 import { repositorySchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
 import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
+import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
+import { REPOSITORY_STORAGE } from './rules.js';
+import { REPOSITORIES_GIT } from './git.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -35,11 +39,14 @@ export interface RepositoriesSlice {
   postPushMessages?: Table<{ message: string; expiresAt: number }>;
 }
 
-export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }> = defineFamily({
+export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }, { handle: RepositoriesMembers }> = defineFamily({
   name: 'repositories',
   schema: { project: repositorySchema },
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
+  handle: repositoriesMembers,
+  provides: { objectStorage: REPOSITORY_STORAGE },
+  git: REPOSITORIES_GIT,
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);

@@ -5,6 +5,7 @@ import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, fixtureGroupPath, groupWhere, type Family, type SeedRun } from '../define.js';
 import { EmulatorError } from '../../core/errors.js';
+import { namespaceByIdOrPath } from '../../policy/paths.js';
 import { scimRoutes } from './routes.js';
 import { newScimToken, type ScimSlice } from './rules.js';
 
@@ -38,6 +39,13 @@ export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFa
   schema: { group: object({ scim_token: opt(str) }) },
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),
   seed: { after: ['groups'], run: seedScim },
+  provides: {
+    scimToken(host, groupPath) {
+      const group = namespaceByIdOrPath(host.state(), groupPath);
+      if (!group || group.kind !== 'group') throw new EmulatorError(`no group '${groupPath}'`);
+      return host.update((draft) => createScimToken(draft, group.id));
+    },
+  },
   routes: scimRoutes,
   forget: {
     group: (draft, id) => {

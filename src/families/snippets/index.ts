@@ -10,6 +10,7 @@ import { personalSnippetRoutes, projectSnippetRoutes } from './routes.js';
 import { projectSnippetsSchema, userSnippetsSchema } from './schema.js';
 import { seedSnippets, type FixtureProjectSnippetsPart, type FixtureUserSnippetsPart } from './seed.js';
 import { forgetSnippet } from './service.js';
+import { SNIPPETS_GIT } from './git.js';
 
 export interface SnippetsSlice {
   /** Snippet id -> the snippet. */
@@ -22,12 +23,14 @@ export interface SnippetsSlice {
   publicSnippetIds: Table<number>;
 }
 
-export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }> = defineFamily({
+export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }, { noteable: 'Snippet' }> = defineFamily({
   name: 'snippets',
+  noteables: ['Snippet'],
   schema: { user: userSnippetsSchema, project: projectSnippetsSchema },
   state: () => ({ snippets: emptyTable(), projectSnippetIds: emptyTable(), userSnippetIds: emptyTable(), publicSnippetIds: emptyTable() }),
   seed: { after: ['users', 'projects', 'repositories'], run: seedSnippets },
   routes: [...projectSnippetRoutes, ...personalSnippetRoutes],
+  git: SNIPPETS_GIT,
   forget: {
     project: (draft, id) => {
       const d = draft as State;
@@ -44,10 +47,9 @@ export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; pr
 
 export type { Snippet } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
-export { canReadSnippet, canAdminSnippet, canUpdateSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
+export { canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
 export { snippetEntity, basicSnippetEntity } from './entity.js';
-export { snippetRepoKey, snippetHead, snippetPathsAt, SNIPPET_MAX_FILES } from './repository.js';
-export { recordSnippetPush } from './service.js';
+export { snippetRepoKey, snippetHead } from './repository.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);

@@ -1,11 +1,11 @@
 // `emulator.moves`: what a test (or the control API) sees and steers of storage moves, over the
 // emulator's store. Moves themselves advance only on the clock (`clock.advance`, `runUntilIdle`).
-import type { Draft } from 'immer';
 import { EmulatorError } from '../../core/errors.js';
 import { parseDuration } from '../../core/clock.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
 import { isRepositoryReadOnly, repositoryStorageOf, type StorageShard } from '../repositories/index.js';
 import type { State } from '../world.js';
+import type { Host } from '../define.js';
 import { MOVE_FAILURES, type ContainerType, type MoveFailure, type StorageMove } from './records.js';
 import { allMoves, failMove, findMove, movesOf, planFailure } from './rules.js';
 import { checkShards } from './seed.js';
@@ -33,9 +33,13 @@ export interface MovesControl {
   setShards(shards: { name: string; weight?: number }[]): void;
 }
 
-interface StoreLike {
-  readonly state: State;
-  update(recipe: (draft: Draft<State>) => void): unknown;
+/** What the storage moves family adds to the emulator for tests (its test handle). */
+export interface MovesMembers {
+  /**
+   * Repository storage moves: list and inspect them, choose ahead how one fails, set how long
+   * each step takes. Moves advance on the clock (`clock.advance`, `runUntilIdle`).
+   */
+  readonly moves: MovesControl;
 }
 
 const TYPES: readonly ContainerType[] = ['project', 'snippet', 'group'];
@@ -60,37 +64,37 @@ function containerIdOf(state: State, type: ContainerType, container: number | st
   return found;
 }
 
-export function movesControl(store: StoreLike): MovesControl {
+export function movesControl(host: Pick<Host, 'state' | 'update'>): MovesControl {
   return {
-    list: (type) => (type ? allMoves(store.state, checkType(type)) : TYPES.flatMap((t) => allMoves(store.state, t))),
-    get: (type, id) => findMove(store.state, checkType(type), id),
-    of: (type, container) => movesOf(store.state, checkType(type), containerIdOf(store.state, checkType(type), container)),
-    isReadOnly: (type, container) => isRepositoryReadOnly(store.state, checkType(type), containerIdOf(store.state, checkType(type), container)),
-    storageOf: (type, container) => repositoryStorageOf(store.state, checkType(type), containerIdOf(store.state, checkType(type), container)),
+    list: (type) => (type ? allMoves(host.state(), checkType(type)) : TYPES.flatMap((t) => allMoves(host.state(), t))),
+    get: (type, id) => findMove(host.state(), checkType(type), id),
+    of: (type, container) => movesOf(host.state(), checkType(type), containerIdOf(host.state(), checkType(type), container)),
+    isReadOnly: (type, container) => isRepositoryReadOnly(host.state(), checkType(type), containerIdOf(host.state(), checkType(type), container)),
+    storageOf: (type, container) => repositoryStorageOf(host.state(), checkType(type), containerIdOf(host.state(), checkType(type), container)),
     failNext(type, container, failure) {
       const t = checkType(type);
-      const id = containerIdOf(store.state, t, container);
+      const id = containerIdOf(host.state(), t, container);
       const f = checkFailure(failure, true);
-      store.update((draft) => planFailure(draft, t, id, f));
+      host.update((draft) => planFailure(draft, t, id, f));
     },
     fail(type, id, failure) {
       const t = checkType(type);
       const f = checkFailure(failure)!;
-      if (!findMove(store.state, t, id)) throw new EmulatorError(`no ${t} repository storage move ${id}`);
-      store.update((draft) => failMove(draft, t, id, f));
+      if (!findMove(host.state(), t, id)) throw new EmulatorError(`no ${t} repository storage move ${id}`);
+      host.update((draft) => failMove(draft, t, id, f));
     },
     get stepTime() {
-      return store.state.storageMoveStep;
+      return host.state().storageMoveStep;
     },
     setStepTime(step) {
       const ms = parseDuration(step);
       if (ms <= 0) throw new EmulatorError('a storage move step must take some time');
-      store.update((draft) => void (draft.storageMoveStep = ms));
+      host.update((draft) => void (draft.storageMoveStep = ms));
     },
-    shards: () => store.state.storageShards.map((s) => ({ ...s })),
+    shards: () => host.state().storageShards.map((s) => ({ ...s })),
     setShards(shards) {
       const list = checkShards(shards);
-      store.update((draft) => void (draft.storageShards = list));
+      host.update((draft) => void (draft.storageShards = list));
     },
   };
 }

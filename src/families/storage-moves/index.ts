@@ -6,9 +6,11 @@ import { emptyTable } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { DEFAULT_STEP_MS, forgetMoves, SCHEDULE_ALL_MOVES, STEP_MOVE, type StorageMovesSlice } from './rules.js';
 import { storageMoveRoutes } from './routes.js';
+import { movesControl, type MovesMembers } from './control.js';
+import { movesControlRoutes } from './control-routes.js';
 import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } from './seed.js';
 
-export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }> = defineFamily({
+export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }, { handle: MovesMembers }> = defineFamily({
   name: 'storage-moves',
   schema: { top: storageTopSchema, project: storageProjectSchema },
   state: () => ({
@@ -20,9 +22,11 @@ export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; 
   seed: { after: ['projects', 'repositories'], run: seedStorage },
   routes: storageMoveRoutes,
   tasks: [STEP_MOVE, SCHEDULE_ALL_MOVES],
+  handle: (host) => ({ moves: movesControl(host) }),
+  control: { endpoint: 'moves', routes: movesControlRoutes },
   forget: { project: (draft, id) => forgetMoves(draft, 'project', id), group: (draft, id) => forgetMoves(draft, 'group', id) },
 });
 
-export { movesControl, type MovesControl } from './control.js';
+export type { MovesControl, MovesMembers } from './control.js';
 export { MOVE_FAILURES, TRANSITIONS, inProgress, type ContainerType, type MoveFailure, type MoveState, type StorageMove } from './records.js';
 export type { FixtureStorage } from './seed.js';

@@ -4,7 +4,9 @@
 import { userSchema } from './schema.js';
 import { emptyTable, tdel, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
-import { defineFamily, type Family } from '../define.js';
+import { defineFamily, type Family, type Host } from '../define.js';
+import { EmulatorError } from '../../core/errors.js';
+import { createSession, findUserByUsername, recordSignIn } from './rules.js';
 import { recordActivity } from './activity.js';
 import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
@@ -40,12 +42,24 @@ export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily
   on: { request: recordActivity },
   seed: { run: seedUsers },
   tasks: [DESTROY_USER],
+  provides: { signIn },
   // A deleted project's or group's access tokens die with it, and so do its own runners.
   forget: {
     project: (draft, id) => forgetOwner(draft as State, 'project', id),
     group: (draft, id) => forgetOwner(draft as State, 'group', id),
   },
 });
+
+/** A session for the user, as if signed in on the web at the host's time. */
+function signIn(host: Host, username: string): string {
+  const user = findUserByUsername(host.state(), username);
+  if (!user) throw new EmulatorError(`no user '${username}'`);
+  return host.update((draft) => {
+    const cookie = createSession(draft, user.id);
+    recordSignIn(draft, user.id, host.now());
+    return cookie;
+  });
+}
 
 function forgetOwner(draft: State, kind: 'project' | 'group', id: number): void {
   for (const t of tvalues(draft.tokens)) {

@@ -1,41 +1,14 @@
-// Who may fetch from and push to a repository over HTTP, as GitLab decides it
+// Who is calling over git's smart HTTP, as GitLab finds it
 // (app/controllers/repositories/git_http_client_controller.rb, lib/gitlab/auth.rb
-// find_for_git_client and abilities_for_scopes, lib/gitlab/git_access.rb check), with its messages.
-import { ApiError } from '../../core/errors.js';
+// find_for_git_client), and its 401; who may then use a repository is its family's to say.
+import type { ApiError } from '../../core/errors.js';
 import type { Caller } from '../../http/auth.js';
-import { canReadProject } from '../../policy/access.js';
-import { projectByIdOrPath } from '../../policy/paths.js';
-import { canPushCode, canReadCode } from '../../families/repositories/index.js';
-import type { State } from '../../families/world.js';
-import type { CoreState, Project, Token, User } from '../../store/state.js';
+import { plainError } from '../../http/git-access.js';
+import { OPERATIONS } from '../../families/registry.js';
+import type { CoreState, Token, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { today } from '../../policy/access.js';
 import { looksLikeLfsToken, lfsTokenValid } from './lfs-token.js';
-
-export type GitCommand = 'git-upload-pack' | 'git-receive-pack';
-
-/** What a caller's credentials allow at all (Gitlab::Auth's authentication abilities). */
-export type Ability = 'download_code' | 'push_code' | 'build_download_code';
-
-// Gitlab::GitAccess::ERROR_MESSAGES.
-export const MESSAGES = {
-  download: 'You are not allowed to download code from this project.',
-  upload: 'You are not allowed to upload code for this project.',
-  authDownload: 'You are not allowed to download code.',
-  authUpload: 'You are not allowed to upload code.',
-  projectNotFound: "The project you were looking for could not be found or you don't have permission to view it.",
-  commandNotAllowed: "The command you're trying to execute is not allowed.",
-  readOnly: 'The repository is temporarily read-only. Please try again later.',
-  archived: "You can't push code to an archived project.",
-  pushCode: 'You are not allowed to push code to this project.',
-} as const;
-
-const PLAIN = 'text/plain; charset=utf-8';
-
-/** `render plain:` with a status, as GitHttpController renders an access error. */
-export const plainError = (status: number, text: string, headers: Record<string, string> = {}) => new ApiError(status, text, headers, PLAIN);
-export const gitForbidden = (text: string) => plainError(403, text);
-export const gitNotFound = (text: string = MESSAGES.projectNotFound) => plainError(404, text);
 
 /** GitHttpClientController#render_access_denied, with the challenge that makes git ask for credentials. */
 export function accessDenied(origin: string): ApiError {
@@ -45,46 +18,6 @@ export function accessDenied(origin: string): ApiError {
     `HTTP Basic: Access denied. If a password was provided for Git authentication, the password was incorrect or you're required to use a token instead of a password. If a token was provided, it was either incorrect, expired, or improperly scoped. See ${help}`,
     { 'WWW-Authenticate': 'Basic realm="GitLab"' },
   );
-}
-
-/**
- * The repository a git URL names: `/<full path>(.git)`, or a project's wiki, `/<full path>.wiki(.git)`
- * (`wiki`); `dotGit` says whether the suffix was there.
- */
-export interface GitTarget {
-  fullPath: string;
-  dotGit: boolean;
-  project: Project | undefined;
-  /** The project's wiki repository, not its code. */
-  wiki: boolean;
-}
-
-export function gitTarget(state: CoreState, repoPath: string): GitTarget {
-  const path = repoPath.replace(/^\/+/, '');
-  const dotGit = path.endsWith('.git');
-  const fullPath = dotGit ? path.slice(0, -4) : path;
-  const wiki = fullPath.endsWith('.wiki');
-  const projectPath = wiki ? fullPath.slice(0, -5) : fullPath;
-  const project = /^\d+$/.test(projectPath) ? undefined : projectByIdOrPath(state, projectPath);
-  return { fullPath, dotGit, project: project && !project.pendingDelete ? project : undefined, wiki };
-}
-
-const SCOPE_ABILITIES: Record<string, Ability[]> = {
-  api: ['download_code', 'push_code'],
-  read_api: ['download_code'],
-  read_repository: ['download_code'],
-  write_repository: ['download_code', 'push_code'],
-};
-
-/** Gitlab::Auth#abilities_for_scopes, for what git needs; OAuth tokens (with `api`) have every ability, a job token the build's. */
-export function abilitiesOf(caller: Caller): ReadonlySet<Ability> {
-  if (caller.method === 'none') return new Set(['download_code']);
-  // An OAuth token (with `api`), and an LFS token (read_write_project_authentication_abilities).
-  if (caller.method === 'oauth' || caller.method === 'lfs_token') return new Set(['download_code', 'push_code']);
-  if (caller.method === 'job') return new Set(['build_download_code']);
-  const out = new Set<Ability>();
-  for (const s of caller.token?.scopes ?? []) for (const a of SCOPE_ABILITIES[s] ?? []) out.add(a);
-  return out;
 }
 
 /** A token that works now: not expired, not revoked. */
@@ -116,58 +49,11 @@ export function findForGitClient(state: CoreState, login: string, password: stri
   const user = tget(state.users, token.userId);
   if (login === 'gitlab-ci-token') {
     if (token.kind !== 'job') return null;
-    const job = token.jobId !== undefined ? tget(state.jobs, token.jobId) : undefined;
-    const runner = job ? tget(state.users, job.userId) : undefined;
-    return job && job.status === 'running' && mayLogIn(runner) ? { user: runner, method: 'job', token } : null;
+    const runner = OPERATIONS.jobUser(state, token);
+    return mayLogIn(runner) ? { user: runner, method: 'job', token } : null;
   }
   if (token.kind === 'oauth') return login === 'oauth2' && token.scopes.includes('api') && mayLogIn(user) ? { user, method: 'oauth', token } : null;
   if (token.kind === 'job') return null;
   if (token.kind === 'impersonation' && !state.instance.settings.impersonation_enabled) return null;
   return mayLogIn(user) ? { user, method: token.kind, token } : null;
 }
-
-/** ProjectPolicy `download_code`: who may read the project, where its repository is open to them. */
-export function canDownloadCode(state: State, user: User | null, project: Project, now: number): boolean {
-  return canReadProject(state, user, project, now) && canReadCode(state, user, project, now);
-}
-
-/** Whether anyone may clone the project without credentials (`http_download_allowed?`). */
-export function anonymousCanDownload(state: State, project: Project, now: number): boolean {
-  return canDownloadCode(state, null, project, now);
-}
-
-/**
- * Gitlab::GitAccess#check for one command, up to the per-ref rules of a push (`changes == ANY`).
- * Throws GitLab's 403 or 404 with its plain-text message. `readOnly` is where a repository that
- * cannot take writes (a storage move in progress) refuses a push.
- */
-export function checkAccess(state: State, caller: Caller, target: GitTarget, command: string | null, now: number, readOnly: (project: Project) => boolean): Project {
-  const abilities = abilitiesOf(caller);
-  if (command === 'git-upload-pack' && !abilities.has('download_code') && !abilities.has('build_download_code')) throw gitForbidden(MESSAGES.authDownload);
-  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
-  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
-  const project = target.project;
-  if (!project) throw gitNotFound();
-  const user = caller.user;
-  if (caller.method === 'job') {
-    // A job's token reaches its own project and those that allow it (the inbound allowlist).
-    const source = caller.token?.projectId;
-    if (source !== project.id && (source === undefined || !project.jobTokenAllowlist.includes(source))) {
-      const from = source !== undefined ? tget(state.projects, source) : undefined;
-      throw gitForbidden(`Authentication by CI/CD job token not allowed from ${from?.path ?? ''} to ${project.path}.`);
-    }
-    if (!canDownloadCode(state, user, project, now)) throw gitForbidden(`Insufficient permissions to pull from the repository of project ${project.path}.`);
-  } else if (!canReadProject(state, user, project, now)) throw gitNotFound();
-  if (command === 'git-upload-pack') {
-    const asUser = abilities.has('download_code') && canDownloadCode(state, user, project, now);
-    if (!asUser && !abilities.has('build_download_code') && !anonymousCanDownload(state, project, now)) throw gitForbidden(MESSAGES.download);
-    return project;
-  }
-  // check_push_access!: the single place a repository that may not take writes refuses a push.
-  if (readOnly(project)) throw gitForbidden(MESSAGES.readOnly);
-  if (project.archived) throw gitForbidden(MESSAGES.archived);
-  if (!user) throw gitForbidden(MESSAGES.upload);
-  if (!canPushCode(state, user, project, now)) throw gitForbidden(MESSAGES.pushCode);
-  return project;
-}
-

@@ -5,10 +5,8 @@
 import { ANONYMOUS, type Caller } from '../../http/auth.js';
 import type { Authenticator } from '../../http/surface.js';
 import type { State } from '../../families/world.js';
-import { accessDenied, anonymousCanDownload, findForGitClient } from './access.js';
-import { anonymousCanDownloadGroupWiki, anonymousCanDownloadWiki } from './wiki.js';
-import { anonymousCanDownloadSnippet } from './snippet.js';
-import { gitRepository, type GitRepository } from './repos.js';
+import { gitRepository } from '../../families/registry.js';
+import { accessDenied, findForGitClient } from './access.js';
 import type { Incoming } from '../../http/incoming.js';
 
 /** The login and password of an `Authorization: Basic` header, or null. */
@@ -33,22 +31,15 @@ export function gitAuthenticator(isDownload: DownloadRequest): Authenticator {
   return (state, request, params, req, now, origin): Caller => {
     if (req.auth === 'none') return ANONYMOUS;
     const credentials = basicCredentials(request);
-    const found = gitRepository(state as State, String(params.repo ?? ''));
+    const repo = gitRepository(state as State, String(params.repo ?? ''));
     if (credentials) {
-      // An LFS token is a project's: it opens that project's repository only.
-      const caller = findForGitClient(state, credentials.login, credentials.password, now, found.kind === 'project' ? found.target.project?.id : undefined);
+      // An LFS token is a project's: it opens that project's repositories only.
+      const caller = findForGitClient(state, credentials.login, credentials.password, now, repo?.tokenProject);
       if (!caller) throw accessDenied(origin);
       return caller;
     }
-    if (isDownload(request, params) && anyoneMayDownload(state as State, found, now)) return ANONYMOUS;
+    // `http_download_allowed?`: whether a guest may read the repository (`guest_read_ability` of its kind).
+    if (isDownload(request, params) && repo?.anonymousDownload(state as State, now)) return ANONYMOUS;
     throw accessDenied(origin);
   };
-}
-
-/** `http_download_allowed?`: whether a guest may read the repository (`guest_read_ability` of its kind). */
-function anyoneMayDownload(state: State, found: GitRepository, now: number): boolean {
-  if (found.kind === 'snippet') return anonymousCanDownloadSnippet(state, found.snippet, now);
-  if (found.kind === 'groupWiki') return anonymousCanDownloadGroupWiki(state, found.group, now);
-  const { project, wiki } = found.target;
-  return !!project && (wiki ? anonymousCanDownloadWiki : anonymousCanDownload)(state, project, now);
 }

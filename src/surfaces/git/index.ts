@@ -9,32 +9,16 @@ import type { Reply, RouteDef } from '../../http/route.js';
 import { route, type Context } from '../../families/define.js';
 import { renderApiError, type Surface } from '../../http/surface.js';
 import { str } from '../../http/params.js';
-import type { State } from '../../families/world.js';
-import type { Project } from '../../store/state.js';
-import { isRepositoryReadOnly } from '../../families/repositories/index.js';
 import { postReceive, settle } from '../../families/registry.js';
-import { checkAccess, gitForbidden, gitTarget, MESSAGES, plainError } from './access.js';
-import { batchObjects, checkLfsAccess, checkUpload, lfsBatch, lfsBlob, linkLfsObject } from './lfs.js';
-import { projectFullPath } from '../../policy/paths.js';
+import { createOnPush, gitRepository, type GitRepository } from '../../families/registry.js';
+import { abilitiesOf, checkCommand, gitNotFound, plainError } from '../../http/git-access.js';
+import { batchObjects, checkLfsAccess, checkUpload, lfsBatch } from './lfs.js';
 import { gitAuthenticator } from './auth.js';
-import { ensureProjectOnPush } from './push-to-create.js';
-import { applyProjectPush, receivePack, receivePackAdvertisement, type PushBase } from './receive-pack.js';
-import { advertisedRefs } from './refs.js';
-import { applyWikiPush, checkGroupWikiAccess, checkWikiAccess, wikiPushApplier, wikiRefs, wikiRefsOf } from './wiki.js';
-import { uploadPack, uploadPackAdvertisement, type Refs } from './upload-pack.js';
-import { gitRepository } from './repos.js';
-import { checkSnippetAccess, snippetPushApplier, snippetAdvertised } from './snippet.js';
-import { snippetRepoKey } from '../../families/snippets/index.js';
-import { groupOwner, wikiObjectsKey } from '../../families/wikis/index.js';
+import { receivePack, receivePackAdvertisement } from './receive-pack.js';
+import { uploadPack, uploadPackAdvertisement } from './upload-pack.js';
 
 /** The paths this surface serves: git's endpoints and LFS's under a repository's path. */
 const GIT_PATH = /\/(?:info\/refs|git-upload-pack|git-receive-pack|info\/lfs\/objects\/batch|gitlab-lfs\/objects\/[0-9a-f]{64}(?:\/\d+)?)$/;
-
-/** Whether a repository takes writes now; the storage moves of the spec make it read-only while one runs. */
-export type ReadOnlyCheck = (state: State, project: Project) => boolean;
-
-/** A project's repository is read-only while a storage move of it runs (the repositories family keeps which). */
-export const MOVING_IS_READ_ONLY: ReadOnlyCheck = (state, project) => isRepositoryReadOnly(state, 'project', project.id);
 
 const NO_CACHE = { Expires: 'Fri, 01 Jan 1980 00:00:00 GMT', Pragma: 'no-cache', 'Cache-Control': 'no-cache, max-age=0, must-revalidate' };
 
@@ -56,39 +40,23 @@ const result = (raw: Uint8Array, type: string): Reply => ({ status: 200, raw, co
 
 type GitContext = Context<{ repo: string }>;
 
-/** The repository a request reaches, once the caller may: where its objects are, its refs, how a push to it applies. */
-interface Served {
-  key: number;
-  refs: Refs;
-  receive(c: PushBase, body: Uint8Array): Promise<Uint8Array>;
+/**
+ * The repository a request reaches, once the caller may (Gitlab::GitAccess#check, its family's
+ * rules). A push to a path that names none may create it (push to create); a path that names
+ * none is GitLab's "not found", after the checks of the credentials and the command.
+ */
+function access(ctx: GitContext, command: string | null): GitRepository {
+  let repo = gitRepository(ctx.state, ctx.params.repo);
+  if (!repo && command === 'git-receive-pack' && createOnPush(ctx, ctx.params.repo)) repo = gitRepository(ctx.state, ctx.params.repo);
+  if (!repo) {
+    checkCommand(abilitiesOf(ctx.caller), command);
+    throw gitNotFound();
+  }
+  repo.check(ctx.state, ctx.caller, command, ctx.now());
+  return repo;
 }
 
-export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
-  const access = (ctx: GitContext, command: string | null): Served => {
-    const found = gitRepository(ctx.state, ctx.params.repo);
-    const now = ctx.now();
-    if (found.kind === 'snippet') {
-      const s = checkSnippetAccess(ctx.state, ctx.caller, found.snippet, command, now);
-      return { key: snippetRepoKey(s.id), refs: () => snippetAdvertised(ctx.state, s), receive: (c, body) => receivePack(c, body, snippetPushApplier(s)) };
-    }
-    if (found.kind === 'groupWiki') {
-      const group = checkGroupWikiAccess(ctx.state, ctx.caller, found.group, command, now, isRepositoryReadOnly(ctx.state, 'group', found.group.id));
-      const o = groupOwner(group);
-      return { key: wikiObjectsKey(o), refs: () => wikiRefsOf(ctx.state, o), receive: (c, body) => receivePack(c, body, wikiPushApplier(o)) };
-    }
-    let target = found.target;
-    const writable = (p: Project) => readOnly(ctx.state, p);
-    if (target.wiki) {
-      const project = checkWikiAccess(ctx.state, ctx.caller, target, command, now, writable);
-      return { key: project.id, refs: () => wikiRefs(ctx.state, project), receive: (c, body) => receivePack({ ...c, project }, body, applyWikiPush) };
-    }
-    if (command === 'git-receive-pack' && !target.project) {
-      const made = ensureProjectOnPush(ctx.state, ctx.caller, target, now, ctx.webBase, (change) => ctx.update(change));
-      if (made) target = { ...target, project: made };
-    }
-    const project = checkAccess(ctx.state, ctx.caller, target, command, now, writable);
-    return { key: project.id, refs: () => advertisedRefs(ctx.state, project), receive: (c, body) => receivePack({ ...c, project }, body, applyProjectPush) };
-  };
+export function gitRoutes(): RouteDef[] {
   return [
     route({
       method: 'GET',
@@ -98,7 +66,8 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
         // deny_head_requests
         if (ctx.request.method === 'HEAD') return { status: 403, raw: '', contentType: 'text/plain; charset=utf-8' };
         const service = ctx.params.service ?? null;
-        const { refs } = access(ctx, service);
+        const repo = access(ctx, service);
+        const refs = () => repo.refs(ctx.state);
         if (service === 'git-receive-pack') return result(receivePackAdvertisement(refs), 'application/x-git-receive-pack-advertisement');
         return result(uploadPackAdvertisement(refs, isV2(ctx)), 'application/x-git-upload-pack-advertisement');
       },
@@ -120,8 +89,8 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-upload-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const { key, refs } = access(ctx, 'git-upload-pack');
-        const out = await uploadPack(ctx.env.git.repository(key), refs, requestBody(ctx), isV2(ctx));
+        const repo = access(ctx, 'git-upload-pack');
+        const out = await uploadPack(ctx.env.git.repository(repo.key), () => repo.refs(ctx.state), requestBody(ctx), isV2(ctx));
         return result(out, 'application/x-git-upload-pack-result');
       },
     }),
@@ -130,13 +99,15 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/git-receive-pack',
       params: { repo: str().required() },
       handler: async (ctx) => {
-        const { key, receive } = access(ctx, 'git-receive-pack');
-        const out = await receive(
-          {
-            repo: ctx.env.git.repository(key), state: ctx.state, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change),
-            postReceive: (options) => postReceive(ctx as unknown as Context, options),
-          },
-          requestBody(ctx),
+        const repo = access(ctx, 'git-receive-pack');
+        const out = await receivePack(requestBody(ctx), (pushOptions, commands, pack, atomic) =>
+          repo.push(
+            {
+              repo: ctx.env.git.repository(repo.key), state: ctx.state, user: ctx.user!, now: ctx.now(), webBase: ctx.webBase, update: (change) => ctx.update(change), pushOptions,
+              postReceive: (options) => postReceive(ctx as unknown as Context, options),
+            },
+            commands, pack, atomic,
+          ),
         );
         return result(out, 'application/x-git-receive-pack-result');
       },
@@ -148,9 +119,9 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       params: { repo: str().required() },
       handler: (ctx) => {
         const operation = ctx.raw.operation;
-        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), operation, ctx.now(), ctx.webBase);
-        const url = `${ctx.webBase}/${projectFullPath(ctx.state, project)}.git`;
-        return lfsBatch(ctx.state, ctx.caller, project, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
+        const repo = checkLfsAccess(ctx.state, ctx.caller, gitRepository(ctx.state, ctx.params.repo), operation, ctx.now(), ctx.webBase);
+        const url = `${ctx.webBase}/${repo.lfs.path}.git`;
+        return lfsBatch(ctx.state, ctx.caller, repo, String(operation), batchObjects(ctx.raw.objects), url, ctx.request.headers.get('authorization'), ctx.webBase, ctx.now());
       },
     }),
     route({
@@ -158,10 +129,10 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/gitlab-lfs/objects/:oid{[0-9a-f]{64}}',
       params: { repo: str().required(), oid: str().required() },
       handler: async (ctx) => {
-        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), 'download', ctx.now(), ctx.webBase);
-        const blob = lfsBlob(ctx.state, project, ctx.params.oid);
+        const repo = checkLfsAccess(ctx.state, ctx.caller, gitRepository(ctx.state, ctx.params.repo), 'download', ctx.now(), ctx.webBase);
+        const blob = repo.lfs.object(ctx.state, ctx.params.oid);
         if (!blob) throw plainError(404, 'Not Found');
-        return { status: 200, raw: await ctx.env.git.repository(project.id).readBlob(blob), contentType: 'application/octet-stream' };
+        return { status: 200, raw: await ctx.env.git.repository(repo.key).readBlob(blob), contentType: 'application/octet-stream' };
       },
     }),
     route({
@@ -169,12 +140,12 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
       path: '/:repo{.+\\.git}/gitlab-lfs/objects/:oid{[0-9a-f]{64}}/:size{[0-9]+}',
       params: { repo: str().required(), oid: str().required(), size: str().required() },
       handler: async (ctx) => {
-        const project = checkLfsAccess(ctx.state, ctx.caller, gitTarget(ctx.state, ctx.params.repo), 'upload', ctx.now(), ctx.webBase);
-        if (readOnly(ctx.state, project)) throw gitForbidden(MESSAGES.readOnly);
+        const repo = checkLfsAccess(ctx.state, ctx.caller, gitRepository(ctx.state, ctx.params.repo), 'upload', ctx.now(), ctx.webBase);
+        repo.lfs.assertWritable(ctx.state);
         const content = ctx.body;
         await checkUpload(content, ctx.params.oid, Number(ctx.params.size));
-        const blob = await ctx.env.git.repository(project.id).writeBlob(content);
-        ctx.update(linkLfsObject(project.id, ctx.params.oid, blob));
+        const blob = await ctx.env.git.repository(repo.key).writeBlob(content);
+        ctx.update(repo.lfs.link(ctx.params.oid, blob));
         return { status: 200, raw: '', contentType: 'text/plain; charset=utf-8' };
       },
     }),
@@ -182,19 +153,19 @@ export function gitRoutes(readOnly: ReadOnlyCheck): RouteDef[] {
 }
 
 /**
- * The git surface. `readOnly` is the one place a push asks whether the repository takes writes
- * (GitAccess#check_push_access!): a repository it calls read-only refuses every push with
- * "The repository is temporarily read-only. Please try again later." (403, which git prints as
- * `remote: ...`): by default, a repository that a storage move is moving.
+ * The git surface: git's smart HTTP and Git LFS over the repositories the families serve (the
+ * registry's `gitRepository`), each family deciding who may read or push its repositories and
+ * how a push applies (a repository a storage move is moving refuses every push with "The
+ * repository is temporarily read-only. Please try again later.").
  */
-export function gitSurface(readOnly: ReadOnlyCheck = MOVING_IS_READ_ONLY): Surface {
+export function gitSurface(): Surface {
   return {
     name: 'git',
     prefix: '',
     claims: (pathname) => GIT_PATH.test(pathname),
     // A fetch changes nothing: clones run beside API writes instead of waiting for the write lock.
     readsOnly: (method, pathname) => method === 'POST' && pathname.endsWith('/git-upload-pack'),
-    routes: gitRoutes(readOnly),
+    routes: gitRoutes(),
     authenticate: gitAuthenticator((request, params) => {
       const path = new URL(request.url).pathname;
       if (path.endsWith('/info/lfs/objects/batch')) return params.operation === 'download';

@@ -6,7 +6,7 @@
 // checked, nothing is stored. A blocked user's tokens stop working.
 import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { hmacSha256 } from '../../git/sha256.js';
-import type { Project, User } from '../../store/state.js';
+import type { User } from '../../store/state.js';
 
 /** Gitlab::LfsToken::DEFAULT_EXPIRE_TIME, in seconds. */
 export const LFS_TOKEN_EXPIRY = 7200;
@@ -23,21 +23,21 @@ function sign(user: User, body: string): string {
   return base64url(hmacSha256(secretOf(user), utf8(body)));
 }
 
-/** A token for `user` on `project`, issued at `now` (ms), as JSONWebToken::HMACToken encodes it. */
-export function lfsToken(user: User, project: Project, now: number): string {
+/** A token for `user` on the project `projectId`, issued at `now` (ms), as JSONWebToken::HMACToken encodes it. */
+export function lfsToken(user: User, projectId: number, now: number): string {
   const iat = Math.floor(now / 1000);
   const header = base64url(utf8(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
   // jti is a random uuid in GitLab; here one derived from the rest, so that a world replays the same.
-  const seed = hmacSha256(secretOf(user), utf8(`${project.id}:${iat}`));
+  const seed = hmacSha256(secretOf(user), utf8(`${projectId}:${iat}`));
   const hex = Array.from(seed.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
   const jti = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-  const payload = base64url(utf8(JSON.stringify({ data: { actor: user.username, container_gid: containerGid(project.id) }, jti, iat, nbf: iat - 5, exp: iat + LFS_TOKEN_EXPIRY })));
+  const payload = base64url(utf8(JSON.stringify({ data: { actor: user.username, container_gid: containerGid(projectId) }, jti, iat, nbf: iat - 5, exp: iat + LFS_TOKEN_EXPIRY })));
   return `${header}.${payload}.${sign(user, `${header}.${payload}`)}`;
 }
 
 /** The `Authorization` header the batch API hands out (LfsToken#basic_encoding). */
-export function lfsAuthorization(user: User, project: Project, now: number): string {
-  return `Basic ${toBase64(utf8(`${user.username}:${lfsToken(user, project, now)}`))}`;
+export function lfsAuthorization(user: User, projectId: number, now: number): string {
+  return `Basic ${toBase64(utf8(`${user.username}:${lfsToken(user, projectId, now)}`))}`;
 }
 
 /** Whether `token` looks like a JSON web token (three dot-separated Base64url parts). */

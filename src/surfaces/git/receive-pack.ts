@@ -1,48 +1,13 @@
-// git-receive-pack over smart HTTP: the ref advertisement, then the commands and the pack of a
-// push. GitLab's pre-receive rules (lib/gitlab/checks: push, branch and tag checks) run on every
-// command against the repository as it was before the push; one refused command declines them
-// all, with GitLab's message on side-band 2 (git prints it as `remote: GitLab: ...`). A push that
-// passes writes its objects and moves every ref in one change of the world.
-import { parseCommit, parseTag, treeChildren, type ObjectType } from '../../git/format.js';
-import type { RepositoryObjects } from '../../git/objects.js';
-import { PackError, readPack, type PackedObject } from '../../git/pack.js';
+// git-receive-pack over smart HTTP: the ref advertisement, then the commands, the push options
+// and the pack of a push, and the report git reads back (report-status, side-band). What the
+// push does is the repository's family's (its checks and its one change of the world): the
+// surface hands it the commands and the pack, and reports its outcome, with its messages on
+// side-band 2 (git prints them as `remote: ...`).
 import { concat, FLUSH, PktLineError, pkt, readPackets, sideband, text } from '../../git/pktline.js';
-import {
-  branchNames, branchTip, canDeleteBranch, recordPush, deleteBranchRef, setBranchRef, setTagRef, canPushCode, canPushToBranch, defaultBranchName, draftRefs, findTag, isEmptyRepository, isValidBranchName, protectionsFor,
-  refsOf, type TagRef, otherRefTip, setOtherRef, deleteOtherRef, projectCreatedKey, takePostPushMessage,
-} from '../../families/repositories/index.js';
-import { canAdminTags, canCreateTag, deleteTag, isProtectedTag } from '../../families/tags/index.js';
-import type { State } from '../../families/world.js';
-import { hasProjectRole, projectAccess } from '../../policy/access.js';
-import { projectFullPath } from '../../policy/paths.js';
-import { ACCESS, type Project, type User } from '../../store/state.js';
-import { tget } from '../../store/table.js';
-import type { Draft } from 'immer';
+import { isHiddenRef, type Command, type Outcome } from '../../git/transfer.js';
 import { v0Lines, AGENT, type Refs } from './upload-pack.js';
 
-export const ZERO = '0000000000000000000000000000000000000000';
 const CAPS = `report-status delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 ${AGENT}`;
-
-// Gitlab::Checks::BranchCheck, TagCheck and PushCheck messages.
-export const PUSH_MESSAGES = {
-  deleteDefaultBranch: 'The default branch of a project cannot be deleted.',
-  forcePushProtected: 'You are not allowed to force push code to a protected branch on this project.',
-  nonMasterDeleteProtected: 'You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.',
-  nonWebDeleteProtected: 'You can only delete protected branches using the web interface.',
-  pushProtected: 'You are not allowed to push code to protected branches on this project.',
-  createProtected: 'You are not allowed to create protected branches on this project.',
-  nonWebCreateProtected: 'You can only create protected branches using the web interface and API.',
-  hexBranchName: 'You cannot create a branch with a 40-character hexadecimal branch name.',
-  changeExistingTags: 'You are not allowed to change existing tags on this project.',
-  updateProtectedTag: 'Protected tags cannot be updated.',
-  deleteProtectedTag: 'You are not allowed to delete protected tags from this project. Only a project maintainer or owner can delete a protected tag.',
-  deleteProtectedTagNonWeb: 'You can only delete protected tags using the web interface.',
-  createProtectedTag: 'You are not allowed to create this tag as it is protected.',
-  defaultBranchCollision: 'You cannot use default branch name to create a tag',
-  prohibitedTagName: 'You cannot create a tag with a prohibited pattern.',
-  shaTagName: 'You cannot create a tag with a SHA-1 or SHA-256 tag name.',
-  pushCode: 'You are not allowed to push code to this project.',
-} as const;
 
 /** `info/refs?service=git-receive-pack`. */
 export function receivePackAdvertisement(source: Refs): Uint8Array {
@@ -51,118 +16,20 @@ export function receivePackAdvertisement(source: Refs): Uint8Array {
   return concat([pkt('# service=git-receive-pack\n'), FLUSH, ...v0Lines(refs.map(({ name, oid }) => ({ name, oid })), CAPS), FLUSH]);
 }
 
-export interface Command {
-  old: string;
-  new: string;
-  ref: string;
-}
-
-/** An object of a pushed pack: its content, and its entry as the pack held it. */
-export interface Pushed {
-  type: ObjectType;
-  content: Uint8Array;
-  packed: PackedObject;
-}
-
-/** What a push may read: its own objects first, then the repository's. */
-export class PushObjects {
-  constructor(
-    readonly repo: RepositoryObjects,
-    readonly pushed: Map<string, { type: ObjectType; content: Uint8Array }>,
-  ) {}
-
-  async type(oid: string): Promise<ObjectType | null> {
-    return this.pushed.get(oid)?.type ?? (await this.repo.type(oid));
-  }
-
-  async parents(oid: string): Promise<string[]> {
-    const o = this.pushed.get(oid);
-    try {
-      if (o) return o.type === 'commit' ? parseCommit(o.content).parents : [];
-      return this.repo.has(oid) && (await this.repo.type(oid)) === 'commit' ? (await this.repo.readCommit(oid)).parents : [];
-    } catch {
-      return []; // a commit our parser cannot read: its history ends here for the checks
-    }
-  }
-
-  /** Whether `ancestor` is `oid` or one of its ancestors. */
-  async isAncestor(ancestor: string, oid: string): Promise<boolean> {
-    const seen = new Set<string>();
-    const stack = [oid];
-    while (stack.length) {
-      const c = stack.pop()!;
-      if (c === ancestor) return true;
-      if (seen.has(c)) continue;
-      seen.add(c);
-      stack.push(...(await this.parents(c)));
-    }
-    return false;
-  }
-
-  /** The commit a tag (or chain of tags) points at, and the outer tag's message. */
-  async peel(oid: string): Promise<{ commit: string | null; message: string | null }> {
-    let message: string | null = null;
-    for (let i = 0; i < 20; i++) {
-      const type = await this.type(oid);
-      if (type === 'commit') return { commit: oid, message };
-      if (type !== 'tag') return { commit: null, message };
-      const o = this.pushed.get(oid);
-      let tag: { object: string; message: string };
-      try {
-        tag = o ? parseTag(o.content) : await this.repo.readTag(oid);
-      } catch {
-        return { commit: null, message };
-      }
-      if (i === 0) message = tag.message.replace(/\s+$/, '');
-      oid = tag.object;
-    }
-    return { commit: null, message };
-  }
-}
-
-/** What every push has: the repository's objects, the world, the pusher. */
-export interface PushBase {
-  repo: RepositoryObjects;
-  state: State;
-  user: User;
-  now: number;
-  /** The URL the web app lives at, for the message of a push to an empty repository's protected default branch. */
-  webBase: string;
-  update(change: (draft: Draft<State>) => unknown): unknown;
-  /** The push options (`git push -o ...`), as git sent them. */
-  pushOptions?: readonly string[];
-  /** What the families answer the push with, once its refs moved (PostReceiveService): lines for side-band 2. */
-  postReceive?: (options: readonly string[]) => Promise<string[]>;
-}
-
-/** A push to a project's repository (or its wiki's). */
-export interface PushContext extends PushBase {
-  project: Project;
-}
-
-export interface Outcome {
-  /** `unpack ok`, or why the pack could not be read. */
-  unpack: string;
-  /** Ref -> null (ok) or why it was refused. */
-  results: Map<string, string | null>;
-  /** Lines for side-band 2. */
-  messages: string[];
-}
-
-/** How a push's commands and pack are applied (a project's repository, its wiki's, a snippet's, a group's wiki's). */
-export type Applier<C extends PushBase = PushContext> = (c: C, commands: Command[], packBytes: Uint8Array, atomic: boolean) => Promise<Outcome>;
+/** How the repository's family applies a push: its options, its commands and its pack. */
+export type Apply = (pushOptions: readonly string[], commands: Command[], pack: Uint8Array, atomic: boolean) => Promise<Outcome>;
 
 /** `POST git-receive-pack`. */
-export async function receivePack<C extends PushBase>(c: C, body: Uint8Array, applier: Applier<C>): Promise<Uint8Array> {
+export async function receivePack(body: Uint8Array, apply: Apply): Promise<Uint8Array> {
   try {
-    return await receive(c, body, applier);
+    return await receive(body, apply);
   } catch (e) {
     if (e instanceof PktLineError) return concat([pkt(`ERR protocol error: ${e.message}\n`), FLUSH]);
     throw e;
   }
 }
 
-async function receive<C extends PushBase>(c: C, body: Uint8Array, applier: Applier<C>): Promise<Uint8Array> {
+async function receive(body: Uint8Array, apply: Apply): Promise<Uint8Array> {
   const first = readPackets(body, 0, true);
   const commands: Command[] = [];
   let caps: string[] = [];
@@ -190,7 +57,7 @@ async function receive<C extends PushBase>(c: C, body: Uint8Array, applier: Appl
     at = options.end;
   }
   if (commands.length === 0) return new Uint8Array();
-  const outcome = await applier({ ...c, pushOptions }, commands, body.subarray(at), caps.includes('atomic'));
+  const outcome = await apply(pushOptions, commands, body.subarray(at), caps.includes('atomic'));
   return respond(outcome, commands, caps);
 }
 
@@ -202,208 +69,4 @@ function respond(o: Outcome, commands: Command[], caps: string[]): Uint8Array {
   // The hook's messages are errors, not progress: `quiet` keeps them.
   const messages = o.messages.length > 0 ? sideband(2, new TextEncoder().encode(o.messages.join(''))) : [];
   return concat([...messages, ...sideband(1, report), FLUSH]);
-}
-
-export function declineAll(commands: Command[], reason: string, messages: string[], unpack = 'unpack ok'): Outcome {
-  return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
-}
-
-/** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
-export async function readPushed(c: PushBase, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
-  const pushed = new Map<string, Pushed>();
-  if (commands.some((cmd) => cmd.new !== ZERO)) {
-    try {
-      const objects = await readPack(packBytes, async (oid) => {
-        if (!c.repo.has(oid)) return null;
-        const { type, object } = await c.repo.readObject(oid);
-        return { type, content: object };
-      });
-      for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content, packed: o.packed });
-    } catch (e) {
-      if (!(e instanceof PackError)) throw e;
-      return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
-    }
-  }
-  return pushed;
-}
-
-/**
- * Writes a push's objects. Each object's pack entry is kept as git sent it (the next clone sends
- * git's compression and deltas as they are), and each tree's children read while its bytes are
- * at hand, one string for each object's id: a clone's walk reads no tree again.
- */
-export async function writePushed(c: PushBase, pushed: Map<string, Pushed>): Promise<void> {
-  const ids = new Map<string, string>();
-  for (const oid of pushed.keys()) ids.set(oid, oid);
-  for (const [oid, o] of pushed) {
-    await c.repo.writeObject(o.type, o.content);
-    c.repo.rememberPacked(oid, o.packed);
-    if (o.type === 'tree') c.repo.rememberChildren(oid, treeChildren(o.content, (id) => ids.get(id) ?? id));
-  }
-}
-
-/** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
-export async function applyProjectPush(c: PushContext, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
-  const pushed = await readPushed(c, commands, packBytes);
-  if (!(pushed instanceof Map)) return pushed;
-  const objects = new PushObjects(c.repo, pushed);
-  const refs = refsOf(c.state, c.project.id);
-  const results = new Map<string, string | null>();
-  // git's own checks first: names it refuses, objects it lacks, refs that moved meanwhile.
-  for (const cmd of commands) {
-    const current = currentTip(c, cmd.ref);
-    if (!isRefName(cmd.ref)) results.set(cmd.ref, 'funny refname');
-    else if (isHiddenRef(cmd.ref)) results.set(cmd.ref, 'deny updating a hidden ref');
-    else if (cmd.new !== ZERO && !(await objects.type(cmd.new))) results.set(cmd.ref, 'missing necessary objects');
-    else if (cmd.ref.startsWith('refs/heads/') && cmd.new !== ZERO && (await objects.type(cmd.new)) !== 'commit') results.set(cmd.ref, 'bad ref');
-    else if ((current ?? ZERO) !== cmd.old && !(cmd.new === ZERO && current === undefined)) results.set(cmd.ref, 'failed to update ref');
-    else results.set(cmd.ref, null);
-  }
-  const failed = [...results.values()].some((r) => r !== null);
-  if (failed && atomic) {
-    // `git push --atomic`: one ref that cannot move holds back every other.
-    for (const [ref, r] of results) if (r === null) results.set(ref, 'atomic transaction failed');
-    return { unpack: 'unpack ok', results, messages: [] };
-  }
-  // Otherwise the refs git itself refused stay refused, and the others go on to GitLab's checks.
-  const going = commands.filter((cmd) => results.get(cmd.ref) === null);
-  if (going.length === 0) return { unpack: 'unpack ok', results, messages: [] };
-  const outcome = await checkAndApply(c, objects, pushed, refs, going);
-  for (const [ref, r] of outcome.results) results.set(ref, r);
-  return { ...outcome, results };
-}
-
-async function checkAndApply(
-  c: PushContext,
-  objects: PushObjects,
-  pushed: Map<string, Pushed>,
-  refs: ReturnType<typeof refsOf>,
-  commands: Command[],
-): Promise<Outcome> {
-  // GitLab's pre-receive checks, against the repository as it was before the push.
-  for (const cmd of commands) {
-    const refused = await check(c, objects, refs, cmd);
-    if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
-  }
-  // Every object, then every ref, in one change.
-  await writePushed(c, pushed);
-  const tags = new Map<string, TagRef>();
-  for (const cmd of commands) {
-    if (!cmd.ref.startsWith('refs/tags/') || cmd.new === ZERO) continue;
-    const { commit, message } = await objects.peel(cmd.new);
-    tags.set(cmd.ref, { target: cmd.new, commit: commit ?? cmd.new, message: commit && cmd.new !== commit ? message : null });
-  }
-  const wasEmpty = isEmptyRepository(refs);
-  let created: string | null = null;
-  c.update((draft) => {
-    // PostReceiveService: a message left for this push (the project it created) is taken now.
-    created = takePostPushMessage(draft, projectCreatedKey(c.user.id, c.project.id), c.now);
-    const project = tget(draft.projects, c.project.id)!;
-    const draftedRefs = draftRefs(draft, c.project.id);
-    for (const cmd of commands) {
-      if (cmd.ref.startsWith('refs/heads/')) {
-        const name = cmd.ref.slice(11);
-        if (cmd.new === ZERO) deleteBranchRef(draftedRefs, name);
-        else setBranchRef(draftedRefs, name, cmd.new);
-        recordPush(draft, { projectId: c.project.id, ref: name, before: cmd.old === ZERO ? null : cmd.old, after: cmd.new === ZERO ? null : cmd.new });
-      } else if (!cmd.ref.startsWith('refs/tags/')) {
-        if (cmd.new === ZERO) deleteOtherRef(draftedRefs, cmd.ref);
-        else setOtherRef(draftedRefs, cmd.ref, cmd.new);
-      } else {
-        const name = cmd.ref.slice(10);
-        if (cmd.new === ZERO) {
-          if (findTag(draftedRefs, name)) deleteTag(c.state, c.project, name, c.now)(draft);
-        } else {
-          setTagRef(draftedRefs, name, tags.get(cmd.ref)!);
-          recordPush(draft, { projectId: c.project.id, refType: 'tag', ref: name, before: cmd.old === ZERO ? null : cmd.old, after: cmd.new });
-        }
-      }
-    }
-    if (wasEmpty) {
-      const head = firstDefaultBranch([...branchNames(draftedRefs)], defaultBranchName(c.project));
-      if (head !== null && head !== defaultBranchName(c.project)) project.defaultBranch = head;
-    }
-    project.lastActivityAt = c.now;
-  });
-  // Gitaly prints each post-receive message between a newline and two (printMessages).
-  const messages = [...((await c.postReceive?.(c.pushOptions ?? [])) ?? []), ...(created !== null ? [`\n${created}\n\n`] : [])];
-  return { unpack: 'unpack ok', results: new Map(commands.map((cmd) => [cmd.ref, null])), messages };
-}
-
-/** Gitaly's FindDefaultBranchName for a repository whose HEAD names no branch yet. */
-export function firstDefaultBranch(branches: string[], head: string): string | null {
-  if (branches.includes(head)) return head;
-  if (branches.length === 1) return branches[0]!;
-  for (const b of ['main', 'master']) if (branches.includes(b)) return b;
-  return branches.sort()[0] ?? null;
-}
-
-function currentTip(c: PushContext, ref: string): string | undefined {
-  const refs = refsOf(c.state, c.project.id);
-  if (ref.startsWith('refs/heads/')) return branchTip(refs, ref.slice(11));
-  if (ref.startsWith('refs/tags/')) return findTag(refs, ref.slice(10))?.target;
-  return otherRefTip(refs, ref);
-}
-
-/**
- * The refs GitLab keeps for itself, which Gitaly hides from receive-pack (`receive.hideRefs`, its
- * InternalRefPrefixes): a push to one is refused by git with "deny updating a hidden ref".
- */
-export const HIDDEN_REF_PREFIXES = ['refs/environments/', 'refs/keep-around/', 'refs/merge-requests/', 'refs/pipelines/', 'refs/remotes/', 'refs/tmp/'] as const;
-
-export const isHiddenRef = (ref: string): boolean => HIDDEN_REF_PREFIXES.some((p) => ref.startsWith(p));
-
-/** git's check_refname_format for a ref a push names (receive-pack: "funny refname" otherwise). */
-export function isRefName(ref: string): boolean {
-  if (!ref.startsWith('refs/') || ref.endsWith('/') || ref.endsWith('.') || ref.includes('..') || ref.includes('@{')) return false;
-  if (/[\x00-\x20\x7f~^:?*[\\]/.test(ref)) return false;
-  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
-}
-
-/** Gitlab::Checks::PushCheck, BranchCheck and TagCheck for one command: GitLab's message, or null. */
-async function check(c: PushContext, objects: PushObjects, refs: ReturnType<typeof refsOf>, cmd: Command): Promise<string | null> {
-  const { state, project, user, now } = c;
-  if (!canPushCode(state, user, project, now)) return PUSH_MESSAGES.pushCode;
-  const creation = cmd.old === ZERO;
-  const deletion = cmd.new === ZERO;
-  // A ref neither a branch nor a tag (refs/notes/*...): PushCheck only, as BranchCheck and TagCheck skip it.
-  if (!cmd.ref.startsWith('refs/heads/') && !cmd.ref.startsWith('refs/tags/')) return null;
-  if (cmd.ref.startsWith('refs/heads/')) {
-    const branch = cmd.ref.slice(11);
-    if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;
-    if (!deletion && /^[0-9a-f]{40}(-\/|\/|$)/.test(branch)) return PUSH_MESSAGES.hexBranchName;
-    if (!deletion && !isValidBranchName(branch)) return 'The branch name is invalid.';
-    const protections = protectionsFor(refs, branch);
-    if (protections.length === 0) return null;
-    // ProtectedBranch.allow_force_push?: any protection of the branch that allows it.
-    const forceAllowed = protections.some((p) => p.allowForcePush === true);
-    if (!creation && !deletion && !forceAllowed && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;
-    const canPush = canPushToBranch(state, user, project, branch, now);
-    if (isEmptyRepository(refs)) return canPush ? null : emptyProjectMessage(c);
-    if (creation) {
-      if (canPush) return null;
-      const access = projectAccess(state, user, project, now);
-      const canMerge = user.admin || protections.some((p) => p.mergeAccessLevel > 0 && access >= p.mergeAccessLevel);
-      return canMerge ? PUSH_MESSAGES.nonWebCreateProtected : PUSH_MESSAGES.createProtected;
-    }
-    if (deletion) return canDeleteBranch(state, user, project, branch, now) ? PUSH_MESSAGES.nonWebDeleteProtected : PUSH_MESSAGES.nonMasterDeleteProtected;
-    return canPush ? null : PUSH_MESSAGES.pushProtected;
-  }
-  const tag = cmd.ref.slice(10);
-  if (findTag(refs, tag) && !canAdminTags(state, user, project, now)) return PUSH_MESSAGES.changeExistingTags;
-  if (creation && tag === defaultBranchName(project)) return PUSH_MESSAGES.defaultBranchCollision;
-  if (!deletion) {
-    if (!isValidBranchName(tag) || tag.startsWith('refs/tags/')) return PUSH_MESSAGES.prohibitedTagName;
-    if (/^[0-9a-f]{40}/.test(tag)) return PUSH_MESSAGES.shaTagName;
-  }
-  if (!isProtectedTag(refs, tag)) return null;
-  if (!creation && !deletion) return PUSH_MESSAGES.updateProtectedTag;
-  if (deletion) return hasProjectRole(state, user, project, ACCESS.maintainer, now) ? PUSH_MESSAGES.deleteProtectedTagNonWeb : PUSH_MESSAGES.deleteProtectedTag;
-  return canCreateTag(state, user, project, tag, now) ? null : PUSH_MESSAGES.createProtectedTag;
-}
-
-/** BranchCheck#empty_project_push_message. */
-function emptyProjectMessage(c: PushContext): string {
-  const path = projectFullPath(c.state, c.project);
-  return `\nA default branch (e.g. main) does not yet exist for ${path}\nAsk a project Owner or Maintainer to create a default branch:\n\n  ${c.webBase}/${path}/-/project_members\n\n`;
 }

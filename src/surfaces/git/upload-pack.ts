@@ -7,7 +7,7 @@ import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
-import type { Advertised, AdvertisedRef } from './refs.js';
+import type { Advertised, AdvertisedRef } from '../../git/transfer.js';
 
 export const AGENT = 'agent=git/2.39.5-gitlab-emulator';
 const ZERO = '0000000000000000000000000000000000000000';

@@ -2,18 +2,22 @@
 // (`/<project path>/snippets/<id>.git`, `/snippets/<id>.git`), as GitLab serves it
 // (Gitlab::GitAccessSnippet, UserAccessSnippet, Checks::SnippetCheck and PushFileCountCheck):
 // cloned by whoever may read the snippet, pushed by whoever may update it, on its one branch,
-// with GitLab's messages. A push moves the snippet's branch through the snippets family, so the
-// API reads the pushed files at once.
+// with GitLab's messages. A push moves the snippet's branch with its record, so the API reads the
+// pushed files at once. The git surface finds it through the registry (`SNIPPETS_GIT`).
 import type { Caller } from '../../http/auth.js';
-import type { State } from '../../families/world.js';
+import type { State } from '../world.js';
 import { canReadProject } from '../../policy/access.js';
-import { isRepositoryReadOnly } from '../../families/repositories/index.js';
-import { canReadSnippet, canUpdateSnippet, recordSnippetPush, snippetHead, snippetPathsAt, SNIPPET_MAX_FILES, type Snippet } from '../../families/snippets/index.js';
+import { projectByIdOrPath } from '../../policy/paths.js';
+import { gitTarget, isRepositoryReadOnly } from '../repositories/index.js';
 import { tget } from '../../store/table.js';
 import { parseCommit, parseTree, type Tree } from '../../git/format.js';
-import { abilitiesOf, gitForbidden, gitNotFound, MESSAGES, type Ability } from './access.js';
-import type { Advertised } from './refs.js';
-import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Applier, type PushBase } from './receive-pack.js';
+import { abilitiesOf, checkCommand, gitForbidden, gitNotFound, MESSAGES, type Ability } from '../../http/git-access.js';
+import { declineAll, firstDefaultBranch, isRefName, PushObjects, readPushed, writePushed, ZERO, type Advertised } from '../../git/transfer.js';
+import type { GitPart, PushRun, ServedRepository } from '../define.js';
+import type { Snippet } from './records.js';
+import { snippetHead, snippetPathsAt, snippetRepoKey, SNIPPET_MAX_FILES } from './repository.js';
+import { canReadSnippet, canUpdateSnippet } from './rules.js';
+import { recordSnippetPush } from './service.js';
 
 // Gitlab::GitAccessSnippet::ERROR_MESSAGES, Checks::SnippetCheck's and PushFileCountCheck's.
 export const SNIPPET_MESSAGES = {
@@ -30,18 +34,15 @@ function snippetAbilities(caller: Caller): ReadonlySet<Ability> {
 }
 
 /** Whether anyone may clone the snippet without credentials (`Guest.can?(:read_snippet, snippet)`). */
-export const anonymousCanDownloadSnippet = (state: State, s: Snippet, now: number): boolean => canReadSnippet(state, null, s, now);
+const anonymousCanDownloadSnippet = (state: State, s: Snippet, now: number): boolean => canReadSnippet(state, null, s, now);
 
 /**
  * Gitlab::GitAccessSnippet#check for one command: the project of a project snippet must be
  * readable (its "not found" otherwise); a clone needs `read_snippet`, a push a user who may
  * update the snippet (`update_snippet`), on a repository that takes writes.
  */
-export function checkSnippetAccess(state: State, caller: Caller, s: Snippet, command: string | null, now: number): Snippet {
-  const abilities = snippetAbilities(caller);
-  if (command === 'git-upload-pack' && !abilities.has('download_code')) throw gitForbidden(MESSAGES.authDownload);
-  if (command === 'git-receive-pack' && !abilities.has('push_code')) throw gitForbidden(MESSAGES.authUpload);
-  if (command !== 'git-upload-pack' && command !== 'git-receive-pack') throw gitForbidden(MESSAGES.commandNotAllowed);
+function checkSnippetAccess(state: State, caller: Caller, s: Snippet, command: string | null, now: number): Snippet {
+  checkCommand(snippetAbilities(caller), command);
   const user = caller.user;
   if (s.projectId !== null) {
     const project = tget(state.projects, s.projectId);
@@ -58,7 +59,7 @@ export function checkSnippetAccess(state: State, caller: Caller, s: Snippet, com
 }
 
 /** The snippet's refs: its branch and HEAD, once it has a commit. */
-export function snippetAdvertised(state: State, s: Snippet): Advertised {
+function snippetAdvertised(state: State, s: Snippet): Advertised {
   const head = `refs/heads/${s.branch}`;
   const tip = snippetHead(state, s);
   if (!tip) return { refs: [], head, empty: true, tipsOnly: true };
@@ -71,8 +72,8 @@ export function snippetAdvertised(state: State, s: Snippet): Advertised {
  * to an empty repository chooses the branch) and PushFileCountCheck (1 to 10 files), any refusal
  * declining the whole push; then the snippet's branch moves, in one change with its record.
  */
-export const snippetPushApplier = (snippet: Snippet): Applier<PushBase> => async (c, commands, packBytes, atomic) => {
-  const pushed = await readPushed(c, commands, packBytes);
+const snippetPushApplier = (snippet: Snippet): ServedRepository['push'] => async (c, commands, packBytes, atomic) => {
+  const pushed = await readPushed(c.repo, commands, packBytes);
   if (!(pushed instanceof Map)) return pushed;
   const objects = new PushObjects(c.repo, pushed);
   const s = tget(c.state.snippets, snippet.id) ?? snippet;
@@ -108,13 +109,13 @@ export const snippetPushApplier = (snippet: Snippet): Applier<PushBase> => async
     paths.set(cmd.ref, files);
   }
   const cmd = going[0]!;
-  await writePushed(c, pushed);
+  await writePushed(c.repo, pushed);
   c.update((draft) => recordSnippetPush(draft, s.id, { branch, head: cmd.new, paths: paths.get(cmd.ref)!, now: c.now }));
   return { unpack: 'unpack ok', results, messages: [] };
 };
 
 /** The paths of the files a pushed commit holds (`repository.ls_files(newrev)`), read from the push's objects first, as git lists them. */
-async function filesOfPushed(c: PushBase, pushed: Map<string, { type: string; content: Uint8Array }>, commit: string): Promise<string[]> {
+async function filesOfPushed(c: PushRun, pushed: Map<string, { type: string; content: Uint8Array }>, commit: string): Promise<string[]> {
   const mine = pushed.get(commit);
   if (!mine) return snippetPathsAt(c.repo, commit);
   const treeOf = async (oid: string): Promise<Tree> => {
@@ -132,3 +133,31 @@ async function filesOfPushed(c: PushBase, pushed: Map<string, { type: string; co
   await walk(parseCommit(mine.content).tree, '');
   return out;
 }
+
+const SNIPPET_PATH = /^(?:(.+)\/)?snippets\/(\d+)$/;
+
+/**
+ * The snippet a git URL's path names, at its `http_url_to_repo` (Snippet.find_by_id_and_project):
+ * a project's snippet under its project's path, a personal one under none.
+ */
+function snippetRepository(state: State, path: string): ServedRepository | undefined {
+  const m = SNIPPET_PATH.exec(gitTarget(state, path).fullPath);
+  const snippet = m ? tget(state.snippets, Number(m[2])) : undefined;
+  if (!m || !snippet) return undefined;
+  const projectPath = m[1];
+  const found =
+    projectPath === undefined
+      ? snippet.projectId === null
+      : snippet.projectId !== null && !/^\d+$/.test(projectPath) && projectByIdOrPath(state, projectPath)?.id === snippet.projectId;
+  if (!found) return undefined;
+  return {
+    key: snippetRepoKey(snippet.id),
+    anonymousDownload: (s, now) => anonymousCanDownloadSnippet(s, snippet, now),
+    check: (s, caller, command, now) => void checkSnippetAccess(s, caller, snippet, command, now),
+    refs: (s) => snippetAdvertised(s, snippet),
+    push: snippetPushApplier(snippet),
+  };
+}
+
+/** What the snippets family serves of git: each snippet's repository. */
+export const SNIPPETS_GIT: GitPart = { repository: snippetRepository };

@@ -4,45 +4,44 @@
 // GitLab's "The private project ... was successfully created." (Gitlab::Checks::ProjectCreated)
 // for the post-receive of the pusher's next push to it that lands.
 import { ApiError } from '../../core/errors.js';
-import type { Caller } from '../../http/auth.js';
-import { canCreateProjectIn, newProject } from '../../families/projects/index.js';
-import { addPostPushMessage, projectCreatedKey } from '../../families/repositories/index.js';
-import type { State } from '../../families/world.js';
+import { abilitiesOf, plainError } from '../../http/git-access.js';
 import { namespaceByIdOrPath } from '../../policy/paths.js';
-import type { Project } from '../../store/state.js';
-import type { Draft } from 'immer';
-import { abilitiesOf, plainError, type GitTarget } from './access.js';
+import type { Context } from '../define.js';
+import { addPostPushMessage, gitTarget, projectCreatedKey } from '../repositories/index.js';
+import { canCreateProjectIn } from './rules.js';
+import { newProject } from './service.js';
 
 /** Gitlab::Checks::ProjectCreated#message (for HTTP: the remote is the project's http_url_to_repo). */
-export function projectCreatedMessage(fullPath: string, webBase: string): string {
+function projectCreatedMessage(fullPath: string, webBase: string): string {
   const web = `${webBase}/${fullPath}`;
   return `\nThe private project ${fullPath} was successfully created.\n\nTo configure the remote, run:\n  git remote add origin ${web}.git\n\nTo view the project, visit:\n  ${web}\n\n`;
 }
 
 const sentence = (field: string, message: string) => `${field.charAt(0).toUpperCase()}${field.slice(1).replace(/_/g, ' ')} ${message}`;
 
-/** The project a push creates, or undefined when it may not (the caller then gets GitLab's "not found"). */
-export function ensureProjectOnPush(
-  state: State,
-  caller: Caller,
-  target: GitTarget,
-  now: number,
-  webBase: string,
-  update: <T>(change: (draft: Draft<State>) => T) => T,
-): Project | undefined {
+/**
+ * The project a push to a path that names nothing creates, when the pusher may (true); otherwise
+ * nothing (the caller then gets GitLab's "not found"). A wiki's path names no project to create.
+ */
+export function createProjectOnPush(ctx: Context<unknown>, path: string): boolean {
+  const { caller } = ctx;
+  const state = ctx.state;
+  const now = ctx.now();
+  const target = gitTarget(state, path);
+  if (target.wiki) return false;
   const user = caller.user;
-  if (target.project || !user || caller.method === 'job' || !abilitiesOf(caller).has('push_code')) return undefined;
+  if (target.project || !user || caller.method === 'job' || !abilitiesOf(caller).has('push_code')) return false;
   const slash = target.fullPath.lastIndexOf('/');
-  if (slash <= 0) return undefined;
+  if (slash <= 0) return false;
   const namespace = namespaceByIdOrPath(state, target.fullPath.slice(0, slash));
-  if (!namespace || !canCreateProjectIn(state, user, namespace.id, now)) return undefined;
-  const path = target.fullPath.slice(slash + 1);
+  if (!namespace || !canCreateProjectIn(state, user, namespace.id, now)) return false;
+  const name = target.fullPath.slice(slash + 1);
   try {
-    const change = newProject(state, user, { name: path, path, namespaceId: namespace.id, visibility: 'private', features: {}, settings: {} }, now);
-    const project = update(change);
-    const message = projectCreatedMessage(target.fullPath, webBase);
-    update((draft) => addPostPushMessage(draft, projectCreatedKey(user.id, project.id), message, now));
-    return project;
+    const change = newProject(state, user, { name, path: name, namespaceId: namespace.id, visibility: 'private', features: {}, settings: {} }, now);
+    const project = ctx.update(change);
+    const message = projectCreatedMessage(target.fullPath, ctx.webBase);
+    ctx.update((draft) => addPostPushMessage(draft, projectCreatedKey(user.id, project.id), message, now));
+    return true;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     // Projects::CreateService's errors, as the model's full messages.
