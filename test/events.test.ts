@@ -126,6 +126,52 @@ describe('other events GitLab records', () => {
   });
 });
 
+describe('issues, merge requests and comments', () => {
+  it('an issue opened, closed and reopened; a comment on it, with the note and the issue\'s title', async () => {
+    const issue = await body(await apiCall(world(), '/projects/acme%2Fapp/issues', { method: 'POST', token: 'dev-token', json: { title: 'Broken' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}`, { method: 'PUT', token: 'dev-token', json: { state_event: 'close' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}`, { method: 'PUT', token: 'dev-token', json: { state_event: 'reopen', title: 'Still broken' } }));
+    const note = await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}/notes`, { method: 'POST', token: 'reporter-token', json: { body: 'Seen it too' } }));
+    const events = await body(await apiCall(world(), '/projects/acme%2Fapp/events?sort=asc', { token: 'dev-token' }));
+    expect(events.map((e: any) => [e.action_name, e.target_type, e.target_title, e.author_username])).toEqual([
+      ['opened', 'Issue', 'Still broken', 'dev'],
+      ['closed', 'Issue', 'Still broken', 'dev'],
+      ['opened', 'Issue', 'Still broken', 'dev'],
+      ['commented on', 'Note', 'Still broken', 'rep'],
+    ]);
+    expect(events[0]).toMatchObject({ target_id: issue.id, target_iid: issue.iid });
+    expect(events[3]).toMatchObject({ target_id: note.id, target_iid: note.id, note: { id: note.id, body: 'Seen it too', noteable_type: 'Issue', noteable_iid: issue.iid } });
+    const reopened = await body(await apiCall(world(), '/projects/acme%2Fapp/events?action=reopened', { token: 'dev-token' }));
+    expect(reopened).toHaveLength(1);
+    const comments = await body(await apiCall(world(), '/projects/acme%2Fapp/events?target_type=note', { token: 'dev-token' }));
+    expect(comments.map((e: any) => e.note.body)).toEqual(['Seen it too']);
+  });
+
+  it('a confidential issue and its comments are left out for a guest, and the page comes back short', async () => {
+    const issue = await body(await apiCall(world(), '/projects/acme%2Fapp/issues', { method: 'POST', token: 'dev-token', json: { title: 'Secret', confidential: true } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}/notes`, { method: 'POST', token: 'dev-token', json: { body: 'hush' } }));
+    await body(await apiCall(world(), '/projects/acme%2Fapp/issues', { method: 'POST', token: 'dev-token', json: { title: 'Open' } }));
+    const res = await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'guest-token' });
+    expect(res.headers.get('x-total')).toBe('3');
+    expect((await body(res)).map((e: any) => e.target_title)).toEqual(['Open']);
+  });
+
+  it('a merge request opened, approved and merged (accepted)', async () => {
+    await body(await commit('acme/app', 'dev-token', 'topic', 'Work', { start_branch: 'main' }));
+    const mr = await body(await apiCall(world(), '/projects/acme%2Fapp/merge_requests', { method: 'POST', token: 'dev-token', json: { source_branch: 'topic', target_branch: 'main', title: 'Add work' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/merge_requests/${mr.iid}/approve`, { method: 'POST', token: 'maintainer-token' }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/merge_requests/${mr.iid}/merge`, { method: 'PUT', token: 'maintainer-token' }));
+    const events = await body(await apiCall(world(), '/projects/acme%2Fapp/events?target_type=merge_request&sort=asc', { token: 'dev-token' }));
+    expect(events.map((e: any) => [e.action_name, e.target_iid, e.target_title, e.author_username])).toEqual([
+      ['opened', mr.iid, 'Add work', 'dev'],
+      ['approved', mr.iid, 'Add work', 'mai'],
+      ['accepted', mr.iid, 'Add work', 'mai'],
+    ]);
+    const merged = await body(await apiCall(world(), '/projects/acme%2Fapp/events?action=merged', { token: 'dev-token' }));
+    expect(merged.map((e: any) => e.action_name)).toEqual(['accepted']);
+  });
+});
+
 describe('who sees which events', () => {
   it("a private project's events are 404 to an outsider, and left out of a user's events", async () => {
     await body(await commit('acme/app', 'dev-token', 'main', 'Private work'));

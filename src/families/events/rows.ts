@@ -8,6 +8,9 @@ import { tget } from '../../store/table.js';
 import { canReadProjectMilestones } from '../milestones/index.js';
 import { canReadCode } from '../repositories/index.js';
 import { canReadProjectWiki } from '../wikis/index.js';
+import { readableIssue } from '../issues/index.js';
+import { readableMergeRequest } from '../merge-requests/index.js';
+import { readableNoteOf } from '../notes/index.js';
 import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 
@@ -30,6 +33,9 @@ export const TARGET_TYPES = {
 
 /** What a row's target is, for rendering: the kind and what to find it by. */
 export type Target =
+  | { type: 'Issue'; id: number; iid: number }
+  | { type: 'MergeRequest'; id: number; iid: number }
+  | { type: 'Note'; id: number; noteableType: string; noteableId: number | string; noteableIid: number | null }
   | { type: 'Milestone'; projectId: number; milestoneId: number }
   | { type: 'WikiPage::Meta'; slug: string; title: string; format: string; metaId: number };
 
@@ -49,6 +55,12 @@ const always = () => true;
 const downloadCode = (s: State, u: User | null, p: Project, now: number) => canReadCode(s, u, p, now);
 const readMilestone = (s: State, u: User | null, p: Project, now: number) => canReadProjectMilestones(s, u, p, now);
 const readWiki = (s: State, u: User | null, p: Project, now: number) => canReadProjectWiki(s, u, p, now);
+
+const readIssue = (iid: number) => (s: State, u: User | null, p: Project, now: number) => readableIssue(s, u, p, iid, now) !== undefined;
+const readMergeRequest = (iid: number) => (s: State, u: User | null, p: Project, now: number) => readableMergeRequest(s, u, p, iid, now) !== undefined;
+
+const ISSUABLE_ACTIONS = { opened: 'created', closed: 'closed', reopened: 'reopened', merged: 'merged', approved: 'approved' } as const;
+type IssuableAction = keyof typeof ISSUABLE_ACTIONS;
 
 const MILESTONE_ACTIONS = { 'milestone.created': 'created', 'milestone.closed': 'closed', 'milestone.reopened': 'reopened', 'milestone.destroyed': 'destroyed' } as const;
 const WIKI_ACTIONS = { 'wiki_page.created': 'created', 'wiki_page.updated': 'updated', 'wiki_page.deleted': 'destroyed' } as const;
@@ -84,6 +96,30 @@ export function rowOf(e: StoredEvent): EventRow | null {
         target: { type: 'WikiPage::Meta', slug: e.slug, title: e.title, format: e.format, metaId: e.metaId },
         visible: readWiki,
       };
+    case 'issue.opened':
+    case 'issue.closed':
+    case 'issue.reopened':
+      return {
+        ...base, projectId: e.projectId, action: ISSUABLE_ACTIONS[e.kind.slice(6) as IssuableAction],
+        target: { type: 'Issue', id: e.issueId, iid: e.iid }, visible: readIssue(e.iid),
+      };
+    case 'merge_request.opened':
+    case 'merge_request.closed':
+    case 'merge_request.reopened':
+    case 'merge_request.merged':
+    case 'merge_request.approved':
+      return {
+        ...base, projectId: e.projectId, action: ISSUABLE_ACTIONS[e.kind.slice(14) as IssuableAction],
+        target: { type: 'MergeRequest', id: e.mergeRequestId, iid: e.iid }, visible: readMergeRequest(e.iid),
+      };
+    case 'note.created': {
+      if (e.projectId === null) return null;
+      const ref = { noteableType: e.noteableType, noteableId: e.noteableId, noteableIid: e.noteableIid, noteId: e.noteId };
+      return {
+        ...base, projectId: e.projectId, action: 'commented', target: { type: 'Note', id: e.noteId, noteableType: e.noteableType, noteableId: e.noteableId, noteableIid: e.noteableIid },
+        visible: (s, u, p, now) => readableNoteOf(s, u, p, ref, now) !== null && (e.noteableType !== 'Commit' || canReadCode(s, u, p, now)),
+      };
+    }
     default:
       return null;
   }

@@ -20,4 +20,5 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
 });
 
 export type { FixtureNote, FixtureNotesPart } from './seed.js';
-export type { Issuable } from './noteables.js';
+export { readableNoteOf, type Issuable, type Noteable } from './noteables.js';
+export { noteEntity } from './entity.js';

@@ -2,7 +2,7 @@
 // merge request by iid, a project snippet by id, an epic by id (not iid). Each is found only when
 // the caller may read it and its notes; otherwise `404 <Type> Not Found`.
 import type { Note } from '../../store/notes.js';
-import { noteKey } from '../../store/notes.js';
+import { findNote, noteKey } from '../../store/notes.js';
 import { canUseFeature, hasGroupRole, hasProjectRole } from '../../policy/access.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable } from '../issuables/index.js';
@@ -60,6 +60,24 @@ function find(state: State, user: User | null, kind: NoteableKind, parent: { pro
   }
   const snippet = findProjectSnippet(state, user, project, id, now);
   return snippet && { type: 'Snippet', key: noteKey('Snippet', snippet.id), id: snippet.id, iid: null, project, group: null, issuable: null };
+}
+
+const KIND_OF: { readonly [T in NoteableType]?: NoteableKind } = { Issue: 'issues', MergeRequest: 'merge_requests', Snippet: 'snippets' };
+
+/**
+ * A project's comment as the events API shows it (Event#visible_to_user? for a note): the note
+ * and its noteable, when `user` may read both; null otherwise, or when either is gone. A note
+ * on a commit comes without its noteable: reading it is reading the code, the caller's to check.
+ */
+export function readableNoteOf(
+  state: State, user: User | null, project: Project, ref: { noteableType: string; noteableId: number | string; noteableIid: number | null; noteId: number }, now: number,
+): { note: Note; noteable: Noteable | null } | null {
+  const note = findNote(state, noteKey(ref.noteableType as NoteableType, ref.noteableId), ref.noteId);
+  if (!note) return null;
+  if (ref.noteableType === 'Commit') return { note, noteable: null };
+  const kind = KIND_OF[ref.noteableType as NoteableType];
+  const noteable = kind && find(state, user, kind, { project }, kind === 'snippets' ? Number(ref.noteableId) : (ref.noteableIid ?? -1), now);
+  return noteable && noteReadable(state, user, noteable, note, now) ? { note, noteable } : null;
 }
 
 /** A role of the caller where the noteable lives (the project, or the epic's group). */
