@@ -4,7 +4,7 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { API_ROUTES, emptyState, familyHandles, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, familyHandles, keepEvents, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
 import type { Host } from './families/define.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
@@ -145,6 +145,7 @@ export class Emulator {
         let out!: ReturnType<typeof recipe>;
         this.store.update((draft) => {
           out = recipe(draft);
+          keepEvents(draft, clock.now());
         });
         return out;
       },

@@ -218,7 +218,7 @@ const MAX_ROUNDS = 20;
 export async function settle(ctx: Context<unknown>): Promise<void> {
   for (let round = 0; ctx.state.pendingEvents.length > 0; round++) {
     if (round === MAX_ROUNDS) throw new EmulatorError(`events kept causing events for ${MAX_ROUNDS} rounds: a subscriber loops`);
-    const events = ctx.update((draft) => commitEvents(draft, ctx.user?.id ?? null, ctx.now(), (e) => FORGET_EVENT.forEach((forget) => forget(draft, e))));
+    const events = ctx.update((draft) => logEvents(draft, ctx.user?.id ?? null, ctx.now()));
     for (const event of events) for (const reaction of REACTIONS.get(event.kind) ?? []) await reaction(ctx, event);
   }
 }
@@ -249,6 +249,21 @@ export function runTask(draft: Draft<State>, task: Task, now: number): void {
   const def = TASKS.get(task.kind);
   if (!def) throw new EmulatorError(`the world holds a task of unknown kind '${task.kind}'`);
   def.run(draft, task.payload as never, { now, forget: FORGET });
+  keepEvents(draft, now);
+}
+
+/**
+ * Keeps in the log what a change made outside a request emitted (timed work, a test handle),
+ * by nobody, so no later request takes it for its own. Such events are not handed to
+ * subscribers: they run inside a request's transaction.
+ */
+export function keepEvents(draft: Draft<State>, now: number): void {
+  if (draft.pendingEvents.length > 0) logEvents(draft, null, now);
+}
+
+/** The pending events, kept in the log as `actorId`'s; what the log drops, each family forgets. */
+function logEvents(draft: Draft<State>, actorId: number | null, now: number): StoredEvent[] {
+  return commitEvents(draft, actorId, now, (e) => FORGET_EVENT.forEach((forget) => forget(draft, e)));
 }
 
 // ---- What the families give the facade, the control API and the doors ----
