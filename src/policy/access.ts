@@ -57,12 +57,36 @@ function shareLevel(state: CoreState, share: GroupShare, userId: number, t: stri
 }
 
 /**
+ * A user's level, worked out once per version of the memberships and namespaces it reads: a
+ * request asks several abilities of the same project (read it, read its issues, create one...),
+ * and each would walk memberships, shares and ancestors again. A world being changed (a draft)
+ * is asked afresh.
+ */
+const LEVELS = new WeakMap<object, WeakMap<object, Map<string, number>>>();
+
+function memoLevel(state: CoreState, key: string, compute: () => number): number {
+  const { memberships, namespaces } = state;
+  if (!Object.isFrozen(memberships) || !Object.isFrozen(namespaces)) return compute();
+  let byNamespaces = LEVELS.get(memberships);
+  if (!byNamespaces) LEVELS.set(memberships, (byNamespaces = new WeakMap()));
+  let levels = byNamespaces.get(namespaces);
+  if (!levels) byNamespaces.set(namespaces, (levels = new Map()));
+  let level = levels.get(key);
+  if (level === undefined) levels.set(key, (level = compute()));
+  return level;
+}
+
+/**
  * A user's level in a group: memberships of the group and its ancestors, and what groups shared
  * with the group or an ancestor grant (capped by each share's access).
  */
 export function groupAccess(state: CoreState, user: User | null, ns: Namespace, now: number): number {
   if (!user) return ACCESS.none;
   const t = today(now);
+  return memoLevel(state, `g${ns.id}:${user.id}:${t}`, () => groupLevel(state, user, ns, t));
+}
+
+function groupLevel(state: CoreState, user: User, ns: Namespace, t: string): number {
   let level: number = ACCESS.none;
   for (const g of ancestry(state, ns.id)) {
     level = Math.max(level, activeLevel(membershipOf(state, g, user.id), t));
@@ -73,9 +97,13 @@ export function groupAccess(state: CoreState, user: User | null, ns: Namespace, 
 
 export function projectAccess(state: CoreState, user: User | null, project: Project, now: number): number {
   if (!user) return ACCESS.none;
+  const t = today(now);
+  return memoLevel(state, `p${project.id}:${project.namespaceId}:${user.id}:${t}`, () => projectLevel(state, user, project, now, t));
+}
+
+function projectLevel(state: CoreState, user: User, project: Project, now: number, t: string): number {
   const ns = tget(state.namespaces, project.namespaceId);
   if (ns && ns.kind === 'user' && ns.ownerId === user.id) return ACCESS.owner;
-  const t = today(now);
   let level = activeLevel(membershipOf(state, project, user.id), t);
   for (const share of sharesOf(state, project)) level = Math.max(level, shareLevel(state, share, user.id, t, true));
   const inherited = ns && ns.kind === 'group' ? groupAccess(state, user, ns, now) : ACCESS.none;
