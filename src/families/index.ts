@@ -3,6 +3,7 @@
 // new folder and one line here.
 import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
+import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { events } from './events/index.js';
@@ -61,4 +62,5 @@ export const FAMILIES = [
   snippets,
   notes,
   events,
+  broadcastMessages,
 ] as const;

@@ -121,7 +121,11 @@ export const date = () =>
     return m && Number.isFinite(Date.parse(`${m[0]}T00:00:00Z`)) ? m[0] : INVALID;
   });
 
-/** `Array[...]`: `a[]=x&a[]=y` or a JSON array; with `commaSeparated`, also `a=x,y`. */
+/**
+ * `Array[...]`: `a[]=x&a[]=y` or a JSON array; with `commaSeparated`, also `a=x,y`. The item's
+ * `values` (or `where`) hold for each element, as Grape's `values:` on an Array: one outside
+ * them "does not have a valid value".
+ */
 export const arr = <T>(item: Param<T, boolean>, opts: { commaSeparated?: boolean } = {}) =>
   new Param<T[]>((raw, name, issues) => {
     let list: unknown[];
@@ -137,7 +141,7 @@ export const arr = <T>(item: Param<T, boolean>, opts: { commaSeparated?: boolean
       if (c !== undefined) out.push(c);
     }
     return out;
-  }, { required: false, allowBlank: true, onNull: 'coerce' }); // a null list is an empty one
+  }, { required: false, allowBlank: true, onNull: 'coerce', values: item.options.values, test: item.options.test }); // a null list is an empty one
 
 /** A `Hash`: `h[k]=v` or a JSON object. With a shape, each key is a declared parameter. */
 export function hash(): Param<Record<string, unknown>>;

@@ -29,9 +29,7 @@ import {
 } from './tokens.js';
 
 /** `Array[String]` with `values:`: Grape checks each element against the list. */
-const scopesParam = (values: readonly string[]) =>
-  // The pipeline applies a list's test to each element, as Grape does.
-  arr(str(), { commaSeparated: true }).where(((scope: unknown) => values.includes(scope as string)) as unknown as (list: string[]) => boolean);
+const scopesParam = (values: readonly string[]) => arr(str().values(values), { commaSeparated: true });
 
 const LIST_FILTERS = {
   revoked: bool(),
