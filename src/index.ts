@@ -23,3 +23,4 @@ export type { Settings, Instance, Tier, Offering, Visibility, User, Project, Nam
 export { ACCESS } from './store/state.js';
 export { EmulatorError, FixtureError } from './core/errors.js';
 export { fixture, FixtureBuilder, type UserSpec, type GroupSpec, type ProjectSpec } from './families/fixture-builder.js';
+export type { DomainEvent, DomainEvents, EventKind, StoredEvent } from './families/stream.js';

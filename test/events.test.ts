@@ -237,3 +237,40 @@ describe('filters and pages', () => {
     expect(await res.json()).toEqual({ message: '404 User Not Found' });
   });
 });
+
+describe('the stream as a test reads it (emulator.events)', () => {
+  it('lists every kind, oldest first, with the request\'s user as actor; what a test handle does is nobody\'s', async () => {
+    const ci = world().ci('acme/app');
+    const pipeline = ci.pipeline({ ref: 'main', user: 'dev' });
+    const job = ci.job(pipeline.id, { name: 'test', status: 'pending' });
+    ci.start(job.id);
+    ci.finish(job.id, { status: 'failed' });
+    const res = await apiCall(world(), `/projects/acme%2Fapp/jobs/${job.id}/retry`, { method: 'POST', token: 'dev-token' });
+    expect(res.status).toBe(201);
+    const retried = await res.json();
+    const devId = (await body(await apiCall(world(), '/user', { token: 'dev-token' }))).id;
+    const seen = world().events.list('job.status', 'pipeline.status').map((e) => [e.kind, e.status, e.previous, e.actorId]);
+    expect(seen).toEqual([
+      ['pipeline.status', 'created', null, null],
+      ['job.status', 'pending', null, null],
+      ['pipeline.status', 'pending', 'created', null],
+      ['job.status', 'running', 'pending', null],
+      ['pipeline.status', 'running', 'pending', null],
+      ['job.status', 'failed', 'running', null],
+      ['pipeline.status', 'failed', 'running', null],
+      ['job.status', 'pending', null, devId],
+      ['pipeline.status', 'pending', 'failed', devId],
+    ]);
+    expect(world().events.list('job.status').at(-1)).toMatchObject({ jobId: retried.id });
+    expect(world().events.list().every((e, i, all) => i === 0 || e.id > all[i - 1]!.id)).toBe(true);
+  });
+
+  it('an issue updated says which fields changed, once for a request that changes several', async () => {
+    const issue = await body(await apiCall(world(), '/projects/acme%2Fapp/issues', { method: 'POST', token: 'dev-token', json: { title: 'One', description: 'Text\n\n/label ~bug' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}`, { method: 'PUT', token: 'dev-token', json: { title: 'Two', due_date: '2026-04-01', add_labels: 'ux' } }));
+    await body(await apiCall(world(), `/projects/acme%2Fapp/issues/${issue.iid}/notes`, { method: 'POST', token: 'dev-token', json: { body: 'a comment moves only updated_at' } }));
+    const kinds = world().events.list('issue.opened', 'issue.updated', 'note.created');
+    expect(kinds.map((e) => e.kind)).toEqual(['issue.opened', 'issue.updated', 'note.created']);
+    expect(kinds[1]).toMatchObject({ kind: 'issue.updated', iid: issue.iid, changes: expect.arrayContaining(['title', 'due_date', 'labels']) });
+  });
+});

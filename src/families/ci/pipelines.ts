@@ -7,6 +7,7 @@ import { ancestry, hasProjectRole, canUseFeature } from '../../policy/access.js'
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, pdel, pset, pvalues, tdel, tget, tset, tvaluesDesc, type Partitioned, type Table } from '../../store/table.js';
 import { plain, type Change } from '../define.js';
+import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
 import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus } from './records.js';
@@ -218,6 +219,7 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
     locked: false,
   };
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
+  emit(draft, { kind: 'pipeline.status', projectId: project.id, pipelineId: pipeline.id, status: pipeline.status, previous: null });
   if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
   if (pipeline.parentId !== null) {
     const parent = pget(draft.pipelines, project.id, pipeline.parentId);
@@ -269,10 +271,16 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
   }, now);
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  jobMoved(draft, job, null);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
   tset(draft.ciJobTokens, job.id, token);
   refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
   return { job, token };
+}
+
+/** Says on the stream that a job's status moved (from `was`; null for a new job). */
+function jobMoved(draft: State, job: Pick<Job, 'id' | 'projectId' | 'pipelineId' | 'status'>, was: JobStatus | null): void {
+  if (was !== job.status) emit(draft, { kind: 'job.status', projectId: job.projectId, jobId: job.id, pipelineId: job.pipelineId, status: job.status, previous: was });
 }
 
 /** Ci::HasStatus#composite_status over the jobs that were not retried. */
@@ -301,6 +309,7 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
   const was = p.status;
   p.status = status;
   p.updatedAt = now;
+  emit(draft, { kind: 'pipeline.status', projectId, pipelineId, status, previous: was });
   if (p.startedAt === null && status !== 'created' && status !== 'pending') p.startedAt = now;
   p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
   if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
@@ -351,7 +360,9 @@ export interface FinishInput {
 
 /** A job reaches a final status: its token stops working, its pipeline's status follows. */
 export function finishJob(draft: State, job: Draft<Job>, input: FinishInput, now: number): void {
+  const was = job.status;
   job.status = input.status;
+  jobMoved(draft, job, was);
   job.finishedAt = now;
   if (job.startedAt === null && input.status !== 'skipped' && input.status !== 'canceled') job.startedAt = now;
   job.failureReason = input.status === 'failed' ? (input.failureReason ?? 'script_failure') : null;
@@ -361,7 +372,9 @@ export function finishJob(draft: State, job: Draft<Job>, input: FinishInput, now
 
 /** Moves a job to running (a runner picked it up): its token starts working. */
 export function startJob(draft: State, job: Draft<Job>, now: number): void {
+  const was = job.status;
   job.status = 'running';
+  jobMoved(draft, job, was);
   job.startedAt = now;
   job.queuedAt ??= now;
   job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
@@ -497,6 +510,7 @@ export function playJob(job: Job, userId: number, now: number): Change<Job> {
     const state = draft as State;
     const j = tget(state.jobs, job.id)!;
     j.status = 'pending';
+    jobMoved(state, j, 'manual');
     j.userId = userId;
     j.queuedAt = now;
     if (j.pipelineId !== null) refreshPipeline(state, j.projectId, j.pipelineId, now);

@@ -1,8 +1,8 @@
 // GitLab's events API, read from the event stream's log; the payloads of push events are worked
 // out when the push happens, by a subscriber.
-import { emptyTable, type Table } from '../../store/table.js';
-import type { Context } from '../define.js';
-import type { StoredEvent } from '../stream.js';
+import { emptyTable, tvalues, type Table } from '../../store/table.js';
+import type { Context, FixtureParts } from '../define.js';
+import type { EventKind, StoredEvent } from '../stream.js';
 import { defineFamily, type Family } from '../define.js';
 import { forgetRow, indexRow } from './index-rows.js';
 import { recordPushPayload, type PushPayload } from './push.js';
@@ -15,8 +15,22 @@ export interface EventsSlice {
   eventRows: Table<Table<number>>;
 }
 
-export const events: Family<EventsSlice> = defineFamily({
+/** `emulator.events`: the stream as a test reads it. */
+export interface EventsMembers {
+  readonly events: {
+    /** The events the log holds, oldest first; of some kinds only when named. */
+    list<K extends EventKind>(...kinds: K[]): StoredEvent<K>[];
+  };
+}
+
+export const events: Family<EventsSlice, FixtureParts, { handle: EventsMembers }> = defineFamily({
   name: 'events',
+  handle: (host) => ({
+    events: {
+      list: <K extends EventKind>(...kinds: K[]) =>
+        [...tvalues(host.state().events)].filter((e) => kinds.length === 0 || (kinds as EventKind[]).includes(e.kind)) as unknown as StoredEvent<K>[],
+    },
+  }),
   state: () => ({ pushPayloads: emptyTable(), eventRows: emptyTable() }),
   routes: eventRoutes,
   on: {
