@@ -1,7 +1,9 @@
 // Merge requests between branches of a project's repository: the lists, create, edit, delete
 // and merge, approvals, commits and diffs, time tracking, what a push does to them (refresh)
 // and the push options git hands over (post-receive), and the quick actions of their notes.
+import { tget, tvalues } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
+import { registerAdvertisedRefs } from '../repositories/index.js';
 import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
 import { approvalRoutes } from './approval-routes.js';
 import { mergeRequestCommitRoutes } from './commit-routes.js';
@@ -27,6 +29,11 @@ export const mergeRequests: Family<MergeRequestsSlice, { project: FixtureMergeRe
 });
 registerIssuable(mergeRequestKind);
 registerSocial(mergeRequestSocial);
+// refs/merge-requests/<iid>/head, which `glab mr checkout` fetches.
+registerAdvertisedRefs(function* (state, projectId) {
+  const all = tget(state.mergeRequests, projectId);
+  if (all) for (const mr of tvalues(all)) yield { name: `refs/merge-requests/${mr.iid}/head`, oid: mr.sha };
+});
 
 export type { MergeRequestsSlice } from './store.js';
 export type { MergeRequest } from './records.js';

@@ -3,7 +3,6 @@
 // how a push applies, and its Git LFS objects.
 import { gitForbidden, MESSAGES } from '../../http/git-access.js';
 import { projectFullPath } from '../../policy/paths.js';
-import { tget, tvalues } from '../../store/table.js';
 import type { Project } from '../../store/state.js';
 import type { Advertised, AdvertisedRef } from '../../git/transfer.js';
 import type { GitPart, ServedRepository } from '../define.js';
@@ -21,6 +20,14 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * (`refs/merge-requests/<iid>/head`, which `glab mr checkout` fetches) and the other refs
  * pushes wrote (refs/notes/*...) in name order, annotated tags with the commit they peel to.
  */
+/** Refs other families keep of a project's repository outside its refs (merge request heads). */
+const MORE_REFS: ((state: State, projectId: number) => Iterable<AdvertisedRef>)[] = [];
+
+/** Adds refs a family keeps to every advertisement of a project's repository (its family registers them when it loads). */
+export function registerAdvertisedRefs(refs: (state: State, projectId: number) => Iterable<AdvertisedRef>): void {
+  MORE_REFS.push(refs);
+}
+
 export function advertisedRefs(state: State, project: Project): Advertised {
   const refs = refsOf(state, project.id);
   const head = `refs/heads/${defaultBranchName(project)}`;
@@ -31,8 +38,7 @@ export function advertisedRefs(state: State, project: Project): Advertised {
   for (const [b, oid] of branchEntries(refs)) named.push({ name: `refs/heads/${b}`, oid });
   for (const [t, tag] of tagEntries(refs)) named.push({ name: `refs/tags/${t}`, oid: tag.target, ...(tag.target !== tag.commit ? { peeled: tag.commit } : {}) });
   for (const [name, oid] of otherRefEntries(refs)) named.push({ name, oid });
-  const mergeRequests = tget(state.mergeRequests, project.id);
-  if (mergeRequests) for (const mr of tvalues(mergeRequests)) named.push({ name: `refs/merge-requests/${mr.iid}/head`, oid: mr.sha });
+  for (const more of MORE_REFS) named.push(...more(state, project.id));
   named.sort((a, b) => byName(a.name, b.name));
   out.push(...named);
   return { refs: out, head, empty: isEmptyRepository(refs) };

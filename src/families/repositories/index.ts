@@ -13,6 +13,7 @@ export * from './post-push.js';
 export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
+export { registerAdvertisedRefs } from './git.js';
 
 import { repositorySchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
