@@ -31,6 +31,7 @@ export { badEstimate, spentInvalid } from './errors.js';
 export { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
 export { fixtureMilestoneId, fixtureTime } from './fixture.js';
 export {
-  interpretNoteCommands, labelIdsAfter, spentOf, type CommandFacts, type CommandKind, type CommandOptions, type CommandRun, type GitAccess, type NoteCommands, type Outcome, type Updates,
-} from './note-commands.js';
+  defineCommand, labelIdsAfter, spentOf, type Command, type CommandContext, type CommandFacts, type CommandKind, type CommandOptions, type GitAccess, type Updates,
+} from './command-model.js';
+export { interpretCommands, interpretDescription, interpretNoteCommands, type Interpretation, type NoteCommands } from './interpreter.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, touchIssuable } from './noteables.js';

@@ -1,7 +1,8 @@
-// An issue's own quick actions in a note (lib/gitlab/quick_actions/issue_actions.rb and EE's
-// issue actions: `/due`, `/confidential`, `/duplicate`, `/weight`, `/iteration`, `/epic`,
-// `/promote`), what the shared commands read of an issue, and Issues::UpdateService with the
-// commands' params; registered with the issuables family.
+// An issue's own quick actions (lib/gitlab/quick_actions/issue_actions.rb and EE's issue
+// actions: `/due`, `/remove_due_date`, `/confidential`, `/duplicate`, `/weight`,
+// `/clear_weight`, `/iteration`, `/epic`, `/remove_epic`, `/promote`), what the shared commands
+// read of an issue, and Issues::UpdateService with the commands' params; registered with the
+// issuables family, which runs them in notes and descriptions alike.
 import type { Draft } from 'immer';
 import { ApiError } from '../../core/errors.js';
 import { ancestry, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
@@ -10,7 +11,7 @@ import { addNote, noteKey } from '../../store/notes.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import {
-  applySocialUpdates, castDateLike, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandKind, type Outcome, type Updates,
+  applySocialUpdates, castDateLike, defineCommand, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
 } from '../issuables/index.js';
 import type { State } from '../world.js';
 import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
@@ -96,6 +97,127 @@ function hasIterations(state: State, project: Project): boolean {
   return ancestry(state, ns.id).some((g) => (tget(state.iterations, g.id)?.size ?? 0) > 0);
 }
 
+const ISSUE = ['Issue'] as const;
+/** The project's namespace, when it is a group (epics and iterations live there). */
+const groupOf = (c: CommandContext<IssueTarget>) => {
+  const ns = tget(c.state.namespaces, c.target.project.namespaceId);
+  return ns && ns.kind === 'group' ? ns : undefined;
+};
+
+/** issue_actions.rb and EE's issue actions. */
+const commands = [
+  defineCommand<IssueTarget, string | null>({
+    name: 'due', types: ISSUE,
+    condition: (c) => c.facts.canAdmin,
+    parse: (c, arg) => parseDueDate(arg, c.now),
+    run: (c, date) => {
+      if (date === undefined) return null;
+      if (date === null) return c.shared('Failed to set due date because the date format is invalid.');
+      c.u.due_date = date;
+      return `Set the due date to ${shortDate(date)}.`;
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'remove_due_date', types: ISSUE,
+    condition: (c) => c.persisted && c.target.issue.dueDate !== null && c.facts.canAdmin,
+    run: (c) => {
+      c.u.due_date = null;
+      return 'Removed the due date.';
+    },
+  }),
+  defineCommand<IssueTarget>({
+    // set_confidentiality: admin_issue, or, on an issue being made, whoever makes it.
+    name: 'confidential', types: ISSUE,
+    condition: (c) => !c.target.issue.confidential && (c.facts.canAdmin || !c.persisted),
+    run: (c) => {
+      c.u.confidential = true;
+      return c.shared('Made this issue confidential.');
+    },
+  }),
+  defineCommand<IssueTarget, Issue | null>({
+    name: 'duplicate', types: ISSUE,
+    condition: (c) => c.persisted && c.facts.canAdmin,
+    parse: (c, arg) => findIssueRef(c.state, c.target.project, arg, c.opts.webBase ?? null) ?? null,
+    run: (c, other) => {
+      if (other === undefined) return null;
+      const { state, user, now } = c;
+      const otherProject = other ? tget(state.projects, other.projectId) : undefined;
+      const readable = other && otherProject && canReadIssues(state, user, otherProject, now)
+        && issueVisible(state, user, other, seesConfidential(state, user, otherProject, now));
+      if (!other || !otherProject || !readable) return c.shared('Failed to mark this Issue as a duplicate because referenced item was not found.');
+      if (other.id === c.target.issue.id) return c.shared('Failed to mark the Issue as duplicate of itself.');
+      if (!c.facts.canUpdate || !hasProjectRole(state, user, otherProject, ACCESS.guest, now)) {
+        return c.shared('Failed to mark this Issue as duplicate due to insufficient permissions.');
+      }
+      c.u.canonical_issue_id = other.id;
+      const path = `${tget(state.namespaces, otherProject.namespaceId)?.fullPath ?? ''}/${otherProject.path}`;
+      return c.shared(`Closed this Issue. Marked as related to, and a duplicate of, ${c.opts.webBase ?? ''}/${path}/-/issues/${other.iid}.`);
+    },
+  }),
+  defineCommand<IssueTarget, number>({
+    name: 'weight', types: ISSUE, tier: 'premium',
+    condition: (c) => c.facts.canAdmin,
+    parse: (_c, arg) => Number(/^\s*([+-]?\d+)/.exec(arg)?.[1] ?? 0), // String#to_i
+    run: (c, weight) => {
+      if (weight === undefined || weight < 0) return null;
+      c.u.weight = weight;
+      return c.shared(`Set weight to ${weight}.`);
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'clear_weight', types: ISSUE, tier: 'premium',
+    condition: (c) => c.persisted && c.target.issue.weight !== null && c.target.issue.weight !== 0 && c.facts.canAdmin,
+    run: (c) => {
+      c.u.weight = null;
+      return 'Cleared weight.';
+    },
+  }),
+  defineCommand<IssueTarget, number | null>({
+    name: 'iteration', types: ISSUE, tier: 'premium',
+    condition: (c) => c.facts.canAdmin && hasIterations(c.state, c.target.project),
+    parse: (c, arg) => findIteration(c.state, c.target.project, arg) ?? null,
+    run: (c, id) => {
+      if (id === undefined) return null;
+      if (id === null) return c.shared('Could not apply iteration command. Failed to find the referenced iteration.');
+      c.u.iteration = id;
+      return c.shared(`Set the iteration to *iteration:${id}.`);
+    },
+  }),
+  defineCommand<IssueTarget, Epic | null>({
+    name: 'epic', types: ISSUE, tier: 'premium',
+    condition: (c) => !!groupOf(c) && c.facts.canAdmin,
+    parse: (c, arg) => findEpicRef(c.state, c.target.project, arg) ?? null,
+    run: (c, epic) => {
+      if (epic === undefined) return null;
+      const { state, user, now, target: { issue, project } } = c;
+      const ok = epic && epicForProject(state, project, epic.id) && (!epic.confidential || hasGroupRole(state, user, tget(state.namespaces, epic.groupId)!, ACCESS.planner, now));
+      if (!epic || !ok) return c.shared("This epic does not exist or you don't have sufficient permission.");
+      if (issue.epicId === epic.id) return c.shared(`Issue #${issue.iid} has already been added to epic &${epic.iid}.`);
+      c.u.epic = epic;
+      return c.shared('Added an issue to an epic.');
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'remove_epic', types: ISSUE, tier: 'premium',
+    condition: (c) => c.persisted && !!groupOf(c) && c.facts.canAdmin,
+    run: (c) => {
+      c.u.epic = null;
+      return 'Removed an issue from an epic.';
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'promote', types: ISSUE, tier: 'premium',
+    condition: (c) => {
+      const group = groupOf(c);
+      return c.persisted && !c.target.issue.promotedToEpicId && !!group && c.facts.canAdmin && hasGroupRole(c.state, c.user, group, ACCESS.planner, c.now);
+    },
+    run: (c) => {
+      c.u.promote_to_epic = true;
+      return c.shared('Promoted issue to an epic.');
+    },
+  }),
+];
+
 export const issueCommands: CommandKind<IssueTarget> = {
   facts: (state, target, user, now) => ({
     noun: 'issue',
@@ -104,89 +226,7 @@ export const issueCommands: CommandKind<IssueTarget> = {
     canUpdate: canUpdateIssue(state, user, target.project, target.issue, now),
     canAdmin: canAdminIssues(state, user, target.project, now),
   }),
-  run({ state, target, user, now, opts, facts, u }, name, arg): Outcome | undefined {
-    const { issue, project } = target;
-    const { canUpdate, canAdmin } = facts;
-    const ns = tget(state.namespaces, project.namespaceId);
-    switch (name) {
-      case 'due': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const date = parseDueDate(arg, now);
-        if (date === null) return { available: true, message: 'Failed to set due date because the date format is invalid.' };
-        u.due_date = date;
-        return { available: true, message: `Set the due date to ${shortDate(date)}.` };
-      }
-      case 'remove_due_date':
-        if (!(issue.dueDate !== null && canAdmin)) return { available: false };
-        u.due_date = null;
-        return { available: true, message: 'Removed the due date.' };
-      case 'confidential':
-        if (issue.confidential || !canAdmin) return { available: false };
-        u.confidential = true;
-        return { available: true, message: 'Made this issue confidential.' };
-      case 'duplicate': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const other = findIssueRef(state, project, arg, opts.webBase ?? null);
-        const otherProject = other ? tget(state.projects, other.projectId) : undefined;
-        const readable = other && otherProject && canReadIssues(state, user, otherProject, now)
-          && issueVisible(state, user, other, seesConfidential(state, user, otherProject, now));
-        if (!other || !readable) return { available: true, message: 'Failed to mark this Issue as a duplicate because referenced item was not found.' };
-        if (other.id === issue.id) return { available: true, message: 'Failed to mark the Issue as duplicate of itself.' };
-        if (!canUpdate || !hasProjectRole(state, user, otherProject!, ACCESS.guest, now)) {
-          return { available: true, message: 'Failed to mark this Issue as duplicate due to insufficient permissions.' };
-        }
-        u.canonical_issue_id = other.id;
-        const path = `${tget(state.namespaces, otherProject!.namespaceId)?.fullPath ?? ''}/${otherProject!.path}`;
-        return { available: true, message: `Closed this Issue. Marked as related to, and a duplicate of, ${opts.webBase ?? ''}/${path}/-/issues/${other.iid}.` };
-      }
-      case 'weight': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const n = /^\s*([+-]?\d+)/.exec(arg);
-        const w = n ? Number(n[1]) : 0; // String#to_i
-        if (w < 0) return { available: true, message: null };
-        u.weight = w;
-        return { available: true, message: `Set weight to ${w}.` };
-      }
-      case 'clear_weight':
-        if (!(issue.weight !== null && issue.weight !== 0 && canAdmin)) return { available: false };
-        u.weight = null;
-        return { available: true, message: 'Cleared weight.' };
-      case 'iteration': {
-        if (!(canAdmin && hasIterations(state, project))) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const id = findIteration(state, project, arg);
-        if (id === undefined) return { available: true, message: 'Could not apply iteration command. Failed to find the referenced iteration.' };
-        u.iteration = id;
-        return { available: true, message: `Set the iteration to *iteration:${id}.` };
-      }
-      case 'epic': {
-        if (!(ns && ns.kind === 'group' && canAdmin)) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const found = findEpicRef(state, project, arg);
-        const ok = found && epicForProject(state, project, found.id) && (!found.confidential || hasGroupRole(state, user, tget(state.namespaces, found.groupId)!, ACCESS.planner, now));
-        if (!found || !ok) return { available: true, message: "This epic does not exist or you don't have sufficient permission." };
-        if (issue.epicId === found.id) return { available: true, message: `Issue #${issue.iid} has already been added to epic &${found.iid}.` };
-        u.epic = found;
-        return { available: true, message: 'Added an issue to an epic.' };
-      }
-      case 'remove_epic': {
-        if (!(ns && ns.kind === 'group' && canAdmin)) return { available: false };
-        u.epic = null;
-        return { available: true, message: 'Removed an issue from an epic.' };
-      }
-      case 'promote': {
-        const promotable = !issue.promotedToEpicId && ns && ns.kind === 'group' && canAdmin && hasGroupRole(state, user, ns, ACCESS.planner, now);
-        if (!promotable) return { available: false };
-        u.promote_to_epic = true;
-        return { available: true, message: 'Promoted issue to an epic.' };
-      }
-      default:
-        return undefined;
-    }
-  },
+  commands,
   updates: (target, user, u, now) => ({ prepare: null, apply: (draft) => applyToIssue(draft, target, user, u, now) }),
 };
 

@@ -1,12 +1,13 @@
-// A merge request's own quick actions in a note (lib/gitlab/quick_actions/merge_request_actions.rb:
+// A merge request's own quick actions (lib/gitlab/quick_actions/merge_request_actions.rb:
 // `/merge`, `/approve`, `/unapprove`, `/draft`), what the shared commands read of a merge
 // request, and MergeRequests::UpdateService with the commands' params (a `/merge` awaits its
-// merge commit first); registered with the issuables family.
+// merge commit first); registered with the issuables family, which runs them in notes and
+// descriptions alike.
 import type { Draft } from 'immer';
 import { hasProjectRole } from '../../policy/access.js';
 import { pget } from '../../store/table.js';
 import { ACCESS, type User } from '../../store/state.js';
-import { applySocialUpdates, labelIdsAfter, socialTarget, spentOf, type CommandKind, type GitAccess, type Outcome, type Updates } from '../issuables/index.js';
+import { applySocialUpdates, defineCommand, labelIdsAfter, socialTarget, spentOf, type CommandKind, type GitAccess, type Updates } from '../issuables/index.js';
 import { objectsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
@@ -16,6 +17,47 @@ import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
 
+const MERGE_REQUEST = ['MergeRequest'] as const;
+
+/** merge_request_actions.rb. */
+const commands = [
+  defineCommand<MergeRequestTarget>({
+    name: 'merge', types: MERGE_REQUEST,
+    condition: ({ state, user, now, persisted, target: { mr, project } }) =>
+      persisted && mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now),
+    run: (c) => {
+      c.u.merge = c.opts.mergeRequestDiffHeadSha ?? null;
+      return 'Merged this merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    name: 'approve', types: MERGE_REQUEST,
+    condition: ({ state, user, now, persisted, target: { mr, project } }) => persisted && mr.state !== 'merged' && canApprove(state, user, project, mr, now),
+    run: (c) => {
+      c.u.approval = 'approve';
+      return 'Approved the current merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    name: 'unapprove', types: MERGE_REQUEST,
+    condition: ({ state, user, persisted, target: { mr } }) => persisted && mr.state !== 'merged' && approvedBy(state, mr, user),
+    run: (c) => {
+      c.u.approval = 'unapprove';
+      return 'Unapproved the current merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    // A merge request being made may be marked a draft by whoever makes it.
+    name: 'draft', types: MERGE_REQUEST,
+    condition: (c) => !c.persisted || c.facts.canUpdate,
+    run: (c) => {
+      const { draft } = c.target.mr;
+      c.u.wip_event = draft ? 'unwip' : 'wip';
+      return draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.';
+    },
+  }),
+];
+
 export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   facts: (state, target, user, now) => ({
     noun: 'merge request',
@@ -24,31 +66,7 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     canUpdate: canUpdateMergeRequest(state, user, target.project, target.mr, now),
     canAdmin: !target.project.archived && hasProjectRole(state, user, target.project, ACCESS.developer, now),
   }),
-  run({ state, target, user, now, opts, facts, u }, name): Outcome | undefined {
-    const { mr, project } = target;
-    const { canUpdate } = facts;
-    switch (name) {
-      case 'merge': {
-        if (!(mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now))) return { available: false };
-        u.merge = opts.mergeRequestDiffHeadSha ?? null;
-        return { available: true, message: 'Merged this merge request.' };
-      }
-      case 'approve':
-        if (!(mr.state !== 'merged' && canApprove(state, user, project, mr, now))) return { available: false };
-        u.approval = 'approve';
-        return { available: true, message: 'Approved the current merge request.' };
-      case 'unapprove':
-        if (!(mr.state !== 'merged' && approvedBy(state, mr, user))) return { available: false };
-        u.approval = 'unapprove';
-        return { available: true, message: 'Unapproved the current merge request.' };
-      case 'draft':
-        if (!canUpdate) return { available: false };
-        u.wip_event = mr.draft ? 'unwip' : 'wip';
-        return { available: true, message: mr.draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.' };
-      default:
-        return undefined;
-    }
-  },
+  commands,
   updates(target, user, u, now) {
     const { mr, project } = target;
     let mergeRecipe: ((draft: Draft<State>) => MergeRequest) | null = null;
