@@ -24,7 +24,7 @@ export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneCh
 export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
 export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';
 export { formatDuration, parseDuration } from './duration.js';
-export { castDateLike } from './dates.js';
+export { castDateLike, chronicDate } from './dates.js';
 export { taskCounts, timeStats } from './entity.js';
 export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
 export { badEstimate, spentInvalid } from './errors.js';

@@ -5,13 +5,13 @@
 // issuables family, which runs them in notes and descriptions alike.
 import type { Draft } from 'immer';
 import { ApiError } from '../../core/errors.js';
-import { ancestry, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
+import { ancestry, hasGroupRole, hasProjectRole, isWithin } from '../../policy/access.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
 import { addNote, noteKey } from '../../store/notes.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import {
-  applySocialUpdates, castDateLike, defineCommand, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
+  applySocialUpdates, chronicDate, defineCommand, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
 } from '../issuables/index.js';
 import type { State } from '../world.js';
 import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
@@ -27,18 +27,6 @@ const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'S
 function shortDate(ymd: string): string {
   const [y, m, d] = ymd.split('-').map(Number);
   return `${MONTHS_SHORT[m! - 1]} ${d}, ${y}`;
-}
-
-/** Chronic.parse(...).to_date for what clients write: a date, `today`, `tomorrow`, `yesterday`, `in N days`. */
-function parseDueDate(arg: string, now: number): string | null {
-  const a = arg.trim().toLowerCase();
-  const day = 86_400_000;
-  if (a === 'today') return today(now);
-  if (a === 'tomorrow') return today(now + day);
-  if (a === 'yesterday') return today(now - day);
-  const m = /^in (\d+) (day|days|week|weeks)$/.exec(a);
-  if (m) return today(now + Number(m[1]) * (m[2]!.startsWith('week') ? 7 : 1) * day);
-  return castDateLike(a);
 }
 
 /** `#2`, `app#2`, `group/app#2` or an issue's URL, from a project. */
@@ -109,7 +97,7 @@ const commands = [
   defineCommand<IssueTarget, string | null>({
     name: 'due', types: ISSUE,
     condition: (c) => c.facts.canAdmin,
-    parse: (c, arg) => parseDueDate(arg, c.now),
+    parse: (c, arg) => chronicDate(arg, c.now),
     run: (c, date) => {
       if (date === undefined) return null;
       if (date === null) return c.shared('Failed to set due date because the date format is invalid.');
