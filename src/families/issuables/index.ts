@@ -28,7 +28,7 @@ export { castDateLike, chronicDate } from './dates.js';
 export { taskCounts, timeStats } from './entity.js';
 export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
 export { badEstimate, spentInvalid } from './errors.js';
-export { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
+export { milestoneIdByTitle } from './quick-actions.js';
 export { fixtureMilestoneId, fixtureTime } from './fixture.js';
 export {
   defineCommand, labelIdsAfter, spentOf, type Command, type CommandContext, type CommandFacts, type CommandKind, type CommandOptions, type GitAccess, type Updates,

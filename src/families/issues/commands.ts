@@ -11,15 +11,16 @@ import { addNote, noteKey } from '../../store/notes.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import {
-  applySocialUpdates, chronicDate, defineCommand, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
+  applySocialUpdates, chronicDate, defineCommand, interpretDescription, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
 } from '../issuables/index.js';
+import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 import type { IssueTarget } from './kind.js';
 import { issueReference } from './links.js';
 import type { Issue } from './records.js';
-import { canAdminIssues, canUpdateIssue, markDuplicate, updateIssue, type IssueInput } from './rules.js';
+import { canAdminIssues, canUpdateIssue, markDuplicate, setEstimate, spendTime, updateIssue, type IssueInput } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -218,14 +219,8 @@ export const issueCommands: CommandKind<IssueTarget> = {
   updates: (target, user, u, now) => ({ prepare: null, apply: (draft) => applyToIssue(draft, target, user, u, now) }),
 };
 
-/** Issues::UpdateService with the quick actions' params: duplicate first, then state, the rest, to-dos, subscriptions, awards, promotion. */
-function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: Updates, now: number): void {
-  const { project } = target;
-  const current = () => issueById(draft as State, target.issue.id)!;
-  if (u.canonical_issue_id !== undefined) {
-    const canonical = issueById(draft as State, u.canonical_issue_id);
-    if (canonical) markDuplicate(current(), canonical, user, now)(draft);
-  }
+/** The commands' params as the issue services take them (only those the commands set). */
+function issueInputOf(u: Updates, now: number): IssueInput {
   const input: IssueInput = {
     stateEvent: u.state_event, title: u.title, labelIds: u.label_ids, addLabelIds: u.add_label_ids, removeLabelIds: u.remove_label_ids,
     assigneeIds: u.assignee_ids, milestoneId: u.milestone_id, timeEstimate: u.time_estimate, dueDate: u.due_date, confidential: u.confidential,
@@ -233,19 +228,84 @@ function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: U
     epicId: u.epic === undefined ? undefined : u.epic === null ? null : u.epic.id,
     spend: spentOf(u, now),
   };
-  if (Object.values(input).some((v) => v !== undefined)) {
+  for (const key of Object.keys(input) as (keyof IssueInput)[]) if (input[key] === undefined) delete input[key];
+  return input;
+}
+
+/** Issues::UpdateService with the quick actions' params: duplicate first, then state, the rest, to-dos, subscriptions, awards, promotion. */
+function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: Updates, now: number): void {
+  const { project } = target;
+  applyDuplicate(draft, target.issue.id, user, u, now);
+  const input = issueInputOf(u, now);
+  if (Object.keys(input).length > 0) {
     // An update GitLab's validations refuse (a title over 255 characters, more time subtracted
     // than spent) is not saved, and nothing of it is recorded; the note stands.
     let change: ((d: Draft<State>) => Issue) | null = null;
     try {
-      change = updateIssue(draft as State, project, current(), user, input, now);
+      change = updateIssue(draft as State, project, issueById(draft as State, target.issue.id)!, user, input, now);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
     change?.(draft);
   }
-  applySocialUpdates(draft, socialTarget('Issue', current()), user, u, now);
-  if (u.promote_to_epic) promoteToEpic(draft, project, current(), user, now);
+  applyBeside(draft, project, target.issue.id, user, u, now);
+}
+
+/** `canonical_issue_id`: Issues::DuplicateService. */
+function applyDuplicate(draft: Draft<State>, issueId: number, user: User, u: Updates, now: number): void {
+  const canonical = u.canonical_issue_id === undefined ? undefined : issueById(draft as State, u.canonical_issue_id);
+  if (canonical) markDuplicate(issueById(draft as State, issueId)!, canonical, user, now)(draft);
+}
+
+/** What the update service does with the commands' params beside the issue's fields: to-dos, subscriptions, award emoji, promotion. */
+function applyBeside(draft: Draft<State>, project: Project, issueId: number, user: User, u: Updates, now: number): void {
+  applySocialUpdates(draft, socialTarget('Issue', issueById(draft as State, issueId)!), user, u, now);
+  if (u.promote_to_epic) promoteToEpic(draft, project, issueById(draft as State, issueId)!, user, now);
+}
+
+/** The issue a create is making, as the commands of its description see it: unsaved (no id yet), with what the input gives it. */
+function unsavedIssue(project: Project, user: User, input: IssueInput, now: number): Issue {
+  return {
+    id: 0, iid: 0, projectId: project.id, title: input.title ?? '', description: input.description ?? '', state: 'opened', createdAt: now, updatedAt: now,
+    closedAt: null, closedById: null, authorId: user.id, assigneeIds: input.assigneeIds ?? [], labelIds: [], milestoneId: input.milestoneId ?? null,
+    dueDate: input.dueDate ?? null, confidential: input.confidential ?? false, discussionLocked: input.discussionLocked ?? null,
+    issueType: input.issueType ?? 'issue', severity: input.severity ?? 'unknown', movedToId: null, duplicatedToId: null, timeEstimate: 0, totalTimeSpent: 0,
+    relativePosition: null, weight: input.weight ?? null, epicId: null, iterationId: null, healthStatus: null,
+  };
+}
+
+/**
+ * IssuableBaseService#handle_quick_actions for an issue's description, on create (`existing`
+ * null: the conditions of an issue being made) or on edit (the issue as it is; what the stored
+ * description's own commands would do is not done again): the input with the commands that ran
+ * taken out of its description and their params merged over the caller's (a new issue takes no
+ * `state_event`), and the step to run on the saved issue: on create its time estimate and spent
+ * time (with their notes), on edit the duplicate, to-dos, subscriptions, award emoji and
+ * promotion. Null when the description has no command to look for.
+ */
+export function issueDescriptionCommands(
+  state: State, project: Project, user: User, input: IssueInput, existing: Issue | null, now: number, webBase: string,
+): { input: IssueInput; after: (saved: Issue) => Change<Issue> } | null {
+  if (input.description === undefined || !input.description.includes('/')) return null;
+  const target: IssueTarget = { type: 'Issue', issue: existing ?? unsavedIssue(project, user, input, now), project };
+  const opts = { persisted: existing !== null, original: existing?.description, webBase };
+  const { content, updates: u } = interpretDescription(state, target, user, input.description, opts, now);
+  const { timeEstimate, spend, stateEvent, ...fields } = issueInputOf(u, now);
+  const merged: IssueInput = { ...input, description: content, ...fields };
+  if (existing) Object.assign(merged, timeEstimate === undefined ? {} : { timeEstimate }, spend === undefined ? {} : { spend }, stateEvent === undefined ? {} : { stateEvent });
+  const after = (saved: Issue): Change<Issue> => (draft) => {
+    if (existing) {
+      applyDuplicate(draft, saved.id, user, u, now);
+      applyBeside(draft, project, saved.id, user, u, now);
+      return plain(issueById(draft as State, saved.id)!);
+    }
+    let out = saved;
+    if (timeEstimate !== undefined) out = setEstimate(out, user, timeEstimate, now)(draft);
+    const seconds = spend?.seconds;
+    if (typeof seconds === 'number' && out.totalTimeSpent + seconds >= 0) out = spendTime(out, user, seconds, now)(draft);
+    return out;
+  };
+  return { input: merged, after };
 }
 
 /** Epics::IssuePromoteService: an epic of the project's group with the issue's title, description and labels; the issue closed, with notes on both. */
