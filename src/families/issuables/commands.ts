@@ -18,24 +18,21 @@ const ISSUES_AND_MERGE_REQUESTS = ['Issue', 'MergeRequest'] as const;
 type ProjectTarget = Extract<IssuableTarget, { project: Project }>;
 const ref = (x: User) => `@${x.username}`;
 
+/** `/close` and `/reopen`: an existing issuable in the other state, by whoever may update it. */
+const stateCommand = (name: 'close' | 'reopen', from: string, done: string) =>
+  defineCommand({
+    name, types: ALL,
+    condition: (c) => c.persisted && c.facts.record.state === from && c.facts.canUpdate,
+    run: (c) => {
+      c.u.state_event = name;
+      return `${done} this ${c.facts.noun}.`;
+    },
+  });
+
 /** issuable_actions.rb. */
 const issuableCommands = [
-  defineCommand({
-    name: 'close', types: ALL,
-    condition: (c) => c.persisted && c.facts.record.state === 'opened' && c.facts.canUpdate,
-    run: (c) => {
-      c.u.state_event = 'close';
-      return `Closed this ${c.facts.noun}.`;
-    },
-  }),
-  defineCommand({
-    name: 'reopen', types: ALL,
-    condition: (c) => c.persisted && c.facts.record.state === 'closed' && c.facts.canUpdate,
-    run: (c) => {
-      c.u.state_event = 'reopen';
-      return `Reopened this ${c.facts.noun}.`;
-    },
-  }),
+  stateCommand('close', 'opened', 'Closed'),
+  stateCommand('reopen', 'closed', 'Reopened'),
   defineCommand({
     name: 'title', types: ALL,
     condition: (c) => c.persisted && c.facts.canUpdate,
