@@ -4,7 +4,7 @@ import type { Namespace } from '../../store/state.js';
 import { pget, pset, tget } from '../../store/table.js';
 import type { IssuableKind } from '../issuables/index.js';
 import type { State } from '../world.js';
-import { epicCommands } from './commands.js';
+import { epicCommands } from './note-commands.js';
 import type { Epic } from './records.js';
 
 /** An epic with its group: what notes and quick actions take. */

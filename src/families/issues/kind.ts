@@ -7,7 +7,7 @@ import { parseIid, type IssuableKind, type SocialKind } from '../issuables/index
 import type { State } from '../world.js';
 import { issueEntity, issueWebUrl } from './entity.js';
 import { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
-import { issueCommands } from './commands.js';
+import { issueCommands } from './note-commands.js';
 import type { Issue } from './records.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 

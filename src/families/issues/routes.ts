@@ -24,7 +24,7 @@ import {
   moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
-import { issueDescriptionCommands } from './commands.js';
+import { issueDescriptionCommands } from './note-commands.js';
 import type { Namespace, Project, User } from '../../store/state.js';
 import { badEstimate, castDateLike, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 

@@ -7,7 +7,7 @@ import { parseIid, type IssuableKind, type SocialKind } from '../issuables/index
 import { projectWebUrl } from '../projects/index.js';
 import type { State } from '../world.js';
 import { mergeRequestEntity } from './entity.js';
-import { mergeRequestCommands } from './commands.js';
+import { mergeRequestCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { changesCountOf, fullEntity } from './routes.js';
 import { canReadMergeRequests, canUpdateMergeRequest, readableMergeRequest } from './rules.js';

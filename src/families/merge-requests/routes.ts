@@ -20,7 +20,7 @@ import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
 } from './rules.js';
-import { createCommands, editCommands } from './commands.js';
+import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest } from './merge.js';
