@@ -194,6 +194,26 @@ describe('merge requests', () => {
     expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body.state).toBe('opened');
   });
 
+  it('runs the quick actions of its description on create and edit, as MergeRequests::CreateService and UpdateService do', async () => {
+    const made = await call('POST', `${APP}/merge_requests`, 'dev-token', {
+      source_branch: 'other', target_branch: 'main', title: 'Other', description: 'Work\n/draft\n/assign me\n/milestone %v1\n/estimate 2h\n/spend 1h\n/close\n/due tomorrow',
+    });
+    // What needs the merge request to exist (/close) and what merge requests do not take (/due) stay in the text.
+    expect(made.body).toMatchObject({
+      title: 'Draft: Other', draft: true, description: 'Work\n/close\n/due tomorrow', assignees: [{ username: 'dev' }], milestone: { title: 'v1' },
+      time_stats: { time_estimate: 7200, total_time_spent: 3600 },
+    });
+    const edited = await call('PUT', `${APP}/merge_requests/${made.body.iid}`, 'dev-token', { description: 'Done\n/draft\n/title Other work\n/unassign\n/lock' });
+    expect(edited.body).toMatchObject({ title: 'Other work', draft: false, description: 'Done', assignees: [], discussion_locked: true });
+    expect(notesOf(world(), 'MergeRequest', made.body.id).map((n) => n.body)).toEqual([
+      'changed time estimate to 2h', 'added 1h of time spent', 'marked this merge request as **ready**', 'changed title from **{-Draft: Other-}** to **{+Other work+}**',
+      'changed the description', 'locked the discussion in this merge request', 'unassigned @dev',
+    ]);
+    const closed = await call('PUT', `${APP}/merge_requests/${made.body.iid}`, 'dev-token', { description: 'Done\n/close\n/approve' });
+    expect(closed.body).toMatchObject({ state: 'closed', description: 'Done' });
+    expect((await call('GET', `${APP}/merge_requests/${made.body.iid}/approvals`, 'dev-token')).body).toMatchObject({ approved_by: [{ user: { username: 'dev' } }] });
+  });
+
   it('tracks time on merge requests, with their system notes', async () => {
     expect((await call('POST', `${APP}/merge_requests/1/time_estimate`, 'dev-token', { duration: '1d' })).body).toMatchObject({ time_estimate: 28800, human_time_estimate: '1d' });
     expect((await call('POST', `${APP}/merge_requests/1/add_spent_time`, 'dev-token', { duration: '45m' })).status).toBe(201);

@@ -393,10 +393,24 @@ describe('quick actions in descriptions', () => {
       title: 'Quick', description: 'Some text\n/label ~bug ~"brand new"\n/assign @rep\n/milestone %v2\n/due 2024-04-01\n/estimate 2h\n/spend 30m\n```\n/label ~feature\n```',
     });
     expect(made.status).toBe(201);
+    // `/label` names existing labels only (find_labels), in a description as in a note: no `brand new` is made.
     expect(made.body).toMatchObject({
-      description: 'Some text\n```\n/label ~feature\n```', labels: ['brand new', 'bug'], assignees: [{ username: 'rep' }], milestone: { title: 'v2' },
+      description: 'Some text\n```\n/label ~feature\n```', labels: ['bug'], assignees: [{ username: 'rep' }], milestone: { title: 'v2' },
       due_date: '2024-04-01', time_stats: { time_estimate: 7200, total_time_spent: 1800 },
     });
+    expect((await call('GET', `${APP}/labels/brand%20new`, 'dev-token')).status).toBe(404);
+  });
+
+  it('on edit, runs what the issue as it is allows, but not again what its stored description asked', async () => {
+    const edited = await call('PUT', `${APP}/issues/1`, 'dev-token', { description: 'Now\n/relabel ~feature\n/close\n/due next monday' });
+    expect(edited.body).toMatchObject({ description: 'Now', labels: ['feature'], state: 'closed', due_date: '2024-03-11' });
+    // A guest's command stays in the text; an edit that keeps it does not run it (execute_with_original_text), but takes it out.
+    const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: '/label ~bug' });
+    expect(guest.body).toMatchObject({ description: '/label ~bug', labels: [] });
+    const kept = await call('PUT', `${APP}/issues/${guest.body.iid}`, 'dev-token', { description: '/label ~bug\nMore' });
+    expect(kept.body).toMatchObject({ description: 'More', labels: [] });
+    const added = await call('PUT', `${APP}/issues/${guest.body.iid}`, 'dev-token', { description: 'More\n/label ~bug' });
+    expect(added.body).toMatchObject({ description: 'More', labels: ['bug'] });
   });
 
   it('/duplicate closes as a duplicate and links it; a guest’s commands are not run', async () => {

@@ -96,6 +96,21 @@ describe('quick actions in notes', () => {
     expect(bodies(1)).toEqual([]);
   });
 
+  it('/due reads its date as Chronic does, from the emulator’s clock (a Wednesday)', async () => {
+    const due = async (arg: string) => (await runNoteCommands(world(), PATH, { issue: 1 }, 'pla', `/due ${arg}`)).changes.due_date;
+    expect(await due('in 2 days')).toBe('2024-03-08');
+    expect(await due('yesterday')).toBe('2024-03-05');
+    expect(await due('next monday')).toBe('2024-03-11');
+    expect(await due('2027-01-15')).toBe('2027-01-15');
+    expect(await due('tomorrow')).toBe('2024-03-07');
+    expect(await due('friday')).toBe('2024-03-08');
+    expect(await due('jan 15')).toBe('2025-01-15');
+    expect(await due('last monday')).toBe('2024-03-04');
+    expect(await due('December 31st')).toBe('2024-12-31');
+    expect(await due('2024-02-30')).toBeUndefined();
+    expect(issueRecord(world(), PATH, 1).dueDate).toBe('2024-12-31');
+  });
+
   it('a caller below Planner runs no metadata command; the command still leaves the text', async () => {
     const r = await runNoteCommands(world(), PATH, { issue: 2 }, 'gus', 'Please look\n/label ~bug\n/todo');
     expect(r).toMatchObject({ content: 'Please look', executed: 2, messages: ['Could not apply label command.', 'Added a to-do item.'], changes: { todo_event: 'add' } });

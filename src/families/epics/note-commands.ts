@@ -15,6 +15,7 @@ export const epicCommands: CommandKind<EpicTarget> = {
     const canAdmin = hasGroupRole(state, user, target.group, ACCESS.planner, now);
     return { noun: 'epic', record: target.epic, social: null, canUpdate: canAdmin || target.epic.authorId === user.id, canAdmin };
   },
+  commands: [],
   updates: (target, user, u, now) => ({ prepare: null, apply: (draft) => applyToEpic(draft, target, user, u, now) }),
 };
 

@@ -25,13 +25,14 @@ export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneCh
 export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
 export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';
 export { formatDuration, parseDuration } from './duration.js';
-export { castDateLike } from './dates.js';
+export { castDateLike, chronicDate } from './dates.js';
 export { taskCounts, timeStats } from './entity.js';
 export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
 export { badEstimate, spentInvalid } from './errors.js';
-export { extractQuickActions, milestoneIdByTitle } from './quick-actions.js';
+export { milestoneIdByTitle } from './quick-actions.js';
 export { fixtureMilestoneId, fixtureTime } from './fixture.js';
 export {
-  interpretNoteCommands, labelIdsAfter, spentOf, type CommandFacts, type CommandKind, type CommandOptions, type CommandRun, type GitAccess, type NoteCommands, type Outcome, type Updates,
-} from './note-commands.js';
+  defineCommand, labelIdsAfter, spentOf, type Command, type CommandContext, type CommandFacts, type CommandKind, type CommandOptions, type GitAccess, type Updates,
+} from './command-model.js';
+export { interpretCommands, interpretDescription, interpretNoteCommands, type Interpretation, type NoteCommands } from './interpreter.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, touchIssuable } from './noteables.js';

@@ -6,7 +6,7 @@ import type { Draft } from 'immer';
 import type { Namespace, Project, User } from '../../store/state.js';
 import type { Context } from '../define.js';
 import type { State } from '../world.js';
-import type { CommandKind } from './note-commands.js';
+import type { CommandKind } from './command-model.js';
 import type { SocialTarget, SocialType } from './records.js';
 
 export type IssuableType = 'Issue' | 'MergeRequest' | 'Epic';
@@ -76,6 +76,9 @@ export function issuableKind<T extends IssuableTarget>(target: T): IssuableKind<
   if (!kind) throw new Error(`no family registers the issuables of type '${target.type}'`);
   return kind as unknown as IssuableKind<T>;
 }
+
+/** Every registered kind: their commands make the one table of quick actions. */
+export const allIssuableKinds = (): IssuableKind[] => [...KINDS.values()] as unknown as IssuableKind[];
 
 export function socialKind(type: SocialType): SocialKind {
   const kind = SOCIAL.get(type);

@@ -1,24 +1,26 @@
-// An issue's own quick actions in a note (lib/gitlab/quick_actions/issue_actions.rb and EE's
-// issue actions: `/due`, `/confidential`, `/duplicate`, `/weight`, `/iteration`, `/epic`,
-// `/promote`), what the shared commands read of an issue, and Issues::UpdateService with the
-// commands' params; registered with the issuables family.
+// An issue's own quick actions (lib/gitlab/quick_actions/issue_actions.rb and EE's issue
+// actions: `/due`, `/remove_due_date`, `/confidential`, `/duplicate`, `/weight`,
+// `/clear_weight`, `/iteration`, `/epic`, `/remove_epic`, `/promote`), what the shared commands
+// read of an issue, and Issues::UpdateService with the commands' params; registered with the
+// issuables family, which runs them in notes and descriptions alike.
 import type { Draft } from 'immer';
 import { ApiError } from '../../core/errors.js';
-import { ancestry, hasGroupRole, hasProjectRole, isWithin, today } from '../../policy/access.js';
+import { ancestry, hasGroupRole, hasProjectRole, isWithin } from '../../policy/access.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
 import { addNote, noteKey } from '../../store/notes.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import {
-  applySocialUpdates, castDateLike, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandKind, type Outcome, type Updates,
+  applySocialUpdates, chronicDate, defineCommand, interpretDescription, recordEvent, recordLabelChange, socialTarget, spentOf, systemNote, type CommandContext, type CommandKind, type Updates,
 } from '../issuables/index.js';
+import { plain, type Change } from '../define.js';
 import type { State } from '../world.js';
 import { createEpic, epicByIid, epicForProject, iterationById, type Epic } from '../epics/index.js';
 import { canReadIssues, issueVisible, seesConfidential } from './finder.js';
 import type { IssueTarget } from './kind.js';
 import { issueReference } from './links.js';
 import type { Issue } from './records.js';
-import { canAdminIssues, canUpdateIssue, markDuplicate, updateIssue, type IssueInput } from './rules.js';
+import { canAdminIssues, canUpdateIssue, markDuplicate, setEstimate, spendTime, updateIssue, type IssueInput } from './rules.js';
 import { issueById, issueByIid, putIssue } from './store.js';
 
 const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -26,18 +28,6 @@ const MONTHS_SHORT = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'S
 function shortDate(ymd: string): string {
   const [y, m, d] = ymd.split('-').map(Number);
   return `${MONTHS_SHORT[m! - 1]} ${d}, ${y}`;
-}
-
-/** Chronic.parse(...).to_date for what clients write: a date, `today`, `tomorrow`, `yesterday`, `in N days`. */
-function parseDueDate(arg: string, now: number): string | null {
-  const a = arg.trim().toLowerCase();
-  const day = 86_400_000;
-  if (a === 'today') return today(now);
-  if (a === 'tomorrow') return today(now + day);
-  if (a === 'yesterday') return today(now - day);
-  const m = /^in (\d+) (day|days|week|weeks)$/.exec(a);
-  if (m) return today(now + Number(m[1]) * (m[2]!.startsWith('week') ? 7 : 1) * day);
-  return castDateLike(a);
 }
 
 /** `#2`, `app#2`, `group/app#2` or an issue's URL, from a project. */
@@ -96,6 +86,127 @@ function hasIterations(state: State, project: Project): boolean {
   return ancestry(state, ns.id).some((g) => (tget(state.iterations, g.id)?.size ?? 0) > 0);
 }
 
+const ISSUE = ['Issue'] as const;
+/** The project's namespace, when it is a group (epics and iterations live there). */
+const groupOf = (c: CommandContext<IssueTarget>) => {
+  const ns = tget(c.state.namespaces, c.target.project.namespaceId);
+  return ns && ns.kind === 'group' ? ns : undefined;
+};
+
+/** issue_actions.rb and EE's issue actions. */
+const commands = [
+  defineCommand<IssueTarget, string | null>({
+    name: 'due', types: ISSUE,
+    condition: (c) => c.facts.canAdmin,
+    parse: (c, arg) => chronicDate(arg, c.now),
+    run: (c, date) => {
+      if (date === undefined) return null;
+      if (date === null) return c.shared('Failed to set due date because the date format is invalid.');
+      c.u.due_date = date;
+      return `Set the due date to ${shortDate(date)}.`;
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'remove_due_date', types: ISSUE,
+    condition: (c) => c.persisted && c.target.issue.dueDate !== null && c.facts.canAdmin,
+    run: (c) => {
+      c.u.due_date = null;
+      return 'Removed the due date.';
+    },
+  }),
+  defineCommand<IssueTarget>({
+    // set_confidentiality: admin_issue, or, on an issue being made, whoever makes it.
+    name: 'confidential', types: ISSUE,
+    condition: (c) => !c.target.issue.confidential && (c.facts.canAdmin || !c.persisted),
+    run: (c) => {
+      c.u.confidential = true;
+      return c.shared('Made this issue confidential.');
+    },
+  }),
+  defineCommand<IssueTarget, Issue | null>({
+    name: 'duplicate', types: ISSUE,
+    condition: (c) => c.persisted && c.facts.canAdmin,
+    parse: (c, arg) => findIssueRef(c.state, c.target.project, arg, c.opts.webBase ?? null) ?? null,
+    run: (c, other) => {
+      if (other === undefined) return null;
+      const { state, user, now } = c;
+      const otherProject = other ? tget(state.projects, other.projectId) : undefined;
+      const readable = other && otherProject && canReadIssues(state, user, otherProject, now)
+        && issueVisible(state, user, other, seesConfidential(state, user, otherProject, now));
+      if (!other || !otherProject || !readable) return c.shared('Failed to mark this Issue as a duplicate because referenced item was not found.');
+      if (other.id === c.target.issue.id) return c.shared('Failed to mark the Issue as duplicate of itself.');
+      if (!c.facts.canUpdate || !hasProjectRole(state, user, otherProject, ACCESS.guest, now)) {
+        return c.shared('Failed to mark this Issue as duplicate due to insufficient permissions.');
+      }
+      c.u.canonical_issue_id = other.id;
+      const path = `${tget(state.namespaces, otherProject.namespaceId)?.fullPath ?? ''}/${otherProject.path}`;
+      return c.shared(`Closed this Issue. Marked as related to, and a duplicate of, ${c.opts.webBase ?? ''}/${path}/-/issues/${other.iid}.`);
+    },
+  }),
+  defineCommand<IssueTarget, number>({
+    name: 'weight', types: ISSUE, tier: 'premium',
+    condition: (c) => c.facts.canAdmin,
+    parse: (_c, arg) => Number(/^\s*([+-]?\d+)/.exec(arg)?.[1] ?? 0), // String#to_i
+    run: (c, weight) => {
+      if (weight === undefined || weight < 0) return null;
+      c.u.weight = weight;
+      return c.shared(`Set weight to ${weight}.`);
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'clear_weight', types: ISSUE, tier: 'premium',
+    condition: (c) => c.persisted && c.target.issue.weight !== null && c.target.issue.weight !== 0 && c.facts.canAdmin,
+    run: (c) => {
+      c.u.weight = null;
+      return 'Cleared weight.';
+    },
+  }),
+  defineCommand<IssueTarget, number | null>({
+    name: 'iteration', types: ISSUE, tier: 'premium',
+    condition: (c) => c.facts.canAdmin && hasIterations(c.state, c.target.project),
+    parse: (c, arg) => findIteration(c.state, c.target.project, arg) ?? null,
+    run: (c, id) => {
+      if (id === undefined) return null;
+      if (id === null) return c.shared('Could not apply iteration command. Failed to find the referenced iteration.');
+      c.u.iteration = id;
+      return c.shared(`Set the iteration to *iteration:${id}.`);
+    },
+  }),
+  defineCommand<IssueTarget, Epic | null>({
+    name: 'epic', types: ISSUE, tier: 'premium',
+    condition: (c) => !!groupOf(c) && c.facts.canAdmin,
+    parse: (c, arg) => findEpicRef(c.state, c.target.project, arg) ?? null,
+    run: (c, epic) => {
+      if (epic === undefined) return null;
+      const { state, user, now, target: { issue, project } } = c;
+      const ok = epic && epicForProject(state, project, epic.id) && (!epic.confidential || hasGroupRole(state, user, tget(state.namespaces, epic.groupId)!, ACCESS.planner, now));
+      if (!epic || !ok) return c.shared("This epic does not exist or you don't have sufficient permission.");
+      if (issue.epicId === epic.id) return c.shared(`Issue #${issue.iid} has already been added to epic &${epic.iid}.`);
+      c.u.epic = epic;
+      return c.shared('Added an issue to an epic.');
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'remove_epic', types: ISSUE, tier: 'premium',
+    condition: (c) => c.persisted && !!groupOf(c) && c.facts.canAdmin,
+    run: (c) => {
+      c.u.epic = null;
+      return 'Removed an issue from an epic.';
+    },
+  }),
+  defineCommand<IssueTarget>({
+    name: 'promote', types: ISSUE, tier: 'premium',
+    condition: (c) => {
+      const group = groupOf(c);
+      return c.persisted && !c.target.issue.promotedToEpicId && !!group && c.facts.canAdmin && hasGroupRole(c.state, c.user, group, ACCESS.planner, c.now);
+    },
+    run: (c) => {
+      c.u.promote_to_epic = true;
+      return c.shared('Promoted issue to an epic.');
+    },
+  }),
+];
+
 export const issueCommands: CommandKind<IssueTarget> = {
   facts: (state, target, user, now) => ({
     noun: 'issue',
@@ -104,100 +215,12 @@ export const issueCommands: CommandKind<IssueTarget> = {
     canUpdate: canUpdateIssue(state, user, target.project, target.issue, now),
     canAdmin: canAdminIssues(state, user, target.project, now),
   }),
-  run({ state, target, user, now, opts, facts, u }, name, arg): Outcome | undefined {
-    const { issue, project } = target;
-    const { canUpdate, canAdmin } = facts;
-    const ns = tget(state.namespaces, project.namespaceId);
-    switch (name) {
-      case 'due': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const date = parseDueDate(arg, now);
-        if (date === null) return { available: true, message: 'Failed to set due date because the date format is invalid.' };
-        u.due_date = date;
-        return { available: true, message: `Set the due date to ${shortDate(date)}.` };
-      }
-      case 'remove_due_date':
-        if (!(issue.dueDate !== null && canAdmin)) return { available: false };
-        u.due_date = null;
-        return { available: true, message: 'Removed the due date.' };
-      case 'confidential':
-        if (issue.confidential || !canAdmin) return { available: false };
-        u.confidential = true;
-        return { available: true, message: 'Made this issue confidential.' };
-      case 'duplicate': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const other = findIssueRef(state, project, arg, opts.webBase ?? null);
-        const otherProject = other ? tget(state.projects, other.projectId) : undefined;
-        const readable = other && otherProject && canReadIssues(state, user, otherProject, now)
-          && issueVisible(state, user, other, seesConfidential(state, user, otherProject, now));
-        if (!other || !readable) return { available: true, message: 'Failed to mark this Issue as a duplicate because referenced item was not found.' };
-        if (other.id === issue.id) return { available: true, message: 'Failed to mark the Issue as duplicate of itself.' };
-        if (!canUpdate || !hasProjectRole(state, user, otherProject!, ACCESS.guest, now)) {
-          return { available: true, message: 'Failed to mark this Issue as duplicate due to insufficient permissions.' };
-        }
-        u.canonical_issue_id = other.id;
-        const path = `${tget(state.namespaces, otherProject!.namespaceId)?.fullPath ?? ''}/${otherProject!.path}`;
-        return { available: true, message: `Closed this Issue. Marked as related to, and a duplicate of, ${opts.webBase ?? ''}/${path}/-/issues/${other.iid}.` };
-      }
-      case 'weight': {
-        if (!canAdmin) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const n = /^\s*([+-]?\d+)/.exec(arg);
-        const w = n ? Number(n[1]) : 0; // String#to_i
-        if (w < 0) return { available: true, message: null };
-        u.weight = w;
-        return { available: true, message: `Set weight to ${w}.` };
-      }
-      case 'clear_weight':
-        if (!(issue.weight !== null && issue.weight !== 0 && canAdmin)) return { available: false };
-        u.weight = null;
-        return { available: true, message: 'Cleared weight.' };
-      case 'iteration': {
-        if (!(canAdmin && hasIterations(state, project))) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const id = findIteration(state, project, arg);
-        if (id === undefined) return { available: true, message: 'Could not apply iteration command. Failed to find the referenced iteration.' };
-        u.iteration = id;
-        return { available: true, message: `Set the iteration to *iteration:${id}.` };
-      }
-      case 'epic': {
-        if (!(ns && ns.kind === 'group' && canAdmin)) return { available: false };
-        if (arg === '') return { available: true, message: null };
-        const found = findEpicRef(state, project, arg);
-        const ok = found && epicForProject(state, project, found.id) && (!found.confidential || hasGroupRole(state, user, tget(state.namespaces, found.groupId)!, ACCESS.planner, now));
-        if (!found || !ok) return { available: true, message: "This epic does not exist or you don't have sufficient permission." };
-        if (issue.epicId === found.id) return { available: true, message: `Issue #${issue.iid} has already been added to epic &${found.iid}.` };
-        u.epic = found;
-        return { available: true, message: 'Added an issue to an epic.' };
-      }
-      case 'remove_epic': {
-        if (!(ns && ns.kind === 'group' && canAdmin)) return { available: false };
-        u.epic = null;
-        return { available: true, message: 'Removed an issue from an epic.' };
-      }
-      case 'promote': {
-        const promotable = !issue.promotedToEpicId && ns && ns.kind === 'group' && canAdmin && hasGroupRole(state, user, ns, ACCESS.planner, now);
-        if (!promotable) return { available: false };
-        u.promote_to_epic = true;
-        return { available: true, message: 'Promoted issue to an epic.' };
-      }
-      default:
-        return undefined;
-    }
-  },
+  commands,
   updates: (target, user, u, now) => ({ prepare: null, apply: (draft) => applyToIssue(draft, target, user, u, now) }),
 };
 
-/** Issues::UpdateService with the quick actions' params: duplicate first, then state, the rest, to-dos, subscriptions, awards, promotion. */
-function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: Updates, now: number): void {
-  const { project } = target;
-  const current = () => issueById(draft as State, target.issue.id)!;
-  if (u.canonical_issue_id !== undefined) {
-    const canonical = issueById(draft as State, u.canonical_issue_id);
-    if (canonical) markDuplicate(current(), canonical, user, now)(draft);
-  }
+/** The commands' params as the issue services take them (only those the commands set). */
+function issueInputOf(u: Updates, now: number): IssueInput {
   const input: IssueInput = {
     stateEvent: u.state_event, title: u.title, labelIds: u.label_ids, addLabelIds: u.add_label_ids, removeLabelIds: u.remove_label_ids,
     assigneeIds: u.assignee_ids, milestoneId: u.milestone_id, timeEstimate: u.time_estimate, dueDate: u.due_date, confidential: u.confidential,
@@ -205,19 +228,84 @@ function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: U
     epicId: u.epic === undefined ? undefined : u.epic === null ? null : u.epic.id,
     spend: spentOf(u, now),
   };
-  if (Object.values(input).some((v) => v !== undefined)) {
+  for (const key of Object.keys(input) as (keyof IssueInput)[]) if (input[key] === undefined) delete input[key];
+  return input;
+}
+
+/** Issues::UpdateService with the quick actions' params: duplicate first, then state, the rest, to-dos, subscriptions, awards, promotion. */
+function applyToIssue(draft: Draft<State>, target: IssueTarget, user: User, u: Updates, now: number): void {
+  const { project } = target;
+  applyDuplicate(draft, target.issue.id, user, u, now);
+  const input = issueInputOf(u, now);
+  if (Object.keys(input).length > 0) {
     // An update GitLab's validations refuse (a title over 255 characters, more time subtracted
     // than spent) is not saved, and nothing of it is recorded; the note stands.
     let change: ((d: Draft<State>) => Issue) | null = null;
     try {
-      change = updateIssue(draft as State, project, current(), user, input, now);
+      change = updateIssue(draft as State, project, issueById(draft as State, target.issue.id)!, user, input, now);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
     change?.(draft);
   }
-  applySocialUpdates(draft, socialTarget('Issue', current()), user, u, now);
-  if (u.promote_to_epic) promoteToEpic(draft, project, current(), user, now);
+  applyBeside(draft, project, target.issue.id, user, u, now);
+}
+
+/** `canonical_issue_id`: Issues::DuplicateService. */
+function applyDuplicate(draft: Draft<State>, issueId: number, user: User, u: Updates, now: number): void {
+  const canonical = u.canonical_issue_id === undefined ? undefined : issueById(draft as State, u.canonical_issue_id);
+  if (canonical) markDuplicate(issueById(draft as State, issueId)!, canonical, user, now)(draft);
+}
+
+/** What the update service does with the commands' params beside the issue's fields: to-dos, subscriptions, award emoji, promotion. */
+function applyBeside(draft: Draft<State>, project: Project, issueId: number, user: User, u: Updates, now: number): void {
+  applySocialUpdates(draft, socialTarget('Issue', issueById(draft as State, issueId)!), user, u, now);
+  if (u.promote_to_epic) promoteToEpic(draft, project, issueById(draft as State, issueId)!, user, now);
+}
+
+/** The issue a create is making, as the commands of its description see it: unsaved (no id yet), with what the input gives it. */
+function unsavedIssue(project: Project, user: User, input: IssueInput, now: number): Issue {
+  return {
+    id: 0, iid: 0, projectId: project.id, title: input.title ?? '', description: input.description ?? '', state: 'opened', createdAt: now, updatedAt: now,
+    closedAt: null, closedById: null, authorId: user.id, assigneeIds: input.assigneeIds ?? [], labelIds: [], milestoneId: input.milestoneId ?? null,
+    dueDate: input.dueDate ?? null, confidential: input.confidential ?? false, discussionLocked: input.discussionLocked ?? null,
+    issueType: input.issueType ?? 'issue', severity: input.severity ?? 'unknown', movedToId: null, duplicatedToId: null, timeEstimate: 0, totalTimeSpent: 0,
+    relativePosition: null, weight: input.weight ?? null, epicId: null, iterationId: null, healthStatus: null,
+  };
+}
+
+/**
+ * IssuableBaseService#handle_quick_actions for an issue's description, on create (`existing`
+ * null: the conditions of an issue being made) or on edit (the issue as it is; what the stored
+ * description's own commands would do is not done again): the input with the commands that ran
+ * taken out of its description and their params merged over the caller's (a new issue takes no
+ * `state_event`), and the step to run on the saved issue: on create its time estimate and spent
+ * time (with their notes), on edit the duplicate, to-dos, subscriptions, award emoji and
+ * promotion. Null when the description has no command to look for.
+ */
+export function issueDescriptionCommands(
+  state: State, project: Project, user: User, input: IssueInput, existing: Issue | null, now: number, webBase: string,
+): { input: IssueInput; after: (saved: Issue) => Change<Issue> } | null {
+  if (input.description === undefined || !input.description.includes('/')) return null;
+  const target: IssueTarget = { type: 'Issue', issue: existing ?? unsavedIssue(project, user, input, now), project };
+  const opts = { persisted: existing !== null, original: existing?.description, webBase };
+  const { content, updates: u } = interpretDescription(state, target, user, input.description, opts, now);
+  const { timeEstimate, spend, stateEvent, ...fields } = issueInputOf(u, now);
+  const merged: IssueInput = { ...input, description: content, ...fields };
+  if (existing) Object.assign(merged, timeEstimate === undefined ? {} : { timeEstimate }, spend === undefined ? {} : { spend }, stateEvent === undefined ? {} : { stateEvent });
+  const after = (saved: Issue): Change<Issue> => (draft) => {
+    if (existing) {
+      applyDuplicate(draft, saved.id, user, u, now);
+      applyBeside(draft, project, saved.id, user, u, now);
+      return plain(issueById(draft as State, saved.id)!);
+    }
+    let out = saved;
+    if (timeEstimate !== undefined) out = setEstimate(out, user, timeEstimate, now)(draft);
+    const seconds = spend?.seconds;
+    if (typeof seconds === 'number' && out.totalTimeSpent + seconds >= 0) out = spendTime(out, user, seconds, now)(draft);
+    return out;
+  };
+  return { input: merged, after };
 }
 
 /** Epics::IssuePromoteService: an epic of the project's group with the issue's title, description and labels; the issue closed, with notes on both. */

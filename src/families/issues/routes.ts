@@ -21,11 +21,12 @@ import { fromBase64, toBase64, utf8 } from '../../git/bytes.js';
 import { ISSUE_TYPES, SEVERITIES, type Issue, type IssueType, type Severity } from './records.js';
 import {
   canAdminIssues, canBackdate, canCreateIssue, canDestroyIssue, canUpdateIssue, createIssue, deleteIssue,
-  markDuplicate, moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
+  moveIssue, moveRefusal, reorderIssue, setEstimate, spendTime, updateIssue, type IssueInput,
 } from './rules.js';
 import { bget, bset, issueById, issueByIid, type Blocked } from './store.js';
+import { issueDescriptionCommands } from './note-commands.js';
 import type { Namespace, Project, User } from '../../store/state.js';
-import { badEstimate, castDateLike, extractQuickActions, milestoneIdByTitle, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
+import { badEstimate, castDateLike, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const WILDCARD_ID = (v: string) => ['none', 'any'].includes(v.toLowerCase()) || /^\d+$/.test(v);
 const ORDER_BY = ['created_at', 'due_date', 'label_priority', 'milestone_due', 'popularity', 'priority', 'relative_position', 'title', 'updated_at', 'weight'] as const;
@@ -267,66 +268,6 @@ function issueInput(p: IssueParams, raw: Record<string, unknown>): IssueInput {
 }
 
 
-/**
- * Takes the quick actions out of the input's description and folds them into the input; what
- * needs the issue to exist (time tracking, `/duplicate`) comes back as a step to run after.
- */
-function withQuickActions(ctx: Context<unknown>, project: Project, user: User, input: IssueInput, existing: Issue | null): (issue: Issue) => Issue {
-  if (input.description === undefined || !input.description.includes('/')) return (i) => i;
-  const admin = canAdminIssues(ctx.state, user, project, ctx.now());
-  const { description, actions: a } = extractQuickActions(input.description, user.username, ctx.now(), { admin, existing: existing !== null });
-  input.description = description;
-  if (admin) {
-    if (a.clearLabels) input.labels = [];
-    if (a.addLabels.length) input.addLabels = [...(input.addLabels ?? []), ...a.addLabels];
-    if (a.removeLabels.length) input.removeLabels = [...(input.removeLabels ?? []), ...a.removeLabels];
-    const idOf = (name: string) => tget(ctx.state.usernames, name.toLowerCase());
-    let assignees = input.assigneeIds ?? existing?.assigneeIds ?? [];
-    if (a.unassign === 'all') assignees = [];
-    else if (a.unassign) {
-      const drop = a.unassign.map(idOf);
-      assignees = assignees.filter((id) => !drop.includes(id));
-    }
-    if (a.assign.length) assignees = [...assignees, ...a.assign.map(idOf).filter((x): x is number => x !== undefined)];
-    if (a.assign.length || a.unassign) input.assigneeIds = assignees;
-    if (a.milestone === null) input.milestoneId = null;
-    else if (a.milestone !== undefined) {
-      const id = milestoneIdByTitle(ctx.state, project, a.milestone);
-      if (id !== null) input.milestoneId = id;
-    }
-    if (a.dueDate !== undefined) input.dueDate = a.dueDate;
-    if (a.confidential !== undefined) input.confidential = a.confidential;
-    if (a.weight !== undefined && ctx.state.instance.tier !== 'free') input.weight = a.weight;
-    if (a.locked !== undefined) input.discussionLocked = a.locked;
-  }
-  if (a.title !== undefined && existing) input.title = a.title;
-  if (a.stateEvent !== undefined && existing) input.stateEvent = a.stateEvent;
-  const now = ctx.now();
-  return (issue) => {
-    let out = issue;
-    if (admin && a.estimate !== undefined) out = ctx.update(setEstimate(out, user, a.estimate, now));
-    if (admin && a.spend !== undefined && out.totalTimeSpent + a.spend >= 0) out = ctx.update(spendTime(out, user, a.spend, now));
-    if (admin && a.duplicateOf !== undefined && existing) {
-      const target = resolveIssueRef(ctx.state, project, a.duplicateOf);
-      if (target && target.id !== out.id) out = ctx.update(markDuplicate(out, target, user, now));
-    }
-    return out;
-  };
-}
-
-/** `#5`, `app#5` or `group/app#5`, from a project. */
-function resolveIssueRef(state: State, from: Project, ref: string): Issue | undefined {
-  const at = ref.lastIndexOf('#');
-  const path = ref.slice(0, at);
-  const iid = Number(ref.slice(at + 1));
-  let project: Project | undefined = from;
-  if (path !== '') {
-    const ns = tget(state.namespaces, from.namespaceId)!;
-    project = projectByIdOrPath(state, path.includes('/') ? path : `${ns.fullPath}/${path}`);
-  }
-  return project ? issueByIid(state, project.id, iid) : undefined;
-}
-
 const UPDATE_AT_LEAST = ['assignee_id', 'assignee_ids', 'confidential', 'created_at', 'description', 'discussion_locked', 'due_date', 'labels', 'add_labels', 'remove_labels', 'milestone_id', 'state_event', 'title', 'issue_type'];
 
 function needUser(ctx: Context<unknown>): User {
@@ -422,8 +363,9 @@ export const issueRoutes = [
       }
       const input = issueInput(p, ctx.raw);
       if (p.milestone !== undefined) input.milestoneId = milestoneByTitle(ctx.state, ctx.project, p.milestone);
-      const after = withQuickActions(ctx, ctx.project, user, input, null);
-      const issue = after(ctx.update(createIssue(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, ctx.now())));
+      const commands = issueDescriptionCommands(ctx.state, ctx.project, user, { ...input, title: ctx.params.title }, null, ctx.now(), ctx.webBase);
+      const made = ctx.update(createIssue(ctx.state, ctx.project, user, { ...(commands?.input ?? input), title: ctx.params.title }, ctx.now()));
+      const issue = commands ? ctx.update(commands.after(made)) : made;
       // SpamCheck records the request's user agent and address for the new issue (UserAgentDetail).
       const detail = { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) };
       ctx.update((draft) => bset(draft.userAgentDetails as Blocked<typeof detail>, issue.id, detail));
@@ -446,8 +388,9 @@ export const issueRoutes = [
         delete p.created_at;
       }
       const input = issueInput(p, ctx.raw);
-      const after = withQuickActions(ctx, ctx.project, user, input, issue);
-      return single(ctx, after(ctx.update(updateIssue(ctx.state, ctx.project, issue, user, input, ctx.now()))));
+      const commands = issueDescriptionCommands(ctx.state, ctx.project, user, input, issue, ctx.now(), ctx.webBase);
+      const saved = ctx.update(updateIssue(ctx.state, ctx.project, issue, user, commands?.input ?? input, ctx.now()));
+      return single(ctx, commands ? ctx.update(commands.after(saved)) : saved);
     },
   }),
   route({

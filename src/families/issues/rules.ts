@@ -156,7 +156,7 @@ export function createIssue(state: State, project: Project, author: User, input:
       closedById: null,
       authorId: author.id,
       assigneeIds: assignees,
-      labelIds: findOrCreateLabels(draft, project, titles, now),
+      labelIds: [...new Set([...findOrCreateLabels(draft, project, titles, now), ...(admin ? input.addLabelIds ?? [] : [])])],
       milestoneId: milestone?.id ?? null,
       dueDate: input.dueDate ?? null,
       confidential: input.confidential ?? false,
@@ -170,7 +170,7 @@ export function createIssue(state: State, project: Project, author: User, input:
       relativePosition: null,
       weight: state.instance.tier !== 'free' ? input.weight ?? null : null,
       epicId: epicId ?? null,
-      iterationId: null,
+      iterationId: admin && state.instance.tier !== 'free' ? input.iterationId ?? null : null,
       healthStatus: null,
     };
     putIssue(draft, issue);

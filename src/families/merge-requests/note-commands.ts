@@ -1,20 +1,64 @@
-// A merge request's own quick actions in a note (lib/gitlab/quick_actions/merge_request_actions.rb:
+// A merge request's own quick actions (lib/gitlab/quick_actions/merge_request_actions.rb:
 // `/merge`, `/approve`, `/unapprove`, `/draft`), what the shared commands read of a merge
 // request, and MergeRequests::UpdateService with the commands' params (a `/merge` awaits its
-// merge commit first); registered with the issuables family.
+// merge commit first); registered with the issuables family, which runs them in notes and
+// descriptions alike.
 import type { Draft } from 'immer';
 import { hasProjectRole } from '../../policy/access.js';
 import { pget } from '../../store/table.js';
-import { ACCESS, type User } from '../../store/state.js';
-import { applySocialUpdates, labelIdsAfter, socialTarget, spentOf, type CommandKind, type GitAccess, type Outcome, type Updates } from '../issuables/index.js';
+import { ACCESS, type Project, type User } from '../../store/state.js';
+import {
+  applySocialUpdates, defineCommand, interpretDescription, labelIdsAfter, socialTarget, spentOf, type CommandKind, type GitAccess, type SpentChange, type Updates,
+} from '../issuables/index.js';
 import { objectsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
 import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { canUpdateMergeRequest, discussionsResolved, editMergeRequest } from './rules.js';
+import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
+
+const MERGE_REQUEST = ['MergeRequest'] as const;
+
+/** merge_request_actions.rb. */
+const commands = [
+  defineCommand<MergeRequestTarget>({
+    name: 'merge', types: MERGE_REQUEST,
+    condition: ({ state, user, now, persisted, target: { mr, project } }) =>
+      persisted && mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now),
+    run: (c) => {
+      c.u.merge = c.opts.mergeRequestDiffHeadSha ?? null;
+      return 'Merged this merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    name: 'approve', types: MERGE_REQUEST,
+    condition: ({ state, user, now, persisted, target: { mr, project } }) => persisted && mr.state !== 'merged' && canApprove(state, user, project, mr, now),
+    run: (c) => {
+      c.u.approval = 'approve';
+      return 'Approved the current merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    name: 'unapprove', types: MERGE_REQUEST,
+    condition: ({ state, user, persisted, target: { mr } }) => persisted && mr.state !== 'merged' && approvedBy(state, mr, user),
+    run: (c) => {
+      c.u.approval = 'unapprove';
+      return 'Unapproved the current merge request.';
+    },
+  }),
+  defineCommand<MergeRequestTarget>({
+    // A merge request being made may be marked a draft by whoever makes it.
+    name: 'draft', types: MERGE_REQUEST,
+    condition: (c) => !c.persisted || c.facts.canUpdate,
+    run: (c) => {
+      const { draft } = c.target.mr;
+      c.u.wip_event = draft ? 'unwip' : 'wip';
+      return draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.';
+    },
+  }),
+];
 
 export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   facts: (state, target, user, now) => ({
@@ -24,31 +68,7 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     canUpdate: canUpdateMergeRequest(state, user, target.project, target.mr, now),
     canAdmin: !target.project.archived && hasProjectRole(state, user, target.project, ACCESS.developer, now),
   }),
-  run({ state, target, user, now, opts, facts, u }, name): Outcome | undefined {
-    const { mr, project } = target;
-    const { canUpdate } = facts;
-    switch (name) {
-      case 'merge': {
-        if (!(mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now))) return { available: false };
-        u.merge = opts.mergeRequestDiffHeadSha ?? null;
-        return { available: true, message: 'Merged this merge request.' };
-      }
-      case 'approve':
-        if (!(mr.state !== 'merged' && canApprove(state, user, project, mr, now))) return { available: false };
-        u.approval = 'approve';
-        return { available: true, message: 'Approved the current merge request.' };
-      case 'unapprove':
-        if (!(mr.state !== 'merged' && approvedBy(state, mr, user))) return { available: false };
-        u.approval = 'unapprove';
-        return { available: true, message: 'Unapproved the current merge request.' };
-      case 'draft':
-        if (!canUpdate) return { available: false };
-        u.wip_event = mr.draft ? 'unwip' : 'wip';
-        return { available: true, message: mr.draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.' };
-      default:
-        return undefined;
-    }
-  },
+  commands,
   updates(target, user, u, now) {
     const { mr, project } = target;
     let mergeRecipe: ((draft: Draft<State>) => MergeRequest) | null = null;
@@ -69,11 +89,15 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   },
 };
 
-/** MergeRequests::UpdateService with the quick actions' params, then to-dos, subscriptions and awards. */
-function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, user: User, u: Updates, now: number): void {
-  const { project } = target;
-  const before = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
-  if (!before) return;
+/** `wip_event`: `Draft: ` put before the title, or every draft prefix taken off it. */
+function titleAfter(title: string, u: Updates): string {
+  if (u.wip_event === 'wip' && !isDraftTitle(title)) return `Draft: ${title}`;
+  if (u.wip_event === 'unwip') return draftlessTitle(title);
+  return title;
+}
+
+/** The fields MergeRequests::UpdateService changes with the commands' params, from the merge request as they find it, and the time spent. */
+function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number): { fields: Partial<MergeRequest>; spent: SpentChange | undefined } {
   const fields: Partial<MergeRequest> = {
     labelIds: labelIdsAfter(before.labelIds, u),
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
@@ -81,20 +105,86 @@ function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, us
     timeEstimate: u.time_estimate ?? before.timeEstimate,
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
   };
-  // wip_event: `Draft: ` put before the title, or every draft prefix taken off it.
-  if (u.title !== undefined || u.wip_event !== undefined) {
-    let title = u.title ?? before.title;
-    if (u.wip_event === 'wip' && !isDraftTitle(title)) title = `Draft: ${title}`;
-    if (u.wip_event === 'unwip') title = draftlessTitle(title);
-    fields.title = title;
-  }
+  if (u.title !== undefined || u.wip_event !== undefined) fields.title = titleAfter(u.title ?? before.title, u);
   const spent = spentOf(u, now);
   if (spent) fields.totalTimeSpent = spent.seconds === 'reset' ? 0 : Math.max(0, before.totalTimeSpent + spent.seconds);
   if (u.state_event === 'close' && before.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: user.id });
   if (u.state_event === 'reopen' && before.state === 'closed') Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
+  return { fields, spent };
+}
+
+/** MergeRequests::UpdateService with the quick actions' params, then to-dos, subscriptions, awards and approvals. */
+function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, user: User, u: Updates, now: number): void {
+  const { project } = target;
+  const before = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
+  if (!before) return;
+  applyBeside(draft, project, before.iid, user, u, now);
+  const { fields, spent } = fieldsOf(before, user, u, now);
   editMergeRequest(project, before, user, fields, now, spent)(draft);
-  applySocialUpdates(draft, socialTarget('MergeRequest', before), user, u, now);
-  const current = pget(draft.mergeRequests, project.id, before.iid) as MergeRequest;
+}
+
+/**
+ * What the commands do beside the merge request's fields, before the update saves them:
+ * `/approve` and `/unapprove` run their services as they are read (while the merge request is
+ * as it was), then to-dos, subscriptions and award emoji.
+ */
+function applyBeside(draft: Draft<State>, project: Project, iid: number, user: User, u: Updates, now: number): void {
+  const current = pget(draft.mergeRequests, project.id, iid) as MergeRequest;
   if (u.approval === 'approve') approveMergeRequest(draft as State, project, current, user, now)?.(draft);
   if (u.approval === 'unapprove') unapproveMergeRequest(draft as State, current, user, now)?.(draft);
+  applySocialUpdates(draft, socialTarget('MergeRequest', current), user, u, now);
+}
+
+/** The merge request a create is making, as the commands of its description see it: unsaved (no id, no commits yet). */
+function unsavedMergeRequest(project: Project, user: User, input: MergeRequestInput, now: number): MergeRequest {
+  return {
+    id: 0, iid: 0, projectId: project.id, title: input.title, description: input.description ?? '', state: 'opened', createdAt: now, updatedAt: now,
+    closedAt: null, closedById: null, mergedAt: null, mergedById: null, authorId: user.id, assigneeIds: input.assigneeIds ?? [], reviewerIds: input.reviewerIds ?? [],
+    labelIds: [], milestoneId: input.milestoneId ?? null, sourceBranch: input.sourceBranch, targetBranch: input.targetBranch, sha: '', baseSha: '', startSha: '',
+    mergeStatus: 'unchecked', mergeCommitSha: null, draft: isDraftTitle(input.title), squash: input.squash ?? false, removeSourceBranch: input.removeSourceBranch ?? false,
+    timeEstimate: 0, totalTimeSpent: 0,
+  };
+}
+
+/**
+ * MergeRequests::CreateService's handle_quick_actions: the input with the commands of its
+ * description that ran on a merge request being made (labels, assignees, milestone, `/draft`)
+ * taken out of the text and merged over the caller's, and the step to run on the saved merge
+ * request (its time estimate and spent time, with their notes). Null when there is no command to look for.
+ */
+export function createCommands(
+  state: State, project: Project, user: User, input: MergeRequestInput, now: number, webBase: string,
+): { input: MergeRequestInput; after: (saved: MergeRequest) => (draft: Draft<State>) => MergeRequest } | null {
+  if (input.description === undefined || !input.description.includes('/')) return null;
+  const target: MergeRequestTarget = { type: 'MergeRequest', mr: unsavedMergeRequest(project, user, input, now), project };
+  const { content, updates: u } = interpretDescription(state, target, user, input.description, { persisted: false, webBase }, now);
+  const merged: MergeRequestInput = {
+    ...input, description: content, title: titleAfter(input.title, u),
+    ...(u.add_label_ids ? { labelIds: u.add_label_ids } : {}),
+    ...(u.assignee_ids ? { assigneeIds: u.assignee_ids } : {}),
+    ...(u.milestone_id !== undefined ? { milestoneId: u.milestone_id } : {}),
+  };
+  const spent = spentOf(u, now)?.seconds;
+  const after = (saved: MergeRequest) => (draft: Draft<State>): MergeRequest => {
+    let out = saved;
+    if (u.time_estimate !== undefined) out = setMergeRequestEstimate(out, user, u.time_estimate, now)(draft);
+    if (typeof spent === 'number' && out.totalTimeSpent + spent >= 0) out = spendMergeRequestTime(out, user, spent, now)(draft);
+    return out;
+  };
+  return { input: merged, after };
+}
+
+/**
+ * MergeRequests::UpdateService's handle_quick_actions for a new description (the merge request
+ * as it is; what its stored description's own commands would do is not done again): the text
+ * without the commands that ran, the fields they change over those the caller's params leave
+ * (`edited`) with the time spent, and what they do beside the fields, to run before the update
+ * (approvals, to-dos, subscriptions, award emoji).
+ */
+export function editCommands(
+  state: State, project: Project, user: User, mr: MergeRequest, description: string, now: number, webBase: string,
+): { content: string; fields(edited: MergeRequest): ReturnType<typeof fieldsOf>; beside: (draft: Draft<State>) => void } {
+  const target: MergeRequestTarget = { type: 'MergeRequest', mr, project };
+  const { content, updates: u } = interpretDescription(state, target, user, description, { persisted: true, original: mr.description, webBase }, now);
+  return { content, fields: (edited) => fieldsOf(edited, user, u, now), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
 }

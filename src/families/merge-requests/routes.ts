@@ -18,8 +18,9 @@ import { findOrCreateLabels } from '../labels/index.js';
 import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
-  setMergeRequestEstimate, spendMergeRequestTime,
+  setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
 } from './rules.js';
+import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest } from './merge.js';
@@ -324,12 +325,14 @@ export const mergeRequestRoutes = [
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
       if (p.target_project_id !== undefined && p.target_project_id !== ctx.project.id) throw forbidden();
-      const recipe = await createMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.user!, {
+      const input: MergeRequestInput = {
         title: p.title, description: p.description, sourceBranch: p.source_branch, targetBranch: p.target_branch,
         assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined), reviewerIds: p.reviewer_ids, labels: p.labels,
         milestoneId: p.milestone_id, removeSourceBranch: p.remove_source_branch, squash: p.squash,
-      }, ctx.now());
-      const mr = ctx.update(recipe);
+      };
+      const commands = createCommands(ctx.state, ctx.project, ctx.user!, input, ctx.now(), ctx.webBase);
+      const made = ctx.update(await createMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.user!, commands?.input ?? input, ctx.now()));
+      const mr = commands ? ctx.update(commands.after(made)) : made;
       return { ...json(await fullEntity(ctx, mr, ctx.project.id)), status: 201 };
     },
   }),
@@ -358,9 +361,10 @@ export const mergeRequestRoutes = [
         const drop = new Set(p.remove_labels.map((t) => t.trim()));
         ids = ids.filter((id) => !drop.has(tget(ctx.state.labels, id)?.title ?? ''));
       }
+      const commands = p.description === undefined ? null : editCommands(ctx.state, ctx.project, ctx.user!, mr, p.description, now, ctx.webBase);
       const fields: Partial<MergeRequest> = {
         ...(p.title !== undefined ? { title: p.title } : {}),
-        description: p.description ?? mr.description,
+        description: commands?.content ?? p.description ?? mr.description,
         targetBranch: p.target_branch ?? mr.targetBranch,
         labelIds: ids,
         assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? (p.assignee_id === 0 ? [] : [p.assignee_id]) : mr.assigneeIds),
@@ -372,7 +376,10 @@ export const mergeRequestRoutes = [
       };
       if (p.state_event === 'close' && mr.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
       if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
-      const saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, fields, now));
+      // The commands' params over the caller's (params.merge!), from the merge request as those leave it.
+      const ran = commands?.fields({ ...mr, ...fields });
+      if (commands) ctx.update(commands.beside);
+      const saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, { ...fields, ...ran?.fields }, now, ran?.spent));
       return json(await fullEntity(ctx, saved, ctx.project.id));
     },
   }),

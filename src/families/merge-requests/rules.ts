@@ -63,6 +63,8 @@ export interface MergeRequestInput {
   assigneeIds?: number[];
   reviewerIds?: number[];
   labels?: string[];
+  /** Labels by id besides those by title (what a description's `/label` names). */
+  labelIds?: number[];
   milestoneId?: number | null;
   removeSourceBranch?: boolean;
   squash?: boolean;
@@ -92,7 +94,7 @@ export async function createMergeRequest(
   const mergeStatus = await checkMergeability(repo, base, target, head);
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
-    const labelIds = findOrCreateLabels(draft, project, input.labels ?? [], now);
+    const labelIds = [...new Set([...findOrCreateLabels(draft, project, input.labels ?? [], now), ...(input.labelIds ?? [])])];
     const created = input.createdAt ?? now;
     const mr: MergeRequest = {
       id: ids.next(draft as State, 'merge_request'),
