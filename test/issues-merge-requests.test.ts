@@ -198,9 +198,9 @@ describe('merge requests', () => {
     const made = await call('POST', `${APP}/merge_requests`, 'dev-token', {
       source_branch: 'other', target_branch: 'main', title: 'Other', description: 'Work\n/draft\n/assign me\n/milestone %v1\n/estimate 2h\n/spend 1h\n/close\n/due tomorrow',
     });
-    // What needs the merge request to exist (/close) and what merge requests do not take (/due) stay in the text.
+    // What needs the merge request to exist (/close) and what merge requests do not take (/due) leave the text and do nothing.
     expect(made.body).toMatchObject({
-      title: 'Draft: Other', draft: true, description: 'Work\n/close\n/due tomorrow', assignees: [{ username: 'dev' }], milestone: { title: 'v1' },
+      title: 'Draft: Other', draft: true, description: 'Work', state: 'opened', assignees: [{ username: 'dev' }], milestone: { title: 'v1' },
       time_stats: { time_estimate: 7200, total_time_spent: 3600 },
     });
     const edited = await call('PUT', `${APP}/merge_requests/${made.body.iid}`, 'dev-token', { description: 'Done\n/draft\n/title Other work\n/unassign\n/lock' });

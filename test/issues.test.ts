@@ -404,12 +404,10 @@ describe('quick actions in descriptions', () => {
   it('on edit, runs what the issue as it is allows, but not again what its stored description asked', async () => {
     const edited = await call('PUT', `${APP}/issues/1`, 'dev-token', { description: 'Now\n/relabel ~feature\n/close\n/due next monday' });
     expect(edited.body).toMatchObject({ description: 'Now', labels: ['feature'], state: 'closed', due_date: '2024-03-11' });
-    // A guest's command stays in the text; an edit that keeps it does not run it (execute_with_original_text), but takes it out.
-    const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: '/label ~bug' });
-    expect(guest.body).toMatchObject({ description: '/label ~bug', labels: [] });
-    const kept = await call('PUT', `${APP}/issues/${guest.body.iid}`, 'dev-token', { description: '/label ~bug\nMore' });
-    expect(kept.body).toMatchObject({ description: 'More', labels: [] });
-    const added = await call('PUT', `${APP}/issues/${guest.body.iid}`, 'dev-token', { description: 'More\n/label ~bug' });
+    // A guest's command is taken out of the text and not run; a later edit by someone who may runs it.
+    const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: 'Mine\n/label ~bug' });
+    expect(guest.body).toMatchObject({ description: 'Mine', labels: [] });
+    const added = await call('PUT', `${APP}/issues/${guest.body.iid}`, 'dev-token', { description: '/label ~bug\nMore' });
     expect(added.body).toMatchObject({ description: 'More', labels: ['bug'] });
   });
 
@@ -419,8 +417,8 @@ describe('quick actions in descriptions', () => {
     expect(dup.body._links.closed_as_duplicate_of).toBe(`https://gitlab.example.com/api/v4/projects/${dup.body.project_id}/issues/1`);
     expect(notesOf(world(), 'Issue', issueRecord(world(), 'acme/app', 2).id).map((n) => n.body)).toContain('marked this issue as a duplicate of #1');
     const guest = await call('POST', `${APP}/issues`, 'guest-token', { title: 'G', description: '/label ~bug\n/estimate 1h' });
-    // Commands the caller may not run stay in the text, as GitLab leaves them.
-    expect(guest.body).toMatchObject({ labels: [], description: '/label ~bug\n/estimate 1h', time_stats: { time_estimate: 0 } });
+    // Commands the caller may not run are taken out of the text all the same (the extractor knows every command) and do nothing.
+    expect(guest.body).toMatchObject({ labels: [], description: null, time_stats: { time_estimate: 0 } });
     const reopened = await call('PUT', `${APP}/issues/2`, 'dev-token', { state_event: 'reopen' });
     expect(reopened.body._links.closed_as_duplicate_of).toBeNull();
   });

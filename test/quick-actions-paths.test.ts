@@ -99,8 +99,8 @@ function check(world: () => Emulator, kind: Kind, rows: Row[]) {
         expect(refused).toEqual([]);
         expect(noted).toEqual(described.view);
       } else {
-        // Left in the description, which then does nothing.
-        expect(described.description).toBe(`Text\n${row.line}`);
+        // Taken out of the description, as GitLab's extractor takes every known command, and not run.
+        expect(described.description).toBe('Text');
         expect(described.view).toEqual(baseline);
         expect(note.executed).toBe(1);
         if (row.paths === 'note') expect(refused).toEqual([]);

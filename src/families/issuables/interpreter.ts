@@ -52,12 +52,12 @@ export interface Interpretation {
 
 /**
  * Interprets the quick actions of a text for a target. Pure: the world is read, not changed.
- * `keep`: `unavailable`, as descriptions are read, leaves in the text the commands whose
- * condition is false for this target and caller; `none`, as notes are read, takes every known
- * command out and says `Could not apply` for those.
+ * Every known command is taken out of the text, as GitLab's extractor knows every command
+ * definition; one whose condition is false for this target and caller does nothing, and says
+ * `Could not apply` (which a note's answer shows).
  */
 export function interpretCommands<T extends IssuableTarget>(
-  state: State, target: T, user: User, text: string, opts: CommandOptions & { persisted: boolean; keep: 'none' | 'unavailable' }, now: number,
+  state: State, target: T, user: User, text: string, opts: CommandOptions & { persisted: boolean }, now: number,
 ): Interpretation {
   const premium = state.instance.tier !== 'free';
   // Epics are EE's: on the free tier their texts take no commands.
@@ -85,10 +85,7 @@ export function interpretCommands<T extends IssuableTarget>(
     }
     return ok;
   };
-  const { content, commands } = scanCommands(text, (name) => {
-    const command = known.get(name);
-    return command !== undefined && (opts.keep === 'none' || available(command));
-  });
+  const { content, commands } = scanCommands(text, (name) => known.has(name));
   const outcomes: { command: AnyCommand; message: string | null | false }[] = [];
   for (const found of commands) {
     const command = known.get(found.name)!;
@@ -150,7 +147,7 @@ const CHANGE_KEYS = [
  * applied by `apply` as the kind's update service applies them.
  */
 export function interpretNoteCommands<T extends IssuableTarget>(state: State, target: T, user: User, body: string, opts: CommandOptions, now: number): NoteCommands {
-  const { content, executed, updates: u, messages } = interpretCommands(state, target, user, body, { ...opts, persisted: true, keep: 'none' }, now);
+  const { content, executed, updates: u, messages } = interpretCommands(state, target, user, body, { ...opts, persisted: true }, now);
   const changes: Record<string, unknown> = {};
   const params = u as Record<string, unknown>;
   for (const key of CHANGE_KEYS) if (params[key] !== undefined) changes[key] = params[key];
@@ -172,7 +169,7 @@ export function interpretNoteCommands<T extends IssuableTarget>(state: State, ta
 export function interpretDescription<T extends IssuableTarget>(
   state: State, target: T, user: User, text: string, opts: CommandOptions & { persisted: boolean; original?: string }, now: number,
 ): { content: string; updates: Updates } {
-  const run = (t: string) => interpretCommands(state, target, user, t, { ...opts, keep: 'unavailable' }, now);
+  const run = (t: string) => interpretCommands(state, target, user, t, opts, now);
   const { content, updates } = run(text);
   if (opts.original !== undefined && Object.keys(updates).length > 0) {
     const before = run(opts.original).updates as Record<string, unknown>;
