@@ -2,7 +2,7 @@
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
 import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
-import { COUNT_LIMIT, keysetUnsupported, offsetHeaders, pageRequest, paginateKeysetById } from '../../http/pagination.js';
+import { COUNT_LIMIT, KEYSET_BY_ID, offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { pdel, pset, tdel, tentries, tget } from '../../store/table.js';
@@ -114,7 +114,8 @@ export const userRoutes = [
   route({
     method: 'GET',
     path: '/users',
-    paginated: true,
+    // Keyset pages by id only: an administrator's order must be `id`, everyone else's is.
+    paginated: { keyset: KEYSET_BY_ID },
     scopes: ['read_user'],
     params: LIST_PARAMS,
     handler: (ctx) => {
@@ -131,7 +132,7 @@ export const userRoutes = [
       const viewer: Viewer = { user: ctx.user, readsAll: all, admin: !!ctx.user?.admin, tier: ctx.state.instance.tier };
       const v = view(ctx, p.with_custom_attributes);
       const render = (u: User) => (all ? userWithAdmin(u, v) : userListItem(u, v));
-      if (p.pagination !== 'keyset') {
+      if (!ctx.keyset) {
         // A page, and GitLab's count up to its limit, is all an offset page needs to find.
         const { page, perPage } = pageRequest(p);
         const found = findUsersUpTo(ctx.state, filters, viewer, Math.max(page * perPage, COUNT_LIMIT) + 1);
@@ -139,13 +140,9 @@ export const userRoutes = [
         Object.assign(ctx.responseHeaders, offsetHeaders(found.users.length, p, ctx.linkBase));
         return json(found.users.slice((page - 1) * perPage, page * perPage).map(render));
       }
-      // Keyset pages, by id only.
-      if (all && p.order_by !== 'id') throw keysetUnsupported();
       const sort = all ? p.sort : 'desc';
       const users = findUsers(ctx.state, { ...filters, order_by: 'id', sort }, viewer);
-      const page = paginateKeysetById(users, { ...p, sort }, ctx.linkBase);
-      Object.assign(ctx.responseHeaders, page.headers);
-      return json(page.items.map(render));
+      return json(ctx.paginate(users, { ...p, order_by: all ? p.order_by : 'id', sort }).map(render));
     },
   }),
   route({
