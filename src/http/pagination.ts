@@ -137,16 +137,7 @@ export function checkMaxOffset(input: PageInput, limit: number, type: string): v
   }
 }
 
-/**
- * The headers of a keyset page that has a next one (Keyset::HeaderBuilder#add_next_page_header):
- * `Link` and, with the same value, the deprecated `Links`.
- */
-export function keysetNextHeaders(base: LinkBase, extra: Record<string, unknown>): Record<string, string> {
-  const value = link(base, extra, 'next');
-  return { Links: value, Link: value };
-}
-
-export const keysetUnsupported = () => grapeError(405, 'Keyset pagination is not yet available for this type of request');
+const keysetUnsupported = () => grapeError(405, 'Keyset pagination is not yet available for this type of request');
 
 /** What a keyset page is cut by: the request's parameters, or what the handler pages by. */
 export type KeysetInput = PageInput & Record<string, unknown>;
@@ -197,8 +188,10 @@ export function paginateKeyset<T, W extends CoreState>(keyset: Keyset<T, W>, all
   if (next && style !== 'none') {
     const params = { ...base.params };
     for (const name of keyset.cursor) delete params[name];
-    if (style === 'links') Object.assign(headers, keysetNextHeaders({ base: base.base, params }, next));
-    else headers.Link = link({ base: base.base, params }, next, 'next');
+    const value = link({ base: base.base, params }, next, 'next');
+    // Keyset::HeaderBuilder#add_next_page_header: `Link` and, with the same value, the deprecated `Links`.
+    if (style === 'links') headers.Links = value;
+    headers.Link = value;
   }
   if (style === 'cursor') headers['X-Per-Page'] = String(size.perPage);
   return { items, headers };
