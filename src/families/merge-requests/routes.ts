@@ -2,6 +2,7 @@
 // an issue's related_merge_requests and closed_by; and the merge requests of a milestone
 // (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
+import { ACCESS } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -10,20 +11,20 @@ import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
 import { objectsOf } from '../repositories/index.js';
-import { group, project, route, type Context } from '../define.js';
+import { group, project, route, type Ability, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueByIid, issueVisible, seesConfidential } from '../issues/index.js';
 import { findOrCreateLabels } from '../labels/index.js';
 import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
-  canCreateMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
+  canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
   setMergeRequestEstimate, spendMergeRequestTime,
 } from './rules.js';
-import { canAdminMergeRequest, canDeleteMergeRequest, canUpdateMergeRequest, mergeRequest } from './resolvers.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest } from './merge.js';
-import { canReadProject, isWithin } from '../../policy/access.js';
+import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
+import { mergeRequest } from './resolvers.js';
 import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
@@ -238,6 +239,20 @@ function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unkn
   const v = { ...mrView(ctx, undefined, p.with_labels_details === true), groupId: within?.id };
   return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
 }
+
+const projectOf = (state: State, mr: MergeRequest): Project => tget(state.projects, mr.projectId)!;
+
+/** `update_merge_request`: who may create merge requests in its project, or its author. */
+const canUpdateMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => canCreateMergeRequest(state, user, projectOf(state, mr), now) || mr.authorId === user?.id;
+
+/** `destroy_merge_request` in its project. */
+const canDeleteMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => canDestroyMergeRequest(state, user, projectOf(state, mr), now);
+
+/** `admin_merge_request`: developers and above. */
+const canAdminMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => {
+  const project = projectOf(state, mr);
+  return canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+};
 
 /** TimeTrackingEndpoints for merge requests: the issue routes' behaviour, with `admin_merge_request`. */
 const mergeRequestTimeRoutes = [
