@@ -15,16 +15,28 @@ import { forbidden } from '../../core/errors.js';
 import { offsetHeaders, pageRequest, pageTokenKeyset, type Keyset } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { project, route, type Context } from '../define.js';
-import type { User } from '../../store/state.js';
+import { project, route, subject, type Ability, type Context } from '../define.js';
+import type { Project, User } from '../../store/state.js';
 
 const repoOf = (ctx: Context<unknown>): RepositoryObjects => ctx.env.git.repository(ctx.project.id);
 
-function findTag(ctx: Context<unknown>, name: string): TagRef {
-  const tag = tagNamed(refsOf(ctx.state, ctx.project.id), name);
-  if (!tag) throw tagNotFound();
-  return tag;
+/** A tag of the scoped project, as the routes of one tag act on it. */
+interface NamedTag {
+  project: Project;
+  name: string;
+  tag: TagRef;
 }
+
+/** The tag `:tag_name` names in the scoped project (404 Tag Not Found), then each ability. */
+const namedTag = (...abilities: Ability<NamedTag>[]) =>
+  subject<NamedTag, { tag_name: string }>((ctx) => {
+    const tag = tagNamed(refsOf(ctx.state, ctx.project.id), ctx.params.tag_name);
+    if (!tag) throw tagNotFound();
+    return { project: ctx.project, name: ctx.params.tag_name, tag };
+  }, ...abilities);
+
+/** `delete_tag`: `admin_tag`, and a protected tag only to maintainers. */
+const deletable: Ability<NamedTag> = (state, user, t, now) => canDeleteTag(state, user, t.project, t.name, now);
 
 /** The caller an `admin_tag` scope admitted: a member, so never anonymous. */
 function member(ctx: Context<unknown>): User {
@@ -132,10 +144,8 @@ export const tagRoutes = [
     cacheable: true,
     scope: project(canReadCode),
     params: { tag_name: str().required() },
-    handler: async (ctx): Promise<Reply> => {
-      const name = ctx.params.tag_name;
-      return json((await render(ctx, [{ name, tag: findTag(ctx, name) }]))[0]);
-    },
+    subject: namedTag(),
+    handler: async (ctx): Promise<Reply> => json((await render(ctx, [ctx.subject]))[0]),
   }),
 
   route({
@@ -156,11 +166,10 @@ export const tagRoutes = [
     path: '/projects/:id/repository/tags/:tag_name',
     scope: project(canReadCode),
     params: { tag_name: str().required() },
+    // The tag's 404 comes before `delete_tag`'s 403: the ability is the subject's, not the scope's.
+    subject: namedTag(deletable),
     handler: async (ctx): Promise<Reply> => {
-      const name = ctx.params.tag_name;
-      const tag = findTag(ctx, name);
-      // The tag's 404 comes before `delete_tag`'s 403, so that ability cannot be part of the scope.
-      if (!canDeleteTag(ctx.state, ctx.user, ctx.project, name, ctx.now())) throw forbidden();
+      const { name, tag } = ctx.subject;
       // destroy_conditionally! compares If-Unmodified-Since with the tagged commit's authored date.
       checkUnmodifiedSince(ctx, (await repoOf(ctx).readCommit(tag.commit)).author.timestamp * 1000);
       ctx.update(deleteTag(ctx.state, ctx.project, name, ctx.now()));
@@ -174,8 +183,9 @@ export const tagRoutes = [
     cacheable: true,
     scope: project(canReadCode),
     params: { tag_name: str().required() },
+    subject: namedTag(),
     handler: (ctx): Reply => {
-      const tag = findTag(ctx, ctx.params.tag_name);
+      const { tag } = ctx.subject;
       if (!tag.signature) throw signatureNotFound();
       return json(tagSignatureEntity(tag.signature));
     },
