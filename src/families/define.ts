@@ -9,7 +9,7 @@ import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
 import { EmulatorError, forbidden } from '../core/errors.js';
 import { findGroup, findProject } from '../http/resolve.js';
-import { route as declareRoute, type RouteDef, type Scope } from '../http/route.js';
+import { route as declareRoute, type Resolver, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
 import type { ControlRoute } from '../http/control-route.js';
 import type { ObjectSchema } from '../core/schema.js';
@@ -137,13 +137,13 @@ export const groupWhere = (g: { path: string; parent?: string }) => `group '${fi
 /** `project 'acme/app'`: how a seed's errors name a fixture's project. */
 export const projectWhere = (p: { path: string; namespace: string }) => `project '${fixtureProjectPath(p)}'`;
 
-/** Declares a route of a family: its handler sees the whole world (`ctx.state: State`). */
-export function route<S extends ParamSpec>(def: RouteDef<S, State>): RouteDef {
-  return declareRoute<S, State>(def);
+/** Declares a route of a family: its handler sees the whole world (`ctx.state: State`), and its subject typed. */
+export function route<S extends ParamSpec, T = unknown, K = unknown>(def: RouteDef<S, State, T, K>): RouteDef {
+  return declareRoute<S, State, T, K>(def);
 }
 
-/** What a family's handler sees: the http context over the whole world. */
-export type Context<P = unknown> = HttpContext<P, State>;
+/** What a family's handler sees: the http context over the whole world (with the route's subject, `T`). */
+export type Context<P = unknown, T = unknown> = HttpContext<P, State, T>;
 
 /** A change of the world that returns what it made: what a service hands its route. */
 export type Change<T = void> = (draft: Draft<State>) => T;
@@ -156,17 +156,24 @@ export function plain<T>(value: T): T {
 /** A rule of who may do what on a project or group (GitLab's policies): false is 403; it may throw its own error. */
 export type Ability<T> = (state: State, user: User | null, subject: T, now: number) => boolean;
 
+/** Checks each ability on what was found (403 when one refuses); throws at load when one is not loaded yet. */
+function authorizer<T>(abilities: readonly Ability<T>[]): (ctx: Context, found: T) => T {
+  // An ability imported from a family whose module has not finished loading (an import cycle) is undefined here.
+  if (!abilities.every((a) => typeof a === 'function')) throw new Error('a scope or subject names an ability that is not loaded yet: break the import cycle between families');
+  return (ctx, found) => {
+    for (const can of abilities) if (!can(ctx.state, ctx.user, found, ctx.now())) throw forbidden();
+    return found;
+  };
+}
+
 /** A scope: find the subject named by `:id` (GitLab's 404), check each ability (403), hand it to the handler. */
 function scopeOf<T>(find: (ctx: Context, id: string) => T, put: (ctx: Context, subject: T) => void, abilities: readonly Ability<T>[]): Scope {
-  // An ability imported from a family whose module has not finished loading (an import cycle) is undefined here.
-  if (!abilities.every((a) => typeof a === 'function')) throw new Error('a scope names an ability that is not loaded yet: break the import cycle between families');
+  const authorize = authorizer(abilities);
   return {
     param: 'id',
     resolve(c, id) {
       const ctx = c as unknown as Context;
-      const subject = find(ctx, id);
-      for (const can of abilities) if (!can(ctx.state, ctx.user, subject, ctx.now())) throw forbidden();
-      put(ctx, subject);
+      put(ctx, authorize(ctx, find(ctx, id)));
     },
   };
 }
@@ -176,6 +183,17 @@ export const project = (...abilities: Ability<Project>[]): Scope => scopeOf(find
 
 /** The scope of a route that acts on the group named by `:id`: 404 when the caller cannot see it, then each ability. */
 export const group = (...abilities: Ability<Namespace>[]): Scope => scopeOf(findGroup, (ctx, g) => (ctx.group = g), abilities);
+
+/**
+ * What a route acts on within its scope (a user, a merge request, a snippet), as `subject:`
+ * declares it: `find` reads the parameters `P` it names (which the route must declare) and
+ * throws GitLab's 404 (and whatever GitLab checks before it, `authenticated_as_admin!`); then
+ * each ability is checked (403, or the ability's own error). The handler reads `ctx.subject: T`.
+ */
+export function subject<T, P = unknown>(find: (ctx: Context<P>) => T, ...abilities: Ability<T>[]): Resolver<T, P, State> {
+  const authorize = authorizer(abilities);
+  return { resolve: (ctx) => authorize(ctx, find(ctx)) };
+}
 
 // ---- Beyond the world and the API: what a family gives the facade, the control API and the doors ----
 

@@ -7,7 +7,7 @@ import type { ObjectDatabase, ObjectsTransaction } from '../git/objects.js';
 import type { RateLimit, CoreState, Namespace, Project } from '../store/state.js';
 import type { Caller } from './auth.js';
 import type { Incoming } from './incoming.js';
-import { paginateOffset, type LinkBase, type PageInput } from './pagination.js';
+import { keysetAsked, paginateKeyset, paginateOffset, type Keyset, type KeysetInput, type LinkBase } from './pagination.js';
 import type { Pager } from './surface.js';
 
 /** Services of the emulator that handlers reach through the context. */
@@ -29,13 +29,21 @@ export interface Env {
  */
 export type RequestEnv = Omit<Env, 'git'> & { git: ObjectsTransaction };
 
-export class Context<P = Record<string, unknown>, W extends CoreState = CoreState> {
+/** Marks a subject not resolved: a route that declares none. */
+const NO_SUBJECT: unique symbol = Symbol('no subject');
+
+/**
+ * `P` is the route's parameters, `W` the world it sees, `T` its subject (`ctx.subject`), `K` the
+ * rows its declared keyset pages.
+ */
+export class Context<P = Record<string, unknown>, W extends CoreState = CoreState, T = unknown, K = unknown> {
   #state: W;
   #changes: ((draft: Draft<W>) => unknown)[] = [];
   readonly responseHeaders: Record<string, string> = {};
   #afterCommit: (() => void)[] = [];
   #project: Project | undefined;
   #group: Namespace | undefined;
+  #subject: T | typeof NO_SUBJECT = NO_SUBJECT;
   readonly env: RequestEnv;
   /** The request's body as sent (surfaces that read it themselves: git's smart HTTP). */
   body: Uint8Array = new Uint8Array();
@@ -54,6 +62,8 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     readonly linkBase: LinkBase,
     /** The surface's paging. */
     private readonly pager: Pager = paginateOffset,
+    /** The keyset pages the route declares, for a request that asks for them. */
+    private readonly keysetPaging?: Keyset<K, W>,
   ) {
     this.#state = state;
     // The object store sees the world as opaque; its changes (where the objects are stored) are ours.
@@ -98,6 +108,16 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     this.#group = group;
   }
 
+  /** What the route acts on within its scope (`subject: ...`), found and authorized. */
+  get subject(): T {
+    if (this.#subject === NO_SUBJECT) throw new Error('this route declares no subject');
+    return this.#subject;
+  }
+
+  set subject(subject: T) {
+    this.#subject = subject;
+  }
+
   now(): number {
     return this.env.clock.now();
   }
@@ -130,9 +150,20 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     this.#changes.reduce((s, change) => produce(s, (draft) => void change(draft as Draft<W>)), world);
   }
 
-  /** One page of `all`, with GitLab's pagination headers set on the response. */
-  paginate<T>(all: readonly T[], input: PageInput = this.params as PageInput): T[] {
-    const { items, headers } = this.pager(all, input, this.linkBase);
+  /** Whether this request asks for the keyset pages its route declares. */
+  get keyset(): boolean {
+    return !!this.keysetPaging && keysetAsked(this.keysetPaging, this.params as KeysetInput);
+  }
+
+  /**
+   * One page of `all`, with GitLab's pagination headers set on the response: a keyset page when
+   * the route declares them and `input` (the request's parameters, or what the handler pages
+   * by) asks for one, an offset page otherwise.
+   */
+  paginate<R extends K>(all: readonly R[], input: KeysetInput = this.params as KeysetInput): R[] {
+    const keyset = this.keysetPaging as Keyset<R, W> | undefined;
+    const { items, headers } =
+      keyset && keysetAsked(keyset, input) ? paginateKeyset(keyset, all, input, this.linkBase, this.state) : this.pager(all, input, this.linkBase);
     Object.assign(this.responseHeaders, headers);
     return items;
   }

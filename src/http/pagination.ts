@@ -3,6 +3,7 @@
 // Link URLs carry every parameter of the request (and declared defaults), sorted, as Rails'
 // Hash#to_query writes them, and start at the origin the client used.
 import { grapeError } from '../core/errors.js';
+import type { CoreState } from '../store/state.js';
 import { LONE_SURROGATE, isHash } from './request-params.js';
 
 export const MAX_PER_PAGE = 100;
@@ -27,7 +28,14 @@ function intParam(name: string, raw: unknown, fallback: number): number {
   return n;
 }
 
-export function pageRequest(input: PageInput): { page: number; perPage: number; perPageParam: number } {
+/** A request's page: its number, its size, and `per_page` as sent. */
+export interface PageSize {
+  page: number;
+  perPage: number;
+  perPageParam: number;
+}
+
+export function pageRequest(input: PageInput): PageSize {
   const pageParam = intParam('page', input.page, 1);
   const perPageParam = intParam('per_page', input.per_page, 20);
   // `use :pagination` declares per_page with `except_values: [0]`.
@@ -129,40 +137,102 @@ export function checkMaxOffset(input: PageInput, limit: number, type: string): v
   }
 }
 
+const keysetUnsupported = () => grapeError(405, 'Keyset pagination is not yet available for this type of request');
+
+/** What a keyset page is cut by: the request's parameters, or what the handler pages by. */
+export type KeysetInput = PageInput & Record<string, unknown>;
+
 /**
- * The headers of a keyset page that has a next one (Keyset::HeaderBuilder#add_next_page_header):
- * `Link` and, with the same value, the deprecated `Links`.
+ * How a route pages by keyset (Gitlab::Pagination::Keyset, GitalyKeysetPager), declared once on
+ * the route (`paginated: { keyset }`): `ctx.paginate` cuts a keyset page when the request asks
+ * for one, an offset page otherwise. Its checks run when the handler pages, where GitLab's
+ * `paginate` makes them (after the handler's own).
  */
-export function keysetNextHeaders(base: LinkBase, extra: Record<string, unknown>): Record<string, string> {
-  const value = link(base, extra, 'next');
-  return { Links: value, Link: value };
+export interface Keyset<T, W extends CoreState = CoreState> {
+  /** Whether a request asks for keyset pages: `pagination=keyset` unless it says otherwise. */
+  readonly asked?: (input: KeysetInput) => boolean;
+  /** The orders (`order_by`) that have keyset pages (`Keyset.available?`); another is 405. Any, when absent. */
+  readonly orderBy?: readonly string[];
+  /** The parameters that name where a page starts: the next page's link names its own. */
+  readonly cursor: readonly string[];
+  /**
+   * The page the request names in the world as the request sees it, at most `size.perPage`
+   * rows, and the next page's cursor when the page announces one; a cursor it cannot place is
+   * GitLab's 400 (or the type's own error).
+   */
+  page(all: readonly T[], input: KeysetInput, size: PageSize, state: W): KeysetPage<T>;
+  /**
+   * How a page announces the next: `Link` and `Links` (Keyset::HeaderBuilder, the default);
+   * `Link` alone and `X-Per-Page` on every page (an opaque `cursor`); or not at all.
+   */
+  readonly headers?: 'links' | 'cursor' | 'none';
 }
 
-export const keysetUnsupported = () => grapeError(405, 'Keyset pagination is not yet available for this type of request');
+export interface KeysetPage<T> {
+  items: T[];
+  /** The next page's cursor parameters; absent on a page that announces none. */
+  next?: Record<string, unknown>;
+}
 
-/**
- * Keyset pagination by id (projects): the caller filters by `id_after`/`id_before`; a `next`
- * link is sent whenever the page is not empty, so the page after the last is `[]` with none.
- */
-export function paginateKeysetById<T extends { id: number }>(
-  sorted: readonly T[],
-  input: PageInput & { sort: 'asc' | 'desc'; id_after?: number; id_before?: number },
-  base: LinkBase,
-): PageResult<T> {
-  const { perPage } = pageRequest(input);
-  const asc = input.sort === 'asc';
-  const rows = sorted.filter(
-    (r) => (input.id_after === undefined || r.id > input.id_after) && (input.id_before === undefined || r.id < input.id_before),
-  );
-  const items = rows.slice(0, perPage);
+/** Whether a request asks a route that declares `keyset` for keyset pages. */
+export const keysetAsked = <T, W extends CoreState>(keyset: Keyset<T, W>, input: KeysetInput): boolean =>
+  keyset.asked ? keyset.asked(input) : input.pagination === 'keyset';
+
+/** A keyset page of `all` with its headers: 405 for an order without keyset pages, then the declared cut. */
+export function paginateKeyset<T, W extends CoreState>(keyset: Keyset<T, W>, all: readonly T[], input: KeysetInput, base: LinkBase, state: W): PageResult<T> {
+  if (keyset.orderBy && !keyset.orderBy.includes(input.order_by as string)) throw keysetUnsupported();
+  const size = pageRequest(input);
+  const { items, next } = keyset.page(all, input, size, state);
+  const style = keyset.headers ?? 'links';
   const headers: Record<string, string> = {};
-  const last = items[items.length - 1];
-  if (last) {
+  if (next && style !== 'none') {
     const params = { ...base.params };
-    delete params.id_after;
-    delete params.id_before;
-    Object.assign(headers, keysetNextHeaders({ base: base.base, params }, asc ? { id_after: last.id } : { id_before: last.id }));
+    for (const name of keyset.cursor) delete params[name];
+    const value = link({ base: base.base, params }, next, 'next');
+    // Keyset::HeaderBuilder#add_next_page_header: `Link` and, with the same value, the deprecated `Links`.
+    if (style === 'links') headers.Links = value;
+    headers.Link = value;
   }
+  if (style === 'cursor') headers['X-Per-Page'] = String(size.perPage);
   return { items, headers };
 }
 
+/**
+ * Keyset pages by id (projects, users): only `order_by=id`; the caller filters by
+ * `id_after`/`id_before` in the order's direction (`sort`); a `next` link is sent whenever the
+ * page is not empty, so the page after the last is `[]` with none.
+ */
+export const KEYSET_BY_ID: Keyset<{ id: number }> = {
+  orderBy: ['id'],
+  cursor: ['id_after', 'id_before'],
+  page(sorted, input, { perPage }) {
+    const after = input.id_after as number | undefined;
+    const before = input.id_before as number | undefined;
+    const items = sorted.filter((r) => (after === undefined || r.id > after) && (before === undefined || r.id < before)).slice(0, perPage);
+    const last = items[items.length - 1];
+    return { items, next: last && (input.sort === 'asc' ? { id_after: last.id } : { id_before: last.id }) };
+  },
+};
+
+/**
+ * Gitaly's keyset pages (GitalyKeysetPager): the rows after the one `page_token` names (where
+ * `start` places it: the index after that row, or its own error), `per_page` of them; the next
+ * page, named by the last row's token, is announced by a full page (`full`), or only when rows
+ * remain after it (`remaining`).
+ */
+export function pageTokenKeyset<T>(opts: {
+  token: (row: T) => string;
+  start: (all: readonly T[], token: string) => number;
+  announce: 'full' | 'remaining';
+}): Keyset<T> {
+  return {
+    cursor: ['page_token'],
+    page(all, input, { perPage }) {
+      const token = input.page_token as string | undefined;
+      const start = token === undefined ? 0 : opts.start(all, token);
+      const items = all.slice(start, start + perPage);
+      const more = opts.announce === 'full' ? items.length === perPage : start + perPage < all.length;
+      return { items, next: more ? { page_token: opts.token(items[items.length - 1]!) } : undefined };
+    },
+  };
+}

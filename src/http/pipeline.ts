@@ -317,10 +317,12 @@ export class Pipeline {
           return (repeated ??= linkParams(route, query, bodyParams, match.params));
         },
       };
-      const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, links, x.surface.paginate);
+      const keyset = typeof route.paginated === 'object' ? route.paginated.keyset : undefined;
+      const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, links, x.surface.paginate, keyset);
       ctx.body = body.bytes;
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
+      if (route.subject) ctx.subject = route.subject.resolve(ctx); // then what the handler found itself
       let reply = await route.handler(ctx);
       // A change made on a world that moved meanwhile is checked (or run again) before anything
       // reacts to it: the surface's after-answer work reads the world the change was made on.

@@ -2,6 +2,7 @@
 // and a handler. The pipeline does the rest (auth, params, transaction, errors, journal).
 import type { CoreState, Offering, Tier } from '../store/state.js';
 import type { Context } from './context.js';
+import type { Keyset } from './pagination.js';
 import type { Constraint, Param, ParamSpec, Parsed } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -28,13 +29,24 @@ export interface Scope {
   resolve(ctx: Context<unknown, CoreState>, id: string): void;
 }
 
+/**
+ * What a route acts on besides its project or group (a user, a merge request, a snippet),
+ * named by its path parameters: the pipeline finds it (GitLab's 404) and authorizes the caller
+ * (403, or the refusal's own error) after the scope and the page parameters, and the handler
+ * reads it as `ctx.subject`, typed `T`. `P` is what it reads of the parameters: a route that
+ * does not declare them does not type-check.
+ */
+export interface Resolver<T, P = unknown, W extends CoreState = CoreState> {
+  readonly resolve: (ctx: Context<P, W>) => T;
+}
+
 /** The page parameters a `paginated` route is given (absent elsewhere). */
 export interface PageParams {
   page?: number;
   per_page?: number;
 }
 
-export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState = CoreState> {
+export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState = CoreState, T = unknown, K = unknown> {
   method: Method;
   /** Relative to its surface's prefix (/api/v4 by default), in hono's syntax: `/projects/:id/repository/files/:file_path`. */
   path: string;
@@ -42,8 +54,13 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
   surface?: 'api' | 'web' | 'scim';
   /** The project or group it acts on; its parameter need not be declared. */
   scope?: Scope;
-  /** Takes `page` and `per_page` (checked before the handler) for `ctx.paginate`. */
-  paginated?: boolean;
+  /** What it acts on within its scope (`ctx.subject`); the parameters it reads are declared in `params`. */
+  subject?: Resolver<T, Parsed<S> & PageParams, W>;
+  /**
+   * Takes `page` and `per_page` (checked before the handler) for `ctx.paginate`: offset pages,
+   * and keyset pages too when it declares them (`{ keyset }`), for a request that asks.
+   */
+  paginated?: boolean | { keyset: Keyset<K, W> };
   params?: S;
   constraints?: readonly Constraint[];
   /** `public` (default): anonymous allowed; `user`: authenticate!; `admin`; `none`: never reads credentials. */
@@ -63,11 +80,11 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
    * of day), so a GET may be answered again from cache while the world is unchanged.
    */
   cacheable?: boolean;
-  handler(ctx: Context<Parsed<S> & PageParams, W>): Reply | Promise<Reply>;
+  handler(ctx: Context<Parsed<S> & PageParams, W, T, K>): Reply | Promise<Reply>;
 }
 
-/** Declares a route; the identity function that gives the handler its parameter types. */
-export function route<S extends ParamSpec, W extends CoreState = CoreState>(def: RouteDef<S, W>): RouteDef {
+/** Declares a route; the identity function that gives the handler its parameter, subject and row types. */
+export function route<S extends ParamSpec, W extends CoreState = CoreState, T = unknown, K = unknown>(def: RouteDef<S, W, T, K>): RouteDef {
   return def as unknown as RouteDef;
 }
 

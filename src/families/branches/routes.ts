@@ -27,7 +27,7 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { userPattern, type UserPattern } from '../../policy/pattern.js';
 import { notFound } from '../../core/errors.js';
-import { pageRequest } from '../../http/pagination.js';
+import type { Keyset } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { project, route, type Context } from '../define.js';
@@ -37,6 +37,17 @@ import type { User } from '../../store/state.js';
 const READ = project(repositoryEnabled, canReadCode);
 /** Creating and deleting a branch also need push_code. */
 const PUSH = project(repositoryEnabled, canReadCode, canPushCode);
+
+/**
+ * With `page_token`, Gitaly's keyset: the branches after the one it names (by name, whatever the
+ * order), `per_page` of them and at least one, with no paging headers.
+ */
+const BRANCH_KEYSET: Keyset<string> = {
+  asked: (input) => input.page_token !== undefined,
+  cursor: ['page_token'],
+  headers: 'none',
+  page: (names, input, { perPageParam }) => ({ items: names.filter((n) => n > String(input.page_token)).slice(0, Math.min(Math.max(perPageParam, 1), 100)) }),
+};
 
 /** The caller of a PUSH route: push_code refuses anonymous callers, so there is one. */
 function pusher(ctx: Context<unknown>): User {
@@ -94,7 +105,7 @@ export const branchRoutes = [
     jobToken: true,
     cacheable: true,
     scope: READ,
-    paginated: true,
+    paginated: { keyset: BRANCH_KEYSET },
     params: {
       search: str(),
       regex: str(),
@@ -120,12 +131,6 @@ export const branchRoutes = [
         for (const n of names) when.set(n, (await repo.readCommit(branchTip(refs, n)!)).committer.timestamp);
         const dir = p.sort === 'updated_asc' ? 1 : -1;
         names = names.sort((a, b) => (when.get(a)! - when.get(b)!) * dir || (a < b ? -1 : 1));
-      }
-      // With page_token, Gitaly's keyset: the branches after the named one, no offset headers.
-      if (p.page_token !== undefined) {
-        const rest = names.filter((n) => n > p.page_token!);
-        const { perPageParam } = pageRequest(ctx.params);
-        return json(await render(ctx, view, repo, rest.slice(0, Math.min(Math.max(perPageParam, 1), 100))));
       }
       return json(await render(ctx, view, repo, ctx.paginate(names)));
     },

@@ -7,7 +7,7 @@ import { isBinary } from '../../git/diff.js';
 import type { RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { entryAt } from '../../git/tree.js';
 import { grapeError, messageError, notFound } from '../../core/errors.js';
-import { keysetNextHeaders, pageRequest } from '../../http/pagination.js';
+import { pageTokenKeyset } from '../../http/pagination.js';
 import { bool, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { project, route, type Context } from '../define.js';
@@ -74,6 +74,23 @@ function tokenPath(token: string): string | null {
   return null;
 }
 
+/**
+ * Keyset pages of a tree: the entries after the one `page_token` names (by path, or by object
+ * id in the older form; an empty token is the first page, one that names no entry is 400); the
+ * next page is announced while entries remain.
+ */
+const TREE_KEYSET = pageTokenKeyset<Listed>({
+  token: (l) => pageToken(l.path),
+  start(all, token) {
+    if (token === '') return 0;
+    const byPath = tokenPath(token);
+    const start = all.findIndex((l) => (byPath === null ? l.entry.oid === token : l.path === byPath)) + 1;
+    if (start === 0) throw messageError(400, `400 Bad request - could not find starting OID: ${byPath ?? token}`);
+    return start;
+  },
+  announce: 'remaining',
+});
+
 /** The blob a `:sha` names in the project's repository, and its bytes; 404 Blob Not Found otherwise. */
 async function blobOf(ctx: Context<{ sha: string }>): Promise<{ oid: string; content: Uint8Array }> {
   const repo = ctx.env.git.repository(ctx.project.id);
@@ -88,7 +105,7 @@ export const treeRoutes = [
     path: '/projects/:id/repository/tree',
     cacheable: true,
     scope: READ,
-    paginated: true,
+    paginated: { keyset: TREE_KEYSET },
     params: {
       ref: str(),
       path: str(),
@@ -115,20 +132,6 @@ export const treeRoutes = [
       // Stable: within each kind, git's order.
       const all = listed.map((l, i) => ({ l, i })).sort((a, b) => RANK[a.l.entry.type]! - RANK[b.l.entry.type]! || a.i - b.i).map((x) => x.l);
       if (p.pagination === 'none') return json(all.map(treeObject));
-      if (p.pagination === 'keyset') {
-        const { perPage } = pageRequest(ctx.params);
-        let start = 0;
-        if (p.page_token) {
-          const byPath = tokenPath(p.page_token);
-          start = all.findIndex((l) => (byPath === null ? l.entry.oid === p.page_token : l.path === byPath)) + 1;
-          if (start === 0) throw messageError(400, `400 Bad request - could not find starting OID: ${byPath ?? p.page_token}`);
-        }
-        const items = all.slice(start, start + perPage);
-        if (items.length === perPage && start + perPage < all.length) {
-          Object.assign(ctx.responseHeaders, keysetNextHeaders(ctx.linkBase, { page_token: pageToken(items[items.length - 1]!.path) }));
-        }
-        return json(items.map(treeObject));
-      }
       return json(ctx.paginate(all).map(treeObject));
     },
   }),

@@ -9,7 +9,7 @@ import { ancestry } from '../../policy/access.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { arr, bool, datetime, hash, int, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { keysetUnsupported, pageRequest, toQuery } from '../../http/pagination.js';
+import type { Keyset } from '../../http/pagination.js';
 import { tget } from '../../store/table.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
 import { group, project, route, type Context } from '../define.js';
@@ -137,42 +137,38 @@ export function view(ctx: Context<unknown>, context: IssueView['context'], extra
   return { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context, ...extra };
 }
 
-const KEYSET_ORDERS = new Set(['created_at', 'updated_at', 'title', 'due_date', 'relative_position', 'popularity']);
-
 /**
- * A page of issues: offset pages, or keyset pages (`pagination=keyset`) for the orders GitLab
- * offers them: the `cursor` names where the last page ended (its sort key and id), so a page
- * is right even when that issue has since changed or gone.
+ * Keyset pages of issues (`pagination=keyset`) for the orders GitLab offers them: the `cursor`
+ * names where the last page ended (its sort key and id), so a page is right even when that
+ * issue has since changed or gone. The next page's link repeats every parameter of the request,
+ * sorted, as the offset links do.
  */
-function page(ctx: Context<unknown>, list: Issue[], p: ListParams): Issue[] {
-  if (p.pagination !== 'keyset') return ctx.paginate(list);
-  if (!KEYSET_ORDERS.has(p.order_by as string)) throw keysetUnsupported();
-  const { perPage } = pageRequest(p);
-  const order = issueOrder(ctx.state, p.order_by as string, p.sort as 'asc' | 'desc');
-  let start = 0;
-  if (typeof p.cursor === 'string' && p.cursor !== '') {
-    let at: Position | undefined;
-    try {
-      const decoded = JSON.parse(new TextDecoder().decode(fromBase64(p.cursor.replace(/-/g, '+').replace(/_/g, '/')))) as Partial<Position>;
-      if (typeof decoded.id === 'number' && (decoded.k === null || typeof decoded.k === 'number' || typeof decoded.k === 'string')) at = { k: decoded.k, id: decoded.id };
-    } catch {
-      at = undefined;
+const ISSUE_KEYSET: Keyset<Issue, State> = {
+  orderBy: ['created_at', 'updated_at', 'title', 'due_date', 'relative_position', 'popularity'],
+  cursor: ['cursor'],
+  headers: 'cursor',
+  page(list, p, { perPage }, state) {
+    const order = issueOrder(state, p.order_by as string, p.sort as 'asc' | 'desc');
+    let start = 0;
+    if (typeof p.cursor === 'string' && p.cursor !== '') {
+      let at: Position | undefined;
+      try {
+        const decoded = JSON.parse(new TextDecoder().decode(fromBase64(p.cursor.replace(/-/g, '+').replace(/_/g, '/')))) as Partial<Position>;
+        if (typeof decoded.id === 'number' && (decoded.k === null || typeof decoded.k === 'number' || typeof decoded.k === 'string')) at = { k: decoded.k, id: decoded.id };
+      } catch {
+        at = undefined;
+      }
+      if (!at) throw grapeError(400, 'cursor is invalid');
+      const after = at;
+      start = list.findIndex((i) => order.compare(order.position(i), after) > 0);
+      if (start < 0) start = list.length;
     }
-    if (!at) throw grapeError(400, 'cursor is invalid');
-    const after = at;
-    start = list.findIndex((i) => order.compare(order.position(i), after) > 0);
-    if (start < 0) start = list.length;
-  }
-  const items = list.slice(start, start + perPage);
-  const last = items[items.length - 1];
-  if (last && start + perPage < list.length) {
-    const cursor = toBase64(utf8(JSON.stringify(order.position(last)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-    // As the offset links: every parameter of the request, sorted, with the new cursor.
-    ctx.responseHeaders.Link = `<${ctx.linkBase.base}?${toQuery({ ...ctx.linkBase.params, cursor })}>; rel="next"`;
-  }
-  ctx.responseHeaders['X-Per-Page'] = String(perPage);
-  return items;
-}
+    const items = list.slice(start, start + perPage);
+    const last = items[items.length - 1];
+    if (!last || start + perPage >= list.length) return { items };
+    return { items, next: { cursor: toBase64(utf8(JSON.stringify(order.position(last)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') } };
+  },
+};
 
 function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }, context: IssueView['context']): Reply {
   checkAssigneeCount(ctx, p);
@@ -182,7 +178,7 @@ function listReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: 
   const f = filters(p, kind === 'all' ? 'created_by_me' : 'all');
   const found = findIssues(ctx.state, kind, f, { user: ctx.user, now: ctx.now() }, scope);
   const v = view(ctx, context, { withLabelsDetails: p.with_labels_details === true });
-  return json(page(ctx, found, p).map((i) => issueEntity(v, i)));
+  return json(ctx.paginate(found).map((i) => issueEntity(v, i)));
 }
 
 function statsReply(ctx: Context<unknown>, kind: ListKind, p: ListParams, scope: { project?: Project; group?: import('../../store/state.js').Namespace }): Reply {
@@ -306,7 +302,7 @@ function milestoneIssues(ctx: Context<{ milestone_id: number }>, m: Milestone, s
 
 export const issueRoutes = [
   route({
-    method: 'GET', path: '/issues', cacheable: true, paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    method: 'GET', path: '/issues', cacheable: true, paginated: { keyset: ISSUE_KEYSET }, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
     handler: (ctx): Reply => {
       if (!ctx.user && ctx.params.scope !== 'all') throw unauthorized();
       return listReply(ctx, 'all', ctx.params, {}, { kind: 'none' });
@@ -328,7 +324,7 @@ export const issueRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/groups/:id/issues', cacheable: true, scope: group(), paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    method: 'GET', path: '/groups/:id/issues', cacheable: true, scope: group(), paginated: { keyset: ISSUE_KEYSET }, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
     handler: (ctx): Reply => listReply(ctx, 'group', ctx.params, { group: ctx.group }, { kind: 'group', id: ctx.group.id }),
   }),
   route({
@@ -336,7 +332,7 @@ export const issueRoutes = [
     handler: (ctx): Reply => statsReply(ctx, 'group', ctx.params, { group: ctx.group }),
   }),
   route({
-    method: 'GET', path: '/projects/:id/issues', cacheable: true, scope: project(canReadIssues), paginated: true, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
+    method: 'GET', path: '/projects/:id/issues', cacheable: true, scope: project(canReadIssues), paginated: { keyset: ISSUE_KEYSET }, params: LIST_PARAMS, constraints: LIST_CONSTRAINTS,
     handler: (ctx): Reply => listReply(ctx, 'project', ctx.params, { project: ctx.project }, { kind: 'project', id: ctx.project.id }),
   }),
   route({

@@ -1,32 +1,24 @@
 // What a merge request holds (lib/api/merge_requests.rb): its commits, newest first, and the
 // diffs of its changes, both as of its latest diff (head and merge base, which follow pushes to
 // its source branch; see refresh.ts).
-import { recordNotFound } from '../../core/errors.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import { treeDiffs } from '../../git/patch.js';
 import { bool, int } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
-import { pget } from '../../store/table.js';
 import { commitEntity, diffEntity, withHeaders } from '../commits/index.js';
-import { project, route, type Context } from '../define.js';
+import { project, route } from '../define.js';
 import { projectWebUrl } from '../projects/index.js';
 import { objectsOf } from '../repositories/index.js';
 import { canReadMergeRequests } from './rules.js';
-import type { MergeRequest } from './records.js';
+import { mergeRequest } from './resolvers.js';
 
 const ONE = { merge_request_iid: int().required() };
 
-function mergeRequestOf(ctx: Context<{ merge_request_iid: number }>): MergeRequest {
-  const mr = pget(ctx.state.mergeRequests, ctx.project.id, ctx.params.merge_request_iid);
-  if (!mr) throw recordNotFound();
-  return mr;
-}
-
 export const mergeRequestCommitRoutes = [
   route({
-    method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid/commits', cacheable: true, paginated: true, scope: project(canReadMergeRequests), params: ONE,
+    method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid/commits', cacheable: true, paginated: true, scope: project(canReadMergeRequests), params: ONE, subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
-      const mr = mergeRequestOf(ctx);
+      const mr = ctx.subject;
       const repo = objectsOf(ctx, ctx.project);
       const shas = (await commitsBetween(repo, mr.baseSha, mr.sha)).reverse();
       const web = projectWebUrl(ctx.state, ctx.project, ctx);
@@ -36,9 +28,9 @@ export const mergeRequestCommitRoutes = [
   }),
   route({
     method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid/diffs', cacheable: true, paginated: true, scope: project(canReadMergeRequests),
-    params: { ...ONE, unidiff: bool() },
+    params: { ...ONE, unidiff: bool() }, subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
-      const mr = mergeRequestOf(ctx);
+      const mr = ctx.subject;
       const repo = objectsOf(ctx, ctx.project);
       const diffs = await treeDiffs(repo, (await repo.readCommit(mr.baseSha)).tree, (await repo.readCommit(mr.sha)).tree);
       return json(ctx.paginate(diffs).map((d) => diffEntity(ctx.params.unidiff ? withHeaders(d) : d)));

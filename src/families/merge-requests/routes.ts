@@ -2,7 +2,7 @@
 // an issue's related_merge_requests and closed_by; and the merge requests of a milestone
 // (lib/api/milestone_responses.rb), which the milestones family cannot see.
 import { recordNotFound, forbidden, unauthorized } from '../../core/errors.js';
-import { ACCESS, type User } from '../../store/state.js';
+import { ACCESS } from '../../store/state.js';
 import { arr, bool, int, str, type Constraint } from '../../http/params.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -11,7 +11,7 @@ import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
 import { objectsOf } from '../repositories/index.js';
-import { group, project, route, type Context } from '../define.js';
+import { group, project, route, type Ability, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueByIid, issueVisible, seesConfidential } from '../issues/index.js';
 import { findOrCreateLabels } from '../labels/index.js';
@@ -25,6 +25,7 @@ import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest } from './merge.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
+import { mergeRequest } from './resolvers.js';
 import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
 
 const mrView = (ctx: Context<unknown>, projectId?: number, withLabelsDetails?: boolean): MergeRequestView => ({
@@ -240,16 +241,19 @@ function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unkn
   return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
 }
 
-/** The merge request of `:merge_request_iid`, or `404 Not found`. */
-function mergeRequestOf(ctx: Context<{ merge_request_iid: number }>): MergeRequest {
-  const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.merge_request_iid);
-  if (!mr) throw recordNotFound();
-  return mr;
-}
+const projectOf = (state: State, mr: MergeRequest): Project => tget(state.projects, mr.projectId)!;
+
+/** `update_merge_request`: who may create merge requests in its project, or its author. */
+const canUpdateMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => canCreateMergeRequest(state, user, projectOf(state, mr), now) || mr.authorId === user?.id;
+
+/** `destroy_merge_request` in its project. */
+const canDeleteMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => canDestroyMergeRequest(state, user, projectOf(state, mr), now);
 
 /** `admin_merge_request`: developers and above. */
-const canAdminMergeRequests = (state: State, user: User | null, project: Project, now: number) =>
-  canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+const canAdminMergeRequest: Ability<MergeRequest> = (state, user, mr, now) => {
+  const project = projectOf(state, mr);
+  return canReadMergeRequests(state, user, project, now) && hasProjectRole(state, user, project, ACCESS.developer, now);
+};
 
 /** TimeTrackingEndpoints for merge requests: the issue routes' behaviour, with `admin_merge_request`. */
 const mergeRequestTimeRoutes = [
@@ -259,11 +263,11 @@ const mergeRequestTimeRoutes = [
     method: method as 'GET' | 'POST', path: `/projects/:id/merge_requests/:merge_request_iid/${name}`, auth: method === 'GET' ? 'public' : 'user', cacheable: method === 'GET',
     scope: project(canReadMergeRequests),
     params: { merge_request_iid: int().required(), ...(name === 'time_estimate' || name === 'add_spent_time' ? { duration: str().required() } : {}), ...(name === 'add_spent_time' ? { summary: str() } : {}) },
+    subject: name === 'time_stats' ? mergeRequest() : mergeRequest(canAdminMergeRequest),
     handler: (ctx): Reply => {
-      const mr = mergeRequestOf(ctx);
+      const mr = ctx.subject;
       if (name === 'time_stats') return json(timeStats(mr));
       const user = ctx.user!;
-      if (!canAdminMergeRequests(ctx.state, user, ctx.project, ctx.now())) throw forbidden();
       const p = ctx.params as { duration?: string; summary?: string };
       const now = ctx.now();
       if (name === 'time_estimate') {
@@ -308,11 +312,8 @@ export const mergeRequestRoutes = [
   }),
   route({
     method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid', cacheable: true, scope: project(canReadMergeRequests), params: { merge_request_iid: int().required() },
-    handler: async (ctx): Promise<Reply> => {
-      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, ctx.params.merge_request_iid);
-      if (!mr) throw recordNotFound();
-      return json(await fullEntity(ctx, mr, ctx.project.id));
-    },
+    subject: mergeRequest(),
+    handler: async (ctx): Promise<Reply> => json(await fullEntity(ctx, ctx.subject, ctx.project.id)),
   }),
   route({
     method: 'POST', path: '/projects/:id/merge_requests', auth: 'user', scope: project(canCreateMergeRequest),
@@ -338,10 +339,9 @@ export const mergeRequestRoutes = [
   }),
   route({
     method: 'DELETE', path: '/projects/:id/merge_requests/:merge_request_iid', auth: 'user', scope: project(canReadMergeRequests), params: { merge_request_iid: int().required() },
+    subject: mergeRequest(canDeleteMergeRequest),
     handler: (ctx): Reply => {
-      const mr = pget(ctx.state.mergeRequests, ctx.project.id, ctx.params.merge_request_iid);
-      if (!mr) throw recordNotFound();
-      if (!canDestroyMergeRequest(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      const mr = ctx.subject;
       checkUnmodifiedSince(ctx, mr.updatedAt);
       ctx.update(deleteMergeRequest(ctx.project, mr));
       return noContent();
@@ -349,11 +349,10 @@ export const mergeRequestRoutes = [
   }),
   route({
     method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid', auth: 'user', scope: project(canReadMergeRequests), params: MR_EDIT, constraints: MR_EDIT_ONE,
+    subject: mergeRequest(canUpdateMergeRequest),
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, p.merge_request_iid);
-      if (!mr) throw recordNotFound();
-      if (!canCreateMergeRequest(ctx.state, ctx.user, ctx.project, ctx.now()) && mr.authorId !== ctx.user!.id) throw forbidden();
+      const mr = ctx.subject;
       const now = ctx.now();
       let ids = p.labels !== undefined ? labelIds(ctx, ctx.project, p.labels) : mr.labelIds;
       if (p.add_labels) ids = [...new Set([...ids, ...labelIds(ctx, ctx.project, p.add_labels)])];
@@ -389,10 +388,10 @@ export const mergeRequestRoutes = [
       merge_request_iid: int().required(), merge_commit_message: str(), squash_commit_message: str(), squash: bool(), should_remove_source_branch: bool(),
       merge_when_pipeline_succeeds: bool(), auto_merge: bool(), sha: str(),
     },
+    subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const mr = tget(tget(ctx.state.mergeRequests, ctx.project.id) ?? { size: 0, chunks: {} }, p.merge_request_iid);
-      if (!mr) throw recordNotFound();
+      const mr = ctx.subject;
       const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, {
         sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
       }, ctx.now());

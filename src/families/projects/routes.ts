@@ -2,7 +2,7 @@
 // (lib/api/projects.rb).
 import { notFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
-import { keysetUnsupported, paginateKeysetById } from '../../http/pagination.js';
+import { KEYSET_BY_ID } from '../../http/pagination.js';
 import { bool, int, str } from '../../http/params.js';
 import { accepted, created, json, type Reply } from '../../http/route.js';
 import { jsonArray } from '../../render/cache.js';
@@ -38,19 +38,13 @@ export const projectRoutes = [
     method: 'GET',
     path: '/projects',
     cacheable: true,
-    paginated: true,
+    // Keyset pages by id: only `order_by=id` as sent can be `id`, its default is `created_at`.
+    paginated: { keyset: KEYSET_BY_ID },
     params: PROJECT_LIST_PARAMS,
     handler: (ctx) => {
       const p = ctx.params;
       // Anonymous callers read exactly the public projects: their index is the candidates.
       const all = ctx.user ? findProjects(ctx.state, ctx.user, p, tarray(ctx.state.projects), ctx.now()) : findProjects(ctx.state, null, p, publicProjects(ctx.state), ctx.now(), true);
-      if (p.pagination === 'keyset') {
-        // Only `order_by=id` as sent can be `id`: its default is `created_at`.
-        if (p.order_by !== 'id') throw keysetUnsupported();
-        const { items, headers } = paginateKeysetById(all, p, ctx.linkBase);
-        Object.assign(ctx.responseHeaders, headers);
-        return projectListReply(ctx, items, 'with-access');
-      }
       return projectListReply(ctx, ctx.paginate(all), 'with-access');
     },
   }),

@@ -13,7 +13,7 @@ import { VISIBILITIES } from '../../policy/visibility.js';
 import type { Project } from '../../store/state.js';
 import { tget, tvaluesDesc } from '../../store/table.js';
 import { repositoryStorageOf } from '../repositories/index.js';
-import { project, route, type Context } from '../define.js';
+import { project, route, subject, type Ability, type Context } from '../define.js';
 import { snippetEntity } from './entity.js';
 import {
   contentBlank, fileNotFound, forbiddenSnippet, invalidActions, multipleFilesNeedFiles, referenceNotFound, snippetNotFound, snippetRecordNotFound,
@@ -118,13 +118,6 @@ function changesOf(s: Snippet, p: UpdateParams): SnippetChanges {
   return changes;
 }
 
-/** PUT and DELETE /snippets/:id find the snippet among the caller's own (`snippets_for_current_user`), else 404. */
-function own(ctx: Context<unknown>, id: number): Snippet {
-  const s = tget(ctx.state.snippets, id);
-  if (!s || s.authorId !== ctx.user?.id) throw snippetNotFound();
-  return s;
-}
-
 /** A snippet the caller may read (of the route's project, when it names one), else 404. */
 function visible(ctx: Context<unknown>, id: number, p?: Project): Snippet {
   const s = tget(ctx.state.snippets, id);
@@ -132,10 +125,32 @@ function visible(ctx: Context<unknown>, id: number, p?: Project): Snippet {
   return s;
 }
 
-function admin(ctx: Context<unknown>, s: Snippet): Snippet {
-  if (!canAdminSnippet(ctx.state, ctx.user, s, ctx.now())) throw forbiddenSnippet();
+/** A snippet of the scoped project that the caller may read (`:snippet_id`), else 404 Snippet Not Found; then each ability. */
+const projectSnippet = (...abilities: Ability<Snippet>[]) => subject<Snippet, { snippet_id: number }>((ctx) => visible(ctx, ctx.params.snippet_id, ctx.project), ...abilities);
+
+/** Any snippet the caller may read (`:id`), else 404 Snippet Not Found. */
+const readableSnippet = subject<Snippet, { id: number }>((ctx) => visible(ctx, ctx.params.id));
+
+/** PUT and DELETE /snippets/:id find the snippet among the caller's own (`snippets_for_current_user`, else 404), then `admin_snippet`. */
+const ownSnippet = subject<Snippet, { id: number }>((ctx) => {
+  const s = tget(ctx.state.snippets, ctx.params.id);
+  if (!s || s.authorId !== ctx.user?.id) throw snippetNotFound();
   return s;
-}
+}, canAdminSnippet);
+
+/** The snippet `:id` names, seen or not (`Snippet.find`: 404 Not found), for the administrators' user agent detail. */
+const snippetRecord = subject<Snippet, { id: number }>((ctx) => {
+  const s = tget(ctx.state.snippets, ctx.params.id);
+  if (!s) throw snippetRecordNotFound();
+  return s;
+});
+
+/** As `snippetRecord`, among the scoped project's snippets (`:snippet_id`). */
+const projectSnippetRecord = subject<Snippet, { snippet_id: number }>((ctx) => {
+  const s = tget(ctx.state.snippets, ctx.params.snippet_id);
+  if (!s || s.projectId !== ctx.project.id) throw snippetRecordNotFound();
+  return s;
+});
 
 /** ActionDispatch::Http::ContentDisposition.format. */
 function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
@@ -178,8 +193,7 @@ async function fileContentFor(ctx: Context<unknown>, s: Snippet, ref: string, fi
   return sendBlob(ctx, s, entry.oid, path);
 }
 
-function userAgentDetail(s: Snippet | undefined): Reply {
-  if (!s) throw snippetRecordNotFound();
+function userAgentDetail(s: Snippet): Reply {
   if (!s.userAgent) throw userAgentDetailNotFound();
   return json({ user_agent: s.userAgent.userAgent, ip_address: s.userAgent.ipAddress, akismet_submitted: false });
 }
@@ -221,24 +235,21 @@ export const projectSnippetRoutes = [
     handler: (ctx) => renderAll(ctx, projectSnippets(ctx.state, ctx.user, ctx.project, ctx.now())),
   }),
   route({
-    method: 'GET', path: '/projects/:id/snippets/:snippet_id', scope: SCOPE, params: SNIPPET_ID,
-    handler: (ctx) => json(render(ctx, visible(ctx, ctx.params.snippet_id, ctx.project))),
+    method: 'GET', path: '/projects/:id/snippets/:snippet_id', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippet(),
+    handler: (ctx) => json(render(ctx, ctx.subject)),
   }),
   route({
-    method: 'GET', path: '/projects/:id/snippets/:snippet_id/raw', scope: SCOPE, params: SNIPPET_ID,
-    handler: (ctx) => contentFor(ctx, visible(ctx, ctx.params.snippet_id, ctx.project)),
+    method: 'GET', path: '/projects/:id/snippets/:snippet_id/raw', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippet(),
+    handler: (ctx) => contentFor(ctx, ctx.subject),
   }),
   route({
     method: 'GET', path: '/projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw', scope: SCOPE,
-    params: { ...SNIPPET_ID, ref: str().required(), file_path: str().required() },
-    handler: (ctx) => fileContentFor(ctx, visible(ctx, ctx.params.snippet_id, ctx.project), ctx.params.ref, ctx.params.file_path),
+    params: { ...SNIPPET_ID, ref: str().required(), file_path: str().required() }, subject: projectSnippet(),
+    handler: (ctx) => fileContentFor(ctx, ctx.subject, ctx.params.ref, ctx.params.file_path),
   }),
   route({
-    method: 'GET', path: '/projects/:id/snippets/:snippet_id/user_agent_detail', auth: 'admin', scope: SCOPE, params: SNIPPET_ID,
-    handler: (ctx) => {
-      const s = tget(ctx.state.snippets, ctx.params.snippet_id);
-      return userAgentDetail(s && s.projectId === ctx.project.id ? s : undefined);
-    },
+    method: 'GET', path: '/projects/:id/snippets/:snippet_id/user_agent_detail', auth: 'admin', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippetRecord,
+    handler: (ctx) => userAgentDetail(ctx.subject),
   }),
   route({
     method: 'POST', path: '/projects/:id/snippets', auth: 'user', scope: project(snippetsEnabled, canCreateProjectSnippet),
@@ -249,16 +260,13 @@ export const projectSnippetRoutes = [
   route({
     method: 'PUT', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE,
     params: { ...SNIPPET_ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
-    constraints: UPDATE_CONSTRAINTS,
-    handler: async (ctx) => {
-      const s = admin(ctx, visible(ctx, ctx.params.snippet_id, ctx.project));
-      return json(render(ctx, await updateSnippet(ctx, s, changesOf(s, ctx.params as UpdateParams))));
-    },
+    constraints: UPDATE_CONSTRAINTS, subject: projectSnippet(canAdminSnippet),
+    handler: async (ctx) => json(render(ctx, await updateSnippet(ctx, ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams)))),
   }),
   route({
-    method: 'DELETE', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE, params: SNIPPET_ID,
+    method: 'DELETE', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippet(canAdminSnippet),
     handler: (ctx) => {
-      const s = admin(ctx, visible(ctx, ctx.params.snippet_id, ctx.project));
+      const s = ctx.subject;
       checkUnmodifiedSince(ctx, s.updatedAt);
       ctx.update(deleteSnippet(ctx.state, s));
       return noContent();
@@ -295,21 +303,21 @@ export const personalSnippetRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/snippets/:id', params: ID,
-    handler: (ctx) => json(render(ctx, visible(ctx, ctx.params.id))),
+    method: 'GET', path: '/snippets/:id', params: ID, subject: readableSnippet,
+    handler: (ctx) => json(render(ctx, ctx.subject)),
   }),
   route({
-    method: 'GET', path: '/snippets/:id/raw', params: ID,
-    handler: (ctx) => contentFor(ctx, visible(ctx, ctx.params.id)),
+    method: 'GET', path: '/snippets/:id/raw', params: ID, subject: readableSnippet,
+    handler: (ctx) => contentFor(ctx, ctx.subject),
   }),
   route({
     method: 'GET', path: '/snippets/:id/files/:ref/:file_path/raw',
-    params: { ...ID, ref: str().required(), file_path: str().required() },
-    handler: (ctx) => fileContentFor(ctx, visible(ctx, ctx.params.id), ctx.params.ref, ctx.params.file_path),
+    params: { ...ID, ref: str().required(), file_path: str().required() }, subject: readableSnippet,
+    handler: (ctx) => fileContentFor(ctx, ctx.subject, ctx.params.ref, ctx.params.file_path),
   }),
   route({
-    method: 'GET', path: '/snippets/:id/user_agent_detail', auth: 'admin', params: ID,
-    handler: (ctx) => userAgentDetail(tget(ctx.state.snippets, ctx.params.id)),
+    method: 'GET', path: '/snippets/:id/user_agent_detail', auth: 'admin', params: ID, subject: snippetRecord,
+    handler: (ctx) => userAgentDetail(ctx.subject),
   }),
   route({
     method: 'POST', path: '/snippets', auth: 'user',
@@ -324,16 +332,13 @@ export const personalSnippetRoutes = [
   route({
     method: 'PUT', path: '/snippets/:id', auth: 'user',
     params: { ...ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
-    constraints: UPDATE_CONSTRAINTS,
-    handler: async (ctx) => {
-      const s = admin(ctx, own(ctx, ctx.params.id));
-      return json(render(ctx, await updateSnippet(ctx, s, changesOf(s, ctx.params as UpdateParams))));
-    },
+    constraints: UPDATE_CONSTRAINTS, subject: ownSnippet,
+    handler: async (ctx) => json(render(ctx, await updateSnippet(ctx, ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams)))),
   }),
   route({
-    method: 'DELETE', path: '/snippets/:id', auth: 'user', params: ID,
+    method: 'DELETE', path: '/snippets/:id', auth: 'user', params: ID, subject: ownSnippet,
     handler: (ctx) => {
-      const s = admin(ctx, own(ctx, ctx.params.id));
+      const s = ctx.subject;
       checkUnmodifiedSince(ctx, s.updatedAt);
       ctx.update(deleteSnippet(ctx.state, s));
       return noContent();

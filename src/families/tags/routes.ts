@@ -12,19 +12,31 @@ import { invalidPageToken, signatureNotFound, tagNotCreated, tagNotFound } from 
 import type { RepositoryObjects } from '../../git/objects.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { forbidden } from '../../core/errors.js';
-import { keysetNextHeaders, offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
+import { offsetHeaders, pageRequest, pageTokenKeyset, type Keyset } from '../../http/pagination.js';
 import { str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { project, route, type Context } from '../define.js';
-import type { User } from '../../store/state.js';
+import { project, route, subject, type Ability, type Context } from '../define.js';
+import type { Project, User } from '../../store/state.js';
 
 const repoOf = (ctx: Context<unknown>): RepositoryObjects => ctx.env.git.repository(ctx.project.id);
 
-function findTag(ctx: Context<unknown>, name: string): TagRef {
-  const tag = tagNamed(refsOf(ctx.state, ctx.project.id), name);
-  if (!tag) throw tagNotFound();
-  return tag;
+/** A tag of the scoped project, as the routes of one tag act on it. */
+interface NamedTag {
+  project: Project;
+  name: string;
+  tag: TagRef;
 }
+
+/** The tag `:tag_name` names in the scoped project (404 Tag Not Found), then each ability. */
+const namedTag = (...abilities: Ability<NamedTag>[]) =>
+  subject<NamedTag, { tag_name: string }>((ctx) => {
+    const tag = tagNamed(refsOf(ctx.state, ctx.project.id), ctx.params.tag_name);
+    if (!tag) throw tagNotFound();
+    return { project: ctx.project, name: ctx.params.tag_name, tag };
+  }, ...abilities);
+
+/** `delete_tag`: `admin_tag`, and a protected tag only to maintainers. */
+const deletable: Ability<NamedTag> = (state, user, t, now) => canDeleteTag(state, user, t.project, t.name, now);
 
 /** The caller an `admin_tag` scope admitted: a member, so never anonymous. */
 function member(ctx: Context<unknown>): User {
@@ -62,48 +74,50 @@ function named(ctx: Context<unknown>, names: readonly string[]): { name: string;
 }
 
 /** The list's parameters; `page` and `per_page` come with `paginated`. */
-interface ListParams extends PageInput {
+type ListParams = {
+  page?: number;
+  per_page?: number;
   sort: 'asc' | 'desc';
   order_by: 'name' | 'updated' | 'version';
   search?: string;
   page_token?: string;
   pagination?: string;
-}
+};
+
+/** Gitaly's page of tags: the ones after the tag `page_token` names (422 for a name it does not know), a full page announcing the next. */
+const AFTER_TOKEN = pageTokenKeyset<string>({
+  token: (name) => name,
+  start(all, token) {
+    const start = all.indexOf(token) + 1;
+    if (start === 0) throw invalidPageToken(token);
+    return start;
+  },
+  announce: 'full',
+});
+
+/** Keyset pages of tags (`pagination=keyset`): Gitaly's, or with `search` every tag that matches, at once. */
+const TAG_KEYSET: Keyset<string> = {
+  cursor: AFTER_TOKEN.cursor,
+  page(names, input, size, state) {
+    if (!input.search) return AFTER_TOKEN.page(names, input, size, state);
+    return { items: [...names], next: names.length === size.perPage ? { page_token: names[names.length - 1] } : undefined };
+  },
+};
 
 /**
- * GitalyKeysetPager: keyset pages (`pagination=keyset`) and the first offset page come from
- * Gitaly, after `page_token`; the first page gets offset headers built from the repository's
+ * GitalyKeysetPager: keyset pages (`pagination=keyset`) and the first offset page are Gitaly's
+ * page (`TAG_KEYSET`); the first offset page gets offset headers built from the repository's
  * tag count. Later pages are plain offset pages of the whole list.
  */
 async function listTags(ctx: Context<ListParams>): Promise<Reply> {
   const p = ctx.params;
-  const { page, perPage } = pageRequest(p);
+  const size = pageRequest(p);
   const all = await sortedTagNames(repoOf(ctx), refsOf(ctx.state, ctx.project.id), p.order_by, p.sort);
-  const search = p.search || undefined;
-  const keyset = p.pagination === 'keyset';
-  if (!keyset && page > 1) {
-    const names = search ? filterTagNames(all, search) : all;
-    return json(await render(ctx, named(ctx, ctx.paginate(names))));
-  }
-  let names: string[];
-  if (search) names = filterTagNames(all, search);
-  else {
-    let start = 0;
-    if (p.page_token !== undefined) {
-      start = all.indexOf(p.page_token) + 1;
-      if (start === 0) throw invalidPageToken(p.page_token);
-    }
-    names = all.slice(start, start + perPage);
-  }
-  if (keyset) {
-    if (names.length === perPage) {
-      Object.assign(ctx.responseHeaders, keysetNextHeaders(ctx.linkBase, { page_token: names[names.length - 1] }));
-    }
-  } else {
-    const total = all.length;
-    Object.assign(ctx.responseHeaders, offsetHeaders(total, { page: 1, per_page: p.per_page }, ctx.linkBase));
-  }
-  return json(await render(ctx, named(ctx, names)));
+  const names = p.search ? filterTagNames(all, p.search) : all;
+  if (ctx.keyset || size.page > 1) return json(await render(ctx, named(ctx, ctx.paginate(names))));
+  const first = TAG_KEYSET.page(names, p, size, ctx.state).items;
+  Object.assign(ctx.responseHeaders, offsetHeaders(all.length, { page: 1, per_page: p.per_page }, ctx.linkBase));
+  return json(await render(ctx, named(ctx, first)));
 }
 
 export const tagRoutes = [
@@ -113,7 +127,7 @@ export const tagRoutes = [
     jobToken: true,
     cacheable: true,
     scope: project(canReadCode),
-    paginated: true,
+    paginated: { keyset: TAG_KEYSET },
     params: {
       sort: str().values(['asc', 'desc']).default('desc'),
       order_by: str().values(['name', 'updated', 'version']).default('updated'),
@@ -130,10 +144,8 @@ export const tagRoutes = [
     cacheable: true,
     scope: project(canReadCode),
     params: { tag_name: str().required() },
-    handler: async (ctx): Promise<Reply> => {
-      const name = ctx.params.tag_name;
-      return json((await render(ctx, [{ name, tag: findTag(ctx, name) }]))[0]);
-    },
+    subject: namedTag(),
+    handler: async (ctx): Promise<Reply> => json((await render(ctx, [ctx.subject]))[0]),
   }),
 
   route({
@@ -154,11 +166,10 @@ export const tagRoutes = [
     path: '/projects/:id/repository/tags/:tag_name',
     scope: project(canReadCode),
     params: { tag_name: str().required() },
+    // The tag's 404 comes before `delete_tag`'s 403: the ability is the subject's, not the scope's.
+    subject: namedTag(deletable),
     handler: async (ctx): Promise<Reply> => {
-      const name = ctx.params.tag_name;
-      const tag = findTag(ctx, name);
-      // The tag's 404 comes before `delete_tag`'s 403, so that ability cannot be part of the scope.
-      if (!canDeleteTag(ctx.state, ctx.user, ctx.project, name, ctx.now())) throw forbidden();
+      const { name, tag } = ctx.subject;
       // destroy_conditionally! compares If-Unmodified-Since with the tagged commit's authored date.
       checkUnmodifiedSince(ctx, (await repoOf(ctx).readCommit(tag.commit)).author.timestamp * 1000);
       ctx.update(deleteTag(ctx.state, ctx.project, name, ctx.now()));
@@ -172,8 +183,9 @@ export const tagRoutes = [
     cacheable: true,
     scope: project(canReadCode),
     params: { tag_name: str().required() },
+    subject: namedTag(),
     handler: (ctx): Reply => {
-      const tag = findTag(ctx, ctx.params.tag_name);
+      const { tag } = ctx.subject;
       if (!tag.signature) throw signatureNotFound();
       return json(tagSignatureEntity(tag.signature));
     },

@@ -9,22 +9,12 @@ import { partition, pdel, pget, plist, pset, tdel, tentries, tget, tset, tvalues
 import type { User } from '../../store/state.js';
 import { route, type Context } from '../define.js';
 import { activityEntity, canReadProfile, emailEntity, gpgKeyEntity, sshKeyEntity, statusEntity, userListItem } from './entity.js';
-import { notAuthorized, userNotFound } from './errors.js';
 import type { GpgKey, Preferences, SshKey, UserStatus } from './records.js';
-import { requireAdmin, userOr404, view } from './routes.js';
-import { addEmail, findUserByIdOrUsername, userIds } from './rules.js';
+import { adminUser, readsProfile, userById, visibleUser, visibleUserToSignedIn } from './resolvers.js';
+import { view } from './routes.js';
+import { addEmail, userIds } from './rules.js';
 
 const SIX_MONTHS_MS = 183 * 86_400_000;
-
-/** A user named by id or username whom the caller may see (`read_user`), else 404. */
-function visibleUser(ctx: Context, idOrName: string): User {
-  const user = findUserByIdOrUsername(ctx.state, idOrName);
-  const viewer = ctx.user;
-  if (!user) throw userNotFound();
-  const hidden = user.state === 'blocked' || user.state === 'banned' || user.state === 'blocked_pending_approval';
-  if (hidden && !(viewer && (viewer.admin || viewer.id === user.id))) throw userNotFound();
-  return user;
-}
 
 // ---- Emails ----
 
@@ -237,7 +227,8 @@ export const profileRoutes = [
     method: 'GET',
     path: '/users/:user_id/status',
     params: { user_id: str().required() },
-    handler: (ctx) => json(statusEntity(currentStatus(ctx, visibleUser(ctx, ctx.params.user_id).id))),
+    subject: visibleUser('user_id'),
+    handler: (ctx) => json(statusEntity(currentStatus(ctx, ctx.subject.id))),
   }),
 
   // ---- Emails ----
@@ -267,30 +258,24 @@ export const profileRoutes = [
     auth: 'user',
     paginated: true,
     params: { id: int().required() },
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      return json(ctx.paginate(plist(ctx.state.userEmails, userOr404(ctx, ctx.params.id).id)).map(emailEntity));
-    },
+    subject: adminUser('id'),
+    handler: (ctx) => json(ctx.paginate(plist(ctx.state.userEmails, ctx.subject.id)).map(emailEntity)),
   }),
   route({
     method: 'POST',
     path: '/users/:id{[0-9]+}/emails',
     auth: 'user',
     params: { id: int().required(), email: str().required(), skip_confirmation: bool() },
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      return created(emailEntity(createEmail(ctx, userOr404(ctx, ctx.params.id), ctx.params.email, !!ctx.params.skip_confirmation)));
-    },
+    subject: adminUser('id'),
+    handler: (ctx) => created(emailEntity(createEmail(ctx, ctx.subject, ctx.params.email, !!ctx.params.skip_confirmation))),
   }),
   route({
     method: 'DELETE',
     path: '/users/:id{[0-9]+}/emails/:email_id',
     auth: 'user',
     params: { id: int().required(), email_id: int().required() },
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      return deleteEmail(ctx, userOr404(ctx, ctx.params.id), ctx.params.email_id);
-    },
+    subject: adminUser('id'),
+    handler: (ctx) => deleteEmail(ctx, ctx.subject, ctx.params.email_id),
   }),
 
   // ---- SSH keys ----
@@ -323,14 +308,16 @@ export const profileRoutes = [
     path: '/users/:user_id/keys',
     paginated: true,
     params: { user_id: str().required() },
-    handler: (ctx) => json(ctx.paginate(plist(ctx.state.sshKeys, visibleUser(ctx, ctx.params.user_id).id)).map(sshKeyEntity)),
+    subject: visibleUser('user_id'),
+    handler: (ctx) => json(ctx.paginate(plist(ctx.state.sshKeys, ctx.subject.id)).map(sshKeyEntity)),
   }),
   route({
     method: 'GET',
     path: '/users/:id/keys/:key_id',
     params: { id: str().required(), ...keyId },
+    subject: visibleUser('id'),
     handler: (ctx) => {
-      const k = pget(ctx.state.sshKeys, visibleUser(ctx, ctx.params.id).id, ctx.params.key_id);
+      const k = pget(ctx.state.sshKeys, ctx.subject.id, ctx.params.key_id);
       if (!k) throw notFound('Key');
       return json(sshKeyEntity(k));
     },
@@ -340,19 +327,17 @@ export const profileRoutes = [
     path: '/users/:user_id{[0-9]+}/keys',
     auth: 'user',
     params: { user_id: int().required(), ...SSH_PARAMS },
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      return created(sshKeyEntity(createSshKey(ctx, userOr404(ctx, ctx.params.user_id), ctx.params)));
-    },
+    subject: adminUser('user_id'),
+    handler: (ctx) => created(sshKeyEntity(createSshKey(ctx, ctx.subject, ctx.params))),
   }),
   route({
     method: 'DELETE',
     path: '/users/:id{[0-9]+}/keys/:key_id',
     auth: 'user',
     params: { id: int().required(), ...keyId },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       if (!pget(ctx.state.sshKeys, user.id, ctx.params.key_id)) throw notFound('Key');
       ctx.update((draft) => void pdel(draft.sshKeys, user.id, ctx.params.key_id));
       return noContent();
@@ -402,25 +387,25 @@ export const profileRoutes = [
     path: '/users/:id{[0-9]+}/gpg_keys',
     paginated: true,
     params: { id: int().required() },
-    handler: (ctx) => json(ctx.paginate(gpgKeysOf(ctx, userOr404(ctx, ctx.params.id))).map(gpgKeyEntity)),
+    subject: userById('id'),
+    handler: (ctx) => json(ctx.paginate(gpgKeysOf(ctx, ctx.subject)).map(gpgKeyEntity)),
   }),
   route({
     method: 'POST',
     path: '/users/:id{[0-9]+}/gpg_keys',
     auth: 'user',
     params: { id: int().required(), key: str().required() },
-    handler: (ctx) => {
-      requireAdmin(ctx);
-      return created(gpgKeyEntity(createGpgKey(ctx, userOr404(ctx, ctx.params.id), ctx.params.key)));
-    },
+    subject: adminUser('id'),
+    handler: (ctx) => created(gpgKeyEntity(createGpgKey(ctx, ctx.subject, ctx.params.key))),
   }),
 
   route({
     method: 'GET',
     path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
     params: { id: int().required(), ...keyId },
+    subject: userById('id'),
     handler: (ctx) => {
-      const k = pget(ctx.state.gpgKeys, userOr404(ctx, ctx.params.id).id, ctx.params.key_id);
+      const k = pget(ctx.state.gpgKeys, ctx.subject.id, ctx.params.key_id);
       if (!k || k.revoked) throw notFound('GPG Key');
       return json(gpgKeyEntity(k));
     },
@@ -430,9 +415,9 @@ export const profileRoutes = [
     path: '/users/:id{[0-9]+}/gpg_keys/:key_id',
     auth: 'user',
     params: { id: int().required(), ...keyId },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
       if (!k || k.revoked) throw notFound('GPG Key');
       ctx.update((draft) => void pdel(draft.gpgKeys, user.id, ctx.params.key_id));
@@ -444,9 +429,9 @@ export const profileRoutes = [
     path: '/users/:id{[0-9]+}/gpg_keys/:key_id/revoke',
     auth: 'user',
     params: { id: int().required(), ...keyId },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       const k = pget(ctx.state.gpgKeys, user.id, ctx.params.key_id);
       if (!k || k.revoked) throw notFound('GPG Key');
       ctx.update((draft) => void (tget(partition<GpgKey>(draft.gpgKeys, user.id), ctx.params.key_id)!.revoked = true));
@@ -460,8 +445,9 @@ export const profileRoutes = [
     path: '/users/:id{[0-9]+}/follow',
     auth: 'user',
     params: { id: int().required() },
+    subject: visibleUser('id'),
     handler: (ctx) => {
-      const user = visibleUser(ctx, String(ctx.params.id));
+      const user = ctx.subject;
       const me = ctx.user!;
       if (user.id === me.id) throw validationFailed({ base: ['You cannot follow yourself'] });
       if (following(ctx, me.id, user.id)) return { status: 304 };
@@ -478,8 +464,9 @@ export const profileRoutes = [
     path: '/users/:id{[0-9]+}/unfollow',
     auth: 'user',
     params: { id: int().required() },
+    subject: visibleUser('id'),
     handler: (ctx) => {
-      const user = visibleUser(ctx, String(ctx.params.id));
+      const user = ctx.subject;
       const me = ctx.user!;
       if (!following(ctx, me.id, user.id)) return { status: 304 };
       ctx.update((draft) => {
@@ -495,11 +482,9 @@ export const profileRoutes = [
       path: `/users/:id{[0-9]+}/${which}`,
       paginated: true,
       params: { id: int().required() },
+      subject: visibleUserToSignedIn('id', readsProfile),
       handler: (ctx) => {
-        if (!ctx.user) throw notAuthorized();
-        const user = visibleUser(ctx, String(ctx.params.id));
-        if (!canReadProfile(ctx.user, user)) throw userNotFound();
-        const list = idsOf(ctx, which === 'followers' ? 'followers' : 'followees', user.id);
+        const list = idsOf(ctx, which === 'followers' ? 'followers' : 'followees', ctx.subject.id);
         return json(ctx.paginate(list).map((u) => userListItem(u, view(ctx))));
       },
     }),

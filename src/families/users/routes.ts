@@ -1,17 +1,18 @@
 // The users API (lib/api/users.rb): the list and a user for each kind of caller, the current
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
-import { forbidden, grapeError, notFound, unauthorized } from '../../core/errors.js';
-import { COUNT_LIMIT, keysetUnsupported, offsetHeaders, pageRequest, paginateKeysetById } from '../../http/pagination.js';
+import { grapeError, notFound } from '../../core/errors.js';
+import { COUNT_LIMIT, KEYSET_BY_ID, offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { pdel, pset, tdel, tentries, tget } from '../../store/table.js';
 import type { User } from '../../store/state.js';
 import { route, type Context } from '../define.js';
 import { userDetails, userDetailsWithAdmin, userListItem, userPublic, userWithAdmin, type UserView } from './entity.js';
-import { listForbidden, notAuthorized, soleOwner, twoFactorAdmin, twoFactorNotEnabled, userNotFound } from './errors.js';
+import { listForbidden, soleOwner, twoFactorAdmin, twoFactorNotEnabled } from './errors.js';
 import { findUsers, findUsersUpTo, type UserFilters, type Viewer } from './finder.js';
 import { membershipsOf, soleOwnedGroups } from './memberships.js';
+import { adminUser, requireAdmin, visibleUserToSignedIn } from './resolvers.js';
 import { identityKey } from './rules.js';
 import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
 
@@ -23,19 +24,6 @@ export function readsAll(ctx: Context): boolean {
 
 export function view(ctx: Context, customAttributes = false): UserView {
   return { webBase: ctx.webBase, state: ctx.state, viewer: ctx.user, now: ctx.now(), customAttributes: customAttributes && readsAll(ctx) };
-}
-
-/** An administrator, else 403 (401 when anonymous): `authenticated_as_admin!`. */
-export function requireAdmin(ctx: Context): User {
-  if (!ctx.user) throw unauthorized();
-  if (!ctx.user.admin) throw forbidden();
-  return ctx.user;
-}
-
-export function userOr404(ctx: Context, id: number): User {
-  const user = tget(ctx.state.users, id);
-  if (!user) throw userNotFound();
-  return user;
 }
 
 const ORDER_BY = ['id', 'name', 'username', 'created_at', 'updated_at'] as const;
@@ -114,7 +102,8 @@ export const userRoutes = [
   route({
     method: 'GET',
     path: '/users',
-    paginated: true,
+    // Keyset pages by id only: an administrator's order must be `id`, everyone else's is.
+    paginated: { keyset: KEYSET_BY_ID },
     scopes: ['read_user'],
     params: LIST_PARAMS,
     handler: (ctx) => {
@@ -131,7 +120,7 @@ export const userRoutes = [
       const viewer: Viewer = { user: ctx.user, readsAll: all, admin: !!ctx.user?.admin, tier: ctx.state.instance.tier };
       const v = view(ctx, p.with_custom_attributes);
       const render = (u: User) => (all ? userWithAdmin(u, v) : userListItem(u, v));
-      if (p.pagination !== 'keyset') {
+      if (!ctx.keyset) {
         // A page, and GitLab's count up to its limit, is all an offset page needs to find.
         const { page, perPage } = pageRequest(p);
         const found = findUsersUpTo(ctx.state, filters, viewer, Math.max(page * perPage, COUNT_LIMIT) + 1);
@@ -139,13 +128,9 @@ export const userRoutes = [
         Object.assign(ctx.responseHeaders, offsetHeaders(found.users.length, p, ctx.linkBase));
         return json(found.users.slice((page - 1) * perPage, page * perPage).map(render));
       }
-      // Keyset pages, by id only.
-      if (all && p.order_by !== 'id') throw keysetUnsupported();
       const sort = all ? p.sort : 'desc';
       const users = findUsers(ctx.state, { ...filters, order_by: 'id', sort }, viewer);
-      const page = paginateKeysetById(users, { ...p, sort }, ctx.linkBase);
-      Object.assign(ctx.responseHeaders, page.headers);
-      return json(page.items.map(render));
+      return json(ctx.paginate(users, { ...p, order_by: all ? p.order_by : 'id', sort }).map(render));
     },
   }),
   route({
@@ -153,10 +138,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}',
     scopes: ['read_user'],
     params: { ...idParam(), with_custom_attributes: bool().default(false) },
+    subject: visibleUserToSignedIn('id'),
     handler: (ctx) => {
-      if (!ctx.user) throw notAuthorized();
-      const user = tget(ctx.state.users, ctx.params.id);
-      if (!user || !canReadUser(ctx.user, user)) throw userNotFound();
+      const user = ctx.subject;
       const v = view(ctx, ctx.params.with_custom_attributes);
       if (readsAll(ctx)) return json(userDetailsWithAdmin(user, v, highestRole(ctx, user)));
       return json(userDetails(user, v));
@@ -202,14 +186,14 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}',
     auth: 'user',
     params: { ...idParam(), email: str(), password: str(), skip_reconfirmation: bool(), name: str(), username: str(), ...USER_ATTRIBUTES },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      const admin = requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       checkAllOrNone(ctx.raw);
       const { id: _id, ...attrs } = ctx.params;
       // The spec: this endpoint answers 404 even where 409 would fit (a taken email or username).
       if (takenByOther(ctx, user, attrs.email, attrs.username)) throw notFound();
-      const updated = ctx.update(changeUser(ctx.state, user, attrs, admin, ctx.now()));
+      const updated = ctx.update(changeUser(ctx.state, user, attrs, ctx.user!, ctx.now()));
       return json(userWithAdmin(updated, view(ctx)));
     },
   }),
@@ -218,9 +202,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}',
     auth: 'user',
     params: { ...idParam(), hard_delete: bool() },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       if (!ctx.params.hard_delete && soleOwnedGroups(ctx.state, user.id).length > 0) throw soleOwner();
       ctx.update(scheduleUserDeletion(ctx.state, user, !!ctx.params.hard_delete, ctx.now()));
       return noContent();
@@ -232,10 +216,10 @@ export const userRoutes = [
       path: `/users/:id{[0-9]+}/${action}`,
       auth: 'user',
       params: idParam(),
+      subject: adminUser('id'),
       handler: (ctx) => {
-        const admin = requireAdmin(ctx);
-        const user = userOr404(ctx, ctx.params.id);
-        const next = stateChange(user, action, admin, ctx.now());
+        const user = ctx.subject;
+        const next = stateChange(user, action, ctx.user!, ctx.now());
         // Users::RejectService deletes the pending user and answers it.
         if (action === 'reject') {
           ctx.update(scheduleUserDeletion(ctx.state, user, true, ctx.now()));
@@ -253,9 +237,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/disable_two_factor',
     auth: 'user',
     params: idParam(),
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       if (user.admin) throw twoFactorAdmin();
       if (!user.twoFactorEnabled) throw twoFactorNotEnabled();
       ctx.update((draft) => {
@@ -271,9 +255,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/identities/:provider',
     auth: 'user',
     params: { ...idParam(), provider: str().required() },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       const identity = tget(ctx.state.identities, user.id) && tget(tget(ctx.state.identities, user.id)!, ctx.params.provider);
       if (!identity) throw notFound('Identity');
       ctx.update((draft) => {
@@ -290,10 +274,9 @@ export const userRoutes = [
     auth: 'user',
     paginated: true,
     params: { user_id: int().required(), type: str().values(['Project', 'Namespace'] as const) },
+    subject: adminUser('user_id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.user_id);
-      const list = membershipsOf(ctx.state, user.id).filter((m) => !ctx.params.type || m.type === ctx.params.type);
+      const list = membershipsOf(ctx.state, ctx.subject.id).filter((m) => !ctx.params.type || m.type === ctx.params.type);
       return json(
         ctx.paginate(list).map((m) => ({
           source_id: m.source.id,
@@ -310,10 +293,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/custom_attributes',
     auth: 'user',
     params: idParam(),
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
-      const t = tget(ctx.state.customAttributes, user.id);
+      const t = tget(ctx.state.customAttributes, ctx.subject.id);
       const list = t ? [...tentries(t)].map(([key, value]) => ({ key, value })) : [];
       return json(list.sort((a, b) => (a.key < b.key ? -1 : 1)));
     },
@@ -323,10 +305,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/custom_attributes/:key',
     auth: 'user',
     params: { ...idParam(), key: str().required() },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
-      const t = tget(ctx.state.customAttributes, user.id);
+      const t = tget(ctx.state.customAttributes, ctx.subject.id);
       const value = t ? tget(t, ctx.params.key) : undefined;
       if (value === undefined) throw notFound('Custom Attribute');
       return json({ key: ctx.params.key, value });
@@ -337,10 +318,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/custom_attributes/:key',
     auth: 'user',
     params: { ...idParam(), key: str().required(), value: str().required() },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
-      ctx.update((draft) => pset(draft.customAttributes, user.id, ctx.params.key, ctx.params.value));
+      ctx.update((draft) => pset(draft.customAttributes, ctx.subject.id, ctx.params.key, ctx.params.value));
       return json({ key: ctx.params.key, value: ctx.params.value });
     },
   }),
@@ -349,9 +329,9 @@ export const userRoutes = [
     path: '/users/:id{[0-9]+}/custom_attributes/:key',
     auth: 'user',
     params: { ...idParam(), key: str().required() },
+    subject: adminUser('id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.id);
+      const user = ctx.subject;
       const t = tget(ctx.state.customAttributes, user.id);
       if (!t || tget(t, ctx.params.key) === undefined) throw notFound('Custom Attribute');
       ctx.update((draft) => void pdel(draft.customAttributes, user.id, ctx.params.key));
@@ -359,12 +339,6 @@ export const userRoutes = [
     },
   }),
 ];
-
-/** `read_user`: every user but a blocked or banned one is visible to a signed-in caller; administrators see all. */
-function canReadUser(viewer: User, user: User): boolean {
-  if (viewer.admin || viewer.id === user.id) return true;
-  return user.state !== 'blocked' && user.state !== 'banned' && user.state !== 'blocked_pending_approval';
-}
 
 /** The user's highest access level over their direct memberships (`highest_role`). */
 function highestRole(ctx: Context, user: User): number {

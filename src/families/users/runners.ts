@@ -7,13 +7,13 @@ import { arr, bool, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { groupAccess, projectAccess } from '../../policy/access.js';
 import { namespaceByIdOrPath, projectByIdOrPath } from '../../policy/paths.js';
-import { ACCESS, randomHex } from '../../store/state.js';
+import { ACCESS, randomHex, type User } from '../../store/state.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
 import { iso } from '../../render/time.js';
-import { route, type Context } from '../define.js';
+import { route, subject, type Ability, type Context } from '../define.js';
 import type { State } from '../world.js';
 import type { Runner } from './records.js';
-import { requireAdmin } from './routes.js';
+import { requireAdmin } from './resolvers.js';
 import { userIds } from './rules.js';
 
 const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
@@ -65,17 +65,17 @@ function runnerDetails(state: State, r: Runner, webBase: string) {
 }
 
 /** `admin_runner` on the runner: administrators; owners of its group; maintainers of each of its projects. */
-function mayAdminRunner(ctx: Context, r: Runner): boolean {
-  const user = ctx.user!;
+function mayAdminRunner(state: State, user: User | null, r: Runner, now: number): boolean {
+  if (!user) return false;
   if (user.admin) return true;
   if (r.runnerType === 'group_type') {
-    const g = r.groupId === null ? undefined : tget(ctx.state.namespaces, r.groupId);
-    return !!g && groupAccess(ctx.state, user, g, ctx.now()) >= ACCESS.owner;
+    const g = r.groupId === null ? undefined : tget(state.namespaces, r.groupId);
+    return !!g && groupAccess(state, user, g, now) >= ACCESS.owner;
   }
   if (r.runnerType === 'project_type') {
     return r.projectIds.some((id) => {
-      const p = tget(ctx.state.projects, id);
-      return !!p && projectAccess(ctx.state, user, p, ctx.now()) >= ACCESS.maintainer;
+      const p = tget(state.projects, id);
+      return !!p && projectAccess(state, user, p, now) >= ACCESS.maintainer;
     });
   }
   return false;
@@ -83,14 +83,37 @@ function mayAdminRunner(ctx: Context, r: Runner): boolean {
 
 /** `current_user.ci_owned_runners`: the runners of the projects and groups the user administers. */
 function ownedRunners(ctx: Context): Runner[] {
-  return [...tvalues(ctx.state.runners)].filter((r) => r.runnerType !== 'instance_type' && mayAdminRunner(ctx, r));
+  return [...tvalues(ctx.state.runners)].filter((r) => r.runnerType !== 'instance_type' && mayAdminRunner(ctx.state, ctx.user, r, ctx.now()));
 }
 
-function runnerOr404(ctx: Context, id: number): Runner {
-  const r = tget(ctx.state.runners, id);
-  if (!r) throw notFound('Runner');
-  return r;
-}
+const noAccess = () => forbidden('No access granted');
+
+/** `read_runner`: an instance runner for anyone signed in, any other for who administers it. */
+const canReadRunner: Ability<Runner> = (state, user, r, now) => {
+  if (r.runnerType !== 'instance_type' && !mayAdminRunner(state, user, r, now)) throw noAccess();
+  return true;
+};
+
+/** `update_runner`: who administers it. */
+const canUpdateRunner: Ability<Runner> = (state, user, r, now) => {
+  if (!mayAdminRunner(state, user, r, now)) throw noAccess();
+  return true;
+};
+
+/** `delete_runner`: administrators; else who administers it, unless it serves more than one project. */
+const canDeleteRunner: Ability<Runner> = (state, user, r, now) => {
+  if (user?.admin) return true;
+  if (r.runnerType === 'project_type' && r.projectIds.length > 1) throw forbidden('Runner associated with more than one project');
+  return canUpdateRunner(state, user, r, now);
+};
+
+/** The runner `:id` names (404 Runner Not Found), then each ability. */
+const runner = (...abilities: Ability<Runner>[]) =>
+  subject<Runner, { id: number }>((ctx) => {
+    const r = tget(ctx.state.runners, ctx.params.id);
+    if (!r) throw notFound('Runner');
+    return r;
+  }, ...abilities);
 
 const LIST_PARAMS = {
   scope: str().values(['active', 'paused', ...STATUSES] as const),
@@ -222,20 +245,17 @@ export const runnerRoutes = [
     path: '/runners/:id{[0-9]+}',
     auth: 'user',
     params: { id: int().required() },
-    handler: (ctx) => {
-      const r = runnerOr404(ctx, ctx.params.id);
-      if (r.runnerType !== 'instance_type' && !mayAdminRunner(ctx, r)) throw forbidden('No access granted');
-      return json(runnerDetails(ctx.state, r, ctx.webBase));
-    },
+    subject: runner(canReadRunner),
+    handler: (ctx) => json(runnerDetails(ctx.state, ctx.subject, ctx.webBase)),
   }),
   route({
     method: 'PUT',
     path: '/runners/:id{[0-9]+}',
     auth: 'user',
     params: { id: int().required(), ...UPDATE_PARAMS },
+    subject: runner(canUpdateRunner),
     handler: (ctx) => {
-      const r = runnerOr404(ctx, ctx.params.id);
-      if (!mayAdminRunner(ctx, r)) throw forbidden('No access granted');
+      const r = ctx.subject;
       const p = ctx.params;
       checkRunner(p);
       const updated = ctx.update((draft) => {
@@ -259,12 +279,9 @@ export const runnerRoutes = [
     path: '/runners/:id{[0-9]+}',
     auth: 'user',
     params: { id: int().required() },
+    subject: runner(canDeleteRunner),
     handler: (ctx) => {
-      const r = runnerOr404(ctx, ctx.params.id);
-      if (!ctx.user!.admin) {
-        if (r.runnerType === 'project_type' && r.projectIds.length > 1) throw forbidden('Runner associated with more than one project');
-        if (!mayAdminRunner(ctx, r)) throw forbidden('No access granted');
-      }
+      const r = ctx.subject;
       ctx.update((draft) => {
         tdel(draft.runners, r.id);
         tdel(draft.runnerTokens, r.token);

@@ -8,9 +8,9 @@ import { created, json, noContent } from '../../http/route.js';
 import { groupAccess, projectAccess } from '../../policy/access.js';
 import { ACCESS, type Token, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { group, project, route, type Context } from '../define.js';
+import { group, project, route, subject, type Ability, type Context } from '../define.js';
 import { tokenEntity } from './entity.js';
-import { requireAdmin, userOr404 } from './routes.js';
+import { adminUser, requireAdmin, userOr404 } from './resolvers.js';
 import { tokenById } from './rules.js';
 import {
   ALL_SCOPES,
@@ -54,9 +54,34 @@ function ownToken(ctx: Context): Token {
 }
 
 /** `read_user_personal_access_tokens` / `manage_user_personal_access_token`: the owner or an administrator. */
-function mayManage(viewer: User, token: Token | undefined): boolean {
-  return !!token && (viewer.admin || token.userId === viewer.id);
-}
+const mayManage = (viewer: User | null, token: Token): boolean => !!viewer && (viewer.admin || token.userId === viewer.id);
+
+/** The token `:id` names if the caller may manage it; else 404 to an administrator, 401 to anyone else. */
+const managedToken = subject<Token, { id: number }>((ctx) => {
+  const t = tokenById(ctx.state, ctx.params.id);
+  if (!t || !mayManage(ctx.user, t)) throw ctx.user!.admin ? notFound() : unauthorized();
+  return t;
+});
+
+/** The token `:id` names (404 Not found), which only its owner or an administrator may revoke (400). */
+const revocable: Ability<Token> = (_state, viewer, t) => {
+  if (!mayManage(viewer, t)) throw badRequest('Not permitted to revoke');
+  return true;
+};
+const revocableToken = subject<Token, { id: number }>((ctx) => {
+  const t = tokenById(ctx.state, ctx.params.id);
+  if (!t) throw recordNotFound();
+  return t;
+}, revocable);
+
+/** An administrator, the user `:user_id`, and their impersonation token `:impersonation_token_id` (404 Impersonation Token Not Found). */
+const impersonationToken = subject<Token, { user_id: number; impersonation_token_id: number }>((ctx) => {
+  requireAdmin(ctx);
+  const user = userOr404(ctx, ctx.params.user_id);
+  const t = tokenById(ctx.state, ctx.params.impersonation_token_id);
+  if (!t || t.kind !== 'impersonation' || t.userId !== user.id) throw notFound('Impersonation Token');
+  return t;
+});
 
 const ACCESS_LEVELS = [ACCESS.guest, ACCESS.planner, ACCESS.reporter, ACCESS.developer, ACCESS.maintainer, ACCESS.owner];
 
@@ -77,9 +102,48 @@ function findResourceToken(ctx: Context, r: Resource, tokenId: string): Token | 
   return resourceTokens(ctx.state, r).find((t) => t.id === Number(tokenId));
 }
 
+/** The resource's token `:token_id` names, else 404 `<kind> Access Token Not Found`. */
+function resourceTokenOr404(ctx: Context<{ token_id: string }>, r: Resource): Token {
+  const t = findResourceToken(ctx, r, ctx.params.token_id);
+  if (!t) throw notFound(`${r.kind} Access Token`);
+  return t;
+}
+
+/** The tokens of the scoped project or group, as each route finds and authorizes them. */
+function resourceTokenSubjects(kind: 'project' | 'group') {
+  type P = { token_id: string };
+  return {
+    /** Shown to those who manage the resource's tokens (else 401), then found. */
+    read: subject<Token, P>((ctx) => {
+      const r = resourceOfCtx(ctx, kind);
+      if (!mayManageResource(ctx, r)) throw unauthorized();
+      return resourceTokenOr404(ctx, r);
+    }),
+    /** Found, then revoked by those who manage the resource's tokens only (400 naming the bot). */
+    revoke: subject<Token, P>((ctx) => {
+      const r = resourceOfCtx(ctx, kind);
+      const t = resourceTokenOr404(ctx, r);
+      if (!mayManageResource(ctx, r)) {
+        const bot = tget(ctx.state.users, t.userId);
+        throw badRequest(`${ctx.user!.name} cannot delete ${bot?.name ?? 'the bot user'}`);
+      }
+      return t;
+    }),
+    /** Rotated by those who manage the resource's tokens, or by the token itself; else 404 to an administrator, 401 to anyone else. */
+    rotate: subject<Token, P>((ctx) => {
+      const r = resourceOfCtx(ctx, kind);
+      const self = ctx.caller.token && String(ctx.caller.token.id) === ctx.params.token_id;
+      const t = mayManageResource(ctx, r) || self ? findResourceToken(ctx, r, ctx.params.token_id) : undefined;
+      if (!t) throw ctx.user!.admin ? notFound() : unauthorized();
+      return t;
+    }),
+  };
+}
+
 function resourceRoutes(kind: 'project' | 'group') {
   const base = kind === 'project' ? '/projects/:id/access_tokens' : '/groups/:id/access_tokens';
   const scope = () => (kind === 'project' ? project() : group());
+  const token = resourceTokenSubjects(kind);
   const render = (ctx: Context, r: Resource, t: Token, withToken = false) =>
     tokenEntity(t, ctx.now(), { withToken, accessLevel: tokenAccessLevel(ctx.state, r, t) });
   return [
@@ -103,13 +167,8 @@ function resourceRoutes(kind: 'project' | 'group') {
       auth: 'user',
       scope: scope(),
       params: { token_id: str().required() },
-      handler: (ctx) => {
-        const r = resourceOfCtx(ctx, kind);
-        if (!mayManageResource(ctx, r)) throw unauthorized();
-        const t = findResourceToken(ctx, r, ctx.params.token_id);
-        if (!t) throw notFound(`${kind} Access Token`);
-        return json(render(ctx, r, t));
-      },
+      subject: token.read,
+      handler: (ctx) => json(render(ctx, resourceOfCtx(ctx, kind), ctx.subject)),
     }),
     route({
       method: 'POST',
@@ -138,15 +197,9 @@ function resourceRoutes(kind: 'project' | 'group') {
       auth: 'user',
       scope: scope(),
       params: { token_id: str().required() },
+      subject: token.revoke,
       handler: (ctx) => {
-        const r = resourceOfCtx(ctx, kind);
-        const t = findResourceToken(ctx, r, ctx.params.token_id);
-        if (!t) throw notFound(`${kind} Access Token`);
-        if (!mayManageResource(ctx, r)) {
-          const bot = tget(ctx.state.users, t.userId);
-          throw badRequest(`${ctx.user!.name} cannot delete ${bot?.name ?? 'the bot user'}`);
-        }
-        ctx.update(revokeResourceToken(r, t));
+        ctx.update(revokeResourceToken(resourceOfCtx(ctx, kind), ctx.subject));
         return noContent();
       },
     }),
@@ -156,13 +209,9 @@ function resourceRoutes(kind: 'project' | 'group') {
       auth: 'user',
       scope: scope(),
       params: { token_id: str().required(), expires_at: date() },
+      subject: token.rotate,
       handler: (ctx) => {
-        const r = resourceOfCtx(ctx, kind);
-        // A resource token may rotate itself.
-        const self = ctx.caller.token && String(ctx.caller.token.id) === ctx.params.token_id;
-        const t = mayManageResource(ctx, r) || self ? findResourceToken(ctx, r, ctx.params.token_id) : undefined;
-        if (!t) throw ctx.user!.admin ? notFound() : unauthorized();
-        const fresh = ctx.update(rotateToken(ctx.state, t, ctx.params.expires_at, ctx.now()));
+        const fresh = ctx.update(rotateToken(ctx.state, ctx.subject, ctx.params.expires_at, ctx.now()));
         return json(render(ctx, resourceOfCtx(ctx, kind), fresh, true));
       },
     }),
@@ -224,22 +273,17 @@ export const tokenRoutes = [
     path: '/personal_access_tokens/:id{[0-9]+}',
     auth: 'user',
     params: { id: int().required() },
-    handler: (ctx) => {
-      const t = tokenById(ctx.state, ctx.params.id);
-      if (!mayManage(ctx.user!, t)) throw ctx.user!.admin ? notFound() : unauthorized();
-      return json(tokenEntity(t!, ctx.now()));
-    },
+    subject: managedToken,
+    handler: (ctx) => json(tokenEntity(ctx.subject, ctx.now())),
   }),
   route({
     method: 'DELETE',
     path: '/personal_access_tokens/:id{[0-9]+}',
     auth: 'user',
     params: { id: int().required() },
+    subject: revocableToken,
     handler: (ctx) => {
-      const t = tokenById(ctx.state, ctx.params.id);
-      if (!t) throw recordNotFound();
-      if (!mayManage(ctx.user!, t)) throw badRequest('Not permitted to revoke');
-      ctx.update(revokeToken(t));
+      ctx.update(revokeToken(ctx.subject));
       return noContent();
     },
   }),
@@ -248,10 +292,9 @@ export const tokenRoutes = [
     path: '/personal_access_tokens/:id{[0-9]+}/rotate',
     auth: 'user',
     params: { id: int().required(), expires_at: date() },
+    subject: managedToken,
     handler: (ctx) => {
-      const t = tokenById(ctx.state, ctx.params.id);
-      if (!mayManage(ctx.user!, t)) throw ctx.user!.admin ? notFound() : unauthorized();
-      const fresh = ctx.update(rotateToken(ctx.state, t!, ctx.params.expires_at, ctx.now()));
+      const fresh = ctx.update(rotateToken(ctx.state, ctx.subject, ctx.params.expires_at, ctx.now()));
       return json(tokenEntity(fresh, ctx.now(), { withToken: true }));
     },
   }),
@@ -260,10 +303,9 @@ export const tokenRoutes = [
     path: '/users/:user_id{[0-9]+}/personal_access_tokens',
     auth: 'user',
     params: { user_id: int().required(), name: str().required(), scopes: scopesParam(ALL_SCOPES).required(), expires_at: date(), description: str() },
+    subject: adminUser('user_id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.user_id);
-      const token = ctx.update(newPersonalToken(ctx.state, user, ctx.params, ctx.now()));
+      const token = ctx.update(newPersonalToken(ctx.state, ctx.subject, ctx.params, ctx.now()));
       return created(tokenEntity(token, ctx.now(), { withToken: true }));
     },
   }),
@@ -285,11 +327,10 @@ export const tokenRoutes = [
     auth: 'user',
     paginated: true,
     params: { user_id: int().required(), state: str().values(['all', 'active', 'inactive'] as const).default('all') },
+    subject: adminUser('user_id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.user_id);
       const state = ctx.params.state === 'all' ? undefined : ctx.params.state;
-      const list = findTokens(ctx.state, { user_id: user.id, state, impersonation: true }, ctx.now());
+      const list = findTokens(ctx.state, { user_id: ctx.subject.id, state, impersonation: true }, ctx.now());
       return json(ctx.paginate(list).map((t) => tokenEntity(t, ctx.now())));
     },
   }),
@@ -298,10 +339,9 @@ export const tokenRoutes = [
     path: '/users/:user_id{[0-9]+}/impersonation_tokens',
     auth: 'user',
     params: { user_id: int().required(), name: str().required(), expires_at: date(), scopes: arr(str(), { commaSeparated: true }), description: str() },
+    subject: adminUser('user_id'),
     handler: (ctx) => {
-      requireAdmin(ctx);
-      const user = userOr404(ctx, ctx.params.user_id);
-      const token = ctx.update(newImpersonationToken(ctx.state, user, ctx.params, ctx.now()));
+      const token = ctx.update(newImpersonationToken(ctx.state, ctx.subject, ctx.params, ctx.now()));
       return created(tokenEntity(token, ctx.now(), { withToken: true }));
     },
   }),
@@ -311,13 +351,10 @@ export const tokenRoutes = [
       path: '/users/:user_id{[0-9]+}/impersonation_tokens/:impersonation_token_id{[0-9]+}',
       auth: 'user',
       params: { user_id: int().required(), impersonation_token_id: int().required() },
+      subject: impersonationToken,
       handler: (ctx) => {
-        requireAdmin(ctx);
-        const user = userOr404(ctx, ctx.params.user_id);
-        const t = tokenById(ctx.state, ctx.params.impersonation_token_id);
-        if (!t || t.kind !== 'impersonation' || t.userId !== user.id) throw notFound('Impersonation Token');
-        if (method === 'GET') return json(tokenEntity(t, ctx.now()));
-        ctx.update(revokeToken(t));
+        if (method === 'GET') return json(tokenEntity(ctx.subject, ctx.now()));
+        ctx.update(revokeToken(ctx.subject));
         return noContent();
       },
     }),
