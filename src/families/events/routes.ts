@@ -4,14 +4,13 @@
 // `target_type`, `before` and `after` filter, `sort=asc` reverses. Rows come from the stream's
 // log. As EventsFinder, the projects the caller cannot see are left out before the page is cut
 // (X-Total counts the rest) and each row's own ability is checked on the page.
-import { notFound } from '../../core/errors.js';
 import { date, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { canReadProject, projectAccess } from '../../policy/access.js';
-import { ACCESS, type User } from '../../store/state.js';
+import { ACCESS } from '../../store/state.js';
 import { tget, tvalues, tvaluesDesc, type Table } from '../../store/table.js';
 import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
-import { findUserByIdOrUsername } from '../users/index.js';
+import { canReadProfile, visibleUser } from '../users/index.js';
 import { project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { eventEntity } from './entity.js';
@@ -96,9 +95,6 @@ function* allIds(state: State): IterableIterator<number> {
   for (const e of tvaluesDesc(state.events)) yield e.id;
 }
 
-/** Users::... `read_user_profile`: a private profile's events are its owner's and administrators' to read. */
-const readsProfile = (viewer: User | null, user: User) => !user.privateProfile || (viewer !== null && (viewer.admin || viewer.id === user.id));
-
 export const eventRoutes = [
   route({
     method: 'GET',
@@ -132,10 +128,11 @@ export const eventRoutes = [
     scopes: ['read_user'],
     paginated: true,
     params: { id: str().required(), ...FILTERS },
+    subject: visibleUser('id'),
     handler: (ctx) => {
-      const user = findUserByIdOrUsername(ctx.state, ctx.params.id);
-      if (!user) throw notFound('User');
-      if (!readsProfile(ctx.user, user)) return page(ctx, []);
+      const user = ctx.subject;
+      // EventsFinder#cannot_access_private_profile?: no events, rather than a 404.
+      if (!canReadProfile(ctx.user, user)) return page(ctx, []);
       return page(ctx, walk(ctx, idsOf(rowIds(ctx.state, authorKey(user.id)), 'desc'), ctx.params));
     },
   }),
