@@ -289,11 +289,15 @@ export const coreIds = sequences(['user', 'namespace', 'token', 'project', 'task
 
 /** Deterministic random hex from the world's seed: tokens, generated SHAs. */
 export function randomHex(draft: CoreState, length: number): string {
+  const out = peekHex(draft, length);
+  draft.rng.n += Math.ceil(length / 8);
+  return out;
+}
+
+/** What `randomHex` would give next, without taking it (a service that must know it before its change runs). */
+export function peekHex(state: CoreState, length: number): string {
   let out = '';
-  while (out.length < length) {
-    const n = draft.rng.n++;
-    out += mix32(draft.rng.seed, n).toString(16).padStart(8, '0');
-  }
+  for (let n = state.rng.n; out.length < length; n++) out += mix32(state.rng.seed, n).toString(16).padStart(8, '0');
   return out.slice(0, length);
 }
 

@@ -10,9 +10,9 @@ import { pageNotFound } from './errors.js';
 import { WIKI_FORMATS } from './records.js';
 import {
   canAdminGroupWiki, canAdminProjectWiki, canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, findPage, groupOwner,
-  listPages, projectOwner, wikiRepo, type WikiOwner,
+  listPages, objectsKey, projectOwner, wikiRepo, type WikiOwner,
 } from './rules.js';
-import { createAttachment, createPage, deletePage, pageAt, readWikiFile, updatePage } from './service.js';
+import { createAttachment, createPage, deletePage, pageAt, readWikiFile, updatePage, type WikiWrite } from './service.js';
 import { splitFrontMatter } from './front-matter.js';
 import type { WikiPage } from './records.js';
 
@@ -61,8 +61,14 @@ function pageOf(ctx: Context<unknown>, o: WikiOwner, slug: string): WikiPage {
   return page;
 }
 
+/** The wiki's objects in this request. */
+const repoOf = (ctx: Context<unknown>, o: WikiOwner) => ctx.env.git.repository(objectsKey(o));
+
+/** What the wiki's services are handed in this request. */
+const write = (ctx: Context<unknown>, o: WikiOwner): WikiWrite => ({ state: ctx.state, user: ctx.user!, now: ctx.now(), repo: repoOf(ctx, o) });
+
 async function full(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, raw?: string, html = false) {
-  const text = raw ?? (await readWikiFile(ctx, o, wikiRepo(ctx.state, o)!.head, page.path)) ?? '';
+  const text = raw ?? (await readWikiFile(repoOf(ctx, o), wikiRepo(ctx.state, o)!.head, page.path)) ?? '';
   const body = splitFrontMatter(page.format, text);
   return wikiPageEntity(page, body, html ? await renderPage(page.format, body.content) : undefined);
 }
@@ -94,7 +100,7 @@ function routesOf(k: Kind) {
       params: { ...SLUG, render_html: bool().default(false), version: str() },
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
-        const found = await pageAt(ctx, o, ctx.params.slug, ctx.params.version);
+        const found = await pageAt(ctx.state, repoOf(ctx, o), o, ctx.params.slug, ctx.params.version);
         if (!found) throw pageNotFound();
         return json(await full(ctx, o, found.page, found.raw, ctx.params.render_html));
       },
@@ -109,7 +115,7 @@ function routesOf(k: Kind) {
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
         const { title, content, format } = ctx.params;
-        const page = await createPage(ctx, o, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) });
+        const page = ctx.update(await createPage(write(ctx, o), o, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
         return created(await full(ctx, o, page));
       },
     }),
@@ -125,7 +131,7 @@ function routesOf(k: Kind) {
         const o = k.owner(ctx);
         const page = pageOf(ctx, o, ctx.params.slug);
         const { title, content, format } = ctx.params;
-        const updated = await updatePage(ctx, o, page, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) });
+        const updated = ctx.update(await updatePage(write(ctx, o), o, page, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
         return json(await full(ctx, o, updated));
       },
     }),
@@ -138,7 +144,7 @@ function routesOf(k: Kind) {
       params: SLUG,
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
-        await deletePage(ctx, o, pageOf(ctx, o, ctx.params.slug));
+        ctx.update(await deletePage(write(ctx, o), o, pageOf(ctx, o, ctx.params.slug)));
         return noContent();
       },
     }),
@@ -152,7 +158,8 @@ function routesOf(k: Kind) {
       handler: async (ctx): Promise<Reply> => {
         const file = ctx.params.file;
         if (!(file instanceof Blob)) throw grapeError(400, 'file is invalid');
-        return created(wikiAttachmentEntity(await createAttachment(ctx, k.owner(ctx), file, ctx.params.branch)));
+        const o = k.owner(ctx);
+        return created(wikiAttachmentEntity(ctx.update(await createAttachment(write(ctx, o), o, file, ctx.params.branch))));
       },
     }),
   ];

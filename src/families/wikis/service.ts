@@ -1,18 +1,19 @@
 // WikiPages::{Create,Update,Destroy}Service and Wikis::CreateAttachmentService over a wiki's git
 // repository: each change writes one commit (the caller as author and committer, Wiki's
-// default messages) and then, in the request's transaction, moves the wiki's head and indexes
-// its pages. A request that fails leaves only unreachable objects behind.
-import { randomHex, sequences } from '../../store/state.js';
+// default messages) and returns the change that moves the wiki's head and indexes its pages, to
+// apply in the caller's transaction. A request that fails leaves only unreachable objects behind.
+import { peekHex, randomHex, sequences, type User } from '../../store/state.js';
+import type { RepositoryObjects } from '../../git/objects.js';
 import { pdel, pset, tget, tset } from '../../store/table.js';
 import { assertRepositoryWritable, fileAt, personOf, writeFileCommit, type FileAction } from '../repositories/index.js';
-import type { Context } from '../define.js';
+import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { emit, type EventKind } from '../stream.js';
 import { serializeFrontMatter, splitFrontMatter } from './front-matter.js';
 import { attachmentFailed, duplicatePage, pageInvalid, pageMoved, renameTaken } from './errors.js';
 import { EXTENSIONS, WIKI_FORMATS, type WikiFormat, type WikiPage } from './records.js';
 import {
-  commitsTable, directoryOf, findPage, isWikiCommit, normalisePath, objectsKey, pageKey, pagePath, pagesTable, reposTable, slugOf, sluggify, squishTitle,
+  commitsTable, directoryOf, findPage, isWikiCommit, normalisePath, pageKey, pagePath, pagesTable, reposTable, slugOf, sluggify, squishTitle,
   titleOf, validatePage, wikiRepo, type WikiOwner,
 } from './rules.js';
 
@@ -29,24 +30,34 @@ const fail = (errors: Record<string, string[]>) => {
 };
 
 /**
- * Writes one commit of `actions` on the wiki's head and returns what `apply` makes of it in the
- * request's world, where the head moves. Refused while a storage move has the repository read-only.
+ * What a wiki's services are handed: the world they check against, who acts and when, and the
+ * wiki's objects (a request's: what it writes stays pending until the request commits).
+ */
+export interface WikiWrite {
+  state: State;
+  user: User;
+  now: number;
+  repo: RepositoryObjects;
+}
+
+/**
+ * Writes one commit of `actions` on the wiki's head; the change moves the head there and returns
+ * what `apply` makes of it. Refused while a storage move has the repository read-only.
  */
 async function commitWiki<T>(
-  ctx: Context<unknown>,
+  w: WikiWrite,
   o: WikiOwner,
   actions: FileAction[],
   message: string,
   apply: (draft: State, sha: string) => T,
   branch?: string,
-): Promise<T> {
-  assertRepositoryWritable(ctx.state, o.kind, o.id);
-  const wiki = wikiRepo(ctx.state, o);
-  const who = personOf(ctx.user!);
-  const now = ctx.now();
-  const repo = ctx.env.git.repository(objectsKey(o));
-  const sha = await writeFileCommit(repo, wiki?.head ?? null, { message, author: who, committer: who, actions, now }, { allowEmpty: true });
-  return ctx.update((draft) => {
+): Promise<Change<T>> {
+  assertRepositoryWritable(w.state, o.kind, o.id);
+  const wiki = wikiRepo(w.state, o);
+  const who = personOf(w.user);
+  const now = w.now;
+  const sha = await writeFileCommit(w.repo, wiki?.head ?? null, { message, author: who, committer: who, actions, now }, { allowEmpty: true });
+  return ((draft) => {
     const d = draft as State;
     assertRepositoryWritable(d, o.kind, o.id);
     const current = tget(reposTable(d, o), o.id);
@@ -54,32 +65,31 @@ async function commitWiki<T>(
     tset(reposTable(d, o), o.id, { head: sha, branch: wiki?.branch ?? branch ?? WIKI_DEFAULT_BRANCH });
     pset(commitsTable(d, o), o.id, sha, now);
     return apply(d, sha);
-  });
+  }) as Change<T>;
 }
 
 /** The raw text of a file of the wiki at a commit, or null. */
-export async function readWikiFile(ctx: Context<unknown>, o: WikiOwner, commit: string, path: string): Promise<string | null> {
-  const repo = ctx.env.git.repository(objectsKey(o));
+export async function readWikiFile(repo: RepositoryObjects, commit: string, path: string): Promise<string | null> {
   const entry = await fileAt(repo, commit, path);
   return entry ? decoder.decode(await repo.readBlob(entry.oid)) : null;
 }
 
 /** A page as it is at the head, or at an earlier commit of the wiki (`version`); null when absent there. */
-export async function pageAt(ctx: Context<unknown>, o: WikiOwner, slug: string, version?: string): Promise<{ page: WikiPage; raw: string } | null> {
-  const wiki = wikiRepo(ctx.state, o);
+export async function pageAt(state: State, repo: RepositoryObjects, o: WikiOwner, slug: string, version?: string): Promise<{ page: WikiPage; raw: string } | null> {
+  const wiki = wikiRepo(state, o);
   if (!wiki) return null;
   if (version === undefined) {
-    const page = findPage(ctx.state, o, slug);
+    const page = findPage(state, o, slug);
     if (!page) return null;
-    const raw = await readWikiFile(ctx, o, wiki.head, page.path);
+    const raw = await readWikiFile(repo, wiki.head, page.path);
     return raw === null ? null : { page, raw };
   }
-  if (!/^[0-9a-f]{40}$/.test(version) || !isWikiCommit(ctx.state, o, version)) return null;
-  const current = findPage(ctx.state, o, slug);
+  if (!/^[0-9a-f]{40}$/.test(version) || !isWikiCommit(state, o, version)) return null;
+  const current = findPage(state, o, slug);
   const candidates: WikiPage[] = current ? [current] : [];
   for (const format of WIKI_FORMATS) candidates.push({ path: pagePath(sluggify(slug), format), format, metaId: current?.metaId ?? 0 });
   for (const page of candidates) {
-    const raw = await readWikiFile(ctx, o, version, page.path);
+    const raw = await readWikiFile(repo, version, page.path);
     if (raw !== null) return { page, raw };
   }
   return null;
@@ -94,17 +104,17 @@ export interface CreateInput {
 }
 
 /** WikiPages::CreateService: the title squished, its path sluggified; a page of the same title (any case, any format) refuses it. */
-export async function createPage(ctx: Context<unknown>, o: WikiOwner, input: CreateInput): Promise<WikiPage> {
+export async function createPage(w: WikiWrite, o: WikiOwner, input: CreateInput): Promise<Change<WikiPage>> {
   const title = squishTitle(input.title);
   const content = input.frontMatter ? serializeFrontMatter(input.frontMatter) + input.content : input.content;
   fail(validatePage(title, content));
   const slug = sluggify(title);
   if (slug === '') fail({ title: ["can't be blank"] });
-  const existing = findPage(ctx.state, o, slug);
+  const existing = findPage(w.state, o, slug);
   if (existing) throw duplicatePage(existing.path);
   const path = pagePath(slug, input.format);
-  const message = `${ctx.user!.username} created page: ${title}`;
-  return commitWiki(ctx, o, [{ action: 'create', path, content: encoder.encode(content) }], message, (d) => {
+  const message = `${w.user.username} created page: ${title}`;
+  return commitWiki(w, o, [{ action: 'create', path, content: encoder.encode(content) }], message, (d) => {
     if (findPage(d, o, slug)) throw duplicatePage(path);
     const page: WikiPage = { path, format: input.format, metaId: ids.next(d, 'wiki_page_meta') };
     pset(pagesTable(d, o), o.id, pageKey(slug), page);
@@ -136,10 +146,10 @@ function titlePath(page: WikiPage, title: string): string {
 }
 
 /** WikiPages::UpdateService: a new title or format moves the page's file; a title another page has is refused. */
-export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<WikiPage> {
-  const wiki = wikiRepo(ctx.state, o)!;
+export async function updatePage(w: WikiWrite, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<Change<WikiPage>> {
+  const wiki = wikiRepo(w.state, o)!;
   const format = input.format ?? page.format;
-  const current = async () => (await readWikiFile(ctx, o, wiki.head, page.path)) ?? '';
+  const current = async () => (await readWikiFile(w.repo, wiki.head, page.path)) ?? '';
   let content: string;
   // `fm_yaml + (attrs[:content].presence || content)`: the new content, or the page's without its front matter.
   if (input.frontMatter) content = serializeFrontMatter(input.frontMatter) + (input.content || splitFrontMatter(page.format, await current()).content);
@@ -148,7 +158,7 @@ export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
   fail(validatePage(title, input.content === undefined && !input.frontMatter ? undefined : content));
   const slug = sluggify(normalisePath(title));
   if (slug === '') fail({ title: ["can't be blank"] });
-  const other = findPage(ctx.state, o, slug);
+  const other = findPage(w.state, o, slug);
   if (other && other.path !== page.path) throw renameTaken();
   // The same format keeps the file's extension (markdown has several); another takes its own.
   const ext = format === page.format ? page.path.slice(page.path.lastIndexOf('.') + 1) : EXTENSIONS[format];
@@ -156,9 +166,9 @@ export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
   const bytes = encoder.encode(content);
   const actions: FileAction[] =
     path === page.path ? [{ action: 'update', path, content: bytes }] : [{ action: 'delete', path: page.path }, { action: 'create', path, content: bytes }];
-  const message = `${ctx.user!.username} updated page: ${title.slice(title.lastIndexOf('/') + 1)}`;
+  const message = `${w.user.username} updated page: ${title.slice(title.lastIndexOf('/') + 1)}`;
   const oldKey = pageKey(slugOf(page));
-  return commitWiki(ctx, o, actions, message, (d) => {
+  return commitWiki(w, o, actions, message, (d) => {
     const moved: WikiPage = { path, format, metaId: page.metaId };
     pdel(pagesTable(d, o), o.id, oldKey);
     pset(pagesTable(d, o), o.id, pageKey(slug), moved);
@@ -168,9 +178,9 @@ export async function updatePage(ctx: Context<unknown>, o: WikiOwner, page: Wiki
 }
 
 /** WikiPages::DestroyService: the page's file removed in one commit. */
-export async function deletePage(ctx: Context<unknown>, o: WikiOwner, page: WikiPage): Promise<void> {
-  const message = `${ctx.user!.username} deleted page: ${titleOf(page)}`;
-  await commitWiki(ctx, o, [{ action: 'delete', path: page.path }], message, (d) => {
+export async function deletePage(w: WikiWrite, o: WikiOwner, page: WikiPage): Promise<Change> {
+  const message = `${w.user.username} deleted page: ${titleOf(page)}`;
+  return commitWiki(w, o, [{ action: 'delete', path: page.path }], message, (d) => {
     pdel(pagesTable(d, o), o.id, pageKey(slugOf(page)));
     emitPage(d, 'wiki_page.deleted', o, page);
   });
@@ -201,16 +211,20 @@ export interface Attachment {
 }
 
 /** Wikis::CreateAttachmentService: the file committed under `uploads/<32 hex>/`. */
-export async function createAttachment(ctx: Context<unknown>, o: WikiOwner, file: Blob, branch?: string): Promise<Attachment> {
+export async function createAttachment(w: WikiWrite, o: WikiOwner, file: Blob, branch?: string): Promise<Change<Attachment>> {
   const fileName = attachmentName((file as File).name ?? '');
   if (fileName === '') throw attachmentFailed('The file name cannot be empty');
-  const wiki = wikiRepo(ctx.state, o);
+  const wiki = wikiRepo(w.state, o);
   const target = branch ?? wiki?.branch ?? WIKI_DEFAULT_BRANCH;
   if (wiki && target !== wiki.branch) throw attachmentFailed('You can only create or edit files when you are on a branch');
-  assertRepositoryWritable(ctx.state, o.kind, o.id);
-  const hex = ctx.update((draft) => randomHex(draft, 32));
+  assertRepositoryWritable(w.state, o.kind, o.id);
+  // The directory's random part, read now and taken from the world's generator by the change.
+  const hex = peekHex(w.state, 32);
   const filePath = `uploads/${hex}/${fileName}`;
   const content = new Uint8Array(await file.arrayBuffer());
-  const commit = await commitWiki(ctx, o, [{ action: 'create', path: filePath, content }], `Upload attachment ${fileName}`, (_d, sha) => sha, target);
-  return { fileName, filePath, branch: target, commit };
+  const commit = await commitWiki(w, o, [{ action: 'create', path: filePath, content }], `Upload attachment ${fileName}`, (d, sha) => {
+    if (randomHex(d, 32) !== hex) throw pageMoved();
+    return sha;
+  }, target);
+  return (draft) => ({ fileName, filePath, branch: target, commit: commit(draft) });
 }
