@@ -148,6 +148,21 @@ export type Context<P = unknown, T = unknown> = HttpContext<P, State, T>;
 /** A change of the world that returns what it made: what a service hands its route. */
 export type Change<T = void> = (draft: Draft<State>) => T;
 
+/**
+ * What a service that writes git objects is handed, besides its input: the world it checks
+ * against, who acts, when, and the objects of a repository by key (a request's: what it writes
+ * stays pending until the request commits). It returns its `Change`, as every service does.
+ */
+export interface GitWork {
+  readonly state: State;
+  readonly user: User;
+  readonly now: number;
+  git(key: number): RepositoryObjects;
+}
+
+/** A request's `GitWork`, for a route that hands one to a service: its world, its (signed-in) caller, its clock, its objects. */
+export const gitWork = (ctx: Context<unknown>): GitWork => ({ state: ctx.state, user: ctx.user!, now: ctx.now(), git: (key) => ctx.env.git.repository(key) });
+
 /** A record read from a draft, as a plain value that outlives the change (a new record is one already). */
 export function plain<T>(value: T): T {
   return isDraft(value) ? (current(value as Draft<T>) as T) : value;

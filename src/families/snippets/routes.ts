@@ -13,7 +13,7 @@ import { VISIBILITIES } from '../../policy/visibility.js';
 import type { Project } from '../../store/state.js';
 import { tget, tvaluesDesc } from '../../store/table.js';
 import { repositoryStorageOf } from '../repositories/index.js';
-import { project, route, subject, type Ability, type Context } from '../define.js';
+import { gitWork, project, route, subject, type Ability, type Context } from '../define.js';
 import { snippetEntity } from './entity.js';
 import {
   contentBlank, fileNotFound, forbiddenSnippet, invalidActions, multipleFilesNeedFiles, referenceNotFound, snippetNotFound, snippetRecordNotFound,
@@ -78,13 +78,13 @@ async function create(ctx: Context<CreateParams>, p: Project | null): Promise<Re
     if (!actions.every((a) => validAction(a, 'create'))) throw invalidActions();
     if (actions.length === 0) throw contentBlank();
   } else actions = [{ file_path: params.file_name, content: params.content }];
-  const snippet = await createSnippet(ctx, p, ctx.user!, {
+  const snippet = ctx.update(await createSnippet(gitWork(ctx), p, {
     title: params.title,
     description: params.description,
     visibility: params.visibility,
     actions,
     userAgent: { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) },
-  });
+  }));
   return created(render(ctx, snippet));
 }
 
@@ -261,7 +261,7 @@ export const projectSnippetRoutes = [
     method: 'PUT', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE,
     params: { ...SNIPPET_ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS, subject: projectSnippet(canAdminSnippet),
-    handler: async (ctx) => json(render(ctx, await updateSnippet(ctx, ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams)))),
+    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams))))),
   }),
   route({
     method: 'DELETE', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippet(canAdminSnippet),
@@ -333,7 +333,7 @@ export const personalSnippetRoutes = [
     method: 'PUT', path: '/snippets/:id', auth: 'user',
     params: { ...ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS, subject: ownSnippet,
-    handler: async (ctx) => json(render(ctx, await updateSnippet(ctx, ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams)))),
+    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams))))),
   }),
   route({
     method: 'DELETE', path: '/snippets/:id', auth: 'user', params: ID, subject: ownSnippet,

@@ -4,11 +4,11 @@
 // snippets). Each write touches one snippet's records and its own small tree, whatever the
 // number of snippets.
 import type { Draft } from 'immer';
-import { sequences, type Project, type User, type Visibility } from '../../store/state.js';
+import { sequences, type Project, type Visibility } from '../../store/state.js';
 import { pdel, pset, tdel, tget, tset } from '../../store/table.js';
 import { dropNotes, noteKey } from '../../store/notes.js';
 import { assertRepositoryWritable, personOf, setBranchRef } from '../repositories/index.js';
-import { plain, type Change, type Context } from '../define.js';
+import { plain, type Change, type GitWork } from '../define.js';
 import type { State } from '../world.js';
 import { repositoryError, snippetInvalid, snippetNotFound } from './errors.js';
 import type { Snippet } from './records.js';
@@ -57,12 +57,13 @@ export interface CreateSnippetInput {
 }
 
 /** Snippets::CreateService: the snippet and its repository's first commit, "Initial commit" by the caller. */
-export async function createSnippet(ctx: Context<unknown>, project: Project | null, author: User, input: CreateSnippetInput): Promise<Snippet> {
-  const now = ctx.now();
+export async function createSnippet(w: GitWork, project: Project | null, input: CreateSnippetInput): Promise<Change<Snippet>> {
+  const { now, user: author } = w;
   const actions = transformActions([], input.actions);
   validate(input.title, input.actions[0]?.file_path);
-  const id = ctx.update((draft) => ids.next(draft as State, 'snippet'));
-  const repo = ctx.env.git.repository(snippetRepoKey(id));
+  // The id the change will take: its repository is written first.
+  const id = ids.peek(w.state, 'snippet');
+  const repo = w.git(snippetRepoKey(id));
   let commit;
   try {
     commit = await writeSnippetCommit(repo, null, actions, { message: INITIAL_COMMIT_MSG, author: personOf(author), now });
@@ -71,8 +72,9 @@ export async function createSnippet(ctx: Context<unknown>, project: Project | nu
     throw e;
   }
   const { sha, paths } = commit;
-  return ctx.update((draft) => {
+  return (draft) => {
     const d = draft as State;
+    if (ids.next(d, 'snippet') !== id) throw new Error('snippet ids moved during the request');
     const snippet: Snippet = {
       id,
       projectId: project?.id ?? null,
@@ -90,7 +92,7 @@ export async function createSnippet(ctx: Context<unknown>, project: Project | nu
     indexSnippet(d, snippet);
     moveBranch(draft, id, snippet.branch, sha);
     return snippet;
-  });
+  };
 }
 
 export interface SnippetChanges {
@@ -107,23 +109,23 @@ export interface SnippetChanges {
  * Snippets::UpdateService: the attributes, and a commit when files or content change. A commit
  * Gitaly refuses changes nothing: 400 "Repository Error updating the snippet".
  */
-export async function updateSnippet(ctx: Context<unknown>, snippet: Snippet, changes: SnippetChanges): Promise<Snippet> {
-  assertRepositoryWritable(ctx.state, 'snippet', snippet.id);
+export async function updateSnippet(w: GitWork, snippet: Snippet, changes: SnippetChanges): Promise<Change<Snippet>> {
+  assertRepositoryWritable(w.state, 'snippet', snippet.id);
   validate(changes.title, changes.fileName);
-  const now = ctx.now();
+  const now = w.now;
   let committed: { sha: string; paths: string[] } | null = null;
   const actions = changes.actions ? transformActions(snippet.paths, changes.actions) : [];
   if (actions.length > 0) {
-    const repo = ctx.env.git.repository(snippetRepoKey(snippet.id));
+    const repo = w.git(snippetRepoKey(snippet.id));
     try {
-      committed = await writeSnippetCommit(repo, snippetHead(ctx.state, snippet) ?? null, actions, { message: UPDATE_COMMIT_MSG, author: personOf(ctx.user!), now });
+      committed = await writeSnippetCommit(repo, snippetHead(w.state, snippet) ?? null, actions, { message: UPDATE_COMMIT_MSG, author: personOf(w.user), now });
     } catch (e) {
       if (e instanceof CommitRefused) throw repositoryError('updating', e.invalidPath);
       throw e;
     }
   }
-  const head = snippetHead(ctx.state, snippet);
-  return ctx.update((draft) => {
+  const head = snippetHead(w.state, snippet);
+  return (draft) => {
     const d = draft as State;
     assertRepositoryWritable(d, 'snippet', snippet.id);
     const s = tget(d.snippets, snippet.id);
@@ -142,7 +144,7 @@ export async function updateSnippet(ctx: Context<unknown>, snippet: Snippet, cha
     const out = plain(s as Snippet);
     indexSnippet(d, out);
     return out;
-  });
+  };
 }
 
 /**

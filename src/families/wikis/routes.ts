@@ -4,7 +4,7 @@
 import { grapeError } from '../../core/errors.js';
 import { any, bool, hash, str, type Constraint, type ParamSpec } from '../../http/params.js';
 import { created, json, noContent, type Reply, type Scope } from '../../http/route.js';
-import { group, project, route, type Context } from '../define.js';
+import { gitWork, group, project, route, type Context } from '../define.js';
 import { wikiAttachmentEntity, wikiPageBasic, wikiPageEntity, renderPage } from './entity.js';
 import { pageNotFound } from './errors.js';
 import { WIKI_FORMATS } from './records.js';
@@ -12,7 +12,7 @@ import {
   canAdminGroupWiki, canAdminProjectWiki, canCreateGroupWiki, canCreateProjectWiki, canReadGroupWiki, canReadProjectWiki, findPage, groupOwner,
   listPages, objectsKey, projectOwner, wikiRepo, type WikiOwner,
 } from './rules.js';
-import { createAttachment, createPage, deletePage, pageAt, readWikiFile, updatePage, type WikiWrite } from './service.js';
+import { createAttachment, createPage, deletePage, pageAt, readWikiFile, updatePage } from './service.js';
 import { splitFrontMatter } from './front-matter.js';
 import type { WikiPage } from './records.js';
 
@@ -64,9 +64,6 @@ function pageOf(ctx: Context<unknown>, o: WikiOwner, slug: string): WikiPage {
 /** The wiki's objects in this request. */
 const repoOf = (ctx: Context<unknown>, o: WikiOwner) => ctx.env.git.repository(objectsKey(o));
 
-/** What the wiki's services are handed in this request. */
-const write = (ctx: Context<unknown>, o: WikiOwner): WikiWrite => ({ state: ctx.state, user: ctx.user!, now: ctx.now(), repo: repoOf(ctx, o) });
-
 async function full(ctx: Context<unknown>, o: WikiOwner, page: WikiPage, raw?: string, html = false) {
   const text = raw ?? (await readWikiFile(repoOf(ctx, o), wikiRepo(ctx.state, o)!.head, page.path)) ?? '';
   const body = splitFrontMatter(page.format, text);
@@ -115,7 +112,7 @@ function routesOf(k: Kind) {
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
         const { title, content, format } = ctx.params;
-        const page = ctx.update(await createPage(write(ctx, o), o, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
+        const page = ctx.update(await createPage(gitWork(ctx), o, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
         return created(await full(ctx, o, page));
       },
     }),
@@ -131,7 +128,7 @@ function routesOf(k: Kind) {
         const o = k.owner(ctx);
         const page = pageOf(ctx, o, ctx.params.slug);
         const { title, content, format } = ctx.params;
-        const updated = ctx.update(await updatePage(write(ctx, o), o, page, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
+        const updated = ctx.update(await updatePage(gitWork(ctx), o, page, { title, content, format, frontMatter: frontMatterOf(ctx.params.front_matter) }));
         return json(await full(ctx, o, updated));
       },
     }),
@@ -144,7 +141,7 @@ function routesOf(k: Kind) {
       params: SLUG,
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
-        ctx.update(await deletePage(write(ctx, o), o, pageOf(ctx, o, ctx.params.slug)));
+        ctx.update(await deletePage(gitWork(ctx), o, pageOf(ctx, o, ctx.params.slug)));
         return noContent();
       },
     }),
@@ -159,7 +156,7 @@ function routesOf(k: Kind) {
         const file = ctx.params.file;
         if (!(file instanceof Blob)) throw grapeError(400, 'file is invalid');
         const o = k.owner(ctx);
-        return created(wikiAttachmentEntity(ctx.update(await createAttachment(write(ctx, o), o, file, ctx.params.branch))));
+        return created(wikiAttachmentEntity(ctx.update(await createAttachment(gitWork(ctx), o, file, ctx.params.branch))));
       },
     }),
   ];

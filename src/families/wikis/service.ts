@@ -2,18 +2,18 @@
 // repository: each change writes one commit (the caller as author and committer, Wiki's
 // default messages) and returns the change that moves the wiki's head and indexes its pages, to
 // apply in the caller's transaction. A request that fails leaves only unreachable objects behind.
-import { peekHex, randomHex, sequences, type User } from '../../store/state.js';
+import { peekHex, randomHex, sequences } from '../../store/state.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { pdel, pset, tget, tset } from '../../store/table.js';
 import { assertRepositoryWritable, fileAt, personOf, writeFileCommit, type FileAction } from '../repositories/index.js';
-import type { Change } from '../define.js';
+import type { Change, GitWork } from '../define.js';
 import type { State } from '../world.js';
 import { emit, type EventKind } from '../stream.js';
 import { serializeFrontMatter, splitFrontMatter } from './front-matter.js';
 import { attachmentFailed, duplicatePage, pageInvalid, pageMoved, renameTaken } from './errors.js';
 import { EXTENSIONS, WIKI_FORMATS, type WikiFormat, type WikiPage } from './records.js';
 import {
-  commitsTable, directoryOf, findPage, isWikiCommit, normalisePath, pageKey, pagePath, pagesTable, reposTable, slugOf, sluggify, squishTitle,
+  commitsTable, directoryOf, findPage, isWikiCommit, normalisePath, objectsKey, pageKey, pagePath, pagesTable, reposTable, slugOf, sluggify, squishTitle,
   titleOf, validatePage, wikiRepo, type WikiOwner,
 } from './rules.js';
 
@@ -30,22 +30,11 @@ const fail = (errors: Record<string, string[]>) => {
 };
 
 /**
- * What a wiki's services are handed: the world they check against, who acts and when, and the
- * wiki's objects (a request's: what it writes stays pending until the request commits).
- */
-export interface WikiWrite {
-  state: State;
-  user: User;
-  now: number;
-  repo: RepositoryObjects;
-}
-
-/**
  * Writes one commit of `actions` on the wiki's head; the change moves the head there and returns
  * what `apply` makes of it. Refused while a storage move has the repository read-only.
  */
 async function commitWiki<T>(
-  w: WikiWrite,
+  w: GitWork,
   o: WikiOwner,
   actions: FileAction[],
   message: string,
@@ -56,7 +45,7 @@ async function commitWiki<T>(
   const wiki = wikiRepo(w.state, o);
   const who = personOf(w.user);
   const now = w.now;
-  const sha = await writeFileCommit(w.repo, wiki?.head ?? null, { message, author: who, committer: who, actions, now }, { allowEmpty: true });
+  const sha = await writeFileCommit(w.git(objectsKey(o)), wiki?.head ?? null, { message, author: who, committer: who, actions, now }, { allowEmpty: true });
   return ((draft) => {
     const d = draft as State;
     assertRepositoryWritable(d, o.kind, o.id);
@@ -104,7 +93,7 @@ export interface CreateInput {
 }
 
 /** WikiPages::CreateService: the title squished, its path sluggified; a page of the same title (any case, any format) refuses it. */
-export async function createPage(w: WikiWrite, o: WikiOwner, input: CreateInput): Promise<Change<WikiPage>> {
+export async function createPage(w: GitWork, o: WikiOwner, input: CreateInput): Promise<Change<WikiPage>> {
   const title = squishTitle(input.title);
   const content = input.frontMatter ? serializeFrontMatter(input.frontMatter) + input.content : input.content;
   fail(validatePage(title, content));
@@ -146,10 +135,10 @@ function titlePath(page: WikiPage, title: string): string {
 }
 
 /** WikiPages::UpdateService: a new title or format moves the page's file; a title another page has is refused. */
-export async function updatePage(w: WikiWrite, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<Change<WikiPage>> {
+export async function updatePage(w: GitWork, o: WikiOwner, page: WikiPage, input: UpdateInput): Promise<Change<WikiPage>> {
   const wiki = wikiRepo(w.state, o)!;
   const format = input.format ?? page.format;
-  const current = async () => (await readWikiFile(w.repo, wiki.head, page.path)) ?? '';
+  const current = async () => (await readWikiFile(w.git(objectsKey(o)), wiki.head, page.path)) ?? '';
   let content: string;
   // `fm_yaml + (attrs[:content].presence || content)`: the new content, or the page's without its front matter.
   if (input.frontMatter) content = serializeFrontMatter(input.frontMatter) + (input.content || splitFrontMatter(page.format, await current()).content);
@@ -178,7 +167,7 @@ export async function updatePage(w: WikiWrite, o: WikiOwner, page: WikiPage, inp
 }
 
 /** WikiPages::DestroyService: the page's file removed in one commit. */
-export async function deletePage(w: WikiWrite, o: WikiOwner, page: WikiPage): Promise<Change> {
+export async function deletePage(w: GitWork, o: WikiOwner, page: WikiPage): Promise<Change> {
   const message = `${w.user.username} deleted page: ${titleOf(page)}`;
   return commitWiki(w, o, [{ action: 'delete', path: page.path }], message, (d) => {
     pdel(pagesTable(d, o), o.id, pageKey(slugOf(page)));
@@ -211,7 +200,7 @@ export interface Attachment {
 }
 
 /** Wikis::CreateAttachmentService: the file committed under `uploads/<32 hex>/`. */
-export async function createAttachment(w: WikiWrite, o: WikiOwner, file: Blob, branch?: string): Promise<Change<Attachment>> {
+export async function createAttachment(w: GitWork, o: WikiOwner, file: Blob, branch?: string): Promise<Change<Attachment>> {
   const fileName = attachmentName((file as File).name ?? '');
   if (fileName === '') throw attachmentFailed('The file name cannot be empty');
   const wiki = wikiRepo(w.state, o);
