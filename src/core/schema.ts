@@ -59,9 +59,6 @@ export function merge<T extends ObjectSchema[]>(...parts: T): ObjectOf<UnionToIn
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
-/** The keys an object description names: for a type-level check that it covers a fixture part's type. */
-export type KeysOf<S> = S extends { props: infer P } ? keyof P & string : never;
-
 /** The keys of `P` left out unless given (`opt`), and the others. */
 type OptionalKeys<P> = { [K in keyof P]: P[K] extends { readonly optional: true } ? K : never }[keyof P];
 type RequiredKeys<P> = Exclude<keyof P, OptionalKeys<P>>;
