@@ -1,5 +1,6 @@
 // A small description of JSON data, with a validator whose messages name the path and suggest
-// the nearest key, and a translation to JSON Schema. The fixture format is written in it.
+// the nearest key, and a translation to JSON Schema. The fixture format is written in it, and
+// its TypeScript types are read from it (`Infer`): a description is the one source of both.
 
 export type Schema =
   | { readonly kind: 'string' | 'number' | 'boolean' | 'null' | 'any'; readonly optional?: boolean }
@@ -14,25 +15,39 @@ export interface ObjectSchema {
   readonly optional?: boolean;
 }
 
-export const str: Schema = { kind: 'string' };
-export const num: Schema = { kind: 'number' };
-export const bool: Schema = { kind: 'boolean' };
-export const nul: Schema = { kind: 'null' };
+declare const value: unique symbol;
+/** The TypeScript type of the values a description accepts: a marker of its type, never set. */
+export interface Typed<T> {
+  readonly [value]?: T;
+}
+/** A description (its kind and fields), with the type of the values it accepts. */
+export type Described<S, T> = S & { readonly optional?: boolean } & Typed<T>;
+
+/**
+ * The TypeScript type of the values a description accepts: `Infer<typeof issueSchema>`. An
+ * object's keys wrapped in `opt` are optional, and each keeps the comment written on it.
+ */
+export type Infer<S> = S extends Typed<infer T> ? Exclude<T, undefined> : unknown;
+
+export const str: Described<{ readonly kind: 'string' }, string> = { kind: 'string' };
+export const num: Described<{ readonly kind: 'number' }, number> = { kind: 'number' };
+export const bool: Described<{ readonly kind: 'boolean' }, boolean> = { kind: 'boolean' };
+export const nul: Described<{ readonly kind: 'null' }, null> = { kind: 'null' };
 /** Any JSON value: for data the emulator passes on untouched. */
-export const any: Schema = { kind: 'any' };
+export const any: Described<{ readonly kind: 'any' }, unknown> = { kind: 'any' };
 /** One of these values. */
-export const oneOf = (...values: (string | number | boolean)[]): Schema => ({ kind: 'literal', values });
-export const arrayOf = (of: Schema): Schema => ({ kind: 'array', of });
+export const oneOf = <const V extends readonly (string | number | boolean)[]>(...values: V): Described<{ readonly kind: 'literal'; readonly values: V }, V[number]> => ({ kind: 'literal', values });
+export const arrayOf = <S extends Schema>(of: S): Described<{ readonly kind: 'array'; readonly of: S }, Infer<S>[]> => ({ kind: 'array', of });
 /** An object whose keys are the data's own (paths, names), each value `of`. */
-export const recordOf = (of: Schema): Schema => ({ kind: 'record', of });
-export const union = (...of: Schema[]): Schema => ({ kind: 'union', of });
-export const nullable = (s: Schema): Schema => union(s, nul);
+export const recordOf = <S extends Schema>(of: S): Described<{ readonly kind: 'record'; readonly of: S }, Record<string, Infer<S>>> => ({ kind: 'record', of });
+export const union = <const S extends readonly Schema[]>(...of: S): Described<{ readonly kind: 'union'; readonly of: S }, Infer<S[number]>> => ({ kind: 'union', of });
+export const nullable = <S extends Schema>(s: S) => union(s, nul);
 /** A key that may be left out. */
-export const opt = <S extends Schema>(s: S): S => ({ ...s, optional: true });
+export const opt = <S extends Schema>(s: S): S & { readonly optional: true } => ({ ...s, optional: true });
 /** An object with known keys (required unless wrapped in `opt`); any other key is a mistake. */
 export const object = <P extends Record<string, Schema>>(props: P): ObjectOf<P> => ({ kind: 'object', props });
-/** An object description that keeps its keys in its type. */
-export interface ObjectOf<P extends Record<string, Schema>> extends ObjectSchema {
+/** An object description that keeps its keys, and the type of the objects it accepts, in its type. */
+export interface ObjectOf<P extends Record<string, Schema>> extends ObjectSchema, Typed<Shape<P> extends infer O ? { [K in keyof O]: O[K] } : never> {
   readonly props: P;
 }
 /** One object with the keys of all: how the parts of several owners make one record. */
@@ -44,8 +59,11 @@ export function merge<T extends ObjectSchema[]>(...parts: T): ObjectOf<UnionToIn
 
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 
-/** The keys an object description names: for a type-level check that it covers a fixture part's type. */
-export type KeysOf<S> = S extends { props: infer P } ? keyof P & string : never;
+/** The keys of `P` left out unless given (`opt`), and the others. */
+type OptionalKeys<P> = { [K in keyof P]: P[K] extends { readonly optional: true } ? K : never }[keyof P];
+type RequiredKeys<P> = Exclude<keyof P, OptionalKeys<P>>;
+/** The objects an object description accepts, its optional keys optional (each key's comment kept: the mappings are homomorphic). */
+type Shape<P> = { [K in keyof P as K extends RequiredKeys<P> ? K : never]: Infer<P[K]> } & { [K in keyof P as K extends OptionalKeys<P> ? K : never]?: Infer<P[K]> };
 
 const own = (o: object, key: string) => Object.prototype.hasOwnProperty.call(o, key);
 

@@ -1,6 +1,6 @@
 // The CI family's part of the fixture format: plan limits and instance variables at the top,
 // variables of groups and projects, and a project's pipelines.
-import { arrayOf, bool, num, object, oneOf, opt, recordOf, str, type Schema } from '../../core/schema.js';
+import { arrayOf, bool, merge, num, object, oneOf, opt, recordOf, str, type Schema } from '../../core/schema.js';
 
 const STATUS = oneOf('created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled', 'skipped', 'manual', 'scheduled');
 
@@ -29,13 +29,17 @@ export const pipelineJobSchema = object({
   artifacts: opt(object({ files: recordOf(str), expire_in: opt(str), public: opt(bool), keep: opt(bool) })),
 });
 
-const pipelineProps: Record<string, Schema> = { ref: opt(str), user: opt(str), source: opt(str), status: opt(STATUS), jobs: opt(arrayOf(pipelineJobSchema)) };
+const pipelineProps = { ref: opt(str), user: opt(str), source: opt(str), status: opt(STATUS), jobs: opt(arrayOf(pipelineJobSchema)) };
+const withChildren = <S extends Schema>(inner: S) => object({ ...pipelineProps, children: opt(arrayOf(inner)) });
 /** A pipeline holds child pipelines of the same shape: four levels, more than GitLab's limit of two levels of children. */
-const pipeline = [0, 1, 2].reduce<Schema>((inner) => object({ ...pipelineProps, children: opt(arrayOf(inner)) }), object(pipelineProps));
+export const pipelineSchema = withChildren(withChildren(withChildren(object(pipelineProps))));
 
 export const ciTopSchema = object({
+  /** Plan limits: `{ project_ci_variables: 1 }`. */
   ci_limits: opt(object({ project_ci_variables: opt(num), group_ci_variables: opt(num), ci_instance_level_variables: opt(num) })),
+  /** Instance-level variables (`/admin/ci/variables`). */
   instance_variables: opt(arrayOf(object(instanceVariable))),
 });
 export const ciGroupSchema = object({ variables: opt(arrayOf(variableSchema)) });
-export const ciProjectSchema = object({ variables: opt(arrayOf(variableSchema)), pipelines: opt(arrayOf(pipeline)) });
+export const pipelinesSchema = object({ pipelines: opt(arrayOf(pipelineSchema)) });
+export const ciProjectSchema = merge(ciGroupSchema, pipelinesSchema);

@@ -1,38 +1,23 @@
 // The CI part of a fixture: plan limits at the top, variables on the instance, groups and
 // projects. A variable GitLab would refuse throws an EmulatorError naming the record.
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import type { Draft } from 'immer';
 import { pvalues, tget } from '../../store/table.js';
-import type { CiLimits, Job, JobStatus, PipelineStatus, VariableType } from './records.js';
+import type { Job } from './records.js';
 import { ciHandle, type CiFinishInput } from './handle.js';
 import { adoptJob, keepArtifacts } from './pipelines.js';
 import { createVariable, type VariableOwner } from './variables.js';
+import type { ciGroupSchema, ciTopSchema, pipelineJobSchema, pipelineSchema, pipelinesSchema, variableSchema } from './schema.js';
 
 /** A variable as the API's create takes it. */
-export interface FixtureVariable {
-  key: string;
-  value: string;
-  variable_type?: VariableType;
-  protected?: boolean;
-  masked?: boolean;
-  masked_and_hidden?: boolean;
-  raw?: boolean;
-  environment_scope?: string;
-  description?: string;
-}
+export type FixtureVariable = Infer<typeof variableSchema>;
 
-export interface FixtureCiTopPart {
-  /** Plan limits: `{ project_ci_variables: 1 }`. */
-  ci_limits?: Partial<CiLimits>;
-  /** Instance-level variables (`/admin/ci/variables`). */
-  instance_variables?: Omit<FixtureVariable, 'environment_scope' | 'masked_and_hidden'>[];
-}
+export type FixtureCiTopPart = Infer<typeof ciTopSchema>;
 
-export interface FixtureVariablesPart {
-  variables?: FixtureVariable[];
-}
+export type FixtureVariablesPart = Infer<typeof ciGroupSchema>;
 
 function seedVariables(draft: State, owner: VariableOwner, list: readonly FixtureVariable[], where: string): void {
   for (const v of list) {
@@ -66,33 +51,12 @@ export function seedCiVariables(s: SeedRun): void {
 }
 
 /** A job of a fixture pipeline: finished ones may carry a log and artifacts. */
-export interface FixturePipelineJob {
-  name: string;
-  stage?: string;
-  status?: JobStatus;
-  user?: string;
-  allow_failure?: boolean;
-  failure_reason?: string;
-  coverage?: number;
-  tags?: string[];
-  log?: string;
-  token?: string;
-  artifacts?: { files: Record<string, string>; expire_in?: string; public?: boolean; keep?: boolean };
-}
+export type FixturePipelineJob = Infer<typeof pipelineJobSchema>;
 
 /** A pipeline of a fixture, for a branch or tag of its repository, with its jobs and child pipelines. */
-export interface FixturePipeline {
-  ref?: string;
-  user?: string;
-  source?: string;
-  status?: PipelineStatus;
-  jobs?: FixturePipelineJob[];
-  children?: FixturePipeline[];
-}
+export type FixturePipeline = Infer<typeof pipelineSchema>;
 
-export interface FixturePipelinesPart {
-  pipelines?: FixturePipeline[];
-}
+export type FixturePipelinesPart = Infer<typeof pipelinesSchema>;
 
 const FINAL = ['success', 'failed', 'canceled', 'skipped'];
 

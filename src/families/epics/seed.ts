@@ -1,6 +1,7 @@
 // Epics and iterations of a fixture's groups (premium), in the order given: an epic's parent is
 // one given before it.
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Namespace } from '../../store/state.js';
 import { fixtureGroupPath, groupWhere, type SeedRun } from '../define.js';
@@ -9,35 +10,15 @@ import { normalizeColor } from '../labels/index.js';
 import { fixtureUserId } from '../users/index.js';
 import type { State } from '../world.js';
 import { createEpic, createIteration, DEFAULT_EPIC_COLOR } from './rules.js';
+import type { epicSchema, epicsGroupSchema, iterationSchema } from './schema.js';
 
 /** An epic of a group (premium). */
-export interface FixtureEpic {
-  title: string;
-  description?: string;
-  /** Username; the first administrator when absent. */
-  author?: string;
-  labels?: string[];
-  state?: 'opened' | 'closed';
-  confidential?: boolean;
-  color?: string;
-  start_date?: string;
-  due_date?: string;
-  /** The title of an epic of the same group given before this one. */
-  parent?: string;
-}
+export type FixtureEpic = Infer<typeof epicSchema>;
 
 /** An iteration of a group (premium); its state follows its dates. */
-export interface FixtureIteration {
-  title?: string;
-  description?: string;
-  start_date: string;
-  due_date: string;
-}
+export type FixtureIteration = Infer<typeof iterationSchema>;
 
-export interface FixtureEpicsPart {
-  epics?: FixtureEpic[];
-  iterations?: FixtureIteration[];
-}
+export type FixtureEpicsPart = Infer<typeof epicsGroupSchema>;
 
 function firstAdmin(state: State, where: string): number {
   for (const u of tvalues(state.users)) if (u.admin) return u.id;

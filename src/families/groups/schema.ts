@@ -5,6 +5,7 @@ import { memberSchema } from '../users/index.js';
 export const groupSchema = object({
   path: str,
   name: opt(str),
+  /** Full path of the parent group. */
   parent: opt(str),
   visibility: opt(oneOf('private', 'internal', 'public')),
   description: opt(str),

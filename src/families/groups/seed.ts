@@ -1,21 +1,15 @@
 // The groups of a fixture, parents before their subgroups, with their members.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
-import type { Visibility } from '../../store/state.js';
+import type { Infer } from '../../core/schema.js';
 import { tget } from '../../store/table.js';
 import { setMembership } from '../../store/members.js';
 import { groupWhere, type SeedRun } from '../define.js';
-import { fixtureMembers, type FixtureMember } from '../users/index.js';
+import { fixtureMembers } from '../users/index.js';
 import { createGroup, validateGroup } from './rules.js';
+import type { groupSchema } from './schema.js';
 
-export interface FixtureGroupPart {
-  path: string;
-  name?: string;
-  /** Full path of the parent group. */
-  parent?: string;
-  visibility?: Visibility;
-  description?: string;
-  members?: FixtureMember[];
-}
+/** A group of a fixture: its own keys (each family adds its part to `FixtureGroup`). */
+export type FixtureGroupPart = Infer<typeof groupSchema>;
 
 export function seedGroups(s: SeedRun): void {
   if (!s.fixture.groups?.length) return;

@@ -1,52 +1,21 @@
 // A fixture's projects' issues (iids follow the order given unless an issue names its own).
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { fixtureUserId } from '../users/index.js';
 import { ancestry } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
 import type { Project } from '../../store/state.js';
 import type { State } from '../world.js';
-import { ISSUE_TYPES, type Issue, type IssueType } from './records.js';
+import { ISSUE_TYPES, type Issue } from './records.js';
+import type { issueSchema, issuesProjectSchema } from './schema.js';
 import { createIssue } from './rules.js';
 import { putIssue } from './store.js';
 import { fixtureMilestoneId, fixtureTime, parseDuration } from '../issuables/index.js';
 
-export interface FixtureIssue {
-  title: string;
-  description?: string;
-  /** Username; the project's creator when absent. */
-  author?: string;
-  assignees?: string[];
-  /** Label titles; those the project cannot see yet become project labels. */
-  labels?: string[];
-  /** A milestone title of the project or one of its groups. */
-  milestone?: string;
-  state?: 'opened' | 'closed';
-  confidential?: boolean;
-  discussion_locked?: boolean;
-  /** `YYYY-MM-DD`. */
-  due_date?: string | null;
-  /** ISO 8601 times; the seed's time when absent. */
-  created_at?: string;
-  updated_at?: string;
-  closed_at?: string;
-  closed_by?: string;
-  iid?: number;
-  issue_type?: IssueType;
-  weight?: number | null;
-  /** Durations in GitLab's language (`3h 30m`). */
-  time_estimate?: string;
-  time_spent?: string;
-  relative_position?: number | null;
-  /** Higher tiers: the title of an epic of the project's group or its ancestors, an iteration's title, the health status. */
-  epic?: string;
-  iteration?: string;
-  health_status?: 'on_track' | 'needs_attention' | 'at_risk';
-}
+export type FixtureIssue = Infer<typeof issueSchema>;
 
-export interface FixtureIssuesPart {
-  issues?: FixtureIssue[];
-}
+export type FixtureIssuesPart = Infer<typeof issuesProjectSchema>;
 
 function fixtureEpic(state: State, project: Project, title: string, where: string): number {
   const ns = tget(state.namespaces, project.namespaceId);

@@ -1,23 +1,17 @@
 // Labels of a fixture's groups, then of its projects.
 import type { Draft } from 'immer';
 import { invalidFixture } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { createLabel, DEFAULT_LABEL_COLOR, normalizeColor, validateLabel } from './rules.js';
 import type { LabelOwner } from './store.js';
+import type { labelSchema, labelsSchema } from './schema.js';
 
-export interface FixtureLabel {
-  name: string;
-  /** `#rrggbb`; `#6699cc` when absent. */
-  color?: string;
-  description?: string;
-  /** Projects only. */
-  priority?: number | null;
-}
+/** A label of a group or a project. */
+export type FixtureLabel = Infer<typeof labelSchema>;
 
-export interface FixtureLabelsPart {
-  labels?: FixtureLabel[];
-}
+export type FixtureLabelsPart = Infer<typeof labelsSchema>;
 
 function seedLabel(draft: Draft<State>, owner: LabelOwner, l: FixtureLabel, now: number, where: string): void {
   const color = normalizeColor(l.color ?? DEFAULT_LABEL_COLOR);

@@ -2,6 +2,12 @@
 import { arrayOf, object, opt, str } from '../../core/schema.js';
 import { accessLevelSchema } from '../users/index.js';
 
-export const sharesSchema = object({
-  shared_with_groups: opt(arrayOf(object({ group: str, group_access: opt(accessLevelSchema), expires_at: opt(str) }))),
+export const shareSchema = object({
+  /** The invited group's full path. */
+  group: str,
+  group_access: opt(accessLevelSchema),
+  /** `YYYY-MM-DD`. */
+  expires_at: opt(str),
 });
+
+export const sharesSchema = object({ shared_with_groups: opt(arrayOf(shareSchema)) });

@@ -1,22 +1,16 @@
 // The fixture's shares: `shared_with_groups` on a group or a project names the invited groups.
 import { EmulatorError } from '../../core/errors.js';
-import { accessLevel, type RoleName } from '../../policy/access.js';
+import type { Infer } from '../../core/schema.js';
+import { accessLevel } from '../../policy/access.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { shareWith } from './share-routes.js';
 import { tget } from '../../store/table.js';
+import type { shareSchema, sharesSchema } from './schema.js';
 
-export interface FixtureShare {
-  /** The invited group's full path. */
-  group: string;
-  group_access?: number | RoleName;
-  /** `YYYY-MM-DD`. */
-  expires_at?: string;
-}
+export type FixtureShare = Infer<typeof shareSchema>;
 
-export interface FixtureSharesPart {
-  shared_with_groups?: FixtureShare[];
-}
+export type FixtureSharesPart = Infer<typeof sharesSchema>;
 
 export function seedShares(s: SeedRun): void {
   const groups = (s.fixture.groups ?? []).filter((g) => g.shared_with_groups?.length);

@@ -4,7 +4,9 @@ import { arrayOf, object, oneOf, opt, str } from '../../core/schema.js';
 export const mergeRequestSchema = object({
   title: str,
   source_branch: str,
+  /** The default branch when absent. */
   target_branch: opt(str),
+  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
   description: opt(str),
   author: opt(str),
   assignees: opt(arrayOf(str)),

@@ -1,6 +1,7 @@
 // A fixture's projects' merge requests, between branches of their repositories, after the
 // issues they may close (`Closes #n`).
 import { ApiError, EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import type { Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
@@ -8,27 +9,12 @@ import { fixtureMilestoneId, fixtureTime } from '../issuables/index.js';
 import { defaultBranchName, objectsOf } from '../repositories/index.js';
 import { fixtureUserId } from '../users/index.js';
 import { createMergeRequest } from './rules.js';
+import type { mergeRequestSchema, mergeRequestsProjectSchema } from './schema.js';
 
 /** A merge request between two branches of the project's repository. */
-export interface FixtureMergeRequest {
-  title: string;
-  source_branch: string;
-  /** The default branch when absent. */
-  target_branch?: string;
-  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
-  description?: string;
-  author?: string;
-  assignees?: string[];
-  reviewers?: string[];
-  labels?: string[];
-  milestone?: string;
-  state?: 'opened' | 'closed' | 'merged';
-  created_at?: string;
-}
+export type FixtureMergeRequest = Infer<typeof mergeRequestSchema>;
 
-export interface FixtureMergeRequestsPart {
-  merge_requests?: FixtureMergeRequest[];
-}
+export type FixtureMergeRequestsPart = Infer<typeof mergeRequestsProjectSchema>;
 
 export async function seedMergeRequests(s: SeedRun): Promise<void> {
   const projects = s.fixture.projects ?? [];

@@ -1,22 +1,15 @@
 // The milestones of a fixture's groups and projects; `iid`s follow the order given.
 import { invalidFixture } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { createMilestone, titleTaken, validateMilestone, type MilestoneOwner } from './rules.js';
+import type { milestoneSchema, milestonesSchema } from './schema.js';
 
 /** A milestone of a project or a group. */
-export interface FixtureMilestone {
-  title: string;
-  description?: string;
-  state?: 'active' | 'closed';
-  /** `YYYY-MM-DD`. */
-  due_date?: string | null;
-  start_date?: string | null;
-}
+export type FixtureMilestone = Infer<typeof milestoneSchema>;
 
-export interface FixtureMilestonesPart {
-  milestones?: FixtureMilestone[];
-}
+export type FixtureMilestonesPart = Infer<typeof milestonesSchema>;
 
 export function seedMilestones(s: SeedRun): void {
   const owners = [...(s.fixture.groups ?? []), ...(s.fixture.projects ?? [])];

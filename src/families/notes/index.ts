@@ -8,9 +8,9 @@ import { commitNoteRoutes } from './commit-routes.js';
 import { noteRoutes } from './routes.js';
 import { discussionRoutes } from './discussion-routes.js';
 import { groupNotesSchema, projectNotesSchema } from './schema.js';
-import { seedNotes, type FixtureNotesPart } from './seed.js';
+import { seedNotes, type FixtureGroupNotesPart, type FixtureProjectNotesPart } from './seed.js';
 
-export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNotesPart }> = defineFamily({
+export const notes: Family<object, { group: FixtureGroupNotesPart; project: FixtureProjectNotesPart }> = defineFamily({
   name: 'notes',
   schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),
@@ -19,6 +19,6 @@ export const notes: Family<object, { group: FixtureNotesPart; project: FixtureNo
   forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
 });
 
-export type { FixtureNote, FixtureNotesPart } from './seed.js';
+export type { FixtureGroupNotesPart, FixtureNote, FixtureNotesPart, FixtureProjectNotesPart } from './seed.js';
 export { readableNoteOf, type Issuable, type Noteable } from './noteables.js';
 export { noteEntity } from './entity.js';

@@ -1,30 +1,22 @@
 // The notes of a fixture's issues and merge requests (a project's `notes`), and of its epics (a
 // group's `notes`): comments, internal notes and system notes as data, in the order given.
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { addNote, noteKey } from '../../store/notes.js';
 import { pget, tget } from '../../store/table.js';
 import { issueByIid } from '../issues/index.js';
 import { fixtureUserId } from '../users/index.js';
 import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
 import type { NoteableType, State } from '../world.js';
+import type { groupNoteSchema, groupNotesSchema, projectNoteSchema, projectNotesSchema } from './schema.js';
 
 /** A note of a fixture: on one issue or merge request (by iid) of the project, or one epic (by iid) of the group. */
-export interface FixtureNote {
-  issue?: number;
-  merge_request?: number;
-  epic?: number;
-  body: string;
-  /** A username; the project's creator (or the group's first owner) when absent. */
-  author?: string;
-  internal?: boolean;
-  /** A system note (as GitLab writes about changes), not a comment. */
-  system?: boolean;
-  created_at?: string;
-}
+export type FixtureNote = Infer<typeof projectNoteSchema> | Infer<typeof groupNoteSchema>;
 
-export interface FixtureNotesPart {
-  notes?: FixtureNote[];
-}
+export type FixtureProjectNotesPart = Infer<typeof projectNotesSchema>;
+export type FixtureGroupNotesPart = Infer<typeof groupNotesSchema>;
+/** The notes of a project's issues and merge requests, or of a group's epics. */
+export type FixtureNotesPart = FixtureProjectNotesPart | FixtureGroupNotesPart;
 
 function time(raw: string | undefined, fallback: number, where: string): number {
   if (raw === undefined) return fallback;

@@ -1,43 +1,22 @@
 // The projects of a fixture, with their members, project access tokens, CI jobs (and their
 // job tokens) and job-token allowlist. Families that keep more per project seed it after this.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
-import { accessLevel, type RoleName } from '../../policy/access.js';
-import type { Visibility } from '../../store/state.js';
-import { createJob, type JobStatus } from '../ci/index.js';
+import type { Infer } from '../../core/schema.js';
+import { accessLevel } from '../../policy/access.js';
+import { createJob } from '../ci/index.js';
 import { tget, tvalues } from '../../store/table.js';
 import { membersOf, setMembership } from '../../store/members.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
-import { createToken, createUser, fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken } from '../users/index.js';
+import { createToken, createUser, fixtureMembers, fixtureUserId } from '../users/index.js';
 import type { State } from '../world.js';
 import { createProject, normalizeProjectInput, validateProject } from './rules.js';
+import type { jobSchema, projectSchema } from './schema.js';
 
-export interface FixtureJob {
-  name: string;
-  status?: JobStatus;
-  user: string;
-  ref?: string;
-  /** The job's CI_JOB_TOKEN; generated when absent. */
-  token?: string;
-}
+/** A CI job of a fixture's project, with its job token. */
+export type FixtureJob = Infer<typeof jobSchema>;
 
-export interface FixtureProjectPart {
-  path: string;
-  name?: string;
-  /** Full path of the owning group, or a username. */
-  namespace: string;
-  visibility?: Visibility;
-  description?: string;
-  default_branch?: string;
-  topics?: string[];
-  /** Username of the creator; the namespace's owner (or the first admin) when absent. */
-  creator?: string;
-  members?: FixtureMember[];
-  /** Project access tokens: each gets a bot user who is a member with `access_level`. */
-  tokens?: (FixtureToken & { access_level?: number | RoleName })[];
-  jobs?: FixtureJob[];
-  /** Full paths of projects whose CI job tokens may reach this project. */
-  job_token_allowlist?: string[];
-}
+/** A project of a fixture: its own keys (each family adds its part to `FixtureProject`). */
+export type FixtureProjectPart = Infer<typeof projectSchema>;
 
 export function seedProjects(s: SeedRun): void {
   if (!s.fixture.projects?.length) return;

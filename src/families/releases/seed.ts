@@ -3,6 +3,7 @@
 // no evidence collected; what GitLab would refuse (an unknown tag, milestone or user, bad links)
 // throws an EmulatorError and seeds nothing.
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import type { Project } from '../../store/state.js';
 import type { State } from '../world.js';
 import { pset, tget } from '../../store/table.js';
@@ -12,6 +13,7 @@ import type { Release } from './records.js';
 import { projectMilestoneScope } from '../milestones/index.js';
 import { checkLinkType, duplicateLinkErrors, findRelease, ids, isLinkType, newLinkErrors } from './rules.js';
 import { findUserByUsername } from '../users/index.js';
+import type { releaseSchema, releasesSchema } from './schema.js';
 
 /**
  * A release of an existing tag. Times are ISO 8601 (`created_at` defaults to the clock,
@@ -21,21 +23,9 @@ import { findUserByUsername } from '../users/index.js';
  *     releases: [{ tag_name: 'v1.0', name: 'First', description: 'Notes', milestones: ['1.0'],
  *                  links: [{ name: 'linux', url: 'https://example.com/app', direct_asset_path: '/bin/app', link_type: 'package' }] }]
  */
-export interface FixtureRelease {
-  tag_name: string;
-  name?: string;
-  description?: string;
-  created_at?: string;
-  released_at?: string;
-  author?: string;
-  milestones?: string[];
-  links?: { name: string; url: string; direct_asset_path?: string; link_type?: 'other' | 'runbook' | 'image' | 'package' }[];
-}
+export type FixtureRelease = Infer<typeof releaseSchema>;
 
-export interface FixtureReleasesPart {
-  /** Releases, made from tags of `repository` once it is built. */
-  releases?: FixtureRelease[];
-}
+export type FixtureReleasesPart = Infer<typeof releasesSchema>;
 
 function time(where: string, field: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;

@@ -15,7 +15,7 @@ export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature
 export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
 export { registerAdvertisedRefs } from './git.js';
 
-import { repositorySchema } from './schema.js';
+import { repositoryProjectSchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { defaultShards, type Repository, type StorageShard } from './records.js';
@@ -42,7 +42,7 @@ export interface RepositoriesSlice {
 
 export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }, { handle: RepositoriesMembers }> = defineFamily({
   name: 'repositories',
-  schema: { project: repositorySchema },
+  schema: { project: repositoryProjectSchema },
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),
   seed: { after: ['users', 'projects'], run: seedRepositories },
   handle: repositoriesMembers,

@@ -1,7 +1,8 @@
 // Repositories of a fixture: git objects are written first, each repository's to a storage of
 // its own, then one change sets every seeded project's refs and storage.
 import { hash53 } from '../../core/hash.js';
-import { accessLevel, type RoleName } from '../../policy/access.js';
+import type { Infer } from '../../core/schema.js';
+import { accessLevel } from '../../policy/access.js';
 import { fromBase64, lfsPointer, sha256Hex, utf8 } from '../../git/bytes.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { entryAt } from '../../git/tree.js';
@@ -16,6 +17,7 @@ import { emptyRepository, type Repository, type TagRef, type X509Signature } fro
 import { isValidBranchName, resolveCommit } from './rules.js';
 import { branchTip, setBranchRef, setLfsObject, setProtectedBranch, setProtectedTag, setTagRef } from './refs.js';
 import { numberProtections } from './protections.js';
+import type { commitSchema, repositoryProjectSchema, repositorySchema, signatureSchema, tagSchema } from './schema.js';
 
 /**
  * A project's repository, built in this order: `files` (and `lfs`) as one "Initial commit" on
@@ -29,69 +31,16 @@ import { numberProtections } from './protections.js';
  *       tags: { 'v1.0': 'main', 'v1.1': { ref: 'develop', message: 'Release 1.1' } },
  *     }
  */
-export interface FixtureRepository {
-  /** Path -> text, committed together as "Initial commit" on the default branch. */
-  files?: Record<string, string>;
-  /** New branches: name -> the branch, tag or commit they start from. */
-  branches?: Record<string, string>;
-  commits?: FixtureCommit[];
-  /**
-   * Lightweight tags name -> ref; annotated ones `{ ref, message }`; signed ones also carry the
-   * `signature` record GitLab keeps for an X.509-signed tag.
-   */
-  tags?: Record<string, string | FixtureTag>;
-  /** HEAD; the project's `default_branch`, else `main`, when absent. */
-  default_branch?: string;
-  /**
-   * Files kept in Git LFS: path -> Base64 content. The initial commit holds a pointer file at
-   * the path and the project owns the object, so `/raw?lfs=true` serves the content.
-   */
-  lfs?: Record<string, string>;
-  /** Protected branches (name or wildcard); who may push and merge, maintainers by default. */
-  protected_branches?: Record<string, { push_access_level?: number | RoleName; merge_access_level?: number | RoleName }>;
-  /** Protected tags (name or wildcard such as `v*`); who may create them, maintainers by default. */
-  protected_tags?: Record<string, { create_access_level?: number | RoleName }>;
-}
+export type FixtureRepository = Infer<typeof repositorySchema>;
 
-export interface FixtureTag {
-  ref: string;
-  message: string;
-  signature?: FixtureX509Signature;
-}
+export type FixtureTag = Infer<typeof tagSchema>;
 
 /** An X.509 tag signature as GitLab stores it; every field has a plausible default. */
-export interface FixtureX509Signature {
-  verification_status?: string;
-  certificate?: {
-    subject?: string;
-    subject_key_identifier?: string;
-    email?: string;
-    serial_number?: number;
-    certificate_status?: string;
-    issuer?: { subject?: string; subject_key_identifier?: string; crl_url?: string };
-  };
-}
+export type FixtureX509Signature = Infer<typeof signatureSchema>;
 
-export interface FixtureCommit {
-  /** The default branch when absent; a new branch starts from `start_branch`, else the default branch. */
-  branch?: string;
-  start_branch?: string;
-  message: string;
-  /** Username of the author and committer; the project's creator when absent. */
-  author?: string;
-  /** Path -> text; `null` deletes the file. */
-  files?: Record<string, string | null>;
-  /** Path -> Base64 content, for binary files. */
-  base64?: Record<string, string>;
-  /** Paths whose executable bit is set. */
-  executable?: string[];
-  /** ISO 8601 time of the commit. */
-  date?: string;
-}
+export type FixtureCommit = Infer<typeof commitSchema>;
 
-export interface FixtureRepositoryPart {
-  repository?: FixtureRepository;
-}
+export type FixtureRepositoryPart = Infer<typeof repositoryProjectSchema>;
 
 interface Built {
   projectId: number;

@@ -1,6 +1,6 @@
 // SCIM provisioning of a group's users (the SCIM surface, /api/scim/v2): an identity provider
 // creates, finds, changes, deactivates and removes the users of a group through its SCIM token.
-import { object, opt, str } from '../../core/schema.js';
+import type { Infer } from '../../core/schema.js';
 import { emptyTable, tdel, tentries, tget, tset } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, fixtureGroupPath, groupWhere, type Family, type SeedRun } from '../define.js';
@@ -8,6 +8,7 @@ import { EmulatorError } from '../../core/errors.js';
 import { namespaceByIdOrPath } from '../../policy/paths.js';
 import { scimRoutes } from './routes.js';
 import { newScimToken, type ScimSlice } from './rules.js';
+import { scimGroupSchema } from './schema.js';
 
 /** Gives the group a SCIM token (configuring its SAML SSO and SCIM), as its settings page would. */
 export function createScimToken(draft: State, groupId: number, value?: string): string {
@@ -17,10 +18,7 @@ export function createScimToken(draft: State, groupId: number, value?: string): 
   return token;
 }
 
-export interface FixtureScimGroupPart {
-  /** The group's SCIM token (its SAML SSO and SCIM are then configured), as an identity provider would hold it. */
-  scim_token?: string;
-}
+export type FixtureScimGroupPart = Infer<typeof scimGroupSchema>;
 
 function seedScim(s: SeedRun): void {
   const groups = (s.fixture.groups ?? []).filter((g) => g.scim_token !== undefined);
@@ -36,7 +34,7 @@ function seedScim(s: SeedRun): void {
 
 export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFamily({
   name: 'scim',
-  schema: { group: object({ scim_token: opt(str) }) },
+  schema: { group: scimGroupSchema },
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),
   seed: { after: ['groups'], run: seedScim },
   provides: {

@@ -4,7 +4,8 @@
 // write to one later moves it to a storage of its own), so a thousand snippets seed in well
 // under a second.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
-import type { User, Visibility } from '../../store/state.js';
+import type { Infer } from '../../core/schema.js';
+import type { User } from '../../store/state.js';
 import { tget, tset } from '../../store/table.js';
 import { emptyRepository, personOf, setBranchRef } from '../repositories/index.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
@@ -12,34 +13,17 @@ import type { State } from '../world.js';
 import type { Snippet } from './records.js';
 import { CommitRefused, snippetRepoKey, writeSnippetCommit } from './repository.js';
 import { ids, indexSnippet, INITIAL_COMMIT_MSG, SNIPPET_DEFAULT_BRANCH } from './service.js';
+import type { projectSnippetSchema, projectSnippetsSchema, snippetFileSchema, snippetSchema, userSnippetsSchema } from './schema.js';
 
-export interface FixtureSnippetFile {
-  path: string;
-  content: string;
-}
+export type FixtureSnippetFile = Infer<typeof snippetFileSchema>;
 
-export interface FixtureSnippet {
-  title: string;
-  description?: string;
-  /** The instance's default snippet visibility (`private`) unless given. */
-  visibility?: Visibility;
-  files: FixtureSnippetFile[];
-}
+export type FixtureSnippet = Infer<typeof snippetSchema>;
 
-export interface FixtureProjectSnippet extends FixtureSnippet {
-  /** The username of its author; the project's creator by default. */
-  author?: string;
-}
+export type FixtureProjectSnippet = Infer<typeof projectSnippetSchema>;
 
-export interface FixtureUserSnippetsPart {
-  /** The user's personal snippets. */
-  snippets?: FixtureSnippet[];
-}
+export type FixtureUserSnippetsPart = Infer<typeof userSnippetsSchema>;
 
-export interface FixtureProjectSnippetsPart {
-  /** The project's snippets. */
-  snippets?: FixtureProjectSnippet[];
-}
+export type FixtureProjectSnippetsPart = Infer<typeof projectSnippetsSchema>;
 
 interface Job {
   snippet: FixtureSnippet;

@@ -1,26 +1,18 @@
 // The fixture's storage: the shards (names and weights), how long each step of a move takes,
 // and on which shard a project's repository starts.
 import { EmulatorError } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import { parseDuration } from '../../core/clock.js';
 import { fixtureProjectPath, projectWhere, type SeedRun } from '../define.js';
 import { placeRepository } from '../repositories/index.js';
 import type { State } from '../world.js';
+import type { storageProjectSchema, storageSchema, storageTopSchema } from './schema.js';
 
-export interface FixtureStorage {
-  /** The shards, in order: new repositories land on the first. Default: `default` and `storage2`, weight 100 each. */
-  shards?: { name: string; weight?: number }[];
-  /** How long each step of a storage move takes on the emulator's clock: `30s`, `2m`, or milliseconds. Default 10 s. */
-  move_step?: string | number;
-}
+export type FixtureStorage = Infer<typeof storageSchema>;
 
-export interface FixtureStoragePart {
-  storage?: FixtureStorage;
-}
+export type FixtureStoragePart = Infer<typeof storageTopSchema>;
 
-export interface FixtureProjectStoragePart {
-  /** The shard the project's repositories start on (a name of `storage.shards`). */
-  repository_storage?: string;
-}
+export type FixtureProjectStoragePart = Infer<typeof storageProjectSchema>;
 
 /** Checks the shards a fixture or a test gives: names unique and non-empty, weights whole and not negative. */
 export function checkShards(shards: unknown): { name: string; weight: number }[] {

@@ -12,11 +12,14 @@ export const memberSchema = object({
   user: str,
   access_level: ROLE,
   expires_at: opt(nullable(str)),
+  /** `awaiting`: a membership that grants nothing until it is activated (paid tiers). */
   state: opt(oneOf('active', 'awaiting')),
+  /** Synced from LDAP (its level may then be overridden). */
   ldap: opt(bool),
 });
 
 const tokenProps = {
+  /** When it was last used (ISO 8601); a use within ten minutes of it records nothing new. */
   last_used_at: opt(str),
   token: opt(str),
   name: opt(str),
@@ -38,6 +41,7 @@ export const userSchema = object({
   auditor: opt(bool),
   external: opt(bool),
   bot: opt(bool),
+  /** `human` (default), `project_bot` (the default of a bot), `service_account`, `alert_bot`, `support_bot`, `ghost`... */
   user_type: opt(str),
   state: opt(oneOf('active', 'blocked', 'deactivated', 'banned', 'blocked_pending_approval')),
   bio: opt(str),
@@ -59,11 +63,15 @@ export const userSchema = object({
   can_create_group: opt(bool),
   two_factor_enabled: opt(bool),
   created_by_id: opt(nullable(num)),
+  /** Whether the email is confirmed (default true). */
   confirmed: opt(bool),
   last_activity_on: opt(nullable(str)),
   tokens: opt(arrayOf(tokenSchema)),
+  /** Session cookie values (`_gitlab_session`) that sign this user in. */
   sessions: opt(arrayOf(str)),
+  /** Sign-ins through external providers. */
   identities: opt(arrayOf(object({ provider: str, extern_uid: str, saml_provider_id: opt(num) }))),
+  /** Secondary email addresses (confirmed unless `confirmed: false`). */
   emails: opt(arrayOf(object({ email: str, confirmed: opt(bool) }))),
   custom_attributes: opt(recordOf(str)),
 });

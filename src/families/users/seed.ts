@@ -1,45 +1,22 @@
 // The users of a fixture, with their tokens and sessions; and the lookups other families'
 // seeds use to name users and members.
 import { EmulatorError } from '../../core/errors.js';
-import { accessLevel, type RoleName } from '../../policy/access.js';
+import { accessLevel } from '../../policy/access.js';
+import type { Infer } from '../../core/schema.js';
 import type { Member } from '../../store/state.js';
 import type { SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { pset } from '../../store/table.js';
-import { addEmail, addIdentity, createSession, createToken, createUser, findUserByUsername, type TokenInput, type UserInput } from './rules.js';
+import { addEmail, addIdentity, createSession, createToken, createUser, findUserByUsername, type TokenInput } from './rules.js';
+import type { memberSchema, tokenSchema, userSchema } from './schema.js';
 
-export interface FixtureToken {
-  /** When it was last used (ISO 8601); a use within ten minutes of it records nothing new. */
-  last_used_at?: string;
-  token?: string;
-  name?: string;
-  scopes?: string[];
-  expires_at?: string | null;
-  revoked?: boolean;
-  kind?: 'personal' | 'impersonation' | 'oauth';
-}
+export type FixtureToken = Infer<typeof tokenSchema>;
 
 /** A user of a fixture: `username` and the profile, tokens, and session cookies that sign them in. */
-export interface FixtureUserPart extends UserInput {
-  tokens?: FixtureToken[];
-  /** Session cookie values (`_gitlab_session`) that sign this user in. */
-  sessions?: string[];
-  /** Sign-ins through external providers. */
-  identities?: { provider: string; extern_uid: string; saml_provider_id?: number }[];
-  /** Secondary email addresses (confirmed unless `confirmed: false`). */
-  emails?: { email: string; confirmed?: boolean }[];
-  custom_attributes?: Record<string, string>;
-}
+export type FixtureUserPart = Infer<typeof userSchema>;
 
-export interface FixtureMember {
-  user: string;
-  access_level: number | RoleName;
-  expires_at?: string | null;
-  /** `awaiting`: a membership that grants nothing until it is activated (paid tiers). */
-  state?: 'active' | 'awaiting';
-  /** Synced from LDAP (its level may then be overridden). */
-  ldap?: boolean;
-}
+/** `{ user, access_level }`: a member of a group or project. */
+export type FixtureMember = Infer<typeof memberSchema>;
 
 export function seedUsers(s: SeedRun): void {
   if (!s.fixture.users?.length) return;

@@ -2,6 +2,7 @@
 // `author` (default: the project's creator, or for a group the first administrator), with
 // the same title rules and validations as the API.
 import { EmulatorError, invalidFixture } from '../../core/errors.js';
+import type { Infer } from '../../core/schema.js';
 import type { User } from '../../store/state.js';
 import { pset, tget, tset, tvalues } from '../../store/table.js';
 import { emptyRepository, personOf, writeFileCommit } from '../repositories/index.js';
@@ -10,20 +11,11 @@ import type { State } from '../world.js';
 import type { WikiFormat, WikiPage } from './records.js';
 import { commitsTable, isFormat, objectsKey, pageKey, pagePath, pagesTable, reposTable, sluggify, squishTitle, validatePage, type WikiOwner } from './rules.js';
 import { ids, WIKI_DEFAULT_BRANCH } from './service.js';
+import type { wikiPageSchema, wikisSchema } from './schema.js';
 
-export interface FixtureWikiPage {
-  title: string;
-  content: string;
-  /** markdown (default), rdoc, asciidoc or org. */
-  format?: WikiFormat;
-  /** The username of the commit's author. */
-  author?: string;
-}
+export type FixtureWikiPage = Infer<typeof wikiPageSchema>;
 
-export interface FixtureWikisPart {
-  /** Pages of the wiki, committed in order. */
-  wiki?: FixtureWikiPage[];
-}
+export type FixtureWikisPart = Infer<typeof wikisSchema>;
 
 interface Job {
   owner: WikiOwner;
