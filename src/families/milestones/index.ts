@@ -33,5 +33,5 @@ export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart;
 
 export type { Milestone } from './records.js';
 export type { FixtureMilestone } from './seed.js';
-export { canReadProjectMilestones, findMilestone, orderByDatesAndTitle, ownMilestones, projectGroup, projectMilestoneScope } from './rules.js';
+export { canReadProjectMilestones, castDate, findMilestone, orderByDatesAndTitle, ownMilestones, projectGroup, projectMilestoneScope } from './rules.js';
 export { milestoneEntity } from './entity.js';
