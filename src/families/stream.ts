@@ -6,7 +6,7 @@
 // families declare (`on: { push: ... }`), inside the same transaction. GitLab's events API reads
 // the log; webhooks and pipelines subscribe.
 import type { Draft } from 'immer';
-import { emptyTable, partition, pdel, tdel, tget, tset, type Partitioned, type Table } from '../store/table.js';
+import { emptyTable, tdel, tget, tset, type Table } from '../store/table.js';
 import { sequences, type CoreState } from '../store/state.js';
 
 /** A branch or tag that moved (GitLab's post-receive change: oldrev, newrev, ref). */
@@ -86,16 +86,12 @@ export type StoredEvent<K extends EventKind = EventKind> = DomainEvent<K> & { id
 export interface StreamSlice {
   /** What the change under way emitted and no subscriber has been handed yet; empty between requests. */
   pendingEvents: DomainEvent[];
-  /** The last events, by id (oldest dropped past the log's limit). */
+  /** The last events, by id (oldest dropped past the log's limit); readers keep their own indexes (`forget.event`). */
   events: Table<StoredEvent>;
-  /** Project id -> ids of its events, for a project's events without walking the log. */
-  projectEvents: Partitioned<number>;
-  /** User id -> ids of the events they caused, and of those about them (a membership, a token). */
-  userEvents: Partitioned<number>;
 }
 
 export function emptyStream(): StreamSlice {
-  return { pendingEvents: [], events: emptyTable(), projectEvents: emptyTable(), userEvents: emptyTable() };
+  return { pendingEvents: [], events: emptyTable() };
 }
 
 /** How many events the log keeps: the newest, as GitLab prunes old events (it keeps three years). */
@@ -108,19 +104,6 @@ type StreamDraft = Draft<StreamSlice & CoreState>;
 /** Says that something happened, as part of the change being made (on a draft). */
 export function emit(draft: Draft<object>, event: DomainEvent): void {
   (draft as StreamDraft).pendingEvents.push(event as Draft<DomainEvent>);
-}
-
-/** The project an event belongs to, if any. */
-export function eventProject(e: DomainEvent): number | null {
-  return 'projectId' in e && typeof e.projectId === 'number' ? e.projectId : null;
-}
-
-/** The users an event is of: who caused it, and the user it is about, if any. */
-function eventUsers(e: StoredEvent): number[] {
-  const subject = 'userId' in e && typeof e.userId === 'number' ? e.userId : null;
-  const out = e.actorId === null ? [] : [e.actorId];
-  if (subject !== null && subject !== e.actorId) out.push(subject);
-  return out;
 }
 
 /**
@@ -136,25 +119,19 @@ export function commitEvents(draft: Draft<object>, actorId: number | null, at: n
   for (const e of pending) {
     const stored = { ...(e as DomainEvent), id: ids.next(d as CoreState, 'event'), at, actorId: e.actorId ?? actorId } as StoredEvent;
     tset(d.events, stored.id, stored);
-    const project = eventProject(stored);
-    if (project !== null) tset(partition(d.projectEvents, project), stored.id, stored.id);
-    for (const user of eventUsers(stored)) tset(partition(d.userEvents, user), stored.id, stored.id);
     out.push(stored);
   }
   trim(d, dropped);
   return out;
 }
 
-/** Drops the oldest events past the limit, with their index entries: the log loses events only at its old end, so its ids run on. */
+/** Drops the oldest events past the limit: the log loses events only at its old end, so its ids run on. */
 function trim(d: StreamDraft, dropped: (event: StoredEvent) => void): void {
   let oldest = ids.peek(d as CoreState, 'event') - d.events.size;
   while (d.events.size > EVENT_LOG_LIMIT) {
     const e = tget(d.events, oldest);
     if (e) {
       tdel(d.events, oldest);
-      const project = eventProject(e);
-      if (project !== null) pdel(d.projectEvents, project, e.id);
-      for (const user of eventUsers(e)) pdel(d.userEvents, user, e.id);
       dropped(e as StoredEvent);
     }
     oldest++;
