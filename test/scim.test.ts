@@ -133,3 +133,14 @@ describe('group SCIM', () => {
     expect((await scim('GET', '/groups/acme/Users')).status).toBe(404);
   });
 });
+
+describe('what SCIM provisioning says on the event stream', () => {
+  it('a provisioned user and their membership are the identity provider\'s, not the next API caller\'s', async () => {
+    await scim('POST', '/groups/acme/Users', NEW_USER);
+    expect((await apiCall(world(), '/user', { token: 'owner-token' })).status).toBe(200);
+    const made = world().events.list('user.created', 'member.added');
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.every((e) => e.actorId === null)).toBe(true);
+    expect(world().state.pendingEvents).toEqual([]);
+  });
+});

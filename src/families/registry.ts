@@ -230,7 +230,7 @@ export async function settleRequest(ctx: Context<unknown>): Promise<void> {
 }
 
 /** The events of the change under way not yet handed to subscribers, of one kind. */
-export function pendingEvents<K extends EventKind>(ctx: Context<unknown>, kind: K): DomainEvent<K>[] {
+function pendingEvents<K extends EventKind>(ctx: Context<unknown>, kind: K): DomainEvent<K>[] {
   return ctx.state.pendingEvents.filter((e) => e.kind === kind) as unknown as DomainEvent<K>[];
 }
 

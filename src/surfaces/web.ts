@@ -6,7 +6,8 @@ import { gitlabCaller } from '../http/auth.js';
 import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
-import { OPERATIONS } from '../families/registry.js';
+import { OPERATIONS, settle } from '../families/registry.js';
+import type { Context } from '../families/define.js';
 
 export function webSurface(routes: readonly RouteDef[]): Surface {
   return {
@@ -20,5 +21,6 @@ export function webSurface(routes: readonly RouteDef[]): Surface {
     journaled: true,
     notFound: (path) => (path.startsWith('/api/v3') ? apiV3Gone() : routeNotFound()),
     renderError: renderApiError,
+    afterAnswer: (ctx) => settle(ctx as unknown as Context),
   };
 }
