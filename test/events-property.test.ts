@@ -17,7 +17,8 @@ type Op =
   | { kind: 'tag'; who: Who; name: 't1' | 't2' }
   | { kind: 'milestone'; who: Who; title: 'm1' | 'm2' }
   | { kind: 'close'; who: Who; title: 'm1' | 'm2'; close: boolean }
-  | { kind: 'member'; add: boolean };
+  | { kind: 'member'; add: boolean }
+  | { kind: 'tick'; days: number };
 
 const who = fc.constantFrom(...USERS);
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -27,6 +28,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('milestone' as const), who, title: fc.constantFrom('m1' as const, 'm2' as const) }),
   fc.record({ kind: fc.constant('close' as const), who, title: fc.constantFrom('m1' as const, 'm2' as const), close: fc.boolean() }),
   fc.record({ kind: fc.constant('member' as const), add: fc.boolean() }),
+  // The clock moves on by whole days (or, rarely, back): the days of `before` and `after`.
+  fc.record({ kind: fc.constant('tick' as const), days: fc.integer({ min: -1, max: 2 }) }),
 );
 
 /** What the model expects GET /projects/:id/events to list for one event. */
@@ -36,6 +39,8 @@ interface Expected {
   target_type: string | null;
   ref?: string;
   commit_count?: number;
+  /** The UTC day it happened on (not listed; what the date filters read). */
+  day: number;
 }
 
 /** The model: branches, tags, milestones and the outsider's membership; each op either fails or adds its events. */
@@ -44,43 +49,51 @@ class Model {
   tags = new Set<string>();
   milestones = new Map<string, 'active' | 'closed'>();
   member = false;
+  day = 0;
   events: Expected[] = [];
+
+  #push(e: Omit<Expected, 'day'>): void {
+    this.events.push({ ...e, day: this.day });
+  }
 
   apply(o: Op): boolean {
     switch (o.kind) {
+      case 'tick':
+        this.day += o.days;
+        return true;
       case 'commit':
         if (o.clash || !this.branches.has(o.branch)) return false;
-        this.events.push({ action_name: 'pushed to', author_username: o.who, target_type: null, ref: o.branch, commit_count: 1 });
+        this.#push({ action_name: 'pushed to', author_username: o.who, target_type: null, ref: o.branch, commit_count: 1 });
         return true;
       case 'branch':
         if (o.create === this.branches.has('topic')) return false;
         if (o.create) this.branches.add('topic');
         else this.branches.delete('topic');
-        this.events.push({ action_name: o.create ? 'pushed new' : 'deleted', author_username: o.who, target_type: null, ref: 'topic', commit_count: 0 });
+        this.#push({ action_name: o.create ? 'pushed new' : 'deleted', author_username: o.who, target_type: null, ref: 'topic', commit_count: 0 });
         return true;
       case 'tag':
         if (this.tags.has(o.name)) return false;
         this.tags.add(o.name);
-        this.events.push({ action_name: 'pushed new', author_username: o.who, target_type: null, ref: o.name, commit_count: 1 });
+        this.#push({ action_name: 'pushed new', author_username: o.who, target_type: null, ref: o.name, commit_count: 1 });
         return true;
       case 'milestone':
         if (this.milestones.has(o.title)) return false;
         this.milestones.set(o.title, 'active');
-        this.events.push({ action_name: 'opened', author_username: o.who, target_type: 'Milestone' });
+        this.#push({ action_name: 'opened', author_username: o.who, target_type: 'Milestone' });
         return true;
       case 'close': {
         const state = this.milestones.get(o.title);
         if (state === undefined) return false;
         const next = o.close ? 'closed' : 'active';
         // An update that changes no state records none.
-        if (state !== next) this.events.push({ action_name: o.close ? 'closed' : 'opened', author_username: o.who, target_type: 'Milestone' });
+        if (state !== next) this.#push({ action_name: o.close ? 'closed' : 'opened', author_username: o.who, target_type: 'Milestone' });
         this.milestones.set(o.title, next);
         return true;
       }
       case 'member':
         if (o.add === this.member) return false;
         this.member = o.add;
-        this.events.push({ action_name: o.add ? 'joined' : 'left', author_username: OUTSIDER, target_type: null });
+        this.#push({ action_name: o.add ? 'joined' : 'left', author_username: OUTSIDER, target_type: null });
         return true;
     }
   }
@@ -126,6 +139,9 @@ let counter = 0;
 async function run(o: Op): Promise<boolean> {
   let res: Response;
   switch (o.kind) {
+    case 'tick':
+      emulator.clock.set(emulator.clock.now() + o.days * 86_400_000);
+      return true;
     case 'commit':
       res = await call('POST', '/repository/commits', o.who, {
         branch: o.branch,
@@ -161,6 +177,7 @@ describe('the event stream', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 14 }), async (ops) => {
         emulator.restore(seeded);
+        emulator.clock.set(NOW);
         milestoneIds.clear();
         const model = new Model();
         for (const o of ops) expect(await run(o), JSON.stringify(o)).toBe(model.apply(o));
@@ -171,10 +188,20 @@ describe('the event stream', () => {
           author_username: e.author_username,
           target_type: e.target_type,
           ...(e.push_data ? { ref: e.push_data.ref, commit_count: e.push_data.commit_count } : {}),
-        }))).toEqual(model.events);
+        }))).toEqual(model.events.map(({ day: _day, ...e }) => e));
         const ids = listed.map((e) => e.id);
         expect(ids).toEqual([...ids].sort((a, b) => a - b));
         expect(new Set(ids).size).toBe(ids.length);
+        // Whole days between `after` and `before` (each excluded), newest first, a page at a time, X-Total counting them.
+        const day = (d: number) => new Date(Date.parse(NOW) + d * 86_400_000).toISOString().slice(0, 10);
+        for (const [after, before] of [[-1, 1], [0, 3], [1, undefined], [undefined, 1]] as const) {
+          const query = `${after !== undefined ? `&after=${day(after)}` : ''}${before !== undefined ? `&before=${day(before)}` : ''}`;
+          const want = model.events.filter((e) => (after === undefined || e.day > after) && (before === undefined || e.day < before)).reverse();
+          const first = await call('GET', `/events?per_page=3${query}`, 'ann');
+          expect(first.headers.get('x-total'), query).toBe(String(want.length));
+          const second = (await (await call('GET', `/events?per_page=3&page=2${query}`, 'ann')).json()) as any[];
+          expect(second.map((e) => e.action_name), query).toEqual(want.slice(3, 6).map((e) => e.action_name));
+        }
       }),
       { numRuns: 40 },
     );

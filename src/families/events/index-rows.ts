@@ -1,7 +1,8 @@
-// The events API's indexes, as GitLab's events table is indexed by project, action, target type
-// and author: the ids of the stream's events that are GitLab rows, newest last, so a page of a
-// project's events reads that page and X-Total is a table's size, whatever the log holds. Kept
-// by a subscriber of each kind that makes a row; an event the log drops leaves them too.
+// The events API's indexes, as GitLab's events table is indexed by project, action, target type,
+// author and creation time: the ids of the stream's events that are GitLab rows, newest last,
+// so a page of a project's events reads that page and X-Total is a table's size (or the sum of
+// its days' sizes), whatever the log holds. Kept by a subscriber of each kind that makes a row;
+// an event the log drops leaves them too.
 import type { Draft } from 'immer';
 import { emptyTable, tdel, tget, tset, type Table } from '../../store/table.js';
 import type { Context } from '../define.js';
@@ -9,14 +10,28 @@ import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import { rowOf, type EventRow } from './rows.js';
 
-/** The index keys a row is listed under: its project, with or without its action and its target type; its author. */
-function keysOf(row: EventRow): string[] {
+const DAY = 86_400_000;
+/** The UTC day of a time, as a number: what `before` and `after` compare. */
+export const dayOf = (at: number) => Math.floor(at / DAY);
+
+/** A row's keys in its project: all its rows, those of its action, of its target type, of both. */
+function projectKeys(row: EventRow): string[] {
   const type = row.target?.type ?? '';
-  return [
-    projectKey(row.projectId), projectKey(row.projectId, { action: row.action }), projectKey(row.projectId, { targetType: type }),
-    projectKey(row.projectId, { action: row.action, targetType: type }), ...(row.authorId === null ? [] : [authorKey(row.authorId)]),
-  ];
+  const p = row.projectId;
+  return [projectKey(p), projectKey(p, { action: row.action }), projectKey(p, { targetType: type }), projectKey(p, { action: row.action, targetType: type })];
 }
+
+/** The index keys a row is listed under: each project key, and each with the row's day; its author. */
+function keysOf(row: EventRow): string[] {
+  const day = dayOf(row.event.at);
+  const keys = projectKeys(row);
+  return [...keys, ...keys.map((k) => dayKey(k, day)), ...(row.authorId === null ? [] : [authorKey(row.authorId)])];
+}
+
+/** The rows of a project key on one day. */
+export const dayKey = (key: string, day: number) => `${key}:d${day}`;
+/** The days a project key has rows on (day -> day, so they iterate in order). */
+export const daysKey = (key: string) => `${key}:days`;
 
 /** The key of a project's rows, of one action and (or) one target type. */
 export const projectKey = (projectId: number, by: { action?: string; targetType?: string } = {}) =>
@@ -28,16 +43,23 @@ export function indexRow(ctx: Context<unknown>, e: StoredEvent): void {
   const row = rowOf(e);
   if (!row) return;
   ctx.update((draft) => {
-    const index = (draft as State).eventRows;
-    for (const key of keysOf(row)) {
-      let ids = tget(index, key);
-      if (!ids) {
-        tset(index, key, emptyTable<number>());
-        ids = tget(index, key)!;
-      }
-      tset(ids, e.id, e.id);
-    }
+    const d = draft as State;
+    const day = dayOf(e.at);
+    for (const key of keysOf(row)) tset(tableOf(d, key), e.id, e.id);
+    for (const key of projectKeys(row)) tset(tableOf(d, daysKey(key)), day, day);
+    // Days find a project's rows only while its rows come in time order (a clock set back breaks it).
+    const last = tget(d.eventTimes, row.projectId);
+    tset(d.eventTimes, row.projectId, { lastAt: Math.max(last?.lastAt ?? e.at, e.at), ordered: (last?.ordered ?? true) && e.at >= (last?.lastAt ?? e.at) });
   });
+}
+
+function tableOf(d: State, key: string): Table<number> {
+  let ids = tget(d.eventRows, key);
+  if (!ids) {
+    tset(d.eventRows, key, emptyTable<number>());
+    ids = tget(d.eventRows, key)!;
+  }
+  return ids;
 }
 
 /** An event the log dropped leaves the indexes (and its push payload). */
@@ -52,6 +74,17 @@ export function forgetRow(draft: Draft<State>, e: StoredEvent): void {
     tdel(ids, e.id);
     if (ids.size === 0) tdel(d.eventRows, key);
   }
+  const day = dayOf(e.at);
+  for (const key of projectKeys(row)) {
+    const days = tget(d.eventRows, daysKey(key));
+    if (days && !tget(d.eventRows, dayKey(key, day))) {
+      tdel(days, day);
+      if (days.size === 0) tdel(d.eventRows, daysKey(key));
+    }
+  }
 }
+
+/** Whether a project's rows came in time order, so its days find them. */
+export const inTimeOrder = (state: State, projectId: number): boolean => tget(state.eventTimes, projectId)?.ordered ?? true;
 
 export const rowIds = (state: State, key: string): Table<number> | undefined => tget(state.eventRows, key);

@@ -13,6 +13,8 @@ export interface EventsSlice {
   pushPayloads: Table<PushPayload>;
   /** The ids of the log's events that are GitLab rows, by project (and action, and target type) and by author: see index-rows.ts. */
   eventRows: Table<Table<number>>;
+  /** Project id -> the time of its newest row, and whether its rows came in time order. */
+  eventTimes: Table<{ lastAt: number; ordered: boolean }>;
 }
 
 /** `emulator.events`: the stream as a test reads it. */
@@ -31,7 +33,7 @@ export const events: Family<EventsSlice, FixtureParts, { handle: EventsMembers }
         [...tvalues(host.state().events)].filter((e) => kinds.length === 0 || (kinds as EventKind[]).includes(e.kind)) as unknown as StoredEvent<K>[],
     },
   }),
-  state: () => ({ pushPayloads: emptyTable(), eventRows: emptyTable() }),
+  state: () => ({ pushPayloads: emptyTable(), eventRows: emptyTable(), eventTimes: emptyTable() }),
   routes: eventRoutes,
   on: {
     push: async (ctx: Context<unknown>, e: StoredEvent<'push'>) => {

@@ -14,7 +14,7 @@ import { canReadProfile, visibleUser } from '../users/index.js';
 import { project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { eventEntity } from './entity.js';
-import { authorKey, projectKey, rowIds } from './index-rows.js';
+import { authorKey, dayKey, dayOf, daysKey, inTimeOrder, projectKey, rowIds } from './index-rows.js';
 import { ACTIONS, rowOf, TARGET_TYPES, type EventRow } from './rows.js';
 
 const FILTERS = {
@@ -67,22 +67,38 @@ function render(ctx: Context<unknown>, rows: readonly EventRow[]): Reply {
 const page = (ctx: Context<unknown>, all: EventRow[]): Reply => render(ctx, ctx.paginate(all));
 
 /**
- * A project's events: an index names exactly the rows of each `action` and `target_type`, so
- * without dates its size is X-Total and the page reads only its own ids; dates walk it.
+ * A project's events: an index names exactly the rows of each `action` and `target_type`, and
+ * of each day, so X-Total is a table's size (or its days' sizes) and the page reads only its own
+ * ids. A project whose rows did not come in time order walks its rows for dates instead.
  */
 function projectPage(ctx: Context<Filters & PageInput>, projectId: number): Reply {
   const f = ctx.params;
-  const type = f.target_type !== undefined ? TARGET_TYPES[f.target_type] : undefined;
-  const ids = rowIds(ctx.state, projectKey(projectId, { action: f.action, targetType: type }));
-  if (f.before !== undefined || f.after !== undefined) return page(ctx, walk(ctx, idsOf(ids, 'desc'), f));
-  Object.assign(ctx.responseHeaders, offsetHeaders(ids?.size ?? 0, f, ctx.linkBase));
+  const state = ctx.state;
+  const key = projectKey(projectId, { action: f.action, targetType: f.target_type !== undefined ? TARGET_TYPES[f.target_type] : undefined });
+  let tables: Table<number>[];
+  if (f.before === undefined && f.after === undefined) tables = [rowIds(state, key)].filter((t) => t !== undefined);
+  else if (!inTimeOrder(state, projectId)) return page(ctx, walk(ctx, idsOf(rowIds(state, key), 'desc'), f));
+  else {
+    // created_at > after.end_of_day and < before.beginning_of_day: whole days between them.
+    const from = f.after !== undefined ? dayOf(Date.parse(`${f.after}T00:00:00Z`)) + 1 : -Infinity;
+    const to = f.before !== undefined ? dayOf(Date.parse(`${f.before}T00:00:00Z`)) - 1 : Infinity;
+    tables = [...idsOf(rowIds(state, daysKey(key)), f.sort)].filter((d) => d >= from && d <= to).map((d) => rowIds(state, dayKey(key, d))!);
+  }
+  Object.assign(ctx.responseHeaders, offsetHeaders(tables.reduce((n, t) => n + t.size, 0), f, ctx.linkBase));
   const { page: n, perPage } = pageRequest(f);
   const rows: EventRow[] = [];
   let skip = (n - 1) * perPage;
-  for (const id of idsOf(ids, f.sort)) {
-    if (skip-- > 0) continue;
+  for (const table of tables) {
+    if (skip >= table.size) {
+      skip -= table.size;
+      continue;
+    }
+    for (const id of idsOf(table, f.sort)) {
+      if (skip-- > 0) continue;
+      if (rows.length === perPage) break;
+      rows.push(rowOf(tget(state.events, id)!)!);
+    }
     if (rows.length === perPage) break;
-    rows.push(rowOf(tget(ctx.state.events, id)!)!);
   }
   return render(ctx, rows);
 }
