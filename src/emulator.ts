@@ -4,7 +4,7 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { API_ROUTES, emptyState, familyHandles, keepEvents, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, familyHandles, keepEvents, loadFamilies, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
 import type { Host } from './families/define.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
@@ -289,7 +289,7 @@ export class Emulator {
 
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  await loadVolumes();
+  await Promise.all([loadVolumes(), loadFamilies()]);
   const emulator = new Emulator(options);
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();

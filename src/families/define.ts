@@ -85,6 +85,8 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
     /** An event the stream's log drops (its oldest, past the log's limit): what the family keeps of it goes too. */
     event?(draft: Draft<State>, event: StoredEvent): void;
   };
+  /** What it loads before the first emulator serves (a library too costly for the package's import); `createEmulator` awaits it. */
+  readonly load?: () => Promise<void>;
   /** Its subscribers to the event stream (src/families/stream.ts), run in the list's order. */
   readonly on?: Subscribers;
   /**

@@ -48,6 +48,10 @@ export const NOTEABLE_TYPES: readonly NoteableType[] = (() => {
   return [...owners.keys()] as NoteableType[];
 })();
 
+/** What every family loads before the first emulator serves (`load`), once. */
+let loaded: Promise<unknown> | undefined;
+export const loadFamilies = (): Promise<unknown> => (loaded ??= Promise.all(families.flatMap((f) => (f.load ? [f.load()] : []))));
+
 /** An empty world: the shared records and every family's empty slice. */
 export function emptyState(seed = 1): State {
   const state = Object.assign(emptyCoreState(seed), emptyStream());

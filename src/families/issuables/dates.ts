@@ -1,10 +1,16 @@
 // Dates as ActiveRecord casts a string into a date column (the milestones family's castDate:
 // `YYYY-MM-DD`, or a timestamp that starts with one; what it cannot read becomes nil), and dates
 // as quick actions read them with Chronic (chrono-node's casual English parser).
-import * as chrono from 'chrono-node/en';
 import { castDate } from '../milestones/index.js';
 
 export const castDateLike = castDate;
+
+/** chrono-node, loaded with the first emulator (`load` in the declaration): importing it costs ~30 ms the package's import should not pay. */
+let chrono: typeof import('chrono-node/en') | undefined;
+
+export async function loadDates(): Promise<void> {
+  chrono ??= await import('chrono-node/en');
+}
 
 /** Words that turn Chronic to the past (`last monday`, `2 days ago`); anything else is read as the next such day. */
 const PAST = /\b(?:last|ago|yesterday|previous|before)\b/i;
@@ -15,6 +21,7 @@ const PAST = /\b(?:last|ago|yesterday|previous|before)\b/i;
  * from now (`in 2 days`), in UTC; null when it names no date.
  */
 export function chronicDate(text: string, now: number): string | null {
+  if (!chrono) throw new Error('dates are read before the issuables family loaded chrono-node: create emulators with createEmulator');
   const d = chrono.casual.parseDate(text, { instant: new Date(now), timezone: 0 }, { forwardDate: !PAST.test(text) });
   return d ? d.toISOString().slice(0, 10) : null;
 }

@@ -4,11 +4,13 @@
 // registers it (registerIssuable, registerSocial) and declares its routes from the factories
 // here (socialRoutes, eventRoutes).
 import { defineFamily, type Family } from '../define.js';
+import { loadDates } from './dates.js';
 import { todoRoutes } from './social-routes.js';
 import { emptyIssuablesSlice, type IssuablesSlice } from './store.js';
 
 export const issuables: Family<IssuablesSlice> = defineFamily({
   name: 'issuables',
+  load: loadDates,
   state: emptyIssuablesSlice,
   routes: todoRoutes,
 });
