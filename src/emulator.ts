@@ -4,8 +4,8 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { API_ROUTES, emptyState, familyHandles, keepEvents, loadFamilies, OPERATIONS, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
-import type { Host } from './families/define.js';
+import { API_ROUTES, emptyState, familyHandles, hasUnsettled, keepEvents, loadFamilies, OPERATIONS, settle, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import type { Context, Host } from './families/define.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
@@ -147,6 +147,7 @@ export class Emulator {
           out = recipe(draft);
           keepEvents(draft, clock.now());
         });
+        this.#settleSoon();
         return out;
       },
       now: () => clock.now(),
@@ -173,9 +174,24 @@ export class Emulator {
       observe: logger(options.log),
       onUnknownRoute: options.onUnknownRoute,
     });
+    // Timed work the clock ran (the scheduler listens first) may have kept events for subscribers.
+    this.clock.onChange(() => this.#settleSoon());
     const members = Object.getOwnPropertyDescriptors(familyHandles(host));
     for (const name of Object.keys(members)) if (name in this) throw new EmulatorError(`a family's handle gives the emulator '${name}', which it has`);
     Object.defineProperties(this, members);
+  }
+
+  /**
+   * Hands what timed work or a test handle kept to its subscribers, in a transaction of its own,
+   * at once: every request that follows waits for it.
+   */
+  #settleSoon(): void {
+    if (hasUnsettled(this.store.state)) void this.#pipeline.detach((ctx) => settle(ctx as unknown as Context<unknown>));
+  }
+
+  /** Resolves once what happened outside requests (timed work, test handles) has reached its subscribers. */
+  settled(): Promise<void> {
+    return this.#pipeline.detach(async () => {});
   }
 
   /** The world as it is now (read-only). */
@@ -273,7 +289,9 @@ export class Emulator {
 
   /** Runs every scheduled task, moving the clock forward to each one's time. Returns how many ran. */
   runUntilIdle(): number {
-    return this.#scheduler.runUntilIdle();
+    const ran = this.#scheduler.runUntilIdle();
+    this.#settleSoon();
+    return ran;
   }
 
   /**

@@ -262,6 +262,9 @@ describe('the stream as a test reads it (emulator.events)', () => {
       ['pipeline.status', 'pending', 'failed', devId],
     ]);
     expect(world().events.list('job.status').at(-1)).toMatchObject({ jobId: retried.id });
+    // What the handle did reached its subscribers in a transaction of its own, before the next request.
+    await world().settled();
+    expect(world().state.unsettled).toEqual([]);
     expect(world().events.list().every((e, i, all) => i === 0 || e.id > all[i - 1]!.id)).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordO
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import type { ControlRoute } from '../http/control-route.js';
+import { tget } from '../store/table.js';
 import { emptyCoreState, type Task } from '../store/state.js';
 import type { Context, Family, FixtureParts, GitPart, Host, Operations, PushRun, RefRule, SeedRun, ServedRepository, TaskContext, TaskDef } from './define.js';
 import type { Command, Outcome } from '../git/transfer.js';
@@ -220,12 +221,29 @@ const MAX_ROUNDS = 20;
  * none is pending.
  */
 export async function settle(ctx: Context<unknown>): Promise<void> {
+  // What timed work or a test handle kept since, first: it happened before this request's change.
+  if (ctx.state.unsettled.length > 0) {
+    const ids = ctx.state.unsettled;
+    ctx.update((draft) => void (draft.unsettled = []));
+    for (const id of ids) {
+      const event = tget(ctx.state.events, id);
+      if (event) await react(ctx, event);
+    }
+  }
   for (let round = 0; ctx.state.pendingEvents.length > 0; round++) {
     if (round === MAX_ROUNDS) throw new EmulatorError(`events kept causing events for ${MAX_ROUNDS} rounds: a subscriber loops`);
     const events = ctx.update((draft) => logEvents(draft, ctx.user?.id ?? null, ctx.now()));
-    for (const event of events) for (const reaction of REACTIONS.get(event.kind) ?? []) await reaction(ctx, event);
+    for (const event of events) await react(ctx, event);
   }
 }
+
+/** Hands an event to its subscribers, in the list's order. */
+async function react(ctx: Context<unknown>, event: StoredEvent): Promise<void> {
+  for (const reaction of REACTIONS.get(event.kind) ?? []) await reaction(ctx, event);
+}
+
+/** Whether the world holds events kept outside a request that no subscriber has been handed (`settle` hands them). */
+export const hasUnsettled = (state: State): boolean => state.unsettled.length > 0;
 
 /** Settles an answered API request: its `request` subscribers (activity), then its events. */
 export async function settleRequest(ctx: Context<unknown>): Promise<void> {
@@ -258,11 +276,11 @@ export function runTask(draft: Draft<State>, task: Task, now: number): void {
 
 /**
  * Keeps in the log what a change made outside a request emitted (timed work, a test handle),
- * by nobody, so no later request takes it for its own. Such events are not handed to
- * subscribers: they run inside a request's transaction.
+ * by nobody, so no later request takes it for its own; its subscribers are handed it by the
+ * next settle (a request's, or the one the facade runs on its own at once).
  */
 export function keepEvents(draft: Draft<State>, now: number): void {
-  if (draft.pendingEvents.length > 0) logEvents(draft, null, now);
+  if (draft.pendingEvents.length > 0) draft.unsettled.push(...logEvents(draft, null, now).map((e) => e.id));
 }
 
 /** The pending events, kept in the log as `actorId`'s; what the log drops, each family forgets. */

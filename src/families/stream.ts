@@ -88,10 +88,12 @@ export interface StreamSlice {
   pendingEvents: DomainEvent[];
   /** The last events, by id (oldest dropped past the log's limit); readers keep their own indexes (`forget.event`). */
   events: Table<StoredEvent>;
+  /** Ids of events kept outside a request (timed work, a test handle) that no subscriber has been handed yet. */
+  unsettled: number[];
 }
 
 export function emptyStream(): StreamSlice {
-  return { pendingEvents: [], events: emptyTable() };
+  return { pendingEvents: [], events: emptyTable(), unsettled: [] };
 }
 
 /** How many events the log keeps: the newest, as GitLab prunes old events (it keeps three years). */

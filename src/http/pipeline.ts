@@ -125,6 +125,8 @@ export class Pipeline {
   #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
   #surfaces: readonly Surface[];
+  /** Work started outside any request (see `detach`); every request waits for it first. */
+  #detached: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: PipelineDeps) {
     this.#surfaces = [...deps.surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
@@ -137,6 +139,7 @@ export class Pipeline {
 
   /** One request as the doors read and write it: no fetch objects unless the door has them. */
   async answer(request: Incoming): Promise<Rendered> {
+    await this.#detached;
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -203,6 +206,41 @@ export class Pipeline {
       }
       if (outcome.noRoute) this.#unknownRoute(method, url);
       return response;
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Runs `work` as a transaction of its own, outside any request: under the write lock, over a
+   * context with no caller, committed if the world did not move meanwhile (else run again on the
+   * new world, three times at most). Every request that arrives afterwards waits for it, so what
+   * it does is seen by the next request whatever its method. A failure is reported on the
+   * console; what the work did not commit stays for the next request to do.
+   */
+  detach(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+    return (this.#detached = this.#detached.then(() => this.#runDetached(work)).catch((e) => {
+      console.error(`[gitlab-emulator] work outside a request failed: ${describe(e)}`);
+    }));
+  }
+
+  async #runDetached(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+    const release = await this.#takeLock();
+    try {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const state = this.deps.store.state;
+        const origin = this.deps.externalUrl ?? 'http://localhost';
+        const url = new URL(`${origin}/-/emulator`);
+        const request: Incoming = { method: 'POST', url: url.href, headers: new Headers(), body: null };
+        const ctx = new Context(state, this.deps.env, request, url, {}, {}, ANONYMOUS, origin, { base: url.href, params: {} });
+        await work(ctx as Context<unknown, CoreState>);
+        if (ctx.state === state) return;
+        if (this.deps.store.state === state) {
+          this.deps.store.state = ctx.state;
+          ctx.committed();
+          return;
+        }
+      }
     } finally {
       release();
     }
