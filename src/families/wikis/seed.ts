@@ -1,16 +1,14 @@
 // The fixture's `wiki` part of groups and projects: pages committed one by one, by their
-// `author` (default: the project's creator, or for a group the first administrator), with
-// the same title rules and validations as the API.
-import { EmulatorError, invalidFixture } from '../../core/errors.js';
+// `author` (default: the project's creator, or for a group the first administrator), through
+// the same service as the API.
+import { ApiError, EmulatorError, invalidFixture } from '../../core/errors.js';
 import type { Infer } from '../../core/schema.js';
 import type { User } from '../../store/state.js';
-import { pset, tget, tset, tvalues } from '../../store/table.js';
-import { emptyRepository, personOf, writeFileCommit } from '../repositories/index.js';
-import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type SeedRun } from '../define.js';
-import type { State } from '../world.js';
-import type { WikiFormat, WikiPage } from './records.js';
-import { commitsTable, isFormat, objectsKey, pageKey, pagePath, pagesTable, reposTable, sluggify, squishTitle, validatePage, type WikiOwner } from './rules.js';
-import { ids, WIKI_DEFAULT_BRANCH } from './service.js';
+import { tget, tvalues } from '../../store/table.js';
+import { objectsOf } from '../repositories/index.js';
+import { fixtureGroupPath, fixtureProjectPath, groupWhere, projectWhere, type GitWork, type SeedRun } from '../define.js';
+import { isFormat, type WikiOwner } from './rules.js';
+import { createPage } from './service.js';
 import type { wikiPageSchema, wikisSchema } from './schema.js';
 
 export type FixtureWikiPage = Infer<typeof wikiPageSchema>;
@@ -50,49 +48,24 @@ export async function seedWikis(s: SeedRun): Promise<void> {
   for (const job of jobs) await seedWiki(s, job);
 }
 
+/** Each page through WikiPages::CreateService, as the API makes them, by its author; a page it refuses is the fixture's mistake. */
 async function seedWiki(s: SeedRun, job: Job): Promise<void> {
-  const key = objectsKey(job.owner);
-  const refs = tget(s.state.repositories, key);
-  // A project's wiki writes to its project's storage (a new one when the project has none).
-  const storage = refs?.storage ?? s.git.allocate();
-  const objects = s.git.storage(storage);
-  const pages = new Map<string, { slug: string; format: WikiFormat }>();
-  const commits: string[] = [];
-  let head: string | null = null;
   for (const page of job.pages) {
     const where = `${job.where}: wiki page '${page.title}'`;
     const format = page.format ?? 'markdown';
     if (!isFormat(format)) throw invalidFixture(where, { format: ['is not one of markdown, rdoc, asciidoc, org'] });
-    const title = squishTitle(page.title);
-    const errors = validatePage(title, page.content);
-    const slug = sluggify(title);
-    if (slug === '' && !errors.title) errors.title = ["can't be blank"];
-    if (pages.has(pageKey(slug))) (errors.base ??= []).push('Duplicate page: A page with that title already exists');
-    if (Object.keys(errors).length) throw invalidFixture(where, errors);
-    const who = personOf(authorOf(s, job, page, where));
-    head = await writeFileCommit(objects, head, {
-      message: `${authorOf(s, job, page, where).username} created page: ${title}`,
-      author: who,
-      committer: who,
+    const work: GitWork = {
+      state: s.state,
+      user: authorOf(s, job, page, where),
       now: s.now,
-      actions: [{ action: 'create', path: pagePath(slug, format), content: new TextEncoder().encode(page.content) }],
-    });
-    commits.push(head);
-    pages.set(pageKey(slug), { slug, format });
-  }
-  if (head === null) return;
-  const tip = head;
-  s.update((draft) => {
-    const d = draft as State;
-    const existing = tget(d.repositories, key);
-    if (existing) existing.seen = objects.store.count;
-    else tset(d.repositories, key, { ...emptyRepository(), storage, seen: objects.store.count });
-    const o = job.owner;
-    tset(reposTable(d, o), o.id, { head: tip, branch: WIKI_DEFAULT_BRANCH });
-    for (const sha of commits) pset(commitsTable(d, o), o.id, sha, s.now);
-    for (const [k, p] of pages) {
-      const record: WikiPage = { path: pagePath(p.slug, p.format), format: p.format, metaId: ids.next(d, 'wiki_page_meta') };
-      pset(pagesTable(d, o), o.id, k, record);
+      git: (key) => objectsOf({ db: s.git, state: s.state, update: (recipe) => s.update(recipe), current: () => s.state }, { id: key }),
+    };
+    try {
+      s.update(await createPage(work, job.owner, { title: page.title, content: page.content, format }));
+    } catch (e) {
+      const errors = e instanceof ApiError ? (e.body as { message?: unknown }).message : undefined;
+      if (typeof errors === 'object' && errors !== null) throw invalidFixture(where, errors as Record<string, string[]>);
+      throw e;
     }
-  });
+  }
 }
