@@ -2,8 +2,10 @@
 // with its shebang, and the fixtures; every entry package.json names is in it. Installing from
 // git builds on `prepare`, so `dist/` is there too; `npm start` runs the built CLI.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 
@@ -65,6 +67,36 @@ describe('the package', () => {
     expect(paths).toContain('README.md');
     expect(paths.filter((p) => /^(src|test|bench|scripts|node_modules)\//.test(p))).toEqual([]);
     expect(readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  }, 120_000);
+
+  it('its published types give a consumer the world, the fixture and the test handles, from an ES module and from CommonJS', () => {
+    ensureBuilt();
+    // A project that installed the package: node_modules/gitlab-emulator is this folder, read through package.json's exports.
+    const dir = mkdtempSync(join(tmpdir(), 'gle-types-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(ROOT, join(dir, 'node_modules', 'gitlab-emulator'), 'dir');
+    symlinkSync(join(ROOT, 'node_modules', '@types'), join(dir, 'node_modules', '@types'), 'dir');
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    const body = `
+      const fixture: Fixture = { users: [{ username: 'dev' }], projects: [{ namespace: 'dev', path: 'app', wiki: [{ title: 'Home', content: 'hi' }], issues: [{ title: 'First' }] }] };
+      export async function use(): Promise<number> {
+        const emulator = await createEmulator({ fixture });
+        const pipeline = emulator.ci('dev/app').pipeline({ ref: 'main' });
+        const pushes: StoredEvent<'push'>[] = emulator.events.list('push');
+        const state: State = emulator.state;
+        await emulator.settled();
+        return pipeline.id + pushes.length + state.events.size + emulator.moves.list().length;
+      }`;
+    writeFileSync(join(dir, 'esm.mts'), `import { createEmulator, type Fixture, type State, type StoredEvent } from 'gitlab-emulator';\n${body}`);
+    writeFileSync(join(dir, 'cjs.cts'), `import { createEmulator, type Fixture, type State, type StoredEvent } from 'gitlab-emulator';\n${body}`);
+    const options: ts.CompilerOptions = {
+      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true, noEmit: true, skipLibCheck: true, types: ['node'], lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    };
+    const files = [join(dir, 'esm.mts'), join(dir, 'cjs.cts')];
+    const program = ts.createProgram(files, options);
+    const problems = files.flatMap((f) => ts.getPreEmitDiagnostics(program, program.getSourceFile(f)).map((d) => `${f.slice(dir.length)}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`));
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it('the built CLI answers --version from package.json', () => {
