@@ -1,6 +1,7 @@
 // The family contract. A family is one folder under src/families/ whose index.ts declares it
-// with `defineFamily`; src/families/index.ts lists them, and the world's type, the fixture's
-// type, the router, the seed phases and the task table are all derived from that list.
+// with `defineFamily` and adds its slice and fixture parts to the world's open interfaces
+// (world.ts); src/families/index.ts lists them, and the router, the seed phases and the task
+// table are derived from that list.
 import { current, isDraft, type Draft } from 'immer';
 import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../git/objects.js';
 import type { Advertised, Command, Outcome, PushObjects } from '../git/transfer.js';
@@ -12,19 +13,17 @@ import { findGroup, findProject } from '../http/resolve.js';
 import { route as declareRoute, type Resolver, type RouteDef, type Scope } from '../http/route.js';
 import type { ParamSpec } from '../http/params.js';
 import type { ControlRoute } from '../http/control-route.js';
-import type { ObjectSchema } from '../core/schema.js';
+import type { ObjectSchema, Typed } from '../core/schema.js';
 import { coreIds, type CoreState, type Namespace, type Project, type Token, type User } from '../store/state.js';
 import { addTask } from '../store/scheduler.js';
-import type { Fixture, SeedHandles, State } from './world.js';
+import type { FamilyHandles, Fixture, FixtureGroup, FixtureProject, FixtureUser, NoteableType, SeedHandles, State } from './world.js';
 import type { EventKind, PushChange, StoredEvent } from './stream.js';
 
-/** The parts of a fixture a family adds: top-level keys, and fields of each user, group and project. */
-export interface FixtureParts {
-  top?: object;
-  user?: object;
-  group?: object;
-  project?: object;
-}
+/**
+ * The description of the fields a family adds to one kind of a fixture's records: what it accepts
+ * must be part of that record's type, so a description fits the part the family declared.
+ */
+type PartSchema<R> = ObjectSchema & Typed<Partial<R>>;
 
 /** What a seed phase sees: the fixture, the handles made so far, and the world being built. */
 export interface SeedRun {
@@ -69,7 +68,7 @@ export type Reaction<K extends EventKind> = (ctx: Context<unknown>, event: Store
 /** A family's subscribers, by kind; `request` is the answered request itself (2xx, any surface that settles), which the stream does not keep. */
 export type Subscribers = { readonly [K in EventKind]?: Reaction<K> } & { readonly request?: (ctx: Context<unknown>) => void | Promise<void> };
 
-export interface Family<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}> {
+export interface Family<S extends object = object> {
   /** As the spec names the family. */
   readonly name: string;
   /** Its slice of the world, empty: top-level keys no other family uses. */
@@ -95,14 +94,19 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
    */
   readonly postReceive?: (ctx: Context<unknown>, pushes: readonly PushChange[], options: readonly string[]) => Promise<string[]>;
   /** The description of its fixture parts, validated before any seed phase runs (src/core/schema.ts). */
-  readonly schema?: { readonly [K in keyof FixtureParts]?: ObjectSchema };
+  readonly schema?: {
+    readonly top?: PartSchema<Fixture>;
+    readonly user?: PartSchema<FixtureUser>;
+    readonly group?: PartSchema<FixtureGroup>;
+    readonly project?: PartSchema<FixtureProject>;
+  };
   // ---- What the family gives the facade, the control API and the doors (see the block below) ----
   /**
    * Its test handle: members the emulator gains (`emulator.ci(project)`, `emulator.moves`), made
-   * once per emulator over the facade's host. Their type is `T['handle']`, which the `Emulator`
-   * type gains.
+   * once per emulator over the facade's host. The family adds their types to `FamilyHandles`,
+   * which the `Emulator` type extends.
    */
-  readonly handle?: (host: Host) => HandleOf<T>;
+  readonly handle?: (host: Host) => Partial<FamilyHandles>;
   /**
    * Its endpoints of the control API (`/-/emulator/<endpoint>...`), over the facade's host: the
    * control surface mounts them (its token, JSON bodies and errors apply) and lists `endpoint`.
@@ -112,21 +116,19 @@ export interface Family<S extends object = object, F extends FixtureParts = Fixt
   readonly provides?: Partial<Operations>;
   /**
    * The kinds of record it owns that notes hang on (`Issue`, `Snippet`): the notes' tables
-   * (store/notes.ts) are shared, the kinds are the families'. Their type is `T['noteable']`.
+   * (store/notes.ts) are shared, the kinds are the families' (each adds its own to `Noteables`).
    */
-  readonly noteables?: readonly NoteableOf<T>[];
+  readonly noteables?: readonly NoteableType[];
   /** The git repositories it serves over git's smart HTTP, and its rules for the refs it owns in a project's. */
   readonly git?: GitPart;
-  /** Type markers of the slice, the fixture parts and the other declared types; never set. */
-  readonly types?: { slice: S; fixture: F; more: T };
 }
 
 /**
- * Declares a family. Annotate the constant with its `Family<Slice, FixtureParts>` type (and the
- * types of its handle and noteables, when it has them): the world's type is derived from the
- * list, so an inferred one would refer to itself.
+ * Declares a family. A family with a slice annotates the constant with it (`Family<WikisSlice>`),
+ * so `state()` is checked to build the whole slice it added to `Slices` (and its empty tables
+ * get their types); its types for the world are declared by merging (world.ts), not here.
  */
-export function defineFamily<S extends object = object, F extends FixtureParts = FixtureParts, T extends FamilyTypes = {}>(family: Family<S, F, T>): Family<S, F, T> {
+export function defineFamily<S extends object = object>(family: Family<S>): Family<S> {
   return family;
 }
 
@@ -213,15 +215,6 @@ export function subject<T, P = unknown>(find: (ctx: Context<P>) => T, ...abiliti
 }
 
 // ---- Beyond the world and the API: what a family gives the facade, the control API and the doors ----
-
-/** Types a family declares besides its slice and fixture parts: the members of its test handle, the kinds of noteable it owns. */
-export interface FamilyTypes {
-  handle?: object;
-  noteable?: string;
-}
-
-type HandleOf<T> = T extends { handle: infer H } ? H : object;
-type NoteableOf<T> = T extends { noteable: infer N } ? N : never;
 
 /**
  * What the facade gives a family's test handle, control routes and operations: the world, its

@@ -1,6 +1,6 @@
-// The one list of families. The world's type and its empty value, the fixture's type, the
-// router, the seed phases and the task table are all derived from it: adding a family is a
-// new folder and one line here.
+// The one list of families. The empty world, the fixture format, the router, the seed phases
+// and the task table are all derived from it (the world's and the fixture's types from each
+// family's own declaration, world.ts): adding a family is a new folder and one line here.
 import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';

@@ -8,14 +8,13 @@ import type { RouteDef } from '../http/route.js';
 import type { ControlRoute } from '../http/control-route.js';
 import { tget } from '../store/table.js';
 import { emptyCoreState, type Task } from '../store/state.js';
-import type { Context, Family, FixtureParts, GitPart, Host, Operations, PushRun, RefRule, SeedRun, ServedRepository, TaskContext, TaskDef } from './define.js';
+import type { Context, Family, GitPart, Host, Operations, PushRun, RefRule, SeedRun, ServedRepository, TaskContext, TaskDef } from './define.js';
 import type { Command, Outcome } from '../git/transfer.js';
 import { commitEvents, discardPending, emptyStream, type DomainEvent, type EventKind, type PushChange, type StoredEvent } from './stream.js';
 import { FAMILIES } from './index.js';
 import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
 
-// Read as families of any declared types: each family's handle and noteables are its own.
-const families: readonly Family<object, FixtureParts, any>[] = FAMILIES;
+const families: readonly Family[] = FAMILIES;
 
 function checkList(): void {
   const names = new Set<string>();

@@ -1,35 +1,38 @@
-// The world's type and the fixture's type, derived from the list of families: a family adds
-// its slice and its fixture parts by being listed, never by editing this file.
+// The world's type and the fixture's type, made of open interfaces that each family extends from
+// its own index.ts (declaration merging), so this file imports no family:
+//
+//   declare module '../world.js' {
+//     interface Slices extends WikisSlice {}
+//     interface FixtureProjectParts extends FixtureWikisPart {}
+//   }
 import type { Tier, Offering, Settings, CoreState } from '../store/state.js';
-import type { FAMILIES } from './index.js';
 import type { StreamSlice } from './stream.js';
 
-type Families = typeof FAMILIES;
+/** Every family's slice of the world: each family extends it with its own. */
+export interface Slices {}
+/** The fields each family adds to a fixture's top level, users, groups and projects. */
+export interface FixtureTopParts {}
+export interface FixtureUserParts {}
+export interface FixtureGroupParts {}
+export interface FixtureProjectParts {}
+/** The kinds of record notes hang on, each a key added by the family that owns it (`Snippet: true`). */
+export interface Noteables {}
 
-type Types<H> = NonNullable<H extends { types?: unknown } ? H['types'] : never>;
-type SliceOf<H> = Types<H> extends { slice: infer S } ? S : unknown;
-type PartOf<H, K extends string> = Types<H> extends { fixture: infer F } ? (K extends keyof F ? NonNullable<F[K]> : unknown) : unknown;
-
-type HandleOf<H> = Types<H> extends { more: { handle: infer M } } ? M : unknown;
-type NoteableOf<H> = Types<H> extends { more: { noteable: infer N } } ? N : never;
-
-type Slices<T> = T extends readonly [infer H, ...infer R] ? SliceOf<H> & Slices<R> : unknown;
-type Handles<T> = T extends readonly [infer H, ...infer R] ? HandleOf<H> & Handles<R> : unknown;
-type Noteables<T> = T extends readonly [infer H, ...infer R] ? NoteableOf<H> | Noteables<R> : never;
-type Parts<T, K extends string> = T extends readonly [infer H, ...infer R] ? PartOf<H, K> & Parts<R, K> : unknown;
+/** An open interface as a plain object type (assignable to `Record<string, unknown>`, as data is); comments of its keys kept. */
+type Plain<T> = { [K in keyof T]: T[K] };
 
 /** The whole world: the shared records, the event stream and every family's slice. */
-export type State = CoreState & StreamSlice & Slices<Families>;
+export type State = CoreState & StreamSlice & Slices;
 
-/** The members every family's test handle adds to the emulator (`ci(project)`, `moves`...). */
-export type FamilyHandles = Handles<Families>;
+/** The members every family's test handle adds to the emulator (`ci(project)`, `moves`...): each family extends it with its own. */
+export interface FamilyHandles {}
 
 /** What a note may hang on (a note's `noteableType`): the kinds the families own (`Issue`, `MergeRequest`, `Snippet`...). */
-export type NoteableType = Noteables<Families>;
+export type NoteableType = keyof Noteables;
 
-export type FixtureUser = Parts<Families, 'user'>;
-export type FixtureGroup = Parts<Families, 'group'>;
-export type FixtureProject = Parts<Families, 'project'>;
+export type FixtureUser = Plain<FixtureUserParts>;
+export type FixtureGroup = Plain<FixtureGroupParts>;
+export type FixtureProject = Plain<FixtureProjectParts>;
 
 /** A world as data: what `emulator.seed` and the CLI's `--fixture` take. */
 export type Fixture = {
@@ -37,7 +40,7 @@ export type Fixture = {
   users?: FixtureUser[];
   groups?: FixtureGroup[];
   projects?: FixtureProject[];
-} & Parts<Families, 'top'>;
+} & Plain<FixtureTopParts>;
 
 /** What `seed` returns: the ids, tokens and job tokens it made, by username and full path. */
 export interface SeedHandles {

@@ -9,6 +9,10 @@ export interface BroadcastMessagesSlice {
   broadcastMessages: Table<BroadcastMessage>;
 }
 
+declare module '../world.js' {
+  interface Slices extends BroadcastMessagesSlice {}
+}
+
 export const broadcastMessages: Family<BroadcastMessagesSlice> = defineFamily({
   name: 'broadcast-messages',
   state: () => ({ broadcastMessages: emptyTable() }),

@@ -38,7 +38,15 @@ function jobUser(state: CoreState, token: Token): User | undefined {
   return job?.status === 'running' ? tget(state.users, job.userId) : undefined;
 }
 
-export const ci: Family<CiSlice, { top: FixtureCiTopPart; group: FixtureVariablesPart; project: FixtureVariablesPart & FixturePipelinesPart }, { handle: CiMembers }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends CiSlice {}
+  interface FixtureTopParts extends FixtureCiTopPart {}
+  interface FixtureGroupParts extends FixtureVariablesPart {}
+  interface FixtureProjectParts extends FixtureVariablesPart, FixturePipelinesPart {}
+  interface FamilyHandles extends CiMembers {}
+}
+
+export const ci: Family<CiSlice> = defineFamily({
   name: 'ci',
   schema: { top: ciTopSchema, group: ciGroupSchema, project: ciProjectSchema },
   state: () => ({

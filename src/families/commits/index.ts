@@ -4,7 +4,11 @@ import { commitRoutes } from './routes.js';
 import { historyRoutes } from './compare.js';
 import { changeRoutes } from './change.js';
 
-export const commits: Family<object, object, { noteable: 'Commit' }> = defineFamily({ name: 'commits', routes: [...commitRoutes, ...historyRoutes, ...changeRoutes], noteables: ['Commit'] });
+declare module '../world.js' {
+  interface Noteables { Commit: true }
+}
+
+export const commits: Family = defineFamily({ name: 'commits', routes: [...commitRoutes, ...historyRoutes, ...changeRoutes], noteables: ['Commit'] });
 
 export * from './entity.js';
 export { commitDiffs, withHeaders } from './compare.js';

@@ -8,7 +8,13 @@ import { epicsGroupSchema } from './schema.js';
 import { seedEpics, type FixtureEpicsPart } from './seed.js';
 import { emptyEpicsSlice, forgetGroupEpics, type EpicsSlice } from './store.js';
 
-export const epics: Family<EpicsSlice, { group: FixtureEpicsPart }, { noteable: 'Epic' }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends EpicsSlice {}
+  interface FixtureGroupParts extends FixtureEpicsPart {}
+  interface Noteables { Epic: true }
+}
+
+export const epics: Family<EpicsSlice> = defineFamily({
   name: 'epics',
   noteables: ['Epic'],
   schema: { group: epicsGroupSchema },

@@ -1,7 +1,7 @@
 // GitLab's events API, read from the event stream's log; the payloads of push events are worked
 // out when the push happens, by a subscriber.
 import { emptyTable, tvalues, type Table } from '../../store/table.js';
-import type { Context, FixtureParts } from '../define.js';
+import type { Context } from '../define.js';
 import type { EventKind, StoredEvent } from '../stream.js';
 import { defineFamily, type Family } from '../define.js';
 import { forgetRow, indexRow } from './index-rows.js';
@@ -25,7 +25,12 @@ export interface EventsMembers {
   };
 }
 
-export const events: Family<EventsSlice, FixtureParts, { handle: EventsMembers }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends EventsSlice {}
+  interface FamilyHandles extends EventsMembers {}
+}
+
+export const events: Family<EventsSlice> = defineFamily({
   name: 'events',
   handle: (host) => ({
     events: {

@@ -5,7 +5,11 @@ import { groupRoutes } from './routes.js';
 import { DESTROY_GROUP } from './rules.js';
 import { seedGroups, type FixtureGroupPart } from './seed.js';
 
-export const groups: Family<object, { group: FixtureGroupPart }> = defineFamily({
+declare module '../world.js' {
+  interface FixtureGroupParts extends FixtureGroupPart {}
+}
+
+export const groups: Family = defineFamily({
   name: 'groups',
   schema: { group: groupSchema },
   routes: groupRoutes,

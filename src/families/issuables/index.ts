@@ -8,6 +8,10 @@ import { loadDates } from './dates.js';
 import { todoRoutes } from './social-routes.js';
 import { emptyIssuablesSlice, type IssuablesSlice } from './store.js';
 
+declare module '../world.js' {
+  interface Slices extends IssuablesSlice {}
+}
+
 export const issuables: Family<IssuablesSlice> = defineFamily({
   name: 'issuables',
   load: loadDates,

@@ -12,7 +12,13 @@ import { issuesProjectSchema } from './schema.js';
 import { seedIssues, type FixtureIssuesPart } from './seed.js';
 import { emptyIssuesSlice, forgetProjectIssues, type IssuesSlice } from './store.js';
 
-export const issues: Family<IssuesSlice, { project: FixtureIssuesPart }, { noteable: 'Issue' }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends IssuesSlice {}
+  interface FixtureProjectParts extends FixtureIssuesPart {}
+  interface Noteables { Issue: true }
+}
+
+export const issues: Family<IssuesSlice> = defineFamily({
   name: 'issues',
   noteables: ['Issue'],
   schema: { project: issuesProjectSchema },

@@ -6,7 +6,13 @@ import { labelsSchema } from './schema.js';
 import { seedLabels, type FixtureLabelsPart } from './seed.js';
 import { emptyLabelsSlice, forgetLabels, type LabelsSlice } from './store.js';
 
-export const labels: Family<LabelsSlice, { group: FixtureLabelsPart; project: FixtureLabelsPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends LabelsSlice {}
+  interface FixtureGroupParts extends FixtureLabelsPart {}
+  interface FixtureProjectParts extends FixtureLabelsPart {}
+}
+
+export const labels: Family<LabelsSlice> = defineFamily({
   name: 'labels',
   schema: { group: labelsSchema, project: labelsSchema },
   state: emptyLabelsSlice,

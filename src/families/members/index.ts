@@ -9,7 +9,12 @@ import { groupMemberRoutes } from './group-routes.js';
 import { shareRoutes } from './share-routes.js';
 import { seedShares, type FixtureSharesPart } from './seed.js';
 
-export const members: Family<object, { group: FixtureSharesPart; project: FixtureSharesPart }> = defineFamily({
+declare module '../world.js' {
+  interface FixtureGroupParts extends FixtureSharesPart {}
+  interface FixtureProjectParts extends FixtureSharesPart {}
+}
+
+export const members: Family = defineFamily({
   name: 'members',
   schema: { group: sharesSchema, project: sharesSchema },
   seed: { after: ['users', 'groups', 'projects'], run: seedShares },

@@ -16,7 +16,13 @@ import { mergeRequestsProjectSchema } from './schema.js';
 import { seedMergeRequests, type FixtureMergeRequestsPart } from './seed.js';
 import { emptyMergeRequestsSlice, forgetProjectMergeRequests, type MergeRequestsSlice } from './store.js';
 
-export const mergeRequests: Family<MergeRequestsSlice, { project: FixtureMergeRequestsPart }, { noteable: 'MergeRequest' }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends MergeRequestsSlice {}
+  interface FixtureProjectParts extends FixtureMergeRequestsPart {}
+  interface Noteables { MergeRequest: true }
+}
+
+export const mergeRequests: Family<MergeRequestsSlice> = defineFamily({
   name: 'merge-requests',
   noteables: ['MergeRequest'],
   schema: { project: mergeRequestsProjectSchema },

@@ -19,7 +19,13 @@ export interface MilestonesSlice {
   groupMilestoneTitles: Partitioned<number>;
 }
 
-export const milestones: Family<MilestonesSlice, { group: FixtureMilestonesPart; project: FixtureMilestonesPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends MilestonesSlice {}
+  interface FixtureGroupParts extends FixtureMilestonesPart {}
+  interface FixtureProjectParts extends FixtureMilestonesPart {}
+}
+
+export const milestones: Family<MilestonesSlice> = defineFamily({
   name: 'milestones',
   schema: { group: milestonesSchema, project: milestonesSchema },
   state: () => ({ projectMilestones: emptyTable(), groupMilestones: emptyTable(), projectMilestoneTitles: emptyTable(), groupMilestoneTitles: emptyTable() }),

@@ -10,7 +10,12 @@ import { discussionRoutes } from './discussion-routes.js';
 import { groupNotesSchema, projectNotesSchema } from './schema.js';
 import { seedNotes, type FixtureGroupNotesPart, type FixtureProjectNotesPart } from './seed.js';
 
-export const notes: Family<object, { group: FixtureGroupNotesPart; project: FixtureProjectNotesPart }> = defineFamily({
+declare module '../world.js' {
+  interface FixtureGroupParts extends FixtureGroupNotesPart {}
+  interface FixtureProjectParts extends FixtureProjectNotesPart {}
+}
+
+export const notes: Family = defineFamily({
   name: 'notes',
   schema: { group: groupNotesSchema, project: projectNotesSchema },
   state: () => ({}),

@@ -6,7 +6,11 @@ import { DESTROY_PROJECT } from './rules.js';
 import { seedProjects, type FixtureProjectPart } from './seed.js';
 import { createProjectOnPush } from './push-to-create.js';
 
-export const projects: Family<object, { project: FixtureProjectPart }> = defineFamily({
+declare module '../world.js' {
+  interface FixtureProjectParts extends FixtureProjectPart {}
+}
+
+export const projects: Family = defineFamily({
   name: 'projects',
   schema: { project: projectSchema },
   routes: projectRoutes,

@@ -16,7 +16,12 @@ export interface ReleasesSlice {
   releases: Partitioned<Release>;
 }
 
-export const releases: Family<ReleasesSlice, { project: FixtureReleasesPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends ReleasesSlice {}
+  interface FixtureProjectParts extends FixtureReleasesPart {}
+}
+
+export const releases: Family<ReleasesSlice> = defineFamily({
   name: 'releases',
   schema: { project: releasesSchema },
   state: () => ({ releases: emptyTable() }),

@@ -40,7 +40,13 @@ export interface RepositoriesSlice {
   postPushMessages?: Table<{ message: string; expiresAt: number }>;
 }
 
-export const repositories: Family<RepositoriesSlice, { project: FixtureRepositoryPart }, { handle: RepositoriesMembers }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends RepositoriesSlice {}
+  interface FixtureProjectParts extends FixtureRepositoryPart {}
+  interface FamilyHandles extends RepositoriesMembers {}
+}
+
+export const repositories: Family<RepositoriesSlice> = defineFamily({
   name: 'repositories',
   schema: { project: repositoryProjectSchema },
   state: () => ({ repositories: emptyTable(), readOnlyRepositories: emptyTable(), storageShards: defaultShards(), repositoryPlacement: emptyTable() }),

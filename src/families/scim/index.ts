@@ -32,7 +32,12 @@ function seedScim(s: SeedRun): void {
   });
 }
 
-export const scim: Family<ScimSlice, { group: FixtureScimGroupPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends ScimSlice {}
+  interface FixtureGroupParts extends FixtureScimGroupPart {}
+}
+
+export const scim: Family<ScimSlice> = defineFamily({
   name: 'scim',
   schema: { group: scimGroupSchema },
   state: () => ({ scimTokens: emptyTable(), scimUsers: emptyTable() }),

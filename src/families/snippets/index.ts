@@ -23,7 +23,14 @@ export interface SnippetsSlice {
   publicSnippetIds: Table<number>;
 }
 
-export const snippets: Family<SnippetsSlice, { user: FixtureUserSnippetsPart; project: FixtureProjectSnippetsPart }, { noteable: 'Snippet' }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends SnippetsSlice {}
+  interface FixtureUserParts extends FixtureUserSnippetsPart {}
+  interface FixtureProjectParts extends FixtureProjectSnippetsPart {}
+  interface Noteables { Snippet: true }
+}
+
+export const snippets: Family<SnippetsSlice> = defineFamily({
   name: 'snippets',
   noteables: ['Snippet'],
   schema: { user: userSnippetsSchema, project: projectSnippetsSchema },

@@ -14,6 +14,10 @@ export interface StatusesSlice {
   externalPipelines: Partitioned<ExternalPipeline>;
 }
 
+declare module '../world.js' {
+  interface Slices extends StatusesSlice {}
+}
+
 export const statuses: Family<StatusesSlice> = defineFamily({
   name: 'statuses',
   state: () => ({ commitStatuses: emptyTable(), commitStatusesBySha: emptyTable(), externalPipelines: emptyTable() }),

@@ -10,7 +10,14 @@ import { movesControl, type MovesMembers } from './control.js';
 import { movesControlRoutes } from './control-routes.js';
 import { seedStorage, type FixtureProjectStoragePart, type FixtureStoragePart } from './seed.js';
 
-export const storageMoves: Family<StorageMovesSlice, { top: FixtureStoragePart; project: FixtureProjectStoragePart }, { handle: MovesMembers }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends StorageMovesSlice {}
+  interface FixtureTopParts extends FixtureStoragePart {}
+  interface FixtureProjectParts extends FixtureProjectStoragePart {}
+  interface FamilyHandles extends MovesMembers {}
+}
+
+export const storageMoves: Family<StorageMovesSlice> = defineFamily({
   name: 'storage-moves',
   schema: { top: storageTopSchema, project: storageProjectSchema },
   state: () => ({

@@ -11,6 +11,10 @@ export interface UploadsSlice {
   uploadPaths: Partitioned<number>;
 }
 
+declare module '../world.js' {
+  interface Slices extends UploadsSlice {}
+}
+
 export const uploads: Family<UploadsSlice> = defineFamily({
   name: 'uploads',
   state: () => ({ uploads: emptyTable(), uploadPaths: emptyTable() }),

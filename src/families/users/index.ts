@@ -16,7 +16,12 @@ import { tokenRoutes } from './token-routes.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';
 import { DESTROY_USER } from './service.js';
 
-export const users: Family<UsersSlice, { user: FixtureUserPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends UsersSlice {}
+  interface FixtureUserParts extends FixtureUserPart {}
+}
+
+export const users: Family<UsersSlice> = defineFamily({
   name: 'users',
   schema: { user: userSchema },
   state: () => ({

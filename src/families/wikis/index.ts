@@ -23,7 +23,13 @@ export interface WikisSlice {
   groupWikiCommits: Partitioned<number>;
 }
 
-export const wikis: Family<WikisSlice, { group: FixtureWikisPart; project: FixtureWikisPart }> = defineFamily({
+declare module '../world.js' {
+  interface Slices extends WikisSlice {}
+  interface FixtureGroupParts extends FixtureWikisPart {}
+  interface FixtureProjectParts extends FixtureWikisPart {}
+}
+
+export const wikis: Family<WikisSlice> = defineFamily({
   name: 'wikis',
   schema: { group: wikisSchema, project: wikisSchema },
   state: () => ({
