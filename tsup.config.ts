@@ -1,11 +1,12 @@
 import { defineConfig } from 'tsup';
 import { browserSwaps } from './scripts/browser-swaps.js';
 
+// Declarations are tsc's, unbundled (scripts/build-types.mjs): a bundle loses each family's
+// augmentation of the world's type.
 export default defineConfig([
   {
     entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts' },
     format: ['esm', 'cjs'],
-    dts: true,
     clean: true,
     target: 'node20',
     external: ['msw', 'vitest'],
@@ -14,7 +15,6 @@ export default defineConfig([
     // The same core for a page: no node:http server, no export to disk, no memfs (see scripts/browser-swaps.ts).
     entry: { browser: 'src/browser.ts' },
     format: ['esm'],
-    dts: true,
     platform: 'browser',
     target: 'es2022',
     external: ['msw'],

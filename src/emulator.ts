@@ -1,4 +1,8 @@
 // The facade: one world, its clock, the router of every family, and the doors onto them.
+// The list of families, for its types too: each family adds its part of the world's, the
+// fixture's and the emulator's types from its own folder (declaration merging), which a program
+// sees only if it reads that folder; every entry's declarations reach this file.
+import './families/index.js';
 import { Clock, type ClockOptions } from './core/clock.js';
 import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
