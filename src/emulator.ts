@@ -79,6 +79,9 @@ export interface EmulatedRoute {
   offering?: string;
 }
 
+/** The registry's settle over the pipeline's context (the pipeline knows the world only as CoreState). */
+const settleOver = (ctx: object) => settle(ctx as Context<unknown>);
+
 /** Omnibus GitLab's `nginx['client_max_body_size']`. */
 export const DEFAULT_MAX_BODY_SIZE = 250 * 1024 * 1024;
 
@@ -173,6 +176,7 @@ export class Emulator {
           limits.take(`${name}|${scope}`, store.state.instance.settings.rate_limits[name] ?? fallback, clock.now()).ok,
       },
       externalUrl: this.externalUrl,
+      settle: settleOver,
       runDue: () => this.#scheduler.runDue(),
       maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
       observe: logger(options.log),
@@ -190,7 +194,7 @@ export class Emulator {
    * at once: every request that follows waits for it.
    */
   #settleSoon(): void {
-    if (hasUnsettled(this.store.state)) void this.#pipeline.detach((ctx) => settle(ctx as unknown as Context<unknown>));
+    if (hasUnsettled(this.store.state)) void this.#pipeline.detach(settleOver);
   }
 
   /** Resolves once what happened outside requests (timed work, test handles) has reached its subscribers. */

@@ -244,10 +244,9 @@ async function react(ctx: Context<unknown>, event: StoredEvent): Promise<void> {
 /** Whether the world holds events kept outside a request that no subscriber has been handed (`settle` hands them). */
 export const hasUnsettled = (state: State): boolean => state.unsettled.length > 0;
 
-/** Settles an answered API request: its `request` subscribers (activity), then its events. */
-export async function settleRequest(ctx: Context<unknown>): Promise<void> {
+/** What the families do when an API request was answered (a `request` subscriber: user activity), before it settles. */
+export async function answered(ctx: Context<unknown>): Promise<void> {
   for (const reaction of REQUEST_REACTIONS) await reaction(ctx);
-  await settle(ctx);
 }
 
 /** The events of the change under way not yet handed to subscribers, of one kind. */

@@ -72,6 +72,11 @@ export interface PipelineDeps {
   env: Env;
   /** The configured external URL, when the emulator was told one; else the request's origin. */
   externalUrl: string | undefined;
+  /**
+   * Settles a successful answer inside its transaction, whatever its surface: what its change
+   * said happened reaches the world's subscribers (the families' event stream).
+   */
+  settle(ctx: Context<unknown, CoreState>): Promise<void>;
   /** Runs timed work that is due; called before each request. */
   runDue(): void;
   /** The largest request body accepted, in bytes (413 above it). */
@@ -369,7 +374,10 @@ export class Pipeline {
         if (attempt === MAX_ATTEMPTS) throw conflict('409 Conflict - the world changed during the request; try again');
         continue;
       }
-      if (reply.status >= 200 && reply.status < 300) await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
+      if (reply.status >= 200 && reply.status < 300) {
+        await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
+        await this.deps.settle(ctx as Context<unknown, CoreState>);
+      }
       for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
       Object.assign(outcome.headers, ctx.responseHeaders);
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {

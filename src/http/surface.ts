@@ -38,7 +38,7 @@ export interface Surface {
   notFound(path: string): ApiError;
   /** A failure as this surface's body. */
   renderError(error: ApiError): Reply;
-  /** Runs after a successful answer, inside its transaction (the caller's activity on the API, the work after a push). */
+  /** Runs after a successful answer, inside its transaction, before the pipeline settles it (the caller's activity on the API). */
   afterAnswer?(ctx: Context<unknown, CoreState>): void | Promise<void>;
 }
 

@@ -5,7 +5,7 @@ import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
 import type { Context } from '../families/define.js';
-import { OPERATIONS, settleRequest } from '../families/registry.js';
+import { answered, OPERATIONS } from '../families/registry.js';
 
 export function apiV4Surface(routes: readonly RouteDef[]): Surface {
   return {
@@ -19,6 +19,6 @@ export function apiV4Surface(routes: readonly RouteDef[]): Surface {
     journaled: true,
     notFound: () => routeNotFound(),
     renderError: renderApiError,
-    afterAnswer: (ctx) => settleRequest(ctx as unknown as Context),
+    afterAnswer: (ctx) => answered(ctx as unknown as Context),
   };
 }

@@ -5,8 +5,6 @@ import { routeNotFound } from '../core/errors.js';
 import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
-import type { Context } from '../families/define.js';
-import { settle } from '../families/registry.js';
 
 export const SCIM_CONTENT_TYPE = 'application/scim+json';
 
@@ -25,7 +23,5 @@ export function scimSurface(routes: readonly RouteDef[]): Surface {
       const scim = typeof e.body === 'object' && e.body !== null && Array.isArray((e.body as { schemas?: unknown }).schemas);
       return scim ? { ...reply, contentType: SCIM_CONTENT_TYPE } : reply;
     },
-    // What provisioning did (a user made, a member added) settles with the request, by nobody.
-    afterAnswer: (ctx) => settle(ctx as unknown as Context),
   };
 }

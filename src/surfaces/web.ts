@@ -6,8 +6,7 @@ import { gitlabCaller } from '../http/auth.js';
 import { paginateOffset } from '../http/pagination.js';
 import type { RouteDef } from '../http/route.js';
 import { renderApiError, type Surface } from '../http/surface.js';
-import { OPERATIONS, settle } from '../families/registry.js';
-import type { Context } from '../families/define.js';
+import { OPERATIONS } from '../families/registry.js';
 
 export function webSurface(routes: readonly RouteDef[]): Surface {
   return {
@@ -21,6 +20,5 @@ export function webSurface(routes: readonly RouteDef[]): Surface {
     journaled: true,
     notFound: (path) => (path.startsWith('/api/v3') ? apiV3Gone() : routeNotFound()),
     renderError: renderApiError,
-    afterAnswer: (ctx) => settle(ctx as unknown as Context),
   };
 }

@@ -9,7 +9,7 @@ import type { Reply, RouteDef } from '../../http/route.js';
 import { route, type Context } from '../../families/define.js';
 import { renderApiError, type Surface } from '../../http/surface.js';
 import { str } from '../../http/params.js';
-import { postReceive, settle } from '../../families/registry.js';
+import { postReceive } from '../../families/registry.js';
 import { createOnPush, gitRepository, type GitRepository } from '../../families/registry.js';
 import { abilitiesOf, checkCommand, gitNotFound, plainError } from '../../http/git-access.js';
 import { batchObjects, checkLfsAccess, checkUpload, lfsBatch } from './lfs.js';
@@ -178,6 +178,5 @@ export function gitSurface(): Surface {
     journaled: true,
     notFound: () => routeNotFound(),
     renderError: renderApiError,
-    afterAnswer: (ctx) => settle(ctx as unknown as Context),
   };
 }
