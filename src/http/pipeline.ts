@@ -130,8 +130,8 @@ export class Pipeline {
   #answers = new AnswerCache();
   #lock: Promise<unknown> = Promise.resolve();
   #surfaces: readonly Surface[];
-  /** Work started outside any request (see `detach`); every request waits for it first. */
-  #detached: Promise<void> = Promise.resolve();
+  /** Work started outside any request (see `detach`) and not done yet; every request waits for it first. */
+  #detached: Promise<void> | null = null;
 
   constructor(private readonly deps: PipelineDeps) {
     this.#surfaces = [...deps.surfaces].sort((a, b) => b.prefix.length - a.prefix.length);
@@ -144,7 +144,7 @@ export class Pipeline {
 
   /** One request as the doors read and write it: no fetch objects unless the door has them. */
   async answer(request: Incoming): Promise<Rendered> {
-    await this.#detached;
+    if (this.#detached) await this.#detached;
     const started = performance.now();
     const url = new URL(request.url);
     const method = request.method.toUpperCase();
@@ -224,9 +224,13 @@ export class Pipeline {
    * console; what the work did not commit stays for the next request to do.
    */
   detach(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
-    return (this.#detached = this.#detached.then(() => this.#runDetached(work)).catch((e) => {
-      console.error(`[gitlab-emulator] work outside a request failed: ${describe(e)}`);
-    }));
+    const done: Promise<void> = (this.#detached ?? Promise.resolve())
+      .then(() => this.#runDetached(work))
+      .catch((e) => console.error(`[gitlab-emulator] work outside a request failed: ${describe(e)}`))
+      .finally(() => {
+        if (this.#detached === done) this.#detached = null;
+      });
+    return (this.#detached = done);
   }
 
   async #runDetached(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {

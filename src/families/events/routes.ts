@@ -27,14 +27,22 @@ const FILTERS = {
 
 type Filters = { action?: string; target_type?: keyof typeof TARGET_TYPES; before?: string; after?: string; sort: 'asc' | 'desc' };
 
-const DAY = 86_400_000;
+/**
+ * The days `before` and `after` leave (created_at > after.end_of_day, < before.beginning_of_day):
+ * the whole days between them, each excluded.
+ */
+function dayRange(f: Filters): { from: number; to: number } {
+  return {
+    from: f.after !== undefined ? dayOf(Date.parse(`${f.after}T00:00:00Z`)) + 1 : -Infinity,
+    to: f.before !== undefined ? dayOf(Date.parse(`${f.before}T00:00:00Z`)) - 1 : Infinity,
+  };
+}
 
 /** The rows of `ids` (newest first) that pass the filters and whose project the caller may see. */
 function walk(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (row: EventRow) => boolean = () => true): EventRow[] {
   const state = ctx.state;
   const now = ctx.now();
-  const before = f.before !== undefined ? Date.parse(`${f.before}T00:00:00Z`) : undefined; // created_at < before.beginning_of_day
-  const after = f.after !== undefined ? Date.parse(`${f.after}T00:00:00Z`) + DAY : undefined; // created_at > after.end_of_day
+  const { from, to } = dayRange(f);
   const type = f.target_type !== undefined ? TARGET_TYPES[f.target_type] : undefined;
   const seen = new Map<number, boolean>();
   const out: EventRow[] = [];
@@ -44,8 +52,8 @@ function walk(ctx: Context<unknown>, ids: Iterable<number>, f: Filters, keep: (r
     if (!row || !keep(row)) continue;
     if (f.action !== undefined && row.action !== f.action) continue;
     if (type !== undefined && (row.target?.type ?? null) !== type) continue;
-    if (before !== undefined && !(row.event.at < before)) continue;
-    if (after !== undefined && !(row.event.at >= after)) continue;
+    const day = dayOf(row.event.at);
+    if (day < from || day > to) continue;
     let visible = seen.get(row.projectId);
     if (visible === undefined) {
       const p = tget(state.projects, row.projectId);
@@ -79,9 +87,7 @@ function projectPage(ctx: Context<Filters & PageInput>, projectId: number): Repl
   if (f.before === undefined && f.after === undefined) tables = [rowIds(state, key)].filter((t) => t !== undefined);
   else if (!inTimeOrder(state, projectId)) return page(ctx, walk(ctx, idsOf(rowIds(state, key), 'desc'), f));
   else {
-    // created_at > after.end_of_day and < before.beginning_of_day: whole days between them.
-    const from = f.after !== undefined ? dayOf(Date.parse(`${f.after}T00:00:00Z`)) + 1 : -Infinity;
-    const to = f.before !== undefined ? dayOf(Date.parse(`${f.before}T00:00:00Z`)) - 1 : Infinity;
+    const { from, to } = dayRange(f);
     tables = [...idsOf(rowIds(state, daysKey(key)), f.sort)].filter((d) => d >= from && d <= to).map((d) => rowIds(state, dayKey(key, d))!);
   }
   Object.assign(ctx.responseHeaders, offsetHeaders(tables.reduce((n, t) => n + t.size, 0), f, ctx.linkBase));
