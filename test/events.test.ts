@@ -64,6 +64,13 @@ describe('events of a push', () => {
     ]);
   });
 
+  it('the first commit of an empty project is a new default branch: pushed new, counting its commits', async () => {
+    const made = await body(await apiCall(world(), '/projects', { method: 'POST', token: 'dev-token', json: { name: 'empty' } }));
+    await body(await commit(`dev/empty`, 'dev-token', 'main', 'Start here'));
+    const [event] = await body(await apiCall(world(), `/projects/${made.id}/events?action=pushed`, { token: 'dev-token' }));
+    expect(event).toMatchObject({ action_name: 'pushed new', push_data: { action: 'created', ref: 'main', commit_count: 1, commit_title: 'Start here', commit_from: null } });
+  });
+
   it('a tag made through the API is a tag push of its commit', async () => {
     await body(await apiCall(world(), '/projects/acme%2Fapp/repository/tags', { method: 'POST', token: 'maintainer-token', json: { tag_name: 'v1.0', ref: 'main', message: 'First' } }));
     const [event] = await body(await apiCall(world(), '/projects/acme%2Fapp/events', { token: 'maintainer-token' }));

@@ -3,7 +3,7 @@
 // the event. The commits counted are Git::BranchHooksService's: for a new default branch every
 // commit of it, for another new branch those its default branch lacks, else those between the
 // two tips; a new tag counts its commit.
-import { log, reachable } from '../../git/history.js';
+import { log } from '../../git/history.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { tget, tset } from '../../store/table.js';
@@ -36,10 +36,11 @@ async function describePush(repo: RepositoryObjects, state: State, push: PushCha
     return { commitCount: commit ? 1 : 0, commitTitle: commit ? title((await repo.readCommit(commit)).message) : null };
   }
   if (push.before === null && push.ref === defaultBranch) {
-    // repository.commits(newrev, limit: 100), newest first: the title is the last listed.
+    // commit_count_for_ref counts every commit of the branch; repository.commits(newrev, limit: 100)
+    // lists them newest first, and the title is the last it lists. One walk gives both.
     const listed = await log(repo, [push.after]);
     const last = listed[Math.min(listed.length, PROCESS_COMMIT_LIMIT) - 1];
-    return { commitCount: (await reachable(repo, push.after)).size, commitTitle: last ? title(last.commit.message) : null };
+    return { commitCount: listed.length, commitTitle: last ? title(last.commit.message) : null };
   }
   const base = push.before ?? branchTip(refsOf(state, push.projectId), defaultBranch) ?? null;
   const commits = base === null ? [push.after] : await commitsBetween(repo, base, push.after);
