@@ -1,7 +1,8 @@
 // Merge request approvals (MergeRequests::ApprovalService and RemoveApprovalService, and the
 // entities of lib/api/merge_request_approvals.rb): who approved, who may, and the system notes
-// of both. No approval rules: none is required and none is left. At the higher tiers GitLab's
-// default keeps authors from approving their own merge request (merge_requests_author_approval).
+// of both. At the higher tiers the approval rules decide who may approve and how many are left
+// (approval-state.ts), and GitLab's default keeps authors from approving their own merge request
+// (merge_requests_author_approval).
 import { hasProjectRole } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
@@ -10,6 +11,7 @@ import type { Change } from '../define.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import { canReadMergeRequests } from './rules.js';
+import { applicableRules, approvalSettingsOf, eligibleApprovers, ruleProgress } from './approval-state.js';
 import type { MergeRequest } from './records.js';
 import { systemNote } from '../issuables/index.js';
 import { emit } from '../stream.js';
@@ -28,7 +30,11 @@ export function approvedBy(state: State, mr: MergeRequest, user: User | null): b
 export function canApprove(state: State, user: User | null, project: Project, mr: MergeRequest, now: number): boolean {
   if (!user || mr.state !== 'opened' || approvedBy(state, mr, user) || !canReadMergeRequests(state, user, project, now)) return false;
   if (!user.admin && !hasProjectRole(state, user, project, ACCESS.developer, now)) return false;
-  return state.instance.tier === 'free' || mr.authorId !== user.id;
+  if (state.instance.tier === 'free') return true;
+  if (mr.authorId === user.id && !approvalSettingsOf(state, project.id).mergeRequestsAuthorApproval) return false;
+  // ApprovalState#eligible_for_approval_by?: anyone where no rule names approvers (or one takes any), else a rule's approver.
+  const rules = applicableRules(state, mr);
+  return rules.length === 0 || rules.some((r) => r.ruleType === 'any_approver' || eligibleApprovers(state, r).includes(user.id));
 }
 
 /** MergeRequests::ApprovalService: the approval and its note; null when the user may not approve (401). */
@@ -65,11 +71,16 @@ export function approvalsEntity(v: UrlBase & { state: State; viewer: User | null
   });
   const mine = { user_has_approved: approvedBy(v.state, mr, v.viewer), user_can_approve: canApprove(v.state, v.viewer, project, mr, v.now) };
   if (v.state.instance.tier === 'free') return { ...mine, approved: approvedByList.length > 0, approved_by: approvedByList };
+  const rules = applicableRules(v.state, mr);
+  const progress = rules.map((rule) => ({ rule, ...ruleProgress(v.state, mr, rule) }));
+  const settings = approvalSettingsOf(v.state, project.id);
   return {
     id: mr.id, iid: mr.iid, project_id: mr.projectId, title: mr.title, description: mr.description, state: mr.state,
     created_at: iso(mr.createdAt), updated_at: iso(mr.updatedAt), merge_status: mergeStatus,
-    approved: true, approvals_required: 0, approvals_left: 0, require_password_to_approve: false, approved_by: approvedByList,
+    approved: progress.every((p) => p.left === 0), approvals_required: rules.reduce((n, r) => n + r.approvalsRequired, 0),
+    approvals_left: progress.reduce((n, p) => n + p.left, 0), require_password_to_approve: settings.requirePasswordToApprove, approved_by: approvedByList,
     suggested_approvers: [], approvers: [], approver_groups: [], ...mine,
-    approval_rules_left: [], has_approval_rules: false, merge_request_approvers_available: true, multiple_approval_rules_available: true, invalid_approvers_rules: [],
+    approval_rules_left: progress.filter((p) => p.left > 0).map((p) => ({ id: p.rule.id, name: p.rule.name, rule_type: p.rule.ruleType })),
+    has_approval_rules: rules.length > 0, merge_request_approvers_available: true, multiple_approval_rules_available: true, invalid_approvers_rules: [],
   };
 }

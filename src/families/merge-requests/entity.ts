@@ -5,7 +5,7 @@ import { iso } from '../../render/time.js';
 import { noteKey, userNotesCount } from '../../store/notes.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { canReadBuilds, headPipeline, pipelineBasic, pipelineEntity } from '../ci/index.js';
+import { canReadBuilds, pipelineBasic, pipelineEntity } from '../ci/index.js';
 import { countAwards, isSubscribed, issueMilestone, socialTarget, taskCounts, timeStats } from '../issuables/index.js';
 import { labelBasic, labelById, type Label } from '../labels/index.js';
 import { milestoneEntity } from '../milestones/index.js';
@@ -14,6 +14,7 @@ import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import type { MergeRequest } from './records.js';
 import { discussionsResolved, mergeStatusOf } from './rules.js';
+import { detailedMergeStatus, diffHeadPipeline } from './mergeability.js';
 
 export interface MergeRequestView extends UrlBase {
   state: State;
@@ -23,21 +24,13 @@ export interface MergeRequestView extends UrlBase {
   projectId?: number;
   groupId?: number;
   withLabelsDetails?: boolean;
+  /** `include_rebase_in_progress` of the single merge request's read. */
+  withRebaseInProgress?: boolean;
 }
 
 function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
   const labels = mr.labelIds.map((id) => labelById(state, id)).filter((l): l is Label => !!l).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
   return details ? labels.map(labelBasic) : labels.map((l) => l.title);
-}
-
-/** `detailed_merge_status` (DetailedMergeStatusService): the first check that fails, in GitLab's order. */
-function detailedMergeStatus(state: State, project: Project, mr: MergeRequest): string {
-  if (mr.state !== 'opened') return 'not_open';
-  if (mr.mergeStatus === 'unchecked') return 'unchecked';
-  if (mr.draft) return 'draft_status';
-  if (!discussionsResolved(state, project, mr)) return 'discussions_not_resolved';
-  if (mr.mergeStatus === 'cannot_be_merged') return 'conflict';
-  return 'mergeable';
 }
 
 /** Entities::MergeRequestBasic. */
@@ -62,7 +55,8 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     created_at: iso(mr.createdAt),
     updated_at: iso(mr.updatedAt),
     merged_by: user(mr.mergedById),
-    merge_user: user(mr.mergedById),
+    // metrics.merged_by, else the user who set auto-merge.
+    merge_user: user(mr.mergedById ?? mr.autoMerge?.userId ?? null),
     merged_at: iso(mr.mergedAt),
     closed_by: user(mr.closedById),
     closed_at: iso(mr.closedAt),
@@ -83,7 +77,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     imported_from: 'none',
     work_in_progress: mr.draft,
     milestone: milestone ? milestoneEntity(state, milestone, v, v.now) : null,
-    merge_when_pipeline_succeeds: false,
+    merge_when_pipeline_succeeds: !!mr.autoMerge,
     merge_status: mergeStatusOf(mr),
     detailed_merge_status: detailedMergeStatus(state, project, mr),
     merge_after: null,
@@ -119,8 +113,8 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
 export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, changesCount: number | null, asTodoTarget = false) {
   const project = tget(v.state.projects, mr.projectId)!;
   const builds = !asTodoTarget && canUseFeature(v.state, v.viewer, project, 'builds', v.now);
-  // The newest pipeline of the source branch at the merge request's head (MergeRequest#head_pipeline).
-  const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? headPipeline(v.state, mr.projectId, mr.sourceBranch, mr.sha) : undefined;
+  // The newest pipeline of the merge request's head, of its branch or for it (MergeRequest#diff_head_pipeline).
+  const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? diffHeadPipeline(v.state, mr) : undefined;
   return {
     ...mergeRequestBasic(v, mr),
     subscribed: !asTodoTarget && isSubscribed(v.state, socialTarget('MergeRequest', mr), v.viewer),
@@ -135,7 +129,8 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
       : {}),
     ...(asTodoTarget ? {} : { head_pipeline: head ? pipelineEntity(v.state, head, v, v.now) : null }),
     diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
-    merge_error: null,
+    merge_error: mr.mergeError ?? null,
+    ...(v.withRebaseInProgress ? { rebase_in_progress: !!mr.rebase } : {}),
     ...(asTodoTarget ? {} : { first_contribution: false }),
     user: { can_merge: !asTodoTarget && v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
   };

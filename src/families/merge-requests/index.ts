@@ -6,6 +6,10 @@ import { defineFamily, type Family } from '../define.js';
 import { registerAdvertisedRefs } from '../repositories/index.js';
 import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
 import { approvalRoutes } from './approval-routes.js';
+import { approvalRuleRoutes } from './approval-rule-routes.js';
+import { processAutoMerges } from './auto-merge.js';
+import { automationRoutes } from './automation-routes.js';
+import { FINISH_REBASE } from './rebase.js';
 import { mergeRequestCommitRoutes } from './commit-routes.js';
 import { mergeRequestEventRoutes } from './event-routes.js';
 import { mergeRequestKind, mergeRequestSocial } from './kind.js';
@@ -28,17 +32,22 @@ export const mergeRequests: Family<MergeRequestsSlice> = defineFamily({
   schema: { project: mergeRequestsProjectSchema },
   state: emptyMergeRequestsSlice,
   seed: { after: ['users', 'projects', 'repositories', 'milestones', 'labels', 'issues'], run: seedMergeRequests },
-  routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes],
+  routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes, ...automationRoutes, ...approvalRuleRoutes],
+  tasks: [FINISH_REBASE],
   forget: { project: forgetProjectMergeRequests },
-  on: { push: refreshMergeRequests },
+  on: { push: refreshMergeRequests, 'pipeline.status': processAutoMerges },
   postReceive: mergeRequestPostReceive,
 });
 registerIssuable(mergeRequestKind);
 registerSocial(mergeRequestSocial);
-// refs/merge-requests/<iid>/head, which `glab mr checkout` fetches.
+// refs/merge-requests/<iid>/head, which `glab mr checkout` fetches, and the merge ref once made.
 registerAdvertisedRefs(function* (state, projectId) {
   const all = tget(state.mergeRequests, projectId);
-  if (all) for (const mr of tvalues(all)) yield { name: `refs/merge-requests/${mr.iid}/head`, oid: mr.sha };
+  if (!all) return;
+  for (const mr of tvalues(all)) {
+    yield { name: `refs/merge-requests/${mr.iid}/head`, oid: mr.sha };
+    if (mr.mergeRefSha) yield { name: `refs/merge-requests/${mr.iid}/merge`, oid: mr.mergeRefSha };
+  }
 });
 
 export type { MergeRequestsSlice } from './store.js';

@@ -13,6 +13,7 @@ import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { discussionsResolved, putMergeRequest } from './rules.js';
+import { diffHeadPipeline, failedMergeCheck, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, issueReferences, putIssue } from '../issues/index.js';
 import { recordMergeRequestChanges } from './system-notes.js';
@@ -42,6 +43,23 @@ function pathOf(state: State, projectId: number): string {
   const p = tget(state.projects, projectId);
   const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
   return p && ns ? `${ns.fullPath}/${p.path}` : '';
+}
+
+/**
+ * How `PUT .../merge` merges (lib/api/merge_requests.rb): `now`, or `auto` when auto-merge was
+ * asked and the head pipeline still runs (automatically_mergeable?). Asked for auto-merge, it
+ * merges at once only on a head pipeline that succeeded (immediately_mergeable?); neither is 405,
+ * a merge request that cannot merge 422, another head than `sha` 409.
+ */
+export function mergeWay(state: State, project: Project, mr: MergeRequest, user: User, wantsAuto: boolean, sha: string | undefined, now: number): 'now' | 'auto' {
+  if (!canMerge(state, user, project, mr.targetBranch, now)) throw unauthorized();
+  const head = diffHeadPipeline(state, mr);
+  const automatically = wantsAuto && failedStateCheck(state, project, mr, true) === null && pipelineInProgress(project, head);
+  const immediately = wantsAuto ? head?.status === 'success' : failedStateCheck(state, project, mr, false) === null;
+  if (!immediately && !automatically) throw notAllowed();
+  if (failedMergeCheck(state, project, mr, automatically) !== null) throw cannotMerge();
+  if (sha !== undefined && sha !== mr.sha) throw shaMismatch(mr.sha);
+  return immediately ? 'now' : 'auto';
 }
 
 export interface MergeInput {
@@ -91,7 +109,7 @@ export async function acceptMergeRequest(
 }
 
 /** MergeRequest#closes_issues: what `Closes #n` names, when the request targets the default branch. */
-function closingRefs(state: State, project: Project, mr: MergeRequest) {
+export function closingRefs(state: State, project: Project, mr: MergeRequest) {
   return mr.targetBranch === defaultBranchName(project) ? issueReferences(state, project, `${mr.title}\n${mr.description}`).closes : [];
 }
 

@@ -40,4 +40,61 @@ export interface MergeRequest {
   totalTimeSpent: number;
   /** `discussion_locked`: absent or null until locked or unlocked. */
   discussionLocked?: boolean | null;
+  /** Auto-merge (AutoMergeService): set by whom, for which head, with the merge's own parameters; absent or null when not set. */
+  autoMerge?: AutoMerge | null;
+  /** `merge_error`: why the last merge, automatic merge or rebase failed; absent or null when none did. */
+  mergeError?: string | null;
+  /** Where `refs/merge-requests/:iid/merge` points (MergeToRefService), once a merge ref was made. */
+  mergeRefSha?: string | null;
+  /** A rebase under way (RebaseService, a worker in GitLab): what it will leave when it finishes. */
+  rebase?: PendingRebase | null;
+}
+
+/** The merge_when_pipeline_succeeds strategy as set on a merge request. */
+export interface AutoMerge {
+  strategy: 'merge_when_pipeline_succeeds';
+  userId: number;
+  /** The head it was set for: a push of another head aborts it. */
+  sha: string;
+  commitMessage?: string;
+  squashCommitMessage?: string;
+  removeSourceBranch?: boolean;
+}
+
+/** A rebase written but not yet applied: the new head, or the error it ends with. */
+export interface PendingRebase {
+  from: string;
+  to: string | null;
+  /** The target's tip it was rebased onto. */
+  onto: string;
+  error: string | null;
+  userId: number;
+}
+
+/** An approval rule (ApprovalProjectRule, ApprovalMergeRequestRule): of the project, or of one of its merge requests. */
+export interface ApprovalRule {
+  id: number;
+  projectId: number;
+  /** The merge request it belongs to; null for a rule of the project. */
+  mergeRequestId: number | null;
+  name: string;
+  ruleType: 'regular' | 'any_approver';
+  approvalsRequired: number;
+  userIds: number[];
+  groupIds: number[];
+  /** A project rule: whether it applies to every protected branch (it applies to all branches here). */
+  appliesToAllProtectedBranches: boolean;
+  /** A merge request rule made from a project rule (`approval_project_rule_id`). */
+  sourceRuleId: number | null;
+}
+
+/** A project's approval settings (ee/lib/api/project_approvals.rb). */
+export interface ApprovalSettings {
+  approvalsBeforeMerge: number;
+  resetApprovalsOnPush: boolean;
+  disableOverridingApproversPerMergeRequest: boolean;
+  mergeRequestsAuthorApproval: boolean;
+  mergeRequestsDisableCommittersApproval: boolean;
+  requirePasswordToApprove: boolean;
+  selectiveCodeOwnerRemovals: boolean;
 }

@@ -21,6 +21,9 @@ import { checkMergeability, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges } from './system-notes.js';
 import { systemNote } from '../issuables/index.js';
+import { abortAutoMerge } from './auto-merge.js';
+import { approvalRulesAvailable, approvalSettingsOf, approverIds } from './approval-state.js';
+import { resetApprovals } from './approval-rules.js';
 
 /** Commit#draft?: a title that starts as a draft's (Gitlab::Regex.merge_request_draft), or a fixup or squash commit. */
 const isDraftCommit = (title: string) => /^\s*(?:\[draft\]|\(draft\)|draft:)/i.test(title) || /(?:fixup!|squash!)\s/.test(title);
@@ -92,6 +95,10 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
       const diffId = ids.next(draft as State, 'merge_request_diff');
       putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
+      // abort_auto_merges: auto-merge was set for another head.
+      if (r.mr.autoMerge && r.mr.autoMerge.sha !== r.head) abortAutoMerge(draft, project, r.mr, 'source branch was updated', user.id, now);
+      // reset_approvals_if_approvers_changed / ResetApprovalsService, where the project resets approvals on push.
+      if (commits.length > 0) resetApprovalsOnPush(draft, project, r.mr, user.id, now);
       // mark_mr_as_draft_from_commits: a draft commit makes the merge request a draft.
       if (draftCommit && !r.mr.draft) {
         const current = pget(draft.mergeRequests, project.id, r.mr.iid) as MergeRequest;
@@ -131,4 +138,20 @@ function addedCommits(r: Reload, commits: readonly string[], titles: ReadonlyMap
   }
   const list = fresh.map((c) => `<li>${short(c)} - ${escapeHtml(titles.get(c) ?? '')}</li>`).join('');
   return [`added ${count(commits.length)}`, `<ul>${summary}${list}</ul>`, `[Compare with previous version](${compare})`].join('\n\n');
+}
+
+/** Array#to_sentence. */
+function toSentence(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
+}
+
+/** MergeRequests::ResetApprovalsService on a push of new commits, where the project's `reset_approvals_on_push` says so. */
+function resetApprovalsOnPush(draft: Draft<State>, project: Project, mr: MergeRequest, userId: number, now: number): void {
+  const state = draft as State;
+  if (!approvalRulesAvailable(state) || !approvalSettingsOf(state, project.id).resetApprovalsOnPush) return;
+  const approvers = approverIds(state, mr).flatMap((id) => tget(state.users, id)?.username ?? []);
+  if (approvers.length === 0) return;
+  resetApprovals(mr)(draft);
+  systemNote(draft, 'MergeRequest', mr, userId, `reset approvals from ${toSentence(approvers.map((u) => `@${u}`))} by pushing to the branch`, now);
 }

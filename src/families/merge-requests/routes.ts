@@ -23,7 +23,8 @@ import {
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
-import { acceptMergeRequest } from './merge.js';
+import { acceptMergeRequest, mergeWay } from './merge.js';
+import { abortAutoMerge, setAutoMerge } from './auto-merge.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 import { mergeRequest } from './resolvers.js';
 import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
@@ -47,9 +48,9 @@ export async function changesCountOf(ctx: Context<unknown>, mr: MergeRequest): P
 }
 
 /** Entities::MergeRequest as the single merge request routes answer it. */
-export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number) {
+export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number, withRebaseInProgress?: boolean) {
   const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, { id: mr.projectId }), mr);
-  return mergeRequestEntity(mrView(ctx, projectId), checked, await changesCountOf(ctx, checked));
+  return mergeRequestEntity({ ...mrView(ctx, projectId), withRebaseInProgress }, checked, await changesCountOf(ctx, checked));
 }
 
 const MR_LIST = {
@@ -311,9 +312,10 @@ export const mergeRequestRoutes = [
     },
   }),
   route({
-    method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid', cacheable: true, scope: project(canReadMergeRequests), params: { merge_request_iid: int().required() },
+    method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid', cacheable: true, scope: project(canReadMergeRequests),
+    params: { merge_request_iid: int().required(), include_rebase_in_progress: bool(), include_diverged_commits_count: bool(), render_html: bool() },
     subject: mergeRequest(),
-    handler: async (ctx): Promise<Reply> => json(await fullEntity(ctx, ctx.subject, ctx.project.id)),
+    handler: async (ctx): Promise<Reply> => json(await fullEntity(ctx, ctx.subject, ctx.project.id, ctx.params.include_rebase_in_progress === true)),
   }),
   route({
     method: 'POST', path: '/projects/:id/merge_requests', auth: 'user', scope: project(canCreateMergeRequest),
@@ -378,7 +380,9 @@ export const mergeRequestRoutes = [
       // The commands' params over the caller's (params.merge!), from the merge request as those leave it.
       const ran = commands?.fields({ ...mr, ...fields });
       if (commands) ctx.update(commands.beside);
-      const saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, { ...fields, ...ran?.fields }, now, ran?.spent));
+      let saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, { ...fields, ...ran?.fields }, now, ran?.spent));
+      // CloseService#abort_auto_merge.
+      if (saved.state === 'closed' && saved.autoMerge) saved = ctx.update((draft) => abortAutoMerge(draft, ctx.project, saved, 'merge request was closed', ctx.user!.id, now));
       return json(await fullEntity(ctx, saved, ctx.project.id));
     },
   }),
@@ -386,15 +390,25 @@ export const mergeRequestRoutes = [
     method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid/merge', auth: 'user', scope: project(canReadMergeRequests),
     params: {
       merge_request_iid: int().required(), merge_commit_message: str(), squash_commit_message: str(), squash: bool(), should_remove_source_branch: bool(),
-      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), sha: str(),
+      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), auto_merge_strategy: str(), sha: str(),
     },
     subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
       const p = ctx.params;
-      const mr = ctx.subject;
-      const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, {
+      const repo = objectsOf(ctx, ctx.project);
+      const mr = await checkedMergeRequest(ctx.state, repo, ctx.subject);
+      const user = ctx.user!;
+      const now = ctx.now();
+      const how = mergeWay(ctx.state, ctx.project, mr, user, p.merge_when_pipeline_succeeds === true || p.auto_merge === true, p.sha, now);
+      if (how === 'auto') {
+        const set = ctx.update(setAutoMerge(ctx.project, mr, user, {
+          commitMessage: p.merge_commit_message, squashCommitMessage: p.squash_commit_message, removeSourceBranch: p.should_remove_source_branch,
+        }, now));
+        return json(await fullEntity(ctx, set, ctx.project.id));
+      }
+      const recipe = await acceptMergeRequest(ctx.state, repo, ctx.project, mr, user, {
         sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
-      }, ctx.now());
+      }, now);
       const merged = ctx.update(recipe);
       return json(await fullEntity(ctx, merged, ctx.project.id));
     },

@@ -5,9 +5,9 @@ import { sequences } from '../../store/state.js';
 import { emptyTable, pget, tdel, tentries, tget, tset, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { dropAwards, dropEvents } from '../issuables/index.js';
 import type { State } from '../world.js';
-import type { MergeRequest } from './records.js';
+import type { ApprovalRule, ApprovalSettings, MergeRequest } from './records.js';
 
-export const ids = sequences(['merge_request', 'merge_request_iid', 'merge_request_diff']);
+export const ids = sequences(['merge_request', 'merge_request_iid', 'merge_request_diff', 'approval_project_rule', 'approval_merge_request_rule']);
 
 /**
  * A project's merge requests in numbers: how many are in each state, and whether they were
@@ -30,10 +30,17 @@ export interface MergeRequestsSlice {
   mergeRequestFacts: Table<MergeRequestFacts>;
   /** Merge request id -> user id -> when they approved it. */
   mergeRequestApprovals: Table<Table<number>>;
+  /** Project id -> its approval rules by id: the project's own and its merge requests'. */
+  approvalRules: Partitioned<ApprovalRule>;
+  /** Project id -> its approval settings (`/projects/:id/approvals`), when changed from GitLab's defaults. */
+  approvalSettings: Table<ApprovalSettings>;
 }
 
 export function emptyMergeRequestsSlice(): MergeRequestsSlice {
-  return { mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable() };
+  return {
+    mergeRequests: emptyTable(), openMergeRequestBranches: emptyTable(), mergeRequestFacts: emptyTable(), mergeRequestApprovals: emptyTable(),
+    approvalRules: emptyTable(), approvalSettings: emptyTable(),
+  };
 }
 
 const branchKeys = (mr: MergeRequest) => [`${mr.projectId}|s:${mr.sourceBranch}`, `${mr.projectId}|t:${mr.targetBranch}`];
@@ -78,6 +85,8 @@ export function dropMergeRequestRecords(draft: Draft<State>, mr: MergeRequest): 
   indexOpenMergeRequest(draft, mr, false);
   countMergeRequest(draft, mr, -1);
   tdel(draft.mergeRequestApprovals, mr.id);
+  const rules = tget(draft.approvalRules, mr.projectId);
+  if (rules) for (const r of [...tvalues(rules)]) if (r.mergeRequestId === mr.id) tdel(rules, r.id);
   dropEvents(draft, 'MergeRequest', mr.id);
   dropAwards(draft, { type: 'MergeRequest', id: mr.id });
 }
@@ -88,4 +97,6 @@ export function forgetProjectMergeRequests(draft: Draft<State>, projectId: numbe
   if (mrs) for (const mr of tvalues(mrs)) dropMergeRequestRecords(draft, mr);
   tdel(draft.mergeRequests, projectId);
   tdel(draft.mergeRequestFacts, projectId);
+  tdel(draft.approvalRules, projectId);
+  tdel(draft.approvalSettings, projectId);
 }

@@ -1,0 +1,96 @@
+// Auto-merge with the merge_when_pipeline_succeeds strategy (app/services/auto_merge_service.rb,
+// auto_merge/base_service.rb, auto_merge/merge_when_pipeline_succeeds_service.rb): set while the
+// head pipeline runs, the merge made when that pipeline succeeds (a subscriber of
+// `pipeline.status`), left set when it fails (a retried job may still succeed), cancelled by
+// the caller, aborted by a push of another head or by closing the merge request.
+import type { Draft } from 'immer';
+import { ApiError } from '../../core/errors.js';
+import { pget, pset, tget, tvalues } from '../../store/table.js';
+import type { Project, User } from '../../store/state.js';
+import type { Change, Context } from '../define.js';
+import { systemNote } from '../issuables/index.js';
+import { objectsOf } from '../repositories/index.js';
+import type { StoredEvent } from '../stream.js';
+import type { State } from '../world.js';
+import { acceptMergeRequest } from './merge.js';
+import { diffHeadPipeline, failedMergeCheck } from './mergeability.js';
+import type { AutoMerge, MergeRequest } from './records.js';
+import { checkedMergeRequest } from './rules.js';
+
+export interface AutoMergeInput {
+  commitMessage?: string;
+  squashCommitMessage?: string;
+  removeSourceBranch?: boolean;
+}
+
+/**
+ * The merge request with bookkeeping fields changed (auto-merge, merge error, merge ref, rebase):
+ * none of its indexes moves and no hook reports them, so it is stored as it is.
+ */
+export function save(draft: Draft<State>, project: Project, mr: MergeRequest, fields: Partial<MergeRequest>): MergeRequest {
+  const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
+  const next = { ...current, ...fields };
+  pset(draft.mergeRequests, project.id, mr.iid, next);
+  return next;
+}
+
+/** AutoMerge::MergeWhenPipelineSucceedsService#execute: set for the head as it is, with its note. */
+export function setAutoMerge(project: Project, mr: MergeRequest, user: User, input: AutoMergeInput, now: number): Change<MergeRequest> {
+  const autoMerge: AutoMerge = { strategy: 'merge_when_pipeline_succeeds', userId: user.id, sha: mr.sha, ...input };
+  return (draft) => {
+    if (mr.autoMerge) return save(draft, project, mr, { autoMerge });
+    const next = save(draft, project, mr, { autoMerge, mergeError: null, updatedAt: now });
+    systemNote(draft, 'MergeRequest', mr, user.id, `enabled an automatic merge when the pipeline for ${mr.sha} succeeds`, now);
+    return next;
+  };
+}
+
+/** AutoMerge::BaseService#cancel: no longer set, with its note. */
+export function cancelAutoMerge(project: Project, mr: MergeRequest, user: User, now: number): Change<MergeRequest> {
+  return (draft) => {
+    const next = save(draft, project, mr, { autoMerge: null, updatedAt: now });
+    systemNote(draft, 'MergeRequest', mr, user.id, 'canceled the automatic merge', now);
+    return next;
+  };
+}
+
+/** AutoMerge::BaseService#abort: no longer set, with the note that says why. */
+export function abortAutoMerge(draft: Draft<State>, project: Project, mr: MergeRequest, reason: string, userId: number, now: number): MergeRequest {
+  const next = save(draft, project, mr, { autoMerge: null });
+  systemNote(draft, 'MergeRequest', mr, userId, `aborted the automatic merge because ${reason}`, now);
+  return next;
+}
+
+/**
+ * AutoMergeProcessWorker on a pipeline's success: each open merge request set to merge whose head
+ * pipeline this is merges as the user who set it, when it may; one that may not stays set, the
+ * reason in its `merge_error` when the merge itself failed.
+ */
+export async function processAutoMerges(ctx: Context<unknown>, event: StoredEvent<'pipeline.status'>): Promise<void> {
+  if (event.status !== 'success') return;
+  const project = tget(ctx.state.projects, event.projectId);
+  const all = tget(ctx.state.mergeRequests, event.projectId);
+  if (!project || !all) return;
+  const waiting = [...tvalues(all)].filter((mr) => mr.state === 'opened' && mr.autoMerge);
+  for (const candidate of waiting) {
+    const mr = pget(ctx.state.mergeRequests, project.id, candidate.iid)!;
+    const head = diffHeadPipeline(ctx.state, mr);
+    if (!mr.autoMerge || head?.id !== event.pipelineId || head.status !== 'success') continue;
+    const user = tget(ctx.state.users, mr.autoMerge.userId);
+    if (!user) continue;
+    const repo = objectsOf(ctx, project);
+    const checked = await checkedMergeRequest(ctx.state, repo, mr);
+    if (failedMergeCheck(ctx.state, project, checked, false) !== null) continue;
+    const now = ctx.now();
+    try {
+      const recipe = await acceptMergeRequest(ctx.state, repo, project, checked, user, {
+        sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, removeSourceBranch: mr.autoMerge.removeSourceBranch,
+      }, now);
+      ctx.update(recipe);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const reason = typeof e.body === 'object' && e.body !== null && 'message' in e.body ? String((e.body as { message: unknown }).message) : 'Merge failed';
+      ctx.update((draft) => void save(draft, project, mr, { mergeError: reason }));
+    }
+  }
+}

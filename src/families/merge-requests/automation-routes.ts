@@ -1,0 +1,102 @@
+// What a merge request does besides its edits (lib/api/merge_requests.rb, lib/api/commits.rb):
+// cancel an auto-merge, rebase, the merge ref, its changes, the issues it closes, and the merge
+// requests a commit belongs to.
+import { messageError, notAllowed, notFound, unauthorized, forbidden } from '../../core/errors.js';
+import { commitsBetween } from '../../git/merge-base.js';
+import { treeDiffs } from '../../git/patch.js';
+import { bool, int, str } from '../../http/params.js';
+import { created, json, type Reply } from '../../http/route.js';
+import { tget, tvalues } from '../../store/table.js';
+import { diffEntity, withHeaders } from '../commits/index.js';
+import { project, route } from '../define.js';
+import { issueByIid, issueEntity, issueVisible, seesConfidential, type Issue } from '../issues/index.js';
+import { canPushToBranch, objectsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { cancelAutoMerge } from './auto-merge.js';
+import { mergeRequestBasic } from './entity.js';
+import { canMerge, closingRefs } from './merge.js';
+import { mergeRef, startRebase } from './rebase.js';
+import type { MergeRequest } from './records.js';
+import { mergeRequest } from './resolvers.js';
+import { fullEntity } from './routes.js';
+import { canReadMergeRequests } from './rules.js';
+
+const BASE = '/projects/:id/merge_requests/:merge_request_iid';
+const IID = { merge_request_iid: int().required() };
+
+export const automationRoutes = [
+  route({
+    method: 'POST', path: `${BASE}/cancel_merge_when_pipeline_succeeds`, auth: 'user', scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
+    handler: (ctx): Reply => {
+      const mr = ctx.subject;
+      const user = ctx.user!;
+      // MergeRequest#can_cancel_auto_merge?: whoever may merge it, and its author.
+      if (!canMerge(ctx.state, user, ctx.project, mr.targetBranch, ctx.now()) && mr.authorId !== user.id) throw unauthorized();
+      if (mr.state !== 'opened') throw notAllowed();
+      // AutoMergeService#cancel without a strategy set.
+      if (!mr.autoMerge) throw messageError(406, "Can't cancel the automatic merge");
+      ctx.update(cancelAutoMerge(ctx.project, mr, user, ctx.now()));
+      return created({ status: 'success' });
+    },
+  }),
+  route({
+    method: 'PUT', path: `${BASE}/rebase`, auth: 'user', scope: project(canReadMergeRequests), params: { ...IID, skip_ci: bool() }, subject: mergeRequest(),
+    handler: async (ctx): Promise<Reply> => {
+      const mr = ctx.subject;
+      // authorize_push_to_merge_request!
+      if (!canPushToBranch(ctx.state, ctx.user, ctx.project, mr.sourceBranch, ctx.now())) throw forbidden('Cannot push to source branch');
+      ctx.update(await startRebase(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, ctx.now()));
+      return { ...json({ rebase_in_progress: true }), status: 202 };
+    },
+  }),
+  route({
+    method: 'GET', path: `${BASE}/merge_ref`, scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
+    handler: async (ctx): Promise<Reply> => {
+      const made = await mergeRef(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.subject, ctx.now());
+      ctx.update(made.change);
+      return json({ commit_id: made.sha });
+    },
+  }),
+  route({
+    method: 'GET', path: `${BASE}/changes`, cacheable: true, scope: project(canReadMergeRequests), params: { ...IID, access_raw_diffs: bool(), unidiff: bool() }, subject: mergeRequest(),
+    handler: async (ctx): Promise<Reply> => {
+      const mr = ctx.subject;
+      const repo = objectsOf(ctx, ctx.project);
+      const diffs = await treeDiffs(repo, (await repo.readCommit(mr.baseSha)).tree, (await repo.readCommit(mr.sha)).tree);
+      // Entities::MergeRequestChanges: the merge request, its diffs as `changes`, and whether they overflowed.
+      return json({ ...(await fullEntity(ctx, mr, ctx.project.id)), changes: diffs.map((d) => diffEntity(ctx.params.unidiff ? withHeaders(d) : d)), overflow: false });
+    },
+  }),
+  route({
+    method: 'GET', path: `${BASE}/closes_issues`, cacheable: true, paginated: true, scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
+    handler: (ctx): Reply => {
+      const now = ctx.now();
+      // MergeRequest#visible_closing_issues_for: the issues it closes that the caller can see.
+      const issues = closingRefs(ctx.state, ctx.project, ctx.subject).flatMap((r): Issue[] => {
+        const issue = issueByIid(ctx.state, r.projectId, r.iid);
+        const p = issue ? tget(ctx.state.projects, issue.projectId) : undefined;
+        return issue && p && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, p, now)) ? [issue] : [];
+      });
+      const v = { state: ctx.state, viewer: ctx.user, now, webBase: ctx.webBase, context: { kind: 'project' as const, id: ctx.project.id } };
+      return json(ctx.paginate(issues).map((i) => issueEntity(v, i)));
+    },
+  }),
+  route({
+    method: 'GET', path: '/projects/:id/repository/commits/:sha/merge_requests', cacheable: true, paginated: true, scope: project(canReadMergeRequests),
+    params: { sha: str().required(), state: str() },
+    handler: async (ctx): Promise<Reply> => {
+      const repo = objectsOf(ctx, ctx.project);
+      const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), ctx.params.sha);
+      if (!sha) throw notFound('Commit');
+      // MergeRequest.by_related_commit_sha: its diff's commits, its merge commit; newest first.
+      const table = tget(ctx.state.mergeRequests, ctx.project.id);
+      const all = table ? [...tvalues(table)] : [];
+      const found: MergeRequest[] = [];
+      for (const mr of all.sort((a, b) => b.id - a.id)) {
+        if (ctx.params.state !== undefined && mr.state !== ctx.params.state) continue;
+        if (mr.mergeCommitSha === sha || mr.sha === sha || (await commitsBetween(repo, mr.baseSha, mr.sha)).includes(sha)) found.push(mr);
+      }
+      const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId: ctx.project.id };
+      return json(ctx.paginate(found).map((mr) => mergeRequestBasic(v, mr)));
+    },
+  }),
+];
