@@ -120,6 +120,8 @@ describe('merge requests', () => {
     expect((await call('PUT', `${APP}/merge_requests/1/merge`, 'maintainer-token')).body).toMatchObject({ state: 'merged' });
     const listed = (await call('GET', `${APP}/merge_requests?state=opened`, 'dev-token')).body;
     expect(listed).toEqual([expect.objectContaining({ iid: clash.body.iid, merge_status: 'unchecked', detailed_merge_status: 'unchecked', has_conflicts: false })]);
+    // A read by who may update it starts the check (its worker runs before the next request).
+    expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body).toMatchObject({ merge_status: 'checking', detailed_merge_status: 'checking' });
     expect((await call('GET', `${APP}/merge_requests/${clash.body.iid}`, 'dev-token')).body).toMatchObject({
       merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true,
     });

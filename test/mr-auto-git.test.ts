@@ -77,9 +77,23 @@ describe('rebase, merge ref, changes and closing issues', () => {
     updateProject(world(), 'acme/app', (p) => void (p.settings.merge_method = 'ff'));
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('mergeable');
     await moveMain('README.md', '# moved\n');
+    // The target moved: the next read starts the check (`checking`), the one after sees its verdict.
+    expect((await call('GET', MR, 'dev-token')).body).toMatchObject({ merge_status: 'checking', detailed_merge_status: 'checking' });
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('need_rebase');
     await call('PUT', `${MR}/rebase`, 'dev-token');
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('mergeable');
+  });
+
+  it('mergeability is checked asynchronously when someone who may update the merge request reads it', async () => {
+    await moveMain('shared.txt', 'main\n');
+    const mr2 = `${P}/merge_requests/2`;
+    expect((await call('GET', `${P}/merge_requests?state=opened`, 'dev-token')).body.map((m: { merge_status: string }) => m.merge_status)).toEqual(['unchecked', 'unchecked']);
+    // A reporter's read starts nothing.
+    expect((await call('GET', mr2, 'reporter-token')).body).toMatchObject({ merge_status: 'unchecked', detailed_merge_status: 'unchecked' });
+    expect((await call('GET', mr2, 'reporter-token')).body.merge_status).toBe('unchecked');
+    expect((await call('GET', mr2, 'dev-token')).body).toMatchObject({ merge_status: 'checking', has_conflicts: false });
+    expect((await call('GET', mr2, 'reporter-token')).body).toMatchObject({ merge_status: 'cannot_be_merged', detailed_merge_status: 'conflict', has_conflicts: true });
+    expect((await call('GET', `${P}/merge_requests?state=opened`, 'dev-token')).body.map((m: { merge_status: string }) => m.merge_status)).toEqual(['cannot_be_merged', 'unchecked']);
   });
 
   it('the merge ref: a merge commit of head into target, advertised as refs/merge-requests/:iid/merge; 400 on a conflict', async () => {

@@ -30,7 +30,8 @@ interface Model {
 function step(m: Model, op: Op): { status?: number; next: Model } {
   switch (op) {
     case 'set':
-      if (m.merged) return { status: 405, next: m };
+      // immediately_mergeable? is the head pipeline's success, then mergeable? refuses what is merged (422).
+      if (m.merged) return { status: m.pipeline === 'success' ? 422 : 405, next: m };
       if (m.pipeline === 'success') return { status: 200, next: { ...m, merged: true } };
       if (m.pipeline === 'running') return { status: 200, next: { ...m, auto: true } };
       return { status: 405, next: m };

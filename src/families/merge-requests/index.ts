@@ -10,6 +10,7 @@ import { approvalRuleRoutes } from './approval-rule-routes.js';
 import { processAutoMerges } from './auto-merge.js';
 import { automationRoutes } from './automation-routes.js';
 import { FINISH_REBASE } from './rebase.js';
+import { FINISH_MERGEABILITY_CHECK } from './mergeability.js';
 import { mergeRequestCommitRoutes } from './commit-routes.js';
 import { mergeRequestEventRoutes } from './event-routes.js';
 import { mergeRequestKind, mergeRequestSocial } from './kind.js';
@@ -33,7 +34,7 @@ export const mergeRequests: Family<MergeRequestsSlice> = defineFamily({
   state: emptyMergeRequestsSlice,
   seed: { after: ['users', 'projects', 'repositories', 'milestones', 'labels', 'issues'], run: seedMergeRequests },
   routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes, ...automationRoutes, ...approvalRuleRoutes],
-  tasks: [FINISH_REBASE],
+  tasks: [FINISH_REBASE, FINISH_MERGEABILITY_CHECK],
   forget: { project: forgetProjectMergeRequests },
   on: { push: refreshMergeRequests, 'pipeline.status': processAutoMerges },
   postReceive: mergeRequestPostReceive,

@@ -3,6 +3,8 @@
 // the checks in GitLab's order, the head pipeline of the source branch's head, and what the CI
 // check says while that pipeline runs.
 import type { Project } from '../../store/state.js';
+import { pget, pset } from '../../store/table.js';
+import { defineTask, schedule, type Change } from '../define.js';
 import { headPipeline, type Pipeline } from '../ci/index.js';
 import { branchTip, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
@@ -91,14 +93,39 @@ export function failedMergeCheck(state: State, project: Project, mr: MergeReques
 }
 
 /**
- * DetailedMergeStatusService: `unchecked` before the mergeability check ran, then the first
+ * DetailedMergeStatusService: `unchecked` before the mergeability check ran (`checking` while
+ * its worker has not), then the first
  * failing check in GitLab's order, the pipeline last (`ci_still_running` while it runs).
  */
 export function detailedMergeStatus(state: State, project: Project, mr: MergeRequest): string {
   if (mr.state !== 'opened') return 'not_open';
+  if (mr.mergeStatus === 'checking') return 'checking';
   if (mr.mergeStatus === 'unchecked') return 'unchecked';
   const failed = failedMergeCheck(state, project, mr, true);
   if (failed) return failed;
   if (!ciMergeable(state, project, mr)) return pipelineInProgress(project, diffHeadPipeline(state, mr)) ? 'ci_still_running' : 'ci_must_pass';
   return 'mergeable';
+}
+
+/** MergeRequestMergeabilityCheckWorker: the verdict the read found, recorded unless the branches moved since. */
+export const FINISH_MERGEABILITY_CHECK = defineTask<{ projectId: number; iid: number }>('merge_request.mergeability_check', (draft, p) => {
+  const mr = pget(draft.mergeRequests, p.projectId, p.iid) as MergeRequest | undefined;
+  if (!mr || mr.mergeStatus !== 'checking' || !mr.pendingMergeStatus) return;
+  const next: MergeRequest = { ...mr, mergeStatus: mr.pendingMergeStatus, pendingMergeStatus: null };
+  pset(draft.mergeRequests, p.projectId, p.iid, next);
+});
+
+/**
+ * MergeRequest#check_mergeability(async: true), as a read by someone who may update the merge
+ * request does it: an unchecked one is `checking` until its worker runs (due at once, so before
+ * the next request), which records the verdict found now.
+ */
+export function checkAsync(mr: MergeRequest, verdict: MergeRequest['mergeStatus'], now: number): Change<MergeRequest> {
+  return (draft) => {
+    if (verdict !== 'can_be_merged' && verdict !== 'cannot_be_merged') return mr;
+    const next: MergeRequest = { ...mr, mergeStatus: 'checking', pendingMergeStatus: verdict };
+    pset(draft.mergeRequests, mr.projectId, mr.iid, next);
+    schedule(draft, FINISH_MERGEABILITY_CHECK, now, { projectId: mr.projectId, iid: mr.iid });
+    return next;
+  };
 }

@@ -30,7 +30,9 @@ export interface MergeRequest {
    * MergeabilityCheckService's result at the last head and target it saw: `unchecked` after the
    * target branch or the target moved (a read checks again), else whether it merges cleanly.
    */
-  mergeStatus: 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
+  mergeStatus: 'unchecked' | 'checking' | 'can_be_merged' | 'cannot_be_merged';
+  /** While `checking`: the verdict the check worker records when it runs. */
+  pendingMergeStatus?: 'can_be_merged' | 'cannot_be_merged' | null;
   mergeCommitSha: string | null;
   draft: boolean;
   squash: boolean;

@@ -25,6 +25,7 @@ import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
 import { abortAutoMerge, setAutoMerge } from './auto-merge.js';
+import { checkAsync } from './mergeability.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 import { mergeRequest } from './resolvers.js';
 import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
@@ -47,10 +48,18 @@ export async function changesCountOf(ctx: Context<unknown>, mr: MergeRequest): P
   }
 }
 
-/** Entities::MergeRequest as the single merge request routes answer it. */
+/**
+ * Entities::MergeRequest as the single merge request routes answer it. Its `merge_status` runs
+ * check_mergeability(async: true) for who may update the merge request: an unchecked one is
+ * answered `checking` while its check worker is due.
+ */
 export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number, withRebaseInProgress?: boolean) {
-  const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, { id: mr.projectId }), mr);
-  return mergeRequestEntity({ ...mrView(ctx, projectId), withRebaseInProgress }, checked, await changesCountOf(ctx, checked));
+  let shown = mr;
+  if (mr.state === 'opened' && mr.mergeStatus === 'unchecked' && canUpdateMergeRequest(ctx.state, ctx.user, mr, ctx.now())) {
+    const verdict = (await checkedMergeRequest(ctx.state, objectsOf(ctx, { id: mr.projectId }), mr)).mergeStatus;
+    shown = ctx.update(checkAsync(mr, verdict, ctx.now()));
+  }
+  return mergeRequestEntity({ ...mrView(ctx, projectId), withRebaseInProgress }, shown, await changesCountOf(ctx, shown));
 }
 
 const MR_LIST = {

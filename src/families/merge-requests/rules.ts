@@ -236,13 +236,13 @@ export async function checkMergeability(repo: RepositoryObjects, base: string, t
 
 /** MergeabilityCheckService on a read: an unchecked open merge request checked against its branches as they are now. */
 export async function checkedMergeRequest(state: State, repo: RepositoryObjects, mr: MergeRequest): Promise<MergeRequest> {
-  if (mr.state !== 'opened' || mr.mergeStatus !== 'unchecked') return mr;
+  if (mr.state !== 'opened' || (mr.mergeStatus !== 'unchecked' && mr.mergeStatus !== 'checking')) return mr;
   const refs = refsOf(state, mr.projectId);
   const head = branchTip(refs, mr.sourceBranch);
   const target = branchTip(refs, mr.targetBranch);
-  if (!head || !target) return { ...mr, mergeStatus: 'cannot_be_merged' };
+  if (!head || !target) return { ...mr, mergeStatus: 'cannot_be_merged', pendingMergeStatus: null };
   const base = (await mergeBase(repo, head, [target])) ?? target;
-  return { ...mr, mergeStatus: await checkMergeability(repo, base, target, head) };
+  return { ...mr, mergeStatus: await checkMergeability(repo, base, target, head), pendingMergeStatus: null };
 }
 
 function mrNote(draft: Draft<State>, mr: MergeRequest, authorId: number, body: string, now: number): void {
