@@ -9,7 +9,7 @@ import { pdel, pget, pset, tdel, tget, tset } from '../../store/table.js';
 import type { Change } from '../define.js';
 import { findUserByUsername } from '../users/index.js';
 import type { State } from '../world.js';
-import { DEFAULT_APPROVAL_SETTINGS, approvalSettingsOf, mergeRequestApprovalRules, projectApprovalRules } from './approval-state.js';
+import { DEFAULT_APPROVAL_SETTINGS, approvalSettingsOf, rulesWhere } from './approval-state.js';
 import type { ApprovalRule, ApprovalSettings, MergeRequest } from './records.js';
 import { ids } from './store.js';
 
@@ -53,17 +53,17 @@ function approvers(state: State, project: Project, user: User, input: RuleInput,
 }
 
 /** The model's validations, as GitLab's `render_validation_error!` answers them (400, by attribute). */
-function validate(state: State, projectId: number, mr: MergeRequest | null, rule: Omit<ApprovalRule, 'id'>, selfId: number | null): void {
+function validate(state: State, rule: Omit<ApprovalRule, 'id'>, selfId: number | null): void {
   const errors: Record<string, string[]> = {};
   if (rule.name.trim() === '') errors.name = ["can't be blank"];
   else {
-    const siblings = mr ? mergeRequestApprovalRules(state, mr) : projectApprovalRules(state, projectId);
+    const siblings = rulesWhere(state, rule.projectId, rule.mergeRequestId);
     if (siblings.some((r) => r.id !== selfId && r.name === rule.name)) errors.name = ['has already been taken'];
   }
   if (rule.approvalsRequired < 0) errors.approvals_required = ['must be greater than or equal to 0'];
   else if (rule.approvalsRequired > 100) errors.approvals_required = ['must be less than or equal to 100'];
-  if (rule.ruleType === 'any_approver' && !mr) {
-    const other = projectApprovalRules(state, projectId).find((r) => r.ruleType === 'any_approver' && r.id !== selfId);
+  if (rule.ruleType === 'any_approver' && rule.mergeRequestId === null) {
+    const other = rulesWhere(state, rule.projectId, null).find((r) => r.ruleType === 'any_approver' && r.id !== selfId);
     if (other) errors.rule_type = ['any-approver for the project already exists'];
   }
   if (Object.keys(errors).length > 0) throw messageError(400, errors);
@@ -88,7 +88,7 @@ export function createRule(state: State, project: Project, mr: MergeRequest | nu
     appliesToAllProtectedBranches: input.appliesToAllProtectedBranches ?? false,
     sourceRuleId,
   };
-  validate(state, project.id, mr, fields, null);
+  validate(state, fields, null);
   return (draft) => {
     const id = ids.next(draft as State, mr ? 'approval_merge_request_rule' : 'approval_project_rule');
     const rule: ApprovalRule = { id, ...fields };
@@ -109,8 +109,7 @@ export function updateRule(state: State, project: Project, rule: ApprovalRule, u
     ...(who.groupIds !== undefined ? { groupIds: who.groupIds } : {}),
     ...(input.appliesToAllProtectedBranches !== undefined ? { appliesToAllProtectedBranches: input.appliesToAllProtectedBranches } : {}),
   };
-  const mr = rule.mergeRequestId === null ? null : ({ id: rule.mergeRequestId, projectId: rule.projectId } as MergeRequest);
-  validate(state, project.id, mr, next, rule.id);
+  validate(state, next, rule.id);
   return (draft) => {
     pset(draft.approvalRules, project.id, ruleKey(rule.mergeRequestId, rule.id), next);
     return next;

@@ -25,7 +25,8 @@ export const approvalSettingsOf = (state: State, projectId: number): ApprovalSet
 /** Whether the instance's tier has approval rules (merge_request_approvers). */
 export const approvalRulesAvailable = (state: State) => state.instance.tier !== 'free';
 
-function rulesWhere(state: State, projectId: number, mergeRequestId: number | null): ApprovalRule[] {
+/** A project's rules (`mergeRequestId` null) or one merge request's, in id order. */
+export function rulesWhere(state: State, projectId: number, mergeRequestId: number | null): ApprovalRule[] {
   const t = tget(state.approvalRules, projectId);
   if (!t) return [];
   return [...tvalues(t)].filter((r) => r.mergeRequestId === mergeRequestId).sort((a, b) => a.id - b.id);

@@ -85,7 +85,8 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     merge_commit_sha: mr.mergeCommitSha,
     squash_commit_sha: null,
     discussion_locked: mr.discussionLocked ?? null,
-    should_remove_source_branch: null,
+    // should_remove_source_branch?: the merge's own parameter, as auto-merge keeps it.
+    should_remove_source_branch: mr.autoMerge?.removeSourceBranch ?? null,
     force_remove_source_branch: mr.removeSourceBranch,
     prepared_at: iso(mr.createdAt),
     // Relative to the project (or group) of the request; across groups and projects, the full path.
