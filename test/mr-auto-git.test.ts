@@ -80,7 +80,9 @@ describe('rebase, merge ref, changes and closing issues', () => {
     // The target moved: the next read starts the check (`checking`), the one after sees its verdict.
     expect((await call('GET', MR, 'dev-token')).body).toMatchObject({ merge_status: 'checking', detailed_merge_status: 'checking' });
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('need_rebase');
+    expect((await call('GET', `${MR}?include_diverged_commits_count=true`, 'dev-token')).body.diverged_commits_count).toBe(1);
     await call('PUT', `${MR}/rebase`, 'dev-token');
+    expect((await call('GET', `${MR}?include_diverged_commits_count=true`, 'dev-token')).body.diverged_commits_count).toBe(0);
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('mergeable');
   });
 
@@ -137,7 +139,7 @@ describe('through the server with @gitbeaker/rest', () => {
   let server: { url: string; close(): Promise<void> };
   let api: InstanceType<typeof Gitlab>;
   beforeAll(async () => {
-    const emulator = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
+    const emulator = await createEmulator({ fixture: { ...FIXTURE, instance: { tier: 'premium' } }, clock: { now: NOW, frozen: true } });
     server = await emulator.listen();
     api = new Gitlab({ host: server.url, token: 'dev-token' });
   });
@@ -150,5 +152,19 @@ describe('through the server with @gitbeaker/rest', () => {
     expect(issues.map((i) => i.iid)).toEqual([1]);
     expect(await api.MergeRequests.rebase('acme/app', 1)).toEqual({ rebase_in_progress: true });
     await expect(api.MergeRequests.cancelOnPipelineSuccess('acme/app', 1)).rejects.toMatchObject({ cause: { response: { status: 406 } } });
+    // No pipeline: no auto-merge strategy applies.
+    const maintainer = new Gitlab({ host: server.url, token: 'maintainer-token' });
+    await expect(maintainer.MergeRequests.merge('acme/app', 1, { mergeWhenPipelineSucceeds: true })).rejects.toMatchObject({ cause: { response: { status: 405 } } });
+  });
+
+  it('manages approval rules and reads the approval state', async () => {
+    const maintainer = new Gitlab({ host: server.url, token: 'maintainer-token' });
+    const rule = await maintainer.MergeRequestApprovals.createApprovalRule('acme/app', 'review', 1, { usernames: ['mai'] });
+    expect(rule).toMatchObject({ name: 'review', approvals_required: 1, users: [{ username: 'mai' }] });
+    expect((await api.MergeRequestApprovals.allApprovalRules('acme/app')).map((r) => r.name)).toEqual(['review']);
+    expect(await api.MergeRequestApprovals.showApprovalState('acme/app', 1)).toMatchObject({ approval_rules_overwritten: false, rules: [{ name: 'review', approved: false }] });
+    expect(await maintainer.MergeRequestApprovals.editConfiguration('acme/app', { resetApprovalsOnPush: false })).toMatchObject({ reset_approvals_on_push: false });
+    await maintainer.MergeRequestApprovals.removeApprovalRule('acme/app', rule.id as number);
+    expect(await api.MergeRequestApprovals.allApprovalRules('acme/app')).toEqual([]);
   });
 });

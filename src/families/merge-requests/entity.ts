@@ -26,6 +26,8 @@ export interface MergeRequestView extends UrlBase {
   withLabelsDetails?: boolean;
   /** `include_rebase_in_progress` of the single merge request's read. */
   withRebaseInProgress?: boolean;
+  /** `include_diverged_commits_count`: the target's commits the source branch lacks, counted by the route. */
+  divergedCommitsCount?: number;
 }
 
 function mrLabels(state: State, mr: MergeRequest, details?: boolean) {
@@ -132,6 +134,7 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
     diff_refs: { base_sha: mr.baseSha, head_sha: mr.sha, start_sha: mr.startSha },
     merge_error: mr.mergeError ?? null,
     ...(v.withRebaseInProgress ? { rebase_in_progress: !!mr.rebase } : {}),
+    ...(v.divergedCommitsCount !== undefined ? { diverged_commits_count: v.divergedCommitsCount } : {}),
     ...(asTodoTarget ? {} : { first_contribution: false }),
     user: { can_merge: !asTodoTarget && v.viewer !== null && hasProjectRole(v.state, v.viewer, project, ACCESS.developer, v.now) },
   };

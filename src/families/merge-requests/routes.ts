@@ -10,7 +10,8 @@ import { offsetHeaders, pageRequest, type PageInput } from '../../http/paginatio
 import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
-import { objectsOf } from '../repositories/index.js';
+import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
+import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { group, project, route, type Ability, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { canReadIssues, issueByIid, issueVisible, seesConfidential } from '../issues/index.js';
@@ -53,13 +54,24 @@ export async function changesCountOf(ctx: Context<unknown>, mr: MergeRequest): P
  * check_mergeability(async: true) for who may update the merge request: an unchecked one is
  * answered `checking` while its check worker is due.
  */
-export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number, withRebaseInProgress?: boolean) {
+export async function fullEntity(ctx: Context<unknown>, mr: MergeRequest, projectId?: number, extra: Pick<MergeRequestView, 'withRebaseInProgress' | 'divergedCommitsCount'> = {}) {
   let shown = mr;
   if (mr.state === 'opened' && mr.mergeStatus === 'unchecked' && canUpdateMergeRequest(ctx.state, ctx.user, mr, ctx.now())) {
     const verdict = (await checkedMergeRequest(ctx.state, objectsOf(ctx, { id: mr.projectId }), mr)).mergeStatus;
     shown = ctx.update(checkAsync(mr, verdict, ctx.now()));
   }
-  return mergeRequestEntity({ ...mrView(ctx, projectId), withRebaseInProgress }, shown, await changesCountOf(ctx, shown));
+  return mergeRequestEntity({ ...mrView(ctx, projectId), ...extra }, shown, await changesCountOf(ctx, shown));
+}
+
+/** MergeRequest#diverged_commits_count: the target branch's commits since the merge base (0 when a branch is gone). */
+async function divergedCommits(ctx: Context<unknown>, mr: MergeRequest): Promise<number> {
+  const refs = refsOf(ctx.state, mr.projectId);
+  const head = branchTip(refs, mr.sourceBranch);
+  const target = branchTip(refs, mr.targetBranch);
+  if (mr.state !== 'opened' || !head || !target) return 0;
+  const repo = objectsOf(ctx, { id: mr.projectId });
+  const base = await mergeBase(repo, head, [target]);
+  return base === null ? 0 : (await commitsBetween(repo, base, target)).length;
 }
 
 const MR_LIST = {
@@ -322,9 +334,12 @@ export const mergeRequestRoutes = [
   }),
   route({
     method: 'GET', path: '/projects/:id/merge_requests/:merge_request_iid', cacheable: true, scope: project(canReadMergeRequests),
-    params: { merge_request_iid: int().required(), include_rebase_in_progress: bool(), include_diverged_commits_count: bool(), render_html: bool() },
+    params: { merge_request_iid: int().required(), include_rebase_in_progress: bool(), include_diverged_commits_count: bool() },
     subject: mergeRequest(),
-    handler: async (ctx): Promise<Reply> => json(await fullEntity(ctx, ctx.subject, ctx.project.id, ctx.params.include_rebase_in_progress === true)),
+    handler: async (ctx): Promise<Reply> => json(await fullEntity(ctx, ctx.subject, ctx.project.id, {
+      withRebaseInProgress: ctx.params.include_rebase_in_progress === true,
+      divergedCommitsCount: ctx.params.include_diverged_commits_count === true ? await divergedCommits(ctx, ctx.subject) : undefined,
+    })),
   }),
   route({
     method: 'POST', path: '/projects/:id/merge_requests', auth: 'user', scope: project(canCreateMergeRequest),
