@@ -56,6 +56,9 @@ describe('auto-merge', () => {
     expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'mai' }, merge_user: { username: 'mai' } });
     const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body;
     expect(main.commit.id).toBe(merged.merge_commit_sha);
+    // The events API names who set it as the one who merged.
+    const events = (await call('GET', `${P}/events?action=merged`, 'dev-token')).body;
+    expect(events.map((e: { author: { username: string }; target_iid: number }) => [e.author.username, e.target_iid])).toEqual([['mai', 1]]);
   });
 
   it('stays set when the pipeline fails, and a later pipeline of the head that succeeds merges it', async () => {

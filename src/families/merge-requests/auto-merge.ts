@@ -86,7 +86,12 @@ export async function processAutoMerges(ctx: Context<unknown>, event: StoredEven
       const recipe = await acceptMergeRequest(ctx.state, repo, project, checked, user, {
         sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, removeSourceBranch: mr.autoMerge.removeSourceBranch,
       }, now);
-      ctx.update(recipe);
+      // What the merge emits is the merge user's doing, whoever's request settled the pipeline.
+      ctx.update((draft) => {
+        const from = draft.pendingEvents.length;
+        recipe(draft);
+        for (const e of draft.pendingEvents.slice(from)) if (e.actorId === undefined) e.actorId = user.id;
+      });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       const reason = typeof e.body === 'object' && e.body !== null && 'message' in e.body ? String((e.body as { message: unknown }).message) : 'Merge failed';
