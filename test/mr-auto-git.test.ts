@@ -73,7 +73,7 @@ describe('rebase, merge ref, changes and closing issues', () => {
     });
   });
 
-  it('detailed_merge_status is need_rebase where the project fast-forwards and the target moved', async () => {
+  it('need_rebase where the project fast-forwards and the target moved; rebased, it merges by a fast-forward', async () => {
     updateProject(world(), 'acme/app', (p) => void (p.settings.merge_method = 'ff'));
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('mergeable');
     await moveMain('README.md', '# moved\n');
@@ -83,7 +83,11 @@ describe('rebase, merge ref, changes and closing issues', () => {
     expect((await call('GET', `${MR}?include_diverged_commits_count=true`, 'dev-token')).body.diverged_commits_count).toBe(1);
     await call('PUT', `${MR}/rebase`, 'dev-token');
     expect((await call('GET', `${MR}?include_diverged_commits_count=true`, 'dev-token')).body.diverged_commits_count).toBe(0);
-    expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('mergeable');
+    // Rebased, it merges by a fast-forward: the target is the head, with no merge commit.
+    const { sha: head, detailed_merge_status: status } = (await call('GET', MR, 'dev-token')).body;
+    expect(status).toBe('mergeable');
+    expect((await call('PUT', `${MR}/merge`, 'maintainer-token')).body).toMatchObject({ state: 'merged', merge_commit_sha: null, sha: head });
+    expect((await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id).toBe(head);
   });
 
   it('mergeability is checked asynchronously when someone who may update the merge request reads it', async () => {

@@ -92,7 +92,10 @@ export async function acceptMergeRequest(
     `See merge request ${fullPath}!${mr.iid}`,
   ].join('\n\n');
   const ident = { name: user.name, email: user.email, timestamp: Math.floor(now / 1000), offset: 0 };
-  const sha = await repo.writeCommit({ tree, parents: [target, head], author: ident, committer: ident, message });
+  // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
+  // route refused a head that is not on top of the target, `need_rebase`).
+  const fastForward = project.settings.merge_method === 'ff' && base === target;
+  const sha = fastForward ? head : await repo.writeCommit({ tree, parents: [target, head], author: ident, committer: ident, message });
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
   return (draft) => {
@@ -100,7 +103,7 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: sha, updatedAt: now };
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
     closeIssuesOnMerge(draft, project, mr, user, now);
