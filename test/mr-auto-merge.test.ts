@@ -125,6 +125,16 @@ describe('auto-merge', () => {
     expect((await call('PUT', `${MR}/merge`, 'maintainer-token')).body.state).toBe('merged');
   });
 
+  it('/merge in a note schedules the merge while the head pipeline runs', async () => {
+    const job = runningPipeline();
+    const sha = (await call('GET', MR, 'dev-token')).body.sha;
+    const note = await call('POST', `${MR}/notes`, 'maintainer-token', { body: '/merge', merge_request_diff_head_sha: sha });
+    expect(note).toMatchObject({ status: 202, body: { summary: ['Scheduled to merge this merge request (Merge when pipeline succeeds).'] } });
+    expect((await call('GET', MR, 'dev-token')).body).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true, merge_user: { username: 'mai' } });
+    await finish(job, 'success');
+    expect((await call('GET', MR, 'dev-token')).body.state).toBe('merged');
+  });
+
   it('checks as GitLab orders them: a draft is draft_status, and a merge of one is 405', async () => {
     await call('PUT', MR, 'dev-token', { title: 'Draft: Add f' });
     expect((await call('GET', MR, 'dev-token')).body.detailed_merge_status).toBe('draft_status');

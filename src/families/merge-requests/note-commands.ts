@@ -15,6 +15,8 @@ import type { State } from '../world.js';
 import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
 import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
+import { setAutoMerge } from './auto-merge.js';
+import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
@@ -29,7 +31,8 @@ const commands = [
       persisted && mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now),
     run: (c) => {
       c.u.merge = c.opts.mergeRequestDiffHeadSha ?? null;
-      return 'Merged this merge request.';
+      // preferred_auto_merge_strategy: while the head pipeline runs, the merge waits for it.
+      return autoMergeAvailable(c.state, c.target.project, c.target.mr) ? 'Scheduled to merge this merge request (Merge when pipeline succeeds).' : 'Merged this merge request.';
     },
   }),
   defineCommand<MergeRequestTarget>({
@@ -75,7 +78,10 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     const prepare = u.merge !== undefined && u.merge === mr.sha
       ? async (ctx: GitAccess) => {
         try {
-          mergeRecipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, project), project, mr, user, { sha: u.merge ?? undefined }, now);
+          // MergeOrchestrationService#merge: auto-merge where it can, else at once.
+          mergeRecipe = autoMergeAvailable(ctx.state, project, mr)
+            ? setAutoMerge(project, mr, user, {}, now)
+            : await acceptMergeRequest(ctx.state, objectsOf(ctx, project), project, mr, user, { sha: u.merge ?? undefined }, now);
         } catch {
           mergeRecipe = null; // MergeService's failures leave the merge request as it is
         }
@@ -187,4 +193,9 @@ export function editCommands(
   const target: MergeRequestTarget = { type: 'MergeRequest', mr, project };
   const { content, updates: u } = interpretDescription(state, target, user, description, { persisted: true, original: mr.description, webBase }, now);
   return { content, fields: (edited) => fieldsOf(edited, user, u, now), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
+}
+
+/** AutoMerge::MergeWhenPipelineSucceedsService#available_for?: the head pipeline runs and nothing else stops the merge. */
+function autoMergeAvailable(state: State, project: Project, mr: MergeRequest): boolean {
+  return pipelineInProgress(project, diffHeadPipeline(state, mr)) && failedStateCheck(state, project, mr, true) === null;
 }
