@@ -78,8 +78,7 @@ const canAdminProject: Ability<Project> = (state, user, p, now) => hasProjectRol
 
 const RULE_PARAMS = {
   rule_type: str().values(['regular', 'any_approver'] as const), user_ids: arr(int(), { commaSeparated: true }), group_ids: arr(int(), { commaSeparated: true }),
-  usernames: arr(str(), { commaSeparated: true }), protected_branch_ids: arr(int(), { commaSeparated: true }), applies_to_all_protected_branches: bool(),
-  report_type: str(), approval_project_rule_id: int(), remove_hidden_groups: bool(),
+  usernames: arr(str(), { commaSeparated: true }), applies_to_all_protected_branches: bool(), approval_project_rule_id: int(),
 };
 
 interface RuleParams {
