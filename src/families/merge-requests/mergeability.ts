@@ -107,7 +107,10 @@ export function detailedMergeStatus(state: State, project: Project, mr: MergeReq
   return 'mergeable';
 }
 
-/** MergeRequestMergeabilityCheckWorker: the verdict the read found, recorded unless the branches moved since. */
+/**
+ * MergeRequestMergeabilityCheckWorker: the verdict the read found, recorded unless the branches
+ * moved since (a push leaves the merge request no longer `checking`, and a stale verdict unread).
+ */
 export const FINISH_MERGEABILITY_CHECK = defineTask<{ projectId: number; iid: number }>('merge_request.mergeability_check', (draft, p) => {
   const mr = pget(draft.mergeRequests, p.projectId, p.iid) as MergeRequest | undefined;
   if (!mr || mr.mergeStatus !== 'checking' || !mr.pendingMergeStatus) return;

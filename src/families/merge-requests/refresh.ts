@@ -89,11 +89,11 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
     for (const mr of into) {
       if (merged.includes(mr) || mr.mergeStatus === 'unchecked') continue;
       const current = pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest;
-      putMergeRequest(draft, project, { ...current, mergeStatus: 'unchecked', pendingMergeStatus: null }, current);
+      putMergeRequest(draft, project, { ...current, mergeStatus: 'unchecked' }, current);
     }
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
-      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, mergeStatus: r.mergeStatus, pendingMergeStatus: null, updatedAt: now }, r.mr);
+      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
       // abort_auto_merges: auto-merge was set for another head.
       if (r.mr.autoMerge && r.mr.autoMerge.sha !== r.head) abortAutoMerge(draft, project, r.mr, 'source branch was updated', user.id, now);
