@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 
 const answerPath = (path) => path.replace(/[?&]_=[^&]*$/, '');
 
+process.on('SIGINT', () => process.exit(0)); // exits as a person stops it (so --cpu-prof writes its profile)
 process.once('message', (m) => {
   const answers = new Map(Object.entries(m.recorded).map(([path, r]) => [path, { ...r, body: Buffer.from(r.body, 'base64') }]));
   const server = createServer((req, res) => {

@@ -9,6 +9,7 @@
 // `npm run bench -- door [seconds-per-round] [rounds]`; builds `dist/` first (DOOR_NO_BUILD=1 not).
 // DOOR_PROFILE=<dir> runs the emulators with `--cpu-prof` into that directory.
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -42,10 +43,10 @@ interface Load {
 }
 
 /** The built CLI serving the default world on a free port; resolves with its URL. */
-async function serveEmulator(log: boolean): Promise<{ child: ChildProcess; url: string }> {
+async function serveEmulator(log: boolean, root = ROOT): Promise<{ child: ChildProcess; url: string }> {
   const profile = process.env.DOOR_PROFILE;
   const args = [...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile, '--cpu-prof-name', `door-${log ? 'log' : 'nolog'}-${Date.now()}.cpuprofile`] : []), 'dist/cli.js', 'serve', '--port', '0', ...(log ? [] : ['--no-log'])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const read = (d: Buffer) => {
@@ -83,6 +84,19 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * A process's CPU time so far, in microseconds (Linux's /proc; 0 elsewhere): the work a server
+ * does per request, which a shared machine's load does not change as it changes rates.
+ */
+function cpuUs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in USER_HZ (100)
+  } catch {
+    return 0;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (x: number) => `${Math.round(100 * x)}%`;
 const spread = (xs: number[]) => `${pct(Math.min(...xs))}-${pct(Math.max(...xs))}`;
@@ -97,6 +111,9 @@ export async function benchServerDoor(seconds = 2, rounds = 5): Promise<string[]
     const logged = await serveEmulator(true);
     const quiet = await serveEmulator(false);
     emus.push(logged.child, quiet.child);
+    // DOOR_BEFORE=<a checkout with dist/ built>: that emulator too (log on), for a same-run before/after.
+    const before = process.env.DOOR_BEFORE ? await serveEmulator(true, process.env.DOOR_BEFORE) : undefined;
+    if (before) emus.push(before.child);
     const recorded: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
     for (const c of CASES) {
       const res = await fetch(`${quiet.url}${c.path}`, { headers: c.headers });
@@ -109,25 +126,30 @@ export async function benchServerDoor(seconds = 2, rounds = 5): Promise<string[]
     raw.send({ recorded });
     const { port: rawPort } = await next<{ port: number }>(raw);
     const rawUrl = `http://127.0.0.1:${rawPort}`;
-    const measure = async (base: string, c: Case, generator: Generator, secs: number): Promise<Load> => {
+    const pids = new Map([[rawUrl, raw.pid], [logged.url, logged.child.pid], [quiet.url, quiet.child.pid], ...(before ? [[before.url, before.child.pid] as const] : [])]);
+    const measure = async (base: string, c: Case, generator: Generator, secs: number): Promise<Load & { serverCpuUs: number }> => {
+      const cpu = cpuUs(pids.get(base));
       load.send({ url: base + c.path, headers: c.headers, connections: CONNECTIONS, seconds: secs, unique: c.unique ?? false, generator });
       const r = await next<Load>(load);
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${c.name} (${base}, ${generator}): ${r.non2xx} non-2xx answers, ${r.errors} errors`);
-      return r;
+      return { ...r, serverCpuUs: (cpuUs(pids.get(base)) - cpu) / r.requests };
     };
     const rows: [string, string, Generator][] = [
       ['raw', rawUrl, 'autocannon'],
       ['log', logged.url, 'autocannon'],
       ['nolog', quiet.url, 'autocannon'],
+      ...(before ? [['before', before.url, 'autocannon'] as [string, string, Generator]] : []),
       ['raw-light', rawUrl, 'light'],
       ['log-light', logged.url, 'light'],
     ];
     const lines: string[] = [];
-    for (const c of CASES) {
+    const only = process.env.DOOR_CASES ? new RegExp(process.env.DOOR_CASES) : undefined;
+    for (const c of CASES.filter((x) => !only || only.test(x.name))) {
       for (const [, base, generator] of rows) await measure(base, c, generator, 1); // warm every party up
       const rates = new Map<string, number[]>(rows.map(([k]) => [k, []]));
       const cost = new Map<string, number[]>(rows.map(([k]) => [k, []]));
-      const ratios = { log: [] as number[], nolog: [] as number[], light: [] as number[] };
+      const serverCost = new Map<string, number[]>(rows.map(([k]) => [k, []]));
+      const ratios = { log: [] as number[], nolog: [] as number[], light: [] as number[], before: [] as number[] };
       for (let round = 0; round < rounds; round++) {
         const order = rows.map((_, i) => rows[(i + round) % rows.length]!); // each row in every position, in turn
         const got = new Map<string, number>();
@@ -136,18 +158,25 @@ export async function benchServerDoor(seconds = 2, rounds = 5): Promise<string[]
           got.set(key, r.rate);
           rates.get(key)!.push(r.rate);
           cost.get(key)!.push(r.generatorCpuUsPerRequest);
+          serverCost.get(key)!.push(r.serverCpuUs);
         }
         ratios.log.push(got.get('log')! / got.get('raw')!);
         ratios.nolog.push(got.get('nolog')! / got.get('raw')!);
         ratios.light.push(got.get('log-light')! / got.get('raw-light')!);
+        if (before) ratios.before.push(got.get('log')! / got.get('before')!);
       }
       const rate = (k: string) => Math.round(median(rates.get(k)!));
       const us = (k: string) => median(cost.get(k)!).toFixed(0);
+      const serverUs = (k: string) => median(serverCost.get(k)!).toFixed(1);
       lines.push(
         `server door: ${c.name}: npm start (log on) ${rate('log')} req/s, --no-log ${rate('nolog')} req/s, raw node:http ${rate('raw')} req/s` +
           ` -> median ${pct(median(ratios.log))} of raw with the log on (spread ${spread(ratios.log)}), ${pct(median(ratios.nolog))} with --no-log (${spread(ratios.nolog)}); goal >= ${pct(c.goal ?? 0.7)}`,
         `  the same by the light generator: raw ${rate('raw-light')} req/s (${(median(rates.get('raw-light')!) / median(rates.get('raw')!)).toFixed(2)}x autocannon's), log on ${rate('log-light')} req/s -> median ${pct(median(ratios.light))} (${spread(ratios.light)});` +
           ` generator CPU per request: autocannon ${us('raw')} us, light ${us('raw-light')} us; ${rounds} rounds of ${seconds} s, ${CONNECTIONS} connections`,
+        ...(before
+          ? [`  against DOOR_BEFORE (log on): ${rate('before')} req/s, ${serverUs('before')} us of server CPU per request -> this build ${(median(ratios.before)).toFixed(2)}x its rate (${Math.min(...ratios.before).toFixed(2)}-${Math.max(...ratios.before).toFixed(2)}x), ${(median(serverCost.get('before')!) / median(serverCost.get('log')!)).toFixed(2)}x less work per request`]
+          : []),
+        `  server CPU per request (autocannon's rounds): log on ${serverUs('log')} us, --no-log ${serverUs('nolog')} us, raw ${serverUs('raw')} us -> ${(median(serverCost.get('raw')!) / median(serverCost.get('log')!)).toFixed(2)} of raw's work per request with the log on`,
       );
     }
     return lines;

@@ -8,7 +8,7 @@ import type { Fault, Faults } from '../core/faults.js';
 import type { Journal } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
-import { AnswerCache, answerKey } from './answer-cache.js';
+import { AnswerCache, answerKey, type Answer } from './answer-cache.js';
 import { ANONYMOUS, requireAuth, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
@@ -16,7 +16,7 @@ import { parseParams } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import { fromRequest, toResponse, type Incoming, type Rendered } from './incoming.js';
 import { render, settle } from './render.js';
-import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-params.js';
+import { MAX_QUERY_LENGTH, NO_BODY, parseBody, readBody, type RawBody } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
 import type { Surface } from './surface.js';
@@ -102,6 +102,8 @@ interface Outcome {
   defect?: string;
   /** No route matched the path. */
   noRoute?: true;
+  /** The answer came from the answer cache. */
+  hit?: Answer;
 }
 
 /** A request on its way through the stages. */
@@ -146,7 +148,7 @@ export class Pipeline {
   async answer(request: Incoming): Promise<Rendered> {
     if (this.#detached) await this.#detached;
     const started = performance.now();
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     const method = request.method.toUpperCase();
     const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix) && (s.claims?.(url.pathname) ?? true))!;
     const path = url.pathname.slice(surface.prefix.length);
@@ -157,12 +159,14 @@ export class Pipeline {
       return DROPPED;
     }
     // The body is read before the lock, so a client that is slow to send it holds up no one.
-    let body: RawBody | ApiError;
-    try {
-      body = await readBody(request, this.deps.maxBodySize);
-    } catch (e) {
-      if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
-      body = e;
+    let body: RawBody | ApiError = NO_BODY;
+    if (request.body !== null && method !== 'GET' && method !== 'HEAD') {
+      try {
+        body = await readBody(request, this.deps.maxBodySize);
+      } catch (e) {
+        if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
+        body = e;
+      }
     }
     const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, url.pathname) === true;
     const release = reads ? () => {} : await this.#takeLock();
@@ -174,14 +178,19 @@ export class Pipeline {
       if (outcome.noRoute) outcome.headers[NO_ROUTE_HEADER] = 'no-route';
       let response: Rendered;
       try {
-        response = render(request, method, outcome.reply, outcome.headers);
+        // A cached answer is rendered once; a conditional request is rendered each time (it may be 304).
+        const hit = outcome.hit;
+        response =
+          hit && !outcome.noRoute && !request.headers.has('if-none-match')
+            ? (hit.rendered ??= shared(render(request, method, outcome.reply, outcome.headers), method))
+            : render(request, method, outcome.reply, outcome.headers);
       } catch (e) {
         outcome.defect ??= describe(e);
         response = render(request, method, surface.renderError(serverError()), {});
       }
       if (surface.journaled) {
         this.deps.journal.add({
-          at: new Date(this.deps.clock.now()).toISOString(),
+          at: isoTime(this.deps.clock.now()),
           method,
           path: url.pathname,
           query: filteredQuery(url),
@@ -336,6 +345,7 @@ export class Pipeline {
     const cacheKey = route.cacheable && body.empty ? answerKey(x.request, x.url, now) : undefined;
     const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
     if (hit) {
+      outcome.hit = hit;
       outcome.caller = hit.caller;
       this.#checkRateLimit(route, outcome.route!, hit.caller, now);
       Object.assign(outcome.headers, hit.headers);
@@ -421,6 +431,28 @@ function linkParams(route: RouteDef, ...sources: Record<string, unknown>[]): Rec
     if (out[k] === undefined && p.options.default !== undefined) out[k] = p.options.default;
   }
   return out;
+}
+
+/** A rendered answer as the answer cache keeps it: its length set once, its headers shared. */
+function shared(r: Rendered, method: string): Rendered {
+  const body = typeof r.body === 'string' ? UTF8.encode(r.body) : r.body;
+  const wireHeaders = { ...r.headers };
+  if (body !== null) wireHeaders['Content-Length'] = String(body.byteLength);
+  else if (r.status !== 204 && r.status !== 304 && method !== 'HEAD') wireHeaders['Content-Length'] = '0';
+  return { status: r.status, headers: r.headers, body, wireHeaders };
+}
+
+const UTF8 = new TextEncoder();
+
+let lastTime = NaN;
+let lastIso = '';
+/** The clock's time as the journal writes it; requests in one millisecond share the text. */
+function isoTime(now: number): string {
+  if (now !== lastTime) {
+    lastTime = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
 
 function describe(e: unknown): string {
