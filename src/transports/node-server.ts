@@ -110,14 +110,22 @@ function requestUrl(target: string, host: string): URL | undefined {
 
 const BAD_REQUEST: Rendered = { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'Bad Request' };
 
+/** node's headers (lowercase names) read by any case of name. */
+class NodeHeaders implements HeaderReader {
+  constructor(private readonly headers: IncomingMessage['headers']) {}
+
+  get(name: string): string | null {
+    const v = this.headers[name] ?? this.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  has(name: string): boolean {
+    return (this.headers[name] ?? this.headers[name.toLowerCase()]) !== undefined;
+  }
+}
+
 function nodeIncoming(req: IncomingMessage, url: URL): Incoming {
-  const headers: HeaderReader = {
-    get(name) {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-    has: (name) => req.headers[name.toLowerCase()] !== undefined,
-  };
+  const headers = new NodeHeaders(req.headers);
   const method = req.method ?? 'GET';
   const body: BodySource | null =
     method === 'GET' || method === 'HEAD'
