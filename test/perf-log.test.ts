@@ -71,3 +71,16 @@ describe('the command line log', () => {
     expect(logged.map((l) => l.split(/\s+/)[1])).toEqual(Array.from({ length: 30 }, (_, i) => `/api/v4/projects/${i}`));
   });
 });
+
+describe('formatRequest', () => {
+  it('writes the usual line as the general form does, with or without notes and colour', async () => {
+    const { formatRequest } = await import('../src/http/request-log.js');
+    const base = { method: 'GET', path: '/api/v4/projects?x=1', status: 200, user: 'root', durationMs: 1.26, surface: 'api-v4' };
+    expect(formatRequest(base)).toBe('GET    /api/v4/projects?x=1 200 root 1.3 ms');
+    expect(formatRequest({ ...base, method: 'DELETE', user: null, status: 404, noRoute: true })).toBe('DELETE /api/v4/projects?x=1 404 anonymous 1.3 ms (not emulated)');
+    expect(formatRequest({ ...base, user: 'alice', sudoFrom: 'root' })).toBe('GET    /api/v4/projects?x=1 200 alice (sudo by root) 1.3 ms');
+    expect(formatRequest({ ...base, status: 401, user: null, unknownToken: true })).toBe('GET    /api/v4/projects?x=1 401 anonymous 1.3 ms (token matches no user)');
+    expect(formatRequest({ ...base, dropped: true, status: 0 })).toBe('GET    /api/v4/projects?x=1 dropped root 1.3 ms');
+    expect(formatRequest(base, { colour: true })).toBe('\u001b[1mGET   \u001b[0m /api/v4/projects?x=1 \u001b[32m200\u001b[0m \u001b[2mroot\u001b[0m \u001b[2m1.3 ms\u001b[0m');
+  });
+});
