@@ -137,3 +137,22 @@ describe('answers from the answer cache, through handle()', () => {
     expect(await c.text()).toBe(await a.text());
   });
 });
+
+describe('a cached answer and the rate limits', () => {
+  it('a request refused by a rate limit is answered 429 through the server, though its answer is cached', async () => {
+    const gitlab = await createEmulator();
+    const server = await gitlab.listen({ port: 0 });
+    try {
+      gitlab.configure({ settings: { rate_limits: { 'GET /projects/:id': { limit: 3, period_seconds: 60 } } } });
+      for (let i = 0; i < 3; i++) expect((await get(`${server.url}/api/v4/projects/1`, AUTH)).status).toBe(200);
+      const limited = await get(`${server.url}/api/v4/projects/1`, AUTH);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toBeDefined();
+      expect(JSON.parse(limited.body.toString())).toEqual({ message: { error: 'This endpoint has been requested too many times. Try again later.' } });
+      gitlab.clock.advance('61s');
+      expect((await get(`${server.url}/api/v4/projects/1`, AUTH)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -332,9 +332,9 @@ export class Pipeline {
       cacheKey = match.route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
       const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
       if (hit) {
-        outcome.hit = hit;
         outcome.caller = hit.caller;
         this.#checkRateLimit(match.route, outcome.route, hit.caller, now);
+        outcome.hit = hit; // only once it may be answered: a refused request is answered its error
         outcome.headers = hit.headers; // shared: nothing writes to a hit's headers
         outcome.reply = hit.reply;
         return outcome;
