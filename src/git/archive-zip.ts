@@ -1,7 +1,7 @@
 // zip (archive-zip.c): deflate at zlib's default level unless storing is smaller, DOS time and an
 // extended-timestamp field from the commit time, Unix modes for executables and symlinks, the
 // "text" flag for files without NUL in their first 8000 bytes, and the commit id as the comment.
-import { deflateSync } from 'fflate';
+import { fflate } from './fflate.js';
 import { isDir, isLink, type ArchiveEntry } from './archive.js';
 
 const encoder = new TextEncoder();
@@ -87,7 +87,7 @@ export function zipArchive(entries: readonly ArchiveEntry[], commit: string, tim
       if (isLink(e.mode) || e.mode & 0o111) creator = 0x0317;
       data = content;
       if (!isLink(e.mode) && size > 0) {
-        const deflated = deflateSync(content, { level: 6 });
+        const deflated = fflate().deflateSync(content, { level: 6 });
         if (deflated.length < size) {
           method = 8;
           data = deflated;

@@ -4,7 +4,7 @@
 // git's layout, its deflated data coming from fflate rather than zlib. The same commit always gives
 // the same bytes: every time stamp is the commit's committer time. No Buffer, no node:zlib, so the
 // core runs outside Node too; bzip2 is encoded here.
-import { gzipSync } from 'fflate';
+import { fflate } from './fflate.js';
 import { tarArchive } from './archive-tar.js';
 import { zipArchive } from './archive-zip.js';
 import { bzip2 } from './bzip2.js';
@@ -113,7 +113,7 @@ export async function buildArchive(repo: RepositoryObjects, format: ArchiveForma
   if (!entries) return null;
   if (format === 'zip') return zipArchive(entries, source.commit, source.time);
   const tar = tarArchive(entries, source.commit, source.time);
-  if (format === 'tar.gz') return gzipSync(tar, { level: 6, mtime: 0 }); // gzip -n: no name, no time
+  if (format === 'tar.gz') return fflate().gzipSync(tar, { level: 6, mtime: 0 }); // gzip -n: no name, no time
   if (format === 'tar.bz2') return bzip2(tar);
   return tar;
 }

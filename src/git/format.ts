@@ -1,6 +1,6 @@
 // Git's object format: blobs, trees, commits and tags parsed and rendered byte for byte as git
 // writes them, and the codec (SHA-1 and zlib, Node's own when it is there) that stores them loose.
-import { unzlibSync, zlibSync } from 'fflate';
+import { fflate } from './fflate.js';
 
 export type ObjectType = 'blob' | 'tree' | 'commit' | 'tag';
 
@@ -311,8 +311,8 @@ const portableCodec: Codec = {
     for (const b of digest) hex += HEX[b]!;
     return hex;
   },
-  deflate: (bytes) => zlibSync(bytes),
-  inflate: (bytes) => unzlibSync(bytes),
+  deflate: (bytes) => fflate().zlibSync(bytes),
+  inflate: (bytes) => fflate().unzlibSync(bytes),
 };
 
 function nodeCodec(): Codec | null {
@@ -327,7 +327,15 @@ function nodeCodec(): Codec | null {
   };
 }
 
-export const codec: Codec = nodeCodec() ?? portableCodec;
+let chosen: Codec | undefined;
+/** Node's codec, or the portable one, chosen at first use (loading node:zlib and node:crypto is not the import's to pay). */
+const chosenCodec = (): Codec => (chosen ??= nodeCodec() ?? portableCodec);
+
+export const codec: Codec = {
+  sha1: (bytes) => chosenCodec().sha1(bytes),
+  deflate: (bytes) => chosenCodec().deflate(bytes),
+  inflate: (bytes) => chosenCodec().inflate(bytes),
+};
 
 /** The loose object of `type` with `content`: `<type> <size>\0<content>`, zlib-deflated. */
 export function wrap(type: ObjectType, content: Uint8Array): Uint8Array {

@@ -16,7 +16,9 @@ let memfs: typeof import('memfs') | undefined;
 
 /** Loads memfs once; every emulator awaits it before its object store is made. */
 export async function loadVolumes(): Promise<void> {
-  memfs ??= await import('memfs');
+  if (memfs) return;
+  const m: typeof import('memfs') & { default?: typeof import('memfs') } = await import('memfs');
+  memfs = typeof m.Volume === 'function' ? m : m.default!; // bundled as CommonJS, its exports are the default's
 }
 
 /** A new, empty volume with its isomorphic-git file system. */

@@ -4,13 +4,15 @@
 import { today } from '../policy/access.js';
 import type { CoreState } from '../store/state.js';
 import type { Caller } from './auth.js';
-import type { Incoming } from './incoming.js';
+import type { Incoming, Rendered } from './incoming.js';
 import type { Reply } from './route.js';
 
 export interface Answer {
   caller: Caller;
   reply: Reply;
   headers: Record<string, string>;
+  /** The answer as rendered for a request that is not conditional, once it was. */
+  rendered?: Rendered;
 }
 
 const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cookie', 'sudo'];

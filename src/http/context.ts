@@ -44,7 +44,8 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #project: Project | undefined;
   #group: Namespace | undefined;
   #subject: T | typeof NO_SUBJECT = NO_SUBJECT;
-  readonly env: RequestEnv;
+  #env: RequestEnv | undefined;
+  readonly #services: Env;
   /** The request's body as sent (surfaces that read it themselves: git's smart HTTP). */
   body: Uint8Array = new Uint8Array();
 
@@ -66,9 +67,16 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     private readonly keysetPaging?: Keyset<K, W>,
   ) {
     this.#state = state;
+    this.#services = env;
+  }
+
+  /** The services, with the git objects as this request sees them (made when first asked for). */
+  get env(): RequestEnv {
+    if (this.#env) return this.#env;
     // The object store sees the world as opaque; its changes (where the objects are stored) are ours.
     const self = this;
-    this.env = {
+    const env = this.#services;
+    return (this.#env = {
       ...env,
       git: env.git.transaction({
         get state() {
@@ -77,7 +85,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
         update: (change) => self.update(change as (draft: Draft<W>) => unknown),
         afterCommit: (fn) => self.afterCommit(fn),
       }),
-    };
+    });
   }
 
   get state(): W {
@@ -119,7 +127,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   }
 
   now(): number {
-    return this.env.clock.now();
+    return this.#services.clock.now();
   }
 
   /** Applies a change to this request's working copy of the world; returns what the recipe returns. */

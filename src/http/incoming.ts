@@ -21,6 +21,8 @@ export interface Incoming {
   readonly method: string;
   /** The absolute URL. */
   readonly url: string;
+  /** The same URL parsed, when the door has parsed it already (the pipeline then does not again). */
+  readonly parsedUrl?: URL;
   readonly headers: HeaderReader;
   /** Null when the request carries no body. */
   readonly body: BodySource | null;
@@ -28,6 +30,11 @@ export interface Incoming {
 
 /** An answer as it goes on the wire: header values already wire-safe. */
 export interface Rendered {
+  /**
+   * Set on an answer the answer cache keeps and shares (no one may change it): its headers with
+   * `Content-Length` added, for a door that writes the wire itself.
+   */
+  wireHeaders?: Readonly<Record<string, string>>;
   /** 0: drop the connection without an answer (an injected fault). */
   status: number;
   headers: Record<string, string>;

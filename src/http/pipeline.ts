@@ -5,18 +5,18 @@
 import type { Clock } from '../core/clock.js';
 import { ApiError, conflict, malformedRequest, rateLimited, serverError, uriTooLong } from '../core/errors.js';
 import type { Fault, Faults } from '../core/faults.js';
-import type { Journal } from '../core/journal.js';
+import type { Journal, JournalEntry } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
-import { AnswerCache, answerKey } from './answer-cache.js';
-import { ANONYMOUS, requireAuth, type Caller } from './auth.js';
+import { AnswerCache, answerKey, type Answer } from './answer-cache.js';
+import { ANONYMOUS, requireAuth, type AuthRequirements, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import { fromRequest, toResponse, type Incoming, type Rendered } from './incoming.js';
 import { render, settle } from './render.js';
-import { MAX_QUERY_LENGTH, parseBody, readBody, type RawBody } from './request-params.js';
+import { MAX_QUERY_LENGTH, NO_BODY, parseBody, parseQuery, readBody, type RawBody } from './request-params.js';
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
 import type { Surface } from './surface.js';
@@ -55,6 +55,8 @@ export const NO_ROUTE_HEADER = 'X-Gitlab-Emulator';
 const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
 /** How often a request whose world changed while it awaited runs again before it gives up. */
 const MAX_ATTEMPTS = 3;
+
+const NOTHING = () => {};
 
 /** The cell that holds the current world. */
 export interface WorldCell {
@@ -102,6 +104,8 @@ interface Outcome {
   defect?: string;
   /** No route matched the path. */
   noRoute?: true;
+  /** The answer came from the answer cache. */
+  hit?: Answer;
 }
 
 /** A request on its way through the stages. */
@@ -146,68 +150,73 @@ export class Pipeline {
   async answer(request: Incoming): Promise<Rendered> {
     if (this.#detached) await this.#detached;
     const started = performance.now();
-    const url = new URL(request.url);
+    const url = request.parsedUrl ?? new URL(request.url);
     const method = request.method.toUpperCase();
-    const surface = this.#surfaces.find((s) => url.pathname.startsWith(s.prefix) && (s.claims?.(url.pathname) ?? true))!;
-    const path = url.pathname.slice(surface.prefix.length);
+    const pathname = url.pathname; // a getter that makes a new string on each read
+    const surface = this.#surfaceOf(pathname);
+    const path = pathname.slice(surface.prefix.length);
     const fault = surface.faults ? this.deps.faults.take(method, path) : undefined;
     if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
     if (fault?.drop) {
-      this.deps.observe?.({ method, path: url.pathname + url.search, status: 0, user: null, durationMs: performance.now() - started, surface: surface.name, dropped: true });
+      this.deps.observe?.({ method, path: pathname + url.search, status: 0, user: null, durationMs: performance.now() - started, surface: surface.name, dropped: true });
       return DROPPED;
     }
     // The body is read before the lock, so a client that is slow to send it holds up no one.
-    let body: RawBody | ApiError;
-    try {
-      body = await readBody(request, this.deps.maxBodySize);
-    } catch (e) {
-      if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
-      body = e;
+    let body: RawBody | ApiError = NO_BODY;
+    if (request.body !== null && method !== 'GET' && method !== 'HEAD') {
+      try {
+        body = await readBody(request, this.deps.maxBodySize);
+      } catch (e) {
+        if (!(e instanceof ApiError)) return this.#aborted(url, method, started);
+        body = e;
+      }
     }
-    const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, url.pathname) === true;
-    const release = reads ? () => {} : await this.#takeLock();
+    const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, pathname) === true;
+    const release = reads ? NOTHING : await this.#takeLock();
     try {
       if (surface.runsTimedWork) this.deps.runDue();
-      const before = this.deps.store.snapshot();
+      const before = this.#snapshot();
       const x: Exchange = { request, url, method, surface, path, body, fault };
-      const outcome = await this.#answer(x);
+      const answered = this.#answer(x);
+      const outcome = answered instanceof Promise ? await answered : answered; // an answer from the cache does not wait
       if (outcome.noRoute) outcome.headers[NO_ROUTE_HEADER] = 'no-route';
       let response: Rendered;
       try {
-        response = render(request, method, outcome.reply, outcome.headers);
+        // A cached answer is rendered once; a conditional request is rendered each time (it may be 304).
+        const hit = outcome.hit;
+        response =
+          hit && !outcome.noRoute && !request.headers.has('if-none-match')
+            ? (hit.rendered ??= shared(render(request, method, outcome.reply, outcome.headers), method))
+            : render(request, method, outcome.reply, outcome.headers);
       } catch (e) {
         outcome.defect ??= describe(e);
         response = render(request, method, surface.renderError(serverError()), {});
       }
+      const user = outcome.caller.user?.username ?? null;
+      const durationMs = performance.now() - started;
       if (surface.journaled) {
-        this.deps.journal.add({
-          at: new Date(this.deps.clock.now()).toISOString(),
+        const entry: Omit<JournalEntry<Snapshot>, 'seq'> = {
+          at: isoTime(this.deps.clock.now()),
           method,
-          path: url.pathname,
-          query: filteredQuery(url),
+          path: pathname,
+          query: url.search ? filteredQuery(url) : '',
           status: response.status,
-          user: outcome.caller.user?.username ?? null,
-          durationMs: performance.now() - started,
+          user,
+          durationMs,
           route: outcome.route,
           before,
-          after: this.deps.store.snapshot(),
-          ...(outcome.defect ? { error: outcome.defect } : {}),
-          ...(outcome.noRoute ? { noRoute: true as const } : {}),
-        });
+          after: this.#snapshot(),
+        };
+        if (outcome.defect) entry.error = outcome.defect;
+        if (outcome.noRoute) entry.noRoute = true;
+        this.deps.journal.add(entry);
       }
       if (this.deps.observe) {
-        const unknownToken = response.status === 401 && unknownCredential(this.deps.store.state, request, url);
-        this.deps.observe({
-          method,
-          path: url.pathname + url.search,
-          status: response.status,
-          user: outcome.caller.user?.username ?? null,
-          ...(outcome.caller.sudoFrom ? { sudoFrom: outcome.caller.sudoFrom.username } : {}),
-          durationMs: performance.now() - started,
-          surface: surface.name,
-          ...(outcome.noRoute ? { noRoute: true as const } : {}),
-          ...(unknownToken ? { unknownToken: true as const } : {}),
-        });
+        const event: RequestEvent = { method, path: pathname + url.search, status: response.status, user, durationMs, surface: surface.name };
+        if (outcome.caller.sudoFrom) event.sudoFrom = outcome.caller.sudoFrom.username;
+        if (outcome.noRoute) event.noRoute = true;
+        if (response.status === 401 && unknownCredential(this.deps.store.state, request, url)) event.unknownToken = true;
+        this.deps.observe(event);
       }
       if (outcome.noRoute) this.#unknownRoute(method, url);
       return response;
@@ -284,6 +293,21 @@ export class Pipeline {
     return { status: CLIENT_CLOSED, headers: {}, body: null };
   }
 
+  /** The surface whose prefix the path starts with (the longest first) and that claims it. */
+  #surfaceOf(pathname: string): Surface {
+    for (const s of this.#surfaces) if (pathname.startsWith(s.prefix) && (s.claims === undefined || s.claims(pathname))) return s;
+    throw new Error(`no surface takes ${pathname}`); // the web surface takes every path
+  }
+
+  #lastSnapshot: Snapshot | undefined;
+
+  /** The world as a snapshot: the same object while the world stays the same (a snapshot is frozen). */
+  #snapshot(): Snapshot {
+    const last = this.#lastSnapshot;
+    if (last && last.state === this.deps.store.state) return last;
+    return (this.#lastSnapshot = this.deps.store.snapshot());
+  }
+
   /** Writes are serialised: each commits its working copy of the world before the next reads it. */
   async #takeLock(): Promise<() => void> {
     let release!: () => void;
@@ -294,21 +318,45 @@ export class Pipeline {
   }
 
   /** Every stage from routing to the transaction; any failure becomes the surface's error reply. */
-  async #answer(x: Exchange): Promise<Outcome> {
+  #answer(x: Exchange): Outcome | Promise<Outcome> {
     const outcome: Outcome = { reply: { status: 200 }, caller: ANONYMOUS, route: null, headers: {} };
+    let match: Match;
+    let cacheKey: string | undefined;
     try {
       if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
       if (x.body instanceof ApiError) throw x.body;
       if (x.url.search.length - 1 > MAX_QUERY_LENGTH) throw uriTooLong();
-      const match = this.#route(x, outcome);
-      outcome.route = `${match.route.method} ${match.route.path}`;
-      outcome.reply = await this.#run(x, match, outcome);
-    } catch (e) {
-      if (e instanceof ApiError) outcome.reply = x.surface.renderError(e);
-      else {
-        outcome.defect = describe(e);
-        outcome.reply = x.surface.renderError(serverError());
+      match = this.#route(x, outcome);
+      outcome.route = routeName(match.route);
+      const now = this.deps.clock.now();
+      cacheKey = match.route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
+      const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
+      if (hit) {
+        outcome.caller = hit.caller;
+        this.#checkRateLimit(match.route, outcome.route, hit.caller, now);
+        outcome.hit = hit; // only once it may be answered: a refused request is answered its error
+        outcome.headers = hit.headers; // shared: nothing writes to a hit's headers
+        outcome.reply = hit.reply;
+        return outcome;
       }
+    } catch (e) {
+      return this.#failed(x, outcome, e);
+    }
+    return this.#run(x, match, outcome, cacheKey).then(
+      (reply) => {
+        outcome.reply = reply;
+        return outcome;
+      },
+      (e: unknown) => this.#failed(x, outcome, e),
+    );
+  }
+
+  /** A failure as the surface answers it: GitLab's error, or a 500 and the defect kept for the journal. */
+  #failed(x: Exchange, outcome: Outcome, e: unknown): Outcome {
+    if (e instanceof ApiError) outcome.reply = x.surface.renderError(e);
+    else {
+      outcome.defect = describe(e);
+      outcome.reply = x.surface.renderError(serverError());
     }
     return outcome;
   }
@@ -329,19 +377,11 @@ export class Pipeline {
   }
 
   /** Cache, auth, rate limit, params, scope and the handler in one transaction. */
-  async #run(x: Exchange, match: Match, outcome: Outcome): Promise<Reply> {
+  async #run(x: Exchange, match: Match, outcome: Outcome, cacheKey: string | undefined): Promise<Reply> {
     const { route } = match;
     const now = this.deps.clock.now();
     const body = x.body as RawBody;
-    const cacheKey = route.cacheable && body.empty ? answerKey(x.request, x.url, now) : undefined;
-    const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
-    if (hit) {
-      outcome.caller = hit.caller;
-      this.#checkRateLimit(route, outcome.route!, hit.caller, now);
-      Object.assign(outcome.headers, hit.headers);
-      return hit.reply;
-    }
-    const { query, params: bodyParams } = await parseBody(x.request, x.url, body);
+    const { query, params: bodyParams } = body.empty ? { query: parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
     const raw = { ...query, ...bodyParams, ...match.params };
     const origin = this.deps.externalUrl ?? x.url.origin;
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
@@ -349,7 +389,7 @@ export class Pipeline {
     // not committed leaves nothing a later read can reach.
     for (let attempt = 1; ; attempt++) {
       const state = this.deps.store.state;
-      const req = { auth: route.auth ?? 'public', scopes: route.scopes ?? [], anyMethodScopes: route.anyMethodScopes ?? [], jobToken: route.jobToken ?? false } as const;
+      const req = requirementsOf(route);
       const caller = x.surface.authenticate?.(state, x.request, raw, req, now, origin) ?? ANONYMOUS;
       outcome.caller = caller;
       requireAuth(caller, req);
@@ -382,8 +422,7 @@ export class Pipeline {
         await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
         await this.deps.settle(ctx as Context<unknown, CoreState>);
       }
-      for (const k of Object.keys(outcome.headers)) delete outcome.headers[k];
-      Object.assign(outcome.headers, ctx.responseHeaders);
+      outcome.headers = { ...ctx.responseHeaders };
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
         reply = settle(reply);
         this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
@@ -404,13 +443,36 @@ export class Pipeline {
 
   #checkRateLimit(route: RouteDef, key: string, caller: Caller, now: number): void {
     const limits = this.deps.store.state.instance.settings.rate_limits;
-    for (const name of [route.rateLimit, key]) {
-      const limit = name && Object.hasOwn(limits, name) ? limits[name] : undefined;
-      if (!limit) continue;
-      const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
-      if (!used.ok) throw rateLimited(used.retryAfter);
-    }
+    if (route.rateLimit) this.#limit(limits, route.rateLimit, caller, now);
+    this.#limit(limits, key, caller, now);
   }
+
+  #limit(limits: CoreState['instance']['settings']['rate_limits'], name: string, caller: Caller, now: number): void {
+    const limit = Object.hasOwn(limits, name) ? limits[name] : undefined;
+    if (!limit) return;
+    const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
+    if (!used.ok) throw rateLimited(used.retryAfter);
+  }
+}
+
+const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
+const ROUTE_NAMES = new WeakMap<RouteDef, string>();
+
+/** `GET /projects/:id`: the route as the journal and the rate limits name it. */
+function routeName(route: RouteDef): string {
+  let name = ROUTE_NAMES.get(route);
+  if (name === undefined) ROUTE_NAMES.set(route, (name = `${route.method} ${route.path}`));
+  return name;
+}
+
+/** What a route asks of its caller, worked out once per route. */
+function requirementsOf(route: RouteDef): AuthRequirements {
+  let req = REQUIREMENTS.get(route);
+  if (!req) {
+    req = Object.freeze({ auth: route.auth ?? 'public', scopes: route.scopes ?? [], anyMethodScopes: route.anyMethodScopes ?? [], jobToken: route.jobToken ?? false });
+    REQUIREMENTS.set(route, req);
+  }
+  return req;
 }
 
 /** Every parameter to repeat in a pagination link: as sent, and the declared defaults. */
@@ -421,6 +483,28 @@ function linkParams(route: RouteDef, ...sources: Record<string, unknown>[]): Rec
     if (out[k] === undefined && p.options.default !== undefined) out[k] = p.options.default;
   }
   return out;
+}
+
+/** A rendered answer as the answer cache keeps it: its length set once, its headers shared. */
+function shared(r: Rendered, method: string): Rendered {
+  const body = typeof r.body === 'string' ? UTF8.encode(r.body) : r.body;
+  const wireHeaders = { ...r.headers };
+  if (body !== null) wireHeaders['Content-Length'] = String(body.byteLength);
+  else if (r.status !== 204 && r.status !== 304 && method !== 'HEAD') wireHeaders['Content-Length'] = '0';
+  return { status: r.status, headers: r.headers, body, wireHeaders };
+}
+
+const UTF8 = new TextEncoder();
+
+let lastTime = NaN;
+let lastIso = '';
+/** The clock's time as the journal writes it; requests in one millisecond share the text. */
+function isoTime(now: number): string {
+  if (now !== lastTime) {
+    lastTime = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
 
 function describe(e: unknown): string {

@@ -18,6 +18,9 @@ export function formatRequest(event: RequestEvent, options: { colour?: boolean }
   const colour = options.colour ?? false;
   const status = event.dropped ? 'dropped' : event.aborted ? '499 aborted' : String(event.status);
   const user = event.user === null ? 'anonymous' : event.sudoFrom ? `${event.user} (sudo by ${event.sudoFrom})` : event.user;
+  if (!colour && !event.noRoute && !event.unknownToken) {
+    return `${event.method.padEnd(6)} ${event.path} ${status} ${user} ${event.durationMs.toFixed(1)} ms`; // the usual line, built at once
+  }
   const notes: string[] = [];
   if (event.noRoute) notes.push('not emulated');
   if (event.unknownToken) notes.push('token matches no user');
@@ -30,4 +33,53 @@ export function formatRequest(event: RequestEvent, options: { colour?: boolean }
   ];
   if (notes.length) parts.push(paint('35', `(${notes.join('; ')})`, colour));
   return parts.join(' ');
+}
+
+/** Where a buffered log writes. */
+export interface LogSink {
+  write(chunk: string): void;
+}
+
+/**
+ * A request log that keeps the console's write off the request's path: each request adds its
+ * line, and the lines are written together, as one write, a little later (within `delayMs`, or
+ * as soon as `maxLines` wait), and at once on `flush()` (the CLI calls it when it stops and on
+ * the process's exit). A console under load gets one write per batch instead of one
+ * synchronous write per request.
+ */
+export class RequestLogBuffer {
+  #lines = '';
+  #count = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #delayMs: number;
+  readonly #maxLines: number;
+
+  constructor(
+    private readonly sink: LogSink,
+    options: { delayMs?: number; maxLines?: number } = {},
+  ) {
+    this.#delayMs = options.delayMs ?? 20;
+    this.#maxLines = options.maxLines ?? 1024;
+  }
+
+  /** Adds one line (without its newline); it is written with the next batch. */
+  add(line: string): void {
+    this.#lines += `${line}\n`;
+    if (++this.#count >= this.#maxLines) this.flush();
+    else if (this.#timer === undefined) {
+      this.#timer = setTimeout(() => this.flush(), this.#delayMs);
+      (this.#timer as { unref?: () => void }).unref?.(); // a waiting line keeps no process alive: exit flushes it
+    }
+  }
+
+  /** Writes every waiting line now. */
+  flush(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#count === 0) return;
+    const chunk = this.#lines;
+    this.#lines = '';
+    this.#count = 0;
+    this.sink.write(chunk);
+  }
 }

@@ -91,7 +91,7 @@ export interface RawBody {
   empty: boolean;
 }
 
-const NO_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(), empty: true });
+export const NO_BODY: RawBody = Object.freeze({ bytes: new Uint8Array(), empty: true });
 
 /**
  * Reads a request's body, refusing one larger than `limit` bytes (413) as it streams in: a

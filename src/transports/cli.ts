@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import pkg from '../../package.json' with { type: 'json' };
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
 import type { Fixture } from '../families/world.js';
-import { formatRequest } from '../http/request-log.js';
+import { formatRequest, RequestLogBuffer } from '../http/request-log.js';
 import { jsonErrorAt } from '../core/json-position.js';
 import { tget, tvalues } from '../store/table.js';
 import { parseCommandLine, USAGE, type ServeOptions } from './cli-options.js';
@@ -56,13 +56,16 @@ async function serve(options: ServeOptions): Promise<void> {
       fixture = { ...given, instance: { ...given.instance, ...(options.tier ? { tier: options.tier } : {}), ...(options.offering ? { offering: options.offering } : {}) } };
   }
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  // The log is written in batches, off the requests' path; whatever waits is written on exit.
+  const log = new RequestLogBuffer(process.stdout);
+  process.on('exit', () => log.flush());
   let emulator;
   try {
     emulator = await createEmulator({
       fixture,
       ...(options.baseUrl ? { baseUrl: options.baseUrl, externalUrl: options.baseUrl } : {}),
       ...(options.controlToken ? { controlToken: options.controlToken } : {}),
-      ...(options.log ? { log: (_line: string, event: Parameters<typeof formatRequest>[0]) => process.stdout.write(`${formatRequest(event, { colour })}\n`) } : {}),
+      ...(options.log ? { log: (line: string, event: Parameters<typeof formatRequest>[0]) => log.add(colour ? formatRequest(event, { colour }) : line) } : {}),
     });
   } catch (e) {
     die(`fixture ${options.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
@@ -85,6 +88,7 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stdout.write(token ? `admin token: ${token}\n` : 'admin token: none (the fixture gives no administrator a token)\n');
   process.stdout.write(`instance: ${tier}, ${offering}\n`);
   const stop = () => {
+    log.flush();
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

@@ -86,7 +86,7 @@ async function serve(handle: Handler, policy: LocalPolicy | undefined, req: Inco
   const origin = req.headers.origin;
   const refused = policy && localRefusal(policy, url.pathname, typeof origin === 'string' ? origin : null, host);
   if (refused) return write(res, refused);
-  const answer = await handle(nodeIncoming(req, url.href));
+  const answer = await handle(nodeIncoming(req, url));
   if (answer.status === 0) {
     req.socket.destroy(); // an injected dropped connection
     return;
@@ -110,14 +110,22 @@ function requestUrl(target: string, host: string): URL | undefined {
 
 const BAD_REQUEST: Rendered = { status: 400, headers: { 'Content-Type': 'text/plain' }, body: 'Bad Request' };
 
-function nodeIncoming(req: IncomingMessage, url: string): Incoming {
-  const headers: HeaderReader = {
-    get(name) {
-      const v = req.headers[name.toLowerCase()];
-      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
-    },
-    has: (name) => req.headers[name.toLowerCase()] !== undefined,
-  };
+/** node's headers (lowercase names) read by any case of name. */
+class NodeHeaders implements HeaderReader {
+  constructor(private readonly headers: IncomingMessage['headers']) {}
+
+  get(name: string): string | null {
+    const v = this.headers[name] ?? this.headers[name.toLowerCase()];
+    return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  has(name: string): boolean {
+    return (this.headers[name] ?? this.headers[name.toLowerCase()]) !== undefined;
+  }
+}
+
+function nodeIncoming(req: IncomingMessage, url: URL): Incoming {
+  const headers = new NodeHeaders(req.headers);
   const method = req.method ?? 'GET';
   const body: BodySource | null =
     method === 'GET' || method === 'HEAD'
@@ -126,7 +134,7 @@ function nodeIncoming(req: IncomingMessage, url: string): Incoming {
           chunks: () => req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>,
           discard: () => void req.resume(),
         };
-  return { method, url, headers, body };
+  return { method, url: url.href, parsedUrl: url, headers, body };
 }
 
 /** An answer on node's response: the headers as one block, the body with its length. */
@@ -134,6 +142,11 @@ function write(res: ServerResponse, answer: Rendered): void {
   if (res.destroyed) return; // the client went away meanwhile
   const { body } = answer;
   const headers = answer.headers;
+  if (answer.wireHeaders) {
+    res.writeHead(answer.status, answer.wireHeaders);
+    res.end(body ?? undefined);
+    return;
+  }
   if (body !== null) headers['Content-Length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   else if (answer.status !== 204 && answer.status !== 304 && res.req.method !== 'HEAD') headers['Content-Length'] = '0';
   res.writeHead(answer.status, headers);

@@ -2,7 +2,7 @@
 // metadata file Workhorse writes beside it (gzip of length-prefixed strings: the version, the
 // errors as JSON, then each entry's path and its JSON metadata), which `artifacts/tree` and
 // single-file downloads read.
-import { gzipSync, strToU8, Unzip, UnzipInflate, Zip, ZipDeflate } from 'fflate';
+import { fflate } from '../../git/fflate.js';
 import type { ArtifactEntry } from './records.js';
 
 const VERSION = 'GitLab Build Artifacts Metadata 0.0.2\n';
@@ -11,6 +11,7 @@ const DIR_MODE = 0o040755;
 
 /** A file map (`{ 'dist/app.js': 'text' | bytes }`) as a zip and its metadata. */
 export function buildArchive(files: Readonly<Record<string, string | Uint8Array>>, mtime: number): { archive: Uint8Array; metadata: Uint8Array; entries: ArtifactEntry[] } {
+  const { strToU8, Zip, ZipDeflate } = fflate();
   // fflate's streaming Zip takes each name as a string: `__proto__` or `constructor` are names like any other.
   const chunks: Uint8Array[] = [];
   const zip = new Zip((err, chunk) => {
@@ -50,6 +51,7 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 function metadataFile(entries: readonly ArtifactEntry[], mtime: number): Uint8Array {
+  const { strToU8, gzipSync } = fflate();
   const parts: Uint8Array[] = [];
   const put = (s: string) => {
     const bytes = strToU8(s);
@@ -74,6 +76,7 @@ const EXTRACTED_PER_ARCHIVE = 8;
 
 /** One file out of an archive, or undefined when it holds none at that path. */
 export function extractFile(archive: Uint8Array, path: string): Uint8Array | undefined {
+  const { Unzip, UnzipInflate } = fflate();
   let seen = EXTRACTED.get(archive);
   if (seen?.has(path)) return seen.get(path);
   let found: Uint8Array | undefined;

@@ -2,7 +2,7 @@
 // GitHttpController, LfsApiController): `/<full path>.git/info/refs`, `git-upload-pack`,
 // `git-receive-pack` and Git LFS, under the web's URL space. A path without `.git` is sent to the
 // one with it, as GitLab does for `info/refs`; git follows and uses the new URL from then on.
-import { gunzipSync } from 'fflate';
+import { fflate } from '../../git/fflate.js';
 import { routeNotFound } from '../../core/errors.js';
 import { paginateOffset } from '../../http/pagination.js';
 import type { Reply, RouteDef } from '../../http/route.js';
@@ -30,7 +30,7 @@ function isV2(ctx: Context<unknown>): boolean {
 function requestBody(ctx: Context<unknown>): Uint8Array {
   if ((ctx.request.headers.get('content-encoding') ?? '').toLowerCase() !== 'gzip') return ctx.body;
   try {
-    return gunzipSync(ctx.body);
+    return fflate().gunzipSync(ctx.body);
   } catch {
     throw plainError(400, 'Bad Request');
   }
