@@ -66,6 +66,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     private readonly keysetPaging?: Keyset<K, W>,
   ) {
     this.#state = state;
+    this.initial = state;
     // The object store sees the world as opaque; its changes (where the objects are stored) are ours.
     const self = this;
     this.env = {
@@ -83,6 +84,9 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   get state(): W {
     return this.#state;
   }
+
+  /** The world before this request changed it (what a subscriber compares a record's new version with). */
+  readonly initial: W;
 
   get user() {
     return this.caller.user;

@@ -1,0 +1,50 @@
+// Webhooks: project, group and system hooks (their APIs, logs and test triggers), and the
+// deliveries of what the event stream says happened, sent after the answer on the emulator's clock.
+import { emptyTable, type Partitioned, type Table } from '../../store/table.js';
+import { defineFamily, type Family } from '../define.js';
+import { hooksHandle, type HooksMembers } from './dispatch.js';
+import type { Delivery, Hook } from './records.js';
+import { dropHook } from './rules.js';
+import { hookRoutes } from './routes.js';
+import { hookSubscribers } from './subscribers.js';
+import { hooksOf } from './rules.js';
+
+export interface HooksSlice {
+  /** Every hook by id (one id space, as GitLab's web_hooks table). */
+  hooks: Table<Hook>;
+  /** Hook ids by project and by group; the system hooks' ids. */
+  projectHookIds: Partitioned<number>;
+  groupHookIds: Partitioned<number>;
+  systemHookIds: Table<number>;
+  /** Deliveries by id: queued, then sent (the logs). */
+  hookDeliveries: Table<Delivery>;
+  /** Each hook's deliveries, oldest first. */
+  hookLogIds: Table<number[]>;
+  /** Ids of the deliveries not sent yet, in order. */
+  hookQueue: number[];
+  /** `allow_local_requests_from_web_hooks_and_services` and `..._from_system_hooks`: on in the emulator, whose receivers are local. */
+  hookSettings: { allowLocalWebHooks: boolean; allowLocalSystemHooks: boolean };
+}
+
+declare module '../world.js' {
+  interface Slices extends HooksSlice {}
+  interface FamilyHandles extends HooksMembers {}
+}
+
+export const hooks: Family<HooksSlice> = defineFamily({
+  name: 'hooks',
+  state: () => ({
+    hooks: emptyTable(), projectHookIds: emptyTable(), groupHookIds: emptyTable(), systemHookIds: emptyTable(), hookDeliveries: emptyTable(),
+    hookLogIds: emptyTable(), hookQueue: [], hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
+  }),
+  routes: hookRoutes,
+  on: hookSubscribers,
+  handle: hooksHandle,
+  forget: {
+    project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),
+    group: (draft, id) => hooksOf(draft, 'group', id).forEach((h) => dropHook(draft, h)),
+  },
+});
+
+export type { Hook, Delivery } from './records.js';
+export type { DeliveryFilter, DeliveryView, HooksMembers } from './dispatch.js';
