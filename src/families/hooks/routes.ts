@@ -13,6 +13,7 @@ import { customHeaderNotFound, hookNotFound, illegalKeyOrValue, noParameters, ur
 import { BRANCH_FILTER_STRATEGIES, EVENT_FLAGS, SYSTEM_FLAGS, type EventFlag, type Hook, type HookKind } from './records.js';
 import { createHook, deleteHook, hookOf, hooksOf, updateHook, type HookInput } from './rules.js';
 import { logRoutes } from './log-routes.js';
+import { testRoutes } from './test-routes.js';
 
 const PAIR = hash({ key: str().required(), value: str().required() });
 
@@ -159,4 +160,5 @@ export const hookRoutes = [
   ...kindRoutes(GROUP_HOOKS, GROUP_FLAGS),
   ...kindRoutes(SYSTEM_HOOKS, SYSTEM_FLAGS),
   ...logRoutes([PROJECT_HOOKS, GROUP_HOOKS]),
+  ...testRoutes([PROJECT_HOOKS, SYSTEM_HOOKS]),
 ];

@@ -4,7 +4,7 @@
 import { log } from '../../git/history.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import { noteKey, findNote, type Note } from '../../store/notes.js';
-import { pget, tget } from '../../store/table.js';
+import { plist, tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
 import { branchTip, defaultBranchName, objectsOf, peelToCommit, refsOf } from '../repositories/index.js';
 import type { Context } from '../define.js';
@@ -15,6 +15,8 @@ import {
 } from './payloads.js';
 import { enqueue, newEventUuid, projectHooksFor, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
+import type { Issue } from '../issues/index.js';
+import type { MergeRequest } from '../merge-requests/index.js';
 
 /** Git::BranchHooksService::PROCESS_COMMIT_LIMIT. */
 const PROCESS_COMMIT_LIMIT = 100;
@@ -93,7 +95,14 @@ function onIssue(ctx: Context<unknown>, e: StoredEvent<keyof typeof ISSUE_ACTION
   const hooks = projectHooksFor(ctx.state, e.projectId, scope, null, ctx.now());
   if (hooks.length === 0) return;
   const previous = e.kind === 'issue.opened' ? undefined : issueById(ctx.initial as State, e.issueId);
-  const attrs: Json = { ...issueAttrs(ctx.state, issue, ctx.webBase), action: ISSUE_ACTIONS[e.kind] };
+  const data = issueData(ctx, issue, user, ISSUE_ACTIONS[e.kind], previous ?? null);
+  send(ctx, hooks, scope, data);
+}
+
+/** Gitlab::DataBuilder::Issuable for an issue (Issue#to_hook_data), with `changes` against its previous version. */
+export function issueData(ctx: Context<unknown>, issue: Issue, user: User, action: string, previous: Issue | null): Json {
+  const project = tget(ctx.state.projects, issue.projectId)!;
+  const attrs: Json = { ...issueAttrs(ctx.state, issue, ctx.webBase), action };
   const before = previous ? issueAttrs(ctx.initial as State, previous, ctx.webBase) : null;
   const data: Json = {
     object_kind: 'issue',
@@ -106,7 +115,7 @@ function onIssue(ctx: Context<unknown>, e: StoredEvent<keyof typeof ISSUE_ACTION
     repository: repository(ctx.state, project, ctx.webBase),
   };
   if (issue.assigneeIds.length) data.assignees = issue.assigneeIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
-  send(ctx, hooks, scope, data);
+  return data;
 }
 
 function repository(state: State, project: Project, webBase: string) {
@@ -123,16 +132,10 @@ async function headCommit(ctx: Context<unknown>, projectId: number, sha: string)
   }
 }
 
-/** Merge Request Hook (MergeRequests::BaseService#execute_hooks). */
-async function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof MR_ACTIONS>): Promise<void> {
-  const mr = mergeRequestOf(ctx.state, e.projectId, e.iid);
-  const user = actor(ctx.state, e);
-  const project = tget(ctx.state.projects, e.projectId);
-  if (!mr || !user || !project) return;
-  const hooks = projectHooksFor(ctx.state, e.projectId, 'merge_request_hooks', null, ctx.now());
-  if (hooks.length === 0) return;
-  const previous = e.kind === 'merge_request.opened' ? undefined : mergeRequestOf(ctx.initial as State, e.projectId, e.iid);
-  const attrs: Json = { ...mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha)), action: MR_ACTIONS[e.kind] };
+/** Gitlab::DataBuilder::Issuable for a merge request, with `changes` against its previous version. */
+export async function mergeRequestData(ctx: Context<unknown>, mr: MergeRequest, user: User, action: string, previous: MergeRequest | null): Promise<Json> {
+  const project = tget(ctx.state.projects, mr.projectId)!;
+  const attrs: Json = { ...mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha)), action };
   const before = previous ? mergeRequestAttrs(ctx.initial as State, previous, ctx.webBase, null) : null;
   const data: Json = {
     object_kind: 'merge_request',
@@ -149,6 +152,19 @@ async function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof
   };
   if (mr.assigneeIds.length) data.assignees = mr.assigneeIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
   if (mr.reviewerIds.length) data.reviewers = mr.reviewerIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
+  return data;
+}
+
+/** Merge Request Hook (MergeRequests::BaseService#execute_hooks). */
+async function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof MR_ACTIONS>): Promise<void> {
+  const mr = mergeRequestOf(ctx.state, e.projectId, e.iid);
+  const user = actor(ctx.state, e);
+  const project = tget(ctx.state.projects, e.projectId);
+  if (!mr || !user || !project) return;
+  const hooks = projectHooksFor(ctx.state, e.projectId, 'merge_request_hooks', null, ctx.now());
+  if (hooks.length === 0) return;
+  const previous = e.kind === 'merge_request.opened' ? undefined : mergeRequestOf(ctx.initial as State, e.projectId, e.iid);
+  const data = await mergeRequestData(ctx, mr, user, MR_ACTIONS[e.kind], previous ?? null);
   send(ctx, hooks, 'merge_request_hooks', data);
 }
 
@@ -163,6 +179,47 @@ function noteAttrs(note: Note, url: string) {
   };
 }
 
+/** Gitlab::DataBuilder::Note.build: the note, and what it is on. */
+export async function noteData(ctx: Context<unknown>, note: Note, user: User, confidential: boolean): Promise<Json> {
+  const project = tget(ctx.state.projects, note.projectId!)!;
+  const issue = note.noteableType === 'Issue' && note.noteableId !== null ? issueById(ctx.state, note.noteableId) : undefined;
+  const p = projectHookAttrs(ctx.state, project, ctx.webBase);
+  let url = `${p.web_url}#note_${note.id}`;
+  const data: Json = {
+    object_kind: 'note',
+    event_type: confidential ? 'confidential_note' : 'note',
+    user: userHookAttrs(user),
+    project_id: project.id,
+    project: p,
+    object_attributes: {},
+    repository: repository(ctx.state, project, ctx.webBase),
+  };
+  if (note.noteableType === 'Issue' && issue) {
+    url = `${p.web_url}/-/issues/${issue.iid}#note_${note.id}`;
+    data.issue = issueAttrs(ctx.state, issue, ctx.webBase);
+  } else if (note.noteableType === 'MergeRequest' && note.noteableId !== null) {
+    const mr = mergeRequestById(ctx.state, project.id, note.noteableId);
+    if (mr) {
+      url = `${p.web_url}/-/merge_requests/${mr.iid}#note_${note.id}`;
+      data.merge_request = mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha));
+    }
+  } else if (note.noteableType === 'Commit') {
+    const sha = String(note.commitId);
+    url = `${p.web_url}/-/commit/${sha}#note_${note.id}`;
+    const head = await headCommit(ctx, project.id, sha);
+    if (head) data.commit = { id: sha, message: head.message, title: head.message.split(/\r?\n/, 1)[0], timestamp: null, url: `${p.web_url}/-/commit/${sha}`, author: { name: head.author.name, email: head.author.email } };
+  } else if (note.noteableType === 'Snippet') {
+    url = `${p.web_url}/-/snippets/${note.noteableId}#note_${note.id}`;
+  }
+  data.object_attributes = noteAttrs(note, url);
+  return data;
+}
+
+/** The merge request of a project with that global id. */
+function mergeRequestById(state: State, projectId: number, id: number) {
+  return plist(state.mergeRequests, projectId).find((m) => m.id === id);
+}
+
 /** Note Hook (Gitlab::DataBuilder::Note): internal notes, and notes on confidential issues, only to confidential note events. */
 async function onNote(ctx: Context<unknown>, e: StoredEvent<'note.created'>): Promise<void> {
   if (e.projectId === null) return;
@@ -175,35 +232,7 @@ async function onNote(ctx: Context<unknown>, e: StoredEvent<'note.created'>): Pr
   const scope: HookScope = confidential ? 'confidential_note_hooks' : 'note_hooks';
   const hooks = projectHooksFor(ctx.state, e.projectId, scope, null, ctx.now());
   if (hooks.length === 0) return;
-  const p = projectHookAttrs(ctx.state, project, ctx.webBase);
-  let url = `${p.web_url}#note_${note.id}`;
-  const data: Json = {
-    object_kind: 'note',
-    event_type: confidential ? 'confidential_note' : 'note',
-    user: userHookAttrs(user),
-    project_id: project.id,
-    project: p,
-    object_attributes: {},
-    repository: repository(ctx.state, project, ctx.webBase),
-  };
-  if (e.noteableType === 'Issue' && issue) {
-    url = `${p.web_url}/-/issues/${issue.iid}#note_${note.id}`;
-    data.issue = issueAttrs(ctx.state, issue, ctx.webBase);
-  } else if (e.noteableType === 'MergeRequest' && e.noteableIid !== null) {
-    const mr = pget(ctx.state.mergeRequests, project.id, e.noteableIid);
-    if (mr) {
-      url = `${p.web_url}/-/merge_requests/${mr.iid}#note_${note.id}`;
-      data.merge_request = mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha));
-    }
-  } else if (e.noteableType === 'Commit') {
-    const sha = String(e.noteableId);
-    url = `${p.web_url}/-/commit/${sha}#note_${note.id}`;
-    const head = await headCommit(ctx, project.id, sha);
-    if (head) data.commit = { id: sha, message: head.message, title: head.message.split(/\r?\n/, 1)[0], timestamp: null, url: `${p.web_url}/-/commit/${sha}`, author: { name: head.author.name, email: head.author.email } };
-  } else if (e.noteableType === 'Snippet') {
-    url = `${p.web_url}/-/snippets/${e.noteableId}#note_${note.id}`;
-  }
-  data.object_attributes = noteAttrs(note, url);
+  const data = await noteData(ctx, note, user, confidential);
   send(ctx, hooks, scope, data);
 }
 
