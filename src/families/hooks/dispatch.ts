@@ -8,7 +8,7 @@ import type { Host } from '../define.js';
 import type { State } from '../world.js';
 import type { Delivery } from './records.js';
 import { allowsLocal, blockedReason } from './rules.js';
-import { dropDelivery, recordOutcome, type Outcome } from './queue.js';
+import { dropDelivery, materialize, recordOutcome, type Outcome } from './queue.js';
 
 /** Gitlab::WebHooks::WebHookService's timeout (webhook_timeout: 10 seconds). */
 const TIMEOUT_MS = 10_000;
@@ -34,8 +34,8 @@ export interface DeliveryView {
   url: string;
   state: Delivery['state'];
   headers: Record<string, string>;
-  /** The body as sent, and parsed. */
-  body: string;
+  /** The body as sent, and parsed (null until its turn). */
+  body: string | null;
   payload: unknown;
   createdAt: string;
   responseStatus: string | null;
@@ -56,9 +56,9 @@ export interface HooksMembers {
 }
 
 function view(d: Delivery): DeliveryView {
-  let payload: unknown;
+  let payload: unknown = null;
   try {
-    payload = JSON.parse(d.requestBody);
+    if (d.requestBody !== null) payload = JSON.parse(d.requestBody);
   } catch {
     payload = d.requestBody;
   }
@@ -70,11 +70,11 @@ function view(d: Delivery): DeliveryView {
 }
 
 /** Sends one request; never throws: a failure is an outcome with its message. */
-async function deliver(d: Delivery, allowLocal: boolean): Promise<Outcome> {
-  const blocked = blockedReason(d.url, allowLocal);
+async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
+  const blocked = blockedReason(url, allowLocal);
   if (blocked) return { status: null, headers: [], body: '', error: blocked };
   const headers = new Headers();
-  for (const [k, v] of d.requestHeaders) {
+  for (const [k, v] of d.headers) {
     try {
       headers.append(k, v);
     } catch {
@@ -83,7 +83,7 @@ async function deliver(d: Delivery, allowLocal: boolean): Promise<Outcome> {
   }
   try {
     const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(TIMEOUT_MS) : undefined;
-    const res = await globalThis.fetch(d.url, { method: 'POST', headers, body: d.requestBody, redirect: 'manual', signal });
+    const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal });
     const body = await res.text();
     const responseHeaders: [string, string][] = [];
     res.headers.forEach((value, key) => responseHeaders.push([key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value]));
@@ -104,17 +104,17 @@ export function hooksHandle(host: Host): HooksMembers {
   const due = (state: State): Delivery[] => {
     const now = host.now();
     const out: Delivery[] = [];
-    for (const id of state.hookQueue) {
+    for (const id of tvalues(state.hookQueue)) {
       const d = tget(state.hookDeliveries, id);
       if (d && d.state === 'pending' && d.dueAt <= now) out.push(d);
     }
-    return out;
+    return out.sort((a, b) => a.id - b.id);
   };
 
   const idle = () => busy.size === 0 && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
 
   const wake = () => {
-    if (scheduled || paused || host.state().hookQueue.length === 0) return checkWaiters();
+    if (scheduled || paused || host.state().hookQueue.size === 0) return checkWaiters();
     scheduled = true;
     later(pump);
   };
@@ -142,19 +142,37 @@ export function hooksHandle(host: Host): HooksMembers {
   async function run(d: Delivery, state: State): Promise<void> {
     try {
       const hook = tget(state.hooks, d.hookId);
-      if (!hook) {
-        await host.transact(dropDelivery(d.id));
+      const request = hook ? await materialize(state, d, hook, (projectId) => host.objects.repositoryIn(host.state(), projectId)) : null;
+      if (!hook || !request) {
+        await host.transact(dropDelivery(d));
         return;
       }
       const started = host.now();
-      const outcome = await deliver(d, allowsLocal(state, hook.kind));
-      await host.transact(recordOutcome(d, outcome, started, host.now()));
+      const outcome = await deliver(d.url, request, allowsLocal(state, hook.kind));
+      await record(recordOutcome(d, request, outcome, started, host.now()));
     } catch (e) {
-      console.error(`[gitlab-emulator] a webhook delivery failed to be recorded: ${(e as Error).message}`);
+      console.error(`[gitlab-emulator] a webhook delivery failed: ${(e as Error).message}`);
+      await host.transact(dropDelivery(d)).catch(() => {});
     } finally {
       busy.delete(d.hookId);
       wake();
     }
+  }
+
+  /** Outcomes that came back, written together in one transaction (receivers often answer at once). */
+  let outcomes: { change: ReturnType<typeof recordOutcome>; done: () => void }[] = [];
+  function record(change: ReturnType<typeof recordOutcome>): Promise<void> {
+    return new Promise<void>((done) => {
+      outcomes.push({ change, done });
+      if (outcomes.length > 1) return;
+      later(() => {
+        const batch = outcomes;
+        outcomes = [];
+        void host
+          .transact((draft) => batch.forEach((o) => o.change(draft)))
+          .finally(() => batch.forEach((o) => o.done()));
+      });
+    });
   }
 
   host.watch(wake);

@@ -56,7 +56,7 @@ const logged = ([k, v]: [string, string]): [string, string] => [k, k === 'X-Gitl
 export function hookLogEntity(d: Delivery) {
   let requestData: unknown;
   try {
-    requestData = JSON.parse(d.requestBody);
+    requestData = d.requestBody === null ? null : JSON.parse(d.requestBody);
   } catch {
     requestData = d.requestBody;
   }

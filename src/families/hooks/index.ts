@@ -18,10 +18,12 @@ export interface HooksSlice {
   systemHookIds: Table<number>;
   /** Deliveries by id: queued, then sent (the logs). */
   hookDeliveries: Table<Delivery>;
-  /** Each hook's deliveries, oldest first. */
-  hookLogIds: Table<number[]>;
-  /** Ids of the deliveries not sent yet, in order. */
-  hookQueue: number[];
+  /** Each hook's deliveries (its log), by hook. */
+  hookLogIds: Partitioned<number>;
+  /** The deliveries not sent yet, by id. */
+  hookQueue: Table<number>;
+  /** The oldest delivery id the world may still keep (deliveries past the limit go from there). */
+  hookOldest: number;
   /** `allow_local_requests_from_web_hooks_and_services` and `..._from_system_hooks`: on in the emulator, whose receivers are local. */
   hookSettings: { allowLocalWebHooks: boolean; allowLocalSystemHooks: boolean };
 }
@@ -35,7 +37,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
   name: 'hooks',
   state: () => ({
     hooks: emptyTable(), projectHookIds: emptyTable(), groupHookIds: emptyTable(), systemHookIds: emptyTable(), hookDeliveries: emptyTable(),
-    hookLogIds: emptyTable(), hookQueue: [], hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
+    hookLogIds: emptyTable(), hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
   routes: hookRoutes,
   on: hookSubscribers,

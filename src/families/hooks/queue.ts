@@ -1,10 +1,12 @@
 // The deliveries kept in the world: WebHookService#async_execute queues one per hook that takes
 // an event (its request made then, with GitLab's headers), the dispatcher sends them after the
 // answer, and what came back is the hook's log (WebHookLog), kept for seven days.
-import type { Draft } from 'immer';
-import { randomHex, sequences, type CoreState } from '../../store/state.js';
+import { isDraft, original, type Draft } from 'immer';
+import { sequences, type CoreState } from '../../store/state.js';
+import { hash53 } from '../../core/hash.js';
+import type { RepositoryObjects } from '../../git/objects.js';
 import { ancestry } from '../../policy/access.js';
-import { plist, tget, tset, tdel, tvalues } from '../../store/table.js';
+import { pdel, plist, pset, tget, tset, tdel, tvalues } from '../../store/table.js';
 import { GITLAB_VERSION } from '../instance/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
@@ -16,8 +18,8 @@ const ids = sequences(['web_hook_log']);
 /** How long logs are kept (WebHookLog's partitions; the events API shows the last seven days). */
 const LOG_DAYS = 7;
 const DAY = 86_400_000;
-/** The most logs one hook keeps, past which the oldest go. */
-const LOGS_PER_HOOK = 500;
+/** The most deliveries the world keeps, past which the oldest go (their hooks' logs with them). */
+export const DELIVERIES_KEPT = 20_000;
 /** WebHookLog truncates what it keeps of a response body. */
 const MAX_RESPONSE_BODY = 8192;
 
@@ -50,9 +52,9 @@ const SYSTEM_SCOPES: readonly HookScope[] = ['push_hooks', 'tag_push_hooks', 'me
 
 const TIER_RANK = { free: 0, premium: 1, ultimate: 2 } as const;
 
-/** A random UUID (v4's layout) from the world's seeded generator. */
-function uuid(draft: Draft<State>): string {
-  const hex = randomHex(draft as CoreState, 32);
+/** A UUID (v4's layout) derived from the world's seed and what it names: the same world, the same UUIDs. */
+export function uuidFor(seed: number, name: string): string {
+  const hex = (hash53(`${seed}:${name}:a`) + hash53(`${seed}:${name}:b`) + hash53(`${seed}:${name}:c`)).slice(0, 32);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${'89ab'[parseInt(hex[16]!, 16) % 4]}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -112,70 +114,106 @@ function renderTemplate(template: string, data: unknown): string {
   });
 }
 
-/** What one event sends: the scope, the payload, and the instance's URL. */
+/** What one event sends: the scope, how its payload is built, and the instance's URL. */
 export interface Outgoing {
   scope: HookScope;
-  data: unknown;
-  /** X-Gitlab-Event-UUID: one per event, whichever hooks it goes to. */
-  eventUuid: string;
+  /** Builds the payload from the world the event happened in, given the repositories' objects. */
+  build(repo: (projectId: number) => RepositoryObjects): unknown;
   instanceUrl: string;
 }
 
-/** Queues an event's delivery to each hook (WebHookService#async_execute), in the hooks' order. */
+/** An event's payload, built once for all its deliveries when the first is due. */
+interface Pending {
+  build?: Outgoing['build'];
+  body?: Promise<string>;
+  instanceUrl: string;
+}
+
+/** Each queued delivery's event (by the record itself, which the world keeps as it is until it is sent). */
+const PENDING = new WeakMap<object, Pending>();
+
+/**
+ * Queues an event's delivery to each hook (WebHookService#async_execute), in the hooks' order:
+ * a record each; the payload and the headers are made when the delivery's turn comes, as
+ * GitLab's worker makes them.
+ */
 export function enqueue(draft: Draft<State>, hooks: readonly Hook[], out: Outgoing, now: number): void {
   if (hooks.length === 0) return;
-  const body = JSON.stringify(out.data);
+  const pending: Pending = { build: out.build, instanceUrl: out.instanceUrl };
+  let eventKey = 0;
   for (const hook of hooks) {
     const id = ids.next(draft as CoreState, 'web_hook_log');
-    const headers: [string, string][] = [
-      ['Content-Type', 'application/json'],
-      ['User-Agent', `GitLab/${GITLAB_VERSION}`],
-      ['Idempotency-Key', uuid(draft)],
-      ['X-Gitlab-Event', hook.kind === 'system' ? 'System Hook' : SCOPES[out.scope].event],
-      ['X-Gitlab-Webhook-UUID', uuid(draft)],
-      ['X-Gitlab-Instance', out.instanceUrl],
-    ];
-    if (hook.token) headers.push(['X-Gitlab-Token', hook.token.replace(/[\r\n]/g, '')]);
-    headers.push(['X-Gitlab-Event-UUID', out.eventUuid]);
-    for (const [k, v] of hook.customHeaders) headers.push([k, v]);
+    eventKey ||= id;
     const delivery: Delivery = {
-      id, hookId: hook.id, trigger: out.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: headers,
-      requestBody: hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, out.data) : body,
+      id, hookId: hook.id, eventKey, trigger: out.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
       createdAt: now, dueAt: now, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
     };
+    PENDING.set(delivery, pending);
     keep(draft as State, delivery);
   }
 }
 
-export const newEventUuid = (draft: Draft<State>) => uuid(draft);
+/** What a delivery sends: its body and headers, made now from its event and its hook (WebHookService#build_headers). */
+export async function materialize(state: State, d: Delivery, hook: Hook, repo: (projectId: number) => RepositoryObjects): Promise<{ body: string; headers: [string, string][] } | null> {
+  // A resent delivery carries what was sent the first time.
+  if (d.requestBody !== null && d.requestHeaders.length > 0) {
+    const headers = d.requestHeaders.flatMap(([k, v]): [string, string][] => (k === 'X-Gitlab-Token' ? (hook.token ? [[k, hook.token]] : []) : [[k, v]]));
+    return { body: d.requestBody, headers };
+  }
+  const pending = PENDING.get(d);
+  if (!pending) return null;
+  if (!pending.body) {
+    const build = pending.build!;
+    pending.build = undefined;
+    pending.body = Promise.resolve(build(repo)).then((data) => JSON.stringify(data));
+  }
+  const json = await pending.body;
+  const seed = state.rng.seed;
+  const headers: [string, string][] = [
+    ['Content-Type', 'application/json'],
+    ['User-Agent', `GitLab/${GITLAB_VERSION}`],
+    ['Idempotency-Key', uuidFor(seed, `idempotency:${d.id}`)],
+    ['X-Gitlab-Event', hook.kind === 'system' ? 'System Hook' : SCOPES[d.trigger as HookScope].event],
+    ['X-Gitlab-Webhook-UUID', uuidFor(seed, `webhook:${d.id}`)],
+    ['X-Gitlab-Instance', pending.instanceUrl],
+  ];
+  if (hook.token) headers.push(['X-Gitlab-Token', hook.token.replace(/[\r\n]/g, '')]);
+  headers.push(['X-Gitlab-Event-UUID', uuidFor(seed, `event:${d.eventKey}`)]);
+  for (const [k, v] of hook.customHeaders) headers.push([k, v]);
+  return { body: hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, JSON.parse(json)) : json, headers };
+}
 
 function keep(draft: State, d: Delivery): void {
   tset(draft.hookDeliveries, d.id, d);
-  draft.hookQueue.push(d.id);
-  const list = [...(tget(draft.hookLogIds, d.hookId) ?? []), d.id];
-  while (list.length > LOGS_PER_HOOK) {
-    const old = list.shift()!;
-    tdel(draft.hookDeliveries, old);
+  tset(draft.hookQueue, d.id, d.id);
+  pset(draft.hookLogIds, d.hookId, d.id, d.id);
+  // The log loses deliveries only at its old end, so the oldest kept is a counter.
+  while (draft.hookDeliveries.size > DELIVERIES_KEPT) {
+    const old = tget(draft.hookDeliveries, draft.hookOldest);
+    if (old) {
+      tdel(draft.hookDeliveries, old.id);
+      pdel(draft.hookLogIds, old.hookId, old.id);
+      tdel(draft.hookQueue, old.id);
+    }
+    draft.hookOldest++;
   }
-  tset(draft.hookLogIds, d.hookId, list);
 }
 
 /** A hook's logs of the last seven days, newest first (WebHookLogsFinder). */
 export function hookLogs(state: State, hookId: number, now: number): Delivery[] {
   const out: Delivery[] = [];
-  for (const id of tget(state.hookLogIds, hookId) ?? []) {
+  for (const id of plist(state.hookLogIds, hookId)) {
     const d = tget(state.hookDeliveries, id);
     if (d && d.state === 'sent' && d.createdAt >= now - LOG_DAYS * DAY) out.push(d);
   }
-  return out.reverse();
+  return out.sort((a, b) => b.id - a.id);
 }
 
 /** WebHooks::Events::ResendService: the logged request again, to the hook's URL now, as a new delivery. */
 export function resendDelivery(hook: Hook, log: Delivery, now: number): Change<Delivery> {
   return (draft) => {
-    const headers = log.requestHeaders.map(([k, v]): [string, string] => [k, k === 'X-Gitlab-Token' ? (hook.token ?? '') : v]).filter(([k, v]) => k !== 'X-Gitlab-Token' || v !== '');
     const again: Delivery = {
-      ...log, id: ids.next(draft as CoreState, 'web_hook_log'), url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: headers,
+      ...log, id: ids.next(draft as CoreState, 'web_hook_log'), url: interpolatedUrl(hook), shownUrl: maskedUrl(hook),
       createdAt: now, dueAt: now, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
     };
     keep(draft as State, again);
@@ -192,11 +230,14 @@ export interface Outcome {
 }
 
 /** WebHookService#log_execution: the log, and the hook enabled again or backed off. */
-export function recordOutcome(sent: Delivery, outcome: Outcome, startedAt: number, now: number): Change<boolean> {
+export function recordOutcome(sent: Delivery, request: { body: string; headers: [string, string][] }, outcome: Outcome, startedAt: number, now: number): Change<boolean> {
   return (draft) => {
     const d = tget((draft as State).hookDeliveries, sent.id);
-    if (!d || d.createdAt !== sent.createdAt || d.requestBody !== sent.requestBody || d.state !== 'pending') return false;
+    // The record as it was queued, not another one a restored world gave the same id.
+    if (!d || baseOf(d) !== sent) return false;
     d.state = 'sent';
+    d.requestBody = request.body;
+    d.requestHeaders = request.headers;
     d.responseStatus = outcome.status === null ? 'internal error' : String(outcome.status);
     d.responseHeaders = outcome.headers;
     d.responseBody = (outcome.error ?? outcome.body).slice(0, MAX_RESPONSE_BODY);
@@ -213,16 +254,18 @@ export function recordOutcome(sent: Delivery, outcome: Outcome, startedAt: numbe
   };
 }
 
-/** A delivery whose hook went away before its turn. */
-export function dropDelivery(id: number): Change {
+/** A delivery whose hook went away before its turn, or whose event the world no longer tells. */
+export function dropDelivery(sent: Delivery): Change {
   return (draft) => {
-    const d = tget((draft as State).hookDeliveries, id);
-    if (d) d.state = 'dropped';
-    dequeue(draft as State, id);
+    const d = tget((draft as State).hookDeliveries, sent.id);
+    if (!d || baseOf(d) !== sent) return;
+    d.state = 'dropped';
+    dequeue(draft as State, sent.id);
   };
 }
 
+const baseOf = <T extends object>(value: T): T => (isDraft(value) ? (original(value as Draft<T>) as T) : value);
+
 function dequeue(draft: State, id: number): void {
-  const at = draft.hookQueue.indexOf(id);
-  if (at >= 0) draft.hookQueue.splice(at, 1);
+  tdel(draft.hookQueue, id);
 }

@@ -72,15 +72,18 @@ export interface Hook {
 export interface Delivery {
   id: number;
   hookId: number;
+  /** The first delivery id of its event: what the event's UUID is made from. */
+  eventKey: number;
   /** GitLab's hook scope: `push_hooks`, `issue_hooks`... */
   trigger: string;
   /** The URL it goes to (URL variables put in). */
   url: string;
   /** The URL as the log shows it: URL variables masked. */
   shownUrl: string;
+  /** As sent (made when its turn came; empty before). */
   requestHeaders: [string, string][];
-  /** The JSON body, as sent. */
-  requestBody: string;
+  /** The JSON body, as sent; null before its turn. */
+  requestBody: string | null;
   /** When it was queued (the event's time) and when it is due. */
   createdAt: number;
   dueAt: number;

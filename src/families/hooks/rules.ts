@@ -212,6 +212,10 @@ export function deleteHook(hook: Hook): Change {
 export function dropHook(draft: State, hook: Hook): void {
   tdel(draft.hooks, hook.id);
   index(draft, hook, false);
+  for (const id of plist(draft.hookLogIds, hook.id)) {
+    tdel(draft.hookDeliveries, id);
+    tdel(draft.hookQueue, id);
+  }
   tdel(draft.hookLogIds, hook.id);
 }
 

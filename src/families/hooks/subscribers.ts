@@ -8,15 +8,33 @@ import { plist, tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
 import { branchTip, defaultBranchName, objectsOf, peelToCommit, refsOf } from '../repositories/index.js';
 import type { Context } from '../define.js';
+import type { RepositoryObjects } from '../../git/objects.js';
 import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import {
   changesOf, issueAttrs, issueById, mergeRequestAttrs, mergeRequestOf, projectHookAttrs, pushData, userHookAttrs, utcTime, type Json, type PushInput,
 } from './payloads.js';
-import { enqueue, newEventUuid, projectHooksFor, type HookScope } from './queue.js';
+import { enqueue, projectHooksFor, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
 import type { Issue } from '../issues/index.js';
 import type { MergeRequest } from '../merge-requests/index.js';
+
+/**
+ * What a payload is built from: the world as the event left it (and as the request found it, for
+ * `changes`), the instance's URL, and the repositories' objects. A payload is built once its
+ * delivery's turn comes, off the request's path, from that world: the same bytes as if built at once.
+ */
+export interface BuildEnv {
+  state: State;
+  initial: State;
+  webBase: string;
+  repo(projectId: number): RepositoryObjects;
+}
+
+/** A request's build environment: its world, and its view of the objects. */
+export const requestEnv = (ctx: Context<unknown>): BuildEnv => ({
+  state: ctx.state, initial: ctx.initial as State, webBase: ctx.webBase, repo: (id) => objectsOf(ctx, { id }),
+});
 
 /** Git::BranchHooksService::PROCESS_COMMIT_LIMIT. */
 const PROCESS_COMMIT_LIMIT = 100;
@@ -26,14 +44,17 @@ function actor(state: State, e: StoredEvent): User | undefined {
 }
 
 /** Queues `data` for `hooks` with a new event UUID. */
-function send(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, data: unknown): void {
-  ctx.update((draft) => enqueue(draft, hooks, { scope, data, eventUuid: newEventUuid(draft), instanceUrl: ctx.webBase }, ctx.now()));
+function send(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, build: (env: BuildEnv) => Json | Promise<Json>): void {
+  const state = ctx.state;
+  const initial = ctx.initial as State;
+  const webBase = ctx.webBase;
+  ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: webBase, build: (repo) => build({ state, initial, webBase, repo }) }, ctx.now()));
 }
 
 /** The commits a push lists, oldest first, and how many it counts (Git::BranchHooksService, TagHooksService). */
-async function pushedCommits(ctx: Context<unknown>, e: StoredEvent<'push'>): Promise<Pick<PushInput, 'commits' | 'totalCommits'>> {
-  const project = tget(ctx.state.projects, e.projectId)!;
-  const repo = objectsOf(ctx, project);
+async function pushedCommits(env: BuildEnv, e: StoredEvent<'push'>): Promise<Pick<PushInput, 'commits' | 'totalCommits'>> {
+  const project = tget(env.state.projects, e.projectId)!;
+  const repo = env.repo(project.id);
   if (e.after === null) return { commits: [], totalCommits: 0 };
   if (e.refType === 'tag') {
     const commit = await peelToCommit(repo, e.after);
@@ -44,21 +65,19 @@ async function pushedCommits(ctx: Context<unknown>, e: StoredEvent<'push'>): Pro
     const listed = await log(repo, [e.after]);
     return { commits: listed.slice(0, PROCESS_COMMIT_LIMIT).map((l) => l.sha).reverse(), totalCommits: listed.length };
   }
-  const base = e.before ?? branchTip(refsOf(ctx.initial as State, e.projectId), defaultBranch) ?? null;
+  const base = e.before ?? branchTip(refsOf(env.initial, e.projectId), defaultBranch) ?? null;
   const commits = base === null || base === e.after ? (base === null ? [e.after] : []) : await commitsBetween(repo, base, e.after);
   return { commits: commits.slice(-PROCESS_COMMIT_LIMIT), totalCommits: commits.length };
 }
 
 /** Push Hook and Tag Push Hook. */
-async function onPush(ctx: Context<unknown>, e: StoredEvent<'push'>): Promise<void> {
+function onPush(ctx: Context<unknown>, e: StoredEvent<'push'>): void {
   const scope: HookScope = e.refType === 'tag' ? 'tag_push_hooks' : 'push_hooks';
   const hooks = projectHooksFor(ctx.state, e.projectId, scope, e.refType === 'branch' ? e.ref : null, ctx.now());
   const user = actor(ctx.state, e);
   const project = tget(ctx.state.projects, e.projectId);
   if (hooks.length === 0 || !user || !project) return;
-  const listed = await pushedCommits(ctx, e);
-  const data = await pushData(ctx.state, objectsOf(ctx, project), project, user, { ...e, ...listed }, ctx.webBase);
-  send(ctx, hooks, scope, data);
+  send(ctx, hooks, scope, async (env) => pushData(env.state, env.repo(project.id), project, user, { ...e, ...(await pushedCommits(env, e)) }, env.webBase));
 }
 
 /** The actions of Issues::BaseService#execute_hooks and MergeRequests::BaseService#execute_hooks. */
@@ -95,26 +114,25 @@ function onIssue(ctx: Context<unknown>, e: StoredEvent<keyof typeof ISSUE_ACTION
   const hooks = projectHooksFor(ctx.state, e.projectId, scope, null, ctx.now());
   if (hooks.length === 0) return;
   const previous = e.kind === 'issue.opened' ? undefined : issueById(ctx.initial as State, e.issueId);
-  const data = issueData(ctx, issue, user, ISSUE_ACTIONS[e.kind], previous ?? null);
-  send(ctx, hooks, scope, data);
+  send(ctx, hooks, scope, (env) => issueData(env, issue, user, ISSUE_ACTIONS[e.kind], previous ?? null));
 }
 
 /** Gitlab::DataBuilder::Issuable for an issue (Issue#to_hook_data), with `changes` against its previous version. */
-export function issueData(ctx: Context<unknown>, issue: Issue, user: User, action: string, previous: Issue | null): Json {
-  const project = tget(ctx.state.projects, issue.projectId)!;
-  const attrs: Json = { ...issueAttrs(ctx.state, issue, ctx.webBase), action };
-  const before = previous ? issueAttrs(ctx.initial as State, previous, ctx.webBase) : null;
+export function issueData(env: BuildEnv, issue: Issue, user: User, action: string, previous: Issue | null): Json {
+  const project = tget(env.state.projects, issue.projectId)!;
+  const attrs: Json = { ...issueAttrs(env.state, issue, env.webBase), action };
+  const before = previous ? issueAttrs(env.initial, previous, env.webBase) : null;
   const data: Json = {
     object_kind: 'issue',
     event_type: issue.confidential ? 'confidential_issue' : 'issue',
     user: userHookAttrs(user),
-    project: projectHookAttrs(ctx.state, project, ctx.webBase),
+    project: projectHookAttrs(env.state, project, env.webBase),
     object_attributes: attrs,
     labels: attrs.labels,
-    changes: changes(ctx.state, before, attrs, [{ key: 'assignees', before: previous?.assigneeIds ?? [], after: issue.assigneeIds }]),
-    repository: repository(ctx.state, project, ctx.webBase),
+    changes: changes(env.state, before, attrs, [{ key: 'assignees', before: previous?.assigneeIds ?? [], after: issue.assigneeIds }]),
+    repository: repository(env.state, project, env.webBase),
   };
-  if (issue.assigneeIds.length) data.assignees = issue.assigneeIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
+  if (issue.assigneeIds.length) data.assignees = issue.assigneeIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
   return data;
 }
 
@@ -123,9 +141,9 @@ function repository(state: State, project: Project, webBase: string) {
   return { name: p.name, url: p.url, description: p.description, homepage: p.homepage };
 }
 
-async function headCommit(ctx: Context<unknown>, projectId: number, sha: string) {
+async function headCommit(env: BuildEnv, projectId: number, sha: string) {
   try {
-    const c = await objectsOf(ctx, { id: projectId }).readCommit(sha);
+    const c = await env.repo(projectId).readCommit(sha);
     return { sha, message: c.message, ident: c.committer, author: c.author };
   } catch {
     return null;
@@ -133,30 +151,30 @@ async function headCommit(ctx: Context<unknown>, projectId: number, sha: string)
 }
 
 /** Gitlab::DataBuilder::Issuable for a merge request, with `changes` against its previous version. */
-export async function mergeRequestData(ctx: Context<unknown>, mr: MergeRequest, user: User, action: string, previous: MergeRequest | null): Promise<Json> {
-  const project = tget(ctx.state.projects, mr.projectId)!;
-  const attrs: Json = { ...mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha)), action };
-  const before = previous ? mergeRequestAttrs(ctx.initial as State, previous, ctx.webBase, null) : null;
+export async function mergeRequestData(env: BuildEnv, mr: MergeRequest, user: User, action: string, previous: MergeRequest | null): Promise<Json> {
+  const project = tget(env.state.projects, mr.projectId)!;
+  const attrs: Json = { ...mergeRequestAttrs(env.state, mr, env.webBase, await headCommit(env, mr.projectId, mr.sha)), action };
+  const before = previous ? mergeRequestAttrs(env.initial, previous, env.webBase, null) : null;
   const data: Json = {
     object_kind: 'merge_request',
     event_type: 'merge_request',
     user: userHookAttrs(user),
-    project: projectHookAttrs(ctx.state, project, ctx.webBase),
+    project: projectHookAttrs(env.state, project, env.webBase),
     object_attributes: attrs,
     labels: attrs.labels,
-    changes: changes(ctx.state, before, attrs, [
+    changes: changes(env.state, before, attrs, [
       { key: 'assignees', before: previous?.assigneeIds ?? [], after: mr.assigneeIds },
       { key: 'reviewers', before: previous?.reviewerIds ?? [], after: mr.reviewerIds },
     ]),
-    repository: repository(ctx.state, project, ctx.webBase),
+    repository: repository(env.state, project, env.webBase),
   };
-  if (mr.assigneeIds.length) data.assignees = mr.assigneeIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
-  if (mr.reviewerIds.length) data.reviewers = mr.reviewerIds.flatMap((id) => tget(ctx.state.users, id) ?? []).map(userHookAttrs);
+  if (mr.assigneeIds.length) data.assignees = mr.assigneeIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
+  if (mr.reviewerIds.length) data.reviewers = mr.reviewerIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
   return data;
 }
 
 /** Merge Request Hook (MergeRequests::BaseService#execute_hooks). */
-async function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof MR_ACTIONS>): Promise<void> {
+function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof MR_ACTIONS>): void {
   const mr = mergeRequestOf(ctx.state, e.projectId, e.iid);
   const user = actor(ctx.state, e);
   const project = tget(ctx.state.projects, e.projectId);
@@ -164,8 +182,7 @@ async function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof
   const hooks = projectHooksFor(ctx.state, e.projectId, 'merge_request_hooks', null, ctx.now());
   if (hooks.length === 0) return;
   const previous = e.kind === 'merge_request.opened' ? undefined : mergeRequestOf(ctx.initial as State, e.projectId, e.iid);
-  const data = await mergeRequestData(ctx, mr, user, MR_ACTIONS[e.kind], previous ?? null);
-  send(ctx, hooks, 'merge_request_hooks', data);
+  send(ctx, hooks, 'merge_request_hooks', (env) => mergeRequestData(env, mr, user, MR_ACTIONS[e.kind], previous ?? null));
 }
 
 /** Note#hook_attrs. */
@@ -180,10 +197,10 @@ function noteAttrs(note: Note, url: string) {
 }
 
 /** Gitlab::DataBuilder::Note.build: the note, and what it is on. */
-export async function noteData(ctx: Context<unknown>, note: Note, user: User, confidential: boolean): Promise<Json> {
-  const project = tget(ctx.state.projects, note.projectId!)!;
-  const issue = note.noteableType === 'Issue' && note.noteableId !== null ? issueById(ctx.state, note.noteableId) : undefined;
-  const p = projectHookAttrs(ctx.state, project, ctx.webBase);
+export async function noteData(env: BuildEnv, note: Note, user: User, confidential: boolean): Promise<Json> {
+  const project = tget(env.state.projects, note.projectId!)!;
+  const issue = note.noteableType === 'Issue' && note.noteableId !== null ? issueById(env.state, note.noteableId) : undefined;
+  const p = projectHookAttrs(env.state, project, env.webBase);
   let url = `${p.web_url}#note_${note.id}`;
   const data: Json = {
     object_kind: 'note',
@@ -192,21 +209,21 @@ export async function noteData(ctx: Context<unknown>, note: Note, user: User, co
     project_id: project.id,
     project: p,
     object_attributes: {},
-    repository: repository(ctx.state, project, ctx.webBase),
+    repository: repository(env.state, project, env.webBase),
   };
   if (note.noteableType === 'Issue' && issue) {
     url = `${p.web_url}/-/issues/${issue.iid}#note_${note.id}`;
-    data.issue = issueAttrs(ctx.state, issue, ctx.webBase);
+    data.issue = issueAttrs(env.state, issue, env.webBase);
   } else if (note.noteableType === 'MergeRequest' && note.noteableId !== null) {
-    const mr = mergeRequestById(ctx.state, project.id, note.noteableId);
+    const mr = mergeRequestById(env.state, project.id, note.noteableId);
     if (mr) {
       url = `${p.web_url}/-/merge_requests/${mr.iid}#note_${note.id}`;
-      data.merge_request = mergeRequestAttrs(ctx.state, mr, ctx.webBase, await headCommit(ctx, mr.projectId, mr.sha));
+      data.merge_request = mergeRequestAttrs(env.state, mr, env.webBase, await headCommit(env, mr.projectId, mr.sha));
     }
   } else if (note.noteableType === 'Commit') {
     const sha = String(note.commitId);
     url = `${p.web_url}/-/commit/${sha}#note_${note.id}`;
-    const head = await headCommit(ctx, project.id, sha);
+    const head = await headCommit(env, project.id, sha);
     if (head) data.commit = { id: sha, message: head.message, title: head.message.split(/\r?\n/, 1)[0], timestamp: null, url: `${p.web_url}/-/commit/${sha}`, author: { name: head.author.name, email: head.author.email } };
   } else if (note.noteableType === 'Snippet') {
     url = `${p.web_url}/-/snippets/${note.noteableId}#note_${note.id}`;
@@ -221,7 +238,7 @@ function mergeRequestById(state: State, projectId: number, id: number) {
 }
 
 /** Note Hook (Gitlab::DataBuilder::Note): internal notes, and notes on confidential issues, only to confidential note events. */
-async function onNote(ctx: Context<unknown>, e: StoredEvent<'note.created'>): Promise<void> {
+function onNote(ctx: Context<unknown>, e: StoredEvent<'note.created'>): void {
   if (e.projectId === null) return;
   const project = tget(ctx.state.projects, e.projectId);
   const user = actor(ctx.state, e);
@@ -232,8 +249,7 @@ async function onNote(ctx: Context<unknown>, e: StoredEvent<'note.created'>): Pr
   const scope: HookScope = confidential ? 'confidential_note_hooks' : 'note_hooks';
   const hooks = projectHooksFor(ctx.state, e.projectId, scope, null, ctx.now());
   if (hooks.length === 0) return;
-  const data = await noteData(ctx, note, user, confidential);
-  send(ctx, hooks, scope, data);
+  send(ctx, hooks, scope, (env) => noteData(env, note, user, confidential));
 }
 
 export const hookSubscribers = {

@@ -13,10 +13,10 @@ import { route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { testTriggerError } from './errors.js';
 import { pushData, type Json } from './payloads.js';
-import { enqueue, newEventUuid, type HookScope } from './queue.js';
+import { enqueue, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
 import { foundHook, type HookPlace } from './routes.js';
-import { issueData, mergeRequestData, noteData } from './subscribers.js';
+import { issueData, mergeRequestData, noteData, requestEnv } from './subscribers.js';
 
 /** The triggers a test takes, and the scope each sends as. */
 const TRIGGERS: Record<string, HookScope> = {
@@ -87,24 +87,24 @@ async function sample(ctx: Context<unknown>, trigger: string): Promise<Json> {
     case 'confidential_issues_events': {
       const issue = lastIssue(ctx.state, project.id);
       if (!issue) throw testTriggerError('Ensure the project has issues.');
-      return issueData(ctx, issue, user, 'open', null);
+      return issueData(requestEnv(ctx), issue, user, 'open', null);
     }
     case 'note_events':
     case 'confidential_note_events': {
       const note = lastNote(ctx.state, project.id);
       if (!note) throw testTriggerError('Ensure the project has notes.');
-      return noteData(ctx, note, user, trigger === 'confidential_note_events');
+      return noteData(requestEnv(ctx), note, user, trigger === 'confidential_note_events');
     }
     default: {
       const mr = lastMergeRequest(ctx.state, project.id);
       if (!mr) throw testTriggerError('Ensure the project has merge requests.');
-      return mergeRequestData(ctx, mr, user, 'open', null);
+      return mergeRequestData(requestEnv(ctx), mr, user, 'open', null);
     }
   }
 }
 
 function sendTo(ctx: Context<unknown>, hook: Hook, scope: HookScope, data: unknown): void {
-  ctx.update((draft) => enqueue(draft, [hook], { scope, data, eventUuid: newEventUuid(draft), instanceUrl: ctx.webBase }, ctx.now()));
+  ctx.update((draft) => enqueue(draft, [hook], { scope, build: () => data, instanceUrl: ctx.webBase }, ctx.now()));
 }
 
 export function testRoutes(places: readonly HookPlace[]) {
