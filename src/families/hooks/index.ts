@@ -7,6 +7,7 @@ import type { Delivery, Hook } from './records.js';
 import { dropHook } from './rules.js';
 import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
+import { systemSubscribers } from './system.js';
 import { hooksOf } from './rules.js';
 
 export interface HooksSlice {
@@ -40,7 +41,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     hookLogIds: emptyTable(), hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
   routes: hookRoutes,
-  on: hookSubscribers,
+  on: { ...hookSubscribers, ...systemSubscribers },
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),
