@@ -219,3 +219,18 @@ describe('deliveries', () => {
     expect(await run()).toBe(await run());
   });
 });
+
+describe('more event kinds', () => {
+  it('a release, a milestone and a wiki page reach the hooks that take them', async () => {
+    const hook = await addHook({ releases_events: true, milestone_events: true, wiki_page_events: true, push_events: false });
+    expect((await api(`${P}/releases`, 'POST', { tag_name: 'v1.0', ref: 'main', name: 'First', description: 'Notes' })).status).toBe(201);
+    expect((await api(`${P}/milestones`, 'POST', { title: 'M1' })).status).toBe(201);
+    expect((await api(`${P}/wikis`, 'POST', { title: 'Home', content: '# Welcome' })).status).toBe(201);
+    await emulator.hooks.settled();
+    const sent = emulator.hooks.deliveries({ hookId: hook.id });
+    expect(sent.map((d) => d.event)).toEqual(['Release Hook', 'Milestone Hook', 'Wiki Page Hook']);
+    expect(sent[0]!.payload).toMatchObject({ object_kind: 'release', action: 'create', tag: 'v1.0', name: 'First', description: 'Notes', url: `${ORIGIN}/acme/app/-/releases/v1.0`, assets: { count: 4 } });
+    expect(sent[1]!.payload).toMatchObject({ object_kind: 'milestone', action: 'create', object_attributes: { title: 'M1', state: 'active', iid: 1 } });
+    expect(sent[2]!.payload).toMatchObject({ object_kind: 'wiki_page', user: { username: 'mai' }, object_attributes: { title: 'Home', slug: 'Home', content: '# Welcome', action: 'create', format: 'markdown' } });
+  });
+});

@@ -8,6 +8,7 @@ import { dropHook } from './rules.js';
 import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
 import { systemSubscribers } from './system.js';
+import { moreSubscribers } from './more.js';
 import { hooksOf } from './rules.js';
 
 export interface HooksSlice {
@@ -41,7 +42,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     hookLogIds: emptyTable(), hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers },
+  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers },
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),
