@@ -8,7 +8,7 @@ import type { Host } from '../define.js';
 import type { State } from '../world.js';
 import type { Delivery } from './records.js';
 import { allowsLocal, blockedReason } from './rules.js';
-import { dropDelivery, materialize, recordOutcome, type Outcome } from './queue.js';
+import { dropDelivery, materialize, recordOutcome, SCOPES, type HookScope, type Outcome } from './queue.js';
 
 /** Gitlab::WebHooks::WebHookService's timeout (webhook_timeout: 10 seconds). */
 const TIMEOUT_MS = 10_000;
@@ -55,7 +55,7 @@ export interface HooksMembers {
   };
 }
 
-function view(d: Delivery): DeliveryView {
+function view(d: Delivery, system: boolean): DeliveryView {
   let payload: unknown = null;
   try {
     if (d.requestBody !== null) payload = JSON.parse(d.requestBody);
@@ -64,7 +64,7 @@ function view(d: Delivery): DeliveryView {
   }
   const headers = Object.fromEntries(d.requestHeaders);
   return {
-    id: d.id, hookId: d.hookId, event: headers['X-Gitlab-Event'] ?? '', trigger: d.trigger, url: d.url, state: d.state, headers, body: d.requestBody, payload,
+    id: d.id, hookId: d.hookId, event: headers['X-Gitlab-Event'] ?? (system ? 'System Hook' : SCOPES[d.trigger as HookScope].event), trigger: d.trigger, url: d.url, state: d.state, headers, body: d.requestBody, payload,
     createdAt: new Date(d.createdAt).toISOString(), responseStatus: d.responseStatus, responseBody: d.responseBody,
   };
 }
@@ -181,12 +181,13 @@ export function hooksHandle(host: Host): HooksMembers {
     hooks: {
       deliveries(filter = {}) {
         const out: DeliveryView[] = [];
-        for (const d of [...tvalues(host.state().hookDeliveries)].sort((a, b) => a.id - b.id)) {
+        const state = host.state();
+        for (const d of [...tvalues(state.hookDeliveries)].sort((a, b) => a.id - b.id)) {
           if (filter.hookId !== undefined && d.hookId !== filter.hookId) continue;
           if (filter.trigger !== undefined && d.trigger !== filter.trigger) continue;
           if (filter.url !== undefined && d.url !== filter.url) continue;
           if (filter.state !== undefined && d.state !== filter.state) continue;
-          const v = view(d);
+          const v = view(d, tget(state.hooks, d.hookId)?.kind === 'system' || d.trigger === 'system_hooks');
           if (filter.event !== undefined && v.event !== filter.event) continue;
           out.push(v);
         }
