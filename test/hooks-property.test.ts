@@ -19,7 +19,7 @@ const hookArb = fc.record({
   push_events: fc.boolean(), issues_events: fc.boolean(), confidential_issues_events: fc.boolean(), note_events: fc.boolean(),
   confidential_note_events: fc.boolean(), filter: fc.constantFrom(...FILTERS),
 });
-type HookConf = fc.RecordValue<typeof hookArb>;
+type HookConf = typeof hookArb extends fc.Arbitrary<infer T> ? T : never;
 
 const actionArb = fc.oneof(
   fc.record({ kind: fc.constant('issue' as const), confidential: fc.boolean() }),
