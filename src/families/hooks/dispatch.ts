@@ -48,6 +48,11 @@ export interface HooksMembers {
     deliveries(filter?: DeliveryFilter): DeliveryView[];
     /** Resolves once every due delivery has been sent and its answer recorded. */
     settled(): Promise<void>;
+    /**
+     * `allow_local_requests_from_web_hooks_and_services` and `allow_local_requests_from_system_hooks`:
+     * on in the emulator's world; off, a hook to a local address is refused and its deliveries blocked.
+     */
+    allowLocalRequests(settings: { webHooks?: boolean; systemHooks?: boolean }): void;
     /** Holds deliveries back (they stay queued) until `resume()`. */
     pause(): void;
     resume(): void;
@@ -198,6 +203,12 @@ export function hooksHandle(host: Host): HooksMembers {
           waiters.push(resolve);
           wake();
           checkWaiters();
+        });
+      },
+      allowLocalRequests(settings) {
+        host.update((draft) => {
+          if (settings.webHooks !== undefined) draft.hookSettings.allowLocalWebHooks = settings.webHooks;
+          if (settings.systemHooks !== undefined) draft.hookSettings.allowLocalSystemHooks = settings.systemHooks;
         });
       },
       pause() {

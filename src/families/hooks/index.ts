@@ -10,6 +10,7 @@ import { hookSubscribers } from './subscribers.js';
 import { systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
 import { hooksOf } from './rules.js';
+import { hooksTopSchema, type FixtureHooksPart } from './schema.js';
 
 export interface HooksSlice {
   /** Every hook by id (one id space, as GitLab's web_hooks table). */
@@ -32,6 +33,7 @@ export interface HooksSlice {
 
 declare module '../world.js' {
   interface Slices extends HooksSlice {}
+  interface FixtureTopParts extends FixtureHooksPart {}
   interface FamilyHandles extends HooksMembers {}
 }
 
@@ -41,6 +43,17 @@ export const hooks: Family<HooksSlice> = defineFamily({
     hooks: emptyTable(), projectHookIds: emptyTable(), groupHookIds: emptyTable(), systemHookIds: emptyTable(), hookDeliveries: emptyTable(),
     hookLogIds: emptyTable(), hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
+  schema: { top: hooksTopSchema },
+  seed: {
+    run: (s) => {
+      const given = s.fixture.webhooks;
+      if (!given) return;
+      s.update((draft) => {
+        if (given.allow_local_requests_from_web_hooks_and_services !== undefined) draft.hookSettings.allowLocalWebHooks = given.allow_local_requests_from_web_hooks_and_services;
+        if (given.allow_local_requests_from_system_hooks !== undefined) draft.hookSettings.allowLocalSystemHooks = given.allow_local_requests_from_system_hooks;
+      });
+    },
+  },
   routes: hookRoutes,
   on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers },
   handle: hooksHandle,
@@ -51,4 +64,5 @@ export const hooks: Family<HooksSlice> = defineFamily({
 });
 
 export type { Hook, Delivery } from './records.js';
+export type { FixtureHooksPart } from './schema.js';
 export type { DeliveryFilter, DeliveryView, HooksMembers } from './dispatch.js';

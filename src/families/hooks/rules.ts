@@ -114,8 +114,8 @@ function validate(hook: Hook, allowLocal: boolean, creating: boolean): void {
   const keys = new Set(hook.urlVariables.map(([k]) => k));
   const missing = [...url.matchAll(PLACEHOLDER)].map((m) => m[1]!).filter((k) => !keys.has(k));
   const target = interpolatedUrl(hook);
-  // A URL with variables is checked as a URL only; without, also as a public one (PublicUrlValidator), system hooks aside.
-  const local = allowLocal || hook.kind === 'system' || hook.urlVariables.length > 0;
+  // A URL with variables is checked as a URL only; without, also as a public one (PublicUrlValidator).
+  const local = allowLocal || hook.urlVariables.length > 0;
   if (url === '' || missing.length > 0 || blockedReason(target, local) !== null || /\s/.test(target)) throw urlInvalid();
   if (hook.branchFilterStrategy === 'wildcard' && hook.pushEventsBranchFilter && !validRefName(hook.pushEventsBranchFilter.replaceAll('*', 'x'))) throw branchFilterInvalid();
   if (hook.branchFilterStrategy === 'regex' && hook.pushEventsBranchFilter && !validUntrustedRegexp(hook.pushEventsBranchFilter)) throw branchFilterInvalid();
