@@ -5,7 +5,7 @@ import { diffTrees } from '../../git/tree.js';
 import type { RepositoryObjects, CommitData, Ident } from '../../git/objects.js';
 import { pget, tget } from '../../store/table.js';
 import type { Project, User } from '../../store/state.js';
-import { findTag, isProtected, refsOf } from '../repositories/index.js';
+import { findTag, isProtected, matchesRefPattern, protectedTagEntries, refsOf } from '../repositories/index.js';
 import { labelById, type Label } from '../labels/index.js';
 import { issueById, type Issue } from '../issues/index.js';
 import type { MergeRequest } from '../merge-requests/index.js';
@@ -126,7 +126,7 @@ export async function pushData(state: State, repo: RepositoryObjects, project: P
     before: push.before ?? BLANK_SHA,
     after: push.after ?? BLANK_SHA,
     ref: fullRef,
-    ref_protected: push.refType === 'branch' ? isProtected(refs, push.ref) : false,
+    ref_protected: push.refType === 'branch' ? isProtected(refs, push.ref) : [...protectedTagEntries(refs)].some(([pattern]) => matchesRefPattern(pattern, push.ref)),
     checkout_sha: checkoutSha,
     message,
     user_id: user.id,
@@ -146,7 +146,7 @@ export async function pushData(state: State, repo: RepositoryObjects, project: P
 /** Label#hook_attrs. */
 export function labelHookAttrs(l: Label) {
   return {
-    id: l.id, title: l.title, color: l.color, project_id: l.projectId, created_at: utcTime(l.createdAt), updated_at: utcTime(l.createdAt), template: false,
+    id: l.id, title: l.title, color: l.color, project_id: l.projectId, created_at: xmlschema(l.createdAt), updated_at: xmlschema(l.createdAt), template: false,
     description: l.description === '' ? null : l.description, type: l.projectId !== null ? 'ProjectLabel' : 'GroupLabel', group_id: l.groupId,
   };
 }
@@ -215,12 +215,11 @@ export function issueAttrs(state: State, issue: Issue, webBase: string): Json {
 export function mergeRequestAttrs(state: State, mr: MergeRequest, webBase: string, head: { message: string; sha: string; ident: Ident; author: Ident } | null): Json {
   const project = tget(state.projects, mr.projectId)!;
   const p = projectHookAttrs(state, project, webBase);
-  const author = tget(state.users, mr.authorId);
   const stateId = { opened: 1, closed: 2, merged: 3, locked: 4 }[mr.state];
   return {
     assignee_id: mr.assigneeIds[0] ?? null,
     author_id: mr.authorId,
-    created_at: utcTime(mr.createdAt),
+    created_at: xmlschema(mr.createdAt),
     description: mr.description,
     draft: mr.draft,
     head_pipeline_id: null,
@@ -242,9 +241,9 @@ export function mergeRequestAttrs(state: State, mr: MergeRequest, webBase: strin
     target_project_id: mr.projectId,
     time_estimate: mr.timeEstimate,
     title: mr.title,
-    updated_at: utcTime(mr.updatedAt),
+    updated_at: xmlschema(mr.updatedAt),
     updated_by_id: null,
-    prepared_at: utcTime(mr.createdAt),
+    prepared_at: xmlschema(mr.createdAt),
     assignee_ids: mr.assigneeIds,
     blocking_discussions_resolved: true,
     detailed_merge_status: mr.state === 'opened' ? (mr.draft ? 'draft_status' : mr.mergeStatus === 'cannot_be_merged' ? 'conflict' : mr.mergeStatus === 'unchecked' ? 'unchecked' : 'mergeable') : 'not_open',
@@ -272,7 +271,6 @@ export function mergeRequestAttrs(state: State, mr: MergeRequest, webBase: strin
     url: `${p.web_url}/-/merge_requests/${mr.iid}`,
     work_in_progress: mr.draft,
     approval_rules: [],
-    ...(author ? {} : {}),
   };
 }
 

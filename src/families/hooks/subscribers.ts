@@ -132,7 +132,10 @@ export function issueData(env: BuildEnv, issue: Issue, user: User, action: strin
     changes: changes(env.state, before, attrs, [{ key: 'assignees', before: previous?.assigneeIds ?? [], after: issue.assigneeIds }]),
     repository: repository(env.state, project, env.webBase),
   };
-  if (issue.assigneeIds.length) data.assignees = issue.assigneeIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
+  if (issue.assigneeIds.length) {
+    data.assignees = issue.assigneeIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
+    data.assignee = (data.assignees as unknown[])[0]; // deprecated: the first assignee
+  }
   return data;
 }
 
