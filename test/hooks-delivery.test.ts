@@ -234,3 +234,27 @@ describe('more event kinds', () => {
     expect(sent[2]!.payload).toMatchObject({ object_kind: 'wiki_page', user: { username: 'mai' }, object_attributes: { title: 'Home', slug: 'Home', content: '# Welcome', action: 'create', format: 'markdown' } });
   });
 });
+
+describe('CI events', () => {
+  it('a pipeline and its job moving through their statuses reach pipeline and job hooks', async () => {
+    const hook = await addHook({ pipeline_events: true, job_events: true, push_events: false });
+    const ci = emulator.ci('acme/app');
+    const pipeline = ci.pipeline();
+    const job = ci.job(pipeline.id, { name: 'test' });
+    ci.finish(job.id, { status: 'success' });
+    await emulator.settled();
+    await emulator.hooks.settled();
+    const sent = emulator.hooks.deliveries({ hookId: hook.id });
+    const pipelines = sent.filter((d) => d.event === 'Pipeline Hook').map((d) => (d.payload as any).object_attributes.status);
+    const jobs = sent.filter((d) => d.event === 'Job Hook').map((d) => (d.payload as any).build_status);
+    expect(pipelines.length).toBeGreaterThan(0);
+    expect(pipelines.at(-1)).toBe('success');
+    expect(jobs).toContain('running');
+    expect(jobs.at(-1)).toBe('success');
+    const last = sent.filter((d) => d.event === 'Pipeline Hook').at(-1)!.payload as any;
+    expect(last).toMatchObject({ object_kind: 'pipeline', object_attributes: { id: pipeline.id, ref: 'main' }, project: { path_with_namespace: 'acme/app' }, builds: [{ name: 'test', status: 'success' }] });
+    expect(last.project).not.toHaveProperty('homepage');
+    const lastJob = sent.filter((d) => d.event === 'Job Hook').at(-1)!.payload as any;
+    expect(lastJob).toMatchObject({ object_kind: 'build', build_name: 'test', build_stage: 'test', pipeline_id: pipeline.id, project_id: 1 });
+  });
+});

@@ -9,6 +9,7 @@ import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
 import { systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
+import { ciSubscribers } from './ci.js';
 import { hooksOf } from './rules.js';
 import { hooksTopSchema, type FixtureHooksPart } from './schema.js';
 
@@ -55,7 +56,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     },
   },
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers },
+  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers },
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),
