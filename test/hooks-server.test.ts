@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server as HttpServer } from 'n
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Server } from '../src/index.js';
 import { ACME, TEAM, teamProject } from './support/world.js';
+import { GitScratch, HAS_GIT, withCredentials } from './support/git-cli.js';
 
 const NOW = '2026-05-04T10:00:00Z';
 
@@ -122,6 +123,27 @@ describe('the server door', () => {
     await emulator.hooks.settled();
     expect(got.map((g) => [g.headers['x-gitlab-event'], g.body.object_attributes.title])).toEqual([['Issue Hook', 'Sampled']]);
     await root(`${F}/hooks/${hook.id}`, 'DELETE');
+  });
+
+  it.skipIf(!HAS_GIT)('a push with git over HTTP delivers the same Push Hook as a commit through the API', async () => {
+    const hook = (await api(`${P}/hooks`, 'POST', { url: `${receiverUrl}/push`, push_events: true })).body;
+    const git = new GitScratch();
+    try {
+      await git.ok(['clone', '-q', withCredentials(`${server.url}/acme/app.git`, 'mai', 'maintainer-token'), 'a']);
+      await git.ok(['-c', 'user.name=Mai', '-c', 'user.email=mai@example.com', 'commit', '-q', '--allow-empty', '-m', 'Over git\n\nBody'], 'a');
+      const pushed = await git.run(['push', '-q', 'origin', 'HEAD:main'], 'a');
+      expect(pushed.code).toBe(0);
+      const sha = (await git.ok(['rev-parse', 'HEAD'], 'a')).trim();
+      await api(`${P}/repository/commits`, 'POST', { branch: 'main', commit_message: 'Over the API', actions: [{ action: 'create', file_path: 'api.txt', content: 'x' }] });
+      await emulator.hooks.settled();
+      const [byGit, byApi] = got.filter((g) => g.path === '/push').map((g) => g.body);
+      expect(byGit).toMatchObject({ object_kind: 'push', after: sha, ref: 'refs/heads/main', user_username: 'mai', total_commits_count: 1, commits: [{ id: sha, title: 'Over git', added: [], modified: [], removed: [] }] });
+      expect(byApi).toMatchObject({ object_kind: 'push', before: sha, ref: 'refs/heads/main', user_username: 'mai', total_commits_count: 1, commits: [{ title: 'Over the API', added: ['api.txt'] }] });
+      expect(Object.keys(byGit).sort()).toEqual(Object.keys(byApi).sort());
+    } finally {
+      git.remove();
+      await api(`${P}/hooks/${hook.id}`, 'DELETE');
+    }
   });
 
   it('a system hook\'s test sends GitLab\'s sample as a System Hook', async () => {
