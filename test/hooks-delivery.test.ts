@@ -258,3 +258,25 @@ describe('CI events', () => {
     expect(lastJob).toMatchObject({ object_kind: 'build', build_name: 'test', build_stage: 'test', pipeline_id: pipeline.id, project_id: 1 });
   });
 });
+
+describe('names and values of any kind', () => {
+  it('custom headers and URL variables named __proto__ or constructor, and values beyond Latin-1, are kept and sent', async () => {
+    const res = await api(`${P}/hooks`, 'POST', {
+      url: `${RECEIVER}/{constructor}`, issues_events: true, url_variables: [{ key: 'constructor', value: 'in' }],
+      custom_headers: [{ key: '__proto__', value: 'p' }, { key: 'X-Note', value: 'héllo ✓' }],
+    });
+    expect(res.status).toBe(201);
+    const hook = await res.json();
+    expect(hook).toMatchObject({ url_variables: [{ key: 'constructor' }], custom_headers: [{ key: '__proto__' }, { key: 'X-Note' }] });
+    expect((await api(`${P}/issues`, 'POST', { title: 'ünïcode ✓' })).status).toBe(201);
+    await emulator.hooks.settled();
+    expect(received).toHaveLength(1);
+    expect(received[0]!.url).toBe(`${RECEIVER}/in`);
+    expect(received[0]!.headers['__proto__']).toBe('p');
+    expect(received[0]!.headers['x-note']).toBeDefined();
+    expect(received[0]!.body.object_attributes.title).toBe('ünïcode ✓');
+    const [log] = await (await api(`${P}/hooks/${hook.id}/events`)).json();
+    expect(log.url).toBe(`${RECEIVER}/{constructor}`);
+    expect(Object.getPrototypeOf(log.request_headers)).toBe(Object.prototype);
+  });
+});
