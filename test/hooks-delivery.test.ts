@@ -205,6 +205,11 @@ describe('deliveries', () => {
     expect(received.map((r) => r.body.object_attributes.title)).toEqual(['ok', 'fails', 'fails']);
     expect(received[2]!.headers['idempotency-key']).toBe(received[1]!.headers['idempotency-key']);
     expect((await api(`${P}/hooks/${hook.id}/events/9999/resend`, 'POST')).status).toBe(404);
+    // Kept for seven days, on the emulator's clock.
+    emulator.clock.advance('6d');
+    expect((await (await api(`${P}/hooks/${hook.id}/events`)).json()).length).toBe(3);
+    emulator.clock.advance('2d');
+    expect(await (await api(`${P}/hooks/${hook.id}/events`)).json()).toEqual([]);
   });
 
   it('the same requests on a frozen clock deliver the same bytes', async () => {
