@@ -1,6 +1,6 @@
-// The family's subscribers: each event of the stream that a hook may take becomes GitLab's
-// payload for it (built once, from the world the event happened in) and a delivery queued for
-// every hook that takes it. Nothing is sent here: the dispatcher sends after the answer.
+// The family's subscribers: each event of the stream that a hook may take queues a delivery for
+// every hook that takes it, with how GitLab's payload for it is built from the world the event
+// happened in; the payload is built once, when its first delivery is due, after the answer.
 import { log } from '../../git/history.js';
 import { commitsBetween } from '../../git/merge-base.js';
 import { noteKey, findNote, type Note } from '../../store/notes.js';

@@ -15,7 +15,6 @@ import type { Hook } from './records.js';
 /** Gitlab::Access.human_access. */
 const ACCESS_NAMES: Record<number, string> = { 5: 'Minimal Access', 10: 'Guest', 15: 'Planner', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
 
-const VISIBILITY = (v: string) => v;
 
 function queue(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, data: Json): void {
   if (hooks.length === 0) return;
@@ -40,7 +39,7 @@ function projectData(state: State, project: Project, fullPath: string): Json {
     owner_name: ownerUser?.name ?? ns?.name ?? '',
     owner_email: ownerUser?.email ?? '',
     owners: owners.map((u) => ({ name: u.name, email: u.email })),
-    project_visibility: VISIBILITY(project.visibility),
+    project_visibility: project.visibility,
   };
 }
 

@@ -6,7 +6,7 @@ import { log } from '../../git/history.js';
 import { str, int } from '../../http/params.js';
 import { created, json } from '../../http/route.js';
 import { findNote, noteKey, noteList, type Note } from '../../store/notes.js';
-import { plist, tget } from '../../store/table.js';
+import { plist } from '../../store/table.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
 import { issueByIid, type Issue } from '../issues/index.js';
 import { route, type Context } from '../define.js';
