@@ -347,6 +347,10 @@ async function main(): Promise<void> {
     const [seconds, rounds] = process.argv.slice(3).map(Number);
     for (const line of await benchArtifacts(seconds || undefined, rounds || undefined)) say(line);
   }
+  if (!only || only === 'hooks') {
+    const { benchHooks } = await import('./hooks.js');
+    for (const line of await benchHooks()) say(line);
+  }
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') {
     await writeScaling();

@@ -129,6 +129,8 @@ export class Emulator {
   #options: EmulatorOptions;
   /** What the families' handles and operations see of this emulator. */
   #host: Host;
+  /** Told of each committed change and each move of the clock (`Host.watch`). */
+  #watchers: (() => void)[] = [];
 
   /** Use `createEmulator`. */
   constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
@@ -156,11 +158,17 @@ export class Emulator {
           keepEvents(draft, clock.now());
         });
         this.#settleSoon();
+        this.#changed();
         return out;
       },
       now: () => clock.now(),
       objects: this.objects,
       url: () => this.externalUrl ?? this.baseUrl,
+      transact: (recipe) => {
+        let out!: ReturnType<typeof recipe>;
+        return this.#pipeline.detach(async (ctx) => void (out = (ctx as unknown as Context<unknown>).update(recipe))).then(() => out);
+      },
+      watch: (listener) => void this.#watchers.push(listener),
     });
     this.#pipeline = new Pipeline({
       store,
@@ -177,14 +185,18 @@ export class Emulator {
           limits.take(`${name}|${scope}`, store.state.instance.settings.rate_limits[name] ?? fallback, clock.now()).ok,
       },
       externalUrl: this.externalUrl,
-      settle: settleOver,
+      // A settled change commits with its request (or detached work): then the watchers hear of it.
+      settle: this.#settle,
       runDue: () => this.#scheduler.runDue(),
       maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
       observe: logger(options.log),
       onUnknownRoute: options.onUnknownRoute,
     });
     // Timed work the clock ran (the scheduler listens first) may have kept events for subscribers.
-    this.clock.onChange(() => this.#settleSoon());
+    this.clock.onChange(() => {
+      this.#settleSoon();
+      this.#changed();
+    });
     const members = Object.getOwnPropertyDescriptors(familyHandles(host));
     for (const name of Object.keys(members)) if (name in this) throw new EmulatorError(`a family's handle gives the emulator '${name}', which it has`);
     Object.defineProperties(this, members);
@@ -195,7 +207,18 @@ export class Emulator {
    * at once: every request that follows waits for it.
    */
   #settleSoon(): void {
-    if (hasUnsettled(this.store.state)) void this.#pipeline.detach(settleOver);
+    if (hasUnsettled(this.store.state)) void this.#pipeline.detach(this.#settle);
+  }
+
+  /** Settles a change (a request's, or what work outside requests kept); the watchers hear of it once it commits. */
+  #settle = (ctx: object): Promise<void> => {
+    (ctx as Context<unknown>).afterCommit(() => this.#changed());
+    return settleOver(ctx);
+  };
+
+  /** Tells the watchers the world or the clock changed. */
+  #changed(): void {
+    for (const watcher of this.#watchers) watcher();
   }
 
   /** Resolves once what happened outside requests (timed work, test handles) has reached its subscribers. */
@@ -227,6 +250,7 @@ export class Emulator {
 
   restore(snapshot: Snapshot): void {
     this.store.restore(snapshot);
+    this.#changed();
   }
 
   /**

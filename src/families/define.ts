@@ -232,6 +232,16 @@ export interface Host {
   readonly objects: ObjectDatabase;
   /** Where the emulator believes it lives: its external URL, else its base URL. */
   url(): string;
+  /**
+   * Changes the world in a transaction of its own under the write lock: after any request under
+   * way, before any that follows (work that finished outside a request, such as a delivery).
+   */
+  transact<T>(recipe: (draft: Draft<State>) => T): Promise<T>;
+  /**
+   * Calls `listener` after each committed change of the world (a request's, timed work's, a
+   * handle's) and each move of the clock: work kept in the world can start once it is due.
+   */
+  watch(listener: () => void): void;
 }
 
 /**

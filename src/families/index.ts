@@ -9,6 +9,7 @@ import { commits } from './commits/index.js';
 import { events } from './events/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { hooks } from './hooks/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
@@ -63,4 +64,5 @@ export const FAMILIES = [
   notes,
   events,
   broadcastMessages,
+  hooks,
 ] as const;

@@ -67,6 +67,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     private readonly keysetPaging?: Keyset<K, W>,
   ) {
     this.#state = state;
+    this.initial = state;
     this.#services = env;
   }
 
@@ -91,6 +92,9 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   get state(): W {
     return this.#state;
   }
+
+  /** The world before this request changed it (what a subscriber compares a record's new version with). */
+  readonly initial: W;
 
   get user() {
     return this.caller.user;

@@ -101,7 +101,7 @@ const GRAPHQL_PARAMS = { query: any(), variables: any(), operationName: any() };
 export const instanceRoutes = [
   route({ method: 'GET', path: '/metadata', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
   route({ method: 'GET', path: '/version', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
-  route({ method: 'GET', path: '/application/settings', auth: 'admin', handler: (ctx) => json(applicationSettings(ctx.state.instance)) }),
+  route({ method: 'GET', path: '/application/settings', auth: 'admin', handler: (ctx) => json(applicationSettings(ctx.state.instance, ctx.state.hookSettings)) }),
   route({ method: 'POST', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
   route({ method: 'GET', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
 ];

@@ -2,7 +2,8 @@
 // and GitLab's defaults for the everyday ones it does not.
 import type { Instance } from '../../store/state.js';
 
-export function applicationSettings(instance: Instance) {
+/** `hooks`: whether hooks may reach local addresses (the webhooks' settings; on in the emulator's world). */
+export function applicationSettings(instance: Instance, hooks: { allowLocalWebHooks: boolean; allowLocalSystemHooks: boolean } = { allowLocalWebHooks: false, allowLocalSystemHooks: true }) {
   const s = instance.settings;
   return {
     id: 1,
@@ -44,9 +45,9 @@ export function applicationSettings(instance: Instance) {
     performance_bar_allowed_group_id: null,
     user_show_add_ssh_key_message: true,
     local_markdown_version: 0,
-    allow_local_requests_from_hooks_and_services: false,
-    allow_local_requests_from_web_hooks_and_services: false,
-    allow_local_requests_from_system_hooks: true,
+    allow_local_requests_from_hooks_and_services: hooks.allowLocalWebHooks,
+    allow_local_requests_from_web_hooks_and_services: hooks.allowLocalWebHooks,
+    allow_local_requests_from_system_hooks: hooks.allowLocalSystemHooks,
     asset_proxy_enabled: false,
     asset_proxy_url: null,
     asset_proxy_allowlist: [],

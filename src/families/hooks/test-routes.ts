@@ -1,0 +1,137 @@
+// lib/api/hooks/trigger_test.rb (TestHooks::ProjectService) and lib/api/hooks/test.rb (a system
+// hook's test): a sample built from the project's own data, with GitLab's message when there is
+// none, sent to that hook alone. The sample is queued as any delivery is, so the answer does not
+// wait on the receiver; its log shows how the receiver answered.
+import { log } from '../../git/history.js';
+import { str, int } from '../../http/params.js';
+import { created, json } from '../../http/route.js';
+import { findNote, noteKey, noteList, type Note } from '../../store/notes.js';
+import { plist } from '../../store/table.js';
+import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
+import { issueByIid, type Issue } from '../issues/index.js';
+import { route, type Context } from '../define.js';
+import type { State } from '../world.js';
+import { testTriggerError } from './errors.js';
+import { pushData, type Json } from './payloads.js';
+import { enqueue, type HookScope } from './queue.js';
+import type { Hook } from './records.js';
+import { foundHook, type HookPlace } from './routes.js';
+import { issueData, mergeRequestData, noteData, requestEnv } from './subscribers.js';
+
+/** The triggers a test takes, and the scope each sends as. */
+const TRIGGERS: Record<string, HookScope> = {
+  push_events: 'push_hooks',
+  tag_push_events: 'tag_push_hooks',
+  issues_events: 'issue_hooks',
+  confidential_issues_events: 'confidential_issue_hooks',
+  note_events: 'note_hooks',
+  confidential_note_events: 'confidential_note_hooks',
+  merge_requests_events: 'merge_request_hooks',
+};
+
+/** API::SystemHooks' sample for `POST /hooks/:hook_id`. */
+const SYSTEM_SAMPLE = { event_name: 'project_create', name: 'Ruby', path: 'ruby', project_id: 1, owner_name: 'Someone', owner_email: 'example@gitlabhq.com' };
+
+/** The highest iid the project's issues have: the sequence's, or past it a fixture's own iids. */
+function topIid(state: State, projectId: number): number {
+  let top = state.seq[`issue_iid:p${projectId}`] ?? 0;
+  for (let iid = top + 1, misses = 0; misses < 64; iid++) {
+    if (issueByIid(state, projectId, iid)) (top = iid), (misses = 0);
+    else misses++;
+  }
+  return top;
+}
+
+function lastIssue(state: State, projectId: number): Issue | undefined {
+  for (let iid = topIid(state, projectId); iid > 0; iid--) {
+    const issue = issueByIid(state, projectId, iid);
+    if (issue) return issue;
+  }
+  return undefined;
+}
+
+function lastMergeRequest(state: State, projectId: number) {
+  return plist(state.mergeRequests, projectId).sort((a, b) => b.iid - a.iid)[0];
+}
+
+/** `project.notes.last`: the newest comment on the project's issues and merge requests. */
+function lastNote(state: State, projectId: number): Note | undefined {
+  let last: Note | undefined;
+  const consider = (key: string) => {
+    for (const n of noteList(state, key, 'comments')) if (!last || n.id > last.id) last = n;
+  };
+  for (let iid = topIid(state, projectId); iid > 0; iid--) {
+    const issue = issueByIid(state, projectId, iid);
+    if (issue) consider(noteKey('Issue', issue.id));
+  }
+  for (const mr of plist(state.mergeRequests, projectId)) consider(noteKey('MergeRequest', mr.id));
+  return last && findNote(state, noteKey(last.noteableType, last.noteableId ?? 0), last.id);
+}
+
+/** TestHooks::ProjectService#data: the sample, or GitLab's message when the project has nothing to show. */
+async function sample(ctx: Context<unknown>, trigger: string): Promise<Json> {
+  const project = ctx.project;
+  const user = ctx.user!;
+  switch (trigger) {
+    case 'push_events':
+    case 'tag_push_events': {
+      const branch = defaultBranchName(project);
+      const tip = branchTip(refsOf(ctx.state, project.id), branch);
+      if (!tip) throw testTriggerError('Ensure the project has at least one commit.');
+      const repo = objectsOf(ctx, project);
+      const commits = (await log(repo, [tip])).slice(0, 3).map((l) => l.sha);
+      const data = await pushData(ctx.state, repo, project, user, { ref: branch, refType: 'branch', before: commits[commits.length - 1]!, after: commits[0]!, commits: [...commits].reverse(), totalCommits: commits.length }, ctx.webBase);
+      return trigger === 'tag_push_events' ? { ...data, object_kind: 'tag_push', event_name: 'tag_push' } : data;
+    }
+    case 'issues_events':
+    case 'confidential_issues_events': {
+      const issue = lastIssue(ctx.state, project.id);
+      if (!issue) throw testTriggerError('Ensure the project has issues.');
+      return issueData(requestEnv(ctx), issue, user, 'open', null);
+    }
+    case 'note_events':
+    case 'confidential_note_events': {
+      const note = lastNote(ctx.state, project.id);
+      if (!note) throw testTriggerError('Ensure the project has notes.');
+      return noteData(requestEnv(ctx), note, user, trigger === 'confidential_note_events');
+    }
+    default: {
+      const mr = lastMergeRequest(ctx.state, project.id);
+      if (!mr) throw testTriggerError('Ensure the project has merge requests.');
+      return mergeRequestData(requestEnv(ctx), mr, user, 'open', null);
+    }
+  }
+}
+
+function sendTo(ctx: Context<unknown>, hook: Hook, scope: HookScope, data: unknown): void {
+  ctx.update((draft) => enqueue(draft, [hook], { scope, build: () => data, instanceUrl: ctx.webBase }, ctx.now()));
+}
+
+export function testRoutes(places: readonly HookPlace[]) {
+  return places.flatMap((place) => {
+    const common = { auth: place.auth, ...(place.scope ? { scope: place.scope } : {}), ...(place.tier ? { tier: place.tier } : {}) } as const;
+    if (place.kind === 'system') {
+      return [
+        route({
+          method: 'POST', path: `${place.base}/:hook_id`, ...common, params: { hook_id: int().required() },
+          handler: (ctx) => {
+            sendTo(ctx, foundHook(ctx, place, ctx.params.hook_id), 'system_hooks', SYSTEM_SAMPLE);
+            return created(SYSTEM_SAMPLE);
+          },
+        }),
+      ];
+    }
+    if (place.kind !== 'project') return [];
+    return [
+      route({
+        method: 'POST', path: `${place.base}/:hook_id/test/:trigger`, ...common,
+        params: { hook_id: int().required(), trigger: str().required().values(Object.keys(TRIGGERS)) },
+        handler: async (ctx) => {
+          const hook = foundHook(ctx, place, ctx.params.hook_id);
+          sendTo(ctx, hook, TRIGGERS[ctx.params.trigger]!, await sample(ctx, ctx.params.trigger));
+          return json({ message: '201 Created' }, 201);
+        },
+      }),
+    ];
+  });
+}
