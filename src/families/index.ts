@@ -6,6 +6,7 @@ import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
+import { deployKeys } from './deploy-keys/index.js';
 import { events } from './events/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
@@ -63,4 +64,5 @@ export const FAMILIES = [
   notes,
   events,
   broadcastMessages,
+  deployKeys,
 ] as const;
