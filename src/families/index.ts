@@ -7,6 +7,7 @@ import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { deployKeys } from './deploy-keys/index.js';
+import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
@@ -65,4 +66,5 @@ export const FAMILIES = [
   events,
   broadcastMessages,
   deployKeys,
+  deployTokens,
 ] as const;
