@@ -2,6 +2,7 @@
 // and the task table are all derived from it (the world's and the fixture's types from each
 // family's own declaration, world.ts): adding a family is a new folder and one line here.
 import { archives } from './archives/index.js';
+import { badges } from './badges/index.js';
 import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
@@ -67,4 +68,5 @@ export const FAMILIES = [
   broadcastMessages,
   deployKeys,
   deployTokens,
+  badges,
 ] as const;
