@@ -3,6 +3,7 @@
 // family's own declaration, world.ts): adding a family is a new folder and one line here.
 import { archives } from './archives/index.js';
 import { badges } from './badges/index.js';
+import { boards } from './boards/index.js';
 import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
@@ -69,4 +70,5 @@ export const FAMILIES = [
   deployKeys,
   deployTokens,
   badges,
+  boards,
 ] as const;
