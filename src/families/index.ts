@@ -8,6 +8,7 @@ import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
+import { customAttributes } from './custom-attributes/index.js';
 import { deployKeys } from './deploy-keys/index.js';
 import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
@@ -71,4 +72,5 @@ export const FAMILIES = [
   deployTokens,
   badges,
   boards,
+  customAttributes,
 ] as const;
