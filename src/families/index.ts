@@ -20,6 +20,7 @@ import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
+import { jobTokenScope } from './job-token-scope/index.js';
 import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
@@ -73,4 +74,5 @@ export const FAMILIES = [
   badges,
   boards,
   customAttributes,
+  jobTokenScope,
 ] as const;
