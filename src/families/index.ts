@@ -14,6 +14,7 @@ import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { housekeeping } from './housekeeping/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
@@ -27,10 +28,13 @@ import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
 import { projects } from './projects/index.js';
+import { projectGroups } from './project-groups/index.js';
+import { projectStorage } from './project-storage/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
 import { snippets } from './snippets/index.js';
+import { stars } from './stars/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
@@ -75,4 +79,8 @@ export const FAMILIES = [
   boards,
   customAttributes,
   jobTokenScope,
+  stars,
+  housekeeping,
+  projectStorage,
+  projectGroups,
 ] as const;
