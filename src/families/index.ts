@@ -30,6 +30,7 @@ import { notes } from './notes/index.js';
 import { projects } from './projects/index.js';
 import { projectGroups } from './project-groups/index.js';
 import { projectStorage } from './project-storage/index.js';
+import { pushRules } from './push-rules/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
@@ -83,4 +84,5 @@ export const FAMILIES = [
   housekeeping,
   projectStorage,
   projectGroups,
+  pushRules,
 ] as const;
