@@ -12,6 +12,7 @@ import { customAttributes } from './custom-attributes/index.js';
 import { deployKeys } from './deploy-keys/index.js';
 import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
+import { externalStatusChecks } from './external-status-checks/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
 import { housekeeping } from './housekeeping/index.js';
@@ -85,4 +86,5 @@ export const FAMILIES = [
   projectStorage,
   projectGroups,
   pushRules,
+  externalStatusChecks,
 ] as const;
