@@ -25,6 +25,7 @@ import { issues } from './issues/index.js';
 import { jobTokenScope } from './job-token-scope/index.js';
 import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
+import { mirrors } from './mirrors/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
@@ -87,4 +88,5 @@ export const FAMILIES = [
   projectGroups,
   pushRules,
   externalStatusChecks,
+  mirrors,
 ] as const;
