@@ -29,6 +29,7 @@ import { mirrors } from './mirrors/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
+import { pages } from './pages/index.js';
 import { projects } from './projects/index.js';
 import { projectGroups } from './project-groups/index.js';
 import { projectStorage } from './project-storage/index.js';
@@ -89,4 +90,5 @@ export const FAMILIES = [
   pushRules,
   externalStatusChecks,
   mirrors,
+  pages,
 ] as const;
