@@ -42,6 +42,7 @@ import { stars } from './stars/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
+import { transfers } from './transfers/index.js';
 import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
 import { wikis } from './wikis/index.js';
@@ -91,4 +92,5 @@ export const FAMILIES = [
   externalStatusChecks,
   mirrors,
   pages,
+  transfers,
 ] as const;
