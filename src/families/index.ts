@@ -2,6 +2,7 @@
 // and the task table are all derived from it (the world's and the fixture's types from each
 // family's own declaration, world.ts): adding a family is a new folder and one line here.
 import { archives } from './archives/index.js';
+import { avatars } from './avatars/index.js';
 import { badges } from './badges/index.js';
 import { boards } from './boards/index.js';
 import { branches } from './branches/index.js';
@@ -42,6 +43,7 @@ import { stars } from './stars/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
+import { topics } from './topics/index.js';
 import { transfers } from './transfers/index.js';
 import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
@@ -93,4 +95,6 @@ export const FAMILIES = [
   mirrors,
   pages,
   transfers,
+  avatars,
+  topics,
 ] as const;
