@@ -11,6 +11,7 @@ import { isEmptyRepository, refsOf, repositoryStorageOf } from '../repositories/
 import { fullName, namespaceBasic } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import { userBasic, type UrlBase } from '../users/index.js';
+import { avatarOf, avatarUrl } from '../avatars/index.js';
 
 export interface ProjectView extends UrlBase {
   state: State;
@@ -69,7 +70,7 @@ export function basicProjectDetails(v: ProjectView, project: Project, access?: n
     http_url_to_repo: `${web}.git`,
     web_url: web,
     ...(readCode ? { readme_url: null, forks_count: 0 } : {}),
-    avatar_url: null,
+    avatar_url: avatarUrl(v.state, v.webBase, 'project', project.id),
     star_count: project.starCount,
     last_activity_at: iso(project.lastActivityAt),
     visibility: project.visibility,
@@ -231,7 +232,7 @@ export function projectJson(v: ProjectView, project: Project, rendering: Project
   const shares = sharesVersion(v.state, project);
   const invited = shares ? Array.from(sharesOf(v.state, project), (s) => tget(v.state.namespaces, s.groupId)) : [];
   const storage = v.viewer?.admin ? repositoryStorageOf(v.state, 'project', project.id) : '';
-  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited, avatarOf(v.state, 'project', project.id)], () =>
     rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
   );
 }
