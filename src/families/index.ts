@@ -16,6 +16,7 @@ import { events } from './events/index.js';
 import { externalStatusChecks } from './external-status-checks/index.js';
 import { files } from './files/index.js';
 import { groups } from './groups/index.js';
+import { groupProtectedBranches } from './group-protected-branches/index.js';
 import { housekeeping } from './housekeeping/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
@@ -97,4 +98,5 @@ export const FAMILIES = [
   transfers,
   avatars,
   topics,
+  groupProtectedBranches,
 ] as const;
