@@ -15,6 +15,7 @@ import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
 import { externalStatusChecks } from './external-status-checks/index.js';
 import { files } from './files/index.js';
+import { forks } from './forks/index.js';
 import { groups } from './groups/index.js';
 import { groupProtectedBranches } from './group-protected-branches/index.js';
 import { housekeeping } from './housekeeping/index.js';
@@ -99,4 +100,5 @@ export const FAMILIES = [
   avatars,
   topics,
   groupProtectedBranches,
+  forks,
 ] as const;
