@@ -31,6 +31,13 @@ describe('stars', () => {
     expect((await apiCall(world(), `${APP}/star`, { method: 'POST' })).status).toBe(401);
   });
 
+  it('are what the projects list\'s starred=true reads', async () => {
+    expect(await (await call('/projects?starred=true', { token: 'dev-token' })).json()).toEqual([]);
+    await call(`${APP}/star`, { method: 'POST', token: 'dev-token' });
+    expect((await (await call('/projects?starred=true', { token: 'dev-token' })).json()).map((p: any) => p.path_with_namespace)).toEqual(['acme/app']);
+    expect(await (await call('/projects?starred=true', { token: 'outsider-token' })).json()).toEqual([]);
+  });
+
   it('lists the starrers, newest first, searchable', async () => {
     await call(`${APP}/star`, { method: 'POST', token: 'dev-token' });
     world().clock.set('2026-05-05T10:00:00Z');

@@ -3,6 +3,7 @@
 import { projectAccess, projectReader } from '../../policy/access.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User, type Visibility } from '../../store/state.js';
+import { pget } from '../../store/table.js';
 import type { State } from '../world.js';
 import { updatedAtNotPaired } from './errors.js';
 
@@ -56,7 +57,8 @@ export function findProjects(state: State, user: User | null, f: ProjectFilters,
   for (const project of candidates) {
     if (!canRead(project)) continue;
     if (byMembership) {
-      if (!user || f.starred) continue; // stars are not part of the world yet: nobody has starred anything
+      if (!user) continue;
+      if (f.starred && !pget(state.stars, project.id, user.id)) continue; // the stars family's
       const access = projectAccess(state, user, project, now);
       if (f.owned && !(access >= ACCESS.owner)) continue;
       if (f.membership && access < ACCESS.guest) continue;
