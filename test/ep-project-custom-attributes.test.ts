@@ -34,6 +34,19 @@ describe.each([
   });
 });
 
+describe('the lists\' custom_attributes filter', () => {
+  it('finds the projects and groups carrying every pair, for administrators; others are not filtered', async () => {
+    await call('/projects/acme%2Fapp/custom_attributes/team', { method: 'PUT', json: { value: 'blue' } });
+    await call('/groups/acme/custom_attributes/team', { method: 'PUT', json: { value: 'blue' } });
+    const names = async (path: string, token = 'root-token') => (await (await call(path, { token })).json()).map((x: any) => x.full_path ?? x.path_with_namespace);
+    expect(await names('/projects?custom_attributes[team]=blue')).toEqual(['acme/app']);
+    expect(await names('/projects?custom_attributes[team]=red')).toEqual([]);
+    expect(await names('/groups?custom_attributes[team]=blue')).toEqual(['acme']);
+    expect(await names('/groups?custom_attributes[team]=blue&custom_attributes[other]=x')).toEqual([]);
+    expect(await names('/projects?custom_attributes[team]=red', 'maintainer-token')).toEqual(['acme/app']);
+  });
+});
+
 describe('a user\'s custom attributes', () => {
   it('are those the users API filters and shows', async () => {
     await call('/users/dev/custom_attributes/team', { method: 'PUT', json: { value: 'blue' } });

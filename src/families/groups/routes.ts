@@ -3,7 +3,7 @@
 import { forbidden } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { checkMaxOffset } from '../../http/pagination.js';
-import { any, arr, bool, int, str, type ParamSpec } from '../../http/params.js';
+import { any, arr, bool, hash, int, str, type ParamSpec } from '../../http/params.js';
 import { findGroup } from '../../http/resolve.js';
 import { accepted, created, json } from '../../http/route.js';
 import { canReadProject } from '../../policy/access.js';
@@ -32,6 +32,8 @@ const LIST_PARAMS = {
   min_access_level: int().values(ACCESS_LEVELS),
   top_level_only: bool(),
   with_custom_attributes: bool().default(false),
+  /** Administrators: `custom_attributes[key]=value` (the custom attributes family's). */
+  custom_attributes: hash(),
 } satisfies ParamSpec;
 
 const EDITABLE = {
