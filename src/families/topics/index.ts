@@ -39,8 +39,12 @@ function found(ctx: Context<unknown>, id: number): Topic {
 
 const FIELDS = { name: str(), title: str(), description: str(), avatar: any().nullable() };
 
-/** Topics a request gave projects become topics in the same change (Projects::UpdateService). */
+/**
+ * Topics a request gave projects become topics in the same change (Projects::CreateService and
+ * UpdateService assign them): only a write to the projects API gives a project topics.
+ */
 function adoptTopics(ctx: Context<unknown>): void {
+  if (ctx.request.method === 'GET' || ctx.request.method === 'HEAD' || !/\/api\/v4\/projects(\/|$)/.test(ctx.url.pathname)) return;
   const names = missingTopics(ctx.state);
   if (names.length) ctx.update(makeMissing(names, ctx.now()));
 }
