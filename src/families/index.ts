@@ -2,33 +2,52 @@
 // and the task table are all derived from it (the world's and the fixture's types from each
 // family's own declaration, world.ts): adding a family is a new folder and one line here.
 import { archives } from './archives/index.js';
+import { avatars } from './avatars/index.js';
+import { badges } from './badges/index.js';
+import { boards } from './boards/index.js';
 import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
+import { customAttributes } from './custom-attributes/index.js';
+import { deployKeys } from './deploy-keys/index.js';
+import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
+import { externalStatusChecks } from './external-status-checks/index.js';
 import { files } from './files/index.js';
+import { forks } from './forks/index.js';
 import { groups } from './groups/index.js';
 import { hooks } from './hooks/index.js';
+import { groupProtectedBranches } from './group-protected-branches/index.js';
+import { housekeeping } from './housekeeping/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
+import { jobTokenScope } from './job-token-scope/index.js';
 import { labels } from './labels/index.js';
 import { milestones } from './milestones/index.js';
+import { mirrors } from './mirrors/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
+import { pages } from './pages/index.js';
 import { projects } from './projects/index.js';
+import { projectGroups } from './project-groups/index.js';
+import { projectStorage } from './project-storage/index.js';
+import { pushRules } from './push-rules/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
 import { snippets } from './snippets/index.js';
+import { stars } from './stars/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
+import { topics } from './topics/index.js';
+import { transfers } from './transfers/index.js';
 import { uploads } from './uploads/index.js';
 import { users } from './users/index.js';
 import { wikis } from './wikis/index.js';
@@ -64,5 +83,24 @@ export const FAMILIES = [
   notes,
   events,
   broadcastMessages,
+  deployKeys,
+  deployTokens,
+  badges,
+  boards,
+  customAttributes,
+  jobTokenScope,
+  stars,
+  housekeeping,
+  projectStorage,
+  projectGroups,
+  pushRules,
+  externalStatusChecks,
+  mirrors,
+  pages,
+  transfers,
+  avatars,
+  topics,
+  groupProtectedBranches,
+  forks,
   hooks,
 ] as const;

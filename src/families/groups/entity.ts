@@ -6,6 +6,7 @@ import type { State } from '../world.js';
 import { fullName } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import type { UrlBase } from '../users/index.js';
+import { avatarUrl } from '../avatars/index.js';
 
 export function groupEntity(state: State, g: Namespace, u: UrlBase) {
   return {
@@ -37,7 +38,7 @@ export function groupEntity(state: State, g: Namespace, u: UrlBase) {
       allowed_to_merge: [{ access_level: 40 }],
       developer_can_initial_push: false,
     },
-    avatar_url: null,
+    avatar_url: avatarUrl(state, u.webBase, 'group', g.id),
     request_access_enabled: g.requestAccessEnabled,
     full_name: fullName(state, g),
     full_path: g.fullPath,

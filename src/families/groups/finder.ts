@@ -2,7 +2,7 @@
 import { activeLevel, ancestry, canReadGroup, groupAccess, isWithin, today } from '../../policy/access.js';
 import { membershipOf, sourcesOfUser } from '../../store/members.js';
 import { ACCESS, type Namespace, type Project, type User, type Visibility } from '../../store/state.js';
-import { tget, tvalues } from '../../store/table.js';
+import { pget, tget, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 
 /** The filters of a group list, named as the routes declare them. */
@@ -16,6 +16,8 @@ export interface GroupFilters {
   sort: string;
   min_access_level?: number;
   top_level_only?: boolean;
+  /** Administrators only: each pair a custom attribute of the group. */
+  custom_attributes?: Record<string, unknown>;
 }
 
 /** Groups the user is a member of, and their ancestors (a regular user's default list). */
@@ -38,6 +40,7 @@ export function findGroups(state: State, user: User | null, f: GroupFilters, can
   const allAvailable = f.all_available ?? !!user?.admin;
   const mine = user && !user.admin && !allAvailable ? memberGroupIds(state, user.id, now) : undefined;
   const search = f.search?.toLowerCase();
+  const attrs = user?.admin && f.custom_attributes ? Object.entries(f.custom_attributes) : undefined;
   const out: Namespace[] = [];
   for (const g of candidates) {
     if (g.kind !== 'group' || !canReadGroup(state, user, g, now)) continue;
@@ -50,6 +53,7 @@ export function findGroups(state: State, user: User | null, f: GroupFilters, can
     const level = groupAccess(state, user, g, now);
     if (f.owned && level < ACCESS.owner) continue;
     if (f.min_access_level !== undefined && level < f.min_access_level) continue;
+    if (attrs && !attrs.every(([k, v]) => pget(state.groupCustomAttributes, g.id, k) === String(v))) continue;
     out.push(g);
   }
   const dir = f.sort === 'desc' ? -1 : 1;

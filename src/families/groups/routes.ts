@@ -3,7 +3,7 @@
 import { forbidden } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { checkMaxOffset } from '../../http/pagination.js';
-import { arr, bool, int, str, type ParamSpec } from '../../http/params.js';
+import { any, arr, bool, hash, int, str, type ParamSpec } from '../../http/params.js';
 import { findGroup } from '../../http/resolve.js';
 import { accepted, created, json } from '../../http/route.js';
 import { canReadProject } from '../../policy/access.js';
@@ -11,6 +11,7 @@ import { VISIBILITIES } from '../../policy/visibility.js';
 import { ACCESS } from '../../store/state.js';
 import { tvalues } from '../../store/table.js';
 import { group, route, type Context } from '../define.js';
+import { avatarChange } from '../avatars/index.js';
 import { PROJECT_LIST_PARAMS, findProjects, projectEntity, projectListReply, type ProjectView } from '../projects/index.js';
 import { groupDetail, groupEntity } from './entity.js';
 import { findGroups, groupProjects } from './finder.js';
@@ -31,6 +32,8 @@ const LIST_PARAMS = {
   min_access_level: int().values(ACCESS_LEVELS),
   top_level_only: bool(),
   with_custom_attributes: bool().default(false),
+  /** Administrators: `custom_attributes[key]=value` (the custom attributes family's). */
+  custom_attributes: hash(),
 } satisfies ParamSpec;
 
 const EDITABLE = {
@@ -105,14 +108,17 @@ export const groupRoutes = [
     path: '/groups/:id',
     auth: 'user',
     scope: group(canOwnGroup),
-    params: EDITABLE,
-    handler: (ctx) => {
+    params: { ...EDITABLE, avatar: any().nullable() },
+    handler: async (ctx) => {
       const p = ctx.params;
+      // `avatar`: an image file, or '' to remove it (the avatars family keeps it).
+      const avatar = await avatarChange(ctx, 'group', ctx.group.id, p.avatar);
       const changes = {
         name: p.name, path: p.path, description: p.description, visibility: p.visibility, requestAccessEnabled: p.request_access_enabled,
         projectCreationLevel: p.project_creation_level, subgroupCreationLevel: p.subgroup_creation_level,
       };
       const made = ctx.update(updateGroup(ctx.state, ctx.group, changes, ctx.now()));
+      if (avatar) ctx.update(avatar);
       const v = view(ctx);
       const projects = groupProjects(ctx.state, made, false).map((pr) => projectEntity(v, pr));
       return json(groupDetail(ctx.state, made, ctx, projects));

@@ -3,14 +3,15 @@
 // Anonymous viewers get ProjectDetails; members and admins the full entity.
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
-import { tget } from '../../store/table.js';
+import { derived, tget, tvalues, type Table } from '../../store/table.js';
 import { membershipOf, sharesOf, sharesVersion } from '../../store/members.js';
-import { ancestry, canReadGroup, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
+import { ancestry, canReadGroup, canReadProject, canUseFeature, groupAccess, projectAccess } from '../../policy/access.js';
 import { cachedJson, type Fragment } from '../../render/cache.js';
 import { isEmptyRepository, refsOf, repositoryStorageOf } from '../repositories/index.js';
 import { fullName, namespaceBasic } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import { userBasic, type UrlBase } from '../users/index.js';
+import { avatarOf, avatarUrl } from '../avatars/index.js';
 
 export interface ProjectView extends UrlBase {
   state: State;
@@ -54,6 +55,20 @@ export function projectIdentity(v: ProjectView, project: Project) {
   };
 }
 
+/** Project id -> how many projects were forked from it (the forks family's relation). */
+function forkCounts(links: Table<{ forkedFromId: number }>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const l of tvalues(links)) out.set(l.forkedFromId, (out.get(l.forkedFromId) ?? 0) + 1);
+  return out;
+}
+
+/** `forked_from_project`: the project it was forked from, to those who may read it (the forks family keeps the relation). */
+function forkedFrom(v: ProjectView, project: Project) {
+  const link = tget(v.state.forkLinks, project.id);
+  const source = link ? tget(v.state.projects, link.forkedFromId) : undefined;
+  return source && !source.pendingDelete && canReadProject(v.state, v.viewer, source, v.now) ? { forked_from_project: basicProjectDetails(v, source) } : {};
+}
+
 /** BasicProjectDetails: lists for anonymous callers and `simple=true`. */
 export function basicProjectDetails(v: ProjectView, project: Project, access?: number) {
   const { ns, fullPath } = projectPaths(v.state, project);
@@ -68,8 +83,8 @@ export function basicProjectDetails(v: ProjectView, project: Project, access?: n
     ssh_url_to_repo: `${sshPathPrefix(v.webBase)}${fullPath}.git`,
     http_url_to_repo: `${web}.git`,
     web_url: web,
-    ...(readCode ? { readme_url: null, forks_count: 0 } : {}),
-    avatar_url: null,
+    ...(readCode ? { readme_url: null, forks_count: derived(v.state.forkLinks, forkCounts).get(project.id) ?? 0 } : {}),
+    avatar_url: avatarUrl(v.state, v.webBase, 'project', project.id),
     star_count: project.starCount,
     last_activity_at: iso(project.lastActivityAt),
     visibility: project.visibility,
@@ -111,6 +126,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     empty_repo: isEmptyRepository(refsOf(v.state, project.id)),
     archived: project.archived,
     ...(owner ? { owner: userBasic(owner, v) } : {}),
+    ...forkedFrom(v, project),
     resolve_outdated_diff_discussions: pick('resolve_outdated_diff_discussions', false),
     repository_object_format: 'sha1',
     issues_enabled: can('issues'),
@@ -231,7 +247,7 @@ export function projectJson(v: ProjectView, project: Project, rendering: Project
   const shares = sharesVersion(v.state, project);
   const invited = shares ? Array.from(sharesOf(v.state, project), (s) => tget(v.state.namespaces, s.groupId)) : [];
   const storage = v.viewer?.admin ? repositoryStorageOf(v.state, 'project', project.id) : '';
-  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited], () =>
+  return cachedJson(project, `${rendering}|${v.viewer?.id ?? 0}|${access}|${v.webBase}|${storage}`, [...chain, owner, v.viewer, membership, shares, ...invited, avatarOf(v.state, 'project', project.id), v.state.forkLinks], () =>
     rendering === 'basic' ? basicProjectDetails(v, project, access) : projectEntity(v, project, { permissions: rendering === 'with-access' }),
   );
 }

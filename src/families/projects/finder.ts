@@ -3,6 +3,7 @@
 import { projectAccess, projectReader } from '../../policy/access.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { ACCESS, type Project, type User, type Visibility } from '../../store/state.js';
+import { pget } from '../../store/table.js';
 import type { State } from '../world.js';
 import { updatedAtNotPaired } from './errors.js';
 
@@ -27,6 +28,8 @@ export interface ProjectFilters {
   updated_after?: number;
   updated_before?: number;
   topic?: string[];
+  /** Administrators only: each pair a custom attribute of the project. */
+  custom_attributes?: Record<string, unknown>;
 }
 
 /** Whether any filter narrows the list (the order aside). */
@@ -35,7 +38,7 @@ function narrows(f: ProjectFilters): boolean {
     f.archived !== undefined || f.visibility !== undefined || !!f.search || f.owned || f.starred || f.membership || f.with_issues_enabled ||
     f.with_merge_requests_enabled || f.min_access_level !== undefined || f.id_after !== undefined || f.id_before !== undefined ||
     f.last_activity_after !== undefined || f.last_activity_before !== undefined || f.updated_after !== undefined || f.updated_before !== undefined ||
-    (f.topic !== undefined && f.topic.length > 0)
+    (f.topic !== undefined && f.topic.length > 0) || (f.custom_attributes !== undefined && Object.keys(f.custom_attributes).length > 0)
   );
 }
 
@@ -53,10 +56,13 @@ export function findProjects(state: State, user: User | null, f: ProjectFilters,
   const byMembership = f.membership || f.min_access_level !== undefined || f.owned || f.starred;
   const out: Project[] = [];
   const canRead = projectReader(state, user, now);
+  // ProjectsFinder#by_custom_attributes: for those who read every resource.
+  const attrs = user?.admin && f.custom_attributes ? Object.entries(f.custom_attributes) : undefined;
   for (const project of candidates) {
     if (!canRead(project)) continue;
     if (byMembership) {
-      if (!user || f.starred) continue; // stars are not part of the world yet: nobody has starred anything
+      if (!user) continue;
+      if (f.starred && !pget(state.stars, project.id, user.id)) continue; // the stars family's
       const access = projectAccess(state, user, project, now);
       if (f.owned && !(access >= ACCESS.owner)) continue;
       if (f.membership && access < ACCESS.guest) continue;
@@ -71,6 +77,7 @@ export function findProjects(state: State, user: User | null, f: ProjectFilters,
     if (f.updated_after !== undefined && !(project.updatedAt > f.updated_after)) continue;
     if (f.updated_before !== undefined && !(project.updatedAt < f.updated_before)) continue;
     if (f.topic && !f.topic.every((t) => project.topics.some((x) => x.toLowerCase() === t.toLowerCase()))) continue;
+    if (attrs && !attrs.every(([k, v]) => pget(state.projectCustomAttributes, project.id, k) === String(v))) continue;
     if (f.with_issues_enabled && project.features.issues === 'disabled') continue;
     if (f.with_merge_requests_enabled && project.features.merge_requests === 'disabled') continue;
     if (search) {

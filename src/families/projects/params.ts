@@ -1,6 +1,6 @@
 // The parameters the project routes declare (lib/api/helpers/projects_helpers.rb, lib/api/projects.rb),
 // and how the editable ones become the changes a service applies.
-import { arr, bool, datetime, int, str, type ParamSpec, type Parsed } from '../../http/params.js';
+import { arr, bool, datetime, hash, int, str, type ParamSpec, type Parsed } from '../../http/params.js';
 import { VISIBILITIES } from '../../policy/visibility.js';
 import { ACCESS, type FeatureAccess } from '../../store/state.js';
 import { FEATURES } from './rules.js';
@@ -95,6 +95,8 @@ export const PROJECT_LIST_PARAMS = {
   updated_after: datetime(),
   updated_before: datetime(),
   topic: arr(str(), { commaSeparated: true }),
+  /** Administrators: `custom_attributes[key]=value` (the custom attributes family's). */
+  custom_attributes: hash(),
   pagination: str().values(['keyset', 'offset']),
 } satisfies ParamSpec;
 

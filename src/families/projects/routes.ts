@@ -3,12 +3,13 @@
 import { notFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { KEYSET_BY_ID } from '../../http/pagination.js';
-import { bool, int, str } from '../../http/params.js';
+import { any, bool, int, str } from '../../http/params.js';
 import { accepted, created, json, type Reply } from '../../http/route.js';
 import { jsonArray } from '../../render/cache.js';
 import type { Project, User } from '../../store/state.js';
 import { tarray, tget, tvalues } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
+import { avatarChange } from '../avatars/index.js';
 import { projectEntity, projectJson, type ProjectRendering, type ProjectView } from './entity.js';
 import { findProjects } from './finder.js';
 import { EDITABLE, PROJECT_LIST_PARAMS, changesFrom, type Editable } from './params.js';
@@ -87,10 +88,13 @@ export const projectRoutes = [
     path: '/projects/:id',
     auth: 'user',
     scope: project(canAdminProject),
-    params: EDITABLE,
-    constraints: [{ kind: 'at_least_one_of', names: Object.keys(EDITABLE) }],
-    handler: (ctx) => {
+    params: { ...EDITABLE, avatar: any().nullable() },
+    constraints: [{ kind: 'at_least_one_of', names: [...Object.keys(EDITABLE), 'avatar'] }],
+    handler: async (ctx) => {
+      // `avatar`: an image file, or '' to remove it (the avatars family keeps it).
+      const avatar = await avatarChange(ctx, 'project', ctx.project.id, ctx.params.avatar);
       const made = ctx.update(updateProject(ctx.state, ctx.user, ctx.project, changesFrom(ctx.params), ctx.now()));
+      if (avatar) ctx.update(avatar);
       return json(projectEntity(view(ctx), made));
     },
   }),

@@ -163,6 +163,17 @@ export function repath(draft: State, project: Project, newPath: string): void {
   tset(draft.paths, `${ns.fullPath}/${newPath}`.toLowerCase(), { kind: 'project', id: project.id });
 }
 
+/** Moves a project's path and name to another namespace (Projects::TransferService); its path and name stay. */
+export function moveToNamespace(draft: State, project: Project, namespaceId: number): void {
+  const from = tget(draft.namespaces, project.namespaceId)!;
+  const to = tget(draft.namespaces, namespaceId)!;
+  tdel(draft.paths, `${from.fullPath}/${project.path}`.toLowerCase());
+  tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
+  project.namespaceId = namespaceId;
+  tset(draft.paths, `${to.fullPath}/${project.path}`.toLowerCase(), { kind: 'project', id: project.id });
+  tset(draft.projectNames, nameKey(namespaceId, project.name), project.id);
+}
+
 export function rename(draft: State, project: Project, name: string): void {
   tdel(draft.projectNames, nameKey(project.namespaceId, project.name));
   project.name = name;
