@@ -31,6 +31,17 @@ const referenceTag = {
   },
 } as unknown as CollectionTag;
 
+/** Psych's booleans: `y` and `n` stay strings (YAML 1.1's own list has them). */
+const RUBY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+const RUBY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+
+type Tags = Exclude<NonNullable<Parameters<typeof parseDocument>[1]>['customTags'], undefined>;
+const tagsOf = ((tags: { tag: string; test?: RegExp }[]) =>
+  [
+    ...tags.map((t) => (t.tag === 'tag:yaml.org,2002:bool' && t.test ? { ...t, test: t.test.test('yes') ? RUBY_TRUE : RUBY_FALSE } : t)),
+    referenceTag,
+  ]) as unknown as Tags;
+
 /** Loader::Yaml's limits: a parsed document deeper than this is refused. */
 const MAX_DEPTH = 100;
 const MAX_ALIASES = 100;
@@ -47,7 +58,7 @@ function depthOf(v: unknown, d = 0): number {
 /** Parses one YAML document into plain values (maps as null-prototype objects, keys as strings). */
 export function loadYaml(text: string): Loaded {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: [referenceTag], prettyErrors: false, lineCounter });
+  const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);
