@@ -147,7 +147,9 @@ function refMatches(pattern: string, ctx: Ctx): boolean {
   const source = ctx.input.source.replace(/_event$/, '');
   if (ctx.tag && pattern === 'tags') return true;
   if (ctx.branch && pattern === 'branches') return true;
-  if (pattern === source || pattern === `${source}s`) return true;
+  // ActiveSupport's pluralize: push -> pushes, merge_request -> merge_requests, schedule -> schedules.
+  const plural = /(s|sh|ch|x)$/.test(source) ? `${source}es` : `${source}s`;
+  if (pattern === source || pattern === plural) return true;
   if (!ctx.branch && !ctx.tag) return false;
   const re = /^\/.+\/[ismU]*$/s.test(pattern) ? fabricatePattern(pattern) : null;
   return re ? re.test(ctx.ref) : pattern === ctx.ref;
