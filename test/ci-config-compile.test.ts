@@ -57,6 +57,8 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['the job name downcased', 'Test:\n  script: x\n  Foo: 1\n', ['jobs:test config contains unknown keys: foo']],
     ['a bad only', 'test:\n  script: x\n  only: main\n', ['jobs:test:only has to be either an array of conditions or a hash']],
     ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
+    ['an empty script', 'test:\n  script: []\n', ["jobs:test script can't be blank"]],
+    ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be an array']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {

@@ -167,7 +167,7 @@ function image(m: Messages, loc: string, v: unknown): string | null {
 
 function services(m: Messages, loc: string, v: unknown): string[] {
   if (!Array.isArray(v)) {
-    m.add(loc, 'config should be a array');
+    m.add(loc, 'config should be an array');
     return [];
   }
   const out: string[] = [];
@@ -617,6 +617,7 @@ function readJob(
   const pick = (key: string): unknown => (v[key] !== undefined ? v[key] : inheritAllows(inherit.default, key) && INHERITABLE.includes(key) ? defaults[key] : undefined);
 
   const script = bridge ? [] : commands(m, `${loc}:script`, v.script ?? []);
+  if (!bridge && v.run === undefined && (v.script === '' || v.script === null || (Array.isArray(v.script) && v.script.length === 0))) m.add(loc, "script can't be blank");
   const beforeScript = pick('before_script') !== undefined && !bridge ? commands(m, `${loc}:before_script`, pick('before_script')) : [];
   const afterScript = pick('after_script') !== undefined && !bridge ? commands(m, `${loc}:after_script`, pick('after_script')) : [];
   const img = pick('image') !== undefined && !bridge ? image(m, `${loc}:image`, pick('image')) : null;

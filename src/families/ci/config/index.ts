@@ -10,6 +10,7 @@ import { dumpYaml } from './yaml.js';
 export type { CompileInput, CompiledPipeline, JobPlan, PipelineSource, When } from './types.js';
 export { parseExpression, holds } from './expression.js';
 export { RULES_FAILURE, WORKFLOW_FAILURE } from './select.js';
+export { repositorySnapshot, type RepositorySnapshot } from './snapshot.js';
 
 interface Processed {
   errors: string[];
