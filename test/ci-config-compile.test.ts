@@ -127,6 +127,11 @@ describe('the merged configuration', () => {
     expect(c.jobs[0]).toMatchObject({ name: 'job', stage: 'deploy', interruptible: true, script: ['a'] });
   });
 
+  it('reads keys written as Ruby symbols by their names, as Psych does', () => {
+    const c = compilePipeline(input('---\n:test_job:\n  :script: echo 1\n'));
+    expect([c.errors, c.jobs.map((j) => [j.name, j.script])]).toEqual([[], [['test_job', ['echo 1']]]]);
+  });
+
   it('fills jobs from default and the legacy root keys, unless inherit says no', () => {
     const yaml = 'default:\n  image: ruby:3\n  tags: [docker]\n  retry: 2\nbefore_script: [setup]\na:\n  script: x\nb:\n  script: x\n  inherit:\n    default: false\nc:\n  script: x\n  inherit:\n    default: [tags]\n';
     const c = compilePipeline(input(yaml));

@@ -76,14 +76,17 @@ export function loadYaml(text: string): Loaded {
   return { ok: true, value };
 }
 
-/** A copy whose maps have no prototype, so a key such as `__proto__` is an ordinary key. */
+/**
+ * A copy whose maps have no prototype, so a key such as `__proto__` is an ordinary key; a key
+ * written as a Ruby symbol (`:test_job:`) is its name, as Psych and deep_symbolize_keys read it.
+ */
 function plainCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plainCopy);
   if (v instanceof Reference) return new Reference(v.path.map(plainCopy));
   if (v instanceof Date) return v.toISOString();
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = Object.create(null);
-    for (const [k, x] of Object.entries(v)) out[k] = plainCopy(x);
+    for (const [k, x] of Object.entries(v)) out[/^:[^\s:]/.test(k) ? k.slice(1) : k] = plainCopy(x);
     return out;
   }
   return v;
