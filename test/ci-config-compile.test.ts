@@ -92,11 +92,13 @@ describe('logical checks of the processor', () => {
     ['a remote include', 'include: https://example.com/ci.yml\na:\n  script: x\n', 'Remote file `https://example.com/ci.yml` could not be fetched: remote includes are not emulated'],
     ['a missing local include', 'include: ci/nope.yml\na:\n  script: x\n', 'Local file `ci/nope.yml` does not exist!'],
     ['an include without yaml extension', 'include: ci/nope.txt\na:\n  script: x\n', 'Included file `ci/nope.txt` does not have YAML extension!'],
+    ['an include of two accessors', 'include:\n  local: a.yml\n  remote: https://x/b.yml\na:\n  script: x\n', 'Include `{"local":"a.yml","remote":"https://x/b.yml"}` needs to match exactly one accessor!'],
+    ['an include twice', 'include: [a.yml, a.yml]\na:\n  script: x\n', 'Include `{"local":"a.yml"}` was already included!'],
     ['a file that is no hash', '- a\n- b\n', 'Invalid configuration format'],
     ['an empty file', '  \n', 'Please provide content of .gitlab-ci.yml'],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
-    expect(errors(yaml)).toEqual([expected]);
+    expect(errors(yaml, { files: { 'a.yml': 'b:\n  script: y\n' } })).toEqual([expected]);
   });
 });
 
@@ -116,7 +118,7 @@ describe('the merged configuration', () => {
     expect(test.script).toEqual(['npm ci', 'npm test']);
     expect(test.beforeScript).toEqual(['npm ci']);
     expect(c.stages).toEqual(['.pre', 'build', 'test', '.post']);
-    expect(c.includes.map((i) => [i.type, i.location])).toEqual([['local', 'ci/base.yml']]);
+    expect(c.includes.map((i) => [i.type, i.location])).toEqual([['local', '/ci/base.yml']]);
     expect(c.mergedYaml.startsWith('---\n.base:\n')).toBe(true);
     expect(c.mergedYaml).toContain('stages:\n- .pre\n- build\n- test\n- .post\n');
   });

@@ -92,10 +92,13 @@ function plainCopy(v: unknown): unknown {
   return v;
 }
 
+const NULL_MARK = 'psych-nil-4f1c9b';
+
 /** As Ruby's `to_yaml` writes a hash: a `---` line, sequences not indented under their key. */
 export function dumpYaml(value: unknown): string {
-  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', nullStr: '' } as CreateNodeOptions & { indentSeq: boolean });
-  return `---\n${body}`;
+  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', customTags: tagsOf, nullStr: NULL_MARK } as CreateNodeOptions & { indentSeq: boolean });
+  // Psych writes a nil as nothing after its `key: ` or `- `.
+  return `---\n${body.replaceAll(NULL_MARK, '')}`;
 }
 
 function toWritable(v: unknown): unknown {
