@@ -181,6 +181,12 @@ describe('which jobs a pipeline gets', () => {
     expect([t.created, t.errors, t.jobs]).toEqual([false, ['Pipeline filtered out by workflow rules.'], []]);
   });
 
+  it('lets the file\'s variables override predefined ones in rules, and the user\'s override the file\'s', () => {
+    const yaml = 'variables:\n  CI_COMMIT_BRANCH: from-file\n  DEPLOY: "no"\na:\n  script: x\n  rules:\n    - if: $CI_COMMIT_BRANCH == "from-file" && $DEPLOY == "yes" && $CI_JOB_NAME == "a"\n';
+    expect(names(yaml, { vars: { ...BRANCH, DEPLOY: 'yes' } })).toEqual(['a']);
+    expect(errors(yaml)).toEqual(['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']);
+  });
+
   it('says why no pipeline runs when rules keep no job', () => {
     const c = compilePipeline(input('a:\n  script: x\n  rules:\n    - if: $NOPE\n'));
     expect([c.created, c.errors]).toEqual([false, ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']]);

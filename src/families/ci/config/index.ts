@@ -3,7 +3,7 @@
 // through the input's readFile and paths.
 import { readEntries, type Entries, type PolicySpec } from './entries.js';
 import { ConfigError, expandVariables, loadConfig, type IncludeRecord } from './load.js';
-import { logicalError, normalize, select, type Instance } from './select.js';
+import { logicalError, normalize, scoped, select, type Instance } from './select.js';
 import type { CompiledPipeline, CompileInput } from './types.js';
 import { dumpYaml } from './yaml.js';
 
@@ -49,7 +49,7 @@ export function compilePipeline(input: CompileInput): CompiledPipeline {
   const common = { warnings: p.warnings, stages, mergedYaml: p.mergedYaml, includes: p.includes, loaded: p.loaded };
   if (p.errors.length || !p.entries) return { ...common, errors: p.errors, created: true, jobs: [], name: null };
   const s = select(stages, p.entries.globalVariables, p.entries.workflowRules, p.instances, input);
-  const nameVars = { ...p.entries.globalVariables, ...s.workflowVariables, ...input.variables };
+  const nameVars = scoped(input, { ...p.entries.globalVariables, ...s.workflowVariables });
   const name = p.entries.workflowName === null ? null : expandVariables(p.entries.workflowName, nameVars);
   return { ...common, errors: s.errors, created: s.created, jobs: s.jobs, name };
 }
