@@ -59,6 +59,13 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
     ['an empty script', 'test:\n  script: []\n', ["jobs:test script can't be blank"]],
     ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be an array']],
+    ['a job\'s own error hides its entries\' errors', 'test:\n  script: { a: 1 }\n  foo: 1\n', ['jobs:test config contains unknown keys: foo']],
+    ['a bad default, once', 'default:\n  tags: docker\na:\n  script: x\nb:\n  script: x\n', ['default:tags config should be an array of strings']],
+    ['a bad root image', 'image: [a]\na:\n  script: x\n', ['image config should be a hash or a string']],
+    ['a variable of a list', 'variables:\n  A: [1]\na:\n  script: x\n', ['variable definition must be either a string or a hash']],
+    ['a need of an unsupported type', 'a:\n  script: x\n  needs: [1]\n', ['jobs:a:needs:need has an unsupported type']],
+    ['parallel of a string', 'a:\n  script: x\n  parallel: many\n', ['jobs:a:parallel should be an integer or a hash']],
+    ['retry max of 5', 'a:\n  script: x\n  retry: { max: 5 }\n', ['jobs:a:retry max must be less than or equal to 2']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
