@@ -158,6 +158,37 @@ describe('the merged configuration', () => {
   });
 });
 
+describe('spec:inputs', () => {
+  const component = 'spec:\n  inputs:\n    stage:\n      default: test\n    env:\n      options: [staging, production]\n---\ndeploy-$[[ inputs.env ]]:\n  stage: $[[ inputs.stage ]]\n  script: deploy $[[ inputs.env | truncate(0,4) ]]\n';
+  const files = { 'ci/deploy.yml': component };
+
+  it('interpolates an included file\'s inputs, with defaults and functions', () => {
+    const c = compilePipeline(input('include:\n  - local: ci/deploy.yml\n    inputs:\n      env: production\n', { files }));
+    expect(c.errors).toEqual([]);
+    expect(c.jobs.map((j) => [j.name, j.stage, j.script])).toEqual([['deploy-production', 'test', ['deploy prod']]]);
+  });
+
+  it('answers GitLab\'s messages for missing, unknown and refused inputs', () => {
+    const run = (inputs: string) => compilePipeline(input(`include:\n  - local: ci/deploy.yml\n    inputs: ${inputs}\n`, { files })).errors;
+    expect(run('{}')).toEqual(['`ci/deploy.yml`: `env` input: required value has not been provided']);
+    expect(run('{ env: qa }')).toEqual(['`ci/deploy.yml`: `env` input: `qa` cannot be used because it is not in the list of allowed options']);
+    expect(run('{ env: production, nope: 1 }')).toEqual(['`ci/deploy.yml`: unknown input arguments: nope']);
+    const plain = { 'ci/plain.yml': 'a:\n  script: x\n' };
+    expect(compilePipeline(input('include:\n  - local: ci/plain.yml\n    inputs: { a: 1 }\n', { files: plain })).errors)
+      .toEqual(['`ci/plain.yml`: Given inputs not defined in the `spec` section of the included configuration file']);
+    const bad = { 'ci/bad.yml': 'spec:\n  inputs:\n---\na:\n  script: $[[ inputs.abcd ]]\n' };
+    expect(compilePipeline(input('include: ci/bad.yml\n', { files: bad })).errors)
+      .toEqual(['`ci/bad.yml`: interpolation interrupted by errors, unknown interpolation key: `abcd`']);
+  });
+
+  it('takes the pipeline\'s own inputs for the root file', () => {
+    const yaml = 'spec:\n  inputs:\n    mode:\n      type: boolean\n      default: false\n---\na:\n  script: echo $[[ inputs.mode ]]\n';
+    expect(compilePipeline({ ...input(yaml), inputs: { mode: true } }).jobs[0]!.script).toEqual(['echo true']);
+    expect(compilePipeline(input(yaml)).jobs[0]!.script).toEqual(['echo false']);
+    expect(compilePipeline({ ...input(yaml), inputs: { mode: 'yes' } }).errors).toEqual(['`mode` input: provided value is not a boolean']);
+  });
+});
+
 describe('which jobs a pipeline gets', () => {
   const yaml = [
     'stages: [build, test, deploy]',
