@@ -400,7 +400,7 @@ function artifacts(m: Messages, loc: string, v: unknown): JobPlan['artifacts'] {
     }
   }
   return {
-    paths: isStringArray(v.paths) ? v.paths : [],
+    paths: isStringArray(v.paths) ? [...v.paths] : [],
     expireIn: isString(v.expire_in) ? v.expire_in : null,
     reports,
     name: isString(v.name) ? v.name : null,
@@ -436,7 +436,7 @@ function retry(m: Messages, loc: string, v: unknown): JobPlan['retry'] {
   }
   const codes = v.exit_codes === undefined ? [] : isInt(v.exit_codes) ? [v.exit_codes] : Array.isArray(v.exit_codes) && v.exit_codes.every(isInt) ? (v.exit_codes as number[]) : null;
   if (!codes) m.add(loc, 'exit codes should be an array of integers or an integer');
-  return { max: isInt(v.max) ? v.max : 0, when: whens ?? ['always'], exitCodes: codes ?? [] };
+  return { max: isInt(v.max) ? v.max : 0, when: [...(whens ?? ['always'])], exitCodes: [...(codes ?? [])] };
 }
 
 /** `parallel: N` or `parallel: matrix: [...]`, expanded into the instances GitLab names. */
@@ -678,7 +678,7 @@ function readJob(
   if (tg !== undefined && !bridge) {
     if (!isStringArray(tg)) at('tags').add(`${loc}:tags`, 'config should be an array of strings');
     else if (tg.length > 50) at('tags').add(`${loc}:tags`, 'config must be less than the limit of 50 tags');
-    else tags = tg;
+    else tags = [...tg];
   }
   const arts = pick('artifacts') !== undefined && !bridge ? artifacts(at('artifacts'), `${loc}:artifacts`, pick('artifacts')) : null;
   const jobNeeds = v.needs !== undefined && v.needs !== null ? needs(m, `${loc}:needs`, v.needs) : null;
@@ -696,7 +696,7 @@ function readJob(
     unknownKeys(m, `${loc}:allow_failure`, v.allow_failure, ['exit_codes']);
     const c = v.allow_failure.exit_codes;
     if (isInt(c)) exitCodes = [c];
-    else if (Array.isArray(c) && c.every(isInt)) exitCodes = c as number[];
+    else if (Array.isArray(c) && c.every(isInt)) exitCodes = [...(c as number[])];
     else m.add(`${loc}:allow_failure`, 'exit codes should be an array of integers or an integer');
     allowFailure = false;
   }
@@ -753,7 +753,7 @@ function readJob(
     allowFailure, allowFailureExitCodes: exitCodes,
     rules: ruleList, only, except,
     needs: jobNeeds,
-    dependencies: isStringArray(v.dependencies) ? v.dependencies : null,
+    dependencies: isStringArray(v.dependencies) ? [...v.dependencies] : null,
     variables: vars, ownVariables: own.values, inheritVariables: inherit.variables, rawVariables: [...raw],
     image: img, services: svcs, tags, timeoutSeconds, retry: rt,
     interruptible: intr === true,
