@@ -66,6 +66,7 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['a need of an unsupported type', 'a:\n  script: x\n  needs: [1]\n', ['jobs:a:needs:need has an unsupported type']],
     ['parallel of a string', 'a:\n  script: x\n  parallel: many\n', ['jobs:a:parallel should be an integer or a hash']],
     ['retry max of 5', 'a:\n  script: x\n  retry: { max: 5 }\n', ['jobs:a:retry max must be less than or equal to 2']],
+    ['dependencies outside needs', 'a:\n  stage: build\n  script: x\nb:\n  stage: build\n  script: x\nc:\n  script: x\n  needs: [a]\n  dependencies: [a, b]\n', ['jobs:c dependencies the b should be part of needs']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {

@@ -682,6 +682,10 @@ function readJob(
   }
   const arts = pick('artifacts') !== undefined && !bridge ? artifacts(at('artifacts'), `${loc}:artifacts`, pick('artifacts')) : null;
   const jobNeeds = v.needs !== undefined && v.needs !== null ? needs(m, `${loc}:needs`, v.needs) : null;
+  if (isStringArray(v.dependencies) && jobNeeds && jobNeeds.length) {
+    const missing = v.dependencies.filter((d) => !jobNeeds.some((n) => n.name === d));
+    if (missing.length) m.add(loc, `dependencies the ${missing.join(', ')} should be part of needs`);
+  }
   let coverage: string | null = null;
   if (v.coverage !== undefined && !bridge) {
     if (!isString(v.coverage) || fabricatePattern(v.coverage) === null) m.add(`${loc}:coverage`, 'config must be a regular expression with re2 syntax');
