@@ -286,6 +286,24 @@ describe('which jobs a pipeline gets', () => {
   });
 });
 
+describe('names that are also object properties', () => {
+  it('keeps __proto__ and constructor as ordinary job and variable names', () => {
+    const yaml = 'variables:\n  __proto__: g\n  constructor: c\n__proto__:\n  script: x\n  variables: { toString: t }\n  rules:\n    - variables: { __proto__: r }\nconstructor:\n  script: y\n  parallel:\n    matrix:\n      - __proto__: [a, b]\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.errors).toEqual([]);
+    expect(c.jobs.map((j) => [j.name, Object.entries(j.variables)])).toEqual([
+      ['__proto__', [['__proto__', 'r'], ['constructor', 'c'], ['toString', 't']]],
+      ['constructor: [a]', [['__proto__', 'a'], ['constructor', 'c']]],
+      ['constructor: [b]', [['__proto__', 'b'], ['constructor', 'c']]],
+    ]);
+    expect(({} as Record<string, unknown>).g).toBeUndefined();
+  });
+
+  it('refuses a file over GitLab\'s size limit', () => {
+    expect(errors(`a:\n  script: x\n# ${'x'.repeat(1024 * 1024)}\n`)).toEqual(['The parsed YAML is too big']);
+  });
+});
+
 describe('lint\'s static jobs', () => {
   it('lists every job by stage, with only and except as GitLab shows them', () => {
     const r = lintConfig(input('stages: [build, test]\nt:\n  script: x\n  rules:\n    - when: always\nb:\n  stage: build\n  script: y\n  except: [tags]\n'));

@@ -85,7 +85,11 @@ export function loadYaml(text: string): Loaded {
   return loadedTexts.get(text) ?? loadedTexts.set(text, parseYaml(text));
 }
 
+/** Loader::Yaml's MAX_YAML_SIZE. */
+const MAX_SIZE = 1024 * 1024;
+
 function parseYaml(text: string): Loaded {
+  if (text.length > MAX_SIZE) return { ok: false, error: 'The parsed YAML is too big' };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
