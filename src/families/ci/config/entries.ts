@@ -154,10 +154,13 @@ function commands(m: Messages, loc: string, v: unknown): string[] {
   return out;
 }
 
-function image(m: Messages, loc: string, v: unknown): string | null {
+const IMAGE_KEYS = ['name', 'entrypoint', 'ports', 'pull_policy', 'docker', 'kubernetes'];
+const SERVICE_KEYS = ['name', 'entrypoint', 'command', 'alias', 'ports', 'variables', 'pull_policy', 'docker', 'kubernetes'];
+
+function image(m: Messages, loc: string, v: unknown, keys: readonly string[] = IMAGE_KEYS): string | null {
   if (isString(v)) return v;
   if (isHash(v)) {
-    unknownKeys(m, loc, v, ['name', 'entrypoint', 'docker', 'pull_policy', 'kubernetes', 'ports', 'alias']);
+    unknownKeys(m, loc, v, keys);
     if (!isString(v.name) || v.name === '') m.add(loc, "name can't be blank");
     return isString(v.name) ? v.name : null;
   }
@@ -172,7 +175,7 @@ function services(m: Messages, loc: string, v: unknown): string[] {
   }
   const out: string[] = [];
   for (const s of v) {
-    const name = image(m, `${loc}:service`, s);
+    const name = image(m, `${loc}:service`, s, SERVICE_KEYS);
     if (name !== null) out.push(name);
   }
   return out;
