@@ -170,7 +170,7 @@ function image(m: Messages, loc: string, v: unknown, keys: readonly string[] = I
 
 function services(m: Messages, loc: string, v: unknown): string[] {
   if (!Array.isArray(v)) {
-    m.add(loc, 'config should be an array');
+    m.add(loc, 'config should be a array');
     return [];
   }
   const out: string[] = [];
@@ -392,7 +392,7 @@ function artifacts(m: Messages, loc: string, v: unknown): JobPlan['artifacts'] {
   if (v.untracked !== undefined && !isBool(v.untracked)) m.add(loc, 'untracked should be a boolean value');
   if (v.public !== undefined && !isBool(v.public)) m.add(loc, 'public should be a boolean value');
   const when = v.when === undefined ? 'on_success' : String(v.when);
-  if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(loc, 'when should be on_success, on_failure or always');
+  if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(loc, 'when should be one of: on_success, on_failure, always');
   if (v.expire_in !== undefined && (!isString(v.expire_in) || (v.expire_in !== 'never' && parseDuration(v.expire_in) === null))) m.add(loc, 'expire in should be a duration');
   let reports: string[] = [];
   if (v.reports !== undefined) {
@@ -520,11 +520,15 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
 
 function stagesOf(m: Messages, v: unknown): string[] {
   if (v === undefined) return DEFAULT_STAGES;
-  if (!isStringArray(v)) {
-    m.add('stages', 'config should be an array of strings');
+  // Entry::Stages: strings, or arrays of them (from `!reference`) up to 10 levels, flattened.
+  const out: string[] = [];
+  const walk = (x: unknown, level: number): boolean =>
+    Array.isArray(x) && x.every((y) => (isString(y) ? (out.push(y), true) : level < 10 && walk(y, level + 1)));
+  if (!walk(v, 1)) {
+    m.add('stages', 'config should be an array of strings or a nested array of strings up to 10 levels deep');
     return DEFAULT_STAGES;
   }
-  return [...new Set(v)];
+  return [...new Set(out)];
 }
 
 /** The inheritable values of `default` (or the root), each at its location. */
@@ -629,7 +633,8 @@ function readJob(
   const before = m.errors.length;
   const loc = `jobs:${name}`;
   const hasRules = v.rules !== undefined && v.rules !== null;
-  // Processable's checks.
+  // Processable's checks (an empty name has the entry's own name as its location).
+  if (name === '') m.add('jobs:job', "name can't be blank");
   if (name.length > 255) m.add(loc, 'name is too long (maximum is 255 characters)');
   if (v.script !== undefined && v.trigger !== undefined) m.add(loc, 'config these keys cannot be used together: script, trigger');
   if (hasRules) {
