@@ -71,6 +71,8 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['parallel of a string', 'a:\n  script: x\n  parallel: many\n', ['jobs:a:parallel should be an integer or a hash']],
     ['retry max of 5', 'a:\n  script: x\n  retry: { max: 5 }\n', ['jobs:a:retry max must be less than or equal to 2']],
     ['dependencies outside needs', 'a:\n  stage: build\n  script: x\nb:\n  stage: build\n  script: x\nc:\n  script: x\n  needs: [a]\n  dependencies: [a, b]\n', ['jobs:c dependencies the b should be part of needs']],
+    ['an artifact include without its job', 'build1:\n  stage: build\n  script: test\ntest1:\n  trigger:\n    include: [{ artifact: generated.yml }]\n', ['jobs:test1:trigger:include config must specify the job where to fetch the artifact from']],
+    ['a cross-pipeline need with an unknown key', 'rspec:\n  script: rspec\n  needs:\n    - pipeline: $THE_PIPELINE_ID\n      job: dependency-job\n      something: else\n', ['jobs:rspec:needs:need config contains unknown keys: something']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {

@@ -216,14 +216,17 @@ function needs(m: Messages, loc: string, v: unknown): NeedSpec[] | null {
   const out: NeedSpec[] = [];
   for (const n of list) {
     if (isString(n)) out.push({ name: n, artifacts: true, optional: false });
-    else if (isHash(n) && n.job !== undefined) {
+    else if (isHash(n) && n.job !== undefined && n.pipeline === undefined && n.project === undefined && n.ref === undefined) {
       unknownKeys(m, `${loc}:need`, n, ['job', 'artifacts', 'optional', 'parallel']);
       if (!isString(n.job)) m.add(`${loc}:need`, 'job should be a string');
       if (n.artifacts !== undefined && !isBool(n.artifacts)) m.add(`${loc}:need`, 'artifacts should be a boolean value');
       if (n.optional !== undefined && !isBool(n.optional)) m.add(`${loc}:need`, 'optional should be a boolean value');
       out.push({ name: String(n.job), artifacts: n.artifacts !== false, optional: n.optional === true });
-    } else if (isHash(n) && (n.pipeline !== undefined || n.project !== undefined)) {
-      // Cross-pipeline and cross-project needs only fetch artifacts; they order nothing here.
+    } else if (isHash(n) && n.pipeline !== undefined && n.project === undefined) {
+      // A cross-pipeline need only fetches artifacts; it orders nothing here.
+      unknownKeys(m, `${loc}:need`, n, ['pipeline', 'job', 'artifacts']);
+    } else if (isHash(n) && n.project !== undefined) {
+      // A cross-project need (Premium) only fetches artifacts.
     } else m.add(`${loc}:need`, 'has an unsupported type');
   }
   return out;
@@ -504,6 +507,8 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
     for (const i of list) {
       if (isString(i)) include.push(i);
       else if (isHash(i) && isString(i.local)) include.push(i.local);
+      else if (isHash(i) && i.artifact !== undefined && i.job === undefined) m.add(`${loc}:include`, 'config must specify the job where to fetch the artifact from');
+      else if (isHash(i) && i.project !== undefined && i.file === undefined) m.add(`${loc}:include`, 'config must specify the file where to fetch the config from');
       else if (isHash(i) && (isString(i.artifact) || isString(i.template) || i.project !== undefined || isString(i.remote))) {
         // Not a file of this repository: kept out of the list of local paths.
       } else m.add(loc, 'include config should be a string, a hash or an array');
