@@ -73,6 +73,9 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['dependencies outside needs', 'a:\n  stage: build\n  script: x\nb:\n  stage: build\n  script: x\nc:\n  script: x\n  needs: [a]\n  dependencies: [a, b]\n', ['jobs:c dependencies the b should be part of needs']],
     ['an artifact include without its job', 'build1:\n  stage: build\n  script: test\ntest1:\n  trigger:\n    include: [{ artifact: generated.yml }]\n', ['jobs:test1:trigger:include config must specify the job where to fetch the artifact from']],
     ['a cross-pipeline need with an unknown key', 'rspec:\n  script: rspec\n  needs:\n    - pipeline: $THE_PIPELINE_ID\n      job: dependency-job\n      something: else\n', ['jobs:rspec:needs:need config contains unknown keys: something']],
+    ['cache paths of a string', 'cache: { paths: string }\nrspec:\n  script: test\n', ['cache:paths config should be an array of strings']],
+    ['a job cache key of a number list', 'rspec:\n  script: test\n  cache: { key: { files: [] } }\n', ['jobs:rspec:cache:key:files config requires at least 1 item']],
+    ['a cache key with only a prefix', 'rspec:\n  script: test\n  cache: { key: { prefix: p } }\n', ['jobs:rspec:cache:key config missing required keys: files']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
@@ -293,6 +296,11 @@ describe('which jobs a pipeline gets', () => {
     });
     expect(stop!.environment!.action).toBe('stop');
     expect(child!.trigger).toEqual({ include: ['child.yml'], project: null, branch: null, strategy: 'depend' });
+    const cached = compilePipeline(input('default:\n  cache: { key: $CI_COMMIT_REF_SLUG, paths: [node_modules/] }\na:\n  script: x\nb:\n  script: x\n  cache: [{ key: { files: [package-lock.json] }, policy: pull }]\n')).jobs;
+    expect(cached.map((j) => j.cache)).toEqual([
+      [{ key: '$CI_COMMIT_REF_SLUG', paths: ['node_modules/'], untracked: false, policy: 'pull-push', when: 'on_success', fallbackKeys: [] }],
+      [{ key: { files: ['package-lock.json'], prefix: null }, paths: [], untracked: false, policy: 'pull', when: 'on_success', fallbackKeys: [] }],
+    ]);
   });
 });
 

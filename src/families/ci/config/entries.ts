@@ -31,6 +31,9 @@ const REPORT_KEYS = [
   'performance', 'browser_performance', 'load_performance', 'metrics', 'requirements', 'requirements_v2', 'dotenv', 'cobertura', 'terraform',
   'accessibility', 'cluster_image_scanning', 'api_fuzzing', 'coverage_fuzzing', 'cyclonedx', 'annotations', 'repository_xray',
 ];
+const CACHE_KEYS = ['key', 'untracked', 'paths', 'when', 'policy', 'unprotect', 'fallback_keys'];
+const CACHE_POLICIES = ['pull', 'push', 'pull-push'];
+const MAX_CACHES = 4;
 const ENVIRONMENT_KEYS = ['name', 'url', 'action', 'on_stop', 'auto_stop_in', 'kubernetes', 'deployment_tier'];
 const ENVIRONMENT_ACTIONS = ['start', 'stop', 'prepare', 'verify', 'access'];
 const RETRY_WHEN = [
@@ -99,6 +102,7 @@ export interface JobSpec {
   resourceGroup: string | null;
   environment: JobPlan['environment'];
   artifacts: JobPlan['artifacts'];
+  cache: Cache[];
   trigger: JobPlan['trigger'];
   coverage: string | null;
   /** Each instance's variables when `parallel` expands it, with its name. */
@@ -360,6 +364,51 @@ function policy(m: Messages, loc: string, v: unknown): PolicySpec | null {
   return null;
 }
 
+type Cache = NonNullable<JobPlan['cache']>[number];
+
+/** Entry::Caches: one cache or a list of at most four, each as Entry::Cache checks it. */
+function caches(m: Messages, loc: string, v: unknown): Cache[] {
+  const list = Array.isArray(v) ? v : [v];
+  if (Array.isArray(v) && v.length > MAX_CACHES) {
+    m.add(loc, `config no more than ${MAX_CACHES} caches can be created`);
+    return [];
+  }
+  const out: Cache[] = [];
+  for (const c of list) {
+    if (!isHash(c)) {
+      m.add(loc, 'config should be a hash');
+      continue;
+    }
+    const before = m.errors.length;
+    unknownKeys(m, loc, c, CACHE_KEYS);
+    let key: Cache['key'] = 'default';
+    if (c.key !== undefined) {
+      if (isString(c.key) || typeof c.key === 'number') key = String(c.key);
+      else if (isHash(c.key)) {
+        unknownKeys(m, `${loc}:key`, c.key, ['files', 'prefix']);
+        if (c.key.files === undefined) m.add(`${loc}:key`, 'config missing required keys: files');
+        else if (!isStringArray(c.key.files)) m.add(`${loc}:key:files`, 'config should be an array of strings');
+        else if (c.key.files.length === 0) m.add(`${loc}:key:files`, 'config requires at least 1 item');
+        if (c.key.prefix !== undefined && !isString(c.key.prefix)) m.add(`${loc}:key:prefix`, 'config should be a string or symbol');
+        key = { files: isStringArray(c.key.files) ? [...c.key.files] : [], prefix: isString(c.key.prefix) ? c.key.prefix : null };
+      } else m.add(`${loc}:key`, 'should be a hash, a string or a symbol');
+    }
+    if (c.paths !== undefined && !isStringArray(c.paths)) m.add(`${loc}:paths`, 'config should be an array of strings');
+    if (c.untracked !== undefined && !isBool(c.untracked)) m.add(`${loc}:untracked`, 'config should be a boolean value');
+    const policy = c.policy === undefined ? 'pull-push' : scalarText(c.policy);
+    if (!CACHE_POLICIES.includes(policy) && !/\$/.test(policy)) m.add(loc, `policy should be ${CACHE_POLICIES.join(', ')}, or a variable`);
+    const when = c.when === undefined ? 'on_success' : scalarText(c.when);
+    if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(`${loc}:when`, 'config should be one of on_success, on_failure, always');
+    if (c.fallback_keys !== undefined && !isStringArray(c.fallback_keys)) m.add(`${loc}:fallback_keys`, 'config should be an array of strings');
+    if (m.errors.length > before) continue;
+    out.push({
+      key, paths: isStringArray(c.paths) ? [...c.paths] : [], untracked: c.untracked === true, policy, when,
+      fallbackKeys: isStringArray(c.fallback_keys) ? [...c.fallback_keys] : [],
+    });
+  }
+  return out;
+}
+
 function environment(m: Messages, loc: string, v: unknown): JobPlan['environment'] {
   if (isString(v)) return { name: v, action: 'start', url: null, onStop: null, autoStopIn: null };
   if (!isHash(v)) {
@@ -550,6 +599,7 @@ function checkDefaults(m: Messages, prefix: string, d: Hash): void {
   if (d.tags !== undefined && !isStringArray(d.tags)) m.add(`${prefix}tags`, 'config should be an array of strings');
   if (d.artifacts !== undefined) artifacts(m, `${prefix}artifacts`, d.artifacts);
   if (d.interruptible !== undefined && !isBool(d.interruptible)) m.add(`${prefix}interruptible`, 'config should be a boolean value');
+  if (d.cache !== undefined) caches(m, `${prefix}cache`, d.cache);
 }
 
 type JobType = 'job' | 'bridge' | 'hidden' | null;
@@ -694,6 +744,7 @@ function readJob(
     else tags = [...tg];
   }
   const arts = pick('artifacts') !== undefined && !bridge ? artifacts(at('artifacts'), `${loc}:artifacts`, pick('artifacts')) : null;
+  const cache = pick('cache') !== undefined && !bridge ? caches(at('cache'), `${loc}:cache`, pick('cache')) : [];
   const jobNeeds = v.needs !== undefined && v.needs !== null ? needs(m, `${loc}:needs`, v.needs) : null;
   if (isStringArray(v.dependencies) && jobNeeds && jobNeeds.length) {
     const missing = v.dependencies.filter((d) => !jobNeeds.some((n) => n.name === d));
@@ -775,6 +826,6 @@ function readJob(
     image: img, services: svcs, tags, timeoutSeconds, retry: rt,
     interruptible: intr === true,
     resourceGroup: isString(v.resource_group) ? v.resource_group : null,
-    environment: env, artifacts: arts, trigger: trig, coverage, instances,
+    environment: env, artifacts: arts, cache, trigger: trig, coverage, instances,
   };
 }

@@ -295,6 +295,8 @@ export function select(stages: string[], globals: Record<string, string>, workfl
       resourceGroup: job.resourceGroup && expandVariables(job.resourceGroup, expandVars),
       environment: env,
       artifacts: job.artifacts,
+      // The runner expands the variables of a cache's key and paths.
+      cache: job.cache,
       trigger: job.trigger,
       coverage: job.coverage,
       dependencies: k.inst.dependencies,
