@@ -239,6 +239,15 @@ describe('which jobs a pipeline gets', () => {
     expect(errors(yaml)).toEqual(['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']);
   });
 
+  it('gives workflow:rules variables to every job, over the global ones and under the job\'s own', () => {
+    const yaml = 'variables:\n  DEPLOY: "no"\n  TARGET: none\nworkflow:\n  rules:\n    - if: $CI_COMMIT_BRANCH == "main"\n      variables: { DEPLOY: "yes", TARGET: prod }\na:\n  script: x\n  rules:\n    - if: $DEPLOY == "yes"\n      interruptible: true\nb:\n  script: x\n  variables: { TARGET: own }\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.jobs.map((j) => [j.name, j.variables, j.interruptible])).toEqual([
+      ['a', { DEPLOY: 'yes', TARGET: 'prod' }, true],
+      ['b', { DEPLOY: 'yes', TARGET: 'own' }, false],
+    ]);
+  });
+
   it('says why no pipeline runs when rules keep no job', () => {
     const c = compilePipeline(input('a:\n  script: x\n  rules:\n    - if: $NOPE\n'));
     expect([c.created, c.errors]).toEqual([false, ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']]);
