@@ -333,6 +333,12 @@ describe('names that are also object properties', () => {
     expect(({} as Record<string, unknown>).g).toBeUndefined();
   });
 
+  it('refuses a file nested too deep, and aliases that multiply', () => {
+    expect(errors(`a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toEqual(['The parsed YAML is too big']);
+    expect(errors('a: &a [1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nj:\n  script: x\n'))
+      .toEqual(['(<unknown>): Excessive alias count indicates a resource exhaustion attack']);
+  });
+
   it('refuses a file over GitLab\'s size limit', () => {
     expect(errors(`a:\n  script: x\n# ${'x'.repeat(1024 * 1024)}\n`)).toEqual(['The parsed YAML is too big']);
   });
