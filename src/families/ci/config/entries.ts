@@ -237,7 +237,11 @@ function needs(m: Messages, loc: string, v: unknown): NeedSpec[] | null {
 }
 
 function changesList(m: Messages, loc: string, v: unknown): string[] | null {
-  if (isStringArray(v)) return v;
+  if (Array.isArray(v)) {
+    if (!isStringArray(v)) m.add(loc, 'config should be an array of strings');
+    else if (v.length > 50) m.add(loc, 'config has too many entries (maximum 50)');
+    return isStringArray(v) ? v : null;
+  }
   if (isHash(v)) {
     unknownKeys(m, loc, v, ['paths', 'compare_to']);
     if (!isStringArray(v.paths)) m.add(loc, 'paths should be an array of strings');
