@@ -13,7 +13,7 @@ const ROOT_KEYS = ['default', 'include', 'before_script', 'image', 'services', '
 const RESERVED = ROOT_KEYS.filter((k) => k !== 'default' && k !== 'workflow');
 const PROCESSABLE_KEYS = ['extends', 'stage', 'only', 'except', 'rules', 'variables', 'inherit', 'allow_failure', 'when', 'needs', 'resource_group', 'environment', 'interruptible'];
 const JOB_KEYS = [
-  'tags', 'script', 'type', 'image', 'services', 'start_in', 'artifacts', 'cache', 'dependencies', 'before_script', 'after_script', 'hooks',
+  'tags', 'script', 'image', 'services', 'start_in', 'artifacts', 'cache', 'dependencies', 'before_script', 'after_script', 'hooks',
   'coverage', 'retry', 'parallel', 'timeout', 'release', 'secrets', 'id_tokens', 'publish', 'pages', 'manual_confirmation', 'identity', 'dast_configuration',
 ];
 const BRIDGE_KEYS = ['trigger', 'parallel'];
@@ -778,7 +778,8 @@ function readJob(
   const intr = pick('interruptible');
   if (intr !== undefined && !isBool(intr)) at('interruptible').add(`${loc}:interruptible`, 'config should be a boolean value');
   const trig = bridge ? trigger(m, `${loc}:trigger`, v.trigger) : null;
-  const stageValue = v.stage !== undefined ? v.stage : v.type;
+  // `type`, the old name of `stage`, is gone from GitLab's keys (an unknown key now).
+  const stageValue = v.stage;
   if (stageValue !== undefined && !isString(stageValue)) m.add(`${loc}:stage`, 'config should be a string');
 
   // Default only (branches and tags) unless rules are used here or in workflow.
