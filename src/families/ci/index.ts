@@ -8,6 +8,7 @@ import { defineFamily, type Family, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { artifactRoutes } from './artifact-routes.js';
 import { jobRoutes } from './job-routes.js';
+import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
@@ -71,7 +72,7 @@ export const ci: Family<CiSlice> = defineFamily({
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes],
   tasks: [CLEANUP_ARTIFACTS],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },

@@ -20,6 +20,10 @@ export interface CompileInput {
   /** Predefined, instance, group, project and pipeline variables, already resolved for this ref (protected ones only on protected refs). */
   variables: Readonly<Record<string, string>>;
   source: PipelineSource;
+  /** The pipeline's `inputs` (for a file with a `spec:inputs` header). */
+  inputs?: Readonly<Record<string, unknown>>;
+  /** The project and commit the file is read at, for lint's `includes` links (`blob`, `raw`, `context_*`); absent leaves them null. */
+  project?: { fullPath: string; webUrl: string; sha: string };
 }
 
 export type When = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed' | 'never';
@@ -55,13 +59,25 @@ export interface JobPlan {
   /** A trigger job (child or multi-project pipeline) instead of a script. */
   trigger: { include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null } | null;
   coverage: string | null;
+  /** Names of `variables` declared with `expand: false` (their `$` references are not expanded). */
+  rawVariables?: string[];
+  /** `dependencies`: the jobs whose artifacts it downloads (null: all of earlier stages). */
+  dependencies?: string[] | null;
+  /** `cache` (default's when the job has none): each cache with its key, paths and policy. */
+  cache?: { key: string | { files: string[]; prefix: string | null }; paths: string[]; untracked: boolean; policy: string; when: string; fallbackKeys: string[] }[];
+  /** Position in the file, for a stable order within a stage. */
+  index?: number;
 }
 
 export interface CompiledPipeline {
   /** Lint errors, GitLab's messages (`jobs:test config contains unknown keys: foo`...); no jobs when there are any. */
   errors: string[];
   warnings: string[];
-  /** Whether `workflow:rules` let the pipeline be created at all (false: "Pipeline filtered out by workflow rules."). */
+  /**
+   * Whether a pipeline is made at all. False with `errors` naming why: `Pipeline filtered out by
+   * workflow rules.`, or no job kept by the rules (`Pipeline will not run for the selected
+   * trigger...`). True with `errors`: the file is wrong, and GitLab keeps a failed pipeline.
+   */
   created: boolean;
   stages: string[];
   jobs: JobPlan[];
@@ -71,4 +87,6 @@ export interface CompiledPipeline {
   includes: { type: string; location: string; blob: string | null; raw: string | null; extra: Record<string, unknown>; context_project: string | null; context_sha: string | null }[];
   /** `workflow:name`, expanded. */
   name: string | null;
+  /** Whether the file and its includes loaded (false: YAML or include errors; lint then answers `merged_yaml` and `includes` null). */
+  loaded?: boolean;
 }
