@@ -8,6 +8,7 @@ import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { events } from './events/index.js';
 import { files } from './files/index.js';
+import { geo } from './geo/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { members } from './members/index.js';
@@ -16,6 +17,7 @@ import { epics } from './epics/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
+import { license } from './license/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
@@ -24,6 +26,7 @@ import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
+import { sidekiq } from './sidekiq/index.js';
 import { snippets } from './snippets/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
@@ -49,6 +52,9 @@ export const FAMILIES = [
   scim,
   statuses,
   instance,
+  sidekiq,
+  license,
+  geo,
   uploads,
   members,
   storageMoves,
