@@ -1,6 +1,7 @@
 // The one list of families. The empty world, the fixture format, the router, the seed phases
 // and the task table are all derived from it (the world's and the fixture's types from each
 // family's own declaration, world.ts): adding a family is a new folder and one line here.
+import { applicationSettingsFamily } from './application-settings/index.js';
 import { archives } from './archives/index.js';
 import { branches } from './branches/index.js';
 import { broadcastMessages } from './broadcast-messages/index.js';
@@ -11,6 +12,7 @@ import { files } from './files/index.js';
 import { geo } from './geo/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
+import { markdown } from './markdown/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
@@ -55,6 +57,8 @@ export const FAMILIES = [
   sidekiq,
   license,
   geo,
+  applicationSettingsFamily,
+  markdown,
   uploads,
   members,
   storageMoves,
