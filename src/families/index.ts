@@ -24,6 +24,7 @@ import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
+import { notificationSettings } from './notification-settings/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
@@ -58,6 +59,7 @@ export const FAMILIES = [
   license,
   geo,
   applicationSettingsFamily,
+  notificationSettings,
   markdown,
   uploads,
   members,
