@@ -29,6 +29,7 @@ import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
+import { search } from './search/index.js';
 import { sidekiq } from './sidekiq/index.js';
 import { snippets } from './snippets/index.js';
 import { statuses } from './statuses/index.js';
@@ -60,6 +61,7 @@ export const FAMILIES = [
   geo,
   applicationSettingsFamily,
   notificationSettings,
+  search,
   markdown,
   uploads,
   members,

@@ -40,3 +40,5 @@ export { canReadIssues, issueVisible, readableIssue, seesConfidential } from './
 export {
   crossReference, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type IssueRef, type NamingMergeRequest,
 } from './references.js';
+export { issueEntity, type IssueView } from './entity.js';
+export { projectIssues } from './store.js';

@@ -46,3 +46,5 @@ export type { MergeRequest } from './records.js';
 export type { MergeRequestTarget } from './kind.js';
 export type { FixtureMergeRequest, FixtureMergeRequestsPart } from './seed.js';
 export { readableMergeRequest } from './rules.js';
+export { canReadMergeRequests } from './rules.js';
+export { mergeRequestBasic, type MergeRequestView } from './entity.js';
