@@ -32,6 +32,7 @@ import { scim } from './scim/index.js';
 import { search } from './search/index.js';
 import { sidekiq } from './sidekiq/index.js';
 import { snippets } from './snippets/index.js';
+import { statisticsFamily } from './statistics/index.js';
 import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
@@ -62,6 +63,7 @@ export const FAMILIES = [
   applicationSettingsFamily,
   notificationSettings,
   search,
+  statisticsFamily,
   markdown,
   uploads,
   members,
