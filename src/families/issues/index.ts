@@ -5,7 +5,8 @@ import { registerIssuable, registerSocial, socialRoutes } from '../issuables/ind
 import { registerLabelUse } from '../labels/index.js';
 import { issueEventRoutes } from './event-routes.js';
 import { issueKind, issueSocial } from './kind.js';
-import { issueLabels } from './label-use.js';
+import { issueLabels, issueMilestones } from './label-use.js';
+import { registerMilestoneUse } from '../milestones/index.js';
 import { issueLinkRoutes } from './link-routes.js';
 import { issueRoutes } from './routes.js';
 import { issuesProjectSchema } from './schema.js';
@@ -28,6 +29,7 @@ export const issues: Family<IssuesSlice> = defineFamily({
   forget: { project: forgetProjectIssues },
 });
 registerLabelUse(issueLabels);
+registerMilestoneUse(issueMilestones);
 registerIssuable(issueKind);
 registerSocial(issueSocial);
 
