@@ -16,6 +16,7 @@ import { markdown } from './markdown/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
+import { epicIssuesFamily } from './epic-issues/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
@@ -64,6 +65,7 @@ export const FAMILIES = [
   notificationSettings,
   search,
   statisticsFamily,
+  epicIssuesFamily,
   markdown,
   uploads,
   members,
