@@ -38,6 +38,7 @@ import { statuses } from './statuses/index.js';
 import { tags } from './tags/index.js';
 import { templates } from './templates/index.js';
 import { uploads } from './uploads/index.js';
+import { userProjects } from './user-projects/index.js';
 import { users } from './users/index.js';
 import { wikis } from './wikis/index.js';
 
@@ -66,6 +67,7 @@ export const FAMILIES = [
   search,
   statisticsFamily,
   epicIssuesFamily,
+  userProjects,
   markdown,
   uploads,
   members,
