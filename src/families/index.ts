@@ -17,6 +17,7 @@ import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
 import { epicIssuesFamily } from './epic-issues/index.js';
+import { integrations } from './integrations/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
@@ -68,6 +69,7 @@ export const FAMILIES = [
   statisticsFamily,
   epicIssuesFamily,
   userProjects,
+  integrations,
   markdown,
   uploads,
   members,
