@@ -8,6 +8,7 @@ import { broadcastMessages } from './broadcast-messages/index.js';
 import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { events } from './events/index.js';
+import { featureFlags } from './feature-flags/index.js';
 import { files } from './files/index.js';
 import { geo } from './geo/index.js';
 import { groups } from './groups/index.js';
@@ -70,6 +71,7 @@ export const FAMILIES = [
   epicIssuesFamily,
   userProjects,
   integrations,
+  featureFlags,
   markdown,
   uploads,
   members,
