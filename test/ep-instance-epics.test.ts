@@ -66,13 +66,15 @@ describe('an epic\'s issues', () => {
     expect(again.status).toBe(404);
   });
 
-  it('refuses an issue outside the group, one unseen, and is not in the Free tier', async () => {
+  it('takes an issue of another namespace, refuses one unseen or unknown, and is not in the Free tier', async () => {
     const epic = await newEpic();
     const [mine] = await (await call('/projects/dev%2Fmine/issues')).json();
-    let res = await call(`/groups/acme/epics/${epic.iid}/issues/${mine.id}`, 'POST');
+    let res = await call(`/groups/acme/epics/${epic.iid}/issues/${mine.id}`, 'POST', undefined, 'maintainer-token');
     expect([res.status, await res.json()]).toEqual([404, { message: 'No matching issue found. Make sure that you are adding a valid issue URL.' }]);
-    res = await call(`/groups/acme/epics/${epic.iid}/issues/${mine.id}`, 'POST', undefined, 'maintainer-token');
-    expect(res.status).toBe(404);
+    res = await call(`/groups/acme/epics/${epic.iid}/issues/${mine.id}`, 'POST');
+    expect(res.status).toBe(201);
+    res = await call(`/groups/acme/epics/${epic.iid}/issues/99999`, 'POST');
+    expect([res.status, await res.json()]).toEqual([404, { message: '404 Not found' }]);
     const free = await createEmulator({ fixture: { ...FIXTURE, instance: { tier: 'free' } } });
     expect((await apiCall(free, '/groups/acme/epics/1/issues', { token: 'dev-token' })).status).toBe(404);
   });

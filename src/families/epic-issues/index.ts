@@ -1,10 +1,10 @@
 // An epic's issues (ee/lib/api/epic_issues.rb, EpicIssues::CreateService and DestroyService): list
-// them, add an issue of the epic's group hierarchy, take one off. An issue has at most one epic,
+// them, add an issue the caller can read (of any group, as GitLab now allows), take one off. An issue has at most one epic,
 // so its link to the epic is named by the issue's id (`epic_issue_id`).
 import { forbidden, messageError, recordNotFound } from '../../core/errors.js';
 import { int } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
-import { canReadProject, hasGroupRole, isWithin } from '../../policy/access.js';
+import { canReadProject, hasGroupRole } from '../../policy/access.js';
 import { tget, tvalues } from '../../store/table.js';
 import { ACCESS, type User } from '../../store/state.js';
 import { defineFamily, group, route, type Context, type Family } from '../define.js';
@@ -47,7 +47,6 @@ const linkEntity = (ctx: Context<unknown>, epic: Epic, issue: Issue) => ({
 function epicIssues(ctx: Context<unknown>, epic: Epic): Issue[] {
   const out: Issue[] = [];
   for (const p of tvalues(ctx.state.projects)) {
-    if (!isWithin(ctx.state, p.namespaceId, epic.groupId)) continue;
     for (const i of projectIssues(ctx.state, p.id)) if (i.epicId === epic.id && readable(ctx, i)) out.push(i);
   }
   return out.sort((a, b) => a.id - b.id);
@@ -69,10 +68,9 @@ const routes = [
       const epic = epicOf(ctx);
       if (!canLinkIssues(ctx.state, ctx.user, epic, ctx.now())) throw forbidden();
       const issue = issueById(ctx.state, ctx.params.issue_id);
-      if (!issue || !readable(ctx, issue)) throw recordNotFound();
-      const project = tget(ctx.state.projects, issue.projectId)!;
-      // Only issues of the epic's group and its subgroups may be added.
-      if (!isWithin(ctx.state, project.namespaceId, epic.groupId)) throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
+      if (!issue) throw recordNotFound();
+      // IssuableLinks::CreateService: an issue the caller cannot read is no matching issue (any group's may be added).
+      if (!readable(ctx, issue)) throw messageError(404, 'No matching issue found. Make sure that you are adding a valid issue URL.');
       if (issue.epicId === epic.id) throw messageError(409, 'Issue(s) already assigned');
       const linked = ctx.update((draft) => {
         const next = { ...issue, epicId: epic.id };
