@@ -9,6 +9,7 @@ import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { events } from './events/index.js';
 import { featureFlags } from './feature-flags/index.js';
+import { features } from './features/index.js';
 import { files } from './files/index.js';
 import { geo } from './geo/index.js';
 import { groups } from './groups/index.js';
@@ -28,6 +29,7 @@ import { storageMoves } from './storage-moves/index.js';
 import { namespaces } from './namespaces/index.js';
 import { notes } from './notes/index.js';
 import { notificationSettings } from './notification-settings/index.js';
+import { packages } from './packages/index.js';
 import { projects } from './projects/index.js';
 import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
@@ -72,6 +74,8 @@ export const FAMILIES = [
   userProjects,
   integrations,
   featureFlags,
+  features,
+  packages,
   markdown,
   uploads,
   members,
