@@ -37,28 +37,31 @@ const routes = [
     method: 'GET', path: '/features', auth: 'admin',
     handler: (ctx): Reply => json([...tentries(ctx.state.features)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([n, g]) => featureEntity(n, g))),
   }),
+...['/features/:name', '/features//:name'].map((path) =>
   route({
-    method: 'POST', path: '/features/:name', auth: 'admin', params: { name: str().required(), value: str().required() },
+    method: 'POST', path, auth: 'admin', params: { name: str().required(), value: str().required() },
     handler: (ctx): Reply => {
       const { name, value } = ctx.params;
       if (!NAME.test(name)) throw messageError(400, `Invalid feature name: ${name}`);
       let gate: FeatureGate;
       if (value === 'true') gate = { boolean: true, percentage: null };
-      else if (value === 'false') gate = { boolean: false, percentage: null };
+      else if (value === 'false' || value === '0') gate = { boolean: false, percentage: null };
       else if (/^\d+(\.\d+)?$/.test(value) && Number(value) <= 100) gate = { boolean: false, percentage: Number(value) };
       else throw messageError(400, 'Value must be a boolean or an integer');
       ctx.update((draft) => void tset(draft.features, name, gate));
       return created(featureEntity(name, gate));
     },
-  }),
+  })),
+  // python-gitlab joins its `/features/` path and the name with another slash, which GitLab's router takes.
+  ...['/features/:name', '/features//:name'].map((path) =>
   route({
-    method: 'DELETE', path: '/features/:name', auth: 'admin', params: { name: str().required() },
+    method: 'DELETE', path, auth: 'admin', params: { name: str().required() },
     handler: (ctx): Reply => {
       const name = ctx.params.name;
       if (tget(ctx.state.features, name)) ctx.update((draft) => void tdel(draft.features, name));
       return noContent();
     },
-  }),
+  })),
 ];
 
 export const features: Family<FeaturesSlice> = defineFamily({ name: 'features', state: () => ({ features: emptyTable() }), routes });
