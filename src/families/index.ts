@@ -15,6 +15,7 @@ import { geo } from './geo/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { markdown } from './markdown/index.js';
+import { memberRoles } from './member-roles/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
 import { epics } from './epics/index.js';
@@ -23,6 +24,7 @@ import { integrations } from './integrations/index.js';
 import { issuables } from './issuables/index.js';
 import { issues } from './issues/index.js';
 import { labels } from './labels/index.js';
+import { ldapGroupLinks } from './ldap-group-links/index.js';
 import { license } from './license/index.js';
 import { milestones } from './milestones/index.js';
 import { storageMoves } from './storage-moves/index.js';
@@ -35,6 +37,7 @@ import { releases } from './releases/index.js';
 import { repositories } from './repositories/index.js';
 import { scim } from './scim/index.js';
 import { search } from './search/index.js';
+import { serviceAccounts } from './service-accounts/index.js';
 import { sidekiq } from './sidekiq/index.js';
 import { snippets } from './snippets/index.js';
 import { statisticsFamily } from './statistics/index.js';
@@ -76,6 +79,9 @@ export const FAMILIES = [
   featureFlags,
   features,
   packages,
+  ldapGroupLinks,
+  memberRoles,
+  serviceAccounts,
   markdown,
   uploads,
   members,
