@@ -12,6 +12,7 @@ import { featureFlags } from './feature-flags/index.js';
 import { features } from './features/index.js';
 import { files } from './files/index.js';
 import { geo } from './geo/index.js';
+import { groupImportExport } from './group-import-export/index.js';
 import { groups } from './groups/index.js';
 import { instance } from './instance/index.js';
 import { markdown } from './markdown/index.js';
@@ -82,6 +83,7 @@ export const FAMILIES = [
   ldapGroupLinks,
   memberRoles,
   serviceAccounts,
+  groupImportExport,
   markdown,
   uploads,
   members,
