@@ -75,7 +75,7 @@ function parameters(raw: unknown): Record<string, unknown> {
 }
 
 /** accepts_nested_attributes_for :scopes: new ones added, `id`s changed, `_destroy` ones gone. */
-function applyScopes(state: State, current: readonly FlagScope[], input: readonly ScopeInput[] | undefined, next: () => number): FlagScope[] {
+function applyScopes(current: readonly FlagScope[], input: readonly ScopeInput[] | undefined, next: () => number): FlagScope[] {
   if (!input) return [...current];
   let out = [...current];
   for (const s of input) {
@@ -94,7 +94,6 @@ function applyScopes(state: State, current: readonly FlagScope[], input: readonl
     if (seen.has(s.environmentScope)) throw invalid('Strategies scopes environment scope has already been taken');
     seen.add(s.environmentScope);
   }
-  void state;
   return out;
 }
 
@@ -116,7 +115,7 @@ export function applyStrategies(state: State, projectId: number, current: readon
         name: s.name ?? was.name,
         parameters: s.parameters !== undefined ? parameters(s.parameters) : was.parameters,
         userListId: s.user_list_id ?? was.userListId,
-        scopes: applyScopes(state, was.scopes, s.scopes, alloc.scope),
+        scopes: applyScopes(was.scopes, s.scopes, alloc.scope),
       });
     } else if (!s._destroy) {
       out.push(checked(state, projectId, {
@@ -124,7 +123,7 @@ export function applyStrategies(state: State, projectId: number, current: readon
         name: s.name ?? '',
         parameters: parameters(s.parameters),
         userListId: s.user_list_id ?? null,
-        scopes: applyScopes(state, [], s.scopes, alloc.scope),
+        scopes: applyScopes([], s.scopes, alloc.scope),
       }));
     }
   }

@@ -23,7 +23,8 @@ function dueTasks(state: State, now: number): number[] {
 
 export function queueMetrics(state: State, now: number) {
   const due = dueTasks(state, now);
-  const oldest = due.length ? Math.min(...due) : now;
+  let oldest = now;
+  for (const at of due) if (at < oldest) oldest = at;
   return {
     default: { backlog: due.length, latency: Math.floor((now - oldest) / 1000) },
     mailers: { backlog: 0, latency: 0 },
