@@ -16,6 +16,7 @@ const FIXTURE: Fixture = {
       repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
       issues: [{ title: 'Rocket crashes on launch', author: 'dev' }, { title: 'Secret rocket plan', author: 'dev', confidential: true }, { title: 'Unrelated', author: 'dev' }],
       merge_requests: [{ title: 'Fix the rocket', source_branch: 'feature', author: 'dev' }],
+      notes: [{ issue: 1, body: 'The fuel valve again', author: 'rep' }, { issue: 2, body: 'fuel is secret', author: 'dev' }, { merge_request: 1, body: 'fuel checked', author: 'dev' }],
     },
     { namespace: 'acme', path: 'site', description: 'Rocket website', visibility: 'public', creator: 'root' },
   ],
@@ -69,6 +70,18 @@ describe('group and project search', () => {
     expect(await (await search('/projects/acme%2Fsite/search?scope=issues&search=crashes')).json()).toEqual([]);
     expect((await search('/projects/acme%2Fapp/search?scope=issues&search=x', 'outsider-token')).status).toBe(404);
     expect((await search('/projects/acme%2Fapp/search?scope=projects&search=x')).status).toBe(400);
+  });
+});
+
+describe('project notes search', () => {
+  it('finds the comments the caller may read, with what they are on', async () => {
+    const notes = await (await search('/projects/acme%2Fapp/search?scope=notes&search=fuel')).json();
+    expect(notes.map((n: any) => [n.body, n.noteable_type, n.noteable_iid])).toEqual([
+      ['fuel checked', 'MergeRequest', 1], ['fuel is secret', 'Issue', 2], ['The fuel valve again', 'Issue', 1],
+    ]);
+    // A guest does not read the confidential issue's comments.
+    const guest = await (await search('/projects/acme%2Fapp/search?scope=notes&search=fuel', 'guest-token')).json();
+    expect(guest.map((n: any) => n.body)).not.toContain('fuel is secret');
   });
 });
 

@@ -3,11 +3,13 @@
 // groups) the search is limited to, whose text holds the query, newest first. Every word of the
 // query must appear (case-insensitively) in one of the searched fields, as GitLab's full-text
 // match of several words does.
-import { isWithin, projectReader } from '../../policy/access.js';
+import { canUseFeature, isWithin, projectReader } from '../../policy/access.js';
+import { notesTable, type Note } from '../../store/notes.js';
 import { effectiveMembers } from '../../policy/members.js';
 import { pvalues, tget, tvalues } from '../../store/table.js';
+import { readableNoteOf } from '../notes/index.js';
 import type { Namespace, Project, User } from '../../store/state.js';
-import { canReadIssues, issueVisible, projectIssues, seesConfidential, type Issue } from '../issues/index.js';
+import { canReadIssues, issueById, issueVisible, projectIssues, seesConfidential, type Issue } from '../issues/index.js';
 import { canReadMergeRequests, type MergeRequest } from '../merge-requests/index.js';
 import { canReadProjectMilestones, ownMilestones, type Milestone } from '../milestones/index.js';
 import { findReadableSnippet, type Snippet } from '../snippets/index.js';
@@ -126,4 +128,32 @@ export function findSnippets(l: Limits, query: string): Snippet[] {
     if (findReadableSnippet(l.state, l.user, s.id, l.now)) out.push(s);
   }
   return out.sort(newestFirst);
+}
+
+/**
+ * ProjectSearchResults#notes: the comments (not system notes) of the project's issues, merge
+ * requests, snippets and commits that the caller may read, with the iid of what they are on.
+ */
+export function findNotes(l: Limits & { project: Project }, query: string): { note: Note; iid: number | null }[] {
+  const out: { note: Note; iid: number | null }[] = [];
+  const keys = tget(l.state.notes.byProject, l.project.id);
+  if (!keys) return out;
+  const readsCode = canUseFeature(l.state, l.user, l.project, 'repository', l.now);
+  for (const key of tvalues(keys)) {
+    for (const note of tvalues(notesTable(l.state, key))) {
+      if (note.system || !matches(query, note.body)) continue;
+      let iid: number | null = null;
+      if (note.noteableType === 'Issue') iid = (note.noteableId !== null ? issueById(l.state, note.noteableId)?.iid : undefined) ?? null;
+      else if (note.noteableType === 'MergeRequest') {
+        for (const mr of pvalues(l.state.mergeRequests, l.project.id)) if (mr.id === note.noteableId) iid = mr.iid;
+      }
+      if (note.noteableType === 'Commit') {
+        if (readsCode) out.push({ note, iid: null });
+        continue;
+      }
+      const ref = { noteableType: note.noteableType, noteableId: note.noteableId ?? '', noteableIid: iid, noteId: note.id };
+      if (readableNoteOf(l.state, l.user, l.project, ref, l.now)) out.push({ note, iid });
+    }
+  }
+  return out.sort((a, b) => b.note.createdAt - a.note.createdAt || b.note.id - a.note.id);
 }
