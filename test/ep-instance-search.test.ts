@@ -13,7 +13,7 @@ const FIXTURE: Fixture = {
   projects: [
     {
       namespace: 'acme', path: 'app', description: 'The rocket app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-      repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
+      repository: { files: { 'README.md': '# app\n', 'src/main.rb': 'a\nb\nc\nd\nlaunch the rocket\ne\nf\ng\nh\ni\nj\nk\nRocket again\nl\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
       issues: [{ title: 'Rocket crashes on launch', author: 'dev' }, { title: 'Secret rocket plan', author: 'dev', confidential: true }, { title: 'Unrelated', author: 'dev' }],
       merge_requests: [{ title: 'Fix the rocket', source_branch: 'feature', author: 'dev' }],
       notes: [{ issue: 1, body: 'The fuel valve again', author: 'rep' }, { issue: 2, body: 'fuel is secret', author: 'dev' }, { merge_request: 1, body: 'fuel checked', author: 'dev' }],
@@ -82,6 +82,18 @@ describe('project notes search', () => {
     // A guest does not read the confidential issue's comments.
     const guest = await (await search('/projects/acme%2Fapp/search?scope=notes&search=fuel', 'guest-token')).json();
     expect(guest.map((n: any) => n.body)).not.toContain('fuel is secret');
+  });
+});
+
+describe('project blob search', () => {
+  it('finds the lines of the default branch (or a ref) with three lines of context, one chunk per stretch', async () => {
+    const blobs = await (await search('/projects/acme%2Fapp/search?scope=blobs&search=rocket')).json();
+    expect(blobs).toEqual([
+      { basename: 'src/main', data: 'b\nc\nd\nlaunch the rocket\ne\nf\ng\n', path: 'src/main.rb', filename: 'src/main.rb', id: null, ref: 'main', startline: 2, project_id: expect.any(Number) },
+      { basename: 'src/main', data: 'i\nj\nk\nRocket again\nl\n', path: 'src/main.rb', filename: 'src/main.rb', id: null, ref: 'main', startline: 10, project_id: expect.any(Number) },
+    ]);
+    expect(await (await search('/projects/acme%2Fapp/search?scope=blobs&search=rocket&ref=feature')).json()).toHaveLength(2);
+    expect(await (await search('/projects/acme%2Fapp/search?scope=blobs&search=nowhere')).json()).toEqual([]);
   });
 });
 

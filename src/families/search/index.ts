@@ -1,6 +1,6 @@
 // Search (lib/api/search.rb): GET /search, /groups/:id/search and /projects/:id/search, GitLab's
 // basic search over the world. Each scope renders its own entity (SCOPE_ENTITY); a scope that
-// needs advanced search (blobs, commits, wiki blobs, and notes beyond a project) is not offered.
+// needs advanced search (commits, wiki blobs, blobs and notes beyond a project) is not offered.
 import { bool, str } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
 import { defineFamily, group, project, route, type Context, type Family } from '../define.js';
@@ -12,10 +12,11 @@ import { snippetEntity } from '../snippets/index.js';
 import { userBasic } from '../users/index.js';
 import { findIssues, findMergeRequests, findMilestones, findNotes, findProjects, findSnippets, findUsers, type Limits, type StateFilter } from './finder.js';
 import { noteEntity } from '../notes/index.js';
+import { findBlobs } from './blobs.js';
 
 const GLOBAL_SCOPES = ['projects', 'issues', 'merge_requests', 'milestones', 'snippet_titles', 'users'] as const;
 const GROUP_SCOPES = ['projects', 'issues', 'merge_requests', 'milestones', 'users'] as const;
-const PROJECT_SCOPES = ['issues', 'merge_requests', 'milestones', 'notes', 'users'] as const;
+const PROJECT_SCOPES = ['issues', 'merge_requests', 'milestones', 'notes', 'blobs', 'users'] as const;
 const STATES = ['all', 'opened', 'closed', 'merged'] as const;
 
 /** Entities::IssueBasic: Entities::Issue without what only a single issue's answer carries. */
@@ -28,7 +29,7 @@ interface SearchParams {
   confidential?: boolean;
 }
 
-function reply(ctx: Context<SearchParams>, limits: Limits): Reply {
+async function reply(ctx: Context<SearchParams & { ref?: string }>, limits: Limits): Promise<Reply> {
   const { search: q, scope } = ctx.params;
   const state = ctx.params.state as StateFilter;
   const u = { webBase: ctx.webBase };
@@ -55,6 +56,9 @@ function reply(ctx: Context<SearchParams>, limits: Limits): Reply {
       break;
     case 'milestones':
       body = ctx.paginate(findMilestones(limits, q)).map((m) => milestoneEntity(ctx.state, m, u, now));
+      break;
+    case 'blobs':
+      body = ctx.paginate(await findBlobs(ctx, limits.project!, q, ctx.params.ref));
       break;
     case 'notes':
       body = ctx.paginate(findNotes({ ...limits, project: limits.project! }, q)).map(({ note, iid }) => noteEntity({ state: ctx.state, webBase: ctx.webBase }, note, iid));
