@@ -37,24 +37,3 @@ describe('PUT /application/settings', () => {
     expect((await read()).default_projects_limit).toBe(100000);
   });
 });
-
-describe('the authenticated API throttle', () => {
-  it('turned on by the settings, answers Rack::Attack\'s 429 past the limit, per user, until turned off', async () => {
-    const on = await put({ throttle_authenticated_api_enabled: true, throttle_authenticated_api_requests_per_period: 2, throttle_authenticated_api_period_in_seconds: 3 });
-    expect(on.status).toBe(200);
-    const get = (token: string) => apiCall(world(), '/user', { token });
-    expect((await get('dev-token')).status).toBe(200);
-    expect((await get('dev-token')).status).toBe(200);
-    const refused = await get('dev-token');
-    expect([refused.status, refused.headers.get('content-type'), refused.headers.get('retry-after'), await refused.text()]).toEqual([429, 'text/plain', '3', 'Retry later\n']);
-    // Each user has their own window; anonymous requests are not this throttle's.
-    expect((await get('reporter-token')).status).toBe(200);
-    expect((await apiCall(world(), '/projects')).status).toBe(200);
-    world().clock.advance('3s');
-    expect((await get('dev-token')).status).toBe(200);
-    // The administrator's own requests count too; past the window, turning it off frees everyone.
-    world().clock.advance('3s');
-    expect((await put({ throttle_authenticated_api_enabled: false })).status).toBe(200);
-    for (let i = 0; i < 3; i++) expect((await get('dev-token')).status).toBe(200);
-  });
-});

@@ -79,13 +79,6 @@ export const rateLimited = (retryAfterSeconds: number) =>
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
-/** The key of `rate_limits` for Rack::Attack's throttle of authenticated API requests (`throttle_authenticated_api_*`). */
-export const THROTTLE_API = 'throttle_authenticated_api';
-
-/** Rack::Attack's answer to a throttled request (Gitlab::RackAttack's throttled responder). */
-export const throttled = (retryAfterSeconds: number) =>
-  new ApiError(429, 'Retry later\n', { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))), 'RateLimit-Name': THROTTLE_API }, 'text/plain');
-
 export const serverError = () => message(500, '500 Internal Server Error');
 
 const OAUTH_REALM = 'Protected by OAuth 2.0';

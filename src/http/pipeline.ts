@@ -3,7 +3,7 @@
 // rate limit -> params -> scope -> transaction -> render -> journal. Each surface (the REST
 // API, the web paths, the control API) chooses its prefix, routes, auth and error bodies.
 import type { Clock } from '../core/clock.js';
-import { ApiError, conflict, malformedRequest, rateLimited, serverError, throttled, THROTTLE_API, uriTooLong } from '../core/errors.js';
+import { ApiError, conflict, malformedRequest, rateLimited, serverError, uriTooLong } from '../core/errors.js';
 import type { Fault, Faults } from '../core/faults.js';
 import type { Journal } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
@@ -409,12 +409,6 @@ export class Pipeline {
       if (!limit) continue;
       const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
       if (!used.ok) throw rateLimited(used.retryAfter);
-    }
-    // Rack::Attack's throttle of authenticated API requests, when the application settings turn it on.
-    const throttle = caller.user && (route.surface ?? 'api') === 'api' && Object.hasOwn(limits, THROTTLE_API) ? limits[THROTTLE_API] : undefined;
-    if (throttle) {
-      const used = this.deps.limits.take(`${THROTTLE_API}|${caller.user!.id}`, throttle, now);
-      if (!used.ok) throw throttled(used.retryAfter);
     }
   }
 }

@@ -1,6 +1,6 @@
 // Application settings (lib/api/settings.rb): administrators read them (Entities::ApplicationSetting)
 // and change them. What other families obey lives in the instance's settings; the rest is kept here.
-import { THROTTLE_API, validationFailed } from '../../core/errors.js';
+import { validationFailed } from '../../core/errors.js';
 import type { Constraint } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import { defaultSettings, type Instance, type Settings } from '../../store/state.js';
@@ -44,17 +44,7 @@ function updateSettings(given: Record<string, unknown>): Change<void> {
       if (Object.hasOwn(INSTANCE_FIELDS, k)) (draft.instance.settings as Record<string, unknown>)[k] = v as Settings[keyof Settings];
       else draft.applicationSettings[k] = v;
     }
-    if (Object.keys(given).some((k) => k.startsWith('throttle_authenticated_api_'))) applyApiThrottle(draft as State);
   };
-}
-
-/** The authenticated API throttle the settings describe, as the pipeline's rate limits hold it (on, or gone). */
-function applyApiThrottle(draft: State): void {
-  const s = renderSettings(draft) as Record<string, unknown>;
-  const limits = draft.instance.settings.rate_limits;
-  if (s.throttle_authenticated_api_enabled === true) {
-    limits[THROTTLE_API] = { limit: s.throttle_authenticated_api_requests_per_period as number, period_seconds: s.throttle_authenticated_api_period_in_seconds as number };
-  } else delete limits[THROTTLE_API];
 }
 
 const routes = [
