@@ -4,6 +4,7 @@ import { defineFamily, type Family } from '../define.js';
 import { registerIssuable } from '../issuables/index.js';
 import { epicKind } from './kind.js';
 import { epicEventRoutes, epicRoutes } from './routes.js';
+import { epicUpdateRoutes } from './update.js';
 import { epicsGroupSchema } from './schema.js';
 import { seedEpics, type FixtureEpicsPart } from './seed.js';
 import { emptyEpicsSlice, forgetGroupEpics, type EpicsSlice } from './store.js';
@@ -20,7 +21,7 @@ export const epics: Family<EpicsSlice> = defineFamily({
   schema: { group: epicsGroupSchema },
   state: emptyEpicsSlice,
   seed: { after: ['groups', 'users', 'labels'], run: seedEpics },
-  routes: [...epicRoutes, ...epicEventRoutes],
+  routes: [...epicRoutes, ...epicUpdateRoutes, ...epicEventRoutes],
   forget: { group: forgetGroupEpics },
 });
 registerIssuable(epicKind);
@@ -32,3 +33,4 @@ export type { FixtureEpic, FixtureEpicsPart, FixtureIteration } from './seed.js'
 export { createEpic, epicById, epicByIid, epicForProject, epicVisible, iterationById, iterationState, readableEpic } from './rules.js';
 export { issueEpic, iterationEntity } from './entity.js';
 export { eventIteration } from './routes.js';
+export { epicEntity } from './entity.js';

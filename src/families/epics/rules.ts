@@ -57,7 +57,7 @@ export function iterationState(it: Iteration, now: number): 1 | 2 | 3 {
 }
 
 /** Group labels an epic may carry: its group's and the ancestors'; unknown titles become labels of the group. */
-function epicLabelIds(draft: Draft<State>, g: Namespace, titles: string[], now: number): number[] {
+export function epicLabelIds(draft: Draft<State>, g: Namespace, titles: string[], now: number): number[] {
   const out: number[] = [];
   for (const t of [...new Set(titles.map((x) => x.trim()).filter((x) => x !== ''))]) {
     let found: Label | undefined;

@@ -5,3 +5,4 @@ import { instanceRoutes } from './routes.js';
 export const instance: Family = defineFamily({ name: 'instance', routes: instanceRoutes });
 
 export { GITLAB_VERSION, metadata } from './metadata.js';
+export { applicationSettings } from './settings.js';

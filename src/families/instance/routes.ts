@@ -1,5 +1,5 @@
-// The instance: GET /version and /metadata (lib/api/metadata.rb), GET /application/settings
-// (lib/api/settings.rb, administrators), and a small GraphQL endpoint at /api/graphql.
+// The instance: GET /version and /metadata (lib/api/metadata.rb), and a small GraphQL endpoint
+// at /api/graphql (the application settings are their own family's).
 import { projectByIdOrPath, projectFullPath } from '../../policy/paths.js';
 import { canReadProject } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
@@ -11,7 +11,6 @@ import { tget } from '../../store/table.js';
 import { route, type Context } from '../define.js';
 import { GraphqlFailure, execute, parseOperation, type ObjectType } from './graphql.js';
 import { metadata } from './metadata.js';
-import { applicationSettings } from './settings.js';
 
 const gid = (type: string, id: number) => `gid://gitlab/${type}/${id}`;
 
@@ -101,7 +100,6 @@ const GRAPHQL_PARAMS = { query: any(), variables: any(), operationName: any() };
 export const instanceRoutes = [
   route({ method: 'GET', path: '/metadata', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
   route({ method: 'GET', path: '/version', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
-  route({ method: 'GET', path: '/application/settings', auth: 'admin', handler: (ctx) => json(applicationSettings(ctx.state.instance, ctx.state.hookSettings)) }),
   route({ method: 'POST', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
   route({ method: 'GET', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
 ];

@@ -5,7 +5,8 @@ import { registerIssuable, registerSocial, socialRoutes } from '../issuables/ind
 import { registerLabelUse } from '../labels/index.js';
 import { issueEventRoutes } from './event-routes.js';
 import { issueKind, issueSocial } from './kind.js';
-import { issueLabels } from './label-use.js';
+import { issueLabels, issueMilestones } from './label-use.js';
+import { registerMilestoneUse } from '../milestones/index.js';
 import { issueLinkRoutes } from './link-routes.js';
 import { issueRoutes } from './routes.js';
 import { issuesProjectSchema } from './schema.js';
@@ -28,6 +29,7 @@ export const issues: Family<IssuesSlice> = defineFamily({
   forget: { project: forgetProjectIssues },
 });
 registerLabelUse(issueLabels);
+registerMilestoneUse(issueMilestones);
 registerIssuable(issueKind);
 registerSocial(issueSocial);
 
@@ -36,8 +38,9 @@ export type { Issue } from './records.js';
 export type { IssueTarget } from './kind.js';
 export type { FixtureIssue, FixtureIssuesPart } from './seed.js';
 export { issueById, issueByIid, milestoneIssueStats, putIssue } from './store.js';
-export { issueEntity } from './entity.js';
 export { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
 export {
   crossReference, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type IssueRef, type NamingMergeRequest,
 } from './references.js';
+export { issueEntity, type IssueView } from './entity.js';
+export { projectIssues } from './store.js';

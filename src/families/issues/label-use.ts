@@ -3,6 +3,7 @@
 import { isWithin } from '../../policy/access.js';
 import { tget } from '../../store/table.js';
 import type { LabelUse } from '../labels/index.js';
+import type { MilestoneUse } from '../milestones/index.js';
 import type { State } from '../world.js';
 import { bvalues, facetSet, issueByIid, projectsWithIssues, putIssue } from './store.js';
 
@@ -31,6 +32,26 @@ export const issueLabels: LabelUse = {
       for (const iid of iids) {
         const issue = issueByIid(draft as State, pid, iid)!;
         putIssue(draft, { ...issue, labelIds: issue.labelIds.filter((id) => id !== label.id) });
+      }
+    }
+  },
+  relabel(draft, from, to) {
+    if (from.projectId === null) return;
+    for (const iid of [...bvalues(facetSet(draft as State, from.projectId, `l:${from.id}`))]) {
+      const issue = issueByIid(draft as State, from.projectId, iid)!;
+      const ids = issue.labelIds.filter((id) => id !== from.id && id !== to.id);
+      putIssue(draft, { ...issue, labelIds: [...ids, to.id] });
+    }
+  },
+};
+
+/** A promoted milestone's merge: the project's issues in one of `from` move to `to`. */
+export const issueMilestones: MilestoneUse = {
+  move(draft, projectId, from, to) {
+    for (const id of from) {
+      for (const iid of [...bvalues(facetSet(draft as State, projectId, `m:${id}`))]) {
+        const issue = issueByIid(draft as State, projectId, iid)!;
+        putIssue(draft, { ...issue, milestoneId: to });
       }
     }
   },

@@ -6,7 +6,7 @@ import { hasGroupRole, hasProjectRole, isWithin } from '../../policy/access.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
 import { int, bool, str, type Constraint } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
-import { validationFailed } from '../../core/errors.js';
+import { messageError, validationFailed } from '../../core/errors.js';
 import { group, project, route, type Change, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { labelEntity } from './entity.js';
@@ -15,6 +15,7 @@ import type { Label } from './records.js';
 import { createLabel, groupLabelOwners, labelById, labelByTitle, normalizeColor, ownLabels, projectLabelOwners, validateLabel } from './rules.js';
 import { ownerKey, type LabelOwner } from './store.js';
 import { unlabelAll } from './uses.js';
+import { promoteLabel } from './promote.js';
 
 /** `admin_label`: Planners and above (and administrators). */
 const canAdminProjectLabels = (state: State, user: User | null, p: Project, now: number) => hasProjectRole(state, user, p, ACCESS.planner, now);
@@ -91,6 +92,25 @@ function subscription(ctx: Context<{ subscribable_id: string }>, owners: LabelOw
   if ((tget(ctx.state.labelSubscriptions, key) === true) === on) return { status: 304 };
   ctx.update((draft) => void (on ? tset(draft.labelSubscriptions, key, true) : tdel(draft.labelSubscriptions, key)));
   return created(labelEntity(ctx.state, l, false, asProject, user));
+}
+
+/**
+ * The deprecated forms (GitLab 12.4): PUT and DELETE on the collection, the label named by
+ * `label_id` or `name` (exactly one), as python-gitlab still sends them.
+ */
+const LEGACY_KEY = { label_id: int(), name: str() };
+const LEGACY_ONE: Constraint[] = [{ kind: 'exactly_one_of', names: ['label_id', 'name'] }];
+const legacyKey = (p: { label_id?: number; name?: string }) => (p.label_id !== undefined ? String(p.label_id) : p.name!);
+const LEGACY_UPDATE = { ...LEGACY_KEY, new_name: str(), color: str(), description: str(), priority: int().nullable() };
+
+/** promote_label: the project must be in a group; the label is the project's own (404 otherwise). */
+function promote(ctx: Context<{ name: string }>): Reply {
+  const ns = tget(ctx.state.namespaces, ctx.project.namespaceId);
+  if (!ns || ns.kind !== 'group') throw messageError(400, 'Failed to promote project label to group label');
+  const l = findLabel(ctx.state, [{ projectId: ctx.project.id }], ctx.params.name);
+  if (!l) throw labelNotFound();
+  const groupLabel = ctx.update(promoteLabel(l, ns, ctx.now()));
+  return json(labelEntity(ctx.state, groupLabel, false, false, ctx.user));
 }
 
 export const labelRoutes = [
@@ -184,6 +204,50 @@ export const labelRoutes = [
     method: 'DELETE', path: '/groups/:id/labels/:label_id', auth: 'user', scope: group(canAdminGroupLabels), params: { label_id: str().required() },
     handler: (ctx): Reply => {
       const l = findLabel(ctx.state, [{ groupId: ctx.group.id }], ctx.params.label_id);
+      if (!l) throw labelNotFound();
+      ctx.update(remove(l));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/labels', auth: 'user', scope: project(canAdminProjectLabels), params: LEGACY_UPDATE, constraints: [...LEGACY_ONE, ...UPDATE_ONE],
+    handler: (ctx): Reply => {
+      const owner = { projectId: ctx.project.id };
+      const l = findLabel(ctx.state, [owner], legacyKey(ctx.params));
+      if (!l) throw labelNotFound();
+      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, true, ctx.user));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/projects/:id/labels', auth: 'user', scope: project(canAdminProjectLabels), params: LEGACY_KEY, constraints: LEGACY_ONE,
+    handler: (ctx): Reply => {
+      const l = findLabel(ctx.state, [{ projectId: ctx.project.id }], legacyKey(ctx.params));
+      if (!l) throw labelNotFound();
+      ctx.update(remove(l));
+      return noContent();
+    },
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/labels/promote', auth: 'user', scope: project(canAdminProjectLabels), params: { name: str().required() },
+    handler: (ctx): Reply => promote(ctx),
+  }),
+  route({
+    method: 'PUT', path: '/projects/:id/labels/:name/promote', auth: 'user', scope: project(canAdminProjectLabels), params: { name: str().required() },
+    handler: (ctx): Reply => promote(ctx),
+  }),
+  route({
+    method: 'PUT', path: '/groups/:id/labels', auth: 'user', scope: group(canAdminGroupLabels), params: LEGACY_UPDATE, constraints: [...LEGACY_ONE, ...UPDATE_ONE],
+    handler: (ctx): Reply => {
+      const owner = { groupId: ctx.group.id };
+      const l = findLabel(ctx.state, [owner], legacyKey(ctx.params));
+      if (!l) throw labelNotFound();
+      return json(labelEntity(ctx.state, update(ctx, owner, l, ctx.params), false, false, ctx.user));
+    },
+  }),
+  route({
+    method: 'DELETE', path: '/groups/:id/labels', auth: 'user', scope: group(canAdminGroupLabels), params: LEGACY_KEY, constraints: LEGACY_ONE,
+    handler: (ctx): Reply => {
+      const l = findLabel(ctx.state, [{ groupId: ctx.group.id }], legacyKey(ctx.params));
       if (!l) throw labelNotFound();
       ctx.update(remove(l));
       return noContent();

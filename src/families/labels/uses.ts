@@ -16,6 +16,8 @@ export interface LabelUse {
   counts?(state: State, label: Label): Partial<LabelCounts>;
   /** Takes a label that is being deleted off every record that carries it. */
   unlabel(draft: Draft<State>, label: Label): void;
+  /** Puts `to` where `from` is, on every record that carries `from` (a promoted label's merge). */
+  relabel?(draft: Draft<State>, from: Label, to: Label): void;
 }
 
 const USES: LabelUse[] = [];
@@ -35,4 +37,9 @@ export function labelCounts(state: State, label: Label): LabelCounts {
 /** Takes a label off everything that carries it. */
 export function unlabelAll(draft: Draft<State>, label: Label): void {
   for (const use of USES) use.unlabel(draft, label);
+}
+
+/** Moves everything that carries `from` to `to`. */
+export function relabelAll(draft: Draft<State>, from: Label, to: Label): void {
+  for (const use of USES) use.relabel?.(draft, from, to);
 }

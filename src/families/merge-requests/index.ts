@@ -1,7 +1,9 @@
 // Merge requests between branches of a project's repository: the lists, create, edit, delete
 // and merge, approvals, commits and diffs, time tracking, what a push does to them (refresh)
 // and the push options git hands over (post-receive), and the quick actions of their notes.
-import { tget, tvalues } from '../../store/table.js';
+import { pvalues, tget, tvalues } from '../../store/table.js';
+import { registerLabelUse } from '../labels/index.js';
+import { registerMilestoneUse } from '../milestones/index.js';
 import { defineFamily, type Family } from '../define.js';
 import { registerAdvertisedRefs } from '../repositories/index.js';
 import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
@@ -56,3 +58,22 @@ export type { MergeRequest } from './records.js';
 export type { MergeRequestTarget } from './kind.js';
 export type { FixtureMergeRequest, FixtureMergeRequestsPart } from './seed.js';
 export { readableMergeRequest } from './rules.js';
+export { canReadMergeRequests } from './rules.js';
+export { mergeRequestBasic, type MergeRequestView } from './entity.js';
+
+// A promoted label's merge moves the merge requests that carry the project label to the group's.
+registerLabelUse({
+  unlabel: () => {},
+  relabel(draft, from, to) {
+    if (from.projectId === null) return;
+    for (const mr of pvalues((draft as unknown as MergeRequestsSlice).mergeRequests, from.projectId)) {
+      if (mr.labelIds.includes(from.id)) mr.labelIds = [...mr.labelIds.filter((id: number) => id !== from.id && id !== to.id), to.id];
+    }
+  },
+});
+
+registerMilestoneUse({
+  move(draft, projectId, from, to) {
+    for (const mr of pvalues((draft as unknown as MergeRequestsSlice).mergeRequests, projectId)) if (mr.milestoneId !== null && from.has(mr.milestoneId)) mr.milestoneId = to;
+  },
+});

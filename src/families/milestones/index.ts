@@ -41,3 +41,4 @@ export type { Milestone } from './records.js';
 export type { FixtureMilestone } from './seed.js';
 export { canReadProjectMilestones, castDate, findMilestone, orderByDatesAndTitle, ownMilestones, projectGroup, projectMilestoneScope } from './rules.js';
 export { milestoneEntity } from './entity.js';
+export { registerMilestoneUse, type MilestoneUse } from './uses.js';

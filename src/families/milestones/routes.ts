@@ -12,6 +12,9 @@ import { recordNotFound } from '../../core/errors.js';
 import { arr, bool, datetime, int, str, type Constraint } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
 import { group, project, route, type Context } from '../define.js';
+import { forbidden } from '../../core/errors.js';
+import { tget } from '../../store/table.js';
+import { promoteMilestone } from './promote.js';
 import type { State } from '../world.js';
 
 const LIST_PARAMS = {
@@ -146,6 +149,19 @@ export const milestoneRoutes = [
     handler: (ctx): Reply => {
       const m = create(ctx, { groupId: ctx.group.id }, groupTitleOwners(ctx.state, ctx.group), ctx.params);
       return created(milestoneEntity(ctx.state, m, ctx, ctx.now()));
+    },
+  }),
+  route({
+    // authorize! :admin_milestone on the project, then on its group (none: refused as well).
+    method: 'POST', path: '/projects/:id/milestones/:milestone_id/promote', auth: 'user', scope: project(canAdminProjectMilestones),
+    params: { milestone_id: int().required() },
+    handler: (ctx): Reply => {
+      const ns = tget(ctx.state.namespaces, ctx.project.namespaceId);
+      if (!ns || ns.kind !== 'group' || !canAdminGroupMilestones(ctx.state, ctx.user, ns, ctx.now())) throw forbidden();
+      const m = findMilestone(ctx.state, { projectId: ctx.project.id }, ctx.params.milestone_id);
+      if (!m) throw recordNotFound();
+      ctx.update(promoteMilestone(ctx.state, m, ns, ctx.now()));
+      return json(200);
     },
   }),
 ];

@@ -58,3 +58,4 @@ export const wikis: Family<WikisSlice> = defineFamily({
 export type { WikiPage, WikiFormat } from './records.js';
 export type { FixtureWikiPage, FixtureWikisPart } from './seed.js';
 export { canReadProjectWiki, findPage, listPages } from './rules.js';
+export { renderPage } from './entity.js';
