@@ -32,7 +32,7 @@ const ADD_PARAMS = {
 };
 const ADD_CONSTRAINTS: Constraint[] = [
   { kind: 'mutually_exclusive', names: ['user_id', 'username'] },
-  { kind: 'at_least_one_of', names: ['user_id', 'username'] },
+  { kind: 'at_least_one_of', names: ['user_id', 'username'], missing: 'user_id' },
 ];
 const EDIT_PARAMS = { access_level: int().required(), expires_at: datetime().nullable(), member_role_id: int() };
 const REMOVE_PARAMS = { skip_subresources: bool().default(false), unassign_issuables: bool().default(false) };

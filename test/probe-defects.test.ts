@@ -1,0 +1,131 @@
+// What a hostile probe found, each reproduced through `emulator.handle`: numbers beyond a
+// date's range, nulls where GitLab expects a value, durations no column holds, and long
+// adversarial text (answered correctly; how fast is bench/probe-scans.ts's to say).
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { apiCall, seededWorld } from './support/world.js';
+
+const fixture: Fixture = {
+  users: [
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api', 'sudo'] }] },
+    { username: 'dev', tokens: [{ token: 'dev-token' }] },
+    { username: 'out', tokens: [{ token: 'out-token' }] },
+  ],
+  groups: [{ path: 'acme', visibility: 'public', members: [{ user: 'dev', access_level: 'developer' }] }],
+  projects: [{
+    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root',
+    repository: { files: { 'a.txt': 'a\n' }, branches: { fix: 'main', long: 'main', url: 'main' } },
+    issues: [{ title: 'One' }],
+    merge_requests: [{ title: 'MR', source_branch: 'fix' }],
+  }],
+};
+
+const world = seededWorld(fixture, '2030-01-01T00:00:00Z');
+const P = '/projects/acme%2Fapp';
+const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl probe@example.com';
+
+async function call(method: string, path: string, json?: unknown, token = 'root-token') {
+  const res = await apiCall(world(), path, { method, token, json });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? null : JSON.parse(text) };
+}
+
+/** The request fails with `status`, and the world is as it was. */
+async function refused(status: number, method: string, path: string, json: unknown) {
+  const before = world().state;
+  const res = await call(method, path, json);
+  expect(res.status, `${method} ${path} ${String(JSON.stringify(json)).slice(0, 80)}`).toBe(status);
+  expect(world().state).toBe(before);
+  return res.body;
+}
+
+describe('numbers beyond a date’s range', () => {
+  it('are a 400 on an issue’s created_at, a member’s and an SSH key’s expires_at', async () => {
+    for (const n of [9007199254740992, 1e308, -1e308, 8.64e15 + 1]) {
+      expect(await refused(400, 'POST', `${P}/issues`, { title: 'x', created_at: n })).toEqual({ error: 'created_at is invalid' });
+      expect(await refused(400, 'POST', `${P}/members`, { user_id: 3, access_level: 30, expires_at: n })).toEqual({ error: 'expires_at is invalid' });
+      expect(await refused(400, 'POST', '/user/keys', { title: 'k', key: KEY, expires_at: n })).toEqual({ error: 'expires_at is invalid' });
+      expect(await refused(400, 'GET', `${P}/issues?created_after=${n}`, undefined)).toMatchObject({ error: expect.stringMatching(/created_after is invalid/) });
+    }
+  });
+
+  it('a date within the range is still read', async () => {
+    expect((await call('POST', `${P}/issues`, { title: 'x', created_at: '2029-06-01T00:00:00Z' })).body.created_at).toBe('2029-06-01T00:00:00.000Z');
+  });
+});
+
+describe('nulls where a value is expected', () => {
+  it('a member added with a null user_id or username is the missing user_id, as the spec words it', async () => {
+    const missing = { message: '400 Bad request - "user_id" not given' };
+    expect(await refused(400, 'POST', `${P}/members`, { user_id: null, access_level: 30 })).toEqual(missing);
+    expect(await refused(400, 'POST', '/groups/acme/members', { username: null, access_level: 30 })).toEqual(missing);
+    expect(await refused(400, 'POST', '/groups/acme/members', { user_id: null, username: null, access_level: 30 })).toEqual(missing);
+  });
+
+  it('a snippet with null content is refused as one with no content', async () => {
+    expect(await refused(400, 'POST', '/snippets', { title: 't', file_name: 'a', content: null })).toEqual({
+      error: 'files, content are missing, exactly one parameter must be provided',
+    });
+    expect(await refused(400, 'POST', `${P}/snippets`, { title: 't', file_name: 'a', content: null, visibility: 'private' })).toMatchObject({ error: expect.any(String) });
+  });
+});
+
+describe('durations no column holds', () => {
+  const huge = `${'9'.repeat(400)}w`;
+  const estimateError = { message: '400 Bad request - Time estimate must have a valid format and be greater than or equal to zero.' };
+
+  it('an overflowing time estimate is refused, on issues and merge requests', async () => {
+    expect(await refused(400, 'POST', `${P}/issues/1/time_estimate`, { duration: huge })).toEqual(estimateError);
+    expect(await refused(400, 'POST', `${P}/merge_requests/1/time_estimate`, { duration: huge })).toEqual(estimateError);
+    expect(await refused(400, 'POST', `${P}/issues/1/time_estimate`, { duration: '2147483648s' })).toEqual(estimateError);
+    expect((await call('POST', `${P}/issues/1/time_estimate`, { duration: '2147483647s' })).status).toBe(200);
+  });
+
+  it('overflowing spent time is refused', async () => {
+    expect((await refused(400, 'POST', `${P}/issues/1/add_spent_time`, { duration: huge }))).toEqual({ message: { time_spent: ["can't be blank"] } });
+  });
+
+  it('`/estimate` with an overflowing duration changes nothing, and nothing renders Infinity', async () => {
+    const note = await call('POST', `${P}/issues/1/notes`, { body: `/estimate ${huge}` });
+    expect(JSON.stringify(note.body)).not.toMatch(/Infinity/);
+    const stats = await call('GET', `${P}/issues/1/time_stats`);
+    expect(stats.body).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+  });
+});
+
+describe('long adversarial text', () => {
+  const related = async (iid: number) => (await call('GET', `${P}/issues/${iid}/related_merge_requests`)).body.map((m: { iid: number }) => m.iid);
+
+  it('a reference after 64k path segments is still found, and a run no reference ends is none', async () => {
+    const res = await call('POST', `${P}/merge_requests`, { title: 'm', source_branch: 'long', target_branch: 'main', description: `${'a'.repeat(65536)} ${'a/'.repeat(65536)} Closes #1` });
+    expect(res.status).toBe(201);
+    expect(await related(1)).toContain(res.body.iid);
+    const issue = await call('POST', `${P}/issues`, { title: 'q', description: `${'x/'.repeat(65536)}#1 ${'_'.repeat(65536)}` });
+    expect(issue.status).toBe(201);
+    const notes = (await call('GET', `${P}/issues/1/notes`)).body.map((n: { body: string }) => n.body);
+    expect(notes).toContain(`mentioned in merge request !${res.body.iid}`);
+  });
+
+  it('an issue URL after a long run of URL-like text is read as GitLab reads it', async () => {
+    const text = `${'http://x/-/issues/'.repeat(3000)} ${'https://'.repeat(3000)} Fixes https://gitlab.example.com/acme/app/-/issues/1`;
+    const res = await call('POST', `${P}/merge_requests`, { title: 'm', source_branch: 'url', target_branch: 'main', description: text });
+    expect(res.status).toBe(201);
+    expect(await related(1)).toContain(res.body.iid);
+    const bad = await call('POST', `${P}/merge_requests/${res.body.iid}/notes`, { body: 'see http://[/-/issues/1 and http://a b/-/issues/1' });
+    expect(bad.status).toBe(201);
+  });
+
+  it('a commit message of 64k blanks before its text keeps its text', async () => {
+    const message = `${' '.repeat(65536)}x\n\n${'\n'.repeat(65536)}Signed-off-by: A <a@example.com>`;
+    const res = await call('POST', `${P}/repository/commits`, { branch: 'main', commit_message: message, actions: [{ action: 'create', file_path: 'n.txt', content: 'x' }] });
+    expect(res.status).toBe(201);
+    expect(res.body.title).toMatch(/^ +x$/);
+    expect(res.body.trailers).toEqual({ 'Signed-off-by': 'A <a@example.com>' });
+  });
+
+  it('a wiki page whose front matter holds 64k newlines keeps its content', async () => {
+    const res = await call('POST', `${P}/wikis`, { title: 'w', content: `---\ntitle: |\n  a${'\n'.repeat(65536)}b\n---\nbody` });
+    expect(res.status).toBe(201);
+    expect(res.body.content).toContain('body');
+  });
+});
