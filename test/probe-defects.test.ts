@@ -129,3 +129,26 @@ describe('long adversarial text', () => {
     expect(res.body.content).toContain('body');
   });
 });
+
+describe('rotated tokens', () => {
+  it('expire a week after rotation by default, and stop working on the clock', async () => {
+    const made = await call('POST', '/users/2/personal_access_tokens', { name: 'ci', scopes: ['api'] });
+    expect(made.body.expires_at).toBe('2031-01-01'); // require_personal_access_token_expiry: 365 days
+    const rotated = await apiCall(world(), '/personal_access_tokens/self/rotate', { method: 'POST', token: made.body.token });
+    const fresh = await rotated.json();
+    expect([rotated.status, fresh.expires_at]).toEqual([200, '2030-01-08']);
+    expect((await apiCall(world(), '/user', { token: fresh.token })).status).toBe(200);
+    world().clock.advance('8d');
+    expect((await apiCall(world(), '/user', { token: fresh.token })).status).toBe(401);
+  });
+
+  it('an impersonation token rotates itself into an impersonation token, as GitLab’s request spec has it', async () => {
+    const made = await call('POST', '/users/2/impersonation_tokens', { name: 'support', scopes: ['api'] });
+    const rotated = await apiCall(world(), '/personal_access_tokens/self/rotate', { method: 'POST', token: made.body.token });
+    const fresh = await rotated.json();
+    expect([rotated.status, fresh.expires_at]).toEqual([200, '2030-01-08']);
+    expect((await apiCall(world(), '/user', { token: made.body.token })).status).toBe(401);
+    const listed = (await call('GET', '/users/2/impersonation_tokens?state=active')).body;
+    expect(listed.map((t: { id: number; impersonation: boolean }) => [t.id, t.impersonation])).toEqual([[fresh.id, true]]);
+  });
+});

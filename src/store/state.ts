@@ -232,7 +232,7 @@ export function defaultSettings(): Settings {
   return {
     impersonation_enabled: true,
     runner_registration_restricted: false,
-    require_personal_access_token_expiry: false,
+    require_personal_access_token_expiry: true,
     max_personal_access_token_lifetime: null,
     default_project_visibility: 'private',
     default_group_visibility: 'private',
