@@ -23,6 +23,7 @@ import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
 import { REPOSITORY_STORAGE } from './rules.js';
 import { REPOSITORIES_GIT } from './git.js';
+import { protectNewDefaultBranch } from './default-branch.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -54,6 +55,7 @@ export const repositories: Family<RepositoriesSlice> = defineFamily({
   handle: repositoriesMembers,
   provides: { objectStorage: REPOSITORY_STORAGE },
   git: REPOSITORIES_GIT,
+  on: { push: protectNewDefaultBranch },
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);
