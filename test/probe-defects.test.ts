@@ -152,3 +152,16 @@ describe('rotated tokens', () => {
     expect(listed.map((t: { id: number; impersonation: boolean }) => [t.id, t.impersonation])).toEqual([[fresh.id, true]]);
   });
 });
+
+describe('hidden variables', () => {
+  it('take a PUT without value (no client can read theirs back), while others still need one', async () => {
+    const made = await call('POST', `${P}/variables`, { key: 'SECRET', value: 'secret_value', masked_and_hidden: true });
+    expect(made.status).toBe(201);
+    const res = await call('PUT', `${P}/variables/SECRET`, { description: 'new_description' });
+    expect(res).toMatchObject({ status: 200, body: { key: 'SECRET', value: null, description: 'new_description', hidden: true } });
+    await call('POST', `${P}/variables`, { key: 'PLAIN', value: 'v' });
+    expect(await refused(400, 'PUT', `${P}/variables/PLAIN`, { description: 'd' })).toEqual({ message: '400 Bad request - "value" not given' });
+    await call('POST', '/groups/acme/variables', { key: 'G', value: 'secret_value', masked_and_hidden: true });
+    expect((await call('PUT', '/groups/acme/variables/G', { description: 'd' })).status).toBe(200);
+  });
+});
