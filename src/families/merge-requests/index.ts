@@ -45,4 +45,5 @@ export type { MergeRequestsSlice } from './store.js';
 export type { MergeRequest } from './records.js';
 export type { MergeRequestTarget } from './kind.js';
 export type { FixtureMergeRequest, FixtureMergeRequestsPart } from './seed.js';
-export { readableMergeRequest } from './rules.js';
+export { canReadMergeRequests, readableMergeRequest } from './rules.js';
+export { mergeRequestBasic } from './entity.js';

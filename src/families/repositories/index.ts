@@ -24,6 +24,7 @@ import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
 import { REPOSITORY_STORAGE } from './rules.js';
 import { REPOSITORIES_GIT } from './git.js';
 import { protectNewDefaultBranch } from './default-branch.js';
+import { snapshotRoutes } from './snapshot-route.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -56,6 +57,7 @@ export const repositories: Family<RepositoriesSlice> = defineFamily({
   provides: { objectStorage: REPOSITORY_STORAGE },
   git: REPOSITORIES_GIT,
   on: { push: protectNewDefaultBranch },
+  routes: snapshotRoutes,
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);
