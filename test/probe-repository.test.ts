@@ -61,3 +61,26 @@ describe('GET /projects/:id/repository/commits/:sha/merge_requests', () => {
     expect((await call(`${P}/repository/commits/${onFix}/merge_requests`, 'gus-token')).status).toBe(404);
   });
 });
+
+describe('a commit’s discussions', () => {
+  it('are started, listed, replied to, edited and deleted as python-gitlab’s test does', async () => {
+    const main = world().git('acme/app').refs().branches.main!;
+    const base = `${P}/repository/commits/${main}/discussions`;
+    const started = await call(base, 'dev-token', { method: 'POST', json: { body: 'Discussion body' } });
+    expect(started.status).toBe(201);
+    const d = await started.json();
+    expect(d).toMatchObject({ individual_note: false, notes: [{ body: 'Discussion body', type: 'DiscussionNote', noteable_type: 'Commit', noteable_id: null }] });
+    expect((await (await call(base, 'dev-token')).json()).map((x: { id: string }) => x.id)).toEqual([d.id]);
+    const reply = await (await call(`${base}/${d.id}/notes`, 'dev-token', { method: 'POST', json: { body: 'first note' } })).json();
+    expect((await (await call(`${base}/${d.id}/notes/${reply.id}`, 'dev-token')).json()).body).toBe('first note');
+    expect((await (await call(`${base}/${d.id}/notes/${reply.id}`, 'dev-token', { method: 'PUT', json: { body: 'updated body' } })).json()).body).toBe('updated body');
+    expect((await (await call(`${base}/${d.id}`, 'dev-token')).json()).notes.map((n: { body: string }) => n.body)).toEqual(['Discussion body', 'updated body']);
+    expect((await call(`${base}/${d.id}/notes/${reply.id}`, 'dev-token', { method: 'DELETE' })).status).toBe(204);
+    // The commit's comments are the same notes.
+    expect((await (await call(`${P}/repository/commits/${main}/comments`, 'dev-token')).json()).map((c: { note: string }) => c.note)).toEqual(['Discussion body']);
+    // A short sha or a branch names the same commit; an unknown one is 404, and so is a project the caller cannot see.
+    expect((await (await call(`${P}/repository/commits/main/discussions`, 'dev-token')).json())).toHaveLength(1);
+    expect(await (await call(`${P}/repository/commits/${'0'.repeat(40)}/discussions`, 'dev-token')).json()).toEqual({ message: '404 Commit Not Found' });
+    expect((await call(base, 'gus-token')).status).toBe(404);
+  });
+});
