@@ -68,6 +68,8 @@ export interface User {
   websiteUrl: string;
   publicEmail: string | null;
   privateProfile: boolean;
+  /** An uploaded avatar: the blob in the users' avatar store and its file name; absent: Gravatar's. */
+  avatar?: { oid: string; filename: string };
   projectsLimit: number;
   canCreateGroup: boolean;
   twoFactorEnabled: boolean;
