@@ -165,3 +165,16 @@ describe('hidden variables', () => {
     expect((await call('PUT', '/groups/acme/variables/G', { description: 'd' })).status).toBe(200);
   });
 });
+
+describe('what the spec states and the emulator had from GitLab’s code', () => {
+  it('an issue’s discussion_locked is a boolean', async () => {
+    expect((await call('GET', `${P}/issues/1`)).body.discussion_locked).toBe(false);
+    expect((await call('PUT', `${P}/issues/1`, { discussion_locked: true })).body.discussion_locked).toBe(true);
+  });
+
+  it('internal overrides confidential on note create, an explicit internal: false too', async () => {
+    expect((await call('POST', `${P}/issues/1/notes`, { body: 'a', confidential: true, internal: false })).body.internal).toBe(false);
+    expect((await call('POST', `${P}/issues/1/notes`, { body: 'b', confidential: true })).body.internal).toBe(true);
+    expect((await call('POST', `${P}/issues/1/notes`, { body: 'c', confidential: false, internal: true })).body.internal).toBe(true);
+  });
+});

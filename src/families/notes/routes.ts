@@ -154,7 +154,8 @@ function routesFor(kind: NoteableKind, base: string) {
         if (!canCreateNote(ctx.state, user, n, ctx.now())) throw forbidden();
         const p = ctx.params;
         const at = p.created_at === undefined || kind === 'epics' || !canBackdateNote(ctx.state, user, n, ctx.now()) ? undefined : parseDateTime(p.created_at);
-        const input = { body: p.body, internal: (p.internal || p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
+        // `internal` overrides `confidential` (the spec), an explicit false too.
+        const input = { body: p.body, internal: (p.internal ?? p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
         const reaction = emojiReaction(ctx.state, n, user, p.body, ctx.now());
         if (reaction) return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(reaction)));
         const commands = await interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);
