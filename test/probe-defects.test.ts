@@ -178,3 +178,14 @@ describe('what the spec states and the emulator had from GitLab’s code', () =>
     expect((await call('POST', `${P}/issues/1/notes`, { body: 'c', confidential: false, internal: true })).body.internal).toBe(true);
   });
 });
+
+describe('a group wiki’s list', () => {
+  it('is paged, with the pagination headers, as the spec pages every list', async () => {
+    const e = world();
+    e.configure({ tier: 'premium' });
+    for (const title of ['A', 'B', 'C']) expect((await call('POST', '/groups/acme/wikis', { title, content: 'x' })).status).toBe(201);
+    const res = await apiCall(e, '/groups/acme/wikis?per_page=2', { token: 'root-token' });
+    expect([res.headers.get('x-total'), res.headers.get('x-total-pages'), res.headers.get('x-next-page')]).toEqual(['3', '2', '2']);
+    expect((await res.json()).map((p: { title: string }) => p.title)).toHaveLength(2);
+  });
+});
