@@ -189,3 +189,11 @@ describe('a group wiki’s list', () => {
     expect((await res.json()).map((p: { title: string }) => p.title)).toHaveLength(2);
   });
 });
+
+describe('a user created without a way to sign in', () => {
+  it('reset_password and force_random_password both false and no password is 400 can’t be blank', async () => {
+    const base = { email: 'n@example.com', username: 'newbie', name: 'New' };
+    expect(await refused(400, 'POST', '/users', { ...base, reset_password: false, force_random_password: false })).toEqual({ message: { password: ["can't be blank"] } });
+    expect((await call('POST', '/users', { ...base, reset_password: false, force_random_password: true })).status).toBe(201);
+  });
+});

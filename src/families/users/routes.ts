@@ -1,7 +1,7 @@
 // The users API (lib/api/users.rb): the list and a user for each kind of caller, the current
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
-import { grapeError, notFound } from '../../core/errors.js';
+import { grapeError, notFound, validationFailed } from '../../core/errors.js';
 import { COUNT_LIMIT, KEYSET_BY_ID, offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
@@ -176,7 +176,8 @@ export const userRoutes = [
       const admin = requireAdmin(ctx);
       checkAllOrNone(ctx.raw);
       const p = ctx.params;
-      // A password reset or a random password wins over a given password.
+      // A password reset or a random password wins over a given password; with neither, one is needed.
+      if (!p.reset_password && !p.force_random_password && (p.password === undefined || p.password === '')) throw validationFailed({ password: ["can't be blank"] });
       const password = p.reset_password || p.force_random_password ? undefined : p.password;
       const avatar = await storeAvatar(ctx, p.avatar);
       let user = ctx.update(newUser(ctx.state, { ...p, password }, admin, ctx.now()));
