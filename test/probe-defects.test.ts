@@ -197,3 +197,19 @@ describe('a user created without a way to sign in', () => {
     expect((await call('POST', '/users', { ...base, reset_password: false, force_random_password: true })).status).toBe(201);
   });
 });
+
+describe('archiving a project', () => {
+  it('POST /projects/:id/archive and /unarchive: owners only, 201 with the project; an archived one takes no pushes', async () => {
+    const archived = await call('POST', `${P}/archive`);
+    expect(archived).toMatchObject({ status: 201, body: { archived: true } });
+    const commit = { branch: 'main', commit_message: 'c', actions: [{ action: 'create', file_path: 'z.txt', content: 'z' }] };
+    expect((await call('POST', `${P}/repository/commits`, commit)).status).toBe(403);
+    expect((await call('GET', '/projects?archived=true')).body.map((p: { path: string }) => p.path)).toEqual(['app']);
+    expect((await call('POST', `${P}/unarchive`)).body.archived).toBe(false);
+    expect((await call('POST', `${P}/repository/commits`, commit)).status).toBe(201);
+    const before = world().state;
+    expect((await apiCall(world(), `${P}/archive`, { method: 'POST', token: 'dev-token' })).status).toBe(403);
+    expect((await apiCall(world(), `${P}/archive`, { method: 'POST', token: 'out-token' })).status).toBe(404);
+    expect(world().state).toBe(before);
+  });
+});
