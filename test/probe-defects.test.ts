@@ -213,3 +213,15 @@ describe('archiving a project', () => {
     expect(world().state).toBe(before);
   });
 });
+
+describe('iteration filters', () => {
+  it('iteration_id and iteration_title are mutually exclusive above the free tier, in not[...] too', async () => {
+    const e = world();
+    expect((await call('GET', `${P}/issues?iteration_id=1&iteration_title=S`)).status).toBe(200);
+    e.configure({ tier: 'premium' });
+    expect(await call('GET', `${P}/issues?iteration_id=1&iteration_title=S`)).toEqual({ status: 400, body: { error: 'iteration_id, iteration_title are mutually exclusive' } });
+    expect(await call('GET', `${P}/issues?not[iteration_id]=1&not[iteration_title]=S`)).toEqual({ status: 400, body: { error: 'not[iteration_id], not[iteration_title] are mutually exclusive' } });
+    expect((await call('GET', `${P}/issues?iteration_id=1&not[iteration_title]=S`)).status).toBe(200);
+    expect((await call('GET', '/issues?iteration_id=1&iteration_title=S')).status).toBe(400);
+  });
+});
