@@ -52,3 +52,26 @@ describe('user avatars', () => {
     expect(dev.avatar_url).toBe(`https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`);
   });
 });
+
+describe('Security::WeakPasswords', () => {
+  it('finds the parts of the name, username and email that GitLab’s own spec finds', async () => {
+    const { isWeakPassword } = await import('../src/families/users/service.js');
+    const sid = { name: 'Sid', username: 'sid', email: 'sid@1.io' };
+    for (const [password, weak] of [['1.ioABCD', true], ['sid@1.io', true], ['sid@1.ioAB', true], ['sid1ioAB', false], ['sidsidsi', false], ['ioioioio', false]] as const) {
+      expect(isWeakPassword(password, sid), password).toBe(weak);
+    }
+    const user = { name: 'Fortunate Jane-Doe', username: 'fortunate.jane', email: 'jane.doe+tag@acme.com' };
+    for (const [password, weak] of [
+      ['xxFORTUNATExx', true], ['xxjane-doexx', true], ['xxJan-Doxx', false], ['A1B2acme', true], ['xxacme.comxx', true], ['xxtagxx', false],
+      ['xxgitlabxx', true], ['my-DevOps-pw', true], [`${'x'.repeat(60)}gitlab`, false], ['zZz9!gitla', false],
+    ] as const) {
+      expect(isWeakPassword(password, user), password).toBe(weak);
+    }
+  });
+
+  it('refuses a weak password on user create with GitLab’s message', async () => {
+    const res = await apiCall(world(), '/users', { method: 'POST', token: 'root-token', json: { email: 'q@acme.com', username: 'quentin', name: 'Q', password: 'xxQuentin99' } });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toMatch(/password/);
+  });
+});
