@@ -225,3 +225,22 @@ describe('iteration filters', () => {
     expect((await call('GET', '/issues?iteration_id=1&iteration_title=S')).status).toBe(400);
   });
 });
+
+describe('unassign_issuables on member removal', () => {
+  it('takes the user off the issues and merge requests of the source’s projects, and only when asked', async () => {
+    await call('PUT', `${P}/issues/1`, { assignee_ids: [2] });
+    await call('PUT', `${P}/merge_requests/1`, { assignee_ids: [2] });
+    const assignees = async () => [
+      (await call('GET', `${P}/issues/1`)).body.assignees.map((u: { username: string }) => u.username),
+      (await call('GET', `${P}/merge_requests/1`)).body.assignees.map((u: { username: string }) => u.username),
+    ];
+    expect(await assignees()).toEqual([['dev'], ['dev']]);
+    const snap = world().snapshot();
+    expect((await call('DELETE', '/groups/acme/members/2')).status).toBe(204);
+    expect(await assignees()).toEqual([['dev'], ['dev']]);
+    world().restore(snap);
+    expect((await call('DELETE', '/groups/acme/members/2?unassign_issuables=true')).status).toBe(204);
+    expect(await assignees()).toEqual([[], []]);
+    expect((await call('GET', `${P}/issues?assignee_id=2`)).body).toEqual([]);
+  });
+});

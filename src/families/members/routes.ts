@@ -16,7 +16,7 @@ import { memberEntity, type MemberView } from './entity.js';
 import { memberExists } from './errors.js';
 import {
   canAdminMembers, canReadGroupMembers, checkEdit, checkGrant, checkRemove, directMember, directMemberOr404, directMembers, effectiveFor,
-  effectiveList, memberProblem, putMember, removeMember, validateMember, type MemberInput, type Source,
+  effectiveList, memberProblem, putMember, removeMember, unassignIssuables, validateMember, type MemberInput, type Source,
 } from './rules.js';
 
 const ids = () => arr(int(), { commaSeparated: true });
@@ -235,8 +235,8 @@ function routesFor(kind: 'projects' | 'groups') {
         const member: Member = directMemberOr404(ctx.state, source, ctx.params.user_id, now);
         checkUnmodifiedSince(ctx, member.updatedAt ?? member.createdAt);
         checkRemove(ctx.state, ctx.user!, source, member, now);
-        // `unassign_issuables`: nothing in this world is assigned to anyone yet.
         ctx.update(removeMember(source, member.userId, ctx.params.skip_subresources));
+        if (ctx.params.unassign_issuables) ctx.update(unassignIssuables(source, member.userId));
         return noContent();
       },
     }),
