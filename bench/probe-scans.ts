@@ -18,6 +18,7 @@ const CASES: [string, string, string, (t: string) => unknown][] = [
   ['issue description, path segments before a reference', 'POST', `${P}/issues`, (t) => ({ title: 'q', description: `${t.replace(/./g, (c, i) => (i % 2 ? '/' : 'a'))}#1` })],
   ['issue description, URL-like runs', 'POST', `${P}/issues`, (t) => ({ title: 'q', description: `${'http://x/-/issues/'.repeat(t.length / 18)} #1` })],
   ['note with quick actions and code fences', 'POST', `${P}/issues/1/notes`, (t) => ({ body: '```\n/close\n'.repeat(t.length / 11) })],
+  ['/spend with unclosed time categories', 'POST', `${P}/issues/1/notes`, (t) => ({ body: `/spend 1h ${'[timecategory:'.repeat(t.length / 14)}` })],
   ['commit message, blanks before text', 'POST', `${P}/repository/commits`, (t) => ({ branch: 'main', commit_message: `${' '.repeat(t.length)}x`, actions: [{ action: 'create', file_path: 'n.txt', content: 'x' }] })],
   ['wiki front matter, newlines', 'POST', `${P}/wikis`, (t) => ({ title: 'w', content: `---\ntitle: |\n  a${'\n'.repeat(t.length)}b\n---\nbody` })],
 ];

@@ -41,7 +41,7 @@ const HUGE = [9007199254740992, 1e308, -1e308, 8.64e15 + 1, 2147483648, -2147483
 const HUGE_TEXT = ['9'.repeat(400), `${'9'.repeat(400)}w`, '1e308', '-1e308', '9007199254740993', '99999-12-31', '+275760-09-13T00:00:00Z', `${'9'.repeat(40)}s`];
 
 /** Runs that backtracking expressions rescan from every position, and references after them. */
-const UNITS = ['a', 'a/', '_', '.', '-', '1', ' ', '\n', '\t', '@', '@a', '~', '%', '!', '#', '&', '`', '*', '[', '](', '<', ':', 'http://', 'https://a', '/-/issues/', '\n/', '```\n', '>>>\n', '- [ ] ', 'closes ', 'a#', '/estimate 1\n'];
+const UNITS = ['a', 'a/', '_', '.', '-', '1', ' ', '\n', '\t', '@', '@a', '~', '%', '!', '#', '&', '`', '*', '[', '](', '<', ':', 'http://', 'https://a', '/-/issues/', '\n/', '```\n', '>>>\n', '- [ ] ', 'closes ', 'a#', '/estimate 1\n', '[timecategory:'];
 const TAILS = ['', '#1', ' x', '\n', ' Closes #1', '\n/close', 'x@a.b'];
 const longText = fc.tuple(fc.constantFrom(...UNITS), fc.constantFrom(...TAILS), fc.integer({ min: 1000, max: 20_000 })).map(([u, t, n]) => u.repeat(Math.ceil(n / u.length)) + t);
 
