@@ -81,6 +81,15 @@ describe('default_branch_protection', () => {
     await expect(createEmulator({ fixture: fixture({ default_branch_protection: 7 }) })).rejects.toThrow(/default_branch_protection/);
     const e = await createEmulator({ fixture: fixture({ default_branch_protection: 0 }) });
     expect((await call(e, 'GET', '/application/settings', 'root-token')).body.default_branch_protection).toBe(0);
+    // A group inherits it, with its defaults spelled out.
+    expect((await call(e, 'GET', '/groups/acme', 'mai-token')).body).toMatchObject({
+      default_branch_protection: 0,
+      default_branch_protection_defaults: { allowed_to_push: [{ access_level: 30 }], allow_force_push: true, allowed_to_merge: [{ access_level: 30 }], developer_can_initial_push: false },
+    });
+    const full = await createEmulator({ fixture: fixture() });
+    expect((await call(full, 'GET', '/groups/acme', 'mai-token')).body.default_branch_protection_defaults).toEqual({
+      allowed_to_push: [{ access_level: 40 }], allow_force_push: false, allowed_to_merge: [{ access_level: 40 }], developer_can_initial_push: false,
+    });
   });
 });
 

@@ -10,6 +10,7 @@ export * from './multi-service.js';
 export * from './change-service.js';
 export * from './protections.js';
 export * from './post-push.js';
+export { defaultBranchProtection } from './default-branch.js';
 export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
