@@ -22,7 +22,7 @@ const FIXTURE: Fixture = {
         protected_branches: { main: { push_access_level: 'maintainer' } },
       },
     }),
-    { namespace: 'acme', path: 'empty', creator: 'root', visibility: 'private', members: [{ user: 'dev', access_level: 'developer' }] },
+    { namespace: 'acme', path: 'empty', creator: 'root', visibility: 'private', members: [{ user: 'dev', access_level: 'maintainer' }] }, // the first push to an empty repository needs a maintainer at GitLab's default branch protection (2)
     { namespace: 'acme', path: 'other', creator: 'root', visibility: 'public' },
   ],
 };

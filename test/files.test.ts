@@ -24,7 +24,7 @@ const FIXTURE: Fixture = {
       },
     }),
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', repository: { files: { 'index.html': '<p>hi</p>\n' } } },
-    { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }] },
+    { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: [{ user: 'dev', access_level: 'maintainer' }] }, // the first push to an empty repository needs a maintainer at GitLab's default branch protection (2)
   ],
 };
 

@@ -41,7 +41,8 @@ const fixture: Fixture = {
       },
     },
     { namespace: 'acme', path: 'site', visibility: 'public', creator: 'root', members: TEAM_MEMBERS, repository: { files: { 'index.html': '<h1>Site</h1>\n' } } },
-    { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: TEAM_MEMBERS },
+    // dev's first push to an empty repository needs a maintainer at GitLab's default branch protection (2).
+    { namespace: 'acme', path: 'empty', visibility: 'private', creator: 'root', members: TEAM_MEMBERS.map((m) => (m.user === 'dev' ? { ...m, access_level: 'maintainer' as const } : m)) },
     {
       namespace: 'acme',
       path: 'guarded',

@@ -45,7 +45,7 @@ const FIXTURE: Fixture = {
         tags: { 'v1.0': 'main', 'v0.9': { ref: 'main~1', message: 'Annotated\n' } },
       },
     },
-    { namespace: 'acme', path: 'empty', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }] },
+    { namespace: 'acme', path: 'empty', creator: 'root', members: [{ user: 'dev', access_level: 'maintainer' }] }, // the first push to an empty repository needs a maintainer at GitLab's default branch protection (2)
   ],
 };
 

@@ -219,7 +219,7 @@ describe('POST, PUT and DELETE /projects/:id/issues', () => {
   it('creates with the next iid, creating unknown labels; never reuses a deleted iid', async () => {
     const { status, body } = await call('POST', `${APP}/issues`, 'dev-token', { title: 'New', labels: 'bug,brand-new', assignee_ids: [1] });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ iid: 6, labels: ['brand-new', 'bug'], subscribed: true, state: 'opened', confidential: false, discussion_locked: null });
+    expect(body).toMatchObject({ iid: 6, labels: ['brand-new', 'bug'], subscribed: true, state: 'opened', confidential: false, discussion_locked: false });
     const labels = (await call('GET', `${APP}/labels`, 'dev-token')).body;
     expect(labels.find((l: { name: string }) => l.name === 'brand-new')).toMatchObject({ color: '#6699cc', is_project_label: true });
     expect((await call('DELETE', `${APP}/issues/6`, 'owner-token')).status).toBe(204);

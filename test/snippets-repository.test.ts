@@ -220,7 +220,7 @@ describe('the entity and the neighbours', () => {
   });
 
   it('answers the user agent detail to administrators', async () => {
-    const made = await call('POST', '/snippets', 'dev-token', { title: 'UA', file_name: 'a', content: 'a' }, { 'User-Agent': 'curl/8.0', 'X-Forwarded-For': '10.1.2.3' });
+    const made = await call('POST', '/snippets', 'dev-token', { title: 'UA', visibility: 'public', file_name: 'a', content: 'a' }, { 'User-Agent': 'curl/8.0', 'X-Forwarded-For': '10.1.2.3' });
     const id = made.body.id;
     expect(await call('GET', `/snippets/${id}/user_agent_detail`, 'root-token')).toMatchObject({
       status: 200, body: { user_agent: 'curl/8.0', ip_address: '10.1.2.3', akismet_submitted: false },
@@ -228,11 +228,26 @@ describe('the entity and the neighbours', () => {
     expect((await call('GET', `/snippets/${id}/user_agent_detail`, 'dev-token')).status).toBe(403);
     expect((await call('GET', `/snippets/${id}/user_agent_detail`)).status).toBe(401);
     expect(await call('GET', '/snippets/999/user_agent_detail', 'root-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    const p = await make([{ file_path: 'a', content: 'a' }]);
+    const p = (await call('POST', `${APP}/snippets`, 'dev-token', { title: 'T', visibility: 'public', files: [{ file_path: 'a', content: 'a' }] }, { 'User-Agent': 'curl/8.0' })).body;
     expect((await call('GET', `${APP}/snippets/${p.id}/user_agent_detail`, 'root-token')).status).toBe(200);
     expect((await call('GET', `/projects/${idOf(world(), 'acme/app')}/snippets/${id}/user_agent_detail`, 'root-token')).status).toBe(404);
     const seeded = (await call('GET', `${APP}/snippets`, 'root-token')).body.find((x: { title: string }) => x.title === 'Seeded one');
     expect(await call('GET', `/snippets/${seeded.id}/user_agent_detail`, 'root-token')).toMatchObject({ status: 404, body: { message: '404 UserAgentDetail Not Found' } });
+  });
+
+  it('records it only where GitLab checks for spam: a public snippet made, made public, or given new content', async () => {
+    const ua = { 'User-Agent': 'curl/8.0', 'X-Forwarded-For': '10.1.2.3' };
+    const detail = async (id: number) => (await call('GET', `/snippets/${id}/user_agent_detail`, 'root-token')).status;
+    const priv = await make([{ file_path: 'a', content: 'a' }]);
+    expect(await detail(priv.id)).toBe(404);
+    await call('PUT', `${APP}/snippets/${priv.id}`, 'dev-token', { description: 'still private' }, ua);
+    expect(await detail(priv.id)).toBe(404);
+    await call('PUT', `${APP}/snippets/${priv.id}`, 'dev-token', { visibility: 'public' }, ua);
+    expect(await detail(priv.id)).toBe(200);
+    const internal = (await call('POST', '/snippets', 'dev-token', { title: 'I', visibility: 'internal', file_name: 'a', content: 'a' }, ua)).body;
+    expect(await detail(internal.id)).toBe(404);
+    const bare = (await call('POST', '/snippets', 'dev-token', { title: 'B', visibility: 'public', file_name: 'a', content: 'a' }, { 'User-Agent': '' })).body;
+    expect(await detail(bare.id)).toBe(404);
   });
 
   it('pages public and all snippets off their tables as the filtered lists page them', async () => {

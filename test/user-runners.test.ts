@@ -47,7 +47,7 @@ describe('POST /user/runners', () => {
     const project = (await call('GET', '/projects/acme%2Fapp', 'alice-token')).body.id;
     expect((await call('POST', '/user/runners', 'alice-token', { runner_type: 'project_type', project_id: project })).status).toBe(201);
     expect(await call('POST', '/user/runners', 'alice-token', { runner_type: 'project_type', project_id: 9999 })).toMatchObject({ status: 400, body: { message: '400 Bad request - Missing/invalid scope' } });
-    expect(await call('POST', '/user/runners', 'alice-token', { runner_type: 'group_type' })).toMatchObject({ status: 400, body: { error: 'group_id is missing' } });
+    expect(await call('POST', '/user/runners', 'alice-token', { runner_type: 'group_type' })).toMatchObject({ status: 400, body: { message: '400 Bad request - "group_id" not given' } });
     expect((await call('POST', '/user/runners', 'alice-token', { runner_type: 'shared' })).status).toBe(400);
   });
 

@@ -66,10 +66,14 @@ export const API_ROUTES = ROUTES.filter((r) => (r.surface ?? 'api') === 'api');
 export const WEB_ROUTES = ROUTES.filter((r) => r.surface === 'web');
 export const SCIM_ROUTES = ROUTES.filter((r) => r.surface === 'scim');
 
+/** A release as GitLab names one: `17.11.2`, `18.0.0-pre`, `16.11.1-ee`. */
+const GITLAB_RELEASE = /^\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]{1,32})?$/;
+
 /** The core's part of a fixture: the instance. */
 const INSTANCE = object({
   tier: opt(oneOf('free', 'premium', 'ultimate')),
   offering: opt(oneOf('self-managed', 'hosted')),
+  version: opt(str),
   settings: opt(
     object({
       impersonation_enabled: opt(bool),
@@ -79,6 +83,7 @@ const INSTANCE = object({
       default_project_visibility: opt(oneOf('private', 'internal', 'public')),
       default_group_visibility: opt(oneOf('private', 'internal', 'public')),
       user_defaults_to_private_profile: opt(bool),
+      default_branch_protection: opt(oneOf(0, 1, 2, 3, 4)),
       offset_pagination_limit: opt(num),
       rate_limits: opt(recordOf(object({ limit: num, period_seconds: num }))),
     }),
@@ -152,8 +157,10 @@ const SEED_ORDER: readonly Family[] = (() => {
 export async function seedWorld(base: State, fixture: Fixture, now: number, git: ObjectDatabase): Promise<{ state: State; handles: SeedHandles }> {
   let state = base;
   if (fixture.instance) {
-    const { tier, offering, settings } = fixture.instance;
+    const { tier, offering, settings, version } = fixture.instance;
+    if (version !== undefined && !GITLAB_RELEASE.test(version)) throw new FixtureError(`instance.version must be a GitLab release such as 17.11.2, not '${version}'`);
     state = produce(state, (draft) => {
+      if (version !== undefined) draft.instance.version = version;
       if (tier) draft.instance.tier = tier;
       if (offering) draft.instance.offering = offering;
       if (settings) Object.assign(draft.instance.settings, settings);

@@ -36,7 +36,7 @@ export type FixtureProject = Plain<FixtureProjectParts>;
 
 /** A world as data: what `emulator.seed` and the CLI's `--fixture` take. */
 export type Fixture = {
-  instance?: { tier?: Tier; offering?: Offering; settings?: Partial<Settings> };
+  instance?: { tier?: Tier; offering?: Offering; settings?: Partial<Settings>; version?: string };
   users?: FixtureUser[];
   groups?: FixtureGroup[];
   projects?: FixtureProject[];

@@ -40,7 +40,7 @@ function funcLine(older: readonly string[], before: number): string {
   for (let k = before; k >= 0; k--) {
     const l = older[k]!;
     if (/^[A-Za-z_$]/.test(l)) {
-      let text = l.replace(/\s+$/, '');
+      let text = l.trimEnd();
       const bytes = new TextEncoder().encode(text);
       if (bytes.length > 80) text = new TextDecoder().decode(bytes.slice(0, 80)).replace(/\uFFFD$/, '');
       return ` ${text}`;

@@ -96,7 +96,7 @@ export class PushObjects {
       } catch {
         return { commit: null, message };
       }
-      if (i === 0) message = tag.message.replace(/\s+$/, '');
+      if (i === 0) message = tag.message.trimEnd();
       oid = tag.object;
     }
     return { commit: null, message };

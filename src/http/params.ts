@@ -95,9 +95,12 @@ export function parseBoolean(raw: unknown): boolean | undefined | Invalid {
 
 export const bool = () => new Param<boolean>(parseBoolean);
 
+/** The times a Date can hold (ECMA-262's time range): a number outside them is no time. */
+const MAX_TIME = 8.64e15;
+
 /** ISO 8601; without a zone the time is UTC, as Rails reads it. Yields epoch milliseconds. */
 export function parseDateTime(raw: unknown): number | undefined | Invalid {
-  if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
+  if (typeof raw === 'number') return Number.isFinite(raw) && Math.abs(raw) <= MAX_TIME ? raw : INVALID;
   if (typeof raw !== 'string') return INVALID;
   const t = raw.trim();
   if (t === '') return undefined;
@@ -206,6 +209,8 @@ export interface Constraint {
   kind: 'at_least_one_of' | 'exactly_one_of' | 'mutually_exclusive';
   names: string[];
   message?: string;
+  /** None of them given is the spec's missing attribute, naming this one (`"user_id" not given`). */
+  missing?: string;
 }
 
 /** Coerces `raw` by `spec`; returns the typed values or the 400 GitLab would answer. */
@@ -218,8 +223,11 @@ export function parseParams<S extends ParamSpec>(
   const value = coerceAll(spec, raw, issues) as Parsed<S>;
   const missing = issues.find((i) => i.missing);
   if (missing) return { ok: false, error: missingAttribute(missing.name) };
+  // A JSON null of a parameter that reads null as absent is not given, for the constraints too.
+  const isGiven = (n: string) => raw[n] !== undefined && !(raw[n] === null && (spec[n]?.options.onNull ?? 'absent') === 'absent');
   for (const c of constraints) {
-    const given = c.names.filter((n) => raw[n] !== undefined);
+    const given = c.names.filter(isGiven);
+    if (c.missing && given.length === 0) return { ok: false, error: missingAttribute(c.missing) };
     const list = c.names.join(', ');
     if (c.kind === 'at_least_one_of' && given.length === 0)
       issues.push({ name: list, text: c.message ?? 'are missing, at least one parameter must be provided' });

@@ -27,6 +27,8 @@ export interface Settings {
   default_project_visibility: Visibility;
   default_group_visibility: Visibility;
   user_defaults_to_private_profile: boolean;
+  /** How a new project's default branch is protected on its first push (Gitlab::Access::BranchProtection: 0 none to 4). */
+  default_branch_protection: number;
   offset_pagination_limit: number;
   /** Keyed by a route's rate-limit name (`notes_create`) or by `METHOD /path/pattern`. */
   rate_limits: Record<string, RateLimit>;
@@ -36,6 +38,8 @@ export interface Instance {
   tier: Tier;
   offering: Offering;
   settings: Settings;
+  /** The GitLab release `/version` and `/metadata` report (`16.11.2`); absent: the one the emulator imitates. */
+  version?: string;
 }
 
 export type UserState = 'active' | 'blocked' | 'deactivated' | 'banned' | 'blocked_pending_approval';
@@ -64,6 +68,8 @@ export interface User {
   websiteUrl: string;
   publicEmail: string | null;
   privateProfile: boolean;
+  /** An uploaded avatar: the blob in the users' avatar store and its file name; absent: Gravatar's. */
+  avatar?: { oid: string; filename: string };
   projectsLimit: number;
   canCreateGroup: boolean;
   twoFactorEnabled: boolean;
@@ -232,11 +238,12 @@ export function defaultSettings(): Settings {
   return {
     impersonation_enabled: true,
     runner_registration_restricted: false,
-    require_personal_access_token_expiry: false,
+    require_personal_access_token_expiry: true,
     max_personal_access_token_lifetime: null,
     default_project_visibility: 'private',
     default_group_visibility: 'private',
     user_defaults_to_private_profile: false,
+    default_branch_protection: 2,
     offset_pagination_limit: 50_000,
     rate_limits: {},
   };

@@ -23,6 +23,7 @@ const SETTINGS: { [K in keyof Settings]-?: Check } = {
   default_project_visibility: VISIBILITY,
   default_group_visibility: VISIBILITY,
   user_defaults_to_private_profile: bool,
+  default_branch_protection: int(0, 4, 'a level of branch protection from 0 to 4'),
   offset_pagination_limit: int(1),
   rate_limits: mapOf(fields({ limit: int(1), period_seconds: int(1) }, ['limit', 'period_seconds'])),
 };

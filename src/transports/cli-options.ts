@@ -19,6 +19,9 @@ flags of serve:
                     the default world is ultimate)
   --offering O      self-managed or hosted (default: the fixture's; the default world is
                     self-managed)
+  --gitlab-version V
+                    the GitLab release /version and /metadata report, such as 17.11.2
+                    (default: the fixture's instance.version, else the imitated one)
   --base-url URL    the external URL the emulator renders in web_url and links
                     (default: the origin each request used)
   --control-token TOKEN
@@ -43,6 +46,7 @@ export interface ServeOptions {
   fixture?: string;
   tier?: Tier;
   offering?: Offering;
+  gitlabVersion?: string;
   baseUrl?: string;
   controlToken?: string;
   log: boolean;
@@ -50,9 +54,9 @@ export interface ServeOptions {
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions } | { kind: 'error'; message: string };
 
-type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'base-url' | 'control-token' | 'log' | 'help' | 'version';
+type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'log' | 'help' | 'version';
 
-const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'base-url', 'control-token'];
+const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token'];
 const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version'];
 const SHORT: Record<string, FlagName> = { h: 'help', v: 'version' };
 const COMMANDS = ['serve', 'help', 'version'];
@@ -149,6 +153,10 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
   if (offering !== undefined && !OFFERINGS.includes(offering as Offering)) {
     return error(`--offering must be one of ${OFFERINGS.join(', ')}, not '${offering}'${hintOf(offering, OFFERINGS)}`);
   }
+  const gitlabVersion = str('gitlab-version');
+  if (gitlabVersion !== undefined && !/^\d{1,3}\.\d{1,3}\.\d{1,3}(?:-[0-9A-Za-z.]{1,32})?$/.test(gitlabVersion)) {
+    return error(`--gitlab-version must be a GitLab release such as 17.11.2, not '${gitlabVersion}'`);
+  }
   const fixture = str('fixture') ?? (env.GITLAB_EMULATOR_FIXTURE || undefined);
   return {
     kind: 'serve',
@@ -158,6 +166,7 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
       ...(fixture !== undefined ? { fixture } : {}),
       ...(tier !== undefined ? { tier: tier as Tier } : {}),
       ...(offering !== undefined ? { offering: offering as Offering } : {}),
+      ...(gitlabVersion !== undefined ? { gitlabVersion } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(controlToken !== undefined ? { controlToken } : {}),
       log: values.get('log') !== false,

@@ -49,11 +49,13 @@ async function serve(options: ServeOptions): Promise<void> {
       die(`fixture ${options.fixture} is not valid JSON${where}: ${(e as Error).message}`, 1);
     }
   }
-  if (options.tier || options.offering) {
+  if (options.tier || options.offering || options.gitlabVersion) {
     // A fixture that is not an object stays as it is, for seeding to refuse it by name.
     const given = fixture;
-    if (typeof given === 'object' && given !== null && !Array.isArray(given))
-      fixture = { ...given, instance: { ...given.instance, ...(options.tier ? { tier: options.tier } : {}), ...(options.offering ? { offering: options.offering } : {}) } };
+    if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
+      const { tier, offering, gitlabVersion: version } = options;
+      fixture = { ...given, instance: { ...given.instance, ...(tier ? { tier } : {}), ...(offering ? { offering } : {}), ...(version ? { version } : {}) } };
+    }
   }
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
   // The log is written in batches, off the requests' path; whatever waits is written on exit.
@@ -86,7 +88,7 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stdout.write(`listening on ${server.url}\n`);
   const token = adminToken(emulator);
   process.stdout.write(token ? `admin token: ${token}\n` : 'admin token: none (the fixture gives no administrator a token)\n');
-  process.stdout.write(`instance: ${tier}, ${offering}\n`);
+  process.stdout.write(`instance: ${tier}, ${offering}${emulator.state.instance.version ? `, GitLab ${emulator.state.instance.version}` : ''}\n`);
   const stop = () => {
     log.flush();
     void server.close().then(() => process.exit(0));

@@ -1,6 +1,7 @@
 // CI/CD variables of projects (lib/api/ci/variables.rb), groups (lib/api/ci/group_variables.rb)
 // and the instance (lib/api/admin/ci/variables.rb). Every route authenticates first, so an
 // anonymous caller is 401 even for a project it could not see.
+import { missingAttribute } from '../../core/errors.js';
 import { bool, hash, str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
 import { offsetHeaders, pageRequest, type PageInput } from '../../http/pagination.js';
@@ -23,7 +24,8 @@ const ATTRIBUTES = {
   description: str().nullable(),
 };
 const CREATE = { key: str().required(), value: str().required(), masked_and_hidden: bool(), ...ATTRIBUTES };
-const UPDATE = { ...KEY, value: str().required(), ...ATTRIBUTES, ...FILTER };
+/** `value` is required (the spec), except of a hidden variable, whose value no client can read back to resend. */
+const UPDATE = { ...KEY, value: str(), ...ATTRIBUTES, ...FILTER };
 const { environment_scope: _scope, ...INSTANCE_ATTRIBUTES } = ATTRIBUTES;
 const INSTANCE_CREATE = { key: str().required(), value: str().required(), ...INSTANCE_ATTRIBUTES };
 const INSTANCE_UPDATE = { ...KEY, value: str(), ...INSTANCE_ATTRIBUTES };
@@ -51,6 +53,7 @@ const create = (ctx: Context<unknown>, owner: VariableOwner, input: VariableInpu
 
 function update(ctx: Context<unknown>, owner: VariableOwner, p: VariableInput & { key: string; filter?: { environment_scope?: string } }): Reply {
   const existing = findVariable(ctx.state, owner, p.key, p.filter);
+  if (p.value === undefined && owner.kind !== 'instance' && !existing.hidden) throw missingAttribute('value');
   const { key: _key, filter: _filter, ...input } = p;
   return json(variableEntity(ctx.update(updateVariable(ctx.state, owner, existing, input)), owner.kind));
 }

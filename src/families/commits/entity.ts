@@ -23,7 +23,7 @@ export interface Trailers {
 /** Trailers (`Signed-off-by: ...`) of the message's last paragraph, as `git interpret-trailers` finds them. */
 export function parseTrailers(message: string): Trailers {
   const out: Trailers = { trailers: {}, extended_trailers: {} };
-  const paragraphs = message.replace(/\s+$/, '').split(/\n[ \t]*\n/);
+  const paragraphs = message.trimEnd().split(/\n[ \t]*\n/);
   if (paragraphs.length < 2) return out;
   const pairs: [string, string][] = [];
   for (const line of paragraphs[paragraphs.length - 1]!.split('\n')) {

@@ -7,6 +7,21 @@ import { fullName } from '../namespaces/index.js';
 import { iso } from '../../render/time.js';
 import type { UrlBase } from '../users/index.js';
 import { avatarUrl } from '../avatars/index.js';
+import { defaultBranchProtection } from '../repositories/index.js';
+
+/** The instance's `default_branch_protection`, which a group inherits, and its defaults as Gitlab::Access::BranchProtection spells them. */
+function branchProtectionOf(level: number) {
+  const p = defaultBranchProtection(level);
+  return {
+    default_branch_protection: level,
+    default_branch_protection_defaults: {
+      allowed_to_push: [{ access_level: p?.pushAccessLevel ?? 30 }],
+      allow_force_push: p === null,
+      allowed_to_merge: [{ access_level: p?.mergeAccessLevel ?? 30 }],
+      developer_can_initial_push: level === 4,
+    },
+  };
+}
 
 export function groupEntity(state: State, g: Namespace, u: UrlBase) {
   return {
@@ -31,13 +46,7 @@ export function groupEntity(state: State, g: Namespace, u: UrlBase) {
     math_rendering_limits_enabled: true,
     lock_math_rendering_limits_enabled: false,
     default_branch: null,
-    default_branch_protection: 2,
-    default_branch_protection_defaults: {
-      allowed_to_push: [{ access_level: 40 }],
-      allow_force_push: false,
-      allowed_to_merge: [{ access_level: 40 }],
-      developer_can_initial_push: false,
-    },
+    ...branchProtectionOf(state.instance.settings.default_branch_protection),
     avatar_url: avatarUrl(state, u.webBase, 'group', g.id),
     request_access_enabled: g.requestAccessEnabled,
     full_name: fullName(state, g),

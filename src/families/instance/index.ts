@@ -4,5 +4,5 @@ import { instanceRoutes } from './routes.js';
 
 export const instance: Family = defineFamily({ name: 'instance', routes: instanceRoutes });
 
-export { GITLAB_VERSION, metadata } from './metadata.js';
+export { GITLAB_VERSION, gitlabVersion, metadata } from './metadata.js';
 export { applicationSettings } from './settings.js';

@@ -9,11 +9,17 @@ export const GITLAB_REVISION = 'emulator';
 
 export const isEnterprise = (instance: Instance) => instance.tier !== 'free';
 
+/** The release the instance reports (a fixture's `instance.version`, else the imitated one), `-ee` above the free tier. */
+export function gitlabVersion(instance: Instance): string {
+  const release = (instance.version ?? GITLAB_VERSION).replace(/-ee$/, '');
+  return isEnterprise(instance) ? `${release}-ee` : release;
+}
+
 /** The metadata GraphQL query's answer, which /metadata and /version send. */
 export function metadata(instance: Instance) {
   const ee = isEnterprise(instance);
   return {
-    version: ee ? `${GITLAB_VERSION}-ee` : GITLAB_VERSION,
+    version: gitlabVersion(instance),
     revision: GITLAB_REVISION,
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
     enterprise: ee,

@@ -13,7 +13,7 @@ export function applicationSettings(instance: Instance, hooks: { allowLocalWebHo
     gravatar_enabled: true,
     sign_in_text: null,
     home_page_url: null,
-    default_branch_protection: 2,
+    default_branch_protection: s.default_branch_protection,
     restricted_visibility_levels: [],
     max_attachment_size: 100,
     max_import_size: 0,

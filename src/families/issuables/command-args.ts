@@ -63,7 +63,34 @@ export function extractUsers(state: State, me: User, arg: string): { users: User
 }
 
 const SPEND_DATE = /(\d{2,4}[/\-.]\d{1,2}[/\-.]\d{1,2})/;
-const SPEND_CATEGORY = /\[timecategory:(.*)\]/;
+const CATEGORY_TAG = '[timecategory:';
+
+/**
+ * The matches of GitLab's `/\[timecategory:(.*)\]/` (greedy, `.` stopping at a line's end), in
+ * one pass: on each line, from the first tag to the line's last `]`. The expression retries
+ * from every tag that no `]` follows, which is quadratic in them.
+ */
+function categorySpans(text: string): { start: number; end: number; name: string }[] {
+  const spans: { start: number; end: number; name: string }[] = [];
+  let offset = 0;
+  for (const line of text.split(/[\n\r\u2028\u2029]/)) {
+    const i = line.indexOf(CATEGORY_TAG);
+    const j = line.lastIndexOf(']');
+    if (i >= 0 && j >= i + CATEGORY_TAG.length) spans.push({ start: offset + i, end: offset + j + 1, name: line.slice(i + CATEGORY_TAG.length, j) });
+    offset += line.length + 1;
+  }
+  return spans;
+}
+
+const withoutSpans = (text: string, spans: readonly { start: number; end: number }[]) => {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += text.slice(at, s.start);
+    at = s.end;
+  }
+  return out + text.slice(at);
+};
 
 /**
  * SpendTimeAndDateSeparator: the time, a date anywhere in the argument (`2024-01-02`,
@@ -78,8 +105,9 @@ export function parseSpend(arg: string, now: number): { seconds: number; date: s
     date = castDateLike(`${y.length === 2 ? `20${y}` : y.padStart(4, '0')}-${mo}-${da}`);
     if (date === null || date > today(now)) return null;
   }
-  const seconds = parseDuration(arg.replace(new RegExp(SPEND_DATE, 'g'), '').replace(new RegExp(SPEND_CATEGORY, 'g'), ''));
-  return seconds === null ? null : { seconds, date, category: SPEND_CATEGORY.exec(arg)?.[1] ?? null };
+  const undated = arg.replace(new RegExp(SPEND_DATE, 'g'), '');
+  const seconds = parseDuration(withoutSpans(undated, categorySpans(undated)));
+  return seconds === null ? null : { seconds, date, category: categorySpans(arg)[0]?.name ?? null };
 }
 
 /** `find_milestones(container, state: 'active').any?`. */

@@ -8,6 +8,8 @@ const DAY = 8 * HOUR;
 const WEEK = 5 * DAY;
 const MONTH = 4 * WEEK;
 const YEAR = 31_557_600;
+/** The largest duration GitLab's columns hold (time_estimate and time_spent are int4): a longer one is refused. */
+export const MAX_DURATION = 2_147_483_647;
 
 const UNITS: ReadonlyMap<string, number> = new Map([
   ...['s', 'sec', 'secs', 'second', 'seconds'].map((w) => [w, 1] as const),
@@ -24,7 +26,8 @@ const CHRONO = [1, MINUTE, HOUR, DAY, MONTH, YEAR];
 
 /**
  * TimeTrackingFormatter.parse: seconds, or null for what reads as nothing (and for 0 unless
- * `keepZero`). Unknown words are dropped, as the formatter runs with exceptions off.
+ * `keepZero`). Unknown words are dropped, as the formatter runs with exceptions off. A duration
+ * no int4 column holds (`9999…w`) is refused as one that cannot be read.
  */
 export function parseDuration(input: string, keepZero = false): number | null {
   let text = input.trim().toLowerCase();
@@ -40,7 +43,7 @@ export function parseDuration(input: string, keepZero = false): number | null {
   } else {
     seconds = fromWords(text);
   }
-  if (seconds === null) return null;
+  if (seconds === null || !(Math.abs(seconds) <= MAX_DURATION)) return null;
   seconds = Math.round(seconds);
   if (seconds === 0 && !keepZero) return null;
   return sign * seconds;

@@ -95,7 +95,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     downvotes: downvotes(state, issue.id),
     due_date: issue.dueDate,
     confidential: issue.confidential,
-    discussion_locked: issue.discussionLocked,
+    discussion_locked: issue.discussionLocked ?? false, // the spec: a boolean (GitLab renders its column's null)
     issue_type: issue.issueType,
     web_url: `${projectWebUrl(state, project, v)}/-/issues/${issue.iid}`,
     time_stats: timeStats(issue),

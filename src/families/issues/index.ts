@@ -37,10 +37,9 @@ export type { IssuesSlice } from './store.js';
 export type { Issue } from './records.js';
 export type { IssueTarget } from './kind.js';
 export type { FixtureIssue, FixtureIssuesPart } from './seed.js';
-export { issueById, issueByIid, milestoneIssueStats, putIssue } from './store.js';
+export { issueById, issueByIid, milestoneIssueStats, projectIssues, putIssue } from './store.js';
 export { canReadIssues, issueVisible, readableIssue, seesConfidential } from './finder.js';
 export {
   crossReference, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type IssueRef, type NamingMergeRequest,
 } from './references.js';
 export { issueEntity, type IssueView } from './entity.js';
-export { projectIssues } from './store.js';

@@ -15,7 +15,64 @@ import { issueByIid } from './store.js';
 const KEYWORD = String.raw`\b(?:[Cc]los(?:e[sd]?|ing)|[Ff]ix(?:e[sd]|ing)?|[Rr]esolv(?:e[sd]?|ing)|[Ii]mplement(?:s|ed|ing)?)`;
 const REF = String.raw`(?:https?:\/\/[^\s#]+?\/-\/issues\/\d+|[\w.\/-]*#\d+)`;
 const CLOSING = new RegExp(`${KEYWORD}:? +((?:(?:issues? +)?${REF}(?: *,? +and +| *,? *)?)+)`, 'g');
-const ANY_REF = new RegExp(REF, 'g');
+
+const isPathChar = (c: number) =>
+  (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 47 || c === 45; // [\w./-]
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const ISSUES = '/-/issues/';
+
+/**
+ * The matches of REF in a text, left to right, as `text.matchAll(new RegExp(REF, 'g'))` finds
+ * them, in one pass: the regex retries from every position of a long run of path characters
+ * that no `#n` ends (quadratic), this looks each position's answer up in tables built backwards.
+ */
+export function scanIssueRefs(text: string): string[] {
+  const n = text.length;
+  // runEnd[i]: where the run of path characters from i ends; stop[i]: the next blank or `#`;
+  // issuesAt[i]: the next `/-/issues/<digit>` (n + 1 when none).
+  const runEnd = new Int32Array(n + 1);
+  const stop = new Int32Array(n + 1);
+  const issuesAt = new Int32Array(n + 2);
+  runEnd[n] = n;
+  stop[n] = n;
+  issuesAt[n] = n + 1;
+  issuesAt[n + 1] = n + 1;
+  for (let i = n - 1; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    runEnd[i] = isPathChar(c) ? runEnd[i + 1]! : i;
+    stop[i] = c === 35 || /\s/.test(text[i]!) ? i : stop[i + 1]!;
+    issuesAt[i] = c === 47 && text.startsWith(ISSUES, i) && isDigit(text.charCodeAt(i + ISSUES.length)) ? i : issuesAt[i + 1]!;
+  }
+  const digitsEnd = (from: number) => {
+    let j = from;
+    while (j < n && isDigit(text.charCodeAt(j))) j++;
+    return j;
+  };
+  const refs: string[] = [];
+  let i = 0;
+  while (i < n) {
+    let end = -1;
+    // https?:\/\/[^\s#]+?\/-\/issues\/\d+ : the first `/-/issues/n` after at least one character, before any blank or `#`.
+    const scheme = text.startsWith('http://', i) ? 7 : text.startsWith('https://', i) ? 8 : 0;
+    if (scheme) {
+      const from = i + scheme;
+      const at = from < n ? issuesAt[from + 1]! : n + 1;
+      if (at <= n && stop[from]! >= at) end = digitsEnd(at + ISSUES.length);
+    }
+    // [\w.\/-]*#\d+ : the run from here, then `#` and digits.
+    if (end < 0) {
+      const r = runEnd[i]!;
+      if (text.charCodeAt(r) === 35 && isDigit(text.charCodeAt(r + 1))) end = digitsEnd(r + 1);
+    }
+    if (end < 0) {
+      i++;
+      continue;
+    }
+    refs.push(text.slice(i, end));
+    i = end;
+  }
+  return refs;
+}
 
 export interface IssueRef {
   projectId: number;
@@ -24,13 +81,20 @@ export interface IssueRef {
 
 /** An issue reference (`#3`, `app#3`, `group/app#3`, an issue URL) from a project, resolved. */
 function resolveRef(state: State, from: Project, ref: string): IssueRef | null {
-  const url = /\/([^\s]+?)\/-\/issues\/(\d+)$/.exec(ref);
   let path: string;
   let iid: number;
-  if (url && ref.startsWith('http')) {
-    const u = new URL(ref);
-    path = u.pathname.replace(/^\//, '').replace(/\/-\/issues\/\d+$/, '');
-    iid = Number(url[2]);
+  // An issue URL (a match of REF that starts with its scheme ends with `/-/issues/<iid>`).
+  if (/^https?:\/\//.test(ref)) {
+    const issues = ref.lastIndexOf(ISSUES);
+    let u: URL;
+    try {
+      u = new URL(ref);
+    } catch {
+      return null;
+    }
+    path = u.pathname.replace(/^\//, '');
+    path = path.slice(0, Math.max(0, path.lastIndexOf(ISSUES)));
+    iid = Number(ref.slice(issues + ISSUES.length));
   } else {
     const at = ref.lastIndexOf('#');
     path = ref.slice(0, at);
@@ -51,16 +115,16 @@ export function issueReferences(state: State, from: Project, text: string): { cl
   const key = (r: IssueRef) => `${r.projectId}#${r.iid}`;
   const seen = new Set<string>();
   for (const m of text.matchAll(CLOSING)) {
-    for (const r of m[1]!.matchAll(ANY_REF)) {
-      const ref = resolveRef(state, from, r[0]);
+    for (const r of scanIssueRefs(m[1]!)) {
+      const ref = resolveRef(state, from, r);
       if (ref && !seen.has(key(ref))) {
         seen.add(key(ref));
         closes.push(ref);
       }
     }
   }
-  for (const r of text.matchAll(ANY_REF)) {
-    const ref = resolveRef(state, from, r[0]);
+  for (const r of scanIssueRefs(text)) {
+    const ref = resolveRef(state, from, r);
     if (ref && !seen.has(key(ref))) {
       seen.add(key(ref));
       mentions.push(ref);

@@ -93,6 +93,9 @@ const TIER_FILTERS: [string, (v: string) => boolean][] = [
 function checkTierFilters(ctx: Context<unknown>, p: ListParams): void {
   if (ctx.state.instance.tier === 'free') return;
   const not = (p.not ?? {}) as Record<string, unknown>;
+  // EE's `mutually_exclusive :iteration_id, :iteration_title`, at the top and inside `not`.
+  if (p.iteration_id !== undefined && p.iteration_title !== undefined) throw grapeError(400, 'iteration_id, iteration_title are mutually exclusive');
+  if (not.iteration_id !== undefined && not.iteration_title !== undefined) throw grapeError(400, 'not[iteration_id], not[iteration_title] are mutually exclusive');
   for (const [name, ok] of TIER_FILTERS) {
     if (typeof p[name] === 'string' && !ok(p[name])) throw grapeError(400, `${name} does not have a valid value`);
     if (typeof not[name] === 'string' && !ok(not[name] as string)) throw grapeError(400, `not[${name}] does not have a valid value`);

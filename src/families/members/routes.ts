@@ -16,7 +16,7 @@ import { memberEntity, type MemberView } from './entity.js';
 import { memberExists } from './errors.js';
 import {
   canAdminMembers, canReadGroupMembers, checkEdit, checkGrant, checkRemove, directMember, directMemberOr404, directMembers, effectiveFor,
-  effectiveList, memberProblem, putMember, removeMember, validateMember, type MemberInput, type Source,
+  effectiveList, memberProblem, putMember, removeMember, unassignIssuables, validateMember, type MemberInput, type Source,
 } from './rules.js';
 
 const ids = () => arr(int(), { commaSeparated: true });
@@ -32,7 +32,7 @@ const ADD_PARAMS = {
 };
 const ADD_CONSTRAINTS: Constraint[] = [
   { kind: 'mutually_exclusive', names: ['user_id', 'username'] },
-  { kind: 'at_least_one_of', names: ['user_id', 'username'] },
+  { kind: 'at_least_one_of', names: ['user_id', 'username'], missing: 'user_id' },
 ];
 const EDIT_PARAMS = { access_level: int().required(), expires_at: datetime().nullable(), member_role_id: int() };
 const REMOVE_PARAMS = { skip_subresources: bool().default(false), unassign_issuables: bool().default(false) };
@@ -235,8 +235,8 @@ function routesFor(kind: 'projects' | 'groups') {
         const member: Member = directMemberOr404(ctx.state, source, ctx.params.user_id, now);
         checkUnmodifiedSince(ctx, member.updatedAt ?? member.createdAt);
         checkRemove(ctx.state, ctx.user!, source, member, now);
-        // `unassign_issuables`: nothing in this world is assigned to anyone yet.
         ctx.update(removeMember(source, member.userId, ctx.params.skip_subresources));
+        if (ctx.params.unassign_issuables) ctx.update(unassignIssuables(source, member.userId));
         return noContent();
       },
     }),

@@ -8,7 +8,8 @@ import {
   membershipOf, membersInOrder, membersOf, removeMembership, setMembership, sourceRef, sourcesOfUser, type SourceRef,
 } from '../../store/members.js';
 import { ACCESS, type Member, type MemberState, type Namespace, type Project, type User } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { pset, tget, tvalues } from '../../store/table.js';
+import { projectIssues, putIssue } from '../issues/index.js';
 import { plain, type Change } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
@@ -236,6 +237,29 @@ export function removeMember(source: Source, userId: number, skipSubresources: b
     if (kindOf(source) !== 'group' || skipSubresources) return;
     for (const ref of Array.from(sourcesOfUser(state, userId))) {
       if (isBelow(state, ref, source as Namespace)) removed(ref);
+    }
+  };
+}
+
+/**
+ * Members::UnassignIssuablesService (`unassign_issuables=true` on removal): the user leaves the
+ * assignees of every issue and merge request in the source's projects (a group's: all of its
+ * hierarchy's), as GitLab deletes those rows, without touching the issuables otherwise.
+ */
+export function unassignIssuables(source: Source, userId: number): Change<void> {
+  return (draft) => {
+    const state = draft as State;
+    const projectIds = kindOf(source) === 'project'
+      ? [source.id]
+      : [...tvalues(state.projects)].filter((p) => isWithin(state, p.namespaceId, source.id)).map((p) => p.id);
+    for (const projectId of projectIds) {
+      for (const issue of [...projectIssues(state, projectId)]) {
+        if (issue.assigneeIds.includes(userId)) putIssue(draft, { ...plain(issue), assigneeIds: issue.assigneeIds.filter((id) => id !== userId) });
+      }
+      const mrs = tget(state.mergeRequests, projectId);
+      for (const mr of mrs ? [...tvalues(mrs)] : []) {
+        if (mr.assigneeIds.includes(userId)) pset(draft.mergeRequests, projectId, mr.iid, { ...plain(mr), assigneeIds: mr.assigneeIds.filter((id) => id !== userId) });
+      }
     }
   };
 }

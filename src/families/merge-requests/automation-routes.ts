@@ -1,16 +1,15 @@
 // What a merge request does besides its edits (lib/api/merge_requests.rb, lib/api/commits.rb):
-// cancel an auto-merge, rebase, the merge ref, its changes, the issues it closes, and the merge
-// requests a commit belongs to.
-import { messageError, notAllowed, notFound, unauthorized, forbidden } from '../../core/errors.js';
-import { commitsBetween } from '../../git/merge-base.js';
+// cancel an auto-merge, rebase, the merge ref, its changes and the issues it closes
+// (the merge requests a commit belongs to are the commits family's).
+import { messageError, notAllowed, unauthorized, forbidden } from '../../core/errors.js';
 import { treeDiffs } from '../../git/patch.js';
-import { bool, int, str } from '../../http/params.js';
+import { bool, int } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
 import { tget, tvalues } from '../../store/table.js';
 import { diffEntity, withHeaders } from '../commits/index.js';
 import { project, route } from '../define.js';
 import { issueByIid, issueEntity, issueVisible, seesConfidential, type Issue } from '../issues/index.js';
-import { canPushToBranch, objectsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { canPushToBranch, objectsOf } from '../repositories/index.js';
 import { cancelAutoMerge } from './auto-merge.js';
 import { mergeRequestBasic } from './entity.js';
 import { canMerge, closingRefs } from './merge.js';
@@ -78,25 +77,6 @@ export const automationRoutes = [
       });
       const v = { state: ctx.state, viewer: ctx.user, now, webBase: ctx.webBase, context: { kind: 'project' as const, id: ctx.project.id } };
       return json(ctx.paginate(issues).map((i) => issueEntity(v, i)));
-    },
-  }),
-  route({
-    method: 'GET', path: '/projects/:id/repository/commits/:sha/merge_requests', cacheable: true, paginated: true, scope: project(canReadMergeRequests),
-    params: { sha: str().required(), state: str() },
-    handler: async (ctx): Promise<Reply> => {
-      const repo = objectsOf(ctx, ctx.project);
-      const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), ctx.params.sha);
-      if (!sha) throw notFound('Commit');
-      // MergeRequest.by_related_commit_sha: its diff's commits, its merge commit; newest first.
-      const table = tget(ctx.state.mergeRequests, ctx.project.id);
-      const all = table ? [...tvalues(table)] : [];
-      const found: MergeRequest[] = [];
-      for (const mr of all.sort((a, b) => b.id - a.id)) {
-        if (ctx.params.state !== undefined && mr.state !== ctx.params.state) continue;
-        if (mr.mergeCommitSha === sha || mr.sha === sha || (await commitsBetween(repo, mr.baseSha, mr.sha)).includes(sha)) found.push(mr);
-      }
-      const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, projectId: ctx.project.id };
-      return json(ctx.paginate(found).map((mr) => mergeRequestBasic(v, mr)));
     },
   }),
 ];

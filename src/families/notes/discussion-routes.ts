@@ -13,10 +13,11 @@ import { checkDiffPosition, type PositionInput } from './diff-position.js';
 import { bodyBlank, cannotReply, discussionNotFound } from './errors.js';
 import { discussionEntity } from './entity.js';
 import { canBackdateNote, canCreateNote, canResolve, noteReadable, repliesToNotesAlone, type Noteable, type NoteableKind } from './noteables.js';
-import { interpret, NOTEABLE_PATHS, noteableAccess, oneNoteRoutes, render } from './routes.js';
+import { interpret, NOTEABLE_PATHS, noteableAccess, noteableIdParam, oneNoteRoutes, render } from './routes.js';
 import { createNote, resolveNotes, type NoteInput } from './rules.js';
 
 const DISCUSSION = { noteable_id: int().required(), discussion_id: str().required() };
+const discussionOf = (kind: NoteableKind) => ({ ...DISCUSSION, noteable_id: noteableIdParam(kind) });
 const CREATE = { body: str().required(), created_at: str() };
 /** A merge request thread's `position` (lib/api/discussions.rb) and the `commit_id` it is on. */
 const POSITIONED = {
@@ -63,9 +64,9 @@ function routesFor(kind: NoteableKind, base: string) {
   const path = `${base}/discussions`;
   return [
     route({
-      method: 'GET', path, auth: 'user', tier, scope, paginated: true, cacheable: true, params: { noteable_id: int().required() },
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      method: 'GET', path, auth: 'user', tier, scope, paginated: true, cacheable: true, params: { noteable_id: noteableIdParam(kind) },
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         // Discussions are paged, then what the caller may not read leaves them (and an empty one the page).
         const page = ctx.paginate(discussionList(ctx.state, n.key));
         return json(page.flatMap((d) => {
@@ -75,17 +76,17 @@ function routesFor(kind: NoteableKind, base: string) {
       },
     }),
     route({
-      method: 'GET', path: `${path}/:discussion_id`, auth: 'user', tier, scope, cacheable: true, params: DISCUSSION,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      method: 'GET', path: `${path}/:discussion_id`, auth: 'user', tier, scope, cacheable: true, params: discussionOf(kind),
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         const { d, notes } = found(ctx, n);
         return json(entity(ctx, n, d, notes));
       },
     }),
     route({
-      method: 'POST', path, auth: 'user', tier, scope, params: { noteable_id: int().required(), ...CREATE, ...(kind === 'merge_requests' ? POSITIONED : {}) },
+      method: 'POST', path, auth: 'user', tier, scope, params: { noteable_id: noteableIdParam(kind), ...CREATE, ...(kind === 'merge_requests' ? POSITIONED : {}) },
       handler: async (ctx): Promise<Reply> => {
-        const n = noteable(ctx);
+        const n = await noteable(ctx);
         // A merge request thread with a `position` is on a line of its diff (DiffNote).
         const p = ctx.params as { position?: PositionInput; commit_id?: string };
         const diff = p.position && n.project
@@ -97,16 +98,16 @@ function routesFor(kind: NoteableKind, base: string) {
       },
     }),
     route({
-      method: 'GET', path: `${path}/:discussion_id/notes`, auth: 'user', tier, scope, cacheable: true, params: DISCUSSION,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      method: 'GET', path: `${path}/:discussion_id/notes`, auth: 'user', tier, scope, cacheable: true, params: discussionOf(kind),
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         return json(found(ctx, n, 'Notes').notes.map((note) => render(ctx, n, note)));
       },
     }),
     route({
-      method: 'POST', path: `${path}/:discussion_id/notes`, auth: 'user', tier, scope, params: { ...DISCUSSION, ...CREATE },
+      method: 'POST', path: `${path}/:discussion_id/notes`, auth: 'user', tier, scope, params: { ...discussionOf(kind), ...CREATE },
       handler: async (ctx): Promise<Reply> => {
-        const n = noteable(ctx);
+        const n = await noteable(ctx);
         const { d } = found(ctx, n);
         // Discussion#can_convert_to_discussion?: a system note, or a note alone where notes alone take no replies, cannot be replied to.
         if (d.individual && (d.notes[0]!.system || !repliesToNotesAlone(n))) throw cannotReply();
@@ -117,9 +118,9 @@ function routesFor(kind: NoteableKind, base: string) {
     ...oneNoteRoutes(kind, `${path}/:discussion_id/notes`, true),
     ...(kind === 'merge_requests'
       ? [route({
-        method: 'PUT', path: `${path}/:discussion_id`, auth: 'user', tier, scope, params: { ...DISCUSSION, resolved: bool().required() },
-        handler: (ctx): Reply => {
-          const n = noteable(ctx);
+        method: 'PUT', path: `${path}/:discussion_id`, auth: 'user', tier, scope, params: { ...discussionOf(kind), resolved: bool().required() },
+        handler: async (ctx): Promise<Reply> => {
+          const n = await noteable(ctx);
           const { d } = found(ctx, n);
           if (!canResolve(ctx.state, ctx.user!, n, ctx.now()) || d.individual) throw forbidden();
           ctx.update(resolveNotes(n, d.notes, ctx.user!, ctx.params.resolved, ctx.now()));
@@ -131,4 +132,7 @@ function routesFor(kind: NoteableKind, base: string) {
   ];
 }
 
-export const discussionRoutes = NOTEABLE_PATHS.flatMap(([kind, base]) => routesFor(kind, base));
+/** A commit's discussions too (lib/api/discussions.rb's `Commit`); its notes are its comments. */
+const DISCUSSION_PATHS: readonly [NoteableKind, string][] = [...NOTEABLE_PATHS, ['commits', '/projects/:id/repository/commits/:noteable_id']];
+
+export const discussionRoutes = DISCUSSION_PATHS.flatMap(([kind, base]) => routesFor(kind, base));

@@ -29,11 +29,18 @@ export interface Noteable {
   group: Namespace | null;
   /** An issue, merge request or epic: it takes quick actions and internal notes. */
   issuable: Issuable | null;
+  /** A commit's sha: its notes name it instead of a noteable id. */
+  commitId?: string;
 }
 
-export type NoteableKind = 'issues' | 'merge_requests' | 'snippets' | 'epics';
+export type NoteableKind = 'issues' | 'merge_requests' | 'snippets' | 'epics' | 'commits';
 
-export const NOTEABLE_TYPE: Record<NoteableKind, NoteableType> = { issues: 'Issue', merge_requests: 'MergeRequest', snippets: 'Snippet', epics: 'Epic' };
+export const NOTEABLE_TYPE: Record<NoteableKind, NoteableType> = { issues: 'Issue', merge_requests: 'MergeRequest', snippets: 'Snippet', epics: 'Epic', commits: 'Commit' };
+
+/** A commit of a project as the noteable of its discussions (its notes are the commit's comments too). */
+export const commitNoteable = (project: Project, sha: string): Noteable => ({
+  type: 'Commit', key: noteKey('Commit', `${project.id}:${sha}`), id: 0, iid: null, project, group: null, issuable: null, commitId: sha,
+});
 
 /** The noteable of a route, or `404 <Type> Not Found`. */
 export function findNoteable(state: State, user: User | null, kind: NoteableKind, parent: { project?: Project; group?: Namespace }, id: number, now: number): Noteable {

@@ -1,7 +1,7 @@
 // lib/api/notes.rb: the notes of issues, merge requests, project snippets and (higher tier)
 // epics, each with list, get, create, update and delete. Every route needs a signed-in caller,
 // even to read (`before { authenticate! }`).
-import { forbidden, recordNotFound } from '../../core/errors.js';
+import { forbidden, notFound, recordNotFound } from '../../core/errors.js';
 import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { bool, int, parseDateTime, str } from '../../http/params.js';
 import { created, json, noContent, type Reply } from '../../http/route.js';
@@ -10,7 +10,8 @@ import type { User } from '../../store/state.js';
 import { group, project, route, type Context } from '../define.js';
 import { noteNotReadable, notResolvable } from './errors.js';
 import { noteCommandsEntity, noteEntity } from './entity.js';
-import { canAdminNote, canBackdateNote, canCreateNote, canResolve, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
+import { canAdminNote, canBackdateNote, canCreateNote, canResolve, commitNoteable, findNoteable, noteReadable, type Noteable, type NoteableKind } from './noteables.js';
+import { canReadCode, repositoryEnabled, repoView, resolveCommit } from '../repositories/index.js';
 import { awardEmojiEntity, interpretNoteCommands, type NoteCommands } from '../issuables/index.js';
 import { createNote, destroyNote, emojiReaction, resolveNotes, updateNote, type NoteOutcome } from './rules.js';
 
@@ -23,6 +24,8 @@ const LIST_PARAMS = {
   activity_filter: str().values(['all_notes', 'only_comments', 'only_activity'] as const).default('all_notes'),
 };
 const ONE = { noteable_id: int().required(), note_id: int().required() };
+/** A commit is named by its sha (or any revision), the others by an id or iid. */
+export const noteableIdParam = (kind: NoteableKind) => (kind === 'commits' ? str().required() : int().required());
 const CREATE_PARAMS = {
   noteable_id: int().required(), body: str().required(), confidential: bool(), internal: bool(), created_at: str(), merge_request_diff_head_sha: str(),
 };
@@ -60,9 +63,14 @@ export async function interpret(ctx: Context<unknown>, n: Noteable, user: User, 
 export function noteableAccess(kind: NoteableKind) {
   const parent = (ctx: Context<unknown>) => (kind === 'epics' ? { group: ctx.group } : { project: ctx.project });
   return {
-    scope: kind === 'epics' ? group() : project(),
+    scope: kind === 'epics' ? group() : kind === 'commits' ? project(repositoryEnabled, canReadCode) : project(),
     tier: kind === 'epics' ? ('premium' as const) : undefined,
-    noteable: (ctx: Context<{ noteable_id: number }>) => findNoteable(ctx.state, ctx.user, kind, parent(ctx), ctx.params.noteable_id, ctx.now()),
+    noteable: async (ctx: Context<{ noteable_id: number | string }>): Promise<Noteable> => {
+      if (kind !== 'commits') return findNoteable(ctx.state, ctx.user, kind, parent(ctx), ctx.params.noteable_id as number, ctx.now());
+      const sha = await resolveCommit(ctx.env.git.repository(ctx.project.id), repoView(ctx.state, ctx.project), String(ctx.params.noteable_id));
+      if (!sha) throw notFound('Commit');
+      return commitNoteable(ctx.project, sha);
+    },
   };
 }
 
@@ -80,12 +88,12 @@ function existing(ctx: Context<{ note_id: number }>, n: Noteable): Note {
 export function oneNoteRoutes(kind: NoteableKind, prefix: string, inDiscussion = false) {
   const { scope, tier, noteable } = noteableAccess(kind);
   // The discussion's id is in the path only: GitLab finds the note by its own id.
-  const one = inDiscussion ? { ...ONE, discussion_id: str().required() } : ONE;
+  const one = { ...ONE, noteable_id: noteableIdParam(kind), ...(inDiscussion ? { discussion_id: str().required() } : {}) };
   return [
     route({
       method: 'GET', path: `${prefix}/:note_id`, auth: 'user', tier, scope, cacheable: true, params: one,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         const note = existing(ctx, n);
         if (!noteReadable(ctx.state, ctx.user, n, note, ctx.now())) throw noteNotReadable();
         return json(render(ctx, n, note));
@@ -97,7 +105,7 @@ export function oneNoteRoutes(kind: NoteableKind, prefix: string, inDiscussion =
       constraints: inDiscussion ? [{ kind: 'exactly_one_of', names: ['body', 'resolved'] }] : undefined,
       handler: async (ctx): Promise<Reply> => {
         const user = ctx.user!;
-        const n = noteable(ctx);
+        const n = await noteable(ctx);
         const note = existing(ctx, n);
         const p = ctx.params as { body?: string; confidential?: boolean; resolved?: boolean };
         if (p.resolved !== undefined) {
@@ -114,8 +122,8 @@ export function oneNoteRoutes(kind: NoteableKind, prefix: string, inDiscussion =
     }),
     route({
       method: 'DELETE', path: `${prefix}/:note_id`, auth: 'user', tier, scope, params: one,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         const note = existing(ctx, n);
         if (!canAdminNote(ctx.state, ctx.user!, n, note, ctx.now())) throw forbidden();
         checkUnmodifiedSince(ctx, note.updatedAt);
@@ -131,8 +139,8 @@ function routesFor(kind: NoteableKind, base: string) {
   return [
     route({
       method: 'GET', path: `${base}/notes`, auth: 'user', tier, scope, paginated: true, cacheable: true, params: LIST_PARAMS,
-      handler: (ctx): Reply => {
-        const n = noteable(ctx);
+      handler: async (ctx): Promise<Reply> => {
+        const n = await noteable(ctx);
         // Unreadable notes leave the page after paging, as GitLab's do: a page may be short.
         const page = ctx.paginate(ordered(ctx, n, ctx.params)).filter((note) => noteReadable(ctx.state, ctx.user, n, note, ctx.now()));
         return json(page.map((note) => render(ctx, n, note)));
@@ -142,11 +150,12 @@ function routesFor(kind: NoteableKind, base: string) {
       method: 'POST', path: `${base}/notes`, auth: 'user', tier, scope, rateLimit: 'notes_create', params: CREATE_PARAMS,
       handler: async (ctx): Promise<Reply> => {
         const user = ctx.user!;
-        const n = noteable(ctx);
+        const n = await noteable(ctx);
         if (!canCreateNote(ctx.state, user, n, ctx.now())) throw forbidden();
         const p = ctx.params;
         const at = p.created_at === undefined || kind === 'epics' || !canBackdateNote(ctx.state, user, n, ctx.now()) ? undefined : parseDateTime(p.created_at);
-        const input = { body: p.body, internal: (p.internal || p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
+        // `internal` overrides `confidential` (the spec), an explicit false too.
+        const input = { body: p.body, internal: (p.internal ?? p.confidential) === true, createdAt: typeof at === 'number' && at > 0 ? at : undefined };
         const reaction = emojiReaction(ctx.state, n, user, p.body, ctx.now());
         if (reaction) return created(awardEmojiEntity({ state: ctx.state, webBase: ctx.webBase }, ctx.update(reaction)));
         const commands = await interpret(ctx, n, user, p.body, p.merge_request_diff_head_sha);

@@ -71,14 +71,14 @@ export function createNote(state: State, n: Noteable, user: User, input: NoteInp
       const createdAt = input.createdAt ?? now;
       const thread = input.thread;
       note = addNote(draft as State, n.key, {
-        noteableType: n.type, noteableId: n.id, commitId: null, projectId: n.project?.id ?? null, authorId: user.id, body, system: false, internal,
+        noteableType: n.type, noteableId: n.commitId === undefined ? n.id : null, commitId: n.commitId ?? null, projectId: n.project?.id ?? null, authorId: user.id, body, system: false, internal,
         createdAt, updatedAt: createdAt,
         ...(thread ? threadFields(thread) : {}),
       });
       // Discussion#convert_to_discussion!: the note replied to is a thread's first note from now on.
       if (thread && 'reply' in thread && thread.reply.individual) putNote(draft as State, n.key, { ...thread.reply.notes[0]!, type: 'DiscussionNote' });
       if (n.issuable) touchIssuable(draft, n.issuable, now);
-      emit(draft, { kind: 'note.created', projectId: n.project?.id ?? null, noteId: note.id, noteableType: n.type, noteableId: n.id, noteableIid: n.iid });
+      emit(draft, { kind: 'note.created', projectId: n.project?.id ?? null, noteId: note.id, noteableType: n.type, noteableId: n.commitId ?? n.id, noteableIid: n.iid });
     }
     if (commands && commands.executed > 0) commands.apply?.(draft, note?.id ?? null);
     return note ? { note, commands } : { note: null, commands: commands! };

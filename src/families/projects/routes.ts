@@ -14,7 +14,7 @@ import { projectEntity, projectJson, type ProjectRendering, type ProjectView } f
 import { findProjects } from './finder.js';
 import { EDITABLE, PROJECT_LIST_PARAMS, changesFrom, type Editable } from './params.js';
 import { canAdminProject, canOwnProject, publicProjects } from './rules.js';
-import { addFirstReadme, newProject, scheduleProjectDeletion, updateProject } from './service.js';
+import { addFirstReadme, newProject, scheduleProjectDeletion, setProjectArchived, updateProject } from './service.js';
 
 const view = (ctx: Context<unknown>): ProjectView => ({ state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase });
 
@@ -98,6 +98,17 @@ export const projectRoutes = [
       return json(projectEntity(view(ctx), made));
     },
   }),
+
+  // `archive_project`: owners and administrators; 201 with the project, archived or not.
+  ...(['archive', 'unarchive'] as const).map((action) =>
+    route({
+      method: 'POST',
+      path: `/projects/:id/${action}`,
+      auth: 'user',
+      scope: project(canOwnProject),
+      handler: (ctx) => created(projectEntity(view(ctx), ctx.update(setProjectArchived(ctx.project, action === 'archive', ctx.now())))),
+    }),
+  ),
 
   route({
     method: 'DELETE',

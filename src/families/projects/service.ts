@@ -103,3 +103,15 @@ export function scheduleProjectDeletion(project: Project, now: number): Change {
     schedule(draft, DESTROY_PROJECT, now, { projectId: project.id });
   };
 }
+
+/** Projects::UpdateService with `archived` (POST /projects/:id/archive and /unarchive): a read-only project, or a writable one again. */
+export function setProjectArchived(project: Project, archived: boolean, now: number): Change<Project> {
+  return (draft) => {
+    const d = tget(draft.projects, project.id)!;
+    if (d.archived !== archived) {
+      d.archived = archived;
+      d.updatedAt = now;
+    }
+    return plain(d as Project);
+  };
+}

@@ -12,7 +12,7 @@ import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, movement, PushO
 import type { Change, ProjectPush, RefRule } from '../define.js';
 import { branchNames, branchTip, deleteBranchRef, deleteOtherRef, findTag, isEmptyRepository, otherRefTip, setBranchRef, setOtherRef } from './refs.js';
 import { projectCreatedKey, recordPush, takePostPushMessage } from './post-push.js';
-import { canDeleteBranch, canPushCode, canPushToBranch, defaultBranchName, draftRefs, isValidBranchName, protectionsFor, refsOf } from './rules.js';
+import { canDeleteBranch, canPushCode, canPushToBranch, defaultBranchName, draftRefs, emptyAndProtected, isValidBranchName, protectionsFor, refsOf } from './rules.js';
 
 // Gitlab::Checks::BranchCheck and PushCheck messages.
 export const PUSH_MESSAGES = {
@@ -119,7 +119,7 @@ const BRANCHES: RefRule = {
     if (!deletion && /^[0-9a-f]{40}(-\/|\/|$)/.test(branch)) return PUSH_MESSAGES.hexBranchName;
     if (!deletion && !isValidBranchName(branch)) return 'The branch name is invalid.';
     const protections = protectionsFor(refs, branch);
-    if (protections.length === 0) return null;
+    if (protections.length === 0 && !emptyAndProtected(state, refs)) return null;
     // ProtectedBranch.allow_force_push?: any protection of the branch that allows it.
     const forceAllowed = protections.some((p) => p.allowForcePush === true);
     if (!creation && !deletion && !forceAllowed && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;

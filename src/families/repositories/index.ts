@@ -10,6 +10,7 @@ export * from './multi-service.js';
 export * from './change-service.js';
 export * from './protections.js';
 export * from './post-push.js';
+export { defaultBranchProtection } from './default-branch.js';
 export { repositoryHandle, type GitRepository, type RepositoriesMembers, type RepositoryHandle, type RepositoryRefs } from './handle.js';
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
@@ -23,6 +24,8 @@ import { seedRepositories, type FixtureRepositoryPart } from './seed.js';
 import { repositoriesMembers, type RepositoriesMembers } from './handle.js';
 import { REPOSITORY_STORAGE } from './rules.js';
 import { REPOSITORIES_GIT } from './git.js';
+import { protectNewDefaultBranch } from './default-branch.js';
+import { snapshotRoutes } from './snapshot-route.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -54,6 +57,8 @@ export const repositories: Family<RepositoriesSlice> = defineFamily({
   handle: repositoriesMembers,
   provides: { objectStorage: REPOSITORY_STORAGE },
   git: REPOSITORIES_GIT,
+  on: { push: protectNewDefaultBranch },
+  routes: snapshotRoutes,
   forget: {
     project: (draft, id) => {
       tdel(draft.repositories, id);

@@ -74,12 +74,21 @@ export function developersCan(refs: Repository, branch: string, what: 'push' | '
   });
 }
 
-/** Gitlab::UserAccess#can_push_to_branch?: push_code, and a protection that lets the user in. */
+/** ProtectedBranch.protected?'s first rule: an empty repository whose default branch will be protected (levels 2 and 3). */
+export const emptyAndProtected = (state: State, refs: Repository) => isEmptyRepository(refs) && [2, 3].includes(state.instance.settings.default_branch_protection);
+
+/**
+ * Gitlab::UserAccess#can_push_to_branch?: push_code, and a protection that lets the user in. An
+ * empty repository's first push is protected when the default branch will be fully (2) or for
+ * merges (3): maintainers only (ProtectedBranch.protected_ref_accessible_to?).
+ */
 export function canPushToBranch(state: State, user: User | null, project: Project, branch: string, now: number): boolean {
   if (!canPushCode(state, user, project, now)) return false;
-  const rules = protectionsFor(refsOf(state, project.id), branch);
-  if (rules.length === 0 || user?.admin) return true;
+  const refs = refsOf(state, project.id);
   const access = projectAccess(state, user, project, now);
+  if (emptyAndProtected(state, refs)) return !!user?.admin || access >= ACCESS.maintainer;
+  const rules = protectionsFor(refs, branch);
+  if (rules.length === 0 || user?.admin) return true;
   return rules.some((p) => p.pushAccessLevel > 0 && access >= p.pushAccessLevel);
 }
 

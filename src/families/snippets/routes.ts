@@ -25,7 +25,7 @@ import {
   allSnippets, authoredSnippets, canAdminSnippet, canCreateProjectSnippet, canReadSnippet, inRange, projectSnippets, publicSnippets, snippetsEnabled,
   type CreatedRange,
 } from './rules.js';
-import { createSnippet, deleteSnippet, updateSnippet, type SnippetChanges } from './service.js';
+import { checkedForSpam, createSnippet, deleteSnippet, updateSnippet, type SnippetChanges } from './service.js';
 
 const CREATE_FILES = arr(hash({ file_path: str().required().notBlank(), content: str().required().notBlank() }));
 const UPDATE_FILES = arr(
@@ -51,6 +51,9 @@ function checkFilePaths(files: readonly InputAction[] | undefined): void {
     if (f.previous_path !== undefined) validFilePath(`files[${i}][previous_path]`, f.previous_path);
   });
 }
+
+/** The user agent detail of a request: its User-Agent and address. */
+const userAgentOf = (request: Incoming) => ({ userAgent: request.headers.get('user-agent') ?? '', ipAddress: requestAddress(request) });
 
 /** The client's address as the front proxy reports it (X-Forwarded-For, X-Real-IP), else the local one. */
 function requestAddress(request: Incoming): string {
@@ -83,7 +86,7 @@ async function create(ctx: Context<CreateParams>, p: Project | null): Promise<Re
     description: params.description,
     visibility: params.visibility,
     actions,
-    userAgent: { userAgent: ctx.request.headers.get('user-agent') ?? '', ipAddress: requestAddress(ctx.request) },
+    ...(checkedForSpam(null, { visibility: params.visibility }, true) && ctx.request.headers.get('user-agent') ? { userAgent: userAgentOf(ctx.request) } : {}),
   }));
   return created(render(ctx, snippet));
 }
@@ -261,7 +264,7 @@ export const projectSnippetRoutes = [
     method: 'PUT', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE,
     params: { ...SNIPPET_ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS, subject: projectSnippet(canAdminSnippet),
-    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams))))),
+    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, { ...changesOf(ctx.subject, ctx.params as UpdateParams), userAgent: userAgentOf(ctx.request) })))),
   }),
   route({
     method: 'DELETE', path: '/projects/:id/snippets/:snippet_id', auth: 'user', scope: SCOPE, params: SNIPPET_ID, subject: projectSnippet(canAdminSnippet),
@@ -333,7 +336,7 @@ export const personalSnippetRoutes = [
     method: 'PUT', path: '/snippets/:id', auth: 'user',
     params: { ...ID, title: str().notBlank(), description: str(), visibility: VISIBILITY, files: UPDATE_FILES, content: str().notBlank(), file_name: str() },
     constraints: UPDATE_CONSTRAINTS, subject: ownSnippet,
-    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, changesOf(ctx.subject, ctx.params as UpdateParams))))),
+    handler: async (ctx) => json(render(ctx, ctx.update(await updateSnippet(gitWork(ctx), ctx.subject, { ...changesOf(ctx.subject, ctx.params as UpdateParams), userAgent: userAgentOf(ctx.request) })))),
   }),
   route({
     method: 'DELETE', path: '/snippets/:id', auth: 'user', params: ID, subject: ownSnippet,

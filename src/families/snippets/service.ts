@@ -103,6 +103,18 @@ export interface SnippetChanges {
   actions?: InputAction[];
   /** The `file_name` column's new value (`file_name`, or the first action's path). */
   fileName?: string;
+  /** Who asked, recorded as the user agent detail when the change is spam-checked (`checkedForSpam`). */
+  userAgent?: { userAgent: string; ipAddress: string };
+}
+
+/**
+ * Snippet#check_for_spam?: made or made public, or public with a new title or content. Only a
+ * checked change records its user agent detail (UserAgentDetailService's `perform_spam_check`),
+ * and only with a user agent and an address; so a private snippet has none (404 since GitLab 16).
+ */
+export function checkedForSpam(before: { visibility: Visibility } | null, after: { visibility: Visibility }, contentChanged: boolean): boolean {
+  if (after.visibility !== 'public') return false;
+  return before === null || before.visibility !== 'public' || contentChanged;
 }
 
 /**
@@ -141,6 +153,8 @@ export async function updateSnippet(w: GitWork, snippet: Snippet, changes: Snipp
       moveBranch(draft, s.id, s.branch, committed.sha);
     }
     if (committed || JSON.stringify([s.title, s.description, s.visibility, s.fileName]) !== before) s.updatedAt = now;
+    const ua = changes.userAgent;
+    if (ua && ua.userAgent !== '' && checkedForSpam(snippet, s, committed !== null || (changes.title !== undefined && changes.title !== snippet.title))) s.userAgent = ua;
     const out = plain(s as Snippet);
     indexSnippet(d, out);
     return out;

@@ -7,6 +7,19 @@ import { iso } from '../../render/time.js';
 import { today } from '../../policy/access.js';
 import type { State } from '../world.js';
 import type { Email, GpgKey, SshKey, UserStatus } from './records.js';
+import { sha256Portable } from '../../git/sha256.js';
+
+const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+
+/**
+ * User#avatar_url: the uploaded avatar (`/uploads/-/system/user/avatar/<id>/<file>`), else
+ * GravatarService's URL for the email (SHA-256 of it trimmed and lower-cased, 40 px at scale 2).
+ */
+export function userAvatarUrl(user: User, u: UrlBase): string {
+  if (user.avatar) return `${u.webBase}/uploads/-/system/user/avatar/${user.id}/${encodeURIComponent(user.avatar.filename)}`;
+  const hash = hex(sha256Portable(new TextEncoder().encode(user.email.trim().toLowerCase())));
+  return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+}
 
 export interface UrlBase {
   webBase: string;
@@ -20,7 +33,7 @@ export function userBasic(user: User, u: UrlBase) {
     name: user.name,
     state: user.state,
     locked: false,
-    avatar_url: null as string | null,
+    avatar_url: userAvatarUrl(user, u) as string | null,
     web_url: `${u.webBase}/${user.username}`,
   };
 }

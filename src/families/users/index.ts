@@ -13,6 +13,7 @@ import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
 import { runnerRoutes } from './runners.js';
 import { tokenRoutes } from './token-routes.js';
+import { avatarRoutes } from './avatar.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';
 import { DESTROY_USER } from './service.js';
 
@@ -42,7 +43,7 @@ export const users: Family<UsersSlice> = defineFamily({
     runners: emptyTable(),
     runnerTokens: emptyTable(),
   }),
-  routes: [...userRoutes, ...profileRoutes, ...tokenRoutes, ...runnerRoutes],
+  routes: [...userRoutes, ...profileRoutes, ...tokenRoutes, ...runnerRoutes, ...avatarRoutes],
   // Users::ActivityService and the token's last use, for each API request a user made.
   on: { request: recordActivity },
   seed: { run: seedUsers },

@@ -1,7 +1,7 @@
 // The users API (lib/api/users.rb): the list and a user for each kind of caller, the current
 // user, and what administrators change: create, modify, delete, states, identities, two-factor,
 // memberships, custom attributes.
-import { grapeError, notFound } from '../../core/errors.js';
+import { grapeError, notFound, validationFailed } from '../../core/errors.js';
 import { COUNT_LIMIT, KEYSET_BY_ID, offsetHeaders, pageRequest } from '../../http/pagination.js';
 import { any, bool, datetime, hash, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
@@ -14,6 +14,7 @@ import { findUsers, findUsersUpTo, type UserFilters, type Viewer } from './finde
 import { membershipsOf, soleOwnedGroups } from './memberships.js';
 import { adminUser, requireAdmin, visibleUserToSignedIn } from './resolvers.js';
 import { identityKey } from './rules.js';
+import { storeAvatar } from './avatar.js';
 import { changeUser, newUser, scheduleUserDeletion, setState, stateChange, verifiedEmails, type StateAction } from './service.js';
 
 /** `can_read_all_resources?`: an administrator, or an auditor at the higher tiers. */
@@ -171,13 +172,16 @@ export const userRoutes = [
       ...USER_ATTRIBUTES,
     },
     constraints: [{ kind: 'at_least_one_of', names: ['password', 'reset_password', 'force_random_password'] }],
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const admin = requireAdmin(ctx);
       checkAllOrNone(ctx.raw);
       const p = ctx.params;
-      // A password reset or a random password wins over a given password.
+      // A password reset or a random password wins over a given password; with neither, one is needed.
+      if (!p.reset_password && !p.force_random_password && (p.password === undefined || p.password === '')) throw validationFailed({ password: ["can't be blank"] });
       const password = p.reset_password || p.force_random_password ? undefined : p.password;
-      const user = ctx.update(newUser(ctx.state, { ...p, password }, admin, ctx.now()));
+      const avatar = await storeAvatar(ctx, p.avatar);
+      let user = ctx.update(newUser(ctx.state, { ...p, password }, admin, ctx.now()));
+      if (avatar) ctx.update(avatar(user)), (user = tget(ctx.state.users, user.id)!);
       return created(userWithAdmin(user, view(ctx)));
     },
   }),
@@ -187,13 +191,15 @@ export const userRoutes = [
     auth: 'user',
     params: { ...idParam(), email: str(), password: str(), skip_reconfirmation: bool(), name: str(), username: str(), ...USER_ATTRIBUTES },
     subject: adminUser('id'),
-    handler: (ctx) => {
+    handler: async (ctx) => {
       const user = ctx.subject;
       checkAllOrNone(ctx.raw);
       const { id: _id, ...attrs } = ctx.params;
       // The spec: this endpoint answers 404 even where 409 would fit (a taken email or username).
       if (takenByOther(ctx, user, attrs.email, attrs.username)) throw notFound();
-      const updated = ctx.update(changeUser(ctx.state, user, attrs, ctx.user!, ctx.now()));
+      const avatar = await storeAvatar(ctx, attrs.avatar);
+      let updated = ctx.update(changeUser(ctx.state, user, attrs, ctx.user!, ctx.now()));
+      if (avatar) ctx.update(avatar(updated)), (updated = tget(ctx.state.users, updated.id)!);
       return json(userWithAdmin(updated, view(ctx)));
     },
   }),

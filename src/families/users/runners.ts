@@ -2,7 +2,7 @@
 // app/services/ci/runners/create_runner_service.rb, lib/api/entities/ci/runner*.rb): a created
 // runner can be listed, seen, changed and removed. Runners never contact the emulator, so each
 // stays `never_contacted`.
-import { badRequest, forbidden, grapeError, notFound, validationFailed } from '../../core/errors.js';
+import { badRequest, forbidden, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
 import { arr, bool, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { groupAccess, projectAccess } from '../../policy/access.js';
@@ -173,8 +173,8 @@ export const runnerRoutes = [
     },
     handler: (ctx) => {
       const p = ctx.params;
-      if (p.runner_type === 'group_type' && p.group_id === undefined) throw badRequestParam('group_id');
-      if (p.runner_type === 'project_type' && p.project_id === undefined) throw badRequestParam('project_id');
+      if (p.runner_type === 'group_type' && p.group_id === undefined) throw missingAttribute('group_id');
+      if (p.runner_type === 'project_type' && p.project_id === undefined) throw missingAttribute('project_id');
       const user = ctx.user!;
       const restricted = ctx.state.instance.settings.runner_registration_restricted && !user.admin;
       let groupId: number | null = null;
@@ -291,4 +291,3 @@ export const runnerRoutes = [
   }),
 ];
 
-const badRequestParam = (name: string) => grapeError(400, `${name} is missing`);

@@ -60,11 +60,19 @@ const COMMON_PASSWORDS = new Set([
 ]);
 
 /** Security::WeakPasswords: common passwords, "gitlab", and the user's own names. */
-function isWeakPassword(password: string, u: { username?: string; name?: string; email?: string }): boolean {
+/**
+ * Security::WeakPasswords.weak_for_user?: a password on the weak list, or one (under 64
+ * characters) holding `gitlab`, `devops`, or a part of 4+ characters of the user's name,
+ * username or email: each in full, split on what is not a letter or digit, and the email's
+ * local part and domain.
+ */
+export function isWeakPassword(password: string, u: { username?: string; name?: string; email?: string }): boolean {
   const p = password.toLowerCase();
-  if (COMMON_PASSWORDS.has(p) || p.includes('gitlab')) return true;
-  const words = [u.username, u.email?.split('@')[0], ...(u.name ?? '').split(/\s+/)].filter((w): w is string => !!w && w.length >= 4);
-  return words.some((w) => p.includes(w.toLowerCase()));
+  if (COMMON_PASSWORDS.has(p)) return true;
+  if (password.length >= 64) return false; // PASSWORD_SUBSTRING_CHECK_MAX_LENGTH
+  const parts = (text: string | undefined, extra: string[] = []) => (text ? [text, ...extra, ...text.split(/[^\p{L}\p{N}]/u)] : []);
+  const words = ['gitlab', 'devops', ...parts(u.name), ...parts(u.username), ...parts(u.email, u.email?.split('@') ?? [])];
+  return words.some((w) => w.length >= 4 && p.includes(w.toLowerCase()));
 }
 
 type Errors = Record<string, string[]>;

@@ -18,6 +18,13 @@ const single = (v: string) => `'${v.replace(/'/g, "''")}'`;
 const double = (v: string) =>
   `"${v.replace(/[\\"\x00-\x1f\x7f]/g, (c) => (c === '\\' || c === '"' ? `\\${c}` : c === '\n' ? '\\n' : c === '\t' ? '\\t' : `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))}"`;
 
+/** The text without its trailing newlines (`/\n+$/` retries from every newline of a long run). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return text.slice(0, end);
+}
+
 /** Whether libyaml may write the string plain. */
 const plainAllowed = (v: string) =>
   !/^[\s\-?:,[\]{}#&*!|>'"%@`]/.test(v) && !/\s$/.test(v) && !/: |:$| #|[\x00-\x1f\x7f]/.test(v);
@@ -26,7 +33,7 @@ const plainAllowed = (v: string) =>
 function yamlScalar(value: string): string {
   if (/\n(?!$)/.test(value)) {
     const chomp = value.endsWith('\n\n') ? '+' : value.endsWith('\n') ? '' : '-';
-    const body = value.replace(/\n+$/, '');
+    const body = withoutTrailingNewlines(value);
     return `|${chomp}\n${body.split('\n').map((line) => (line === '' ? '' : `  ${line}`)).join('\n')}`;
   }
   if (value === 'y' || value === 'Y' || value === 'n' || value === 'N') return double(value);
@@ -68,7 +75,7 @@ export function splitFrontMatter(format: WikiFormat, raw: string): PageContent {
     if (block) {
       const body: string[] = [];
       while (i + 1 < lines.length && (lines[i + 1] === '' || lines[i + 1]!.startsWith('  '))) body.push(lines[++i]!.slice(2));
-      const text = body.join('\n').replace(/\n+$/, '');
+      const text = withoutTrailingNewlines(body.join('\n'));
       frontMatter[kv[1]!] = block[1] === '-' ? text : `${text}\n`;
       continue;
     }

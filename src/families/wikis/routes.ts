@@ -79,10 +79,13 @@ function routesOf(k: Kind) {
       method: 'GET',
       path: `${k.base}/wikis`,
       scope: k.read,
+      // The spec pages every list, the group wiki's among them (GitLab's project wiki list is not paged).
+      paginated: k.base.startsWith('/groups'),
       params: { with_content: bool().default(false) },
       handler: async (ctx): Promise<Reply> => {
         const o = k.owner(ctx);
-        const pages = listPages(ctx.state, o);
+        const all = listPages(ctx.state, o);
+        const pages = k.base.startsWith('/groups') ? ctx.paginate(all) : all;
         if (!ctx.params.with_content) return json(pages.map(wikiPageBasic));
         const out = [];
         for (const page of pages) out.push(await full(ctx, o, page));
