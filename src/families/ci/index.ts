@@ -16,8 +16,10 @@ import { variableRoutes } from './variable-routes.js';
 import { ciMembers, type CiMembers } from './handle.js';
 import { ciControlRoutes } from './control.js';
 import type { VariablesSlice } from './variables.js';
+import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
+import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -30,6 +32,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
   for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
   const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.headPipelines, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
+  delete state.ciOutcomes[String(id)];
 }
 
 /** Who a job token acts as: its job's user, while the job runs. */
@@ -68,11 +71,12 @@ export const ci: Family<CiSlice> = defineFamily({
     ciJobTokens: emptyTable(),
     artifactCleanup: { ...DEFAULT_CLEANUP },
     artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
+    ciOutcomes: {},
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
   routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
-  tasks: [CLEANUP_ARTIFACTS],
+  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },
   provides: { jobUser },
