@@ -5,6 +5,7 @@
 import type { Project } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import type { State } from '../world.js';
+import { draftRefs, setOtherRef } from '../repositories/index.js';
 import type { CompiledPipeline, JobPlan } from './config/types.js';
 import type { Pipeline, PipelineVariable } from './records.js';
 import { addJob, createPipeline, pipelineJobs, projectPipelines } from './pipelines.js';
@@ -44,6 +45,8 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
     scheduleId: input.scheduleId ?? null, parentId: input.parentId ?? null,
   }, now);
   const stored = pget(draft.pipelines, project.id, pipeline.id)!;
+  // Ci::PersistentRef: what a runner fetches the pipeline's commit by.
+  setOtherRef(draftRefs(draft, project.id), `refs/pipelines/${pipeline.id}`, input.sha);
   for (const plan of compiled.jobs) {
     addJob(draft, stored, {
       name: plan.name, stage: plan.stage, status: 'created', allowFailure: plan.allowFailure, tagList: plan.tags, runner: null,

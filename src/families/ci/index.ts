@@ -9,6 +9,7 @@ import type { State } from '../world.js';
 import { artifactRoutes } from './artifact-routes.js';
 import { jobRoutes } from './job-routes.js';
 import { cdnRoutes } from './cdn.js';
+import { runnerApiRoutes } from './runner-api.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
@@ -29,7 +30,7 @@ async function seedCi(s: SeedRun): Promise<void> {
 function forgetProject(draft: Draft<State>, id: number): void {
   const state = draft as State;
   for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
-  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
+  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId), tdel(state.pendingJobs, jobId);
   const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.headPipelines, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
   delete state.ciOutcomes[String(id)];
@@ -72,10 +73,12 @@ export const ci: Family<CiSlice> = defineFamily({
     artifactCleanup: { ...DEFAULT_CLEANUP },
     artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
     ciOutcomes: {},
+    pendingJobs: emptyTable(),
+    runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...runnerApiRoutes],
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },

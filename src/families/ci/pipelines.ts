@@ -40,6 +40,22 @@ export interface PipelinesSlice {
   artifactCleanup: CleanupPlan;
   /** Whether downloads redirect through a signed, expiring URL. */
   artifactCdn: ArtifactCdn;
+  /** Pending jobs (job id -> project id): what runners are offered, oldest first. */
+  pendingJobs: Table<number>;
+  /** Moves whenever a job is queued: runners that saw the last value have nothing new (`X-GitLab-Last-Update`). */
+  runnerQueueTick: number;
+}
+
+/** Keeps the pending index in step with a job's status. */
+export function indexPending(draft: State, job: Pick<Job, 'id' | 'projectId' | 'status' | 'retried'>): void {
+  if (job.status === 'pending' && !job.retried) {
+    if (tget(draft.pendingJobs, job.id) === undefined) {
+      tset(draft.pendingJobs, job.id, job.projectId);
+      draft.runnerQueueTick++;
+    }
+  } else if (tget(draft.pendingJobs, job.id) !== undefined) {
+    tdel(draft.pendingJobs, job.id);
+  }
 }
 
 /** GitLab's `default_artifacts_expire_in`. */
@@ -298,6 +314,7 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
   }, now);
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  indexPending(draft, job);
   jobMoved(draft, job, null);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
   tset(draft.ciJobTokens, job.id, token);
@@ -462,6 +479,7 @@ export function adoptJob(draft: State, jobId: number, pipelineId: number, token:
   }
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  indexPending(draft, job);
   tset(draft.ciJobTokens, job.id, token);
   refreshPipeline(draft, job.projectId, pipeline.id, now);
 }
@@ -506,6 +524,7 @@ export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
     for (const p of doomed) {
       for (const id of [...pvalues(state.pipelineJobs, p.id)]) {
         tdel(state.jobs, id);
+        tdel(state.pendingJobs, id);
         pdel(state.projectJobs, p.projectId, id);
         pdel(state.jobArtifacts, p.projectId, id);
         tdel(state.ciJobTokens, id);

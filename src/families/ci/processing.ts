@@ -11,7 +11,7 @@ import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import type { Job, JobStatus } from './records.js';
 import { COMPLETED_STATUSES, processedStatus, statusOrSuccess } from './status.js';
-import { copyJob, pipelineJobs, refreshPipeline } from './pipelines.js';
+import { copyJob, indexPending, pipelineJobs, refreshPipeline } from './pipelines.js';
 import { takeByPlan } from './outcomes.js';
 
 /** GitLab's default job timeout (a project's `build_timeout`), in seconds. */
@@ -70,6 +70,7 @@ export function moveJob(draft: State, job: Draft<Job>, status: JobStatus, now: n
   } else {
     job.finishedAt = null;
   }
+  indexPending(draft, job);
   jobMoved(draft, job, was);
 }
 
@@ -110,6 +111,7 @@ function autoRetryAllowed(job: Job): boolean {
  */
 export function cloneJob(draft: State, job: Draft<Job>, userId: number, status: JobStatus, now: number): Draft<Job> {
   job.retried = true;
+  indexPending(draft, job);
   const fresh = copyJob(draft, job as Job, userId, status, now);
   return tget(draft.jobs, fresh.id)!;
 }
