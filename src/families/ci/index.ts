@@ -8,6 +8,7 @@ import { defineFamily, type Family, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import { artifactRoutes } from './artifact-routes.js';
 import { jobRoutes } from './job-routes.js';
+import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
@@ -78,7 +79,7 @@ export const ci: Family<CiSlice> = defineFamily({
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...runnerApiRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes],
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },

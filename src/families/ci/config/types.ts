@@ -20,6 +20,8 @@ export interface CompileInput {
   /** Predefined, instance, group, project and pipeline variables, already resolved for this ref (protected ones only on protected refs). */
   variables: Readonly<Record<string, string>>;
   source: PipelineSource;
+  /** The project and commit the file is read at, for lint's `includes` links (`blob`, `raw`, `context_*`); absent leaves them null. */
+  project?: { fullPath: string; webUrl: string; sha: string };
 }
 
 export type When = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed' | 'never';
@@ -55,6 +57,12 @@ export interface JobPlan {
   /** A trigger job (child or multi-project pipeline) instead of a script. */
   trigger: { include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null } | null;
   coverage: string | null;
+  /** Names of `variables` declared with `expand: false` (their `$` references are not expanded). */
+  rawVariables?: string[];
+  /** `dependencies`: the jobs whose artifacts it downloads (null: all of earlier stages). */
+  dependencies?: string[] | null;
+  /** Position in the file, for a stable order within a stage. */
+  index?: number;
 }
 
 export interface CompiledPipeline {
@@ -71,4 +79,6 @@ export interface CompiledPipeline {
   includes: { type: string; location: string; blob: string | null; raw: string | null; extra: Record<string, unknown>; context_project: string | null; context_sha: string | null }[];
   /** `workflow:name`, expanded. */
   name: string | null;
+  /** Whether the file and its includes loaded (false: YAML or include errors; lint then answers `merged_yaml` and `includes` null). */
+  loaded?: boolean;
 }

@@ -1,0 +1,107 @@
+// Reading and writing .gitlab-ci.yml (Gitlab::Config::Loader::Yaml, Psych): YAML 1.1 as Ruby
+// reads it (`yes`/`on` are true, merge keys `<<`, anchors and aliases, a later duplicate key
+// wins), with GitLab's `!reference [job, key]` tag kept as a Reference until it is resolved.
+import { LineCounter, parseDocument, stringify, YAMLSeq, type CollectionTag, type CreateNodeOptions, type Schema, type ToJSOptions } from 'yaml';
+
+/** `!reference [.setup, script]`: a path into the merged configuration, resolved after `extends`. */
+export class Reference {
+  constructor(readonly path: unknown[]) {}
+  /** As GitLab prints a reference in its errors: `!reference [".setup", "script"]`. */
+  toString(): string {
+    return `!reference [${this.path.map((p) => JSON.stringify(String(p))).join(', ')}]`;
+  }
+}
+
+class ReferenceSeq extends YAMLSeq {
+  override toJSON(_key?: unknown, ctx?: Parameters<YAMLSeq['toJSON']>[1]): unknown[] {
+    // A Reference stands where the list was; the declared type is the base class's.
+    return new Reference(super.toJSON(_key, ctx)) as unknown as unknown[];
+  }
+}
+
+const referenceTag = {
+  tag: '!reference',
+  collection: 'seq' as const,
+  nodeClass: ReferenceSeq,
+  resolve(seq: YAMLSeq): ReferenceSeq {
+    const r = new ReferenceSeq(seq.schema as Schema | undefined);
+    r.items = seq.items;
+    r.range = seq.range;
+    return r;
+  },
+} as unknown as CollectionTag;
+
+/** Psych's booleans: `y` and `n` stay strings (YAML 1.1's own list has them). */
+const RUBY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
+const RUBY_FALSE = /^(?:[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/;
+
+type Tags = Exclude<NonNullable<Parameters<typeof parseDocument>[1]>['customTags'], undefined>;
+const tagsOf = ((tags: { tag: string; test?: RegExp }[]) =>
+  [
+    ...tags.map((t) => (t.tag === 'tag:yaml.org,2002:bool' && t.test ? { ...t, test: t.test.test('yes') ? RUBY_TRUE : RUBY_FALSE } : t)),
+    referenceTag,
+  ]) as unknown as Tags;
+
+/** Loader::Yaml's limits: a parsed document deeper than this is refused. */
+const MAX_DEPTH = 100;
+const MAX_ALIASES = 100;
+
+export type Loaded = { ok: true; value: unknown } | { ok: false; error: string };
+
+function depthOf(v: unknown, d = 0): number {
+  if (d > MAX_DEPTH) return d;
+  if (Array.isArray(v)) return Math.max(d, ...v.map((x) => depthOf(x, d + 1)));
+  if (v && typeof v === 'object' && !(v instanceof Reference)) return Math.max(d, ...Object.values(v).map((x) => depthOf(x, d + 1)));
+  return d;
+}
+
+/** Parses one YAML document into plain values (maps as null-prototype objects, keys as strings). */
+export function loadYaml(text: string): Loaded {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
+  const err = doc.errors[0];
+  if (err) {
+    const pos = lineCounter.linePos(err.pos[0]);
+    const where = pos ? ` at line ${pos.line} column ${pos.col}` : '';
+    return { ok: false, error: `(<unknown>): ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${where}` };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: false } as ToJSOptions);
+  } catch (e) {
+    return { ok: false, error: `(<unknown>): ${(e as Error).message}` };
+  }
+  value = plainCopy(value);
+  if (depthOf(value) > MAX_DEPTH) return { ok: false, error: 'The parsed YAML is too big' };
+  return { ok: true, value };
+}
+
+/** A copy whose maps have no prototype, so a key such as `__proto__` is an ordinary key. */
+function plainCopy(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plainCopy);
+  if (v instanceof Reference) return new Reference(v.path.map(plainCopy));
+  if (v instanceof Date) return v.toISOString();
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = Object.create(null);
+    for (const [k, x] of Object.entries(v)) out[k] = plainCopy(x);
+    return out;
+  }
+  return v;
+}
+
+/** As Ruby's `to_yaml` writes a hash: a `---` line, sequences not indented under their key. */
+export function dumpYaml(value: unknown): string {
+  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', nullStr: '' } as CreateNodeOptions & { indentSeq: boolean });
+  return `---\n${body}`;
+}
+
+function toWritable(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(toWritable);
+  if (v instanceof Reference) return v.path;
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: toWritable(x), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return v;
+}

@@ -1,0 +1,243 @@
+// The .gitlab-ci.yml compiler (lib/gitlab/ci/config/**, yaml_processor.rb, build/rules,
+// pipeline/expression): compilePipeline on files, refs, sources and variables, table by table.
+import { describe, expect, it } from 'vitest';
+import { compilePipeline, lintConfig, type CompileInput, type PipelineSource } from '../src/families/ci/config/index.js';
+
+const BRANCH = { CI_COMMIT_BRANCH: 'main', CI_COMMIT_REF_NAME: 'main', CI_DEFAULT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'push', CI_PROJECT_PATH: 'acme/app' };
+const TAG = { CI_COMMIT_TAG: 'v1.0.0', CI_COMMIT_REF_NAME: 'v1.0.0', CI_DEFAULT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'push', CI_PROJECT_PATH: 'acme/app' };
+const MR = {
+  CI_COMMIT_REF_NAME: 'feature', CI_DEFAULT_BRANCH: 'main', CI_PIPELINE_SOURCE: 'merge_request_event', CI_PROJECT_PATH: 'acme/app',
+  CI_MERGE_REQUEST_IID: '1', CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: 'feature', CI_MERGE_REQUEST_TARGET_BRANCH_NAME: 'main',
+};
+
+function input(yaml: string, opts: { vars?: Record<string, string>; source?: PipelineSource; files?: Record<string, string>; changed?: string[] } = {}): CompileInput {
+  const files = opts.files ?? {};
+  return {
+    yaml,
+    readFile: (p) => (Object.hasOwn(files, p) ? files[p] : undefined),
+    paths: () => Object.keys(files),
+    changedPaths: opts.changed,
+    variables: opts.vars ?? BRANCH,
+    source: opts.source ?? 'push',
+  };
+}
+
+const names = (yaml: string, opts: Parameters<typeof input>[1] = {}) => {
+  const c = compilePipeline(input(yaml, opts));
+  expect(c.errors).toEqual([]);
+  return c.jobs.map((j) => j.name);
+};
+const errors = (yaml: string, opts: Parameters<typeof input>[1] = {}) => compilePipeline(input(yaml, opts)).errors;
+
+describe('entries: GitLab\'s messages for bad keys and values', () => {
+  const table: [string, string, string[]][] = [
+    ['an unknown job key', 'test:\n  script: x\n  foo: 1\n', ['jobs:test config contains unknown keys: foo']],
+    ['no visible job', '.hidden:\n  script: x\n', ['jobs config should contain at least one visible job']],
+    ['only globals', 'image: ruby:3\nservices: [postgres]\n', ['jobs config should contain at least one visible job']],
+    ['a key that is no job', 'test:\n  script: x\nrubocop:\n  stage: test\n', ['jobs rubocop config should implement the script:, run:, or trigger: keyword']],
+    ['a bad when', 'test:\n  script: x\n  when: later\n', ['jobs:test when should be one of: on_success, on_failure, always, manual, delayed']],
+    ['delayed without start_in', 'test:\n  script: x\n  when: delayed\n', ['jobs:test start in should be a duration']],
+    ['start_in beyond a week', 'test:\n  script: x\n  when: delayed\n  start_in: 8 days\n', ['jobs:test start in should not exceed the limit']],
+    ['start_in without delayed', 'test:\n  script: x\n  start_in: 1 hour\n', ['jobs:test start in must be blank']],
+    ['only with rules', 'test:\n  script: x\n  only: [main]\n  rules:\n    - when: always\n', ['jobs:test config key may not be used with `rules`: only']],
+    ['a bad rule expression', 'test:\n  script: x\n  rules:\n    - if: $A ==\n', ['jobs:test:rules:rule if invalid expression syntax']],
+    ['an unknown rule key', 'test:\n  script: x\n  rules:\n    - if: $A\n      foo: 1\n', ['jobs:test:rules:rule config contains unknown keys: foo']],
+    ['a bad rule when', 'test:\n  script: x\n  rules:\n    - when: later\n', ['jobs:test:rules:rule when unknown value: later']],
+    ['a workflow rule when manual', 'workflow:\n  rules:\n    - when: manual\ntest:\n  script: x\n', ['workflow:rules:rule when unknown value: manual']],
+    ['an unknown workflow key', 'workflow:\n  foo: 1\ntest:\n  script: x\n', ['workflow config contains unknown keys: foo']],
+    ['a script of a hash', 'test:\n  script: { a: 1 }\n', ['jobs:test:script config should be a string or a nested array of strings up to 10 levels deep']],
+    ['tags of a string', 'test:\n  script: x\n  tags: docker\n', ['jobs:test:tags config should be an array of strings']],
+    ['a bad environment action', 'test:\n  script: x\n  environment: { name: prod, action: deploy }\n', ['jobs:test:environment action should be start, stop, prepare, verify, or access']],
+    ['an unknown artifacts key', 'test:\n  script: x\n  artifacts: { paths: [a], keep: 1 }\n', ['jobs:test:artifacts config contains unknown keys: keep']],
+    ['retry of 3', 'test:\n  script: x\n  retry: 3\n', ['jobs:test:retry config must be less than or equal to 2']],
+    ['a bad timeout', 'test:\n  script: x\n  timeout: soon\n', ['jobs:test:timeout config should be a duration']],
+    ['parallel of 201', 'test:\n  script: x\n  parallel: 201\n', ['jobs:test:parallel config must be less than or equal to 200']],
+    ['stages of a string', 'stages: build\ntest:\n  script: x\n', ['stages config should be an array of strings']],
+    ['an unknown default key', 'default:\n  stage: x\ntest:\n  script: x\n', ['default config contains unknown keys: stage']],
+    ['the job name downcased', 'Test:\n  script: x\n  Foo: 1\n', ['jobs:test config contains unknown keys: foo']],
+    ['a bad only', 'test:\n  script: x\n  only: main\n', ['jobs:test:only has to be either an array of conditions or a hash']],
+    ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
+    ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
+  ];
+  it.each(table)('%s', (_name, yaml, expected) => {
+    expect(errors(yaml)).toEqual(expected);
+  });
+
+  it('warns about a last rule of a bare when without workflow:rules', () => {
+    const c = compilePipeline(input('job:\n  script: ls\n  rules:\n    - when: always\n'));
+    expect(c.errors).toEqual([]);
+    expect(c.warnings).toEqual([
+      'jobs:job may allow multiple pipelines to run for a single action due to `rules:when` clause with no `workflow:rules` - read more: https://docs.gitlab.com/ee/ci/jobs/job_troubleshooting.html#job-may-allow-multiple-pipelines-to-run-for-a-single-action-warning',
+    ]);
+    expect(compilePipeline(input('workflow:\n  rules:\n    - when: always\njob:\n  script: ls\n  rules:\n    - when: always\n')).warnings).toEqual([]);
+  });
+});
+
+describe('logical checks of the processor', () => {
+  const table: [string, string, string][] = [
+    ['an unknown stage', 'test:\n  script: x\n  stage: nope\n', 'test job: chosen stage nope does not exist; available stages are .pre, build, test, deploy, .post'],
+    ['custom stages keep .pre and .post', 'stages: [one]\ntest:\n  script: x\n', 'test job: chosen stage test does not exist; available stages are .pre, one, .post'],
+    ['an undefined need', 'test:\n  script: x\n  needs: [build]\n', 'test job: undefined need: build'],
+    ['a need in a later stage', 'a:\n  stage: build\n  script: x\n  needs: [b]\nb:\n  stage: deploy\n  script: x\n', 'a job: need b is not defined in current or prior stages'],
+    ['an undefined dependency', 'test:\n  script: x\n  dependencies: [build]\n', 'test job: undefined dependency: build'],
+    ['duplicated needs', 'a:\n  script: x\nb:\n  script: x\n  needs: [a, a]\n', 'b has the following needs duplicated: a.'],
+    ['a need cycle', 'a:\n  script: x\n  needs: [b]\nb:\n  script: x\n  needs: [a]\n', 'The pipeline has circular dependencies'],
+    ['an undefined on_stop', 'a:\n  script: x\n  environment: { name: prod, on_stop: stop }\n', 'a job: on_stop job stop is not defined'],
+    ['an on_stop without action stop', 'a:\n  script: x\n  environment: { name: prod, on_stop: b }\nb:\n  script: x\n  environment: { name: prod }\n', 'a job: on_stop job b needs to have action stop defined'],
+    ['an unknown extends', 'a:\n  extends: .x\n  script: y\n', 'a: unknown keys in `extends` (.x)'],
+    ['an extends cycle', 'a:\n  extends: b\n  script: y\nb:\n  extends: a\n  script: y\n', 'a: circular dependency detected in `extends`'],
+    ['a missing reference', 'a:\n  script: !reference [.x, script]\n', '!reference [".x", "script"] could not be found'],
+    ['a remote include', 'include: https://example.com/ci.yml\na:\n  script: x\n', 'Remote file `https://example.com/ci.yml` could not be fetched: remote includes are not emulated'],
+    ['a missing local include', 'include: ci/nope.yml\na:\n  script: x\n', 'Local file `ci/nope.yml` does not exist!'],
+    ['an include without yaml extension', 'include: ci/nope.txt\na:\n  script: x\n', 'Included file `ci/nope.txt` does not have YAML extension!'],
+    ['a file that is no hash', '- a\n- b\n', 'Invalid configuration format'],
+    ['an empty file', '  \n', 'Please provide content of .gitlab-ci.yml'],
+  ];
+  it.each(table)('%s', (_name, yaml, expected) => {
+    expect(errors(yaml)).toEqual([expected]);
+  });
+});
+
+describe('the merged configuration', () => {
+  it('merges local includes under the file, resolves extends deeply and !reference, and adds .pre and .post', () => {
+    const files = { 'ci/base.yml': '.base:\n  image: node:20\n  variables: { A: "1", B: "2" }\n  before_script: [npm ci]\nlint:\n  script: lint\n' };
+    const yaml = [
+      'include:', '  - local: /ci/base.yml', 'stages: [build, test]',
+      '.mid:', '  extends: .base', '  variables: { B: "3" }',
+      'test:', '  extends: .mid', '  script:', '    - !reference [.base, before_script]', '    - npm test',
+    ].join('\n');
+    const c = compilePipeline(input(yaml, { files }));
+    expect(c.errors).toEqual([]);
+    const test = c.jobs.find((j) => j.name === 'test')!;
+    expect(test.image).toBe('node:20');
+    expect(test.variables).toEqual({ A: '1', B: '3' });
+    expect(test.script).toEqual(['npm ci', 'npm test']);
+    expect(test.beforeScript).toEqual(['npm ci']);
+    expect(c.stages).toEqual(['.pre', 'build', 'test', '.post']);
+    expect(c.includes.map((i) => [i.type, i.location])).toEqual([['local', 'ci/base.yml']]);
+    expect(c.mergedYaml.startsWith('---\n.base:\n')).toBe(true);
+    expect(c.mergedYaml).toContain('stages:\n- .pre\n- build\n- test\n- .post\n');
+  });
+
+  it('reads YAML as Ruby does: yes is true, anchors and merge keys, the later duplicate key wins', () => {
+    const c = compilePipeline(input('.t: &t\n  script: [a]\n  interruptible: yes\njob:\n  <<: *t\n  stage: build\n  stage: deploy\n'));
+    expect(c.errors).toEqual([]);
+    expect(c.jobs[0]).toMatchObject({ name: 'job', stage: 'deploy', interruptible: true, script: ['a'] });
+  });
+
+  it('fills jobs from default and the legacy root keys, unless inherit says no', () => {
+    const yaml = 'default:\n  image: ruby:3\n  tags: [docker]\n  retry: 2\nbefore_script: [setup]\na:\n  script: x\nb:\n  script: x\n  inherit:\n    default: false\nc:\n  script: x\n  inherit:\n    default: [tags]\n';
+    const c = compilePipeline(input(yaml));
+    const [a, b, cc] = ['a', 'b', 'c'].map((n) => c.jobs.find((j) => j.name === n)!);
+    expect(a).toMatchObject({ image: 'ruby:3', tags: ['docker'], beforeScript: ['setup'], retry: { max: 2 } });
+    expect(b).toMatchObject({ image: null, tags: [], beforeScript: [] });
+    expect(cc).toMatchObject({ image: null, tags: ['docker'] });
+  });
+
+  it('gives global variables to jobs, their own over them, value and expand forms, inherit:variables', () => {
+    const yaml = 'variables:\n  G: g\n  H: { value: h, description: the h }\n  RAW: { value: "$X", expand: false }\na:\n  script: x\n  variables: { G: own }\nb:\n  script: x\n  inherit:\n    variables: [H]\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.jobs[0]).toMatchObject({ name: 'a', variables: { G: 'own', H: 'h', RAW: '$X' }, rawVariables: ['RAW'] });
+    expect(c.jobs[1]!.variables).toEqual({ H: 'h' });
+  });
+});
+
+describe('which jobs a pipeline gets', () => {
+  const yaml = [
+    'stages: [build, test, deploy]',
+    'build:', '  stage: build', '  script: make',
+    'unit:', '  script: test', '  rules:', '    - if: $CI_PIPELINE_SOURCE == "merge_request_event"', '    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH',
+    'release:', '  stage: deploy', '  script: release', '  only: [tags]',
+    'nightly:', '  script: n', '  only:', '    refs: [schedules]',
+    'docs:', '  script: d', '  except:', '    refs: [/^v\\d+/]',
+    'lint:', '  script: l', '  rules:', '    - changes: ["src/**/*.ts"]',
+  ].join('\n');
+  const table: [string, Parameters<typeof input>[1], string[]][] = [
+    ['a push to the default branch', {}, ['build', 'unit', 'docs', 'lint']],
+    ['a tag', { vars: TAG }, ['build', 'lint', 'release']],
+    ['a merge request', { vars: MR, source: 'merge_request_event' }, ['unit', 'lint']],
+    ['a schedule', { vars: { ...BRANCH, CI_PIPELINE_SOURCE: 'schedule' }, source: 'schedule' }, ['build', 'unit', 'nightly', 'docs', 'lint']],
+    ['a push whose changes miss the globs', { changed: ['README.md'] }, ['build', 'unit', 'docs']],
+    ['a push whose changes match them', { changed: ['src/a/b.ts'] }, ['build', 'unit', 'docs', 'lint']],
+  ];
+  it.each(table)('%s', (_name, opts, expected) => {
+    expect(names(yaml, opts)).toEqual(expected);
+  });
+
+  it('filters the pipeline out by workflow:rules, and names it by workflow:name', () => {
+    const yaml = 'workflow:\n  name: "Pipeline for $CI_COMMIT_REF_NAME"\n  rules:\n    - if: $CI_COMMIT_TAG\n      when: never\n    - when: always\na:\n  script: x\n';
+    const c = compilePipeline(input(yaml));
+    expect([c.created, c.name, c.jobs.length]).toEqual([true, 'Pipeline for main', 1]);
+    const t = compilePipeline(input(yaml, { vars: TAG }));
+    expect([t.created, t.errors, t.jobs]).toEqual([false, ['Pipeline filtered out by workflow rules.'], []]);
+  });
+
+  it('says why no pipeline runs when rules keep no job', () => {
+    const c = compilePipeline(input('a:\n  script: x\n  rules:\n    - if: $NOPE\n'));
+    expect([c.created, c.errors]).toEqual([false, ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']]);
+  });
+
+  it('applies the matching rule\'s when, allow_failure, start_in, variables and needs', () => {
+    const yaml = [
+      'a:', '  stage: build', '  script: x',
+      'b:', '  script: x', '  needs: [a]', '  rules:',
+      '    - if: $MODE == "manual"', '      when: manual',
+      '    - if: $MODE == "late"', '      when: delayed', '      start_in: 30 minutes', '      allow_failure: true', '      variables: { LATE: "yes" }', '      needs: []',
+    ].join('\n');
+    const manual = compilePipeline(input(yaml, { vars: { ...BRANCH, MODE: 'manual' } })).jobs[1]!;
+    expect(manual).toMatchObject({ when: 'manual', allowFailure: false, needs: [{ name: 'a', artifacts: true, optional: false }] });
+    const late = compilePipeline(input(yaml, { vars: { ...BRANCH, MODE: 'late' } })).jobs[1]!;
+    expect(late).toMatchObject({ when: 'delayed', startInSeconds: 1800, allowFailure: true, needs: [] });
+    expect(late.variables.LATE).toBe('yes');
+  });
+
+  it('makes a job-level manual job allowed to fail, and reads allow_failure:exit_codes', () => {
+    const c = compilePipeline(input('a:\n  script: x\n  when: manual\nb:\n  script: x\n  allow_failure:\n    exit_codes: [2, 3]\n'));
+    expect(c.jobs.map((j) => [j.allowFailure, j.allowFailureExitCodes])).toEqual([[true, []], [false, [2, 3]]]);
+  });
+
+  it('refuses a need on a job the rules left out, unless the need is optional', () => {
+    const yaml = 'a:\n  stage: build\n  script: x\n  rules:\n    - if: $A\nb:\n  script: x\n  needs: [a]\n';
+    expect(errors(yaml)).toEqual(["'b' job needs 'a' job, but 'a' is not in any previous stage"]);
+    const c = compilePipeline(input(yaml.replace('needs: [a]', 'needs: [{ job: a, optional: true }]')));
+    expect([c.errors, c.jobs[0]!.needs]).toEqual([[], []]);
+  });
+
+  it('expands parallel and parallel:matrix into GitLab\'s job names, and needs on them', () => {
+    const yaml = 'a:\n  stage: build\n  script: x\n  parallel: 3\nm:\n  stage: build\n  script: x\n  parallel:\n    matrix:\n      - OS: [linux, mac]\n        ARCH: amd64\n      - OS: win\nz:\n  script: x\n  needs: [a]\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.jobs.map((j) => j.name)).toEqual(['a 1/3', 'a 2/3', 'a 3/3', 'm: [linux, amd64]', 'm: [mac, amd64]', 'm: [win]', 'z']);
+    expect(c.jobs[4]!.variables).toMatchObject({ OS: 'mac', ARCH: 'amd64' });
+    expect(c.jobs[6]!.needs!.map((n) => n.name)).toEqual(['a 1/3', 'a 2/3', 'a 3/3']);
+  });
+
+  it('reads environment, artifacts, retry, timeout, trigger, resource_group and coverage', () => {
+    const yaml = [
+      'deploy:', '  script: x', '  environment:', '    name: review/$CI_COMMIT_REF_NAME', '    url: https://$CI_COMMIT_REF_NAME.example.com', '    on_stop: stop', '    auto_stop_in: 1 day',
+      '  artifacts: { paths: [dist], expire_in: 1 week, reports: { junit: r.xml } }', '  retry: { max: 2, when: [script_failure] }', '  timeout: 1h 30m',
+      '  resource_group: prod', "  coverage: '/Total: (\\d+)%/'",
+      'stop:', '  script: x', '  when: manual', '  environment: { name: review/$CI_COMMIT_REF_NAME, action: stop }',
+      'child:', '  trigger:', '    include: child.yml', '    strategy: depend',
+    ].join('\n');
+    const c = compilePipeline(input(yaml));
+    expect(c.errors).toEqual([]);
+    const [deploy, stop, child] = c.jobs;
+    expect(deploy).toMatchObject({
+      environment: { name: 'review/main', url: 'https://main.example.com', action: 'start', onStop: 'stop', autoStopIn: '1 day' },
+      artifacts: { paths: ['dist'], expireIn: '1 week', reports: ['junit'], when: 'on_success' },
+      retry: { max: 2, when: ['script_failure'] }, timeoutSeconds: 5400, resourceGroup: 'prod', coverage: '/Total: (\\d+)%/',
+    });
+    expect(stop!.environment!.action).toBe('stop');
+    expect(child!.trigger).toEqual({ include: ['child.yml'], project: null, branch: null, strategy: 'depend' });
+  });
+});
+
+describe('lint\'s static jobs', () => {
+  it('lists every job by stage, with only and except as GitLab shows them', () => {
+    const r = lintConfig(input('stages: [build, test]\nt:\n  script: x\n  rules:\n    - when: always\nb:\n  stage: build\n  script: y\n  except: [tags]\n'));
+    expect(r.jobs).toEqual([
+      { name: 'b', stage: 'build', before_script: [], script: ['y'], after_script: [], tag_list: [], only: { refs: ['branches', 'tags'] }, except: { refs: ['tags'] }, environment: null, when: 'on_success', allow_failure: false, needs: null },
+      { name: 't', stage: 'test', before_script: [], script: ['x'], after_script: [], tag_list: [], only: null, except: null, environment: null, when: 'on_success', allow_failure: false, needs: null },
+    ]);
+  });
+});
