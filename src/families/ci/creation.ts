@@ -5,6 +5,7 @@
 import type { Project } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import type { State } from '../world.js';
+import { plain } from '../define.js';
 import { draftRefs, setOtherRef } from '../repositories/index.js';
 import type { CompiledPipeline, JobPlan } from './config/types.js';
 import type { Pipeline, PipelineVariable } from './records.js';
@@ -55,7 +56,7 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
   }
   autoCancelOlder(draft, project.id, stored, now);
   processPipeline(draft, project.id, pipeline.id, now);
-  return pget(draft.pipelines, project.id, pipeline.id)!;
+  return plain(pget(draft.pipelines, project.id, pipeline.id)!);
 }
 
 /**

@@ -11,6 +11,7 @@ import { jobRoutes } from './job-routes.js';
 import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
+import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
@@ -79,7 +80,9 @@ export const ci: Family<CiSlice> = defineFamily({
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes],
+  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest },
+  postReceive: ciPostReceive,
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },

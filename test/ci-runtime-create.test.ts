@@ -1,0 +1,129 @@
+// Pipelines made from the project's .gitlab-ci.yml: on a push (a commit through the API),
+// skipped by `[ci skip]`, by POST /projects/:id/pipeline with variables, and for merge requests;
+// with GitLab's refusals.
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+
+const NOW = '2024-03-01T12:00:00.000Z';
+
+const CI = `
+stages: [build, test, deploy]
+variables:
+  GREETING: hello
+workflow:
+  rules:
+    - if: $CI_COMMIT_BRANCH == "blocked"
+      when: never
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH
+    - if: $CI_COMMIT_TAG
+build:
+  stage: build
+  script: [make]
+test:
+  stage: test
+  script: [make test]
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+    - if: $CI_COMMIT_BRANCH
+mr-only:
+  stage: test
+  script: [echo mr]
+  rules:
+    - if: $CI_PIPELINE_SOURCE == "merge_request_event"
+deploy:
+  stage: deploy
+  script: [deploy $TARGET]
+  rules:
+    - if: $CI_COMMIT_BRANCH == $CI_DEFAULT_BRANCH
+      when: manual
+`;
+
+const FIXTURE: Fixture = {
+  users: TEAM,
+  groups: [ACME],
+  projects: [
+    teamProject({ repository: { files: { 'README.md': '# App\n', '.gitlab-ci.yml': CI }, branches: { feature: 'main', blocked: 'main' } } }),
+    { namespace: 'acme', path: 'plain', visibility: 'public', creator: 'root', repository: { files: { 'README.md': 'x' } } },
+  ],
+};
+const world = seededWorld(FIXTURE, NOW);
+const APP = '/projects/acme%2Fapp';
+
+async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
+  const res = await apiCall(world(), path, { method, token, json });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+const jobsOf = async (pipelineId: number) => (await call('GET', `${APP}/pipelines/${pipelineId}/jobs`)).body.map((j: { name: string; status: string }) => `${j.name}:${j.status}`).sort();
+
+describe('a push', () => {
+  it('makes a pipeline of the file\'s jobs for the branch, its first stage queued', async () => {
+    const commit = await call('POST', `${APP}/repository/commits`, 'dev-token', {
+      branch: 'feature', commit_message: 'Add a file', actions: [{ action: 'create', file_path: 'a.txt', content: 'a' }],
+    });
+    expect(commit.status).toBe(201);
+    const list = await call('GET', `${APP}/pipelines`);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ ref: 'feature', sha: commit.body.id, source: 'push', status: 'pending' });
+    expect(await jobsOf(list.body[0].id)).toEqual(['build:pending', 'test:created']);
+    const one = await call('GET', `${APP}/pipelines/${list.body[0].id}`);
+    expect(one.body.user.username).toBe('dev');
+    expect(one.body.before_sha).not.toBe('0000000000000000000000000000000000000000');
+  });
+
+  it('on the default branch adds the manual deploy; `[ci skip]` makes a skipped pipeline without jobs', async () => {
+    await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'main', commit_message: 'Go', actions: [{ action: 'create', file_path: 'b.txt', content: 'b' }] });
+    const [first] = (await call('GET', `${APP}/pipelines`)).body;
+    expect(await jobsOf(first.id)).toEqual(['build:pending', 'deploy:created', 'test:created']);
+    await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'main', commit_message: 'Docs [ci skip]', actions: [{ action: 'create', file_path: 'c.txt', content: 'c' }] });
+    const [skipped] = (await call('GET', `${APP}/pipelines`)).body;
+    expect(skipped).toMatchObject({ status: 'skipped', ref: 'main' });
+    expect(await jobsOf(skipped.id)).toEqual([]);
+  });
+
+  it('makes none where workflow rules filter it out, or where there is no CI file', async () => {
+    await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'blocked', commit_message: 'x', actions: [{ action: 'create', file_path: 'd.txt', content: 'd' }] });
+    expect((await call('GET', `${APP}/pipelines`)).body).toEqual([]);
+    await call('POST', '/projects/acme%2Fplain/repository/commits', 'root-token', { branch: 'main', commit_message: 'x', actions: [{ action: 'create', file_path: 'd.txt', content: 'd' }] });
+    expect((await call('GET', '/projects/acme%2Fplain/pipelines', 'root-token')).body).toEqual([]);
+  });
+});
+
+describe('POST /projects/:id/pipeline', () => {
+  it('runs the file for a ref with variables (201, source api) that its jobs receive', async () => {
+    const res = await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'main', variables: [{ key: 'TARGET', value: 'prod' }, { key: 'F', value: 'x', variable_type: 'file' }] });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ ref: 'main', source: 'api', status: 'pending', user: { username: 'dev' }, detailed_status: { group: 'pending' } });
+    const p = world().ci('acme/app').getPipeline(res.body.id);
+    expect(p.variables).toEqual([{ key: 'TARGET', value: 'prod', variableType: 'env_var' }, { key: 'F', value: 'x', variableType: 'file' }]);
+  });
+
+  it('answers GitLab\'s refusals: an unknown ref, no CI file, a filtered workflow, a reporter', async () => {
+    expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'nope' })).toEqual({ status: 400, body: { message: { base: ['Reference not found'] } } });
+    expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'blocked' })).toEqual({ status: 400, body: { message: { base: ['Pipeline filtered out by workflow rules.'] } } });
+    expect(await call('POST', '/projects/acme%2Fplain/pipeline', 'root-token', { ref: 'main' })).toEqual({ status: 400, body: { message: { base: ['Missing CI config file'] } } });
+    expect((await call('POST', `${APP}/pipeline`, 'reporter-token', { ref: 'main' })).status).toBe(403);
+    expect((await call('POST', `${APP}/pipeline`, 'dev-token', {})).status).toBe(400);
+    expect((await call('GET', `${APP}/pipelines`)).body).toEqual([]);
+  });
+});
+
+describe('merge request pipelines', () => {
+  it('runs a detached pipeline when a merge request opens, lists it, and makes another on request', async () => {
+    const mr = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'feature', target_branch: 'main', title: 'Feature' });
+    expect(mr.status).toBe(201);
+    const list = await call('GET', `${APP}/merge_requests/${mr.body.iid}/pipelines`);
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ ref: `refs/merge-requests/${mr.body.iid}/head`, source: 'merge_request_event', sha: mr.body.sha });
+    expect(await jobsOf(list.body[0].id)).toEqual(['build:pending', 'mr-only:created', 'test:created']);
+    const again = await call('POST', `${APP}/merge_requests/${mr.body.iid}/pipelines`);
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ source: 'merge_request_event', status: 'pending' });
+    expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}/pipelines`)).body).toHaveLength(2);
+    expect((await call('POST', `${APP}/merge_requests/999/pipelines`)).status).toBe(404);
+  });
+});
