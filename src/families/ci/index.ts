@@ -11,6 +11,8 @@ import { jobRoutes } from './job-routes.js';
 import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
+import { forgetTriggers, triggerRoutes, type TriggersSlice } from './triggers.js';
+import { RUN_SCHEDULE, scheduleDue, scheduleRoutes, type SchedulesSlice } from './schedules.js';
 import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
@@ -22,7 +24,7 @@ import type { VariablesSlice } from './variables.js';
 import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
 import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -36,6 +38,8 @@ function forgetProject(draft: Draft<State>, id: number): void {
   const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.headPipelines, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
   delete state.ciOutcomes[String(id)];
+  forgetTriggers(state, id);
+  tdel(state.pipelineSchedules, id);
 }
 
 /** Who a job token acts as: its job's user, while the job runs. */
@@ -76,14 +80,17 @@ export const ci: Family<CiSlice> = defineFamily({
     artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
     ciOutcomes: {},
     pendingJobs: emptyTable(),
+    pipelineTriggers: emptyTable(),
+    triggerTokens: emptyTable(),
+    pipelineSchedules: emptyTable(),
     runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes],
-  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest },
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes],
+  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue },
   postReceive: ciPostReceive,
-  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED],
+  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },
   provides: { jobUser },
