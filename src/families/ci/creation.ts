@@ -12,6 +12,7 @@ import type { Pipeline, PipelineVariable } from './records.js';
 import { addJob, createPipeline, pipelineJobs, projectPipelines } from './pipelines.js';
 import { moveJob, processPipeline } from './processing.js';
 import { CANCELABLE_STATUSES } from './status.js';
+import { deploymentForJob } from './environments.js';
 
 export interface CreateInput {
   ref: string;
@@ -49,10 +50,11 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
   // Ci::PersistentRef: what a runner fetches the pipeline's commit by.
   setOtherRef(draftRefs(draft, project.id), `refs/pipelines/${pipeline.id}`, input.sha);
   for (const plan of compiled.jobs) {
-    addJob(draft, stored, {
+    const { job } = addJob(draft, stored, {
       name: plan.name, stage: plan.stage, status: 'created', allowFailure: plan.allowFailure, tagList: plan.tags, runner: null,
       when: plan.when, stageIdx: plan.stageIdx, needs: plan.needs === null ? null : plan.needs.map((n) => n.name), plan,
     }, now);
+    deploymentForJob(draft, stored, job, now);
   }
   autoCancelOlder(draft, project.id, stored, now);
   processPipeline(draft, project.id, pipeline.id, now);

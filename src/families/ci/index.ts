@@ -12,6 +12,7 @@ import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
 import { forgetTriggers, triggerRoutes, type TriggersSlice } from './triggers.js';
+import { AUTO_STOP, environmentRoutes, type EnvironmentsSlice } from './environments.js';
 import { RUN_SCHEDULE, scheduleDue, scheduleRoutes, type SchedulesSlice } from './schedules.js';
 import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
@@ -24,7 +25,7 @@ import type { VariablesSlice } from './variables.js';
 import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
 import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -40,6 +41,8 @@ function forgetProject(draft: Draft<State>, id: number): void {
   delete state.ciOutcomes[String(id)];
   forgetTriggers(state, id);
   tdel(state.pipelineSchedules, id);
+  tdel(state.environments, id);
+  tdel(state.deployments, id);
 }
 
 /** Who a job token acts as: its job's user, while the job runs. */
@@ -83,14 +86,16 @@ export const ci: Family<CiSlice> = defineFamily({
     pipelineTriggers: emptyTable(),
     triggerTokens: emptyTable(),
     pipelineSchedules: emptyTable(),
+    environments: emptyTable(),
+    deployments: emptyTable(),
     runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes],
   on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue },
   postReceive: ciPostReceive,
-  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE],
+  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE, AUTO_STOP],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },
   provides: { jobUser },

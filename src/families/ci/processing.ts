@@ -13,6 +13,7 @@ import type { Job, JobStatus } from './records.js';
 import { COMPLETED_STATUSES, processedStatus, statusOrSuccess } from './status.js';
 import { copyJob, indexPending, pipelineJobs, refreshPipeline } from './pipelines.js';
 import { takeByPlan } from './outcomes.js';
+import { environmentFollowsJob } from './environments.js';
 
 /** GitLab's default job timeout (a project's `build_timeout`), in seconds. */
 export const DEFAULT_TIMEOUT = 3600;
@@ -71,7 +72,10 @@ export function moveJob(draft: State, job: Draft<Job>, status: JobStatus, now: n
     job.finishedAt = null;
   }
   indexPending(draft, job);
+  environmentFollowsJob(draft, job, now);
   jobMoved(draft, job, was);
+  // The emulator's own runner takes a queued job at once when the project planned its outcome.
+  if (status === 'pending') takeByPlan(draft, job, now);
 }
 
 /** A job starts running (a runner took it): its timeout is set on the clock. */
@@ -112,8 +116,9 @@ function autoRetryAllowed(job: Job): boolean {
 export function cloneJob(draft: State, job: Draft<Job>, userId: number, status: JobStatus, now: number): Draft<Job> {
   job.retried = true;
   indexPending(draft, job);
-  const fresh = copyJob(draft, job as Job, userId, status, now);
-  return tget(draft.jobs, fresh.id)!;
+  const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, status, now).id)!;
+  if (fresh.status === 'pending') takeByPlan(draft, fresh, now);
+  return fresh;
 }
 
 /** After a job moved: its pipeline is processed and its status follows. */
@@ -153,7 +158,6 @@ export function processPipeline(draft: State, projectId: number, pipelineId: num
         if (next === null) continue;
         moveJob(draft, job, next, now);
         moved = true;
-        if (next === 'pending') takeByPlan(draft, job, now);
       }
     }
     if (!moved) break;
