@@ -5,7 +5,7 @@
 // machine against a plain model of GitLab's rules.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -221,6 +221,22 @@ describe('on the clock', () => {
     expect(res.body.status).toBe('failed');
     const kinds = e.events.list('pipeline.status').filter((ev) => ev.pipelineId === p.id).map((ev) => ev.status);
     expect(kinds).toEqual(['created', 'running', 'failed']);
+  });
+});
+
+describe('outcomes in a fixture', () => {
+  it('let the emulator run a seeded project\'s jobs as the fixture planned', async () => {
+    const e = await createEmulator({
+      clock: { now: NOW, frozen: true },
+      fixture: { ...FIXTURE, projects: [teamProject({ repository: { files: { 'README.md': 'x' } }, ci_outcomes: { jobs: { lint: { status: 'failed', exit_code: 2, after: '30s' } }, otherwise: { status: 'success', after: '1m' } } })] },
+    });
+    const ci = e.ci('acme/app');
+    const p = ci.plan({ jobs: [{ name: 'lint', allowFailure: true }, { name: 'unit' }] });
+    e.clock.advance('1m');
+    await e.settled();
+    expect(ci.jobs(p.id).map((j) => [j.name, j.status, j.exitCode])).toEqual([['lint', 'failed', 2], ['unit', 'success', 0]]);
+    expect(ci.getPipeline(p.id).status).toBe('success');
+    await expect(createEmulator({ fixture: { ...FIXTURE, projects: [teamProject({ ci_outcomes: { otherwise: { status: 'success', after: 'soon' } } })] } })).rejects.toThrow(/acme\/app/);
   });
 });
 
