@@ -57,6 +57,8 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['the job name downcased', 'Test:\n  script: x\n  Foo: 1\n', ['jobs:test config contains unknown keys: foo']],
     ['a bad only', 'test:\n  script: x\n  only: main\n', ['jobs:test:only has to be either an array of conditions or a hash']],
     ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
+    ['an empty script', 'test:\n  script: []\n', ["jobs:test script can't be blank"]],
+    ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be an array']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
@@ -90,11 +92,13 @@ describe('logical checks of the processor', () => {
     ['a remote include', 'include: https://example.com/ci.yml\na:\n  script: x\n', 'Remote file `https://example.com/ci.yml` could not be fetched: remote includes are not emulated'],
     ['a missing local include', 'include: ci/nope.yml\na:\n  script: x\n', 'Local file `ci/nope.yml` does not exist!'],
     ['an include without yaml extension', 'include: ci/nope.txt\na:\n  script: x\n', 'Included file `ci/nope.txt` does not have YAML extension!'],
+    ['an include of two accessors', 'include:\n  local: a.yml\n  remote: https://x/b.yml\na:\n  script: x\n', 'Include `{"local":"a.yml","remote":"https://x/b.yml"}` needs to match exactly one accessor!'],
+    ['an include twice', 'include: [a.yml, a.yml]\na:\n  script: x\n', 'Include `{"local":"a.yml"}` was already included!'],
     ['a file that is no hash', '- a\n- b\n', 'Invalid configuration format'],
     ['an empty file', '  \n', 'Please provide content of .gitlab-ci.yml'],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
-    expect(errors(yaml)).toEqual([expected]);
+    expect(errors(yaml, { files: { 'a.yml': 'b:\n  script: y\n' } })).toEqual([expected]);
   });
 });
 
@@ -114,7 +118,7 @@ describe('the merged configuration', () => {
     expect(test.script).toEqual(['npm ci', 'npm test']);
     expect(test.beforeScript).toEqual(['npm ci']);
     expect(c.stages).toEqual(['.pre', 'build', 'test', '.post']);
-    expect(c.includes.map((i) => [i.type, i.location])).toEqual([['local', 'ci/base.yml']]);
+    expect(c.includes.map((i) => [i.type, i.location])).toEqual([['local', '/ci/base.yml']]);
     expect(c.mergedYaml.startsWith('---\n.base:\n')).toBe(true);
     expect(c.mergedYaml).toContain('stages:\n- .pre\n- build\n- test\n- .post\n');
   });
@@ -123,6 +127,11 @@ describe('the merged configuration', () => {
     const c = compilePipeline(input('.t: &t\n  script: [a]\n  interruptible: yes\njob:\n  <<: *t\n  stage: build\n  stage: deploy\n'));
     expect(c.errors).toEqual([]);
     expect(c.jobs[0]).toMatchObject({ name: 'job', stage: 'deploy', interruptible: true, script: ['a'] });
+  });
+
+  it('reads keys written as Ruby symbols by their names, as Psych does', () => {
+    const c = compilePipeline(input('---\n:test_job:\n  :script: echo 1\n'));
+    expect([c.errors, c.jobs.map((j) => [j.name, j.script])]).toEqual([[], [['test_job', ['echo 1']]]]);
   });
 
   it('fills jobs from default and the legacy root keys, unless inherit says no', () => {
@@ -170,6 +179,12 @@ describe('which jobs a pipeline gets', () => {
     expect([c.created, c.name, c.jobs.length]).toEqual([true, 'Pipeline for main', 1]);
     const t = compilePipeline(input(yaml, { vars: TAG }));
     expect([t.created, t.errors, t.jobs]).toEqual([false, ['Pipeline filtered out by workflow rules.'], []]);
+  });
+
+  it('lets the file\'s variables override predefined ones in rules, and the user\'s override the file\'s', () => {
+    const yaml = 'variables:\n  CI_COMMIT_BRANCH: from-file\n  DEPLOY: "no"\na:\n  script: x\n  rules:\n    - if: $CI_COMMIT_BRANCH == "from-file" && $DEPLOY == "yes" && $CI_JOB_NAME == "a"\n';
+    expect(names(yaml, { vars: { ...BRANCH, DEPLOY: 'yes' } })).toEqual(['a']);
+    expect(errors(yaml)).toEqual(['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']);
   });
 
   it('says why no pipeline runs when rules keep no job', () => {

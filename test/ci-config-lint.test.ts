@@ -92,6 +92,10 @@ describe('POST /projects/:id/ci/lint', () => {
     expect([other.valid, other.errors]).toEqual([false, ['Pipeline filtered out by workflow rules.']]);
   });
 
+  it('refuses a dry run on a ref that does not exist', async () => {
+    expect((await post('app', { content: CI, dry_run: true, ref: 'nope' })).body).toEqual({ valid: false, errors: ['Reference not found'], warnings: [], merged_yaml: null, includes: null });
+  });
+
   it('answers "Please provide content" for empty content, and 400 without content (the spec envelope for a missing attribute)', async () => {
     expect((await post('app', { content: '' })).body.errors).toEqual(['Please provide content of .gitlab-ci.yml']);
     expect(await post('app', {})).toEqual({ status: 400, body: { message: '400 Bad request - "content" not given' } });
@@ -141,5 +145,12 @@ describe('GET /projects/:id/ci/lint', () => {
     expect((await get('app', '', 'outsider-token')).status).toBe(404);
     expect((await get('app', '', null)).status).toBe(404);
     expect((await get('open', '', null)).body).toMatchObject({ valid: true, errors: [] });
+  });
+
+  it('answers a dry run by someone who may not create pipelines with GitLab\'s refusal', async () => {
+    expect((await get('open', '?dry_run=true', 'outsider-token')).body).toEqual({
+      valid: false, errors: ['Insufficient permissions to create a new pipeline'], warnings: [], merged_yaml: null, includes: null,
+    });
+    expect((await get('open', '?dry_run=true&include_jobs=true', 'dev-token')).body.jobs.map((j: { name: string }) => j.name)).toEqual(['test']);
   });
 });

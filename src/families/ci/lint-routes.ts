@@ -7,12 +7,11 @@ import { hasProjectRole, canUseFeature } from '../../policy/access.js';
 import { bool, str, type Constraint } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import { notFound } from '../../core/errors.js';
-import { listFiles } from '../../git/tree.js';
 import { project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { branchTip, canReadCode, defaultBranchName, findTag, isEmptyRepository, isProtected, refsOf, repoView, resolveCommit } from '../repositories/index.js';
 import { projectPaths, projectWebUrl } from '../projects/index.js';
-import { lintConfig, lintDryRun, type CompileInput, type LintResult } from './config/index.js';
+import { lintConfig, lintDryRun, repositorySnapshot, type CompileInput, type LintResult, type RepositorySnapshot } from './config/index.js';
 import { variablesOf } from './variables.js';
 
 /** `create_pipeline`: developers and above, where CI/CD is enabled. */
@@ -24,20 +23,6 @@ function canCreatePipeline(state: State, user: User | null, p: Project, now: num
 function ciConfigPath(p: Project): string {
   const set = p.settings.ci_config_path;
   return typeof set === 'string' && set !== '' ? set : '.gitlab-ci.yml';
-}
-
-/** The repository at a commit as the compiler reads it: every path, and the YAML files (only those can be included). */
-async function repositoryAt(ctx: Context<unknown>, sha: string | null): Promise<{ files: Map<string, string>; paths: string[] }> {
-  const files = new Map<string, string>();
-  if (!sha) return { files, paths: [] };
-  const repo = ctx.env.git.repository(ctx.project.id);
-  const commit = await repo.readCommit(sha);
-  const entries = await listFiles(repo, commit.tree);
-  const decoder = new TextDecoder();
-  for (const [path, entry] of entries) {
-    if (/\.ya?ml$/.test(path)) files.set(path, decoder.decode(await repo.readBlob(entry.oid)));
-  }
-  return { files, paths: [...entries.keys()] };
 }
 
 /** The predefined and project variables of a push pipeline on `ref` (what lint's pipeline simulation sees). */
@@ -62,18 +47,34 @@ function pushVariables(ctx: Context<unknown>, ref: string, sha: string | null): 
   return vars;
 }
 
-type Snapshot = Awaited<ReturnType<typeof repositoryAt>>;
+const snapshotAt = (ctx: Context<unknown>, sha: string | null, alsoRead: string[] = []) => repositorySnapshot(ctx.env.git.repository(ctx.project.id), sha, alsoRead);
 
-function lint(ctx: Context<unknown>, content: string, sha: string | null, { files, paths }: Snapshot, dryRun: boolean, ref: string): LintResult {
-  const input: CompileInput = {
+function compileInput(ctx: Context<unknown>, content: string, sha: string | null, snapshot: RepositorySnapshot, ref: string): CompileInput {
+  return {
     yaml: content,
-    readFile: (path) => files.get(path),
-    paths: () => paths,
+    readFile: snapshot.readFile,
+    paths: snapshot.paths,
     variables: pushVariables(ctx, ref, sha),
     source: 'push',
     ...(sha ? { project: { fullPath: projectPaths(ctx.state, ctx.project).fullPath, webUrl: projectWebUrl(ctx.state, ctx.project, ctx), sha } } : {}),
   };
-  return dryRun ? lintDryRun(input) : lintConfig(input);
+}
+
+/** What a pipeline simulation answers when it cannot start (the chain's first steps). */
+const refused = (error: string): LintResult => ({ valid: false, errors: [error], warnings: [], merged_yaml: null, includes: null, jobs: [] });
+
+/**
+ * Lint's answer: the static check reads includes at `sha`; the dry run creates (without saving)
+ * the push pipeline of `ref`, at the ref's own commit, as Ci::CreatePipelineService does.
+ */
+async function lint(ctx: Context<unknown>, content: string, sha: string | null, snapshot: RepositorySnapshot, dryRun: boolean, ref: string): Promise<LintResult> {
+  if (!dryRun) return lintConfig(compileInput(ctx, content, sha, snapshot, ref));
+  if (!canCreatePipeline(ctx.state, ctx.user, ctx.project, ctx.now())) return refused('Insufficient permissions to create a new pipeline');
+  const refs = refsOf(ctx.state, ctx.project.id);
+  const tip = branchTip(refs, ref) ?? (findTag(refs, ref) ? await resolveCommit(ctx.env.git.repository(ctx.project.id), repoView(ctx.state, ctx.project), ref) : null);
+  if (!tip) return refused('Reference not found');
+  const at = tip === sha ? snapshot : await snapshotAt(ctx, tip);
+  return lintDryRun(compileInput(ctx, content, tip, at, ref));
 }
 
 /** Entities::Ci::Lint::Result. */
@@ -109,10 +110,10 @@ export const lintRoutes = [
       const revision = p.content_ref ?? p.sha;
       const sha = revision !== undefined ? await resolveCommit(repo, repoView(ctx.state, ctx.project), revision) : headSha(ctx);
       if (!sha) throw notFound('Commit');
-      const snapshot = await repositoryAt(ctx, sha);
       const path = ciConfigPath(ctx.project);
-      const content = snapshot.files.get(path) ?? (snapshot.paths.includes(path) ? await blobText(ctx, sha, path) : undefined);
-      const result = lint(ctx, content ?? '', sha, snapshot, p.dry_run, p.dry_run_ref ?? p.ref ?? defaultBranchName(ctx.project));
+      const snapshot = await snapshotAt(ctx, sha, [path]);
+      const content = snapshot.readFile(path);
+      const result = await lint(ctx, content ?? '', sha, snapshot, p.dry_run, p.dry_run_ref ?? p.ref ?? defaultBranchName(ctx.project));
       return json(lintEntity(result, p.include_jobs));
     },
   }),
@@ -123,17 +124,8 @@ export const lintRoutes = [
     handler: async (ctx) => {
       const p = ctx.params;
       const sha = headSha(ctx);
-      const result = lint(ctx, p.content, sha, await repositoryAt(ctx, sha), p.dry_run, p.ref ?? defaultBranchName(ctx.project));
+      const result = await lint(ctx, p.content, sha, await snapshotAt(ctx, sha), p.dry_run, p.ref ?? defaultBranchName(ctx.project));
       return json(lintEntity(result, p.include_jobs));
     },
   }),
 ];
-
-/** A CI file configured outside the YAML extensions (`ci/pipeline.txt`) is still read. */
-async function blobText(ctx: Context<unknown>, sha: string, path: string): Promise<string | undefined> {
-  const repo = ctx.env.git.repository(ctx.project.id);
-  const commit = await repo.readCommit(sha);
-  const entries = await listFiles(repo, commit.tree);
-  const entry = entries.get(path);
-  return entry ? new TextDecoder().decode(await repo.readBlob(entry.oid)) : undefined;
-}

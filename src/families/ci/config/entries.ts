@@ -167,7 +167,7 @@ function image(m: Messages, loc: string, v: unknown): string | null {
 
 function services(m: Messages, loc: string, v: unknown): string[] {
   if (!Array.isArray(v)) {
-    m.add(loc, 'config should be a array');
+    m.add(loc, 'config should be an array');
     return [];
   }
   const out: string[] = [];
@@ -197,7 +197,8 @@ function variables(m: Messages, loc: string, v: unknown, allowedData: readonly s
     } else if (scalar(value) || value === null) {
       values[key] = scalarText(value);
     } else {
-      m.add(`${loc}:${key}`, 'config must be a scalar');
+      // Variable::UnknownStrategy's message names no location.
+      m.errors.push('variable definition must be either a string or a hash');
     }
   }
   return { values, raw };
@@ -362,7 +363,8 @@ function environment(m: Messages, loc: string, v: unknown): JobPlan['environment
   unknownKeys(m, loc, v, ENVIRONMENT_KEYS);
   if (!isString(v.name) || v.name === '') m.add(loc, "name can't be blank");
   const action = v.action === undefined ? 'start' : String(v.action);
-  if (!ENVIRONMENT_ACTIONS.includes(action)) m.add(loc, 'action should be start, stop, prepare, verify, or access');
+  if (v.action !== undefined && !isString(v.action)) m.add(loc, 'action should be a string');
+  else if (!ENVIRONMENT_ACTIONS.includes(action)) m.add(loc, 'action should be start, stop, prepare, verify, or access');
   if (v.url !== undefined && !isString(v.url)) m.add(loc, 'url should be a string');
   if (v.on_stop !== undefined && !isString(v.on_stop)) m.add(loc, 'on stop should be a string');
   if (v.auto_stop_in !== undefined && (!isString(v.auto_stop_in) || (v.auto_stop_in !== 'never' && parseDuration(v.auto_stop_in) === null))) m.add(loc, 'auto stop in should be a duration');
@@ -409,27 +411,32 @@ function artifacts(m: Messages, loc: string, v: unknown): JobPlan['artifacts'] {
 
 function retry(m: Messages, loc: string, v: unknown): JobPlan['retry'] {
   const none = { max: 0, when: ['always'], exitCodes: [] };
-  const max = (n: unknown, at: string) => {
-    if (!isInt(n)) m.add(at, 'config has to be either an integer or a hash');
-    else if (n < 0) m.add(at, 'config must be greater than or equal to 0');
-    else if (n > 2) m.add(at, 'config must be less than or equal to 2');
-    return isInt(n) ? n : 0;
+  const range = (n: number, what: string) => {
+    if (n < 0) m.add(loc, `${what} must be greater than or equal to 0`);
+    else if (n > 2) m.add(loc, `${what} must be less than or equal to 2`);
   };
-  if (isInt(v)) return { ...none, max: max(v, loc) };
+  if (isInt(v)) {
+    range(v, 'config');
+    return { ...none, max: v };
+  }
   if (!isHash(v)) {
     m.add(loc, 'config has to be either an integer or a hash');
     return none;
   }
   unknownKeys(m, loc, v, ['max', 'when', 'exit_codes']);
+  if (v.max !== undefined) {
+    if (!isInt(v.max)) m.add(loc, 'max must be an integer');
+    else range(v.max, 'max');
+  }
   const whens = v.when === undefined ? ['always'] : isString(v.when) ? [v.when] : isStringArray(v.when) ? v.when : null;
   if (!whens) m.add(loc, 'when should be an array of strings or a string');
   else {
     const bad = whens.filter((w) => !RETRY_WHEN.includes(w));
-    if (bad.length) m.add(loc, bad.length === 1 && isString(v.when) ? `when is not included in the list` : `when contains unknown values: ${bad.join(', ')}`);
+    if (bad.length) m.add(loc, isString(v.when) ? 'when is not included in the list' : `when contains unknown values: ${bad.join(', ')}`);
   }
   const codes = v.exit_codes === undefined ? [] : isInt(v.exit_codes) ? [v.exit_codes] : Array.isArray(v.exit_codes) && v.exit_codes.every(isInt) ? (v.exit_codes as number[]) : null;
   if (!codes) m.add(loc, 'exit codes should be an array of integers or an integer');
-  return { max: v.max === undefined ? 0 : max(v.max, loc), when: whens ?? ['always'], exitCodes: codes ?? [] };
+  return { max: isInt(v.max) ? v.max : 0, when: whens ?? ['always'], exitCodes: codes ?? [] };
 }
 
 /** `parallel: N` or `parallel: matrix: [...]`, expanded into the instances GitLab names. */
@@ -441,11 +448,19 @@ function parallel(m: Messages, loc: string, name: string, v: unknown): JobSpec['
     else return Array.from({ length: v }, (_, i) => ({ name: `${name} ${i + 1}/${v}`, variables: {} }));
     return null;
   }
+  if (typeof v === 'number') {
+    m.add(loc, 'config must be an integer');
+    return null;
+  }
   if (!isHash(v)) {
-    m.add(loc, 'config should be an integer or a hash');
+    m.add(loc, 'should be an integer or a hash');
     return null;
   }
   unknownKeys(m, loc, v, ['matrix']);
+  if (v.matrix === undefined) {
+    m.add(loc, 'config missing required keys: matrix');
+    return null;
+  }
   const ml = `${loc}:matrix`;
   if (!Array.isArray(v.matrix) || !v.matrix.every(isHash)) {
     m.add(ml, 'config should be an array of hashes');
@@ -457,7 +472,7 @@ function parallel(m: Messages, loc: string, name: string, v: unknown): JobSpec['
     for (const [key, values] of Object.entries(entry)) {
       const list = Array.isArray(values) ? values : [values];
       if (!list.every(scalar)) {
-        m.add(`${ml}:variables`, `${key} should be a string or an array of strings`);
+        m.add(`${ml}:variables`, 'config should be a hash of key value pairs, value can be an array');
         return null;
       }
       partial = partial.flatMap((p) => list.map((x) => ({ ...p, [key]: scalarText(x) })));
@@ -617,6 +632,7 @@ function readJob(
   const pick = (key: string): unknown => (v[key] !== undefined ? v[key] : inheritAllows(inherit.default, key) && INHERITABLE.includes(key) ? defaults[key] : undefined);
 
   const script = bridge ? [] : commands(m, `${loc}:script`, v.script ?? []);
+  if (!bridge && v.run === undefined && (v.script === '' || v.script === null || (Array.isArray(v.script) && v.script.length === 0))) m.add(loc, "script can't be blank");
   const beforeScript = pick('before_script') !== undefined && !bridge ? commands(m, `${loc}:before_script`, pick('before_script')) : [];
   const afterScript = pick('after_script') !== undefined && !bridge ? commands(m, `${loc}:after_script`, pick('after_script')) : [];
   const img = pick('image') !== undefined && !bridge ? image(m, `${loc}:image`, pick('image')) : null;

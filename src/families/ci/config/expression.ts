@@ -24,6 +24,7 @@ export type Expr =
   | { kind: 'string'; value: string }
   | { kind: 'pattern'; value: Pattern }
   | { kind: 'null' }
+  | { kind: 'boolean'; value: boolean }
   | { kind: 'op'; op: '==' | '!=' | '=~' | '!~' | '&&' | '||'; left: Expr; right: Expr };
 
 type Token =
@@ -38,8 +39,8 @@ const PRECEDENCE: Record<string, number> = { '==': 10, '!=': 10, '=~': 10, '!~':
 
 const VARIABLE = /^\$(\w+)/;
 const STRING = /^(?:"([^"]*)"|'([^']*)')/;
-// Lexeme::Pattern: a slash, then characters where a slash is escaped, a last one not a backslash, a slash, flags.
-const PATTERN = /^\/((?:[^/\\]|\\.)*)\/([ismU]*)/;
+// Lexeme::Pattern's own expression (so `/a/`, one character, is no pattern to GitLab either).
+const PATTERN = /^\/([^/]|\\\/)+[^\\]\/[ismU]*/;
 
 /** `/regex/flags` as GitLab fabricates it: RE2 with the flags inline. Null when RE2 refuses it. */
 export function fabricatePattern(text: string): Pattern | null {
@@ -72,11 +73,13 @@ function lex(text: string): Token[] | null {
     } else if ((m = STRING.exec(s))) {
       tokens.push({ t: 'value', expr: { kind: 'string', value: m[1] ?? m[2] ?? '' } });
     } else if ((m = PATTERN.exec(s))) {
-      const p = compilePattern(m[1]!, m[2]!);
+      const p = fabricatePattern(m[0].replace(/\\\//g, '/'));
       if (!p) return null;
       tokens.push({ t: 'value', expr: { kind: 'pattern', value: p } });
-    } else if ((m = /^null\b/.exec(s))) {
+    } else if ((m = /^null/.exec(s))) {
       tokens.push({ t: 'value', expr: { kind: 'null' } });
+    } else if ((m = /^(true|false)/.exec(s))) {
+      tokens.push({ t: 'value', expr: { kind: 'boolean', value: m[1] === 'true' } });
     } else if ((m = /^(==|!=|=~|!~|&&|\|\|)/.exec(s))) {
       tokens.push({ t: 'op', op: m[1] as '==' });
     } else if ((m = /^\(/.exec(s))) {
@@ -151,6 +154,8 @@ function evaluate(e: Expr, vars: Variables): Value {
       return e.value;
     case 'null':
       return null;
+    case 'boolean':
+      return e.value;
     case 'op': {
       if (e.op === '&&') {
         const l = evaluate(e.left, vars);
@@ -167,23 +172,36 @@ function evaluate(e: Expr, vars: Variables): Value {
         return e.op === '==' ? eq : !eq;
       }
       const matched = matches(l, r);
+      if (matched === null) return e.op !== '=~';
       return e.op === '=~' ? matched : !matched;
     }
   }
 }
 
-/** `=~`: the right side a regex literal, or a variable holding one (`/.../`). */
-function matches(text: Value, right: Value): boolean {
+/** An evaluation error (Expression::RuntimeError): the whole statement is then false. */
+class EvaluationError extends Error {}
+
+/**
+ * `=~` and `!~` (Lexeme::Matches): nothing on the right is false (`!~`: true); a variable's value
+ * is read as a `/regex/`, and one that is not makes the statement fail.
+ */
+function matches(text: Value, right: Value): boolean | null {
+  if (right === null || right === false) return null;
   let re: Pattern | null = null;
   if (right instanceof Pattern) re = right;
   else if (typeof right === 'string') re = fabricatePattern(right);
-  if (!re) return false;
+  if (!re) throw new EvaluationError('Invalid regular expression!');
   const s = text === null || text === false ? '' : text === true ? 'true' : text instanceof Pattern ? text.source : text;
   return re.test(s);
 }
 
 /** Statement#truthful?: the value is present. */
 export function holds(e: Expr, vars: Variables): boolean {
-  const v = evaluate(e, vars);
-  return v !== null && v !== false && v !== '';
+  try {
+    const v = evaluate(e, vars);
+    return v !== null && v !== false && v !== '';
+  } catch (err) {
+    if (err instanceof EvaluationError) return false;
+    throw err;
+  }
 }

@@ -3,13 +3,14 @@
 // through the input's readFile and paths.
 import { readEntries, type Entries, type PolicySpec } from './entries.js';
 import { ConfigError, expandVariables, loadConfig, type IncludeRecord } from './load.js';
-import { logicalError, normalize, select, type Instance } from './select.js';
+import { logicalError, normalize, scoped, select, type Instance } from './select.js';
 import type { CompiledPipeline, CompileInput } from './types.js';
 import { dumpYaml } from './yaml.js';
 
 export type { CompileInput, CompiledPipeline, JobPlan, PipelineSource, When } from './types.js';
 export { parseExpression, holds } from './expression.js';
 export { RULES_FAILURE, WORKFLOW_FAILURE } from './select.js';
+export { repositorySnapshot, type RepositorySnapshot } from './snapshot.js';
 
 interface Processed {
   errors: string[];
@@ -48,7 +49,7 @@ export function compilePipeline(input: CompileInput): CompiledPipeline {
   const common = { warnings: p.warnings, stages, mergedYaml: p.mergedYaml, includes: p.includes, loaded: p.loaded };
   if (p.errors.length || !p.entries) return { ...common, errors: p.errors, created: true, jobs: [], name: null };
   const s = select(stages, p.entries.globalVariables, p.entries.workflowRules, p.instances, input);
-  const nameVars = { ...p.entries.globalVariables, ...s.workflowVariables, ...input.variables };
+  const nameVars = scoped(input, { ...p.entries.globalVariables, ...s.workflowVariables });
   const name = p.entries.workflowName === null ? null : expandVariables(p.entries.workflowName, nameVars);
   return { ...common, errors: s.errors, created: s.created, jobs: s.jobs, name };
 }

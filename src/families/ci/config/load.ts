@@ -109,56 +109,70 @@ function processIncludes(config: Hash, run: IncludeRun, depth: number): Hash {
   return deepMerge(merged, rest);
 }
 
-function resolveInclude(entry: unknown, run: IncludeRun): Hash[] {
-  let spec: Hash;
+const ACCESSORS = ['remote', 'template', 'local', 'project', 'artifact', 'component'];
+
+/** Mapper#normalize_location: a string is a local path, or a remote one when it is a URL. */
+function normalizeInclude(entry: unknown): Hash {
   if (typeof entry === 'string') {
-    spec = newHash();
+    const spec = newHash();
     spec[/^https?:\/\//.test(entry) ? 'remote' : 'local'] = entry;
-  } else if (isHash(entry)) spec = entry;
-  else throw new ConfigError(`Included file \`${JSON.stringify(entry)}\` does not have YAML extension!`);
+    return spec;
+  }
+  if (isHash(entry)) return entry;
+  throw new ConfigError(`Include \`${JSON.stringify(entry)}\` needs to match exactly one accessor!`);
+}
+
+function resolveInclude(entry: unknown, run: IncludeRun): Hash[] {
+  const spec = normalizeInclude(entry);
+  const { rules: _rules, ...location } = spec;
+  if (ACCESSORS.filter((k) => spec[k] !== undefined).length !== 1) throw new ConfigError(`Include \`${JSON.stringify(location)}\` needs to match exactly one accessor!`);
   if (!includeAllowed(spec.rules, run)) return [];
   const text = (v: unknown) => expandVariables(String(v), run.vars);
+  const yamlOnly = (where: string) => {
+    if (!YAML_EXT.test(where)) throw new ConfigError(`Included file \`${where}\` does not have YAML extension!`);
+  };
   if (spec.local !== undefined) {
-    const location = text(spec.local);
-    if (!YAML_EXT.test(location)) throw new ConfigError(`Included file \`${location}\` does not have YAML extension!`);
-    const path = location.replace(/^\/+/, '');
-    const paths = path.includes('*') ? run.input.paths().filter((p) => globMatch(path, p)).sort() : [path];
-    return paths.map((p) => {
-      const content = run.input.readFile(p);
-      if (content === undefined) throw new ConfigError(`Local file \`${p}\` does not exist!`);
-      noteInclude(run, 'local', p);
-      const hash = loadIncluded(content, p, 'Local file');
-      return hash;
+    const written = text(spec.local);
+    yamlOnly(written);
+    const path = written.replace(/^\/+/, '');
+    // A wildcard names every matching file, each included as if written out.
+    const found = path.includes('*') ? run.input.paths().filter((p) => globMatch(path, p)).sort() : null;
+    const locations = found ? found.map((p) => ({ written: p, path: p })) : [{ written, path }];
+    return locations.map((l) => {
+      noteInclude(run, 'local', l.written, l.path);
+      const content = run.input.readFile(l.path);
+      if (content === undefined) throw new ConfigError(`Local file \`${l.written}\` does not exist!`);
+      return loadIncluded(content, l.written, 'Local file');
     });
   }
   if (spec.remote !== undefined) {
-    const location = text(spec.remote);
-    if (!YAML_EXT.test(location)) throw new ConfigError(`Included file \`${location}\` does not have YAML extension!`);
-    throw new ConfigError(`Remote file \`${location}\` could not be fetched: remote includes are not emulated`);
+    const where = text(spec.remote);
+    yamlOnly(where);
+    throw new ConfigError(`Remote file \`${where}\` could not be fetched: remote includes are not emulated`);
   }
   if (spec.template !== undefined) {
-    const location = text(spec.template);
-    if (!YAML_EXT.test(location)) throw new ConfigError(`Included file \`${location}\` does not have YAML extension!`);
-    throw new ConfigError(`Template file \`${location}\` is not a valid location!`);
+    const where = text(spec.template);
+    yamlOnly(where);
+    throw new ConfigError(`Template file \`${where}\` is not a valid location!`);
   }
   if (spec.project !== undefined) {
     const files = Array.isArray(spec.file) ? spec.file : [spec.file];
-    const first = String(files[0] ?? '');
-    throw new ConfigError(`Project \`${text(spec.project)}\` file \`${first}\` could not be read: project includes are not emulated`);
+    throw new ConfigError(`Project \`${text(spec.project)}\` file \`${text(files[0] ?? '')}\` could not be read: project includes are not emulated`);
   }
-  if (spec.component !== undefined) {
-    throw new ConfigError(`Component \`${text(spec.component)}\` could not be read: component includes are not emulated`);
+  if (spec.artifact !== undefined) {
+    throw new ConfigError(`Artifact \`${text(spec.artifact)}\` could not be read: artifact includes are only for child pipelines`);
   }
-  throw new ConfigError(`Included file \`${JSON.stringify(spec)}\` does not have YAML extension!`);
+  throw new ConfigError(`Component \`${text(spec.component)}\` could not be read: component includes are not emulated`);
 }
 
-function noteInclude(run: IncludeRun, type: string, location: string): void {
-  if (run.seen.has(`${type}:${location}`)) throw new ConfigError(`Include \`{"local":"${location}"}\` was already included!`);
-  run.seen.add(`${type}:${location}`);
+function noteInclude(run: IncludeRun, type: string, location: string, path: string): void {
   if (run.records.length >= MAX_INCLUDES) throw new ConfigError(`Maximum of ${MAX_INCLUDES} nested includes are allowed!`);
+  const key = JSON.stringify({ [type]: location });
+  if (run.seen.has(key)) throw new ConfigError(`Include \`${key}\` was already included!`);
+  run.seen.add(key);
   const p = run.input.project;
   run.records.push({
-    type, location, blob: linkOf(run.input, 'blob', location), raw: linkOf(run.input, 'raw', location), extra: {},
+    type, location, blob: linkOf(run.input, 'blob', path), raw: linkOf(run.input, 'raw', path), extra: {},
     context_project: p?.fullPath ?? null, context_sha: p?.sha ?? null,
   });
 }

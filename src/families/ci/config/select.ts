@@ -178,6 +178,19 @@ function policyAny(p: PolicySpec, ctx: Ctx, vars: Variables): boolean {
   return policySatisfied(p, ctx, vars);
 }
 
+/**
+ * The variables a job's rules see (Ci::Variables::Builder#scoped_variables): predefined ones
+ * (`CI_*`, `GITLAB_*`, the job's own name and stage), then the file's, then the user's (instance,
+ * group, project, pipeline), each over the one before.
+ */
+export function scoped(input: CompileInput, yaml: Record<string, string>, job?: { name: string; stage: string }): Record<string, string> {
+  const predefined = newHash() as Record<string, string>;
+  const user = newHash() as Record<string, string>;
+  for (const [k, v] of Object.entries(input.variables)) ((/^(CI|GITLAB)_|^CI$|^GITLAB_CI$/.test(k)) ? predefined : user)[k] = v;
+  if (job) Object.assign(predefined, { CI_JOB_NAME: job.name, CI_JOB_STAGE: job.stage });
+  return Object.assign(predefined, yaml, user);
+}
+
 export interface Selection {
   created: boolean;
   errors: string[];
@@ -188,7 +201,7 @@ export function select(stages: string[], globals: Record<string, string>, workfl
   const ctx = contextOf(input);
   let workflowVariables: Record<string, string> = newHash() as Record<string, string>;
   if (workflowRules) {
-    const rule = matchRule(workflowRules, ctx, { ...globals, ...input.variables });
+    const rule = matchRule(workflowRules, ctx, scoped(input, globals));
     if (!rule || rule.when === 'never') return { created: false, errors: [WORKFLOW_FAILURE], jobs: [], workflowVariables };
     workflowVariables = rule.variables ?? workflowVariables;
   }
@@ -199,7 +212,7 @@ export function select(stages: string[], globals: Record<string, string>, workfl
     for (const [k, v] of Object.entries(globals)) if (inheritAllows(job.inheritVariables, k)) base[k] = v;
     for (const [k, v] of Object.entries(workflowVariables)) if (inheritAllows(job.inheritVariables, k)) base[k] = v;
     const vars: Record<string, string> = { ...base, ...job.ownVariables, ...(inst.variables === job.variables ? {} : inst.variables) };
-    const evalVars = { ...vars, ...input.variables };
+    const evalVars = scoped(input, vars, { name: inst.name, stage: job.stage });
     let when = job.when;
     let startIn = job.startIn;
     let allowFailure = job.allowFailure;
@@ -233,7 +246,7 @@ export function select(stages: string[], globals: Record<string, string>, workfl
       if (!n.optional) errors.push(`'${k.inst.name}' job needs '${n.name}' job, but '${n.name}' is not in any previous stage`);
       return false;
     });
-    const expandVars = { ...k.vars, ...input.variables };
+    const expandVars = scoped(input, k.vars, { name: k.inst.name, stage: job.stage });
     const env = job.environment && { ...job.environment, name: expandVariables(job.environment.name, expandVars), url: job.environment.url && expandVariables(job.environment.url, expandVars) };
     jobs.push({
       name: k.inst.name,

@@ -76,23 +76,29 @@ export function loadYaml(text: string): Loaded {
   return { ok: true, value };
 }
 
-/** A copy whose maps have no prototype, so a key such as `__proto__` is an ordinary key. */
+/**
+ * A copy whose maps have no prototype, so a key such as `__proto__` is an ordinary key; a key
+ * written as a Ruby symbol (`:test_job:`) is its name, as Psych and deep_symbolize_keys read it.
+ */
 function plainCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plainCopy);
   if (v instanceof Reference) return new Reference(v.path.map(plainCopy));
   if (v instanceof Date) return v.toISOString();
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = Object.create(null);
-    for (const [k, x] of Object.entries(v)) out[k] = plainCopy(x);
+    for (const [k, x] of Object.entries(v)) out[/^:[^\s:]/.test(k) ? k.slice(1) : k] = plainCopy(x);
     return out;
   }
   return v;
 }
 
+const NULL_MARK = 'psych-nil-4f1c9b';
+
 /** As Ruby's `to_yaml` writes a hash: a `---` line, sequences not indented under their key. */
 export function dumpYaml(value: unknown): string {
-  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', nullStr: '' } as CreateNodeOptions & { indentSeq: boolean });
-  return `---\n${body}`;
+  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', customTags: tagsOf, nullStr: NULL_MARK } as CreateNodeOptions & { indentSeq: boolean });
+  // Psych writes a nil as nothing after its `key: ` or `- `.
+  return `---\n${body.replaceAll(NULL_MARK, '')}`;
 }
 
 function toWritable(v: unknown): unknown {
