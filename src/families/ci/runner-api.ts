@@ -65,7 +65,7 @@ function authenticateJob(ctx: Context<{ id: number; token?: string }>): Job {
 /** Ci::Runner#can_pick?: its type reaches the project, its tags cover the job's, a protected-refs runner takes protected refs only. */
 function canPick(state: State, runner: Runner, job: Job, pipeline: Pipeline): boolean {
   const project = tget(state.projects, job.projectId);
-  if (!project || project.pendingDelete || project.archived) return false;
+  if (!project || project.pendingDelete || project.archived || job.plan?.trigger) return false;
   if (project.features.builds === 'disabled') return false;
   if (runner.runnerType === 'project_type' && !runner.projectIds.includes(project.id)) return false;
   if (runner.runnerType === 'group_type') {
