@@ -29,7 +29,8 @@ export interface CreateInput {
 }
 
 /** A planned job with GitLab's defaults for what a plan leaves out. */
-export function planWithDefaults(p: Partial<JobPlan> & { name: string }): JobPlan {
+export function planWithDefaults(given: Partial<JobPlan> & { name: string }): JobPlan {
+  const p = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<JobPlan> & { name: string };
   return {
     stage: 'test', stageIdx: 0, when: 'on_success', startInSeconds: null, allowFailure: p.when === 'manual', allowFailureExitCodes: [], needs: null,
     variables: {}, script: [], beforeScript: [], afterScript: [], image: null, services: [], tags: [], timeoutSeconds: null,
