@@ -46,6 +46,15 @@ const FIXTURE: Fixture = {
   projects: [
     teamProject({ repository: { files: { 'README.md': '# App\n', '.gitlab-ci.yml': CI }, branches: { feature: 'main', blocked: 'main' } } }),
     { namespace: 'acme', path: 'plain', visibility: 'public', creator: 'root', repository: { files: { 'README.md': 'x' } } },
+    {
+      namespace: 'acme', path: 'parent', visibility: 'public', creator: 'root', members: [{ user: 'dev', access_level: 'developer' }],
+      repository: {
+        files: {
+          '.gitlab-ci.yml': 'stages: [build, downstream, after]\nbuild:\n  stage: build\n  script: [make]\nchild:\n  stage: downstream\n  trigger:\n    include: ci/child.yml\n    strategy: depend\nafter:\n  stage: after\n  script: [echo done]\n',
+          'ci/child.yml': 'unit:\n  script: [make unit]\ne2e:\n  script: [make e2e]\n',
+        },
+      },
+    },
   ],
 };
 const world = seededWorld(FIXTURE, NOW);
@@ -125,5 +134,28 @@ describe('merge request pipelines', () => {
     expect(again.body).toMatchObject({ source: 'merge_request_event', status: 'pending' });
     expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}/pipelines`)).body).toHaveLength(2);
     expect((await call('POST', `${APP}/merge_requests/999/pipelines`)).status).toBe(404);
+  });
+});
+
+describe('child pipelines', () => {
+  it('start when their trigger job is queued, and a depending trigger job ends as its child ends', async () => {
+    const e = world();
+    const made = await call('POST', '/projects/acme%2Fparent/pipeline', 'dev-token', { ref: 'main' });
+    expect(made.status).toBe(201);
+    const ci = e.ci('acme/parent');
+    const jobs = () => Object.fromEntries(ci.jobs(made.body.id).map((j) => [j.name, j.status]));
+    const build = ci.jobs(made.body.id).find((j) => j.name === 'build')!;
+    ci.start(build.id);
+    ci.finish(build.id, { status: 'success' });
+    expect(jobs()).toEqual({ build: 'success', child: 'running', after: 'created' });
+    const bridge = ci.jobs(made.body.id).find((j) => j.name === 'child')!;
+    const child = ci.getPipeline(bridge.downstreamId!);
+    expect(child).toMatchObject({ parentId: made.body.id, source: 'parent_pipeline', ref: 'main', status: 'pending' });
+    for (const j of ci.jobs(child.id)) {
+      ci.start(j.id);
+      ci.finish(j.id, { status: 'success' });
+    }
+    expect(ci.getPipeline(child.id).status).toBe('success');
+    expect(jobs()).toEqual({ build: 'success', child: 'success', after: 'pending' });
   });
 });

@@ -9,7 +9,7 @@ import { tget } from '../../store/table.js';
 import { branchTip, findTag, refsOf } from '../repositories/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { compilePipeline, type PipelineSource } from './config/index.js';
+import { compilePipeline, type CompiledPipeline, type PipelineSource } from './config/index.js';
 import { createFromPlan } from './creation.js';
 import { createPipeline } from './pipelines.js';
 import { pipelineVariableMap } from './predefined.js';
@@ -130,7 +130,20 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   }
   if (!compiled.created) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['Pipeline filtered out by workflow rules.'] };
   if (compiled.jobs.length === 0) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['No stages / jobs for this pipeline.'] };
-  return { ok: true, change: (draft) => createFromPlan(draft as State, tget(draft.projects, project.id)!, compiled, base, now) };
+  // Trigger jobs' child pipelines: their local files, compiled now, while the commit's files are read.
+  const children: Record<string, CompiledPipeline> = Object.create(null) as Record<string, CompiledPipeline>;
+  for (const job of compiled.jobs) {
+    const include = job.trigger?.include;
+    if (!include?.length) continue;
+    children[job.name] = compilePipeline({
+      yaml: `include:\n${include.map((path) => `  - local: '${path.replace(/'/g, "''")}'`).join('\n')}\n`,
+      readFile: (path) => snapshot.files.get(path),
+      paths: () => snapshot.paths,
+      variables: { ...variables, CI_PIPELINE_SOURCE: 'parent_pipeline', ...job.variables },
+      source: 'parent_pipeline',
+    });
+  }
+  return { ok: true, change: (draft) => createFromPlan(draft as State, tget(draft.projects, project.id)!, compiled, { ...base, children }, now) };
 }
 
 /** A CI file outside the YAML names (`ci_config_path: ci/pipeline.conf`). */

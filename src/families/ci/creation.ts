@@ -26,6 +26,8 @@ export interface CreateInput {
   triggerId?: number | null;
   scheduleId?: number | null;
   parentId?: number | null;
+  /** Trigger jobs' child pipelines, compiled with this one, by job name. */
+  children?: Record<string, CompiledPipeline>;
 }
 
 /** A planned job with GitLab's defaults for what a plan leaves out. */
@@ -54,6 +56,7 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
     const { job } = addJob(draft, stored, {
       name: plan.name, stage: plan.stage, status: 'created', allowFailure: plan.allowFailure, tagList: plan.tags, runner: null,
       when: plan.when, stageIdx: plan.stageIdx, needs: plan.needs === null ? null : plan.needs.map((n) => n.name), plan,
+      child: input.children && Object.hasOwn(input.children, plan.name) ? input.children[plan.name] : null,
     }, now);
     deploymentForJob(draft, stored, job, now);
   }

@@ -13,7 +13,7 @@ import { createToken } from '../users/index.js';
 import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus, type PipelineVariable } from './records.js';
 import { cleanupUnlocked } from './artifact-rules.js';
 import { CANCELABLE_STATUSES, composite } from './status.js';
-import { afterJobMoved, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
+import { afterJobMoved, bridgeFollowsChild, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
@@ -278,6 +278,7 @@ export interface JobInput {
   stageIdx?: number;
   needs?: string[] | null;
   plan?: Job['plan'];
+  child?: Job['child'];
 }
 
 /** Stores a new job record (its id the next of the instance's), with the defaults of the fields not given. */
@@ -311,6 +312,7 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
     stageIdx: input.stageIdx ?? 0,
     needs: input.needs ?? null,
     plan: input.plan ?? null,
+    child: input.child ?? null,
   }, now);
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
@@ -327,7 +329,7 @@ export function copyJob(draft: State, job: Job, userId: number, status: JobStatu
   const pipeline = pget(draft.pipelines, job.projectId, job.pipelineId!)!;
   return addJob(draft, pipeline, {
     name: job.name, stage: job.stage, status, userId, allowFailure: job.plan ? job.plan.allowFailure : job.allowFailure, tagList: job.tagList, runner: null,
-    when: job.when, stageIdx: job.stageIdx, needs: job.needs, plan: job.plan,
+    when: job.when, stageIdx: job.stageIdx, needs: job.needs, plan: job.plan, child: job.child,
   }, now).job;
 }
 
@@ -350,6 +352,7 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
   if (p.startedAt === null && status !== 'created' && status !== 'pending') p.startedAt = now;
   p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
   if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
+  if (p.parentId !== null) bridgeFollowsChild(draft, p, now);
 }
 /**
  * A root pipeline that succeeds becomes the latest successful one of its ref and locks its

@@ -9,7 +9,8 @@ import { pget, tget } from '../../store/table.js';
 import { defineTask, schedule } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
-import type { Job, JobStatus } from './records.js';
+import type { Job, JobStatus, Pipeline } from './records.js';
+import { createFromPlan } from './creation.js';
 import { COMPLETED_STATUSES, processedStatus, statusOrSuccess } from './status.js';
 import { copyJob, indexPending, pipelineJobs, refreshPipeline } from './pipelines.js';
 import { takeByPlan } from './outcomes.js';
@@ -74,8 +75,52 @@ export function moveJob(draft: State, job: Draft<Job>, status: JobStatus, now: n
   indexPending(draft, job);
   environmentFollowsJob(draft, job, now);
   jobMoved(draft, job, was);
+  if (status === 'pending' && job.plan?.trigger) {
+    startBridge(draft, job, now);
+    return;
+  }
   // The emulator's own runner takes a queued job at once when the project planned its outcome.
   if (status === 'pending') takeByPlan(draft, job, now);
+}
+
+/**
+ * A trigger job queued (Ci::CreateDownstreamPipelineService): its child pipeline is made from
+ * the files it includes; with `strategy: depend` it runs until the child ends, else it succeeds
+ * at once. A child that cannot be made, or another project's pipeline, fails it.
+ */
+function startBridge(draft: State, job: Draft<Job>, now: number): void {
+  const parent = job.pipelineId === null ? undefined : pget(draft.pipelines, job.projectId, job.pipelineId);
+  const project = tget(draft.projects, job.projectId);
+  const child = job.child;
+  if (!parent || !project || parent.sha === null || !child || child.errors.length || !child.created || child.jobs.length === 0) {
+    failJob(draft, job, 'downstream_pipeline_creation_failed', null, now);
+    return;
+  }
+  const made = createFromPlan(draft, project, child, {
+    ref: parent.ref, sha: parent.sha, tag: parent.tag, userId: job.userId, source: 'parent_pipeline', parentId: parent.id, beforeSha: parent.beforeSha,
+  }, now);
+  job.downstreamId = made.id;
+  if (job.plan?.trigger?.strategy === 'depend') {
+    moveJob(draft, job, 'running', now);
+    bridgeFollowsChild(draft, made, now);
+  } else {
+    job.startedAt = now;
+    moveJob(draft, job, 'success', now);
+  }
+}
+
+/** A child pipeline moved: a trigger job that depends on it ends as it ends. */
+export function bridgeFollowsChild(draft: State, child: Pick<Pipeline, 'id' | 'projectId' | 'parentId' | 'status'>, now: number): void {
+  if (child.parentId === null || !COMPLETED_STATUSES.includes(child.status)) return;
+  for (const j of pipelineJobs(draft, child.parentId)) {
+    if (j.downstreamId !== child.id || j.status !== 'running' || j.plan?.trigger?.strategy !== 'depend') continue;
+    const bridge = tget(draft.jobs, j.id)!;
+    if (child.status === 'failed') failJob(draft, bridge, 'unknown_failure', null, now);
+    else {
+      moveJob(draft, bridge, child.status, now);
+      afterJobMoved(draft, bridge, now);
+    }
+  }
 }
 
 /** A job starts running (a runner took it): its timeout is set on the clock. */

@@ -1,6 +1,6 @@
 // The CI records a project keeps: variables (of projects, groups and the instance), pipelines,
 // jobs and their artifacts.
-import type { JobPlan } from './config/types.js';
+import type { CompiledPipeline, JobPlan } from './config/types.js';
 import type { JobWhen } from './status.js';
 
 export type VariableType = 'env_var' | 'file';
@@ -175,6 +175,10 @@ export interface Job {
   plan: JobPlan | null;
   /** How many times it was retried automatically before (`retry:`). */
   retryCount: number;
+  /** A trigger job's child pipeline, compiled with its parent (null: none, or not a trigger job). */
+  child: CompiledPipeline | null;
+  /** The pipeline a trigger job started. */
+  downstreamId: number | null;
 }
 
 /** A job record with its defaults: what the fields not given start as. */
@@ -182,7 +186,7 @@ export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' 
   return {
     pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
     coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
-    when: null, stageIdx: 0, needs: null, scheduledAt: null, exitCode: null, plan: null, retryCount: 0,
+    when: null, stageIdx: 0, needs: null, scheduledAt: null, exitCode: null, plan: null, retryCount: 0, child: null, downstreamId: null,
     ...fields,
   };
 }
