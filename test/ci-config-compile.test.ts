@@ -59,6 +59,14 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
     ['an empty script', 'test:\n  script: []\n', ["jobs:test script can't be blank"]],
     ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be an array']],
+    ['a job\'s own error hides its entries\' errors', 'test:\n  script: { a: 1 }\n  foo: 1\n', ['jobs:test config contains unknown keys: foo']],
+    ['a bad default, once', 'default:\n  tags: docker\na:\n  script: x\nb:\n  script: x\n', ['default:tags config should be an array of strings']],
+    ['a bad root image', 'image: [a]\na:\n  script: x\n', ['image config should be a hash or a string']],
+    ['a variable of a list', 'variables:\n  A: [1]\na:\n  script: x\n', ['variable definition must be either a string or a hash']],
+    ['a need of an unsupported type', 'a:\n  script: x\n  needs: [1]\n', ['jobs:a:needs:need has an unsupported type']],
+    ['parallel of a string', 'a:\n  script: x\n  parallel: many\n', ['jobs:a:parallel should be an integer or a hash']],
+    ['retry max of 5', 'a:\n  script: x\n  retry: { max: 5 }\n', ['jobs:a:retry max must be less than or equal to 2']],
+    ['dependencies outside needs', 'a:\n  stage: build\n  script: x\nb:\n  stage: build\n  script: x\nc:\n  script: x\n  needs: [a]\n  dependencies: [a, b]\n', ['jobs:c dependencies the b should be part of needs']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
@@ -148,6 +156,37 @@ describe('the merged configuration', () => {
     const c = compilePipeline(input(yaml));
     expect(c.jobs[0]).toMatchObject({ name: 'a', variables: { G: 'own', H: 'h', RAW: '$X' }, rawVariables: ['RAW'] });
     expect(c.jobs[1]!.variables).toEqual({ H: 'h' });
+  });
+});
+
+describe('spec:inputs', () => {
+  const component = 'spec:\n  inputs:\n    stage:\n      default: test\n    env:\n      options: [staging, production]\n---\ndeploy-$[[ inputs.env ]]:\n  stage: $[[ inputs.stage ]]\n  script: deploy $[[ inputs.env | truncate(0,4) ]]\n';
+  const files = { 'ci/deploy.yml': component };
+
+  it('interpolates an included file\'s inputs, with defaults and functions', () => {
+    const c = compilePipeline(input('include:\n  - local: ci/deploy.yml\n    inputs:\n      env: production\n', { files }));
+    expect(c.errors).toEqual([]);
+    expect(c.jobs.map((j) => [j.name, j.stage, j.script])).toEqual([['deploy-production', 'test', ['deploy prod']]]);
+  });
+
+  it('answers GitLab\'s messages for missing, unknown and refused inputs', () => {
+    const run = (inputs: string) => compilePipeline(input(`include:\n  - local: ci/deploy.yml\n    inputs: ${inputs}\n`, { files })).errors;
+    expect(run('{}')).toEqual(['`ci/deploy.yml`: `env` input: required value has not been provided']);
+    expect(run('{ env: qa }')).toEqual(['`ci/deploy.yml`: `env` input: `qa` cannot be used because it is not in the list of allowed options']);
+    expect(run('{ env: production, nope: 1 }')).toEqual(['`ci/deploy.yml`: unknown input arguments: nope']);
+    const plain = { 'ci/plain.yml': 'a:\n  script: x\n' };
+    expect(compilePipeline(input('include:\n  - local: ci/plain.yml\n    inputs: { a: 1 }\n', { files: plain })).errors)
+      .toEqual(['`ci/plain.yml`: Given inputs not defined in the `spec` section of the included configuration file']);
+    const bad = { 'ci/bad.yml': 'spec:\n  inputs:\n---\na:\n  script: $[[ inputs.abcd ]]\n' };
+    expect(compilePipeline(input('include: ci/bad.yml\n', { files: bad })).errors)
+      .toEqual(['`ci/bad.yml`: interpolation interrupted by errors, unknown interpolation key: `abcd`']);
+  });
+
+  it('takes the pipeline\'s own inputs for the root file', () => {
+    const yaml = 'spec:\n  inputs:\n    mode:\n      type: boolean\n      default: false\n---\na:\n  script: echo $[[ inputs.mode ]]\n';
+    expect(compilePipeline({ ...input(yaml), inputs: { mode: true } }).jobs[0]!.script).toEqual(['echo true']);
+    expect(compilePipeline(input(yaml)).jobs[0]!.script).toEqual(['echo false']);
+    expect(compilePipeline({ ...input(yaml), inputs: { mode: 'yes' } }).errors).toEqual(['`mode` input: provided value is not a boolean']);
   });
 });
 

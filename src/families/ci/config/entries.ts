@@ -194,7 +194,7 @@ function variables(m: Messages, loc: string, v: unknown, allowedData: readonly s
       else if (value.expand !== undefined && !isBool(value.expand)) m.add(`${loc}:${key}`, 'config expand should be a boolean value');
       values[key] = scalarText(value.value);
       if (value.expand === false) raw.push(key);
-    } else if (scalar(value) || value === null) {
+    } else if (scalar(value)) {
       values[key] = scalarText(value);
     } else {
       // Variable::UnknownStrategy's message names no location.
@@ -221,7 +221,7 @@ function needs(m: Messages, loc: string, v: unknown): NeedSpec[] | null {
       out.push({ name: String(n.job), artifacts: n.artifacts !== false, optional: n.optional === true });
     } else if (isHash(n) && (n.pipeline !== undefined || n.project !== undefined)) {
       // Cross-pipeline and cross-project needs only fetch artifacts; they order nothing here.
-    } else m.add(`${loc}:need`, 'config has an unsupported type');
+    } else m.add(`${loc}:need`, 'has an unsupported type');
   }
   return out;
 }
@@ -400,7 +400,7 @@ function artifacts(m: Messages, loc: string, v: unknown): JobPlan['artifacts'] {
     }
   }
   return {
-    paths: isStringArray(v.paths) ? v.paths : [],
+    paths: isStringArray(v.paths) ? [...v.paths] : [],
     expireIn: isString(v.expire_in) ? v.expire_in : null,
     reports,
     name: isString(v.name) ? v.name : null,
@@ -436,7 +436,7 @@ function retry(m: Messages, loc: string, v: unknown): JobPlan['retry'] {
   }
   const codes = v.exit_codes === undefined ? [] : isInt(v.exit_codes) ? [v.exit_codes] : Array.isArray(v.exit_codes) && v.exit_codes.every(isInt) ? (v.exit_codes as number[]) : null;
   if (!codes) m.add(loc, 'exit codes should be an array of integers or an integer');
-  return { max: isInt(v.max) ? v.max : 0, when: whens ?? ['always'], exitCodes: codes ?? [] };
+  return { max: isInt(v.max) ? v.max : 0, when: [...(whens ?? ['always'])], exitCodes: [...(codes ?? [])] };
 }
 
 /** `parallel: N` or `parallel: matrix: [...]`, expanded into the instances GitLab names. */
@@ -524,6 +524,22 @@ function stagesOf(m: Messages, v: unknown): string[] {
   return [...new Set(v)];
 }
 
+/** The inheritable values of `default` (or the root), each at its location. */
+function checkDefaults(m: Messages, prefix: string, d: Hash): void {
+  for (const k of ['before_script', 'after_script']) if (d[k] !== undefined) commands(m, `${prefix}${k}`, d[k]);
+  if (d.image !== undefined) image(m, `${prefix}image`, d.image);
+  if (d.services !== undefined) services(m, `${prefix}services`, d.services);
+  if (d.timeout !== undefined) {
+    const t = parseDuration(d.timeout);
+    if (t === null) m.add(`${prefix}timeout`, 'config should be a duration');
+    else if (t > ONE_MONTH) m.add(`${prefix}timeout`, 'config should not exceed the limit');
+  }
+  if (d.retry !== undefined) retry(m, `${prefix}retry`, d.retry);
+  if (d.tags !== undefined && !isStringArray(d.tags)) m.add(`${prefix}tags`, 'config should be an array of strings');
+  if (d.artifacts !== undefined) artifacts(m, `${prefix}artifacts`, d.artifacts);
+  if (d.interruptible !== undefined && !isBool(d.interruptible)) m.add(`${prefix}interruptible`, 'config should be a boolean value');
+}
+
 type JobType = 'job' | 'bridge' | 'hidden' | null;
 
 function jobType(name: string, v: unknown): JobType {
@@ -552,16 +568,20 @@ export function readEntries(config: Hash): Entries {
   // default, then the legacy root keys that act as defaults.
   const defaults = newHash();
   if (root.default !== undefined) {
-    if (!isHash(root.default)) m.add('default', 'config should be a hash');
+    const d = root.default;
+    if (!isHash(d)) m.add('default', 'config should be a hash');
     else {
-      unknownKeys(m, 'default', root.default, DEFAULT_KEYS);
-      for (const [k, v] of Object.entries(root.default)) if (DEFAULT_KEYS.includes(k)) defaults[k] = v;
+      const before = m.errors.length;
+      unknownKeys(m, 'default', d, DEFAULT_KEYS);
+      if (m.errors.length === before) checkDefaults(m, 'default:', d);
+      for (const [k, v] of Object.entries(d)) if (DEFAULT_KEYS.includes(k)) defaults[k] = v;
     }
   }
-  for (const k of ['before_script', 'image', 'services', 'after_script', 'cache']) if (root[k] !== undefined && defaults[k] === undefined) defaults[k] = root[k];
-  for (const k of ['before_script', 'after_script']) if (defaults[k] !== undefined) commands(m, `default:${k}`, defaults[k]);
-  if (defaults.image !== undefined) image(m, 'default:image', defaults.image);
-  if (defaults.services !== undefined) services(m, 'default:services', defaults.services);
+  // The root's own before_script, image, services, after_script and cache act as defaults too.
+  const legacy = newHash();
+  for (const k of ['before_script', 'image', 'services', 'after_script', 'cache']) if (root[k] !== undefined) legacy[k] = root[k];
+  checkDefaults(m, '', legacy);
+  for (const [k, v] of Object.entries(legacy)) if (defaults[k] === undefined) defaults[k] = v;
 
   const globals = root.variables !== undefined ? variables(m, 'variables', root.variables, ['value', 'description', 'expand', 'options']) : { values: newHash() as Record<string, string>, raw: [] };
   const stages = stagesOf(m, root.stages);
@@ -588,7 +608,8 @@ export function readEntries(config: Hash): Entries {
   if (!jobsConfig.some(([n]) => !n.startsWith('.'))) m.add('jobs', 'config should contain at least one visible job');
 
   const jobs: JobSpec[] = [];
-  jobsConfig.forEach(([name, v], index) => {
+  const jobsValid = unmatched.length === 0 && jobsConfig.some(([n]) => !n.startsWith('.'));
+  if (jobsValid) jobsConfig.forEach(([name, v], index) => {
     const type = jobType(name, v);
     if (type !== 'job' && type !== 'bridge') return;
     const job = readJob(m, name, v as Hash, type === 'bridge', index, defaults, globals, workflowRules !== null);
@@ -598,9 +619,11 @@ export function readEntries(config: Hash): Entries {
 }
 
 function readJob(
-  m: Messages, name: string, v: Hash, bridge: boolean, index: number, defaults: Hash,
+  jobMessages: Messages, name: string, v: Hash, bridge: boolean, index: number, defaults: Hash,
   globals: { values: Record<string, string>; raw: string[] }, hasWorkflowRules: boolean,
 ): JobSpec | null {
+  const m = jobMessages;
+  const before = m.errors.length;
   const loc = `jobs:${name}`;
   const hasRules = v.rules !== undefined && v.rules !== null;
   // Processable's checks.
@@ -626,34 +649,43 @@ function readJob(
     if (startIn === null) m.add(loc, 'start in should be a duration');
     else if (startIn > ONE_WEEK) m.add(loc, 'start in should not exceed the limit');
   } else if (v.start_in !== undefined && !hasRules) m.add(loc, 'start in must be blank');
+  if (!bridge && v.run === undefined && (v.script === '' || v.script === null || (Array.isArray(v.script) && v.script.length === 0))) m.add(loc, "script can't be blank");
+  // Node#compose!: a job whose own checks fail has no entries checked.
+  if (m.errors.length > before) return null;
 
   const inherit = isHash(v.inherit) ? v.inherit : newHash();
   if (v.inherit !== undefined && !isHash(v.inherit)) m.add(`${loc}:inherit`, 'config should be a hash');
   const pick = (key: string): unknown => (v[key] !== undefined ? v[key] : inheritAllows(inherit.default, key) && INHERITABLE.includes(key) ? defaults[key] : undefined);
+  // A value taken from `default` was checked there; its problems are not the job's again.
+  const scratch = new Messages();
+  const at = (key: string): Messages => (v[key] !== undefined ? m : scratch);
 
   const script = bridge ? [] : commands(m, `${loc}:script`, v.script ?? []);
-  if (!bridge && v.run === undefined && (v.script === '' || v.script === null || (Array.isArray(v.script) && v.script.length === 0))) m.add(loc, "script can't be blank");
-  const beforeScript = pick('before_script') !== undefined && !bridge ? commands(m, `${loc}:before_script`, pick('before_script')) : [];
-  const afterScript = pick('after_script') !== undefined && !bridge ? commands(m, `${loc}:after_script`, pick('after_script')) : [];
-  const img = pick('image') !== undefined && !bridge ? image(m, `${loc}:image`, pick('image')) : null;
-  const svcs = pick('services') !== undefined && !bridge ? services(m, `${loc}:services`, pick('services')) : [];
+  const beforeScript = pick('before_script') !== undefined && !bridge ? commands(at('before_script'), `${loc}:before_script`, pick('before_script')) : [];
+  const afterScript = pick('after_script') !== undefined && !bridge ? commands(at('after_script'), `${loc}:after_script`, pick('after_script')) : [];
+  const img = pick('image') !== undefined && !bridge ? image(at('image'), `${loc}:image`, pick('image')) : null;
+  const svcs = pick('services') !== undefined && !bridge ? services(at('services'), `${loc}:services`, pick('services')) : [];
   let timeoutSeconds: number | null = null;
   const t = pick('timeout');
   if (t !== undefined && !bridge) {
     timeoutSeconds = parseDuration(t);
-    if (timeoutSeconds === null) m.add(`${loc}:timeout`, 'config should be a duration');
-    else if (timeoutSeconds > ONE_MONTH) m.add(`${loc}:timeout`, 'config should not exceed the limit');
+    if (timeoutSeconds === null) at('timeout').add(`${loc}:timeout`, 'config should be a duration');
+    else if (timeoutSeconds > ONE_MONTH) at('timeout').add(`${loc}:timeout`, 'config should not exceed the limit');
   }
-  const rt = pick('retry') !== undefined && !bridge ? retry(m, `${loc}:retry`, pick('retry')) : { max: 0, when: ['always'], exitCodes: [] };
+  const rt = pick('retry') !== undefined && !bridge ? retry(at('retry'), `${loc}:retry`, pick('retry')) : { max: 0, when: ['always'], exitCodes: [] };
   const tg = pick('tags');
   let tags: string[] = [];
   if (tg !== undefined && !bridge) {
-    if (!isStringArray(tg)) m.add(`${loc}:tags`, 'config should be an array of strings');
-    else if (tg.length > 50) m.add(`${loc}:tags`, 'config must be less than the limit of 50 tags');
-    else tags = tg;
+    if (!isStringArray(tg)) at('tags').add(`${loc}:tags`, 'config should be an array of strings');
+    else if (tg.length > 50) at('tags').add(`${loc}:tags`, 'config must be less than the limit of 50 tags');
+    else tags = [...tg];
   }
-  const arts = pick('artifacts') !== undefined && !bridge ? artifacts(m, `${loc}:artifacts`, pick('artifacts')) : null;
+  const arts = pick('artifacts') !== undefined && !bridge ? artifacts(at('artifacts'), `${loc}:artifacts`, pick('artifacts')) : null;
   const jobNeeds = v.needs !== undefined && v.needs !== null ? needs(m, `${loc}:needs`, v.needs) : null;
+  if (isStringArray(v.dependencies) && jobNeeds && jobNeeds.length) {
+    const missing = v.dependencies.filter((d) => !jobNeeds.some((n) => n.name === d));
+    if (missing.length) m.add(loc, `dependencies the ${missing.join(', ')} should be part of needs`);
+  }
   let coverage: string | null = null;
   if (v.coverage !== undefined && !bridge) {
     if (!isString(v.coverage) || fabricatePattern(v.coverage) === null) m.add(`${loc}:coverage`, 'config must be a regular expression with re2 syntax');
@@ -668,7 +700,7 @@ function readJob(
     unknownKeys(m, `${loc}:allow_failure`, v.allow_failure, ['exit_codes']);
     const c = v.allow_failure.exit_codes;
     if (isInt(c)) exitCodes = [c];
-    else if (Array.isArray(c) && c.every(isInt)) exitCodes = c as number[];
+    else if (Array.isArray(c) && c.every(isInt)) exitCodes = [...(c as number[])];
     else m.add(`${loc}:allow_failure`, 'exit codes should be an array of integers or an integer');
     allowFailure = false;
   }
@@ -676,7 +708,7 @@ function readJob(
   const ruleList = hasRules && Array.isArray(v.rules) ? rules(m, `${loc}:rules`, v.rules, RULE_KEYS, RULE_WHEN) : null;
   const own = v.variables !== undefined ? variables(m, `${loc}:variables`, v.variables, ['value', 'expand']) : { values: newHash() as Record<string, string>, raw: [] };
   const intr = pick('interruptible');
-  if (intr !== undefined && !isBool(intr)) m.add(`${loc}:interruptible`, 'config should be a boolean value');
+  if (intr !== undefined && !isBool(intr)) at('interruptible').add(`${loc}:interruptible`, 'config should be a boolean value');
   const trig = bridge ? trigger(m, `${loc}:trigger`, v.trigger) : null;
   const stageValue = v.stage !== undefined ? v.stage : v.type;
   if (stageValue !== undefined && !isString(stageValue)) m.add(`${loc}:stage`, 'config should be a string');
@@ -725,7 +757,7 @@ function readJob(
     allowFailure, allowFailureExitCodes: exitCodes,
     rules: ruleList, only, except,
     needs: jobNeeds,
-    dependencies: isStringArray(v.dependencies) ? v.dependencies : null,
+    dependencies: isStringArray(v.dependencies) ? [...v.dependencies] : null,
     variables: vars, ownVariables: own.values, inheritVariables: inherit.variables, rawVariables: [...raw],
     image: img, services: svcs, tags, timeoutSeconds, retry: rt,
     interruptible: intr === true,

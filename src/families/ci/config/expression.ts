@@ -94,8 +94,19 @@ function lex(text: string): Token[] | null {
   return tokens;
 }
 
-/** Parses a statement; null when GitLab would call its syntax invalid. */
+const parsed = new Map<string, Expr | null>();
+
+/** Parses a statement; null when GitLab would call its syntax invalid. Statements are immutable, so kept. */
 export function parseExpression(text: string): Expr | null {
+  const hit = parsed.get(text);
+  if (hit !== undefined) return hit;
+  const e = parseStatement(text);
+  if (parsed.size >= 2000) parsed.clear();
+  parsed.set(text, e);
+  return e;
+}
+
+function parseStatement(text: string): Expr | null {
   const tokens = lex(text);
   if (!tokens || tokens.length === 0) return null;
   // Shunting-yard, as GitLab's Parser turns the tokens into reverse Polish notation.

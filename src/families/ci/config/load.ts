@@ -3,16 +3,13 @@
 // `.pre` and `.post` stages added to `stages`. A failure here is one error, GitLab's message.
 import { globMatch } from './globs.js';
 import { holds, parseExpression, type Variables } from './expression.js';
+import { interpolate } from './inputs.js';
 import { loadYaml, Reference } from './yaml.js';
 import type { CompileInput } from './types.js';
 
-export type Hash = Record<string, unknown>;
+import { ConfigError, isHash, newHash, type Hash } from './values.js';
 
-export class ConfigError extends Error {}
-
-export const isHash = (v: unknown): v is Hash => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Reference);
-
-export const newHash = (): Hash => Object.create(null) as Hash;
+export { ConfigError, isHash, newHash, type Hash };
 
 /** Hash#deep_merge: hashes merge key by key, anything else on the right replaces. */
 export function deepMerge(left: Hash, right: Hash): Hash {
@@ -88,8 +85,9 @@ function linkOf(input: CompileInput, kind: 'blob' | 'raw', path: string): string
   return p ? `${p.webUrl}/-/${kind}/${p.sha}/${path}` : null;
 }
 
-function loadIncluded(text: string, location: string, kind: string): Hash {
-  const loaded = loadYaml(text);
+function loadIncluded(text: string, location: string, kind: string, inputs: unknown): Hash {
+  if (inputs !== undefined && !isHash(inputs)) throw new ConfigError(`Included file \`${location}\` has invalid inputs: inputs should be a hash`);
+  const loaded = loadYaml(interpolate(text, inputs as Hash | undefined, location));
   if (!loaded.ok) throw new ConfigError(`Included file \`${location}\` does not have valid YAML syntax!`);
   if (loaded.value === null || loaded.value === undefined) throw new ConfigError(`${kind} \`${location}\` is empty!`);
   if (!isHash(loaded.value)) throw new ConfigError(`Included file \`${location}\` does not have valid YAML syntax!`);
@@ -124,7 +122,7 @@ function normalizeInclude(entry: unknown): Hash {
 
 function resolveInclude(entry: unknown, run: IncludeRun): Hash[] {
   const spec = normalizeInclude(entry);
-  const { rules: _rules, ...location } = spec;
+  const { rules: _rules, inputs: _inputs, ...location } = spec;
   if (ACCESSORS.filter((k) => spec[k] !== undefined).length !== 1) throw new ConfigError(`Include \`${JSON.stringify(location)}\` needs to match exactly one accessor!`);
   if (!includeAllowed(spec.rules, run)) return [];
   const text = (v: unknown) => expandVariables(String(v), run.vars);
@@ -142,7 +140,7 @@ function resolveInclude(entry: unknown, run: IncludeRun): Hash[] {
       noteInclude(run, 'local', l.written, l.path);
       const content = run.input.readFile(l.path);
       if (content === undefined) throw new ConfigError(`Local file \`${l.written}\` does not exist!`);
-      return loadIncluded(content, l.written, 'Local file');
+      return loadIncluded(content, l.written, 'Local file', spec.inputs);
     });
   }
   if (spec.remote !== undefined) {
@@ -252,7 +250,7 @@ export interface LoadedConfig {
 /** The merged configuration, or a ConfigError with GitLab's message. */
 export function loadConfig(input: CompileInput): LoadedConfig {
   if (input.yaml.trim() === '') throw new ConfigError('Please provide content of .gitlab-ci.yml');
-  const loaded = loadYaml(input.yaml);
+  const loaded = loadYaml(interpolate(input.yaml, input.inputs));
   if (!loaded.ok) throw new ConfigError(loaded.error);
   if (!isHash(loaded.value)) throw new ConfigError('Invalid configuration format');
   const run: IncludeRun = { input, vars: input.variables, records: [], seen: new Set() };

@@ -71,10 +71,6 @@ export function logicalError(stages: string[], instances: Instance[]): string | 
     }
     const e = needsSpec(name, inst.needs) ?? job.rules?.map((r) => needsSpec(name, r.needs)).find((x) => x) ?? null;
     if (e) return e;
-    if (inst.dependencies && inst.needs) {
-      const missing = inst.dependencies.filter((d) => !inst.needs!.some((n) => n.name === d));
-      if (missing.length) return `${name} job: dependencies the ${missing.join(', ')} should be part of needs`;
-    }
     const stop = job.environment?.onStop;
     if (job.environment && stop) {
       const other = byName.get(stop);

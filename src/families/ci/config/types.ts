@@ -20,6 +20,8 @@ export interface CompileInput {
   /** Predefined, instance, group, project and pipeline variables, already resolved for this ref (protected ones only on protected refs). */
   variables: Readonly<Record<string, string>>;
   source: PipelineSource;
+  /** The pipeline's `inputs` (for a file with a `spec:inputs` header). */
+  inputs?: Readonly<Record<string, unknown>>;
   /** The project and commit the file is read at, for lint's `includes` links (`blob`, `raw`, `context_*`); absent leaves them null. */
   project?: { fullPath: string; webUrl: string; sha: string };
 }

@@ -55,8 +55,37 @@ function depthOf(v: unknown, d = 0): number {
   return d;
 }
 
-/** Parses one YAML document into plain values (maps as null-prototype objects, keys as strings). */
+/** A few recent answers by their input: the same file is read again at every push that keeps it. */
+class Recent<V> {
+  #map = new Map<string, V>();
+  constructor(private readonly size: number) {}
+  get(key: string): V | undefined {
+    const v = this.#map.get(key);
+    if (v !== undefined) {
+      this.#map.delete(key);
+      this.#map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): V {
+    this.#map.set(key, v);
+    if (this.#map.size > this.size) this.#map.delete(this.#map.keys().next().value!);
+    return v;
+  }
+}
+
+const loadedTexts = new Recent<Loaded>(64);
+const dumpedValues = new Recent<string>(64);
+
+/**
+ * Parses one YAML document into plain values (maps as null-prototype objects, keys as strings).
+ * Nothing downstream changes what it returns (every step builds new maps), so it is shared.
+ */
 export function loadYaml(text: string): Loaded {
+  return loadedTexts.get(text) ?? loadedTexts.set(text, parseYaml(text));
+}
+
+function parseYaml(text: string): Loaded {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
@@ -96,6 +125,11 @@ const NULL_MARK = 'psych-nil-4f1c9b';
 
 /** As Ruby's `to_yaml` writes a hash: a `---` line, sequences not indented under their key. */
 export function dumpYaml(value: unknown): string {
+  const key = JSON.stringify(value, (_k, v: unknown) => (v instanceof Reference ? { '!reference': v.path } : v));
+  return dumpedValues.get(key) ?? dumpedValues.set(key, writeYaml(value));
+}
+
+function writeYaml(value: unknown): string {
   const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', customTags: tagsOf, nullStr: NULL_MARK } as CreateNodeOptions & { indentSeq: boolean });
   // Psych writes a nil as nothing after its `key: ` or `- `.
   return `---\n${body.replaceAll(NULL_MARK, '')}`;
