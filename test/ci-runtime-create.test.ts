@@ -110,6 +110,14 @@ describe('POST /projects/:id/pipeline', () => {
     expect(p.variables).toEqual([{ key: 'TARGET', value: 'prod', variableType: 'env_var' }, { key: 'F', value: 'x', variableType: 'file' }]);
   });
 
+  it('passes its inputs to a file with a spec:inputs header', async () => {
+    const yaml = 'spec:\n  inputs:\n    target:\n      default: staging\n---\ndeploy-$[[ inputs.target ]]:\n  script: [deploy]\n';
+    await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'main', commit_message: 'inputs [ci skip]', actions: [{ action: 'update', file_path: '.gitlab-ci.yml', content: yaml }] });
+    const res = await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'main', inputs: { target: 'production' } });
+    expect(res.status).toBe(201);
+    expect(await jobsOf(res.body.id)).toEqual(['deploy-production:pending']);
+  });
+
   it('answers GitLab\'s refusals: an unknown ref, no CI file, a filtered workflow, a reporter', async () => {
     expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'nope' })).toEqual({ status: 400, body: { message: { base: ['Reference not found'] } } });
     expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'blocked' })).toEqual({ status: 400, body: { message: { base: ['Pipeline filtered out by workflow rules.'] } } });

@@ -36,6 +36,8 @@ export interface PipelineRequest {
   push?: boolean;
   /** A push option `ci.skip`. */
   skip?: boolean;
+  /** The pipeline's `inputs` (a file with a `spec:inputs` header). */
+  inputs?: Readonly<Record<string, unknown>>;
 }
 
 export type PipelineOutcome =
@@ -118,6 +120,7 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
     changedPaths: req.push ? await changedPaths(repo, req.beforeSha, sha) : undefined,
     variables,
     source: req.source,
+    ...(req.inputs ? { inputs: req.inputs } : {}),
   });
   if (compiled.errors.length && compiled.jobs.length === 0 && compiled.created) {
     const errors = compiled.errors;

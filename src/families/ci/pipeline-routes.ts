@@ -63,7 +63,7 @@ export const pipelineCreationRoutes = [
     handler: async (ctx): Promise<Reply> => {
       if (!canCreatePipeline(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
       const made = await runCreate(ctx, {
-        project: ctx.project, userId: ctx.user!.id, source: 'api', ref: ctx.params.ref, variables: pipelineVariables(ctx.params.variables),
+        project: ctx.project, userId: ctx.user!.id, source: 'api', ref: ctx.params.ref, variables: pipelineVariables(ctx.params.variables), inputs: ctx.params.inputs,
       });
       if (!made.pipeline) throw refused(made.errors);
       return json(pipelineEntity(ctx.state, made.pipeline, ctx, ctx.now()), 201);
