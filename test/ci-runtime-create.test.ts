@@ -108,6 +108,8 @@ describe('POST /projects/:id/pipeline', () => {
     expect(res.body).toMatchObject({ ref: 'main', source: 'api', status: 'pending', user: { username: 'dev' }, detailed_status: { group: 'pending' } });
     const p = world().ci('acme/app').getPipeline(res.body.id);
     expect(p.variables).toEqual([{ key: 'TARGET', value: 'prod', variableType: 'env_var' }, { key: 'F', value: 'x', variableType: 'file' }]);
+    expect((await call('GET', `${APP}/pipelines/${p.id}/variables`)).body).toEqual([{ variable_type: 'env_var', key: 'TARGET', value: 'prod' }, { variable_type: 'file', key: 'F', value: 'x' }]);
+    expect((await call('GET', `${APP}/pipelines/${p.id}/variables`, 'reporter-token')).status).toBe(403);
   });
 
   it('passes its inputs to a file with a spec:inputs header', async () => {
@@ -141,6 +143,7 @@ describe('merge request pipelines', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ source: 'merge_request_event', status: 'pending' });
     expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}/pipelines`)).body).toHaveLength(2);
+    expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}`)).body.head_pipeline).toMatchObject({ id: again.body.id, source: 'merge_request_event' });
     expect((await call('POST', `${APP}/merge_requests/999/pipelines`)).status).toBe(404);
   });
 });
@@ -165,5 +168,10 @@ describe('child pipelines', () => {
     }
     expect(ci.getPipeline(child.id).status).toBe('success');
     expect(jobs()).toEqual({ build: 'success', child: 'success', after: 'pending' });
+    const bridges = await call('GET', `/projects/acme%2Fparent/pipelines/${made.body.id}/bridges`, 'dev-token');
+    expect(bridges.body).toEqual([expect.objectContaining({ name: 'child', status: 'success', downstream_pipeline: expect.objectContaining({ id: child.id, source: 'parent_pipeline' }) })]);
+    expect(bridges.body[0].runner).toBeUndefined();
+    const listed = (await call('GET', `/projects/acme%2Fparent/pipelines/${made.body.id}/jobs`, 'dev-token')).body.map((j: { name: string }) => j.name);
+    expect(listed.sort()).toEqual(['after', 'build']);
   });
 });

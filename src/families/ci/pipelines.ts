@@ -255,6 +255,9 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
   emit(draft, { kind: 'pipeline.status', projectId: project.id, pipelineId: pipeline.id, status: pipeline.status, previous: null });
   if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
+  // A merge request pipeline is its source branch's newest at that commit: the merge request's head pipeline.
+  const mr = pipeline.mergeRequestIid === null ? undefined : pget(draft.mergeRequests, project.id, pipeline.mergeRequestIid);
+  if (mr && pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${mr.sourceBranch}\n${pipeline.sha}`, pipeline.id);
   if (pipeline.parentId !== null) {
     const parent = pget(draft.pipelines, project.id, pipeline.parentId);
     if (parent) parent.childIds.push(pipeline.id);
