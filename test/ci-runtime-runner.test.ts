@@ -3,6 +3,7 @@
 // byte range, uploads artifacts, and reports success or failure, and the pipeline moves on.
 import { describe, expect, it } from 'vitest';
 import { zipSync, strToU8 } from 'fflate';
+import fc from 'fast-check';
 import type { Emulator, Fixture } from '../src/index.js';
 import { ACME, apiCall, ORIGIN, seededWorld, TEAM, teamProject } from './support/world.js';
 
@@ -178,5 +179,76 @@ describe('a runner', () => {
     expect((await runnerCall(e, 'PUT', `/jobs/${job.id}`, { token: job.token, state: 'exploded' })).status).toBe(400);
     expect((await runnerCall(e, 'PUT', `/jobs/${job.id}`, { token: job.token, state: 'failed', failure_reason: 'gremlins' })).status).toBe(200);
     expect(e.ci('acme/app').getJob(job.id).failureReason).toBe('unknown_failure');
+  });
+});
+
+// ---- The property: which job a runner gets, against a plain model of GitLab's matching ----
+
+
+interface ModelRunner {
+  tags: string[];
+  runUntagged: boolean;
+  paused: boolean;
+  protectedOnly: boolean;
+}
+
+/** Ci::Runner#can_pick? and the queue's order: the oldest job whose tags it has all of (untagged only with run_untagged), on a protected ref if it asks for one. */
+function modelPick(runner: ModelRunner, jobs: { tags: string[]; protectedRef: boolean }[], taken: Set<number>): number | null {
+  if (runner.paused) return null;
+  for (let i = 0; i < jobs.length; i++) {
+    if (taken.has(i)) continue;
+    const j = jobs[i]!;
+    const tagsOk = j.tags.length === 0 ? runner.runUntagged : j.tags.every((t) => runner.tags.includes(t));
+    if (tagsOk && (!runner.protectedOnly || j.protectedRef)) return i;
+  }
+  return null;
+}
+
+describe('runner matching against a model', () => {
+  it('hands each runner the job the model picks, for any runners, tags and refs', async () => {
+    const e = world();
+    const snap = e.snapshot();
+    const TAGS = ['docker', 'linux', 'gpu'];
+    const tagsArb = fc.subarray(TAGS);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ tags: tagsArb, runUntagged: fc.boolean(), paused: fc.boolean(), protectedOnly: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.record({ tags: tagsArb, protectedRef: fc.boolean() }), { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(2), { minLength: 1, maxLength: 6 }),
+        async (runners, given, asks) => {
+          e.restore(snap);
+          // One pipeline per ref (a second of the same ref would cancel the first): `main`'s jobs are made first.
+          const jobs = [...given.filter((j) => j.protectedRef), ...given.filter((j) => !j.protectedRef)];
+          // `main` protected, `feature` not: each job runs in its own pipeline, oldest first.
+          await apiCall(e, `${APP}/repository/branches`, { method: 'POST', token: 'maintainer-token', json: { branch: 'feature', ref: 'main' } });
+          await apiCall(e, `${APP}/protected_branches`, { method: 'POST', token: 'maintainer-token', json: { name: 'main' } });
+          const ids: number[] = [];
+          for (const ref of ['main', 'feature']) {
+            const mine = jobs.map((j, i) => ({ ...j, i })).filter((j) => j.protectedRef === (ref === 'main'));
+            if (mine.length === 0) continue;
+            const p = e.ci('acme/app').plan({ ref, source: 'web', jobs: mine.map((j) => ({ name: `job${j.i}`, tags: j.tags })) });
+            for (const job of e.ci('acme/app').jobs(p.id)) ids.push(job.id);
+          }
+          const tokens: string[] = [];
+          for (const r of runners) {
+            tokens.push(await registerRunner(e, { tag_list: r.tags.join(','), run_untagged: r.runUntagged, paused: r.paused, access_level: r.protectedOnly ? 'ref_protected' : 'not_protected' }));
+          }
+          const taken = new Set<number>();
+          for (const ask of asks) {
+            const which = ask % runners.length;
+            const expected = modelPick(runners[which]!, jobs, taken);
+            const res = await runnerCall(e, 'POST', '/jobs/request', { token: tokens[which] });
+            if (expected === null) {
+              expect(res.status).toBe(204);
+            } else {
+              expect(res.status).toBe(201);
+              expect((await res.json()).id).toBe(ids[expected]);
+              taken.add(expected);
+            }
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
