@@ -339,3 +339,20 @@ describe('the status machine against a model of GitLab\'s rules', () => {
     );
   });
 });
+
+describe('resource groups', () => {
+  it('let one job of a group hold it: the next waits for the resource and takes it when the first ends', () => {
+    const ci = world().ci('acme/app');
+    const first = ci.plan({ ref: 'main', source: 'web', jobs: [{ name: 'deploy', resourceGroup: 'production' }] });
+    const [a] = ci.jobs(first.id);
+    expect(a!.status).toBe('pending');
+    ci.start(a!.id); // a started job that is not interruptible keeps its pipeline from being canceled by the next
+    const second = ci.plan({ ref: 'main', source: 'web', jobs: [{ name: 'deploy', resourceGroup: 'production' }, { name: 'other' }] });
+    const [b, other] = ci.jobs(second.id);
+    expect(b!.status).toBe('waiting_for_resource');
+    expect(other!.status).toBe('pending');
+    expect(ci.getPipeline(second.id).status).toBe('running'); // Composite: a pending job beside a waiting one
+    ci.finish(a!.id, { status: 'success' });
+    expect(ci.getJob(b!.id).status).toBe('pending');
+  });
+});

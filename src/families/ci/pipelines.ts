@@ -10,6 +10,7 @@ import { plain, type Change } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
+import { deleteOtherRef, draftRefs, otherRefTip, refsOf } from '../repositories/index.js';
 import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus, type PipelineVariable } from './records.js';
 import { cleanupUnlocked } from './artifact-rules.js';
 import { CANCELABLE_STATUSES, composite } from './status.js';
@@ -528,6 +529,7 @@ export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
     const state = draft as State;
     const doomed = selfAndDescendants(state, pipeline);
     for (const p of doomed) {
+      if (otherRefTip(refsOf(state, p.projectId), `refs/pipelines/${p.id}`) !== undefined) deleteOtherRef(draftRefs(draft, p.projectId), `refs/pipelines/${p.id}`);
       for (const id of [...pvalues(state.pipelineJobs, p.id)]) {
         tdel(state.jobs, id);
         tdel(state.pendingJobs, id);

@@ -5,7 +5,7 @@
 // skipped; the pipeline's status is the composite of its jobs'. Delayed jobs start and running
 // jobs time out on the clock.
 import type { Draft } from 'immer';
-import { pget, tget } from '../../store/table.js';
+import { pget, pvalues, tget } from '../../store/table.js';
 import { defineTask, schedule } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
@@ -53,8 +53,10 @@ export function jobTimeout(state: State, job: Job, runnerMaximum: number | null)
  * Moves a job to a status with the timestamps GitLab keeps (queued, started, finished,
  * scheduled) and says so on the stream. The caller processes the pipeline afterwards.
  */
-export function moveJob(draft: State, job: Draft<Job>, status: JobStatus, now: number): void {
+export function moveJob(draft: State, job: Draft<Job>, to: JobStatus, now: number): void {
   const was = job.status;
+  // A job of a resource group waits while another job holds the group's one resource.
+  const status = to === 'pending' && job.plan?.resourceGroup && resourceHolder(draft, job as Job) ? 'waiting_for_resource' : to;
   if (was === status) return;
   job.status = status;
   if (status === 'pending') job.queuedAt = now;
@@ -75,6 +77,7 @@ export function moveJob(draft: State, job: Draft<Job>, status: JobStatus, now: n
   indexPending(draft, job);
   environmentFollowsJob(draft, job, now);
   jobMoved(draft, job, was);
+  if (COMPLETED_STATUSES.includes(status) && job.plan?.resourceGroup && (was === 'pending' || was === 'running')) releaseResource(draft, job as Job, now);
   if (status === 'pending' && job.plan?.trigger) {
     startBridge(draft, job, now);
     return;
@@ -161,8 +164,8 @@ function autoRetryAllowed(job: Job): boolean {
 export function cloneJob(draft: State, job: Draft<Job>, userId: number, status: JobStatus, now: number): Draft<Job> {
   job.retried = true;
   indexPending(draft, job);
-  const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, status, now).id)!;
-  if (fresh.status === 'pending') takeByPlan(draft, fresh, now);
+  const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, 'created', now).id)!;
+  if (status !== 'created') moveJob(draft, fresh, status, now);
   return fresh;
 }
 
@@ -254,3 +257,30 @@ export function resetSkippedAfter(draft: State, job: Pick<Job, 'pipelineId' | 's
 
 /** The pipeline a job belongs to, from a draft. */
 export const pipelineOfJob = (draft: State, job: Job) => (job.pipelineId === null ? undefined : pget(draft.pipelines, job.projectId, job.pipelineId));
+
+/** Ci::ResourceGroup: the job of the project holding the group's resource (pending or running), if any. */
+function resourceHolder(draft: State, job: Job): Job | undefined {
+  for (const other of projectJobsOf(draft, job.projectId)) {
+    if (other.id !== job.id && !other.retried && other.plan?.resourceGroup === job.plan?.resourceGroup && (other.status === 'pending' || other.status === 'running')) return other;
+  }
+  return undefined;
+}
+
+/** Ci::ResourceGroups::AssignResourceFromResourceGroupService: the oldest waiting job of the group takes the freed resource. */
+function releaseResource(draft: State, job: Job, now: number): void {
+  let next: Job | undefined;
+  for (const other of projectJobsOf(draft, job.projectId)) {
+    if (other.status === 'waiting_for_resource' && !other.retried && other.plan?.resourceGroup === job.plan?.resourceGroup && (!next || other.id < next.id)) next = other;
+  }
+  if (!next) return;
+  const d = tget(draft.jobs, next.id)!;
+  moveJob(draft, d, 'pending', now);
+  if (d.pipelineId !== null) refreshPipeline(draft, d.projectId, d.pipelineId, now);
+}
+
+function* projectJobsOf(draft: State, projectId: number): IterableIterator<Job> {
+  for (const id of pvalues(draft.projectJobs, projectId)) {
+    const j = tget(draft.jobs, id);
+    if (j) yield j as Job;
+  }
+}
