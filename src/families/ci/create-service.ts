@@ -104,9 +104,10 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   if (req.push && (req.skip || SKIP_PATTERN.test(commit.message))) {
     return { ok: true, change: (draft) => createPipeline(draft as State, tget(draft.projects, project.id)!, { ...base, status: 'skipped' }, now) };
   }
-  const snapshot = await repositoryAt(repo, sha);
-  const yaml = snapshot.files.get(ciConfigPath(project)) ?? (await readOther(repo, commit.tree, ciConfigPath(project)));
+  // The CI file first: a commit without one costs no walk of its tree.
+  const yaml = await readOther(repo, commit.tree, ciConfigPath(project));
   if (yaml === undefined) return { ok: false, errors: ['Missing CI config file'] };
+  const snapshot = await repositoryAt(repo, sha);
   // What `rules:` see: the predefined variables of the pipeline about to be made, the user's and the pipeline's own.
   const provisional: Pipeline = {
     ...base, id: ids.peek(state, 'ci_pipeline'), iid: ids.peek(state, 'ci_pipeline_iid', project.id), projectId: project.id, status: 'created',
@@ -149,7 +150,7 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   return { ok: true, change: (draft) => createFromPlan(draft as State, tget(draft.projects, project.id)!, compiled, { ...base, children }, now) };
 }
 
-/** A CI file outside the YAML names (`ci_config_path: ci/pipeline.conf`). */
+/** A file of the commit's tree (the CI file), or undefined. */
 async function readOther(repo: RepositoryObjects, tree: string, path: string): Promise<string | undefined> {
   const entry = await entryAt(repo, tree, path);
   if (!entry || entry.type !== 'blob') return undefined;
