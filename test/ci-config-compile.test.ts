@@ -52,13 +52,17 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['retry of 3', 'test:\n  script: x\n  retry: 3\n', ['jobs:test:retry config must be less than or equal to 2']],
     ['a bad timeout', 'test:\n  script: x\n  timeout: soon\n', ['jobs:test:timeout config should be a duration']],
     ['parallel of 201', 'test:\n  script: x\n  parallel: 201\n', ['jobs:test:parallel config must be less than or equal to 200']],
-    ['stages of a string', 'stages: build\ntest:\n  script: x\n', ['stages config should be an array of strings']],
+    ['stages of a string', 'stages: build\ntest:\n  script: x\n', ['stages config should be an array of strings or a nested array of strings up to 10 levels deep']],
     ['an unknown default key', 'default:\n  stage: x\ntest:\n  script: x\n', ['default config contains unknown keys: stage']],
     ['the job name downcased', 'Test:\n  script: x\n  Foo: 1\n', ['jobs:test config contains unknown keys: foo']],
     ['a bad only', 'test:\n  script: x\n  only: main\n', ['jobs:test:only has to be either an array of conditions or a hash']],
     ['a bad only:variables', 'test:\n  script: x\n  only:\n    variables: ["$A =="]\n', ['jobs:test:only variables invalid expression syntax']],
     ['an empty script', 'test:\n  script: []\n', ["jobs:test script can't be blank"]],
-    ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be an array']],
+    ['services of a string', 'test:\n  script: x\n  services: postgres\n', ['jobs:test:services config should be a array']],
+    ['nested stages are flattened, but not numbers', 'stages: [true, test]\nrspec:\n  script: test\n', ['stages config should be an array of strings or a nested array of strings up to 10 levels deep']],
+    ['artifacts when', 'rspec:\n  script: test\n  artifacts: { when: 1 }\n', ['jobs:rspec:artifacts when should be one of: on_success, on_failure, always']],
+    ['an empty job name', '"":\n  script: test\n', ["jobs:job name can't be blank"]],
+    ['unknown keys and rules of a hash', 'rspec:\n  script: test\n  bad_tags: mysql\n  rules: { wrong: format }\n', ['jobs:rspec rules should be an array containing hashes and arrays of hashes', 'jobs:rspec config contains unknown keys: bad_tags']],
     ['a job\'s own error hides its entries\' errors', 'test:\n  script: { a: 1 }\n  foo: 1\n', ['jobs:test config contains unknown keys: foo']],
     ['a bad default, once', 'default:\n  tags: docker\na:\n  script: x\nb:\n  script: x\n', ['default:tags config should be an array of strings']],
     ['a bad root image', 'image: [a]\na:\n  script: x\n', ['image config should be a hash or a string']],
@@ -67,6 +71,11 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['parallel of a string', 'a:\n  script: x\n  parallel: many\n', ['jobs:a:parallel should be an integer or a hash']],
     ['retry max of 5', 'a:\n  script: x\n  retry: { max: 5 }\n', ['jobs:a:retry max must be less than or equal to 2']],
     ['dependencies outside needs', 'a:\n  stage: build\n  script: x\nb:\n  stage: build\n  script: x\nc:\n  script: x\n  needs: [a]\n  dependencies: [a, b]\n', ['jobs:c dependencies the b should be part of needs']],
+    ['an artifact include without its job', 'build1:\n  stage: build\n  script: test\ntest1:\n  trigger:\n    include: [{ artifact: generated.yml }]\n', ['jobs:test1:trigger:include config must specify the job where to fetch the artifact from']],
+    ['a cross-pipeline need with an unknown key', 'rspec:\n  script: rspec\n  needs:\n    - pipeline: $THE_PIPELINE_ID\n      job: dependency-job\n      something: else\n', ['jobs:rspec:needs:need config contains unknown keys: something']],
+    ['cache paths of a string', 'cache: { paths: string }\nrspec:\n  script: test\n', ['cache:paths config should be an array of strings']],
+    ['a job cache key of a number list', 'rspec:\n  script: test\n  cache: { key: { files: [] } }\n', ['jobs:rspec:cache:key:files config requires at least 1 item']],
+    ['a cache key with only a prefix', 'rspec:\n  script: test\n  cache: { key: { prefix: p } }\n', ['jobs:rspec:cache:key config missing required keys: files']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {
@@ -91,7 +100,11 @@ describe('logical checks of the processor', () => {
     ['a need in a later stage', 'a:\n  stage: build\n  script: x\n  needs: [b]\nb:\n  stage: deploy\n  script: x\n', 'a job: need b is not defined in current or prior stages'],
     ['an undefined dependency', 'test:\n  script: x\n  dependencies: [build]\n', 'test job: undefined dependency: build'],
     ['duplicated needs', 'a:\n  script: x\nb:\n  script: x\n  needs: [a, a]\n', 'b has the following needs duplicated: a.'],
-    ['a need cycle', 'a:\n  script: x\n  needs: [b]\nb:\n  script: x\n  needs: [a]\n', 'The pipeline has circular dependencies'],
+    ['a need cycle', 'job_a:\n  script: build\n  needs: [job_c]\njob_b:\n  script: test\n  needs: [job_a]\njob_c:\n  script: deploy\n  needs: [job_b]\n', 'The pipeline has circular dependencies: topological sort failed: ["job_a", "job_c", "job_b"]'],
+    ['a self-dependency', 'job_0:\n  script: build\njob:\n  script: build\n  needs: [job_0, job]\n', 'The pipeline has circular dependencies: self-dependency: job'],
+    ['YAML GitLab cannot read', 'invalid: yaml: test\n', '(<unknown>): mapping values are not allowed in this context at line 1 column 10'],
+    ['an unknown alias', 'steps: *bad_alias\n', 'An alias referenced an unknown anchor: bad_alias'],
+    ['a YAML string', "--- 'invalid: yaml: test'\n", 'Invalid configuration format'],
     ['an undefined on_stop', 'a:\n  script: x\n  environment: { name: prod, on_stop: stop }\n', 'a job: on_stop job stop is not defined'],
     ['an on_stop without action stop', 'a:\n  script: x\n  environment: { name: prod, on_stop: b }\nb:\n  script: x\n  environment: { name: prod }\n', 'a job: on_stop job b needs to have action stop defined'],
     ['an unknown extends', 'a:\n  extends: .x\n  script: y\n', 'a: unknown keys in `extends` (.x)'],
@@ -226,6 +239,15 @@ describe('which jobs a pipeline gets', () => {
     expect(errors(yaml)).toEqual(['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']);
   });
 
+  it('gives workflow:rules variables to every job, over the global ones and under the job\'s own', () => {
+    const yaml = 'variables:\n  DEPLOY: "no"\n  TARGET: none\nworkflow:\n  rules:\n    - if: $CI_COMMIT_BRANCH == "main"\n      variables: { DEPLOY: "yes", TARGET: prod }\na:\n  script: x\n  rules:\n    - if: $DEPLOY == "yes"\n      interruptible: true\nb:\n  script: x\n  variables: { TARGET: own }\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.jobs.map((j) => [j.name, j.variables, j.interruptible])).toEqual([
+      ['a', { DEPLOY: 'yes', TARGET: 'prod' }, true],
+      ['b', { DEPLOY: 'yes', TARGET: 'own' }, false],
+    ]);
+  });
+
   it('says why no pipeline runs when rules keep no job', () => {
     const c = compilePipeline(input('a:\n  script: x\n  rules:\n    - if: $NOPE\n'));
     expect([c.created, c.errors]).toEqual([false, ['Pipeline will not run for the selected trigger. The rules configuration prevented any jobs from being added to the pipeline.']]);
@@ -283,6 +305,29 @@ describe('which jobs a pipeline gets', () => {
     });
     expect(stop!.environment!.action).toBe('stop');
     expect(child!.trigger).toEqual({ include: ['child.yml'], project: null, branch: null, strategy: 'depend' });
+    const cached = compilePipeline(input('default:\n  cache: { key: $CI_COMMIT_REF_SLUG, paths: [node_modules/] }\na:\n  script: x\nb:\n  script: x\n  cache: [{ key: { files: [package-lock.json] }, policy: pull }]\n')).jobs;
+    expect(cached.map((j) => j.cache)).toEqual([
+      [{ key: '$CI_COMMIT_REF_SLUG', paths: ['node_modules/'], untracked: false, policy: 'pull-push', when: 'on_success', fallbackKeys: [] }],
+      [{ key: { files: ['package-lock.json'], prefix: null }, paths: [], untracked: false, policy: 'pull', when: 'on_success', fallbackKeys: [] }],
+    ]);
+  });
+});
+
+describe('names that are also object properties', () => {
+  it('keeps __proto__ and constructor as ordinary job and variable names', () => {
+    const yaml = 'variables:\n  __proto__: g\n  constructor: c\n__proto__:\n  script: x\n  variables: { toString: t }\n  rules:\n    - variables: { __proto__: r }\nconstructor:\n  script: y\n  parallel:\n    matrix:\n      - __proto__: [a, b]\n';
+    const c = compilePipeline(input(yaml));
+    expect(c.errors).toEqual([]);
+    expect(c.jobs.map((j) => [j.name, Object.entries(j.variables)])).toEqual([
+      ['__proto__', [['__proto__', 'r'], ['constructor', 'c'], ['toString', 't']]],
+      ['constructor: [a]', [['__proto__', 'a'], ['constructor', 'c']]],
+      ['constructor: [b]', [['__proto__', 'b'], ['constructor', 'c']]],
+    ]);
+    expect(({} as Record<string, unknown>).g).toBeUndefined();
+  });
+
+  it('refuses a file over GitLab\'s size limit', () => {
+    expect(errors(`a:\n  script: x\n# ${'x'.repeat(1024 * 1024)}\n`)).toEqual(['The parsed YAML is too big']);
   });
 });
 

@@ -19,6 +19,7 @@ interface Job {
   except: string[] | null;
   needs: { job: number; optional: boolean }[];
   when: 'on_success' | 'manual';
+  parallel: number | null;
 }
 interface Pipeline {
   ref: { kind: 'branch' | 'tag' | 'mr'; name: string };
@@ -51,6 +52,7 @@ function jobArb(index: number, stageCount: number): fc.Arbitrary<Job> {
     except: fc.option(fc.subarray(REFS, { minLength: 1 }), { nil: null }),
     needs: index === 0 ? fc.constant([]) : fc.uniqueArray(fc.record({ job: fc.integer({ min: 0, max: index - 1 }), optional: fc.boolean() }), { selector: (n) => n.job, maxLength: 2 }),
     when: fc.constantFrom('on_success' as const, 'manual' as const),
+    parallel: fc.option(fc.integer({ min: 2, max: 3 }), { nil: null, freq: 4 }),
   });
 }
 
@@ -103,6 +105,7 @@ function yamlOf(cfg: { stageCount: number; jobs: Job[]; workflow: Rule[] | null 
   if (cfg.workflow) out.push('workflow:', '  rules:', ...renderRules(cfg.workflow.map((r) => ({ ...r, when: r.when === 'never' ? 'never' : r.when && 'always' })), '    ', 'always'));
   cfg.jobs.forEach((j, i) => {
     out.push(`j${i}:`, `  stage: ${STAGES[j.stage]}`, '  script: run', `  when: ${j.when}`);
+    if (j.parallel) out.push(`  parallel: ${j.parallel}`);
     if (j.rules) out.push('  rules:', ...renderRules(j.rules, '    '));
     else {
       if (j.only) out.push(`  only: [${j.only.map(q).join(', ')}]`);
@@ -146,28 +149,37 @@ function refMatches(pattern: string, p: Pipeline, source: string): boolean {
   if (pattern === '/^rel/') return p.ref.name.startsWith('rel');
   return pattern === p.ref.name;
 }
-function model(cfg: { stageCount: number; jobs: Job[]; workflow: Rule[] | null }, p: Pipeline): { created: boolean; error: boolean; names: string[] } {
+interface Kept { name: string; when: string; allowFailure: boolean }
+
+const instanceNames = (j: Job, i: number) => (j.parallel ? Array.from({ length: j.parallel }, (_, k) => `j${i} ${k + 1}/${j.parallel}`) : [`j${i}`]);
+
+function model(cfg: { stageCount: number; jobs: Job[]; workflow: Rule[] | null }, p: Pipeline): { created: boolean; error: boolean; jobs: Kept[] } {
   const v = variablesOf(p);
   if (cfg.workflow) {
     const r = cfg.workflow.find((x) => !x.if || holds(x.if, v));
-    if (!r || r.when === 'never') return { created: false, error: true, names: [] };
+    if (!r || r.when === 'never') return { created: false, error: true, jobs: [] };
   }
-  const kept = cfg.jobs.map((j) => {
+  // The `when` each job gets, null when it is left out.
+  const whens = cfg.jobs.map((j): string | null => {
     if (j.rules) {
       const r = j.rules.find((x) => !x.if || holds(x.if, v));
-      return !!r && (r.when ?? j.when) !== 'never';
+      // A rule of neither `if` nor `when` is written `when: on_success`.
+      const when = r ? r.when ?? (r.if ? j.when : 'on_success') : 'never';
+      return when === 'never' ? null : when;
     }
     const only = j.only ?? (cfg.workflow ? null : ['branches', 'tags']);
-    if (only && !only.some((x) => refMatches(x, p, v.CI_PIPELINE_SOURCE!))) return false;
-    if (j.except && j.except.some((x) => refMatches(x, p, v.CI_PIPELINE_SOURCE!))) return false;
-    return true;
+    if (only && !only.some((x) => refMatches(x, p, v.CI_PIPELINE_SOURCE!))) return null;
+    if (j.except && j.except.some((x) => refMatches(x, p, v.CI_PIPELINE_SOURCE!))) return null;
+    return j.when;
   });
-  const indexes = cfg.jobs.map((_, i) => i).filter((i) => kept[i]);
-  if (!indexes.length) return { created: false, error: true, names: [] };
-  const broken = indexes.some((i) => cfg.jobs[i]!.needs.some((n) => !n.optional && !kept[n.job]));
-  if (broken) return { created: true, error: true, names: [] };
+  const indexes = cfg.jobs.map((_, i) => i).filter((i) => whens[i] !== null);
+  if (!indexes.length) return { created: false, error: true, jobs: [] };
+  const broken = indexes.some((i) => cfg.jobs[i]!.needs.some((n) => !n.optional && whens[n.job] === null));
+  if (broken) return { created: true, error: true, jobs: [] };
   indexes.sort((a, b) => cfg.jobs[a]!.stage - cfg.jobs[b]!.stage || a - b);
-  return { created: true, error: false, names: indexes.map((i) => `j${i}`) };
+  // A manual job is allowed to fail when `when: manual` is the job's own (not a rule's).
+  const jobs = indexes.flatMap((i) => instanceNames(cfg.jobs[i]!, i).map((name) => ({ name, when: whens[i]!, allowFailure: cfg.jobs[i]!.when === 'manual' })));
+  return { created: true, error: false, jobs };
 }
 
 describe('job selection against a plain model', () => {
@@ -181,10 +193,16 @@ describe('job selection against a plain model', () => {
         const m = model(cfg, p);
         expect(c.errors.length > 0).toBe(m.error);
         expect(c.created).toBe(m.created);
-        expect(c.jobs.map((j) => j.name)).toEqual(m.names);
-        // A kept job's needs name only kept jobs.
+        expect(c.jobs.map((j) => ({ name: j.name, when: j.when, allowFailure: j.allowFailure }))).toEqual(m.jobs);
+        // A kept job's needs name kept jobs: every instance of a parallel job it needs.
         const names = new Set(c.jobs.map((j) => j.name));
         for (const j of c.jobs) for (const n of j.needs ?? []) expect(names.has(n.name)).toBe(true);
+        for (const j of c.jobs) {
+          const i = Number(/^j(\d+)/.exec(j.name)![1]);
+          const keptBase = new Set(m.jobs.map((k) => k.name.split(' ')[0]));
+          const expected = cfg.jobs[i]!.needs.filter((n) => keptBase.has(`j${n.job}`)).flatMap((n) => instanceNames(cfg.jobs[n.job]!, n.job));
+          expect((j.needs ?? []).map((n) => n.name)).toEqual(expected);
+        }
       }),
       { numRuns: 300 },
     );

@@ -31,6 +31,9 @@ const REPORT_KEYS = [
   'performance', 'browser_performance', 'load_performance', 'metrics', 'requirements', 'requirements_v2', 'dotenv', 'cobertura', 'terraform',
   'accessibility', 'cluster_image_scanning', 'api_fuzzing', 'coverage_fuzzing', 'cyclonedx', 'annotations', 'repository_xray',
 ];
+const CACHE_KEYS = ['key', 'untracked', 'paths', 'when', 'policy', 'unprotect', 'fallback_keys'];
+const CACHE_POLICIES = ['pull', 'push', 'pull-push'];
+const MAX_CACHES = 4;
 const ENVIRONMENT_KEYS = ['name', 'url', 'action', 'on_stop', 'auto_stop_in', 'kubernetes', 'deployment_tier'];
 const ENVIRONMENT_ACTIONS = ['start', 'stop', 'prepare', 'verify', 'access'];
 const RETRY_WHEN = [
@@ -99,6 +102,7 @@ export interface JobSpec {
   resourceGroup: string | null;
   environment: JobPlan['environment'];
   artifacts: JobPlan['artifacts'];
+  cache: Cache[];
   trigger: JobPlan['trigger'];
   coverage: string | null;
   /** Each instance's variables when `parallel` expands it, with its name. */
@@ -154,10 +158,13 @@ function commands(m: Messages, loc: string, v: unknown): string[] {
   return out;
 }
 
-function image(m: Messages, loc: string, v: unknown): string | null {
+const IMAGE_KEYS = ['name', 'entrypoint', 'ports', 'pull_policy', 'docker', 'kubernetes'];
+const SERVICE_KEYS = ['name', 'entrypoint', 'command', 'alias', 'ports', 'variables', 'pull_policy', 'docker', 'kubernetes'];
+
+function image(m: Messages, loc: string, v: unknown, keys: readonly string[] = IMAGE_KEYS): string | null {
   if (isString(v)) return v;
   if (isHash(v)) {
-    unknownKeys(m, loc, v, ['name', 'entrypoint', 'docker', 'pull_policy', 'kubernetes', 'ports', 'alias']);
+    unknownKeys(m, loc, v, keys);
     if (!isString(v.name) || v.name === '') m.add(loc, "name can't be blank");
     return isString(v.name) ? v.name : null;
   }
@@ -167,12 +174,12 @@ function image(m: Messages, loc: string, v: unknown): string | null {
 
 function services(m: Messages, loc: string, v: unknown): string[] {
   if (!Array.isArray(v)) {
-    m.add(loc, 'config should be an array');
+    m.add(loc, 'config should be a array');
     return [];
   }
   const out: string[] = [];
   for (const s of v) {
-    const name = image(m, `${loc}:service`, s);
+    const name = image(m, `${loc}:service`, s, SERVICE_KEYS);
     if (name !== null) out.push(name);
   }
   return out;
@@ -213,14 +220,17 @@ function needs(m: Messages, loc: string, v: unknown): NeedSpec[] | null {
   const out: NeedSpec[] = [];
   for (const n of list) {
     if (isString(n)) out.push({ name: n, artifacts: true, optional: false });
-    else if (isHash(n) && n.job !== undefined) {
+    else if (isHash(n) && n.job !== undefined && n.pipeline === undefined && n.project === undefined && n.ref === undefined) {
       unknownKeys(m, `${loc}:need`, n, ['job', 'artifacts', 'optional', 'parallel']);
       if (!isString(n.job)) m.add(`${loc}:need`, 'job should be a string');
       if (n.artifacts !== undefined && !isBool(n.artifacts)) m.add(`${loc}:need`, 'artifacts should be a boolean value');
       if (n.optional !== undefined && !isBool(n.optional)) m.add(`${loc}:need`, 'optional should be a boolean value');
       out.push({ name: String(n.job), artifacts: n.artifacts !== false, optional: n.optional === true });
-    } else if (isHash(n) && (n.pipeline !== undefined || n.project !== undefined)) {
-      // Cross-pipeline and cross-project needs only fetch artifacts; they order nothing here.
+    } else if (isHash(n) && n.pipeline !== undefined && n.project === undefined) {
+      // A cross-pipeline need only fetches artifacts; it orders nothing here.
+      unknownKeys(m, `${loc}:need`, n, ['pipeline', 'job', 'artifacts']);
+    } else if (isHash(n) && n.project !== undefined) {
+      // A cross-project need (Premium) only fetches artifacts.
     } else m.add(`${loc}:need`, 'has an unsupported type');
   }
   return out;
@@ -354,6 +364,51 @@ function policy(m: Messages, loc: string, v: unknown): PolicySpec | null {
   return null;
 }
 
+type Cache = NonNullable<JobPlan['cache']>[number];
+
+/** Entry::Caches: one cache or a list of at most four, each as Entry::Cache checks it. */
+function caches(m: Messages, loc: string, v: unknown): Cache[] {
+  const list = Array.isArray(v) ? v : [v];
+  if (Array.isArray(v) && v.length > MAX_CACHES) {
+    m.add(loc, `config no more than ${MAX_CACHES} caches can be created`);
+    return [];
+  }
+  const out: Cache[] = [];
+  for (const c of list) {
+    if (!isHash(c)) {
+      m.add(loc, 'config should be a hash');
+      continue;
+    }
+    const before = m.errors.length;
+    unknownKeys(m, loc, c, CACHE_KEYS);
+    let key: Cache['key'] = 'default';
+    if (c.key !== undefined) {
+      if (isString(c.key) || typeof c.key === 'number') key = String(c.key);
+      else if (isHash(c.key)) {
+        unknownKeys(m, `${loc}:key`, c.key, ['files', 'prefix']);
+        if (c.key.files === undefined) m.add(`${loc}:key`, 'config missing required keys: files');
+        else if (!isStringArray(c.key.files)) m.add(`${loc}:key:files`, 'config should be an array of strings');
+        else if (c.key.files.length === 0) m.add(`${loc}:key:files`, 'config requires at least 1 item');
+        if (c.key.prefix !== undefined && !isString(c.key.prefix)) m.add(`${loc}:key:prefix`, 'config should be a string or symbol');
+        key = { files: isStringArray(c.key.files) ? [...c.key.files] : [], prefix: isString(c.key.prefix) ? c.key.prefix : null };
+      } else m.add(`${loc}:key`, 'should be a hash, a string or a symbol');
+    }
+    if (c.paths !== undefined && !isStringArray(c.paths)) m.add(`${loc}:paths`, 'config should be an array of strings');
+    if (c.untracked !== undefined && !isBool(c.untracked)) m.add(`${loc}:untracked`, 'config should be a boolean value');
+    const policy = c.policy === undefined ? 'pull-push' : scalarText(c.policy);
+    if (!CACHE_POLICIES.includes(policy) && !/\$/.test(policy)) m.add(loc, `policy should be ${CACHE_POLICIES.join(', ')}, or a variable`);
+    const when = c.when === undefined ? 'on_success' : scalarText(c.when);
+    if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(`${loc}:when`, 'config should be one of on_success, on_failure, always');
+    if (c.fallback_keys !== undefined && !isStringArray(c.fallback_keys)) m.add(`${loc}:fallback_keys`, 'config should be an array of strings');
+    if (m.errors.length > before) continue;
+    out.push({
+      key, paths: isStringArray(c.paths) ? [...c.paths] : [], untracked: c.untracked === true, policy, when,
+      fallbackKeys: isStringArray(c.fallback_keys) ? [...c.fallback_keys] : [],
+    });
+  }
+  return out;
+}
+
 function environment(m: Messages, loc: string, v: unknown): JobPlan['environment'] {
   if (isString(v)) return { name: v, action: 'start', url: null, onStop: null, autoStopIn: null };
   if (!isHash(v)) {
@@ -389,7 +444,7 @@ function artifacts(m: Messages, loc: string, v: unknown): JobPlan['artifacts'] {
   if (v.untracked !== undefined && !isBool(v.untracked)) m.add(loc, 'untracked should be a boolean value');
   if (v.public !== undefined && !isBool(v.public)) m.add(loc, 'public should be a boolean value');
   const when = v.when === undefined ? 'on_success' : String(v.when);
-  if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(loc, 'when should be on_success, on_failure or always');
+  if (!['on_success', 'on_failure', 'always'].includes(when)) m.add(loc, 'when should be one of: on_success, on_failure, always');
   if (v.expire_in !== undefined && (!isString(v.expire_in) || (v.expire_in !== 'never' && parseDuration(v.expire_in) === null))) m.add(loc, 'expire in should be a duration');
   let reports: string[] = [];
   if (v.reports !== undefined) {
@@ -501,6 +556,8 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
     for (const i of list) {
       if (isString(i)) include.push(i);
       else if (isHash(i) && isString(i.local)) include.push(i.local);
+      else if (isHash(i) && i.artifact !== undefined && i.job === undefined) m.add(`${loc}:include`, 'config must specify the job where to fetch the artifact from');
+      else if (isHash(i) && i.project !== undefined && i.file === undefined) m.add(`${loc}:include`, 'config must specify the file where to fetch the config from');
       else if (isHash(i) && (isString(i.artifact) || isString(i.template) || i.project !== undefined || isString(i.remote))) {
         // Not a file of this repository: kept out of the list of local paths.
       } else m.add(loc, 'include config should be a string, a hash or an array');
@@ -517,11 +574,15 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
 
 function stagesOf(m: Messages, v: unknown): string[] {
   if (v === undefined) return DEFAULT_STAGES;
-  if (!isStringArray(v)) {
-    m.add('stages', 'config should be an array of strings');
+  // Entry::Stages: strings, or arrays of them (from `!reference`) up to 10 levels, flattened.
+  const out: string[] = [];
+  const walk = (x: unknown, level: number): boolean =>
+    Array.isArray(x) && x.every((y) => (isString(y) ? (out.push(y), true) : level < 10 && walk(y, level + 1)));
+  if (!walk(v, 1)) {
+    m.add('stages', 'config should be an array of strings or a nested array of strings up to 10 levels deep');
     return DEFAULT_STAGES;
   }
-  return [...new Set(v)];
+  return [...new Set(out)];
 }
 
 /** The inheritable values of `default` (or the root), each at its location. */
@@ -538,6 +599,7 @@ function checkDefaults(m: Messages, prefix: string, d: Hash): void {
   if (d.tags !== undefined && !isStringArray(d.tags)) m.add(`${prefix}tags`, 'config should be an array of strings');
   if (d.artifacts !== undefined) artifacts(m, `${prefix}artifacts`, d.artifacts);
   if (d.interruptible !== undefined && !isBool(d.interruptible)) m.add(`${prefix}interruptible`, 'config should be a boolean value');
+  if (d.cache !== undefined) caches(m, `${prefix}cache`, d.cache);
 }
 
 type JobType = 'job' | 'bridge' | 'hidden' | null;
@@ -626,7 +688,8 @@ function readJob(
   const before = m.errors.length;
   const loc = `jobs:${name}`;
   const hasRules = v.rules !== undefined && v.rules !== null;
-  // Processable's checks.
+  // Processable's checks (an empty name has the entry's own name as its location).
+  if (name === '') m.add('jobs:job', "name can't be blank");
   if (name.length > 255) m.add(loc, 'name is too long (maximum is 255 characters)');
   if (v.script !== undefined && v.trigger !== undefined) m.add(loc, 'config these keys cannot be used together: script, trigger');
   if (hasRules) {
@@ -681,6 +744,7 @@ function readJob(
     else tags = [...tg];
   }
   const arts = pick('artifacts') !== undefined && !bridge ? artifacts(at('artifacts'), `${loc}:artifacts`, pick('artifacts')) : null;
+  const cache = pick('cache') !== undefined && !bridge ? caches(at('cache'), `${loc}:cache`, pick('cache')) : [];
   const jobNeeds = v.needs !== undefined && v.needs !== null ? needs(m, `${loc}:needs`, v.needs) : null;
   if (isStringArray(v.dependencies) && jobNeeds && jobNeeds.length) {
     const missing = v.dependencies.filter((d) => !jobNeeds.some((n) => n.name === d));
@@ -762,6 +826,6 @@ function readJob(
     image: img, services: svcs, tags, timeoutSeconds, retry: rt,
     interruptible: intr === true,
     resourceGroup: isString(v.resource_group) ? v.resource_group : null,
-    environment: env, artifacts: arts, trigger: trig, coverage, instances,
+    environment: env, artifacts: arts, cache, trigger: trig, coverage, instances,
   };
 }

@@ -80,22 +80,50 @@ export function logicalError(stages: string[], instances: Instance[]): string | 
       if (other.job.environment.action !== 'stop') return `${name} job: on_stop job ${stop} needs to have action stop defined`;
     }
   }
-  return hasCycle(instances) ? 'The pipeline has circular dependencies' : null;
+  const cycle = cycleError(instances);
+  return cycle ? `The pipeline has circular dependencies: ${cycle}` : null;
 }
 
-function hasCycle(instances: Instance[]): boolean {
+/**
+ * YamlProcessor::Dag: Ruby's TSort over the jobs (in file order) and their needs (in order). A
+ * job that needs itself is named; otherwise the first strongly connected component of more than
+ * one job, in the order Tarjan's algorithm leaves them on its stack.
+ */
+function cycleError(instances: Instance[]): string | null {
   const edges = new Map(instances.map((i) => [i.name, (i.needs ?? []).map((n) => n.name)]));
-  const state = new Map<string, 1 | 2>();
-  const visit = (n: string): boolean => {
-    const s = state.get(n);
-    if (s === 1) return true;
-    if (s === 2) return false;
-    state.set(n, 1);
-    for (const m of edges.get(n) ?? []) if (edges.has(m) && visit(m)) return true;
-    state.set(n, 2);
-    return false;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  let counter = 0;
+  const visit = (node: string): string | null => {
+    index.set(node, counter);
+    low.set(node, counter);
+    counter++;
+    stack.push(node);
+    onStack.add(node);
+    for (const child of edges.get(node) ?? []) {
+      if (child === node) return `self-dependency: ${node}`;
+      if (!edges.has(child)) continue;
+      if (!index.has(child)) {
+        const e = visit(child);
+        if (e) return e;
+        low.set(node, Math.min(low.get(node)!, low.get(child)!));
+      } else if (onStack.has(child)) low.set(node, Math.min(low.get(node)!, index.get(child)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component = stack.splice(stack.indexOf(node));
+      for (const c of component) onStack.delete(c);
+      if (component.length > 1) return `topological sort failed: [${component.map((c) => JSON.stringify(c)).join(', ')}]`;
+    }
+    return null;
   };
-  return [...edges.keys()].some(visit);
+  for (const node of edges.keys()) {
+    if (index.has(node)) continue;
+    const e = visit(node);
+    if (e) return e;
+  }
+  return null;
 }
 
 interface Ctx {
@@ -267,6 +295,8 @@ export function select(stages: string[], globals: Record<string, string>, workfl
       resourceGroup: job.resourceGroup && expandVariables(job.resourceGroup, expandVars),
       environment: env,
       artifacts: job.artifacts,
+      // The runner expands the variables of a cache's key and paths.
+      cache: job.cache,
       trigger: job.trigger,
       coverage: job.coverage,
       dependencies: k.inst.dependencies,

@@ -85,19 +85,41 @@ export function loadYaml(text: string): Loaded {
   return loadedTexts.get(text) ?? loadedTexts.set(text, parseYaml(text));
 }
 
+/** The yaml library's words for the syntax errors people make most, as Psych (libyaml) words them. */
+const PSYCH_WORDING: [RegExp, string][] = [
+  [/^Nested mappings are not allowed in compact mappings/, 'mapping values are not allowed in this context'],
+  [/^Flow sequence .* end with a \]/, "did not find expected ',' or ']' while parsing a flow sequence"],
+  [/^Flow map .* end with a \}/, "did not find expected ',' or '}' while parsing a flow mapping"],
+  [/^Missing closing "?quote/, 'found unexpected end of stream while scanning a quoted scalar'],
+  [/^All mapping items must start at the same column/, 'did not find expected key while parsing a block mapping'],
+  [/^All sequence items must start at the same column/, "did not find expected '-' indicator while parsing a block collection"],
+];
+
+function psychWording(message: string): string {
+  const hit = PSYCH_WORDING.find(([re]) => re.test(message));
+  return hit ? hit[1] : message;
+}
+
+/** Loader::Yaml's MAX_YAML_SIZE. */
+const MAX_SIZE = 1024 * 1024;
+
 function parseYaml(text: string): Loaded {
+  if (text.length > MAX_SIZE) return { ok: false, error: 'The parsed YAML is too big' };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);
     const where = pos ? ` at line ${pos.line} column ${pos.col}` : '';
-    return { ok: false, error: `(<unknown>): ${err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}${where}` };
+    return { ok: false, error: `(<unknown>): ${psychWording(err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''))}${where}` };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: false } as ToJSOptions);
   } catch (e) {
+    const alias = /Unresolved alias.*?: (.*)$/.exec((e as Error).message);
+    // Psych::AnchorNotDefined, which GitLab's loader answers as it is.
+    if (alias) return { ok: false, error: `An alias referenced an unknown anchor: ${alias[1]}` };
     return { ok: false, error: `(<unknown>): ${(e as Error).message}` };
   }
   value = plainCopy(value);
