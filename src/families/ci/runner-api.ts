@@ -97,16 +97,17 @@ const noJob = (ctx: Context<unknown>, value: string): Reply => {
   return { status: 204 };
 };
 
-/** The jobs whose artifacts a job receives: its `needs` asking for artifacts, else every job of the earlier stages (Ci::BuildDependencies). */
+/** The jobs whose artifacts a job receives (Ci::BuildDependencies): its `needs` asking for artifacts, else every job of the earlier stages, narrowed by `dependencies`. */
 function dependenciesOf(state: State, job: Job): Job[] {
   if (job.pipelineId === null) return [];
   const jobs = pipelineJobs(state, job.pipelineId).filter((j) => !j.retried && j.id !== job.id);
   const wanted = job.plan?.needs;
-  if (wanted) {
-    const names = wanted.filter((n) => n.artifacts).map((n) => n.name);
-    return jobs.filter((j) => names.includes(j.name));
-  }
-  return jobs.filter((j) => j.stageIdx < job.stageIdx);
+  const base = wanted
+    ? jobs.filter((j) => wanted.some((n) => n.artifacts && n.name === j.name))
+    : jobs.filter((j) => j.stageIdx < job.stageIdx);
+  // `dependencies:` narrows them to the jobs it names.
+  const named = job.plan?.dependencies;
+  return named ? base.filter((j) => named.includes(j.name)) : base;
 }
 
 /** Entities::Ci::JobRequest::Response for a job a runner took. */
@@ -173,7 +174,10 @@ async function jobPayload(ctx: Context<unknown>, job: Job, runner: Runner, token
     image: plan?.image ? { name: plan.image, entrypoint: null, ports: [], executor_opts: {}, pull_policy: null } : null,
     services: (plan?.services ?? []).map((name) => ({ name, entrypoint: null, ports: [], alias: null, command: null, variables: [], pull_policy: null })),
     artifacts,
-    cache: [],
+    // Entities::Ci::JobRequest::Cache; a key of `files` is read as the key of files that do not change (`default`).
+    cache: (plan?.cache ?? []).map((c) => ({
+      key: typeof c.key === 'string' ? c.key : `${c.key.prefix ? `${c.key.prefix}-` : ''}default`, untracked: c.untracked, paths: c.paths, policy: c.policy, when: c.when, fallback_keys: c.fallbackKeys,
+    })),
     credentials: [{ type: 'registry', url: `registry.${url.hostname}`, username: 'gitlab-ci-token', password: token }],
     features: { trace_sections: true, failure_reasons: FAILURE_REASONS },
     dependencies,
