@@ -164,8 +164,9 @@ function autoRetryAllowed(job: Job): boolean {
 export function cloneJob(draft: State, job: Draft<Job>, userId: number, status: JobStatus, now: number): Draft<Job> {
   job.retried = true;
   indexPending(draft, job);
-  const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, 'created', now).id)!;
-  if (status !== 'created') moveJob(draft, fresh, status, now);
+  const initial = status === 'pending' && job.plan?.resourceGroup && resourceHolder(draft, job as Job) ? 'waiting_for_resource' : status;
+  const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, initial, now).id)!;
+  if (fresh.status === 'pending') takeByPlan(draft, fresh, now);
   return fresh;
 }
 
