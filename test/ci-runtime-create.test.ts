@@ -145,6 +145,11 @@ describe('merge request pipelines', () => {
     expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}/pipelines`)).body).toHaveLength(2);
     expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}`)).body.head_pipeline).toMatchObject({ id: again.body.id, source: 'merge_request_event' });
     expect((await call('POST', `${APP}/merge_requests/999/pipelines`)).status).toBe(404);
+    // A push to its source branch: the branch's pipeline and the merge request's, at the new head.
+    const pushed = await call('POST', `${APP}/repository/commits`, 'dev-token', { branch: 'feature', commit_message: 'More', actions: [{ action: 'create', file_path: 'm.txt', content: 'm' }] });
+    const newest = (await call('GET', `${APP}/pipelines`)).body.slice(0, 2).map((p: { source: string; sha: string }) => [p.source, p.sha]);
+    expect(newest.sort()).toEqual([['merge_request_event', pushed.body.id], ['push', pushed.body.id]]);
+    expect((await call('GET', `${APP}/merge_requests/${mr.body.iid}`)).body.head_pipeline).toMatchObject({ sha: pushed.body.id, source: 'merge_request_event' });
   });
 });
 

@@ -130,10 +130,7 @@ export async function pipelineOnPush(ctx: Context<unknown>, push: StoredEvent<'p
   const skip = skipped.get(ctx)?.has(`${push.projectId}:${push.ref}:${push.after}`) ?? false;
   await runCreate(ctx, { project: p, userId, source: 'push', ref: push.ref, beforeSha: push.before ?? undefined, push: true, skip });
   if (push.refType !== 'branch' || skip) return;
-  for (const mr of openFrom(ctx.state, p.id, push.ref)) {
-    if (mr.sha !== push.after) continue;
-    await runCreate(ctx, mergeRequestRequest(p, mr, userId));
-  }
+  for (const mr of openFrom(ctx.state, p.id, push.ref)) await runCreate(ctx, { ...mergeRequestRequest(p, mr, userId), sha: push.after });
 }
 
 /** A merge request opened: its pipeline, when the file has jobs for merge request events. */
