@@ -144,6 +144,13 @@ describe('the merged configuration', () => {
     expect(c.mergedYaml).toContain('stages:\n- .pre\n- build\n- test\n- .post\n');
   });
 
+  it('includes a file only where its rules let it: if, exists and changes', () => {
+    const files = { 'ci/a.yml': 'a:\n  script: x\n', 'ci/b.yml': 'b:\n  script: x\n', 'ci/c.yml': 'c:\n  script: x\n', 'Dockerfile': '' };
+    const yaml = 'include:\n  - local: ci/a.yml\n    rules:\n      - if: $CI_COMMIT_BRANCH == "main"\n  - local: ci/b.yml\n    rules:\n      - exists: [Dockerfile]\n        when: never\n      - when: always\n  - local: ci/c.yml\n    rules:\n      - changes: [src/**/*]\nz:\n  script: x\n';
+    expect(names(yaml, { files, changed: ['src/x.ts'] })).toEqual(['a', 'c', 'z']);
+    expect(names(yaml, { files, changed: ['README.md'], vars: { ...BRANCH, CI_COMMIT_BRANCH: 'dev' } })).toEqual(['z']);
+  });
+
   it('reads YAML as Ruby does: yes is true, anchors and merge keys, the later duplicate key wins', () => {
     const c = compilePipeline(input('.t: &t\n  script: [a]\n  interruptible: yes\njob:\n  <<: *t\n  stage: build\n  stage: deploy\n'));
     expect(c.errors).toEqual([]);
@@ -324,6 +331,12 @@ describe('names that are also object properties', () => {
       ['constructor: [b]', [['__proto__', 'b'], ['constructor', 'c']]],
     ]);
     expect(({} as Record<string, unknown>).g).toBeUndefined();
+  });
+
+  it('refuses a file nested too deep, and aliases that multiply', () => {
+    expect(errors(`a: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)).toEqual(['The parsed YAML is too big']);
+    expect(errors('a: &a [1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\nj:\n  script: x\n'))
+      .toEqual(['(<unknown>): Excessive alias count indicates a resource exhaustion attack']);
   });
 
   it('refuses a file over GitLab\'s size limit', () => {

@@ -2,6 +2,7 @@
 // content, GET the project's own file at a commit; permissions as GitLab's.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
+import { mswDoor } from './support/msw.js';
 import { ACME, apiCall, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -152,5 +153,19 @@ describe('GET /projects/:id/ci/lint', () => {
       valid: false, errors: ['Insufficient permissions to create a new pipeline'], warnings: [], merged_yaml: null, includes: null,
     });
     expect((await get('open', '?dry_run=true&include_jobs=true', 'dev-token')).body.jobs.map((j: { name: string }) => j.name)).toEqual(['test']);
+  });
+});
+
+describe('through the MSW door', () => {
+  const door = mswDoor();
+
+  it('lints by fetch as a unit test would, a form body as python-gitlab\'s CLI sends it too', async () => {
+    const send = door.serve(world());
+    const res = await send('/projects/acme%2Fapp/ci/lint', 'dev-token', 'POST', { content: '---\n:test_job:\n  :script: echo 1\n' });
+    expect(await res.json()).toEqual({ valid: true, errors: [], warnings: [], merged_yaml: '---\ntest_job:\n  script: echo 1\n', includes: [] });
+    const form = await fetch('https://gitlab.example.com/api/v4/projects/acme%2Fapp/ci/lint', {
+      method: 'POST', headers: { 'PRIVATE-TOKEN': 'dev-token' }, body: new URLSearchParams({ content: 'invalid' }),
+    });
+    expect(await form.json()).toMatchObject({ valid: false, errors: ['Invalid configuration format'] });
   });
 });

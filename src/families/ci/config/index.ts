@@ -81,6 +81,9 @@ export interface LintResult {
 
 const policyValue = (p: PolicySpec | null): unknown => (p ? p.raw : null);
 
+/** Gitlab::Ci::Warnings::MAX_LIMIT: lint shows at most this many warnings. */
+const MAX_WARNINGS = 25;
+
 /** Lint's static check: every job of the file, whatever the ref. */
 export function lintConfig(input: CompileInput): LintResult {
   const p = process(input);
@@ -99,7 +102,7 @@ export function lintConfig(input: CompileInput): LintResult {
     }
   }
   return {
-    valid: p.errors.length === 0, errors: p.errors, warnings: p.warnings,
+    valid: p.errors.length === 0, errors: p.errors, warnings: p.warnings.slice(0, MAX_WARNINGS),
     merged_yaml: p.loaded ? p.mergedYaml : null, includes: p.loaded ? p.includes : null, jobs,
   };
 }
@@ -112,7 +115,7 @@ export function lintDryRun(input: CompileInput): LintResult {
     environment: j.environment?.name ?? null, when: j.when, allow_failure: j.allowFailure,
   }));
   return {
-    valid: c.errors.length === 0, errors: c.errors, warnings: c.warnings,
+    valid: c.errors.length === 0, errors: c.errors, warnings: c.warnings.slice(0, MAX_WARNINGS),
     merged_yaml: c.loaded ? c.mergedYaml : null, includes: c.loaded ? c.includes : null, jobs,
   };
 }

@@ -70,6 +70,11 @@ function includeAllowed(rules: unknown, run: IncludeRun): boolean {
       if (!e) throw new ConfigError('include:rules:rule if invalid expression syntax');
       ok &&= holds(e, run.vars);
     }
+    if (ok && rule.changes !== undefined && run.input.changedPaths !== undefined) {
+      const raw = isHash(rule.changes) ? rule.changes.paths : rule.changes;
+      const globs = (Array.isArray(raw) ? raw : [raw]).map((g) => expandVariables(String(g), run.vars));
+      ok = run.input.changedPaths.some((p) => globs.some((g) => globMatch(g, p)));
+    }
     if (ok && rule.exists !== undefined) {
       const globs = (Array.isArray(rule.exists) ? rule.exists : [rule.exists]).map(String);
       const paths = run.input.paths();

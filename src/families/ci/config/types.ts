@@ -73,7 +73,11 @@ export interface CompiledPipeline {
   /** Lint errors, GitLab's messages (`jobs:test config contains unknown keys: foo`...); no jobs when there are any. */
   errors: string[];
   warnings: string[];
-  /** Whether `workflow:rules` let the pipeline be created at all (false: "Pipeline filtered out by workflow rules."). */
+  /**
+   * Whether a pipeline is made at all. False with `errors` naming why: `Pipeline filtered out by
+   * workflow rules.`, or no job kept by the rules (`Pipeline will not run for the selected
+   * trigger...`). True with `errors`: the file is wrong, and GitLab keeps a failed pipeline.
+   */
   created: boolean;
   stages: string[];
   jobs: JobPlan[];

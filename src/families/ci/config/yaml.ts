@@ -108,6 +108,8 @@ function parseYaml(text: string): Loaded {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
+  // Nesting too deep for the parser is Loader::Yaml's depth limit.
+  if (err && /Maximum call stack/.test(err.message)) return { ok: false, error: 'The parsed YAML is too big' };
   if (err) {
     const pos = lineCounter.linePos(err.pos[0]);
     const where = pos ? ` at line ${pos.line} column ${pos.col}` : '';
@@ -117,6 +119,7 @@ function parseYaml(text: string): Loaded {
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES, mapAsMap: false } as ToJSOptions);
   } catch (e) {
+    if (e instanceof RangeError) return { ok: false, error: 'The parsed YAML is too big' };
     const alias = /Unresolved alias.*?: (.*)$/.exec((e as Error).message);
     // Psych::AnchorNotDefined, which GitLab's loader answers as it is.
     if (alias) return { ok: false, error: `An alias referenced an unknown anchor: ${alias[1]}` };
