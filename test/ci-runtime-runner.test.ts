@@ -182,6 +182,23 @@ describe('a runner', () => {
   });
 });
 
+describe('a played manual job', () => {
+  it('hands the runner the variables it was played with, over the project\'s', async () => {
+    const e = world();
+    const token = await registerRunner(e);
+    const p = e.ci('acme/app').plan({ jobs: [{ name: 'release', when: 'manual', allowFailure: false }] });
+    const job = e.ci('acme/app').jobs(p.id)[0]!;
+    expect((await runnerCall(e, 'POST', '/jobs/request', { token })).status).toBe(204);
+    const played = await apiCall(e, `${APP}/jobs/${job.id}/play`, { method: 'POST', token: 'dev-token', json: { job_variables_attributes: [{ key: 'VERSION', value: '1.2.3' }, { key: 'DEPLOY_TOKEN', value: 'mine' }] } });
+    expect(played.status).toBe(200);
+    const payload = await (await runnerCall(e, 'POST', '/jobs/request', { token })).json();
+    expect(variable(payload, 'VERSION')).toBe('1.2.3');
+    expect(variable(payload, 'DEPLOY_TOKEN')).toBe('mine');
+    expect(variable(payload, 'CI_JOB_MANUAL')).toBe('true');
+    expect(variable(payload, 'GITLAB_USER_LOGIN')).toBe('dev'); // who played it, not the pipeline's user
+  });
+});
+
 // ---- The property: which job a runner gets, against a plain model of GitLab's matching ----
 
 

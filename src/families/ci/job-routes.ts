@@ -318,7 +318,7 @@ export const jobRoutes = [
       const job = jobOf(ctx, ctx.params.job_id);
       if (!canUpdateBuilds(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
       if (!isPlayable(job)) throw badRequest('Unplayable Job');
-      return json(await renderJob(ctx, ctx.update(playJob(job, ctx.user!.id, ctx.now()))));
+      return json(await renderJob(ctx, ctx.update(playJob(job, ctx.user!.id, ctx.now(), ctx.params.job_variables_attributes))));
     },
   }),
   route({

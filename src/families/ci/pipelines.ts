@@ -562,11 +562,12 @@ export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
 export const isPlayable = (job: Job) => job.status === 'manual' || (job.status === 'scheduled' && job.when === 'delayed');
 
 /** Ci::Build#play: a manual (or delayed) job is queued (pending) for the user who played it; the jobs waiting on it follow. */
-export function playJob(job: Job, userId: number, now: number): Change<Job> {
+export function playJob(job: Job, userId: number, now: number, variables?: { key: string; value: string }[]): Change<Job> {
   return (draft) => {
     const state = draft as State;
     const j = tget(state.jobs, job.id)!;
     j.userId = userId;
+    if (variables?.length) j.jobVariables = variables.map((v) => ({ key: v.key, value: v.value }));
     moveJob(state, j, 'pending', now);
     if (job.when !== null) resetSkippedAfter(state, job, now);
     afterJobMoved(state, j, now);

@@ -204,17 +204,22 @@ export function jobVariables(c: JobVariableContext): RunnerVariable[] {
     pub('CI_DEPENDENCY_PROXY_SERVER', url.host),
   ];
   if (job.when === 'manual') jobPart.push(pub('CI_JOB_MANUAL', 'true'));
+  // Ci::Build#user_variables: the job's user (who played a manual job), not the pipeline's.
+  const user = tget(c.state.users, job.userId);
+  const userPart = user ? [pub('GITLAB_USER_ID', user.id), pub('GITLAB_USER_EMAIL', user.email), pub('GITLAB_USER_LOGIN', user.username), pub('GITLAB_USER_NAME', user.name)] : [];
   if (c.runner) jobPart.push(pub('CI_RUNNER_ID', c.runner.id), pub('CI_RUNNER_DESCRIPTION', c.runner.description), pub('CI_RUNNER_TAGS', JSON.stringify(c.runner.tags)));
   if (env) {
     jobPart.push(pub('CI_ENVIRONMENT_NAME', env.name), pub('CI_ENVIRONMENT_SLUG', slugify(env.name).slice(0, 24)), pub('CI_ENVIRONMENT_ACTION', env.action), pub('CI_ENVIRONMENT_TIER', environmentTier(env.name)));
     if (env.url) jobPart.push(pub('CI_ENVIRONMENT_URL', env.url));
   }
   const yaml = Object.entries(job.plan?.variables ?? {}).map(([key, value]) => pub(key, value));
+  const predefined = pipelinePredefined(c);
   return dedupe([
-    ...pipelinePredefined(c).slice(0, 2), ...jobPart, ...pipelinePredefined(c).slice(2),
+    ...predefined.slice(0, 2), ...jobPart, ...predefined.slice(2), ...userPart,
     ...yaml,
     ...userVariables(c.state, p.projectId, p.ref, p.tag, env?.name ?? null),
     ...p.variables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true as const } : {}) })),
+    ...job.jobVariables.map((v) => ({ key: v.key, value: v.value, public: false, masked: false })),
   ]);
 }
 

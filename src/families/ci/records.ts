@@ -179,6 +179,8 @@ export interface Job {
   child: CompiledPipeline | null;
   /** The pipeline a trigger job started. */
   downstreamId: number | null;
+  /** Variables given when a manual job was played (`job_variables_attributes`). */
+  jobVariables: { key: string; value: string }[];
 }
 
 /** A job record with its defaults: what the fields not given start as. */
@@ -186,7 +188,7 @@ export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' 
   return {
     pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
     coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
-    when: null, stageIdx: 0, needs: null, scheduledAt: null, exitCode: null, plan: null, retryCount: 0, child: null, downstreamId: null,
+    when: null, stageIdx: 0, needs: null, scheduledAt: null, exitCode: null, plan: null, retryCount: 0, child: null, downstreamId: null, jobVariables: [],
     ...fields,
   };
 }
