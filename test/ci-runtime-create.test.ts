@@ -125,6 +125,10 @@ describe('POST /projects/:id/pipeline', () => {
     expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'blocked' })).toEqual({ status: 400, body: { message: { base: ['Pipeline filtered out by workflow rules.'] } } });
     expect(await call('POST', '/projects/acme%2Fplain/pipeline', 'root-token', { ref: 'main' })).toEqual({ status: 400, body: { message: { base: ['Missing CI config file'] } } });
     expect((await call('POST', `${APP}/pipeline`, 'reporter-token', { ref: 'main' })).status).toBe(403);
+    await call('POST', `${APP}/protected_branches`, 'maintainer-token', { name: 'feature', push_access_level: 40, merge_access_level: 40 });
+    expect(await call('POST', `${APP}/pipeline`, 'dev-token', { ref: 'feature' })).toEqual({ status: 400, body: { message: { base: ["Insufficient permissions for protected ref 'feature'"] } } });
+    expect((await call('POST', `${APP}/pipeline`, 'maintainer-token', { ref: 'feature' })).status).toBe(201);
+    await call('DELETE', `${APP}/pipelines/${(await call('GET', `${APP}/pipelines`, 'maintainer-token')).body[0].id}`, 'root-token');
     expect((await call('POST', `${APP}/pipeline`, 'dev-token', {})).status).toBe(400);
     expect((await call('GET', `${APP}/pipelines`)).body).toEqual([]);
   });

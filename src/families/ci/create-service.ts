@@ -6,7 +6,8 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { diffTrees, entryAt, listFiles } from '../../git/tree.js';
 import type { Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { branchTip, findTag, refsOf } from '../repositories/index.js';
+import { branchTip, canPushToBranch, findTag, protectionsFor, refsOf } from '../repositories/index.js';
+import { projectAccess } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { compilePipeline, type CompiledPipeline, type PipelineSource } from './config/index.js';
@@ -90,6 +91,10 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   const sha = req.sha ?? branch ?? tag?.commit;
   if (!sha) return { ok: false, errors: ['Reference not found'] };
   const isTag = req.sha === undefined && branch === undefined && tag !== undefined;
+  // Chain::Validate::Abilities#allowed_to_write_ref?: a protected branch needs who may push or merge to it.
+  if (branch !== undefined && !req.push && !mayUpdateBranch(state, req.userId, project, req.ref, work.now)) {
+    return { ok: false, errors: [`Insufficient permissions for protected ref '${req.ref}'`] };
+  }
   let commit;
   try {
     commit = await repo.readCommit(sha);
@@ -155,4 +160,14 @@ async function readOther(repo: RepositoryObjects, tree: string, path: string): P
   const entry = await entryAt(repo, tree, path);
   if (!entry || entry.type !== 'blob') return undefined;
   return new TextDecoder().decode(await repo.readBlob(entry.oid));
+}
+
+/** Gitlab::UserAccess#can_update_branch?: push, or merge, to the branch as its protections allow. */
+function mayUpdateBranch(state: State, userId: number, project: Project, ref: string, now: number): boolean {
+  const user = tget(state.users, userId) ?? null;
+  if (canPushToBranch(state, user, project, ref, now)) return true;
+  const rules = protectionsFor(refsOf(state, project.id), ref);
+  if (rules.length === 0) return true;
+  const access = projectAccess(state, user, project, now);
+  return rules.some((r) => r.mergeAccessLevel > 0 && access >= r.mergeAccessLevel);
 }
