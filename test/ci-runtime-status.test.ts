@@ -153,6 +153,14 @@ describe('retry and cancel', () => {
     expect(ci.getPipeline(old.id).status).toBe('canceled');
     expect(ci.getPipeline(held.id).status).toBe('running');
   });
+
+  it('keeps older pipelines when the project turned auto-cancel off', async () => {
+    const ci = world().ci('acme/app');
+    const old = ci.plan({ jobs: [{ name: 'test', interruptible: true }] });
+    expect((await call('PUT', APP, 'maintainer-token', { auto_cancel_pending_pipelines: 'disabled' })).status).toBe(200);
+    ci.plan({ jobs: [{ name: 'test', interruptible: true }] });
+    expect(ci.getPipeline(old.id).status).toBe('pending');
+  });
 });
 
 describe('on the clock', () => {

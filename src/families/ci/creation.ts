@@ -60,13 +60,14 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
     }, now);
     deploymentForJob(draft, stored, job, now);
   }
-  autoCancelOlder(draft, project.id, stored, now);
+  if (project.settings.auto_cancel_pending_pipelines !== 'disabled') autoCancelOlder(draft, project.id, stored, now);
   processPipeline(draft, project.id, pipeline.id, now);
   return plain(pget(draft.pipelines, project.id, pipeline.id)!);
 }
 
 /**
- * Auto-cancel redundant pipelines (Ci::PipelineCreation::CancelRedundantPipelinesService): an
+ * Auto-cancel redundant pipelines (Ci::PipelineCreation::CancelRedundantPipelinesService, unless
+ * the project's `auto_cancel_pending_pipelines` is `disabled`): an
  * older, still alive pipeline of the same ref (a branch's, not a merge request's) with no
  * started job that is not interruptible is canceled.
  */
