@@ -76,6 +76,8 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['cache paths of a string', 'cache: { paths: string }\nrspec:\n  script: test\n', ['cache:paths config should be an array of strings']],
     ['a job cache key of a number list', 'rspec:\n  script: test\n  cache: { key: { files: [] } }\n', ['jobs:rspec:cache:key:files config requires at least 1 item']],
     ['a cache key with only a prefix', 'rspec:\n  script: test\n  cache: { key: { prefix: p } }\n', ['jobs:rspec:cache:key config missing required keys: files']],
+    ['rules changes of numbers', 'a:\n  script: x\n  rules:\n    - changes: [1]\n', ['jobs:a:rules:rule:changes config should be an array of strings']],
+    ['the removed type keyword', 'a:\n  script: x\n  type: test\n', ['jobs:a config contains unknown keys: type']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],
   ];
   it.each(table)('%s', (_name, yaml, expected) => {

@@ -13,7 +13,7 @@ const ROOT_KEYS = ['default', 'include', 'before_script', 'image', 'services', '
 const RESERVED = ROOT_KEYS.filter((k) => k !== 'default' && k !== 'workflow');
 const PROCESSABLE_KEYS = ['extends', 'stage', 'only', 'except', 'rules', 'variables', 'inherit', 'allow_failure', 'when', 'needs', 'resource_group', 'environment', 'interruptible'];
 const JOB_KEYS = [
-  'tags', 'script', 'type', 'image', 'services', 'start_in', 'artifacts', 'cache', 'dependencies', 'before_script', 'after_script', 'hooks',
+  'tags', 'script', 'image', 'services', 'start_in', 'artifacts', 'cache', 'dependencies', 'before_script', 'after_script', 'hooks',
   'coverage', 'retry', 'parallel', 'timeout', 'release', 'secrets', 'id_tokens', 'publish', 'pages', 'manual_confirmation', 'identity', 'dast_configuration',
 ];
 const BRIDGE_KEYS = ['trigger', 'parallel'];
@@ -237,7 +237,11 @@ function needs(m: Messages, loc: string, v: unknown): NeedSpec[] | null {
 }
 
 function changesList(m: Messages, loc: string, v: unknown): string[] | null {
-  if (isStringArray(v)) return v;
+  if (Array.isArray(v)) {
+    if (!isStringArray(v)) m.add(loc, 'config should be an array of strings');
+    else if (v.length > 50) m.add(loc, 'config has too many entries (maximum 50)');
+    return isStringArray(v) ? v : null;
+  }
   if (isHash(v)) {
     unknownKeys(m, loc, v, ['paths', 'compare_to']);
     if (!isStringArray(v.paths)) m.add(loc, 'paths should be an array of strings');
@@ -774,7 +778,8 @@ function readJob(
   const intr = pick('interruptible');
   if (intr !== undefined && !isBool(intr)) at('interruptible').add(`${loc}:interruptible`, 'config should be a boolean value');
   const trig = bridge ? trigger(m, `${loc}:trigger`, v.trigger) : null;
-  const stageValue = v.stage !== undefined ? v.stage : v.type;
+  // `type`, the old name of `stage`, is gone from GitLab's keys (an unknown key now).
+  const stageValue = v.stage;
   if (stageValue !== undefined && !isString(stageValue)) m.add(`${loc}:stage`, 'config should be a string');
 
   // Default only (branches and tags) unless rules are used here or in workflow.
