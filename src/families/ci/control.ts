@@ -16,6 +16,22 @@ const ARTIFACT_FIELDS = {
   public: bool,
 };
 
+const STRINGS = must((v) => Array.isArray(v) && v.every((t) => typeof t === 'string'), 'a list of strings');
+const OUTCOME = fields({ status: oneOf('success', 'failed', 'canceled'), after: DURATION, exit_code: int(0), failure_reason: text, log: text }, ['status']);
+/** A job of a planned pipeline, in the control API's words. */
+const PLANNED_JOB = fields({
+  name: text, stage: text, when: oneOf('on_success', 'on_failure', 'always', 'manual', 'delayed'), needs: STRINGS, allow_failure: bool,
+  start_in: int(0), timeout: int(1), tags: STRINGS, script: STRINGS, interruptible: bool,
+}, ['name']);
+
+interface PlannedJobBody {
+  name: string; stage?: string; when?: 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed'; needs?: string[]; allow_failure?: boolean; start_in?: number; timeout?: number; tags?: string[]; script?: string[]; interruptible?: boolean;
+}
+interface OutcomeBody {
+  status: 'success' | 'failed' | 'canceled'; after?: string | number; exit_code?: number; failure_reason?: string; log?: string;
+}
+const outcome = (o: OutcomeBody) => ({ status: o.status, after: o.after, exitCode: o.exit_code, failureReason: o.failure_reason, log: o.log });
+
 /** The body of each CI control write, by endpoint. */
 const CHECKS = {
   ciPipeline: fields({ project: text, ref: text, user: text, source: text, parent_id: int(1), status: JOB_STATUS }),
@@ -28,6 +44,12 @@ const CHECKS = {
   ciCleanup: fields({ fail: int(0), lag: DURATION, retry: DURATION }),
   ciCdn: fields({ enabled: bool, ttl: DURATION }, ['enabled']),
   ciLimits: fields({ project_ci_variables: int(0), group_ci_variables: int(0), ci_instance_level_variables: int(0) }),
+  ciPlan: fields({
+    project: text, ref: text, user: text, source: text, stages: STRINGS,
+    jobs: must((v) => Array.isArray(v) && v.length > 0 && v.every((j) => PLANNED_JOB(j, 'job') === undefined), 'a list of jobs, each with a name'),
+    variables: mapOf(text),
+  }, ['jobs']),
+  ciOutcomes: fields({ project: text, jobs: mapOf(OUTCOME), otherwise: OUTCOME }),
 } satisfies Record<string, Check>;
 
 const checked = bodyChecker(CHECKS);
@@ -116,6 +138,40 @@ export function ciControlRoutes(host: Host): ControlRoute[] {
       handler: (ctx) => {
         const b = checked<{ locked: boolean }>(ctx, 'ciLock');
         ci(ctx).lock(Number(ctx.raw.pipeline_id), b.locked);
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/ci/:project/plan',
+      handler: (ctx) => {
+        const b = checked<{ ref?: string; user?: string; source?: string; stages?: string[]; jobs: PlannedJobBody[]; variables?: Record<string, string> }>(ctx, 'ciPlan');
+        const p = ci(ctx).plan({
+          ref: b.ref, user: b.user, source: b.source, stages: b.stages, variables: b.variables,
+          jobs: b.jobs.map((j) => ({
+            name: j.name, stage: j.stage, when: j.when, needs: j.needs ?? null, allowFailure: j.allow_failure ?? j.when === 'manual', startInSeconds: j.start_in ?? null,
+            timeoutSeconds: j.timeout ?? null, tags: j.tags, script: j.script, interruptible: j.interruptible,
+          })),
+        });
+        return json({ id: p.id, iid: p.iid, ref: p.ref, sha: p.sha, status: p.status, source: p.source }, 201);
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/ci/:project/outcomes',
+      handler: (ctx) => {
+        const b = checked<{ jobs?: Record<string, OutcomeBody>; otherwise?: OutcomeBody }>(ctx, 'ciOutcomes');
+        const jobs: Record<string, ReturnType<typeof outcome>> = Object.create(null) as Record<string, ReturnType<typeof outcome>>;
+        for (const [name, o] of Object.entries(b.jobs ?? {})) jobs[name] = outcome(o);
+        ci(ctx).outcomes({ jobs, otherwise: b.otherwise && outcome(b.otherwise) });
+        return noContent();
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/ci/:project/outcomes',
+      handler: (ctx) => {
+        ci(ctx).outcomes(null);
         return noContent();
       },
     },

@@ -16,6 +16,10 @@ import {
   addJob, appendTrace, artifactsOf, attachArtifacts, cleanupUnlocked, createPipeline, findPipeline, finishJob, startJob, type ArtifactsInput, type FinishInput,
 } from './pipelines.js';
 import type { CiLimits, Job, JobArtifacts, JobStatus, Pipeline, PipelineStatus } from './records.js';
+import type { JobPlan } from './config/types.js';
+import { createFromPlan, planWithDefaults } from './creation.js';
+import { pipelineJobs } from './pipelines.js';
+import type { JobOutcome, OutcomePlan } from './outcomes.js';
 
 export interface CiPipelineInput {
   /** A branch or tag of the repository; the default branch when absent. */
@@ -53,6 +57,7 @@ export interface CiArtifactsInput {
 export interface CiFinishInput {
   status: FinishInput['status'];
   failureReason?: string;
+  exitCode?: number;
   coverage?: number;
   log?: string;
   artifacts?: CiArtifactsInput;
@@ -67,8 +72,45 @@ export interface CiCleanupPlan {
   retry?: string | number;
 }
 
+/** A job of a planned pipeline: GitLab's defaults for what it leaves out; `needs` may name jobs. */
+export type CiPlannedJob = Partial<Omit<JobPlan, 'needs'>> & { name: string; needs?: (string | { name: string; artifacts?: boolean; optional?: boolean })[] | null };
+
+export interface CiPlannedPipeline {
+  ref?: string;
+  user?: string;
+  /** `push` by default. */
+  source?: string;
+  /** The stages in order; by default those the jobs name, in the order they name them. */
+  stages?: string[];
+  jobs: CiPlannedJob[];
+  variables?: Record<string, string>;
+}
+
+/** How one job ends when the emulator runs it: `{ status: 'failed', exitCode: 1, after: '3m' }`. */
+export interface CiOutcome {
+  status: 'success' | 'failed' | 'canceled';
+  /** How long it runs: `3m`, `90s`, or milliseconds; at once by default. */
+  after?: string | number;
+  exitCode?: number;
+  failureReason?: string;
+  log?: string;
+}
+
+export interface CiOutcomes {
+  /** The outcome of each job by name. */
+  jobs?: Record<string, CiOutcome>;
+  /** Every other job's; without it, they wait for a runner. */
+  otherwise?: CiOutcome;
+}
+
 export interface CiHandle {
   pipeline(input?: CiPipelineInput): Pipeline;
+  /** A pipeline made as its configuration would plan it: its jobs created, then processed (queued, manual, skipped...). */
+  plan(input: CiPlannedPipeline): Pipeline;
+  /** The emulator runs this project's jobs itself as they are queued, ending each as planned on the clock; null stops it. */
+  outcomes(plan: CiOutcomes | null): void;
+  /** The jobs of a pipeline (retried ones too), in id order. */
+  jobs(pipelineId: number): Job[];
   job(pipelineId: number, input: CiJobInput): { id: number; token: string; status: JobStatus };
   start(jobId: number): Job;
   log(jobId: number, text: string): void;
@@ -186,7 +228,44 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
   };
   const toArtifacts = (a: CiArtifactsInput): ArtifactsInput => ({ files: a.files, expireIn: a.expireIn, public: a.public });
 
+  const refOf = (ref: string | undefined) => {
+    const p = project();
+    const name = ref ?? p.defaultBranch ?? 'main';
+    const refs = refsOf(host.state(), p.id);
+    const branch = branchTip(refs, name);
+    const tag = findTag(refs, name);
+    if (branch === undefined && tag === undefined) throw new EmulatorError(`project ${p.id} has no branch or tag '${name}'`);
+    return { ref: name, sha: branch ?? tag!.commit, tag: branch === undefined };
+  };
   return {
+    plan(input) {
+      if (!Array.isArray(input?.jobs) || input.jobs.length === 0) throw new EmulatorError('a planned pipeline needs jobs');
+      const at = refOf(input.ref);
+      const stages = input.stages ?? [...new Set(input.jobs.map((j) => j.stage ?? 'test'))];
+      const jobs = input.jobs.map((j) => {
+        if (typeof j?.name !== 'string' || j.name === '') throw new EmulatorError('a planned job needs a name');
+        const stage = j.stage ?? 'test';
+        if (!stages.includes(stage)) throw new EmulatorError(`job '${j.name}': stage '${stage}' is not one of ${stages.join(', ')}`);
+        const needs = j.needs === undefined || j.needs === null ? null : j.needs.map((n) => (typeof n === 'string' ? { name: n, artifacts: true, optional: false } : { artifacts: true, optional: false, ...n }));
+        return planWithDefaults({ ...j, stage, stageIdx: stages.indexOf(stage), needs });
+      });
+      const variables = Object.entries(input.variables ?? {}).map(([key, value]) => ({ key, value: String(value), variableType: 'env_var' as const }));
+      const uid = userId(input.user);
+      const now = host.now();
+      return change((draft) => createFromPlan(draft, tget(draft.projects, project().id)!, {
+        errors: [], warnings: [], created: true, stages, jobs, mergedYaml: '', includes: [], name: null,
+      }, { ...at, userId: uid, source: input.source ?? 'push', variables }, now));
+    },
+    outcomes(plan) {
+      const id = String(project().id);
+      if (plan === null) {
+        change((draft) => void delete draft.ciOutcomes[id]);
+        return;
+      }
+      const stored = outcomePlan(plan);
+      change((draft) => void (draft.ciOutcomes[id] = stored));
+    },
+    jobs: (pipelineId) => pipelineJobs(host.state(), pipelineOf(pipelineId).id),
     pipeline(input = {}) {
       const p = project();
       const state = host.state();
@@ -213,7 +292,7 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
       const now = host.now();
       return change((draft) => {
         const { job, token } = addJob(draft, findPipeline(draft, pipeline.projectId, pipeline.id)!, {
-          name: input.name, stage: input.stage, status: input.status, userId: uid, allowFailure: input.allowFailure, tagList: input.tags, token: input.token,
+          name: input.name, stage: input.stage, status: input.status, userId: uid, allowFailure: input.allowFailure ?? (input.status === 'manual' ? true : undefined), tagList: input.tags, token: input.token,
         }, now);
         return { id: job.id, token, status: job.status };
       });
@@ -240,7 +319,7 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
         const j = tget(draft.jobs, jobId)!;
         if (input.log !== undefined) appendTrace(draft, j, input.log);
         if (input.artifacts) attachArtifacts(draft, j as Job, toArtifacts(input.artifacts), now);
-        finishJob(draft, j, { status: input.status, failureReason: input.failureReason, coverage: input.coverage }, now);
+        finishJob(draft, j, { status: input.status, failureReason: input.failureReason, coverage: input.coverage, exitCode: input.exitCode }, now);
       });
       return jobOf(jobId);
     },
@@ -265,4 +344,19 @@ export function ciHandle(host: CiHost, project: () => Project): CiHandle {
     planCleanup: (plan) => planCleanup(host, plan),
     setLimits: (limits) => setCiLimits(host, limits),
   };
+}
+
+/** A plan of outcomes checked: each status known, each duration read. */
+export function outcomePlan(plan: CiOutcomes): OutcomePlan {
+  const one = (o: CiOutcome, where: string): JobOutcome => {
+    if (!['success', 'failed', 'canceled'].includes(o?.status)) throw new EmulatorError(`${where}.status must be success, failed or canceled`);
+    if (o.exitCode !== undefined && !Number.isInteger(o.exitCode)) throw new EmulatorError(`${where}.exitCode must be an integer`);
+    return {
+      status: o.status, afterMs: o.after === undefined ? 0 : parseDuration(o.after), exitCode: o.exitCode ?? (o.status === 'failed' ? 1 : null),
+      failureReason: o.failureReason ?? null, log: o.log ?? null,
+    };
+  };
+  const jobs: Record<string, JobOutcome> = Object.create(null) as Record<string, JobOutcome>;
+  for (const [name, o] of Object.entries(plan.jobs ?? {})) jobs[name] = one(o, `outcomes.jobs.${name}`);
+  return { jobs: { ...jobs }, otherwise: plan.otherwise ? one(plan.otherwise, 'outcomes.otherwise') : null };
 }

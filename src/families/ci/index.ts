@@ -10,6 +10,11 @@ import { artifactRoutes } from './artifact-routes.js';
 import { jobRoutes } from './job-routes.js';
 import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
+import { runnerApiRoutes } from './runner-api.js';
+import { forgetTriggers, triggerRoutes, type TriggersSlice } from './triggers.js';
+import { AUTO_STOP, environmentRoutes, type EnvironmentsSlice } from './environments.js';
+import { RUN_SCHEDULE, scheduleDue, scheduleRoutes, type SchedulesSlice } from './schedules.js';
+import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
 import { CLEANUP_ARTIFACTS, DEFAULT_CLEANUP, type PipelinesSlice } from './pipelines.js';
 import { DEFAULT_CI_LIMITS } from './records.js';
 import { seedCiVariables, seedPipelines, type FixtureCiTopPart, type FixturePipelinesPart, type FixtureVariablesPart } from './seed.js';
@@ -17,8 +22,10 @@ import { variableRoutes } from './variable-routes.js';
 import { ciMembers, type CiMembers } from './handle.js';
 import { ciControlRoutes } from './control.js';
 import type { VariablesSlice } from './variables.js';
+import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
+import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -28,9 +35,14 @@ async function seedCi(s: SeedRun): Promise<void> {
 function forgetProject(draft: Draft<State>, id: number): void {
   const state = draft as State;
   for (const p of pvalues(state.pipelines, id)) tdel(state.pipelineJobs, p.id);
-  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId);
+  for (const jobId of pvalues(state.projectJobs, id)) tdel(state.ciJobTokens, jobId), tdel(state.pendingJobs, jobId);
   const tables: { size: number; chunks: object }[] = [state.projectVariables, state.projectVariableKeys, state.pipelines, state.projectJobs, state.latestSuccessful, state.headPipelines, state.jobArtifacts, state.artifactExpiries];
   for (const t of tables) tdel(t as State['projectJobs'], id);
+  delete state.ciOutcomes[String(id)];
+  forgetTriggers(state, id);
+  tdel(state.pipelineSchedules, id);
+  tdel(state.environments, id);
+  tdel(state.deployments, id);
 }
 
 /** Who a job token acts as: its job's user, while the job runs. */
@@ -69,11 +81,21 @@ export const ci: Family<CiSlice> = defineFamily({
     ciJobTokens: emptyTable(),
     artifactCleanup: { ...DEFAULT_CLEANUP },
     artifactCdn: { enabled: false, ttlSeconds: 300, secret: '' },
+    ciOutcomes: {},
+    pendingJobs: emptyTable(),
+    pipelineTriggers: emptyTable(),
+    triggerTokens: emptyTable(),
+    pipelineSchedules: emptyTable(),
+    environments: emptyTable(),
+    deployments: emptyTable(),
+    runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes],
-  tasks: [CLEANUP_ARTIFACTS],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes],
+  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue },
+  postReceive: ciPostReceive,
+  tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE, AUTO_STOP],
   handle: ciMembers,
   control: { endpoint: 'ci', routes: ciControlRoutes },
   provides: { jobUser },

@@ -51,7 +51,7 @@ export function pipelineEntity(state: State, p: Pipeline, u: UrlBase, now: numbe
     ...pipelineBasic(state, p, u),
     before_sha: p.beforeSha,
     tag: p.tag,
-    yaml_errors: null,
+    yaml_errors: p.yamlErrors,
     user: user ? userBasic(user, u) : null,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),

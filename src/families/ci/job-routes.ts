@@ -68,7 +68,14 @@ function pageWithoutCount<T>(ctx: Context<unknown>, rows: Iterable<T>): T[] {
 }
 
 function* whereStatus(jobs: Iterable<Job>, scope: readonly string[] | undefined): IterableIterator<Job> {
-  for (const j of jobs) if (!scope?.length || scope.includes(j.status)) yield j;
+  for (const j of jobs) if ((!scope?.length || scope.includes(j.status)) && !j.plan?.trigger) yield j;
+}
+
+/** Entities::Ci::Bridge: a trigger job, with its downstream pipeline instead of a runner and artifacts. */
+function bridgeEntity(ctx: Context<unknown>, rendered: Awaited<ReturnType<typeof renderJob>>, job: Job) {
+  const { runner: _r, runner_manager: _m, artifacts: _a, artifacts_expire_at: _e, artifacts_file: _f, tag_list: _t, archived: _x, ...rest } = rendered as Record<string, unknown>;
+  const downstream = job.downstreamId === null ? undefined : findPipeline(ctx.state, job.projectId, job.downstreamId);
+  return { ...rest, downstream_pipeline: downstream ? pipelineBasic(ctx.state, downstream, ctx) : null };
 }
 
 const PIPELINE_SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
@@ -169,6 +176,33 @@ export const jobRoutes = [
     handler: (ctx): Reply => json(pipelineEntity(ctx.state, pipelineOf(ctx, ctx.params.pipeline_id), ctx, ctx.now())),
   }),
   route({
+    method: 'GET',
+    path: '/projects/:id/pipelines/:pipeline_id/variables',
+    auth: 'user',
+    scope: READ,
+    params: { pipeline_id: int().required() },
+    handler: (ctx): Reply => {
+      // `read_pipeline_variable`: developers.
+      if (!canUpdateBuilds(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      return json(p.variables.map((v) => ({ variable_type: v.variableType, key: v.key, value: v.value })));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/projects/:id/pipelines/:pipeline_id/bridges',
+    auth: 'user',
+    scope: READ,
+    paginated: true,
+    params: { pipeline_id: int().required(), ...SCOPE },
+    handler: async (ctx): Promise<Reply> => {
+      const p = pipelineOf(ctx, ctx.params.pipeline_id);
+      const bridges = byScope(pipelineJobs(ctx.state, p.id).filter((j) => !j.retried && j.plan?.trigger), ctx.params.scope);
+      const rendered = await renderJobs(ctx, ctx.paginate(bridges));
+      return json(rendered.map((r, i) => bridgeEntity(ctx, r, bridges[i]!)));
+    },
+  }),
+  route({
     method: 'POST',
     path: '/projects/:id/pipelines/:pipeline_id/retry',
     auth: 'user',
@@ -215,7 +249,7 @@ export const jobRoutes = [
     params: { pipeline_id: int().required(), include_retried: bool().default(false), ...SCOPE },
     handler: async (ctx): Promise<Reply> => {
       const p = pipelineOf(ctx, ctx.params.pipeline_id);
-      const jobs = byScope(pipelineJobs(ctx.state, p.id).filter((j) => ctx.params.include_retried || !j.retried), ctx.params.scope);
+      const jobs = byScope(pipelineJobs(ctx.state, p.id).filter((j) => (ctx.params.include_retried || !j.retried) && !j.plan?.trigger), ctx.params.scope);
       return json(await renderJobs(ctx, ctx.paginate(jobs)));
     },
   }),
@@ -284,7 +318,7 @@ export const jobRoutes = [
       const job = jobOf(ctx, ctx.params.job_id);
       if (!canUpdateBuilds(ctx.state, ctx.user, ctx.project, ctx.now())) throw forbidden();
       if (!isPlayable(job)) throw badRequest('Unplayable Job');
-      return json(await renderJob(ctx, ctx.update(playJob(job, ctx.user!.id, ctx.now()))));
+      return json(await renderJob(ctx, ctx.update(playJob(job, ctx.user!.id, ctx.now(), ctx.params.job_variables_attributes))));
     },
   }),
   route({

@@ -10,8 +10,11 @@ import { plain, type Change } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
 import { createToken } from '../users/index.js';
-import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus } from './records.js';
+import { deleteOtherRef, draftRefs, otherRefTip, refsOf } from '../repositories/index.js';
+import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus, type PipelineVariable } from './records.js';
 import { cleanupUnlocked } from './artifact-rules.js';
+import { CANCELABLE_STATUSES, composite } from './status.js';
+import { afterJobMoved, bridgeFollowsChild, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
@@ -38,13 +41,30 @@ export interface PipelinesSlice {
   artifactCleanup: CleanupPlan;
   /** Whether downloads redirect through a signed, expiring URL. */
   artifactCdn: ArtifactCdn;
+  /** Pending jobs (job id -> project id): what runners are offered, oldest first. */
+  pendingJobs: Table<number>;
+  /** Moves whenever a job is queued: runners that saw the last value have nothing new (`X-GitLab-Last-Update`). */
+  runnerQueueTick: number;
+}
+
+/** Keeps the pending index in step with a job's status. */
+export function indexPending(draft: State, job: Pick<Job, 'id' | 'projectId' | 'status' | 'retried'>): void {
+  if (job.status === 'pending' && !job.retried) {
+    if (tget(draft.pendingJobs, job.id) === undefined) {
+      tset(draft.pendingJobs, job.id, job.projectId);
+      draft.runnerQueueTick++;
+    }
+  } else if (tget(draft.pendingJobs, job.id) !== undefined) {
+    tdel(draft.pendingJobs, job.id);
+  }
 }
 
 /** GitLab's `default_artifacts_expire_in`. */
 
 export const ACTIVE: readonly JobStatus[] = ['waiting_for_resource', 'preparing', 'pending', 'running', 'canceling'];
 const COMPLETED: readonly JobStatus[] = ['success', 'failed', 'canceled', 'skipped'];
-const CANCELABLE: readonly JobStatus[] = ['running', 'waiting_for_resource', 'preparing', 'pending', 'created', 'scheduled'];
+/** What a job's own cancel stops: the cancelable ones, and a manual job. */
+const CANCELABLE: readonly JobStatus[] = [...CANCELABLE_STATUSES, 'manual'];
 export const AVAILABLE_STATUSES = [
   'created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'success', 'failed', 'canceling', 'canceled',
   'skipped', 'manual', 'scheduled',
@@ -196,6 +216,14 @@ export interface PipelineInput {
   source?: string;
   parentId?: number | null;
   status?: PipelineStatus;
+  beforeSha?: string;
+  stages?: string[];
+  variables?: PipelineVariable[];
+  mergeRequestIid?: number | null;
+  name?: string | null;
+  yamlErrors?: string | null;
+  triggerId?: number | null;
+  scheduleId?: number | null;
 }
 
 export function createPipeline(draft: State, project: Project, input: PipelineInput, now: number): Pipeline {
@@ -204,7 +232,7 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
     iid: ids.next(draft, 'ci_pipeline_iid', project.id),
     projectId: project.id,
     sha: input.sha,
-    beforeSha: '0000000000000000000000000000000000000000',
+    beforeSha: input.beforeSha ?? '0000000000000000000000000000000000000000',
     ref: input.ref,
     tag: input.tag,
     status: input.status ?? 'created',
@@ -217,10 +245,20 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
     startedAt: null,
     finishedAt: null,
     locked: false,
+    stages: input.stages ?? [],
+    variables: input.variables ?? [],
+    mergeRequestIid: input.mergeRequestIid ?? null,
+    name: input.name ?? null,
+    yamlErrors: input.yamlErrors ?? null,
+    triggerId: input.triggerId ?? null,
+    scheduleId: input.scheduleId ?? null,
   };
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
   emit(draft, { kind: 'pipeline.status', projectId: project.id, pipelineId: pipeline.id, status: pipeline.status, previous: null });
   if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
+  // A merge request pipeline is its source branch's newest at that commit: the merge request's head pipeline.
+  const mr = pipeline.mergeRequestIid === null ? undefined : pget(draft.mergeRequests, project.id, pipeline.mergeRequestIid);
+  if (mr && pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${mr.sourceBranch}\n${pipeline.sha}`, pipeline.id);
   if (pipeline.parentId !== null) {
     const parent = pget(draft.pipelines, project.id, pipeline.parentId);
     if (parent) parent.childIds.push(pipeline.id);
@@ -239,6 +277,12 @@ export interface JobInput {
   runner?: JobRunner | null;
   /** The job token to hand out (generated when absent). */
   token?: string;
+  /** What processing needs of a job made from a configuration (`when`, its stage's position, `needs`, the plan). */
+  when?: Job['when'];
+  stageIdx?: number;
+  needs?: string[] | null;
+  plan?: Job['plan'];
+  child?: Job['child'];
 }
 
 /** Stores a new job record (its id the next of the instance's), with the defaults of the fields not given. */
@@ -268,9 +312,15 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
     allowFailure: input.allowFailure ?? false,
     tagList: [...(input.tagList ?? [])].sort(),
     runner: input.runner ?? (running ? { id: 1, description: 'emulator-runner', runnerType: 'instance_type' } : null),
+    when: input.when ?? null,
+    stageIdx: input.stageIdx ?? 0,
+    needs: input.needs ?? null,
+    plan: input.plan ?? null,
+    child: input.child ?? null,
   }, now);
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  indexPending(draft, job);
   jobMoved(draft, job, null);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
   tset(draft.ciJobTokens, job.id, token);
@@ -278,25 +328,18 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
   return { job, token };
 }
 
-/** Says on the stream that a job's status moved (from `was`; null for a new job). */
-function jobMoved(draft: State, job: Pick<Job, 'id' | 'projectId' | 'pipelineId' | 'status'>, was: JobStatus | null): void {
-  if (was !== job.status) emit(draft, { kind: 'job.status', projectId: job.projectId, jobId: job.id, pipelineId: job.pipelineId, status: job.status, previous: was });
+/** A copy of a job in the same place with a fresh token (what a retry runs). */
+export function copyJob(draft: State, job: Job, userId: number, status: JobStatus, now: number): Job {
+  const pipeline = pget(draft.pipelines, job.projectId, job.pipelineId!)!;
+  return addJob(draft, pipeline, {
+    name: job.name, stage: job.stage, status, userId, allowFailure: job.plan ? job.plan.allowFailure : job.allowFailure, tagList: job.tagList, runner: null,
+    when: job.when, stageIdx: job.stageIdx, needs: job.needs, plan: job.plan, child: job.child,
+  }, now).job;
 }
 
 /** Ci::HasStatus#composite_status over the jobs that were not retried. */
 export function compositeStatus(statuses: readonly { status: JobStatus; allowFailure: boolean }[]): PipelineStatus | undefined {
-  if (statuses.length === 0) return undefined;
-  const has = (s: JobStatus) => statuses.some((j) => j.status === s);
-  if (has('running') || has('canceling')) return 'running';
-  if (statuses.some((j) => ACTIVE.includes(j.status))) return statuses.some((j) => COMPLETED.includes(j.status)) ? 'running' : 'pending';
-  if (statuses.every((j) => j.status === 'created')) return 'created';
-  if (statuses.every((j) => j.status === 'skipped')) return 'skipped';
-  if (statuses.some((j) => j.status === 'failed' && !j.allowFailure)) return 'failed';
-  if (has('canceled')) return 'canceled';
-  if (has('created')) return 'running';
-  if (has('scheduled')) return 'scheduled';
-  if (has('manual')) return statuses.some((j) => j.status === 'success') ? 'success' : 'manual';
-  return 'success';
+  return composite(statuses);
 }
 
 /** The pipeline's status from its jobs; the latest-successful index and locks follow. */
@@ -313,8 +356,8 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
   if (p.startedAt === null && status !== 'created' && status !== 'pending') p.startedAt = now;
   p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
   if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
+  if (p.parentId !== null) bridgeFollowsChild(draft, p, now);
 }
-
 /**
  * A root pipeline that succeeds becomes the latest successful one of its ref and locks its
  * artifacts, unlocking the one before it (Ci::UnlockArtifactsService); one that stops being
@@ -356,29 +399,27 @@ export interface FinishInput {
   status: 'success' | 'failed' | 'canceled' | 'skipped';
   failureReason?: string | null;
   coverage?: number | null;
+  exitCode?: number | null;
 }
 
-/** A job reaches a final status: its token stops working, its pipeline's status follows. */
+/** A job reaches a final status: its token stops working, its pipeline is processed and its status follows. */
 export function finishJob(draft: State, job: Draft<Job>, input: FinishInput, now: number): void {
-  const was = job.status;
-  job.status = input.status;
-  jobMoved(draft, job, was);
-  job.finishedAt = now;
   if (job.startedAt === null && input.status !== 'skipped' && input.status !== 'canceled') job.startedAt = now;
-  job.failureReason = input.status === 'failed' ? (input.failureReason ?? 'script_failure') : null;
   if (input.coverage !== undefined) job.coverage = input.coverage;
-  if (job.pipelineId !== null) refreshPipeline(draft, job.projectId, job.pipelineId, now);
+  if (input.status === 'failed') {
+    failJob(draft, job, input.failureReason ?? 'script_failure', input.exitCode ?? null, now);
+    return;
+  }
+  if (input.exitCode !== undefined) job.exitCode = input.exitCode;
+  moveJob(draft, job, input.status, now);
+  afterJobMoved(draft, job, now);
 }
 
 /** Moves a job to running (a runner picked it up): its token starts working. */
 export function startJob(draft: State, job: Draft<Job>, now: number): void {
-  const was = job.status;
-  job.status = 'running';
-  jobMoved(draft, job, was);
-  job.startedAt = now;
-  job.queuedAt ??= now;
   job.runner ??= { id: 1, description: 'emulator-runner', runnerType: 'instance_type' };
-  if (job.pipelineId !== null) refreshPipeline(draft, job.projectId, job.pipelineId, now);
+  runJob(draft, job, null, now);
+  afterJobMoved(draft, job, now);
 }
 
 /** Values masked in a job's log: its token, and the masked variables of its project, groups and the instance. */
@@ -403,15 +444,17 @@ export function appendTrace(draft: State, job: Draft<Job>, text: string): void {
   job.trace += masked;
 }
 
-/** Ci::RetryJobService: a new job in the same place, pending; the old one is marked retried. */
+/**
+ * Ci::RetryJobService: a new job in the same place, pending; the old one is marked retried;
+ * the skipped jobs after it are created again and the pipeline is processed.
+ */
 export function retryJob(job: Job, userId: number, now: number): Change<Job> {
   return (draft) => {
     const state = draft as State;
-    const old = tget(state.jobs, job.id)!;
-    old.retried = true;
-    const pipeline = pget(state.pipelines, job.projectId, job.pipelineId!)!;
-    const { job: fresh } = addJob(state, pipeline, { name: job.name, stage: job.stage, status: 'pending', userId, allowFailure: job.allowFailure, tagList: job.tagList, runner: null }, now);
-    return fresh;
+    const fresh = cloneJob(state, tget(state.jobs, job.id)!, userId, 'pending', now);
+    resetSkippedAfter(state, job, now);
+    afterJobMoved(state, job, now);
+    return plain(tget(state.jobs, fresh.id)!) as Job;
   };
 }
 
@@ -443,15 +486,26 @@ export function adoptJob(draft: State, jobId: number, pipelineId: number, token:
   }
   pset(draft.projectJobs, job.projectId, job.id, job.id);
   pset(draft.pipelineJobs, pipeline.id, job.id, job.id);
+  indexPending(draft, job);
   tset(draft.ciJobTokens, job.id, token);
   refreshPipeline(draft, job.projectId, pipeline.id, now);
 }
 
-/** Ci::Pipeline#retry_failed: each failed or canceled job that was not retried runs again, pending. */
+/**
+ * Ci::RetryPipelineService: each failed or canceled job that was not retried is copied (created,
+ * for processing to queue; pending for a job made as data), the skipped ones are created again,
+ * and the pipeline is processed.
+ */
 export function retryPipeline(pipeline: Pipeline, userId: number, now: number): Change<void> {
   return (draft) => {
     const state = draft as State;
-    for (const j of pipelineJobs(state, pipeline.id)) if (!j.retried && (j.status === 'failed' || j.status === 'canceled')) retryJob(j, userId, now)(draft);
+    for (const j of pipelineJobs(state, pipeline.id)) {
+      if (j.retried) continue;
+      const d = tget(state.jobs, j.id)!;
+      if (j.status === 'failed' || j.status === 'canceled') cloneJob(state, d, userId, j.when === null ? 'pending' : 'created', now);
+      else if (j.status === 'skipped' && j.when !== null) moveJob(state, d, 'created', now);
+    }
+    processPipeline(state, pipeline.projectId, pipeline.id, now);
   };
 }
 
@@ -460,7 +514,8 @@ export function cancelPipeline(pipeline: Pipeline, now: number): Change<void> {
   return (draft) => {
     const state = draft as State;
     for (const p of selfAndDescendants(state, pipeline)) {
-      for (const j of pipelineJobs(state, p.id)) if (CANCELABLE.includes(j.status)) finishJob(state, tget(state.jobs, j.id)!, { status: 'canceled' }, now);
+      for (const j of pipelineJobs(state, p.id)) if (!j.retried && CANCELABLE_STATUSES.includes(j.status)) moveJob(state, tget(state.jobs, j.id)!, 'canceled', now);
+      processPipeline(state, p.projectId, p.id, now);
     }
   };
 }
@@ -474,8 +529,10 @@ export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
     const state = draft as State;
     const doomed = selfAndDescendants(state, pipeline);
     for (const p of doomed) {
+      if (otherRefTip(refsOf(state, p.projectId), `refs/pipelines/${p.id}`) !== undefined) deleteOtherRef(draftRefs(draft, p.projectId), `refs/pipelines/${p.id}`);
       for (const id of [...pvalues(state.pipelineJobs, p.id)]) {
         tdel(state.jobs, id);
+        tdel(state.pendingJobs, id);
         pdel(state.projectJobs, p.projectId, id);
         pdel(state.jobArtifacts, p.projectId, id);
         tdel(state.ciJobTokens, id);
@@ -502,18 +559,18 @@ export function destroyPipeline(pipeline: Pipeline, now: number): Change<void> {
   };
 }
 
-export const isPlayable = (job: Job) => job.status === 'manual';
+export const isPlayable = (job: Job) => job.status === 'manual' || (job.status === 'scheduled' && job.when === 'delayed');
 
-/** Ci::Build#play: a manual job is queued (pending) for the user who played it. */
-export function playJob(job: Job, userId: number, now: number): Change<Job> {
+/** Ci::Build#play: a manual (or delayed) job is queued (pending) for the user who played it; the jobs waiting on it follow. */
+export function playJob(job: Job, userId: number, now: number, variables?: { key: string; value: string }[]): Change<Job> {
   return (draft) => {
     const state = draft as State;
     const j = tget(state.jobs, job.id)!;
-    j.status = 'pending';
-    jobMoved(state, j, 'manual');
     j.userId = userId;
-    j.queuedAt = now;
-    if (j.pipelineId !== null) refreshPipeline(state, j.projectId, j.pipelineId, now);
+    if (variables?.length) j.jobVariables = variables.map((v) => ({ key: v.key, value: v.value }));
+    moveJob(state, j, 'pending', now);
+    if (job.when !== null) resetSkippedAfter(state, job, now);
+    afterJobMoved(state, j, now);
     return plain(j) as Job;
   };
 }

@@ -1,5 +1,7 @@
 // The CI records a project keeps: variables (of projects, groups and the instance), pipelines,
 // jobs and their artifacts.
+import type { CompiledPipeline, JobPlan } from './config/types.js';
+import type { JobWhen } from './status.js';
 
 export type VariableType = 'env_var' | 'file';
 
@@ -55,6 +57,26 @@ export interface Pipeline {
   finishedAt: number | null;
   /** `artifacts_locked`: set while it is the latest successful pipeline of its ref (children follow their root). */
   locked: boolean;
+  /** The stages of its configuration, in order (empty for a pipeline made as data). */
+  stages: string[];
+  /** Variables given to this pipeline (the API's, a trigger's, a schedule's). */
+  variables: PipelineVariable[];
+  /** The merge request of a merge request pipeline. */
+  mergeRequestIid: number | null;
+  /** `workflow:name`. */
+  name: string | null;
+  /** Why its configuration could not make jobs (`yaml_errors`). */
+  yamlErrors: string | null;
+  /** The trigger or schedule that made it. */
+  triggerId: number | null;
+  scheduleId: number | null;
+}
+
+/** A variable given to one pipeline (Ci::PipelineVariable). */
+export interface PipelineVariable {
+  key: string;
+  value: string;
+  variableType: VariableType;
 }
 
 /** One entry of an archive's metadata (what Workhorse's metadata file lists): directories end in `/`. */
@@ -137,6 +159,28 @@ export interface Job {
   retried: boolean;
   /** The log, as stored (job tokens and masked values already masked). */
   trace: string;
+  /**
+   * How processing moves it once its predecessors complete (`when`); null for a job made as
+   * data (a fixture's or a test handle's), which moves only when told.
+   */
+  when: JobWhen | null;
+  /** Its stage's position among the pipeline's stages. */
+  stageIdx: number;
+  /** `needs`: the names of the jobs it waits for (a DAG job); null waits for the earlier stages. */
+  needs: string[] | null;
+  /** When a delayed job starts. */
+  scheduledAt: number | null;
+  exitCode: number | null;
+  /** What its configuration says (script, image, variables...): what a runner is handed. */
+  plan: JobPlan | null;
+  /** How many times it was retried automatically before (`retry:`). */
+  retryCount: number;
+  /** A trigger job's child pipeline, compiled with its parent (null: none, or not a trigger job). */
+  child: CompiledPipeline | null;
+  /** The pipeline a trigger job started. */
+  downstreamId: number | null;
+  /** Variables given when a manual job was played (`job_variables_attributes`). */
+  jobVariables: { key: string; value: string }[];
 }
 
 /** A job record with its defaults: what the fields not given start as. */
@@ -144,6 +188,7 @@ export function newJob(fields: Pick<Job, 'id' | 'projectId' | 'name' | 'status' 
   return {
     pipelineId: null, stage: 'test', tag: false, sha: null, createdAt: now, queuedAt: null, startedAt: null, finishedAt: null, erasedAt: null,
     coverage: null, allowFailure: false, failureReason: null, tagList: [], runner: null, retried: false, trace: '',
+    when: null, stageIdx: 0, needs: null, scheduledAt: null, exitCode: null, plan: null, retryCount: 0, child: null, downstreamId: null, jobVariables: [],
     ...fields,
   };
 }

@@ -41,5 +41,18 @@ export const ciTopSchema = object({
   instance_variables: opt(arrayOf(object(instanceVariable))),
 });
 export const ciGroupSchema = object({ variables: opt(arrayOf(variableSchema)) });
-export const pipelinesSchema = object({ pipelines: opt(arrayOf(pipelineSchema)) });
+/** How a job ends when the emulator runs it: `{ status: 'failed', exit_code: 1, after: '3m' }`. */
+const outcomeSchema = object({
+  status: oneOf('success', 'failed', 'canceled'),
+  /** How long it runs (`3m`, `90s`); at once by default. */
+  after: opt(str),
+  exit_code: opt(num),
+  failure_reason: opt(str),
+  log: opt(str),
+});
+export const pipelinesSchema = object({
+  pipelines: opt(arrayOf(pipelineSchema)),
+  /** Outcomes chosen ahead: the emulator takes this project's jobs as they are queued and ends them as planned, on the clock. */
+  ci_outcomes: opt(object({ jobs: opt(recordOf(outcomeSchema)), otherwise: opt(outcomeSchema) })),
+});
 export const ciProjectSchema = merge(ciGroupSchema, pipelinesSchema);

@@ -7,7 +7,7 @@ import type { State } from '../world.js';
 import type { Draft } from 'immer';
 import { pvalues, tget } from '../../store/table.js';
 import type { Job } from './records.js';
-import { ciHandle, type CiFinishInput } from './handle.js';
+import { ciHandle, type CiFinishInput, type CiOutcome } from './handle.js';
 import { adoptJob, keepArtifacts } from './pipelines.js';
 import { createVariable, type VariableOwner } from './variables.js';
 import type { ciGroupSchema, ciTopSchema, pipelineJobSchema, pipelineSchema, pipelinesSchema, variableSchema } from './schema.js';
@@ -75,6 +75,13 @@ export async function seedPipelines(s: SeedRun): Promise<void> {
     };
     const ci = ciHandle(host, () => tget(s.state.projects, handle.id)!);
     try {
+      if (p.ci_outcomes) {
+        const o = p.ci_outcomes;
+        const one = (x: NonNullable<typeof o.otherwise>): CiOutcome => ({ status: x.status, after: x.after, exitCode: x.exit_code, failureReason: x.failure_reason, log: x.log });
+        const jobs: Record<string, CiOutcome> = Object.create(null) as Record<string, CiOutcome>;
+        for (const [name, x] of Object.entries(o.jobs ?? {})) jobs[name] = one(x);
+        ci.outcomes({ jobs, otherwise: o.otherwise ? one(o.otherwise) : undefined });
+      }
       // A fixture's `jobs` (the projects family's) wait for a pipeline of their ref.
       const loose = [...pvalues(s.state.projectJobs, handle.id)];
       const orphans = Object.values(handle.jobs).map((j) => tget(s.state.jobs, j.id)!).filter((j) => j && j.pipelineId === null && !loose.includes(j.id));

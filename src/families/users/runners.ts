@@ -1,8 +1,8 @@
 // Runners as data (lib/api/user_runners.rb's POST /user/runners, lib/api/ci/runners.rb,
 // app/services/ci/runners/create_runner_service.rb, lib/api/entities/ci/runner*.rb): a created
-// runner can be listed, seen, changed and removed. Runners never contact the emulator, so each
-// stays `never_contacted`.
-import { badRequest, forbidden, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
+// runner can be listed, seen, changed and removed. Its status follows its contact through the
+// runner protocol (the CI family's): online within two hours of it, stale after a week.
+import { badRequest, forbidden, grapeError, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
 import { arr, bool, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { groupAccess, projectAccess } from '../../policy/access.js';
@@ -20,8 +20,19 @@ const RUNNER_TYPES = ['instance_type', 'group_type', 'project_type'] as const;
 const ACCESS_LEVELS = ['not_protected', 'ref_protected'] as const;
 const STATUSES = ['online', 'offline', 'stale', 'never_contacted'] as const;
 
+const ONLINE_MS = 2 * 3600 * 1000;
+const STALE_MS = 7 * 24 * 3600 * 1000;
+
+/** Ci::Runner#status: never contacted (stale once a week old), online within two hours of contact, offline after, stale after a week. */
+function runnerStatus(r: Runner, now: number): 'online' | 'offline' | 'stale' | 'never_contacted' {
+  if (r.contactedAt === null) return now - r.createdAt > STALE_MS ? 'stale' : 'never_contacted';
+  if (now - r.contactedAt > STALE_MS) return 'stale';
+  return now - r.contactedAt <= ONLINE_MS ? 'online' : 'offline';
+}
+
 /** Entities::Ci::Runner. */
-function runnerEntity(r: Runner) {
+function runnerEntity(r: Runner, now: number) {
+  const status = runnerStatus(r, now);
   return {
     id: r.id,
     description: r.description,
@@ -30,15 +41,15 @@ function runnerEntity(r: Runner) {
     is_shared: r.runnerType === 'instance_type',
     runner_type: r.runnerType,
     name: null,
-    online: false,
-    status: 'never_contacted',
+    online: status === 'online',
+    status,
   };
 }
 
 /** Entities::Ci::RunnerDetails. */
-function runnerDetails(state: State, r: Runner, webBase: string) {
+function runnerDetails(state: State, r: Runner, webBase: string, now: number) {
   return {
-    ...runnerEntity(r),
+    ...runnerEntity(r, now),
     tag_list: r.tagList,
     run_untagged: r.runUntagged,
     locked: r.locked,
@@ -123,12 +134,12 @@ const LIST_PARAMS = {
   tag_list: arr(str(), { commaSeparated: true }),
 };
 
-function filterRunners(list: Runner[], p: { scope?: string; type?: string; paused?: boolean; status?: string; tag_list?: string[] }): Runner[] {
+function filterRunners(list: Runner[], p: { scope?: string; type?: string; paused?: boolean; status?: string; tag_list?: string[] }, now: number): Runner[] {
   const status = p.status ?? p.scope;
   return list
     .filter((r) => !p.type || r.runnerType === p.type)
     .filter((r) => p.paused === undefined || r.paused === p.paused)
-    .filter((r) => !status || (status === 'active' ? !r.paused : status === 'paused' ? r.paused : status === 'never_contacted' || status === 'offline' ? true : false))
+    .filter((r) => !status || (status === 'active' ? !r.paused : status === 'paused' ? r.paused : runnerStatus(r, now) === status || (status === 'offline' && runnerStatus(r, now) !== 'online')))
     .filter((r) => !p.tag_list?.length || p.tag_list.every((t) => r.tagList.includes(t)))
     .sort((a, b) => a.id - b.id);
 }
@@ -227,7 +238,7 @@ export const runnerRoutes = [
     auth: 'user',
     paginated: true,
     params: LIST_PARAMS,
-    handler: (ctx) => json(ctx.paginate(filterRunners(ownedRunners(ctx), ctx.params)).map(runnerEntity)),
+    handler: (ctx) => json(ctx.paginate(filterRunners(ownedRunners(ctx), ctx.params, ctx.now())).map((r) => runnerEntity(r, ctx.now()))),
   }),
   route({
     method: 'GET',
@@ -237,7 +248,7 @@ export const runnerRoutes = [
     params: LIST_PARAMS,
     handler: (ctx) => {
       requireAdmin(ctx);
-      return json(ctx.paginate(filterRunners([...tvalues(ctx.state.runners)], ctx.params)).map(runnerEntity));
+      return json(ctx.paginate(filterRunners([...tvalues(ctx.state.runners)], ctx.params, ctx.now())).map((r) => runnerEntity(r, ctx.now())));
     },
   }),
   route({
@@ -246,7 +257,7 @@ export const runnerRoutes = [
     auth: 'user',
     params: { id: int().required() },
     subject: runner(canReadRunner),
-    handler: (ctx) => json(runnerDetails(ctx.state, ctx.subject, ctx.webBase)),
+    handler: (ctx) => json(runnerDetails(ctx.state, ctx.subject, ctx.webBase, ctx.now())),
   }),
   route({
     method: 'PUT',
@@ -271,7 +282,7 @@ export const runnerRoutes = [
         if (p.maintenance_note !== undefined) d.maintenanceNote = p.maintenance_note;
         return { ...d, tagList: [...d.tagList], projectIds: [...d.projectIds] };
       });
-      return json(runnerDetails(ctx.state, updated, ctx.webBase));
+      return json(runnerDetails(ctx.state, updated, ctx.webBase, ctx.now()));
     },
   }),
   route({
