@@ -20,6 +20,14 @@ function upload(project: string, name: string, content: string | Uint8Array<Arra
 const web = (path: string, token?: string) => world().handle(new Request(`${ORIGIN}${path}`, { headers: token ? { 'PRIVATE-TOKEN': token } : {} }));
 
 describe('POST /projects/:id/uploads', () => {
+  it('names a file that is not media by its whole name, as FileMarkdownLinkBuilder does', async () => {
+    const res = await upload('acme/app', 'test.txt', new TextEncoder().encode('testing contents'));
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as Record<string, string>;
+    expect(body.alt).toBe('test.txt');
+    expect(body.markdown).toBe(`[test.txt](${body.url})`);
+  });
+
   it('stores the file and answers alt, url, full_path and markdown', async () => {
     const res = await upload('acme/app', 'dk.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
     expect(res.status).toBe(201);

@@ -25,11 +25,15 @@ const IMAGE = /\.(png|jpe?g|gif|bmp|tiff?|ico|webp|svg)$/i;
 const VIDEO = /\.(mp4|m4v|mov|webm|ogv)$/i;
 const AUDIO = /\.(mp3|oga|ogg|spx|wav)$/i;
 
-/** Gitlab::FileMarkdownLinkBuilder: `![alt](url)` for media, `[name](url)` otherwise. */
+/**
+ * Gitlab::FileMarkdownLinkBuilder: the name is the file's without its extension for media, the
+ * whole file name otherwise (`alt`); `![name](url)` for media, `[name](url)` otherwise.
+ */
 export function uploadMarkdown(filename: string, url: string): { alt: string; markdown: string } {
-  const alt = filename.replace(/\.[^.]*$/, '');
   const media = IMAGE.test(filename) || VIDEO.test(filename) || AUDIO.test(filename);
-  return { alt, markdown: media ? `![${alt}](${url})` : `[${filename}](${url})` };
+  const alt = media ? filename.replace(/\.[^.]*$/, '') : filename;
+  const link = `[${alt}](${url})`; // a stored name has no `]` (the name is sanitized)
+  return { alt, markdown: media ? `!${link}` : link };
 }
 
 export function createUpload(project: Project, user: User, filename: string, oid: string, size: number, now: number): Change<Upload> {
