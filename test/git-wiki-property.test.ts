@@ -110,7 +110,15 @@ describe('API page writes and pushes to a wiki, interleaved', () => {
         const model = await pagesOfClone();
         expect(new Map(listed.map((p) => [p.slug, [p.format, p.content]]))).toEqual(model);
       }),
-      { numRuns: 15 },
+      {
+        numRuns: 15,
+        // Two files of one slug (an API page, a pushed one in another format): deleting one leaves the other as the page.
+        examples: [[[
+          { kind: 'api-create', title: 'docs/setup', format: 'org' },
+          { kind: 'push', writes: [{ file: 'docs/setup.md', content: 'a\n' }], deletes: [] },
+          { kind: 'api-delete', title: 'docs/setup' },
+        ]]],
+      },
     );
   });
 });

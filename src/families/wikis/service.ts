@@ -166,11 +166,25 @@ export async function updatePage(w: GitWork, o: WikiOwner, page: WikiPage, input
   });
 }
 
-/** WikiPages::DestroyService: the page's file removed in one commit. */
+/**
+ * WikiPages::DestroyService: the page's file removed in one commit. A file of the same slug in
+ * another format (pushed beside it) is the page from then on, as a push of that tree makes it.
+ */
 export async function deletePage(w: GitWork, o: WikiOwner, page: WikiPage): Promise<Change> {
   const message = `${w.user.username} deleted page: ${titleOf(page)}`;
+  const slug = slugOf(page);
+  const head = wikiRepo(w.state, o)?.head;
+  let next: WikiPage | undefined;
+  if (head) {
+    // The last in tree order, as a push's page list keeps it.
+    for (const format of [...WIKI_FORMATS].sort((a, b) => (EXTENSIONS[a] < EXTENSIONS[b] ? -1 : 1))) {
+      const path = `${slug}.${EXTENSIONS[format]}`;
+      if (path !== page.path && (await fileAt(w.git(objectsKey(o)), head, path))) next = { path, format, metaId: page.metaId };
+    }
+  }
   return commitWiki(w, o, [{ action: 'delete', path: page.path }], message, (d) => {
-    pdel(pagesTable(d, o), o.id, pageKey(slugOf(page)));
+    if (next) pset(pagesTable(d, o), o.id, pageKey(slug), next);
+    else pdel(pagesTable(d, o), o.id, pageKey(slug));
     emitPage(d, 'wiki_page.deleted', o, page);
   });
 }
