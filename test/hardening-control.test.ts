@@ -110,6 +110,19 @@ describe('every control input is checked before anything changes', () => {
     await stillServes(gitlab);
   });
 
+  it('an artifact path a zip cannot hold (64 KiB, a NUL) is 400 with the path cut short, and the job keeps no archive', async () => {
+    const project = encodeURIComponent('acme/website');
+    const pipeline = await control(gitlab, `/ci/${project}/pipelines`, 'POST', {});
+    const job = await control(gitlab, `/ci/${project}/jobs`, 'POST', { pipeline_id: pipeline.body.id, name: 'build' });
+    for (const path of ['a'.repeat(65536), `${'a/'.repeat(40000)}x`, 'x\u0000y']) {
+      const state = gitlab.state;
+      const res = await control(gitlab, `/ci/${project}/jobs/${job.body.id}/artifacts`, 'POST', { files: { [path]: 'hi' } });
+      expect(res.status).toBe(400);
+      expect(res.body.message.length).toBeLessThan(300);
+      expect(gitlab.state).toBe(state);
+    }
+  });
+
   it('a journal step to somewhere other than before or after is 400', async () => {
     await api(gitlab, '/projects', { method: 'POST', headers: { ...ALICE, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'One' }) });
     const seq = gitlab.journal.entries().at(-1)!.seq;

@@ -21,9 +21,12 @@ export function buildArchive(files: Readonly<Record<string, string | Uint8Array>
   const entries = new Map<string, ArtifactEntry>();
   for (const [rawPath, content] of Object.entries(files)) {
     const path = rawPath.replace(/^\/+/, '');
-    if (path === '' || path.endsWith('/') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) {
-      throw new RangeError(`artifact path '${rawPath}' is not a file path`);
+    const shown = rawPath.length > 100 ? `${rawPath.slice(0, 100)}...` : rawPath;
+    if (path === '' || path.endsWith('/') || path.includes('\0') || path.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+      throw new RangeError(`artifact path '${shown}' is not a file path`);
     }
+    // A zip entry's name has a 16-bit length.
+    if (strToU8(path).length > 0xffff) throw new RangeError(`artifact path '${shown}' is longer than a zip entry's name may be (65,535 bytes)`);
     const bytes = typeof content === 'string' ? strToU8(content) : content;
     if (entries.has(path)) throw new RangeError(`artifact path '${rawPath}' is given twice`);
     const file = new ZipDeflate(path, { level: 6 });
