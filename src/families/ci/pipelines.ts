@@ -293,7 +293,7 @@ export function createJob(draft: State, fields: Omit<Parameters<typeof newJob>[0
 }
 
 /** A new job in a pipeline; a running one gets its CI_JOB_TOKEN. Returns the job and its token. */
-export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number): { job: Job; token: string } {
+export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number, opts: { refresh?: boolean } = {}): { job: Job; token: string } {
   const status = input.status ?? 'running';
   const running = status === 'running';
   const job = createJob(draft, {
@@ -324,7 +324,8 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
   jobMoved(draft, job, null);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
   tset(draft.ciJobTokens, job.id, token);
-  refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
+  // A pipeline made from its file refreshes once, after all its jobs (else each job would read them all).
+  if (opts.refresh !== false) refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
   return { job, token };
 }
 

@@ -216,15 +216,15 @@ export function processPipeline(draft: State, projectId: number, pipelineId: num
 
 /** The jobs of a stage, each after the jobs of the same stage it needs (Dag.order). */
 function dagOrder(jobs: Draft<Job>[]): Draft<Job>[] {
-  const names = new Set(jobs.map((j) => j.name));
+  const named = new Map<string, Draft<Job>>();
+  for (const j of jobs) if (!named.has(j.name)) named.set(j.name, j);
   const out: Draft<Job>[] = [];
   const seen = new Set<string>();
   const visit = (j: Draft<Job>, depth: number) => {
     if (seen.has(j.name) || depth > jobs.length) return;
     seen.add(j.name);
     for (const n of j.needs ?? []) {
-      if (!names.has(n)) continue;
-      const dep = jobs.find((x) => x.name === n);
+      const dep = named.get(n);
       if (dep) visit(dep, depth + 1);
     }
     out.push(j);
