@@ -14,7 +14,7 @@ import { deleteOtherRef, draftRefs, otherRefTip, refsOf } from '../repositories/
 import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus, type PipelineVariable } from './records.js';
 import { cleanupUnlocked } from './artifact-rules.js';
 import { CANCELABLE_STATUSES, composite } from './status.js';
-import { afterJobMoved, bridgeFollowsChild, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
+import { afterJobMoved, bridgeFollowsChild, bridgeFollowsDownstream, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
@@ -43,6 +43,8 @@ export interface PipelinesSlice {
   artifactCdn: ArtifactCdn;
   /** Pending jobs (job id -> project id): what runners are offered, oldest first. */
   pendingJobs: Table<number>;
+  /** A multi-project pipeline's id -> the id of the trigger job that made it (its upstream). */
+  upstreamBridges: Table<number>;
   /** Moves whenever a job is queued: runners that saw the last value have nothing new (`X-GitLab-Last-Update`). */
   runnerQueueTick: number;
 }
@@ -358,6 +360,7 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
   p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
   if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
   if (p.parentId !== null) bridgeFollowsChild(draft, p, now);
+  else bridgeFollowsDownstream(draft, p, now);
 }
 /**
  * A root pipeline that succeeds becomes the latest successful one of its ref and locks its

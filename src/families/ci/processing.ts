@@ -95,6 +95,8 @@ function startBridge(draft: State, job: Draft<Job>, now: number): void {
   const parent = job.pipelineId === null ? undefined : pget(draft.pipelines, job.projectId, job.pipelineId);
   const project = tget(draft.projects, job.projectId);
   const child = job.child;
+  // Another project's pipeline: made after this change by the downstream subscriber (it reads that project's repository).
+  if (job.plan?.trigger?.project && !job.plan.trigger.include?.length) return;
   if (!parent || !project || parent.sha === null || !child || child.errors.length || !child.created || child.jobs.length === 0) {
     failJob(draft, job, 'downstream_pipeline_creation_failed', null, now);
     return;
@@ -124,6 +126,21 @@ export function bridgeFollowsChild(draft: State, child: Pick<Pipeline, 'id' | 'p
       afterJobMoved(draft, bridge, now);
     }
   }
+}
+
+/**
+ * A multi-project pipeline moved: the trigger job that made it with `strategy: depend` ends as
+ * it ends (Ci::Bridge#inherit_status_from_downstream!: canceled stays canceled, failed or
+ * skipped fails it).
+ */
+export function bridgeFollowsDownstream(draft: State, downstream: Pick<Pipeline, 'id' | 'status'>, now: number): void {
+  if (!COMPLETED_STATUSES.includes(downstream.status)) return;
+  const bridgeId = tget(draft.upstreamBridges, downstream.id);
+  const bridge = bridgeId === undefined ? undefined : tget(draft.jobs, bridgeId);
+  if (!bridge || bridge.status !== 'running' || bridge.downstreamId !== downstream.id || bridge.plan?.trigger?.strategy !== 'depend') return;
+  if (downstream.status === 'failed' || downstream.status === 'skipped') return failJob(draft, bridge, 'unknown_failure', null, now);
+  moveJob(draft, bridge, downstream.status, now);
+  afterJobMoved(draft, bridge, now);
 }
 
 /** A job starts running (a runner took it): its timeout is set on the clock. */

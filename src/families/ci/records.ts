@@ -179,6 +179,8 @@ export interface Job {
   child: CompiledPipeline | null;
   /** The pipeline a trigger job started. */
   downstreamId: number | null;
+  /** Its project, when another project's (a multi-project pipeline); null: the job's own. */
+  downstreamProjectId?: number | null;
   /** Variables given when a manual job was played (`job_variables_attributes`). */
   jobVariables: { key: string; value: string }[];
 }
