@@ -111,4 +111,5 @@ export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, Clean
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
 export { canReadBuilds, createJob, headPipeline } from './pipelines.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
+export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

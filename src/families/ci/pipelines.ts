@@ -258,6 +258,8 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
   emit(draft, { kind: 'pipeline.status', projectId: project.id, pipelineId: pipeline.id, status: pipeline.status, previous: null });
   if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
+  // Under an empty ref (no ref is empty): the commit's newest pipeline on any ref (Commit#latest_pipeline).
+  if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `\n${pipeline.sha}`, pipeline.id);
   // A merge request pipeline is its source branch's newest at that commit: the merge request's head pipeline.
   const mr = pipeline.mergeRequestIid === null ? undefined : pget(draft.mergeRequests, project.id, pipeline.mergeRequestIid);
   if (mr && pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${mr.sourceBranch}\n${pipeline.sha}`, pipeline.id);
