@@ -466,12 +466,18 @@ export function retryJob(job: Job, userId: number, now: number): Change<Job> {
 
 export const isRetryable = (job: Job) => job.pipelineId !== null && !job.retried && ['success', 'failed', 'canceled'].includes(job.status);
 
-/** Ci::Build#cancel: an active job is canceled; any other is left as it is. */
+/**
+ * Ci::Build#cancel: an active job is canceled; a running one whose runner cancels gracefully
+ * goes to canceling until its runner reports (supports_canceling?); any other is left as it is.
+ */
 export function cancelJob(job: Job, now: number): Change<Job> {
   return (draft) => {
     const state = draft as State;
     const j = tget(state.jobs, job.id)!;
-    if (CANCELABLE.includes(j.status)) finishJob(state, j, { status: 'canceled' }, now);
+    if (j.status === 'running' && j.cancelGracefully) {
+      moveJob(state, j, 'canceling', now);
+      afterJobMoved(state, j, now);
+    } else if (CANCELABLE.includes(j.status)) finishJob(state, j, { status: 'canceled' }, now);
     return plain(j) as Job;
   };
 }
@@ -520,7 +526,10 @@ export function cancelPipeline(pipeline: Pipeline, now: number): Change<void> {
   return (draft) => {
     const state = draft as State;
     for (const p of selfAndDescendants(state, pipeline)) {
-      for (const j of pipelineJobs(state, p.id)) if (!j.retried && CANCELABLE_STATUSES.includes(j.status)) moveJob(state, tget(state.jobs, j.id)!, 'canceled', now);
+      for (const j of pipelineJobs(state, p.id)) {
+        // CommitStatus#cancel: a running job whose runner cancels gracefully waits in canceling for it.
+        if (!j.retried && CANCELABLE_STATUSES.includes(j.status)) moveJob(state, tget(state.jobs, j.id)!, j.status === 'running' && j.cancelGracefully ? 'canceling' : 'canceled', now);
+      }
       processPipeline(state, p.projectId, p.id, now);
     }
   };
