@@ -149,3 +149,40 @@ describe('trigger: project', () => {
     expect(reasons).toEqual(['pipeline_loop_detected']);
   });
 });
+
+describe('trigger: project through the server door', () => {
+  it('a fetch-playing runner runs the downstream job, and the depending bridge and its pipeline follow', async () => {
+    const { createEmulator } = await import('../src/index.js');
+    const e = await createEmulator({
+      clock: { now: '2026-03-01T12:00:00Z', frozen: true },
+      fixture: {
+        users: [{ username: 'root', name: 'Root', email: 'root@example.com', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] }],
+        projects: [
+          { namespace: 'root', path: 'app', visibility: 'private', creator: 'root', repository: { files: { '.gitlab-ci.yml': 'deploy:\n  variables:\n    UPSTREAM: app\n  trigger:\n    project: root/lib\n    strategy: depend\n' } } },
+          { namespace: 'root', path: 'lib', visibility: 'private', creator: 'root', repository: { files: { '.gitlab-ci.yml': LIB_CI } } },
+        ],
+      },
+    });
+    const server = await e.listen({ port: 0 });
+    try {
+      const api = (path: string, json?: unknown) =>
+        fetch(`${server.url}/api/v4${path}`, { method: json === undefined ? 'GET' : 'POST', headers: { 'PRIVATE-TOKEN': 'root-token', 'Content-Type': 'application/json' }, body: json === undefined ? undefined : JSON.stringify(json) });
+      const send = (method: string, path: string, body: unknown) =>
+        fetch(`${server.url}/api/v4${path}`, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const { token } = (await (await api('/user/runners', { runner_type: 'instance_type' })).json()) as { token: string };
+      const upstream = (await (await api('/projects/root%2Fapp/pipeline', { ref: 'main' })).json()) as { id: number };
+      const job = (await (await send('POST', '/jobs/request', { token })).json()) as { id: number; token: string; job_info: { name: string; project_full_path: string }; variables: { key: string; value: string }[] };
+      expect(job.job_info).toMatchObject({ name: 'unit', project_full_path: 'root/lib' });
+      const vars = Object.fromEntries(job.variables.map((v) => [v.key, v.value]));
+      expect(vars).toMatchObject({ UPSTREAM: 'app', CI_PIPELINE_SOURCE: 'pipeline' });
+      const [bridge] = (await (await api(`/projects/root%2Fapp/pipelines/${upstream.id}/bridges`)).json()) as Row[];
+      expect(bridge).toMatchObject({ name: 'deploy', status: 'running', downstream_pipeline: { status: 'running' } });
+      expect((await send('PUT', `/jobs/${job.id}`, { token: job.token, state: 'success' })).status).toBe(200);
+      const [after] = (await (await api(`/projects/root%2Fapp/pipelines/${upstream.id}/bridges`)).json()) as Row[];
+      expect(after).toMatchObject({ status: 'success', downstream_pipeline: { status: 'success' } });
+      expect(((await (await api(`/projects/root%2Fapp/pipelines/${upstream.id}`)).json()) as { status: string }).status).toBe('success');
+    } finally {
+      await server.close();
+    }
+  });
+});
