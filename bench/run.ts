@@ -358,6 +358,7 @@ async function main(): Promise<void> {
   }
   if (!only || only === 'lists') await listScaling();
   if (!only || only === 'ci') await ciScaling();
+  if (!only || only === 'pipelines') for (const line of await (await import('./pipelines.js')).benchPipelines()) say(line);
   if (!only || only === 'git') {
     const gitBench = './git.js'; // written alongside the git families
     const mod: Record<string, unknown> | undefined = await import(gitBench).catch(() => undefined);

@@ -128,7 +128,8 @@ describe('GET /projects/:id/repository/commits/:sha', () => {
       const c = await res.json();
       expect(c.id).toBe(head);
       expect(Object.keys(c).slice(-5)).toEqual(['web_url', 'stats', 'status', 'project_id', 'last_pipeline']);
-      expect(c).toMatchObject({ stats: { additions: 1, deletions: 0, total: 1 }, status: null, last_pipeline: null });
+      // The fixture's job ran in a pipeline of the head commit: its status and that pipeline.
+      expect(c).toMatchObject({ stats: { additions: 1, deletions: 0, total: 1 }, status: 'running', last_pipeline: { ref: 'main', sha: head, status: 'running' } });
     }
     const tagged = await (await api(`${COMMITS}/v0.1`)).json();
     expect(tagged.title).toBe('Initial commit');

@@ -163,7 +163,7 @@ async function readOther(repo: RepositoryObjects, tree: string, path: string): P
 }
 
 /** Gitlab::UserAccess#can_update_branch?: push, or merge, to the branch as its protections allow. */
-function mayUpdateBranch(state: State, userId: number, project: Project, ref: string, now: number): boolean {
+export function mayUpdateBranch(state: State, userId: number, project: Project, ref: string, now: number): boolean {
   const user = tget(state.users, userId) ?? null;
   if (canPushToBranch(state, user, project, ref, now)) return true;
   const rules = protectionsFor(refsOf(state, project.id), ref);

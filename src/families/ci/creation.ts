@@ -57,7 +57,7 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
       name: plan.name, stage: plan.stage, status: 'created', allowFailure: plan.allowFailure, tagList: plan.tags, runner: null,
       when: plan.when, stageIdx: plan.stageIdx, needs: plan.needs === null ? null : plan.needs.map((n) => n.name), plan,
       child: input.children && Object.hasOwn(input.children, plan.name) ? input.children[plan.name] : null,
-    }, now);
+    }, now, { refresh: false });
     deploymentForJob(draft, stored, job, now);
   }
   if (project.settings.auto_cancel_pending_pipelines !== 'disabled') autoCancelOlder(draft, project.id, stored, now);

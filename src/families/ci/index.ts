@@ -22,6 +22,7 @@ import { variableRoutes } from './variable-routes.js';
 import { ciMembers, type CiMembers } from './handle.js';
 import { ciControlRoutes } from './control.js';
 import type { VariablesSlice } from './variables.js';
+import { downstreamOnBridge } from './downstream.js';
 import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
 import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
@@ -88,12 +89,13 @@ export const ci: Family<CiSlice> = defineFamily({
     pipelineSchedules: emptyTable(),
     environments: emptyTable(),
     deployments: emptyTable(),
+    upstreamBridges: emptyTable(),
     runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
   routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes],
-  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue },
+  on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue, 'job.status': downstreamOnBridge },
   postReceive: ciPostReceive,
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE, AUTO_STOP],
   handle: ciMembers,
@@ -109,4 +111,5 @@ export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, Clean
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
 export { canReadBuilds, createJob, headPipeline } from './pipelines.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
+export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

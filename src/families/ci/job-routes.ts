@@ -74,7 +74,7 @@ function* whereStatus(jobs: Iterable<Job>, scope: readonly string[] | undefined)
 /** Entities::Ci::Bridge: a trigger job, with its downstream pipeline instead of a runner and artifacts. */
 function bridgeEntity(ctx: Context<unknown>, rendered: Awaited<ReturnType<typeof renderJob>>, job: Job) {
   const { runner: _r, runner_manager: _m, artifacts: _a, artifacts_expire_at: _e, artifacts_file: _f, tag_list: _t, archived: _x, ...rest } = rendered as Record<string, unknown>;
-  const downstream = job.downstreamId === null ? undefined : findPipeline(ctx.state, job.projectId, job.downstreamId);
+  const downstream = job.downstreamId === null ? undefined : findPipeline(ctx.state, job.downstreamProjectId ?? job.projectId, job.downstreamId);
   return { ...rest, downstream_pipeline: downstream ? pipelineBasic(ctx.state, downstream, ctx) : null };
 }
 

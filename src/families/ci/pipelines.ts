@@ -14,7 +14,7 @@ import { deleteOtherRef, draftRefs, otherRefTip, refsOf } from '../repositories/
 import { newJob, type ArtifactCdn, type CleanupPlan, type Job, type JobArtifacts, type JobRunner, type JobStatus, type Pipeline, type PipelineStatus, type PipelineVariable } from './records.js';
 import { cleanupUnlocked } from './artifact-rules.js';
 import { CANCELABLE_STATUSES, composite } from './status.js';
-import { afterJobMoved, bridgeFollowsChild, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
+import { afterJobMoved, bridgeFollowsChild, bridgeFollowsDownstream, cloneJob, failJob, jobMoved, moveJob, processPipeline, resetSkippedAfter, runJob } from './processing.js';
 import { ids } from './variables.js';
 import { listVariables } from './variables.js';
 
@@ -43,6 +43,8 @@ export interface PipelinesSlice {
   artifactCdn: ArtifactCdn;
   /** Pending jobs (job id -> project id): what runners are offered, oldest first. */
   pendingJobs: Table<number>;
+  /** A multi-project pipeline's id -> the id of the trigger job that made it (its upstream). */
+  upstreamBridges: Table<number>;
   /** Moves whenever a job is queued: runners that saw the last value have nothing new (`X-GitLab-Last-Update`). */
   runnerQueueTick: number;
 }
@@ -256,6 +258,8 @@ export function createPipeline(draft: State, project: Project, input: PipelineIn
   pset(draft.pipelines, project.id, pipeline.id, pipeline);
   emit(draft, { kind: 'pipeline.status', projectId: project.id, pipelineId: pipeline.id, status: pipeline.status, previous: null });
   if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${pipeline.ref}\n${pipeline.sha}`, pipeline.id);
+  // Under an empty ref (no ref is empty): the commit's newest pipeline on any ref (Commit#latest_pipeline).
+  if (pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `\n${pipeline.sha}`, pipeline.id);
   // A merge request pipeline is its source branch's newest at that commit: the merge request's head pipeline.
   const mr = pipeline.mergeRequestIid === null ? undefined : pget(draft.mergeRequests, project.id, pipeline.mergeRequestIid);
   if (mr && pipeline.parentId === null && pipeline.sha !== null) pset(draft.headPipelines, project.id, `${mr.sourceBranch}\n${pipeline.sha}`, pipeline.id);
@@ -293,7 +297,7 @@ export function createJob(draft: State, fields: Omit<Parameters<typeof newJob>[0
 }
 
 /** A new job in a pipeline; a running one gets its CI_JOB_TOKEN. Returns the job and its token. */
-export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number): { job: Job; token: string } {
+export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: number, opts: { refresh?: boolean } = {}): { job: Job; token: string } {
   const status = input.status ?? 'running';
   const running = status === 'running';
   const job = createJob(draft, {
@@ -324,7 +328,8 @@ export function addJob(draft: State, pipeline: Pipeline, input: JobInput, now: n
   jobMoved(draft, job, null);
   const token = createToken(draft, job.userId, { kind: 'job', token: input.token, projectId: job.projectId, jobId: job.id, name: job.name }, now).token;
   tset(draft.ciJobTokens, job.id, token);
-  refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
+  // A pipeline made from its file refreshes once, after all its jobs (else each job would read them all).
+  if (opts.refresh !== false) refreshPipeline(draft, pipeline.projectId, pipeline.id, now);
   return { job, token };
 }
 
@@ -357,6 +362,7 @@ export function refreshPipeline(draft: State, projectId: number, pipelineId: num
   p.finishedAt = ['success', 'failed', 'canceled', 'skipped'].includes(status) ? now : null;
   if (status === 'success' || was === 'success') settlePipeline(draft, p, now);
   if (p.parentId !== null) bridgeFollowsChild(draft, p, now);
+  else bridgeFollowsDownstream(draft, p, now);
 }
 /**
  * A root pipeline that succeeds becomes the latest successful one of its ref and locks its
@@ -460,12 +466,18 @@ export function retryJob(job: Job, userId: number, now: number): Change<Job> {
 
 export const isRetryable = (job: Job) => job.pipelineId !== null && !job.retried && ['success', 'failed', 'canceled'].includes(job.status);
 
-/** Ci::Build#cancel: an active job is canceled; any other is left as it is. */
+/**
+ * Ci::Build#cancel: an active job is canceled; a running one whose runner cancels gracefully
+ * goes to canceling until its runner reports (supports_canceling?); any other is left as it is.
+ */
 export function cancelJob(job: Job, now: number): Change<Job> {
   return (draft) => {
     const state = draft as State;
     const j = tget(state.jobs, job.id)!;
-    if (CANCELABLE.includes(j.status)) finishJob(state, j, { status: 'canceled' }, now);
+    if (j.status === 'running' && j.cancelGracefully) {
+      moveJob(state, j, 'canceling', now);
+      afterJobMoved(state, j, now);
+    } else if (CANCELABLE.includes(j.status)) finishJob(state, j, { status: 'canceled' }, now);
     return plain(j) as Job;
   };
 }
@@ -514,7 +526,10 @@ export function cancelPipeline(pipeline: Pipeline, now: number): Change<void> {
   return (draft) => {
     const state = draft as State;
     for (const p of selfAndDescendants(state, pipeline)) {
-      for (const j of pipelineJobs(state, p.id)) if (!j.retried && CANCELABLE_STATUSES.includes(j.status)) moveJob(state, tget(state.jobs, j.id)!, 'canceled', now);
+      for (const j of pipelineJobs(state, p.id)) {
+        // CommitStatus#cancel: a running job whose runner cancels gracefully waits in canceling for it.
+        if (!j.retried && CANCELABLE_STATUSES.includes(j.status)) moveJob(state, tget(state.jobs, j.id)!, j.status === 'running' && j.cancelGracefully ? 'canceling' : 'canceled', now);
+      }
       processPipeline(state, p.projectId, p.id, now);
     }
   };

@@ -95,6 +95,8 @@ function startBridge(draft: State, job: Draft<Job>, now: number): void {
   const parent = job.pipelineId === null ? undefined : pget(draft.pipelines, job.projectId, job.pipelineId);
   const project = tget(draft.projects, job.projectId);
   const child = job.child;
+  // Another project's pipeline: made after this change by the downstream subscriber (it reads that project's repository).
+  if (job.plan?.trigger?.project && !job.plan.trigger.include?.length) return;
   if (!parent || !project || parent.sha === null || !child || child.errors.length || !child.created || child.jobs.length === 0) {
     failJob(draft, job, 'downstream_pipeline_creation_failed', null, now);
     return;
@@ -124,6 +126,21 @@ export function bridgeFollowsChild(draft: State, child: Pick<Pipeline, 'id' | 'p
       afterJobMoved(draft, bridge, now);
     }
   }
+}
+
+/**
+ * A multi-project pipeline moved: the trigger job that made it with `strategy: depend` ends as
+ * it ends (Ci::Bridge#inherit_status_from_downstream!: canceled stays canceled, failed or
+ * skipped fails it).
+ */
+export function bridgeFollowsDownstream(draft: State, downstream: Pick<Pipeline, 'id' | 'status'>, now: number): void {
+  if (!COMPLETED_STATUSES.includes(downstream.status)) return;
+  const bridgeId = tget(draft.upstreamBridges, downstream.id);
+  const bridge = bridgeId === undefined ? undefined : tget(draft.jobs, bridgeId);
+  if (!bridge || bridge.status !== 'running' || bridge.downstreamId !== downstream.id || bridge.plan?.trigger?.strategy !== 'depend') return;
+  if (downstream.status === 'failed' || downstream.status === 'skipped') return failJob(draft, bridge, 'unknown_failure', null, now);
+  moveJob(draft, bridge, downstream.status, now);
+  afterJobMoved(draft, bridge, now);
 }
 
 /** A job starts running (a runner took it): its timeout is set on the clock. */
@@ -216,15 +233,15 @@ export function processPipeline(draft: State, projectId: number, pipelineId: num
 
 /** The jobs of a stage, each after the jobs of the same stage it needs (Dag.order). */
 function dagOrder(jobs: Draft<Job>[]): Draft<Job>[] {
-  const names = new Set(jobs.map((j) => j.name));
+  const named = new Map<string, Draft<Job>>();
+  for (const j of jobs) if (!named.has(j.name)) named.set(j.name, j);
   const out: Draft<Job>[] = [];
   const seen = new Set<string>();
   const visit = (j: Draft<Job>, depth: number) => {
     if (seen.has(j.name) || depth > jobs.length) return;
     seen.add(j.name);
     for (const n of j.needs ?? []) {
-      if (!names.has(n)) continue;
-      const dep = jobs.find((x) => x.name === n);
+      const dep = named.get(n);
       if (dep) visit(dep, depth + 1);
     }
     out.push(j);

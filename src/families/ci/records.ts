@@ -179,6 +179,10 @@ export interface Job {
   child: CompiledPipeline | null;
   /** The pipeline a trigger job started. */
   downstreamId: number | null;
+  /** Whether the runner that took it cancels gracefully (its `cancel_gracefully` feature): a cancel waits for it in `canceling`. */
+  cancelGracefully?: boolean;
+  /** Its project, when another project's (a multi-project pipeline); null: the job's own. */
+  downstreamProjectId?: number | null;
   /** Variables given when a manual job was played (`job_variables_attributes`). */
   jobVariables: { key: string; value: string }[];
 }

@@ -31,6 +31,15 @@ const FAILURE_REASONS = [
   'reached_max_pipeline_hierarchy_size',
 ];
 
+/** Whether `info.features` (a hash, as the runner sends it, JSON or form-encoded) turns a feature on. */
+function runnerFeature(info: unknown, name: string): boolean {
+  if (info === null || typeof info !== 'object') return false;
+  const features = (info as Record<string, unknown>).features;
+  if (features === null || typeof features !== 'object' || !Object.hasOwn(features, name)) return false;
+  const v = (features as Record<string, unknown>)[name];
+  return v === true || v === 'true';
+}
+
 /** The runner of a request's `token` (authenticate_runner!: 403 without one), its contact noted. */
 function authenticateRunner(ctx: Context<{ token?: string }>): Runner {
   const token = ctx.params.token;
@@ -54,7 +63,8 @@ function authenticateJob(ctx: Context<{ id: number; token?: string }>): Job {
   const project = tget(ctx.state.projects, job.projectId);
   if (!project || project.pendingDelete) throw forbidden('Project has been deleted!');
   if (job.erasedAt !== null) throw forbidden('Job has been erased!');
-  if (job.status !== 'running') {
+  // processing_on_runner?: running, or canceling while its runner finishes.
+  if (job.status !== 'running' && job.status !== 'canceling') {
     const err = forbidden('Job is not running');
     err.headers['Job-Status'] = job.status;
     throw err;
@@ -228,6 +238,8 @@ export const runnerApiRoutes = [
       ctx.update((draft) => {
         const j = tget(draft.jobs, job.id)!;
         j.runner = { id: runner.id, description: runner.description, runnerType: runner.runnerType };
+        // Ci::BuildMetadata#set_cancel_gracefully, from the features the runner says it has.
+        if (runnerFeature(ctx.params.info, 'cancel_gracefully')) j.cancelGracefully = true;
         runJob(draft, j, runner.maximumTimeout, now);
         afterJobMoved(draft, j, now);
       });
@@ -251,7 +263,12 @@ export const runnerApiRoutes = [
       if (p.state !== 'success' && p.state !== 'failed') return { status: 400, raw: '400', contentType: 'text/plain' };
       ctx.update((draft) => {
         const j = tget(draft.jobs, job.id)!;
-        if (p.state === 'success') {
+        // A canceling job's runner reports how it ended: either way it is canceled (drop/success from canceling).
+        if (j.status === 'canceling') {
+          if (p.exit_code !== undefined) j.exitCode = p.exit_code;
+          moveJob(draft, j, 'canceled', now);
+          afterJobMoved(draft, j, now);
+        } else if (p.state === 'success') {
           if (p.exit_code !== undefined) j.exitCode = p.exit_code;
           moveJob(draft, j, 'success', now);
           afterJobMoved(draft, j, now);

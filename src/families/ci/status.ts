@@ -48,12 +48,12 @@ export function composite(jobs: Iterable<StatusOf>, dag = false): JobStatus | un
   if (only('canceled', 'success', 'skipped', 'success_with_warnings', 'ignored')) return 'canceled';
   if (only('pending', 'created', 'skipped', 'success_with_warnings', 'ignored')) return 'pending';
   if (any('running', 'pending')) return 'running';
-  if (any('canceling')) return 'canceling';
   if (any('waiting_for_resource')) return 'waiting_for_resource';
   if (any('manual')) return 'manual';
   if (any('scheduled')) return 'scheduled';
   if (any('preparing')) return 'preparing';
   if (any('created')) return 'running';
+  if (any('canceling')) return 'canceling';
   return 'failed';
 }
 

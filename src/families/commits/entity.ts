@@ -74,14 +74,14 @@ export function commitWithStats(projectWebUrl: string, ref: CommitRef, stats: Co
   return { ...commitEntity(projectWebUrl, ref, opts), stats };
 }
 
-/** Entities::CommitDetail: stats when asked for, no pipeline (the emulator runs none). */
-export function commitDetail(projectWebUrl: string, ref: CommitRef, projectId: number, stats: CommitStats | null) {
+/** Entities::CommitDetail: stats when asked for; its newest pipeline's status and that pipeline (the CI family's), when the caller may see them. */
+export function commitDetail(projectWebUrl: string, ref: CommitRef, projectId: number, stats: CommitStats | null, pipeline: { status: string | null; last_pipeline: unknown } | null = null) {
   return {
     ...commitEntity(projectWebUrl, ref, { trailers: true }),
     ...(stats ? { stats } : {}),
-    status: null,
+    status: pipeline?.status ?? null,
     project_id: projectId,
-    last_pipeline: null,
+    last_pipeline: pipeline?.last_pipeline ?? null,
   };
 }
 

@@ -5,6 +5,7 @@ import { branchEntries, canReadCode, defaultBranchName, refsOf, repoView, reposi
 import { commitDetail, commitEntity, commitWithStats } from './entity.js';
 import { refNameInvalid } from './errors.js';
 import { projectWebUrl } from '../projects/index.js';
+import { commitPipelineFields } from '../ci/index.js';
 import { commitStats, log } from '../../git/history.js';
 import { notFound } from '../../core/errors.js';
 import { offsetHeaders, pageRequest } from '../../http/pagination.js';
@@ -86,7 +87,7 @@ export const commitRoutes = [
       if (!sha) throw notFound('Commit');
       const ref = { sha, commit: await repo.readCommit(sha) };
       const stats = ctx.params.stats ? await commitStats(repo, sha) : null;
-      return json(commitDetail(projectWebUrl(ctx.state, ctx.project, ctx), ref, ctx.project.id, stats));
+      return json(commitDetail(projectWebUrl(ctx.state, ctx.project, ctx), ref, ctx.project.id, stats, commitPipelineFields(ctx, ctx.project, sha)));
     },
   }),
 ];
