@@ -251,7 +251,7 @@ describe.skipIf(!HAS_GIT)('the real git', () => {
       }),
       { numRuns: 200 },
     );
-  });
+  }, 60_000); // hundreds of real git runs: a guard against a hang, not a time limit
 
   it('any sequence of creates, updates and deletes matches a plain model of the tree', async () => {
     const PATHS = ['a.txt', 'b.md', 'dir/c.txt', 'dir/d.txt', 'dir/sub/e.txt', 'dir', 'x/y/z.bin', 'dir/sub', 'ünï côdé.txt'];
