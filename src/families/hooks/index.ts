@@ -11,6 +11,7 @@ import { hookSubscribers } from './subscribers.js';
 import { systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
 import { ciSubscribers } from './ci.js';
+import { emojiSubscribers } from './emoji.js';
 import { hooksOf } from './rules.js';
 import { hooksTopSchema, type FixtureHooksPart } from './schema.js';
 
@@ -59,7 +60,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     },
   },
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers },
+  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers },
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),
