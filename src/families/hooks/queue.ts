@@ -38,6 +38,7 @@ export const SCOPES = {
   release_hooks: { flag: 'releases_events', event: 'Release Hook' },
   milestone_hooks: { flag: 'milestone_events', event: 'Milestone Hook' },
   emoji_hooks: { flag: 'emoji_events', event: 'Emoji Hook' },
+  deployment_hooks: { flag: 'deployment_events', event: 'Deployment Hook' },
   member_hooks: { flag: 'member_events', event: 'Member Hook' },
   subgroup_hooks: { flag: 'subgroup_events', event: 'Subgroup Hook' },
   project_hooks: { flag: 'project_events', event: 'Project Hook' },
