@@ -72,7 +72,17 @@ export interface DomainEvents {
   'merge_request.reopened': MergeRequestRef;
   /** A comment (not a system note) on an issue, a merge request, a snippet, an epic or a commit. */
   'note.created': { projectId: number | null; noteId: number; noteableType: string; noteableId: number | string; noteableIid: number | null };
+  /** An award emoji given or taken back (AwardEmoji's after_create/after_destroy), as it was; a note's award names the note's noteable. */
+  /** A deployment that started (`running`) or finished (`success`, `failed`, `canceled`). */
+  'deployment.status': { projectId: number; deploymentId: number; status: string };
+  'award_emoji.added': AwardFacts;
+  'award_emoji.removed': AwardFacts;
 }
+
+type AwardFacts = {
+  projectId: number | null; awardId: number; name: string; userId: number; awardableType: string; awardableId: number; createdAt: number; updatedAt: number;
+  noteable: { type: string; id: number } | null;
+};
 
 export type EventKind = keyof DomainEvents;
 

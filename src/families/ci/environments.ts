@@ -14,6 +14,7 @@ import { iso } from '../../render/time.js';
 import { userBasic } from '../users/index.js';
 import { defineTask, plain, project, route, schedule, type Context } from '../define.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import { parseExpireIn } from './archive.js';
 import { environmentTier, slugify } from './predefined.js';
 import { canReadBuilds, playJob } from './pipelines.js';
@@ -121,6 +122,8 @@ export function environmentFollowsJob(draft: State, job: Draft<Job>, now: number
   if (!deployment || !status || deployment.status === status) return;
   deployment.status = status;
   deployment.updatedAt = now;
+  // Deployments::HooksWorker: a deployment that starts or finishes is an event.
+  if (status !== 'skipped') emit(draft, { kind: 'deployment.status', projectId: job.projectId, deploymentId: deployment.id, status });
   if (status !== 'running') deployment.finishedAt = now;
   if (status === 'success') {
     env.lastDeploymentId = deployment.id;

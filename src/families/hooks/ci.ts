@@ -122,4 +122,27 @@ function onJob(ctx: Context<unknown>, e: StoredEvent<'job.status'>): void {
   });
 }
 
-export const ciSubscribers = { 'pipeline.status': onPipeline, 'job.status': onJob };
+/** `status_changed_at` as Deployment Hook renders it (`%F %T %z`, the instance's zone: UTC). */
+const zonedTime = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' +0000');
+
+/** Deployment Hook (Gitlab::DataBuilder::Deployment): a deployment that started or finished, with the status the event names. */
+function onDeployment(ctx: Context<unknown>, e: StoredEvent<'deployment.status'>): void {
+  const deployment = pget(ctx.state.deployments, e.projectId, e.deploymentId);
+  const environment = deployment && pget(ctx.state.environments, e.projectId, deployment.environmentId);
+  const user = deployment && tget(ctx.state.users, deployment.userId);
+  if (!deployment || !environment || !user) return;
+  const changedAt = deployment.finishedAt ?? deployment.updatedAt;
+  send(ctx, e.projectId, 'deployment_hooks', async (env) => {
+    const project = projectHookAttrs(env.state, tget(env.state.projects, e.projectId)!, env.webBase);
+    const commit = await commitAttrs(env, e.projectId, deployment.sha, project.web_url);
+    return {
+      object_kind: 'deployment', status: e.status, status_changed_at: zonedTime(changedAt), deployment_id: deployment.id, deployable_id: deployment.jobId,
+      deployable_url: deployment.jobId === null ? null : `${project.web_url}/-/jobs/${deployment.jobId}`, environment: environment.name,
+      environment_tier: environment.tier, environment_slug: environment.slug, environment_external_url: environment.externalUrl, project,
+      short_sha: deployment.sha.slice(0, 8), user: userHookAttrs(user), user_url: `${env.webBase}/${user.username}`,
+      commit_url: `${project.web_url}/-/commit/${deployment.sha}`, commit_title: (commit?.title as string | undefined) ?? null, ref: deployment.ref,
+    };
+  });
+}
+
+export const ciSubscribers = { 'pipeline.status': onPipeline, 'job.status': onJob, 'deployment.status': onDeployment };

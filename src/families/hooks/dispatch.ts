@@ -8,7 +8,7 @@ import type { Host } from '../define.js';
 import type { State } from '../world.js';
 import type { Delivery } from './records.js';
 import { allowsLocal, blockedReason } from './rules.js';
-import { dropDelivery, materialize, recordOutcome, SCOPES, type HookScope, type Outcome } from './queue.js';
+import { dropDelivery, expandEvents, materialize, recordOutcome, SCOPES, type HookScope, type Outcome } from './queue.js';
 
 /** Gitlab::WebHooks::WebHookService's timeout (webhook_timeout: 10 seconds). */
 const TIMEOUT_MS = 10_000;
@@ -104,6 +104,8 @@ export function hooksHandle(host: Host): HooksMembers {
   const busy = new Set<number>();
   let paused = false;
   let scheduled = false;
+  /** Whether the kept events' deliveries are being queued (a transaction after the answer). */
+  let expanding = false;
   let waiters: (() => void)[] = [];
 
   const due = (state: State): Delivery[] => {
@@ -116,9 +118,24 @@ export function hooksHandle(host: Host): HooksMembers {
     return out.sort((a, b) => a.id - b.id);
   };
 
-  const idle = () => busy.size === 0 && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
+  const idle = () => busy.size === 0 && !expanding && host.state().hookEvents.length === 0 && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
 
   const wake = () => {
+    // The events a request kept become deliveries after its answer, before any request that follows.
+    // A timer, so none of it runs before the answer is handed back; the events keep their order
+    // whatever comes first (the ids are taken in the events' order), and the handle's reads queue them at once.
+    if (!expanding && host.state().hookEvents.length > 0) {
+      expanding = true;
+      later(() => {
+        void host
+          .transact(expandEvents)
+          .catch((e: Error) => console.error(`[gitlab-emulator] webhook deliveries could not be queued: ${e.message}`))
+          .finally(() => {
+            expanding = false;
+            wake();
+          });
+      });
+    }
     if (scheduled || paused || host.state().hookQueue.size === 0) return checkWaiters();
     scheduled = true;
     later(pump);
@@ -185,6 +202,8 @@ export function hooksHandle(host: Host): HooksMembers {
   return {
     hooks: {
       deliveries(filter = {}) {
+        // What the requests answered so far queued, though the work after their answers has not run yet.
+        if (host.state().hookEvents.length > 0) host.update(expandEvents);
         const out: DeliveryView[] = [];
         const state = host.state();
         for (const d of [...tvalues(state.hookDeliveries)].sort((a, b) => a.id - b.id)) {

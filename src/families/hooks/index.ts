@@ -4,12 +4,14 @@ import { emptyTable, type Partitioned, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { hooksHandle, type HooksMembers } from './dispatch.js';
 import type { Delivery, Hook } from './records.js';
+import type { HookEvent } from './queue.js';
 import { dropHook } from './rules.js';
 import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
 import { systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
 import { ciSubscribers } from './ci.js';
+import { emojiSubscribers } from './emoji.js';
 import { hooksOf } from './rules.js';
 import { hooksTopSchema, type FixtureHooksPart } from './schema.js';
 
@@ -24,6 +26,8 @@ export interface HooksSlice {
   hookDeliveries: Table<Delivery>;
   /** Each hook's deliveries (its log), by hook. */
   hookLogIds: Partitioned<number>;
+  /** Events hooks take whose deliveries are not queued yet (the request's part; queued after its answer). */
+  hookEvents: HookEvent[];
   /** The deliveries not sent yet, by id. */
   hookQueue: Table<number>;
   /** The oldest delivery id the world may still keep (deliveries past the limit go from there). */
@@ -42,7 +46,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
   name: 'hooks',
   state: () => ({
     hooks: emptyTable(), projectHookIds: emptyTable(), groupHookIds: emptyTable(), systemHookIds: emptyTable(), hookDeliveries: emptyTable(),
-    hookLogIds: emptyTable(), hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
+    hookLogIds: emptyTable(), hookEvents: [], hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
   schema: { top: hooksTopSchema },
   seed: {
@@ -56,7 +60,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     },
   },
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers },
+  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers },
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),

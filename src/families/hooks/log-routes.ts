@@ -7,6 +7,7 @@ import { hookLogEntity } from './entity.js';
 import { hookLogNotFound } from './errors.js';
 import { foundHook, type HookPlace } from './routes.js';
 import { hookLogs, resendDelivery } from './queue.js';
+import { checkHookRateLimit } from './test-routes.js';
 
 /** Rack::Utils::HTTP_STATUS_CODES' codes and the three categories. */
 const STATUS_CODES = [
@@ -42,6 +43,7 @@ export function logRoutes(places: readonly HookPlace[]) {
         params: { hook_id: int().required(), hook_log_id: int().required() },
         handler: (ctx) => {
           const hook = foundHook(ctx, place, ctx.params.hook_id);
+          checkHookRateLimit(ctx, 'web_hook_event_resend', hook);
           const log = hookLogs(ctx.state, hook.id, ctx.now()).find((d) => d.id === ctx.params.hook_log_id);
           if (!log) throw hookLogNotFound();
           const again = ctx.update(resendDelivery(hook, log, ctx.now()));

@@ -38,6 +38,7 @@ export const SCOPES = {
   release_hooks: { flag: 'releases_events', event: 'Release Hook' },
   milestone_hooks: { flag: 'milestone_events', event: 'Milestone Hook' },
   emoji_hooks: { flag: 'emoji_events', event: 'Emoji Hook' },
+  deployment_hooks: { flag: 'deployment_events', event: 'Deployment Hook' },
   member_hooks: { flag: 'member_events', event: 'Member Hook' },
   subgroup_hooks: { flag: 'subgroup_events', event: 'Subgroup Hook' },
   project_hooks: { flag: 'project_events', event: 'Project Hook' },
@@ -132,24 +133,55 @@ interface Pending {
 /** Each queued delivery's event (by the record itself, which the world keeps as it is until it is sent). */
 const PENDING = new WeakMap<object, Pending>();
 
+/** An event some hooks take, kept by the request that caused it until its deliveries are queued. */
+export interface HookEvent {
+  scope: HookScope;
+  /** The hooks that take it, in their order, as they were when it happened. */
+  hookIds: number[];
+  createdAt: number;
+}
+
+/** Each kept event's payload builder (by the record, as PENDING). */
+const OUTGOING = new WeakMap<object, Outgoing>();
+
 /**
- * Queues an event's delivery to each hook (WebHookService#async_execute), in the hooks' order:
- * a record each; the payload and the headers are made when the delivery's turn comes, as
- * GitLab's worker makes them.
+ * Keeps an event for `hooks` (one record, whatever the number of hooks): the request that caused
+ * it does no more; its deliveries are queued by `expandEvents` after the answer, before any
+ * request that follows, in the events' order.
  */
 export function enqueue(draft: Draft<State>, hooks: readonly Hook[], out: Outgoing, now: number): void {
   if (hooks.length === 0) return;
-  const pending: Pending = { build: out.build, instanceUrl: out.instanceUrl };
-  let eventKey = 0;
-  for (const hook of hooks) {
-    const id = ids.next(draft as CoreState, 'web_hook_log');
-    eventKey ||= id;
-    const delivery: Delivery = {
-      id, hookId: hook.id, eventKey, trigger: out.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
-      createdAt: now, dueAt: now, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
-    };
-    PENDING.set(delivery, pending);
-    keep(draft as State, delivery);
+  const event: HookEvent = { scope: out.scope, hookIds: hooks.map((h) => h.id), createdAt: now };
+  OUTGOING.set(event, out);
+  (draft as State).hookEvents.push(event);
+}
+
+/**
+ * Queues the kept events' deliveries (WebHookService#async_execute): a record per hook that
+ * still exists, in the events' order and then the hooks'; the payload and the headers are made
+ * when the delivery's turn comes, as GitLab's worker makes them.
+ */
+export function expandEvents(draft: Draft<State>): void {
+  const state = draft as State;
+  const kept = state.hookEvents.map(baseOf);
+  state.hookEvents = [];
+  for (const e of kept) {
+    const out = OUTGOING.get(e);
+    if (!out) continue; // a world restored without the event's payload: nothing to send
+    const pending: Pending = { build: out.build, instanceUrl: out.instanceUrl };
+    let eventKey = 0;
+    for (const hookId of e.hookIds) {
+      const hook = tget(state.hooks, hookId);
+      if (!hook) continue;
+      const id = ids.next(draft as CoreState, 'web_hook_log');
+      eventKey ||= id;
+      const delivery: Delivery = {
+        id, hookId: hook.id, eventKey, trigger: e.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
+        createdAt: e.createdAt, dueAt: e.createdAt, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
+      };
+      PENDING.set(delivery, pending);
+      keep(state, delivery);
+    }
   }
 }
 
@@ -212,6 +244,8 @@ export function hookLogs(state: State, hookId: number, now: number): Delivery[] 
 /** WebHooks::Events::ResendService: the logged request again, to the hook's URL now, as a new delivery. */
 export function resendDelivery(hook: Hook, log: Delivery, now: number): Change<Delivery> {
   return (draft) => {
+    // The events kept before it take their ids first.
+    expandEvents(draft);
     const again: Delivery = {
       ...log, id: ids.next(draft as CoreState, 'web_hook_log'), url: interpolatedUrl(hook), shownUrl: maskedUrl(hook),
       createdAt: now, dueAt: now, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,

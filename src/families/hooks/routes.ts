@@ -160,5 +160,5 @@ export const hookRoutes = [
   ...kindRoutes(GROUP_HOOKS, GROUP_FLAGS),
   ...kindRoutes(SYSTEM_HOOKS, SYSTEM_FLAGS),
   ...logRoutes([PROJECT_HOOKS, GROUP_HOOKS]),
-  ...testRoutes([PROJECT_HOOKS, SYSTEM_HOOKS]),
+  ...testRoutes([PROJECT_HOOKS, GROUP_HOOKS, SYSTEM_HOOKS]),
 ];

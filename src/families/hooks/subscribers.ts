@@ -39,7 +39,7 @@ export const requestEnv = (ctx: Context<unknown>): BuildEnv => ({
 /** Git::BranchHooksService::PROCESS_COMMIT_LIMIT. */
 const PROCESS_COMMIT_LIMIT = 100;
 
-function actor(state: State, e: StoredEvent): User | undefined {
+export function actor(state: State, e: StoredEvent): User | undefined {
   return e.actorId === null ? undefined : tget(state.users, e.actorId);
 }
 
@@ -144,7 +144,7 @@ function repository(state: State, project: Project, webBase: string) {
   return { name: p.name, url: p.url, description: p.description, homepage: p.homepage };
 }
 
-async function headCommit(env: BuildEnv, projectId: number, sha: string) {
+export async function headCommit(env: BuildEnv, projectId: number, sha: string) {
   try {
     const c = await env.repo(projectId).readCommit(sha);
     return { sha, message: c.message, ident: c.committer, author: c.author };
@@ -189,7 +189,7 @@ function onMergeRequest(ctx: Context<unknown>, e: StoredEvent<keyof typeof MR_AC
 }
 
 /** Note#hook_attrs. */
-function noteAttrs(note: Note, url: string) {
+export function noteAttrs(note: Note, url: string) {
   return {
     attachment: null, author_id: note.authorId, change_position: null, commit_id: note.commitId, created_at: utcTime(note.createdAt),
     discussion_id: null, id: note.id, line_code: null, note: note.body, noteable_id: note.noteableId, noteable_type: note.noteableType,
@@ -236,7 +236,7 @@ export async function noteData(env: BuildEnv, note: Note, user: User, confidenti
 }
 
 /** The merge request of a project with that global id. */
-function mergeRequestById(state: State, projectId: number, id: number) {
+export function mergeRequestById(state: State, projectId: number, id: number) {
   return plist(state.mergeRequests, projectId).find((m) => m.id === id);
 }
 

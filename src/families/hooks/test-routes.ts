@@ -6,12 +6,14 @@ import { log } from '../../git/history.js';
 import { str, int } from '../../http/params.js';
 import { created, json } from '../../http/route.js';
 import { findNote, noteKey, noteList, type Note } from '../../store/notes.js';
-import { plist } from '../../store/table.js';
+import { plist, tvalues } from '../../store/table.js';
+import type { Project } from '../../store/state.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
 import { issueByIid, type Issue } from '../issues/index.js';
 import { route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { testTriggerError } from './errors.js';
+import { rateLimited } from '../../core/errors.js';
 import { pushData, type Json } from './payloads.js';
 import { enqueue, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
@@ -69,8 +71,7 @@ function lastNote(state: State, projectId: number): Note | undefined {
 }
 
 /** TestHooks::ProjectService#data: the sample, or GitLab's message when the project has nothing to show. */
-async function sample(ctx: Context<unknown>, trigger: string): Promise<Json> {
-  const project = ctx.project;
+async function sample(ctx: Context<unknown>, project: Project, trigger: string): Promise<Json> {
   const user = ctx.user!;
   switch (trigger) {
     case 'push_events':
@@ -103,6 +104,22 @@ async function sample(ctx: Context<unknown>, trigger: string): Promise<Json> {
   }
 }
 
+/** Group#first_non_empty_project: the group's own first project (by id) whose repository has a branch. */
+function firstNonEmptyProject(state: State, groupId: number): Project | undefined {
+  let first: Project | undefined;
+  for (const p of tvalues(state.projects)) {
+    if (p.namespaceId !== groupId || p.pendingDelete || (first && first.id < p.id)) continue;
+    if (refsOf(state, p.id).branches.size > 0) first = p;
+  }
+  return first;
+}
+
+/** ApplicationRateLimiter's `web_hook_test` and `web_hook_event_resend`: five a minute for each hook's parent and user (`check_rate_limit!`). */
+export function checkHookRateLimit(ctx: Context<unknown>, name: 'web_hook_test' | 'web_hook_event_resend', hook: Hook): void {
+  const parent = `${hook.kind}:${hook.ownerId ?? 'instance'}`;
+  if (!ctx.env.throttle(name, `${parent}|user:${ctx.user?.id ?? 'anonymous'}`, { limit: 5, period_seconds: 60 })) throw rateLimited(60);
+}
+
 function sendTo(ctx: Context<unknown>, hook: Hook, scope: HookScope, data: unknown): void {
   ctx.update((draft) => enqueue(draft, [hook], { scope, build: () => data, instanceUrl: ctx.webBase }, ctx.now()));
 }
@@ -121,14 +138,17 @@ export function testRoutes(places: readonly HookPlace[]) {
         }),
       ];
     }
-    if (place.kind !== 'project') return [];
     return [
       route({
         method: 'POST', path: `${place.base}/:hook_id/test/:trigger`, ...common,
         params: { hook_id: int().required(), trigger: str().required().values(Object.keys(TRIGGERS)) },
         handler: async (ctx) => {
           const hook = foundHook(ctx, place, ctx.params.hook_id);
-          sendTo(ctx, hook, TRIGGERS[ctx.params.trigger]!, await sample(ctx, ctx.params.trigger));
+          checkHookRateLimit(ctx, 'web_hook_test', hook);
+          // TestHooks::GroupService: the sample of the group's first project with commits.
+          const project = place.kind === 'project' ? ctx.project : firstNonEmptyProject(ctx.state, ctx.group.id);
+          if (!project) throw testTriggerError('Ensure the group has a project with commits.');
+          sendTo(ctx, hook, TRIGGERS[ctx.params.trigger]!, await sample(ctx, project, ctx.params.trigger));
           return json({ message: '201 Created' }, 201);
         },
       }),

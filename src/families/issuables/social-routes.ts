@@ -44,7 +44,7 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
       const on = awardable(ctx);
       const note = findNote(ctx.state, noteKey(on.type, on.id), (ctx.params as { note_id: number }).note_id);
       if (!note) throw recordNotFound();
-      return { type: 'Note', id: note.id, system: note.system };
+      return { type: 'Note', id: note.id, system: note.system, projectId: on.projectId, noteable: { type: on.type, id: on.id } };
     }),
     route({
       method: 'GET', path: `${base}/participants`, cacheable: true, scope, paginated: true, params: iid,
@@ -125,7 +125,7 @@ function awardRoutes(base: string, params: ParamSpec, awardable: (ctx: Context<u
       handler: (ctx): Reply => {
         const a = awardOf(ctx, awardable(ctx));
         if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw unauthorized();
-        ctx.update(removeAward(a));
+        ctx.update(removeAward(a, awardable(ctx)));
         return noContent();
       },
     }),

@@ -10,6 +10,7 @@ import type { State } from '../world.js';
 import { socialKind, type SocialRecord } from './kinds.js';
 import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
 import { awardsOn, ids, socialKey, type Awardable } from './store.js';
+import { emit } from '../stream.js';
 
 /** An issue or a merge request as what award emoji, subscriptions and to-dos hang on. */
 export function socialTarget(type: SocialType, record: SocialRecord): SocialTarget {
@@ -121,12 +122,20 @@ export function awardEmoji(state: State, t: Awardable, user: User, name: string,
     }
     tset(awards, award.id, award);
     tset(draft.awardKeys, key, award.id);
+    emit(draft, { kind: 'award_emoji.added', ...awardFacts(award, t) });
     return award;
   };
 }
 
-export function removeAward(award: AwardEmoji): Change {
+/** What the stream says of an award: it and where it hangs. */
+const awardFacts = (a: AwardEmoji, t: Awardable) => ({
+  projectId: t.projectId ?? null, awardId: a.id, name: a.name, userId: a.userId, awardableType: a.awardableType, awardableId: a.awardableId,
+  createdAt: a.createdAt, updatedAt: a.updatedAt, noteable: t.noteable ?? null,
+});
+
+export function removeAward(award: AwardEmoji, on: Awardable = { type: award.awardableType, id: award.awardableId }): Change {
   return (draft) => {
+    emit(draft, { kind: 'award_emoji.removed', ...awardFacts(award, on) });
     const t = { type: award.awardableType, id: award.awardableId };
     const awards = tget(draft.awardEmoji, socialKey(t));
     if (awards) {
@@ -151,7 +160,7 @@ export function applySocialUpdates(
   if (u.subscription_event) setSubscription(t, user, u.subscription_event === 'subscribe')(draft);
   if (u.emoji_award) {
     const mine = awardsOf(state, t).find((a) => a.userId === user.id && a.name === u.emoji_award);
-    if (mine) removeAward(mine)(draft);
+    if (mine) removeAward(mine, t)(draft);
     else {
       const change = awardEmoji(state, t, user, u.emoji_award, now);
       if (typeof change !== 'string') change(draft);

@@ -32,7 +32,7 @@ export function emptyIssuablesSlice(): IssuablesSlice {
 /** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
 export const socialKey = (t: Awardable) => `${t.type}:${t.id}`;
 /** An issue, a merge request or a note, as its award emoji are kept. */
-export type Awardable = { type: AwardableType; id: number };
+export type Awardable = { type: AwardableType; id: number; projectId?: number; noteable?: { type: string; id: number } };
 
 /** The target's award emoji, by id. */
 export function awardsOn(state: State, t: Awardable): Table<AwardEmoji> | undefined {
