@@ -114,9 +114,9 @@ describe('the server door', () => {
     const root = (path: string, method = 'GET', body?: unknown) => api(path, method, body, 'root-token');
     const hook = (await root(`${F}/hooks`, 'POST', { url: `${receiverUrl}/test` })).body;
     const none = await root(`${F}/hooks/${hook.id}/test/issues_events`, 'POST');
-    expect(none).toEqual({ status: 422, body: { error: 'Ensure the project has issues.' } });
+    expect(none).toEqual({ status: 422, body: { message: 'Ensure the project has issues.' } });
     const empty = await root(`${F}/hooks/${hook.id}/test/push_events`, 'POST');
-    expect(empty).toEqual({ status: 422, body: { error: 'Ensure the project has at least one commit.' } });
+    expect(empty).toEqual({ status: 422, body: { message: 'Ensure the project has at least one commit.' } });
     expect((await root(`${F}/hooks/${hook.id}/test/bogus`, 'POST')).status).toBe(400);
     await root(`${F}/issues`, 'POST', { title: 'Sampled' });
     expect(await root(`${F}/hooks/${hook.id}/test/issues_events`, 'POST')).toEqual({ status: 201, body: { message: '201 Created' } });

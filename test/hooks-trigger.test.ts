@@ -43,7 +43,7 @@ describe('group hook test trigger', () => {
     const id = await hookOn('/groups/empty');
     const res = await root(`/groups/empty/hooks/${id}/test/push_events`, 'POST');
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ error: 'Ensure the group has a project with commits.' });
+    expect(await res.json()).toEqual({ message: 'Ensure the group has a project with commits.' });
     expect((await root(`/groups/empty/hooks/${id}/test/bogus`, 'POST')).status).toBe(400);
     expect((await root(`/groups/empty/hooks/999/test/push_events`, 'POST')).status).toBe(404);
     expect(e.hooks.deliveries()).toEqual([]);

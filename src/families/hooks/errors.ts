@@ -20,4 +20,5 @@ export const urlVariableNotFound = () => notFound('URL variable');
 export const customHeaderNotFound = () => notFound('Custom header');
 export const illegalKeyOrValue = () => grapeError(422, 'Illegal key or value');
 export const hookLogNotFound = () => recordNotFound();
-export const testTriggerError = (message: string) => grapeError(422, message);
+// render_api_error!(result.message, 422) in lib/api/hooks/trigger_test.rb: a `message` body.
+export const testTriggerError = (message: string) => messageError(422, message);
