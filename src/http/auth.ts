@@ -8,7 +8,16 @@ import type { Authenticator } from './surface.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
-export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session' | 'lfs_token';
+export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session' | 'lfs_token' | 'deploy_token';
+
+/** A deploy token git authenticated (Gitlab::Auth#deploy_token_check): an actor that is no user. */
+export interface DeployTokenActor {
+  id: number;
+  username: string;
+  scopes: readonly string[];
+  /** The project it was presented for, which it reaches (DeployToken#has_access_to?). */
+  projectId: number;
+}
 
 export interface Caller {
   user: User | null;
@@ -16,6 +25,8 @@ export interface Caller {
   token?: Token;
   /** The administrator who used sudo, when the request runs as another user. */
   sudoFrom?: User;
+  /** The deploy token git authenticated with (`method: 'deploy_token'`, no user). */
+  deployToken?: DeployTokenActor;
 }
 
 export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as const });
@@ -24,6 +35,15 @@ export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as c
 export interface Credentials {
   /** The user a job token acts as while its job runs; undefined otherwise. */
   jobUser(state: CoreState, token: Token): User | undefined;
+}
+
+/** What git's login needs of the families besides tokens: a deploy token that opens a project. */
+export interface GitCredentials {
+  /**
+   * Gitlab::Auth#deploy_token_check: an active deploy token whose username is `login`, that
+   * reaches the project `projectId` names (when one does, and whose repository is not disabled).
+   */
+  deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | null;
 }
 
 export interface AuthRequirements {

@@ -1,9 +1,10 @@
 // DeployToken's model and services: Projects:: and Groups::DeployTokens::CreateService (a
 // token, a default username, at least one scope), DestroyService, TokensFinder, and who may
 // manage them (ProjectPolicy: maintainers; GroupPolicy: maintainers read, owners create and delete).
-import { ACCESS, randomHex, sequences, type Namespace, type Project, type User } from '../../store/state.js';
+import { ACCESS, randomHex, sequences, type CoreState, type Namespace, type Project, type User } from '../../store/state.js';
+import type { DeployTokenActor } from '../../http/auth.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
-import { groupAccess, hasProjectRole } from '../../policy/access.js';
+import { ancestry, groupAccess, hasProjectRole } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { invalidDeployToken } from './errors.js';
@@ -79,3 +80,23 @@ export const canManageProjectTokens = (s: State, u: User | null, p: Project, now
 export const canReadGroupTokens = (s: State, u: User | null, g: Namespace, now: number) => u !== null && (u.admin || groupAccess(s, u, g, now) >= ACCESS.maintainer);
 /** GroupPolicy create_ and destroy_deploy_token: owners. */
 export const canManageGroupTokens = (s: State, u: User | null, g: Namespace, now: number) => u !== null && (u.admin || groupAccess(s, u, g, now) >= ACCESS.owner);
+
+/** DeployToken#has_access_to?: its own project, or a project anywhere under its group. */
+export function reaches(state: State, t: DeployToken, project: Project): boolean {
+  if (t.projectId !== null) return t.projectId === project.id;
+  return t.groupId !== null && ancestry(state, project.namespaceId).some((ns) => ns.id === t.groupId);
+}
+
+/**
+ * Gitlab::Auth#deploy_token_check: an active token with that password whose username is the
+ * login, that reaches the project (when git names one) and whose repository is not disabled.
+ */
+export function deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | null {
+  if (password === '' || projectId === undefined) return null; // every repository a deploy token opens is a project's
+  const s = state as State;
+  const t = [...tvalues(s.deployTokens)].find((x) => x.token === password);
+  if (!t || !isActive(t, now) || t.username !== login) return null;
+  const project = tget(s.projects, projectId);
+  if (!project || !reaches(s, t, project) || project.features.repository === 'disabled') return null;
+  return { id: t.id, username: t.username, scopes: [...t.scopes], projectId };
+}

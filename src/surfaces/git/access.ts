@@ -45,10 +45,11 @@ export function findForGitClient(state: CoreState, login: string, password: stri
     const user = id === undefined ? undefined : tget(state.users, id);
     return user && lfsTokenValid(user, password, projectId, now) ? { user, method: 'lfs_token' } : null;
   }
-  if (!token || !active(token, now)) return null;
+  if (!token || !active(token, now)) return deployToken(state, login, password, projectId, now);
   const user = tget(state.users, token.userId);
-  if (login === 'gitlab-ci-token') {
-    if (token.kind !== 'job') return null;
+  // build_access_token_check: a running job's token; any other password falls through to the
+  // checks that follow, and personal_access_token_check ignores the username.
+  if (login === 'gitlab-ci-token' && token.kind === 'job') {
     const runner = OPERATIONS.jobUser(state, token);
     return mayLogIn(runner) ? { user: runner, method: 'job', token } : null;
   }
@@ -56,4 +57,10 @@ export function findForGitClient(state: CoreState, login: string, password: stri
   if (token.kind === 'job') return null;
   if (token.kind === 'impersonation' && !state.instance.settings.impersonation_enabled) return null;
   return mayLogIn(user) ? { user, method: token.kind, token } : null;
+}
+
+/** deploy_token_check, the last of the token checks: an actor that is no user, for one project. */
+function deployToken(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): Caller | null {
+  const deployToken = OPERATIONS.deployTokenLogin(state, login, password, projectId, now);
+  return deployToken ? { user: null, method: 'deploy_token', deployToken } : null;
 }
