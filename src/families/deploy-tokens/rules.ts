@@ -91,12 +91,17 @@ export function reaches(state: State, t: DeployToken, project: Project): boolean
  * Gitlab::Auth#deploy_token_check: an active token with that password whose username is the
  * login, that reaches the project (when git names one) and whose repository is not disabled.
  */
-export function deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | null {
-  if (password === '' || projectId === undefined) return null; // every repository a deploy token opens is a project's
+export function deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | string | null {
+  if (password === '') return null;
   const s = state as State;
   const t = [...tvalues(s.deployTokens)].find((x) => x.token === password);
-  if (!t || !isActive(t, now) || t.username !== login) return null;
-  const project = tget(s.projects, projectId);
-  if (!project || !reaches(s, t, project) || project.features.repository === 'disabled') return null;
-  return { id: t.id, username: t.username, scopes: [...t.scopes], projectId };
+  if (!t) return null;
+  if (t.revoked) return `deploy token ${t.username} revoked`;
+  if (isExpired(t, now)) return `deploy token ${t.username} expired at ${new Date(t.expiresAt!).toISOString()}`;
+  if (t.username !== login) return `deploy token ${t.username} sent with the username ${login}`;
+  // Every repository a deploy token opens is a project's.
+  const project = projectId === undefined ? undefined : tget(s.projects, projectId);
+  if (!project || !reaches(s, t, project)) return `deploy token ${t.username} does not reach this repository`;
+  if (project.features.repository === 'disabled') return `deploy token ${t.username}: the project's repository is disabled`;
+  return { id: t.id, username: t.username, scopes: [...t.scopes], projectId: project.id };
 }
