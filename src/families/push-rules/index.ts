@@ -8,6 +8,8 @@ import { emptyTable, tdel, tget, tset, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import { canOwnGroup } from '../groups/index.js';
 import { canAdminProject } from '../projects/index.js';
+import { registerPushCheck } from '../repositories/index.js';
+import { checkPushRule } from './checks.js';
 import { defineFamily, group, project, route, type Context, type Family } from '../define.js';
 import type { State } from '../world.js';
 
@@ -147,6 +149,13 @@ function ownerRoutes(base: string, scope: ReturnType<typeof project>, ownerOf: (
     }),
   ];
 }
+
+// A project's push rule applies to every push to its repository where the tier has push rules (Premium).
+registerPushCheck((c, cmd, objects) => {
+  if (c.state.instance.tier === 'free') return null;
+  const rule = tget(c.state.pushRules, `project:${c.project.id}`);
+  return rule ? checkPushRule(c, rule, cmd, objects) : null;
+});
 
 export const pushRules: Family<PushRulesSlice> = defineFamily({
   name: 'push-rules',

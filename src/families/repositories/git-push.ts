@@ -27,6 +27,18 @@ export const PUSH_MESSAGES = {
   pushCode: 'You are not allowed to push code to this project.',
 } as const;
 
+/**
+ * A check other families add to every push to a project's repository, after the rule of each
+ * ref (EE's PushRuleCheck, which runs after BranchCheck and TagCheck): GitLab's message, or null.
+ */
+export type PushCheck = (c: ProjectPush, cmd: Command, objects: PushObjects) => Promise<string | null> | string | null;
+const PUSH_CHECKS: PushCheck[] = [];
+
+/** Adds a check to every push to a project's repository (its family registers it when it loads). */
+export function registerPushCheck(check: PushCheck): void {
+  PUSH_CHECKS.push(check);
+}
+
 /** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
 export async function applyProjectPush(c: ProjectPush, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
   const pushed = await readPushed(c.repo, commands, packBytes);
@@ -63,7 +75,8 @@ const ruleOf = (c: ProjectPush, ref: string): RefRule => c.refRule(ref) ?? OTHER
 async function checkAndApply(c: ProjectPush, objects: PushObjects, pushed: Map<string, Pushed>, commands: Command[]): Promise<Outcome> {
   // GitLab's pre-receive checks, against the repository as it was before the push: PushCheck, then the ref's owner's.
   for (const cmd of commands) {
-    const refused = canPushCode(c.state, c.user, c.project, c.now) ? await ruleOf(c, cmd.ref).check(c, cmd, objects) : PUSH_MESSAGES.pushCode;
+    let refused = canPushCode(c.state, c.user, c.project, c.now) ? await ruleOf(c, cmd.ref).check(c, cmd, objects) : PUSH_MESSAGES.pushCode;
+    for (const check of PUSH_CHECKS) refused ??= await check(c, cmd, objects);
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
