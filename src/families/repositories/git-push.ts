@@ -6,6 +6,7 @@
 // `remote: GitLab: ...`). A push that passes writes its objects and moves every ref in one
 // change of the world.
 import { projectAccess } from '../../policy/access.js';
+import { ACCESS } from '../../store/state.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { tget } from '../../store/table.js';
 import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, movement, PushObjects, readPushed, writePushed, ZERO, type Command, type Outcome, type Pushed } from '../../git/transfer.js';
@@ -37,6 +38,22 @@ const PUSH_CHECKS: PushCheck[] = [];
 /** Adds a check to every push to a project's repository (its family registers it when it loads). */
 export function registerPushCheck(check: PushCheck): void {
   PUSH_CHECKS.push(check);
+}
+
+/** What a protection of a branch says a push may do (a project's ProtectedBranch, or its group's). */
+export interface BranchProtection {
+  pushAccessLevel: number;
+  mergeAccessLevel: number;
+  allowForcePush?: boolean;
+}
+
+/** Protections of a project's branches that other families keep (its group's protected branches). */
+type MoreProtections = (state: ProjectPush['state'], project: ProjectPush['project'], branch: string) => BranchProtection[];
+const MORE_PROTECTIONS: MoreProtections[] = [];
+
+/** Adds protections a push to a project's branches must also satisfy (its family registers them when it loads). */
+export function registerBranchProtections(more: MoreProtections): void {
+  MORE_PROTECTIONS.push(more);
 }
 
 /** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
@@ -131,20 +148,26 @@ const BRANCHES: RefRule = {
     if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;
     if (!deletion && /^[0-9a-f]{40}(-\/|\/|$)/.test(branch)) return PUSH_MESSAGES.hexBranchName;
     if (!deletion && !isValidBranchName(branch)) return 'The branch name is invalid.';
-    const protections = protectionsFor(refs, branch);
+    const own = protectionsFor(refs, branch);
+    const more = MORE_PROTECTIONS.flatMap((m) => m(state, project, branch));
+    const protections: BranchProtection[] = [...own, ...more];
     if (protections.length === 0 && !emptyAndProtected(state, refs)) return null;
     // ProtectedBranch.allow_force_push?: any protection of the branch that allows it.
     const forceAllowed = protections.some((p) => p.allowForcePush === true);
     if (!creation && !deletion && !forceAllowed && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;
-    const canPush = canPushToBranch(state, user, project, branch, now);
+    // ProtectedBranch access: any protection of the branch, the project's or its group's, that lets the user push.
+    const access = projectAccess(state, user, project, now);
+    const canPush = more.length === 0 ? canPushToBranch(state, user, project, branch, now) : canPushCode(state, user, project, now) && (user.admin || protections.some((p) => p.pushAccessLevel > 0 && access >= p.pushAccessLevel));
     if (isEmptyRepository(refs)) return canPush ? null : emptyProjectMessage(c);
     if (creation) {
       if (canPush) return null;
-      const access = projectAccess(state, user, project, now);
       const canMerge = user.admin || protections.some((p) => p.mergeAccessLevel > 0 && access >= p.mergeAccessLevel);
       return canMerge ? PUSH_MESSAGES.nonWebCreateProtected : PUSH_MESSAGES.createProtected;
     }
-    if (deletion) return canDeleteBranch(state, user, project, branch, now) ? PUSH_MESSAGES.nonWebDeleteProtected : PUSH_MESSAGES.nonMasterDeleteProtected;
+    if (deletion) {
+      const canDelete = more.length === 0 ? canDeleteBranch(state, user, project, branch, now) : user.admin || access >= ACCESS.maintainer;
+      return canDelete ? PUSH_MESSAGES.nonWebDeleteProtected : PUSH_MESSAGES.nonMasterDeleteProtected;
+    }
     return canPush ? null : PUSH_MESSAGES.pushProtected;
   },
   update: (c, cmd) => (draft) => {
