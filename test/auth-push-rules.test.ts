@@ -119,3 +119,28 @@ describe.skipIf(!HAS_GIT)('push rules on git push', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 });
+
+describe('push rules on commits made through the API', () => {
+  const call = async (e: Emulator, method: string, path: string, json: unknown) => {
+    const res = await e.handle(new Request(`http://gitlab.example.com/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': 'pat-token', 'Content-Type': 'application/json' }, body: JSON.stringify(json) }));
+    return { status: res.status, body: (await res.json()) as any };
+  };
+
+  it('refuses a file commit or a commit of actions as the pre-receive hook does, and changes nothing', async () => {
+    const e = await createEmulator({ fixture: fixture('premium'), clock: { now: NOW, frozen: true } });
+    const before = e.git('acme/app').refs().branches.main;
+    const made = await e.handle(new Request('http://gitlab.example.com/api/v4/projects/acme%2Fapp/push_rule', { method: 'POST', headers: { 'PRIVATE-TOKEN': 'root-token', 'Content-Type': 'application/json' }, body: JSON.stringify({ commit_message_regex: '^feat: ', branch_name_regex: '^feature/', file_name_regex: '\\.exe$', member_check: true }) }));
+    expect(made.status).toBe(201);
+    const file = await call(e, 'POST', '/projects/acme%2Fapp/repository/files/a.txt', { branch: 'main', content: 'a', commit_message: 'add a' });
+    expect(file).toEqual({ status: 400, body: { message: "Commit message does not follow the pattern '^feat: '" } });
+    const exe = await call(e, 'POST', '/projects/acme%2Fapp/repository/commits', { branch: 'main', commit_message: 'feat: tool', actions: [{ action: 'create', file_path: 'bin/tool.exe', content: 'MZ' }] });
+    expect(exe).toEqual({ status: 400, body: { message: 'File name bin/tool.exe was prohibited by the pattern "\\.exe$".' } });
+    const branch = await call(e, 'POST', '/projects/acme%2Fapp/repository/commits', { branch: 'topic', start_branch: 'main', commit_message: 'feat: t', actions: [{ action: 'create', file_path: 't.txt', content: 't' }] });
+    expect(branch).toEqual({ status: 400, body: { message: "Branch name does not follow the pattern '^feature/'" } });
+    expect(e.git('acme/app').refs().branches.main).toBe(before);
+    expect(e.git('acme/app').refs().branches.topic).toBeUndefined();
+    // A web commit is not held to membership of its author (updated_from_web?), only to the rules above.
+    const ok = await call(e, 'POST', '/projects/acme%2Fapp/repository/commits', { branch: 'main', commit_message: 'feat: b', author_email: 'stranger@example.com', author_name: 'S', actions: [{ action: 'create', file_path: 'b.txt', content: 'b' }] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+});

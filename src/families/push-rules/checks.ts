@@ -5,7 +5,7 @@
 // deletion (PushRules::TagCheck). GitLab's messages.
 import { parseCommit, parseTree, type CommitData, type Tree } from '../../git/format.js';
 import type { Command, PushObjects } from '../../git/transfer.js';
-import { ZERO } from '../../git/transfer.js';
+import { PushObjects as PushObjectsOf, ZERO } from '../../git/transfer.js';
 import { tvalues } from '../../store/table.js';
 import type { ProjectPush } from '../define.js';
 import type { State } from '../world.js';
@@ -103,16 +103,16 @@ function isUserEmail(state: State, email: string): boolean {
   return false;
 }
 
-/** CommitCheck#check_commit, for the rules the emulator keeps. */
-function checkCommit(state: State, rule: RuleView, c: CommitData): string | null {
+/** CommitCheck#check_commit, for the rules the emulator keeps; `web` for a commit made through the API (updated_from_web?). */
+function checkCommit(state: State, rule: RuleView, c: CommitData, web = false): string | null {
   const { regexes, flags } = rule;
   if (!matches(c.message, regexes.commit_message_regex, true)) return `Commit message does not follow the pattern '${regexes.commit_message_regex}'`;
   if (regexes.commit_message_negative_regex && matches(c.message, regexes.commit_message_negative_regex, true))
     return `Commit message contains the forbidden pattern '${regexes.commit_message_negative_regex}'`;
-  if (!matches(c.committer.email, regexes.author_email_regex)) return `Committer's email '${c.committer.email}' does not follow the pattern '${regexes.author_email_regex}'`;
+  if (!web && !matches(c.committer.email, regexes.author_email_regex)) return `Committer's email '${c.committer.email}' does not follow the pattern '${regexes.author_email_regex}'`;
   if (!matches(c.author.email, regexes.author_email_regex)) return `Author's email '${c.author.email}' does not follow the pattern '${regexes.author_email_regex}'`;
   if (flags.reject_non_dco_commits && !/^Signed-off-by: .+ <.+>$/m.test(c.message)) return 'Commit message must contain a DCO signoff';
-  if (flags.member_check) {
+  if (flags.member_check && !web) {
     if (!isUserEmail(state, c.author.email)) return `Author '${c.author.email}' is not a member of team`;
     if (c.author.email.toLowerCase() !== c.committer.email.toLowerCase() && !isUserEmail(state, c.committer.email)) return `Committer '${c.committer.email}' is not a member of team`;
   }
@@ -178,6 +178,31 @@ async function fileSizeCheck(rule: RuleView, objects: PushObjects, tip: string):
       const blob = objects.pushed.get(oid);
       if (blob && blob.content.length / 1024 / 1024 > rule.maxFileSize) return tooLarge(path, rule.maxFileSize);
     }
+  }
+  return null;
+}
+
+/**
+ * The push rule checks of a commit made through the API on `branch` (Gitaly's pre-receive hook,
+ * `updated_from_web?`: no committer or membership checks): GitLab's message, or null.
+ */
+export async function checkWebCommit(c: { state: State; project: ProjectPush['project'] }, rule: RuleView, branch: string, sha: string, repo: PushObjects['repo']): Promise<string | null> {
+  if (branch !== c.project.defaultBranch && !matches(branch, rule.regexes.branch_name_regex)) return `Branch name does not follow the pattern '${rule.regexes.branch_name_regex}'`;
+  const objects = new PushObjectsOf(repo, new Map());
+  const commit = await readCommit(objects, sha);
+  if (!commit) return null;
+  const refused = checkCommit(c.state, rule, commit, true);
+  if (refused) return refused;
+  const parent = commit.parents[0] ? await readCommit(objects, commit.parents[0]) : null;
+  const added: string[] = [];
+  const blobs: [string, string][] = [];
+  await addedFiles(objects, commit.tree, parent?.tree ?? null, '', added, blobs);
+  for (const path of added) {
+    const pattern = deniedBy(rule, path);
+    if (pattern !== null) return `File name ${path} was prohibited by the pattern "${pattern}".`;
+  }
+  if (rule.maxFileSize > 0) {
+    for (const [path, oid] of blobs) if ((await repo.readBlob(oid)).length / 1024 / 1024 > rule.maxFileSize) return tooLarge(path, rule.maxFileSize);
   }
   return null;
 }

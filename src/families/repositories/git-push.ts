@@ -6,6 +6,7 @@
 // `remote: GitLab: ...`). A push that passes writes its objects and moves every ref in one
 // change of the world.
 import { projectAccess } from '../../policy/access.js';
+import { messageError } from '../../core/errors.js';
 import { ACCESS } from '../../store/state.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { tget } from '../../store/table.js';
@@ -54,6 +55,22 @@ const MORE_PROTECTIONS: MoreProtections[] = [];
 /** Adds protections a push to a project's branches must also satisfy (its family registers them when it loads). */
 export function registerBranchProtections(more: MoreProtections): void {
   MORE_PROTECTIONS.push(more);
+}
+
+/** A check other families add to every commit made through the API (Gitaly runs the pre-receive hook for it too). */
+export type WebCommitCheck = (c: { state: ProjectPush['state']; project: ProjectPush['project'] }, branch: string, sha: string, repo: ProjectPush['repo']) => Promise<string | null> | string | null;
+const WEB_COMMIT_CHECKS: WebCommitCheck[] = [];
+
+export function registerWebCommitCheck(check: WebCommitCheck): void {
+  WEB_COMMIT_CHECKS.push(check);
+}
+
+/** The pre-receive checks of a commit made through the API on `branch`: throws GitLab's 400 with the hook's message. */
+export async function checkWebCommit(c: { state: ProjectPush['state']; project: ProjectPush['project'] }, branch: string, sha: string, repo: ProjectPush['repo']): Promise<void> {
+  for (const check of WEB_COMMIT_CHECKS) {
+    const refused = await check(c, branch, sha, repo);
+    if (refused) throw messageError(400, refused);
+  }
 }
 
 /** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
