@@ -21,6 +21,8 @@ export interface JournalEntry<S = unknown> {
   aborted?: true;
   /** Set when no route of the emulator matches the path (answered GitLab's 404). */
   noRoute?: true;
+  /** Why authentication refused the request's credentials (an expired token, a wrong git password). */
+  refused?: string;
 }
 
 /** The last `limit` entries in a ring: adding one costs the same however full it is. */

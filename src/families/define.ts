@@ -5,7 +5,7 @@
 import { current, isDraft, type Draft } from 'immer';
 import type { ObjectDatabase, RepositoryObjects, StorageBinding } from '../git/objects.js';
 import type { Advertised, Command, Outcome, PushObjects } from '../git/transfer.js';
-import type { Caller } from '../http/auth.js';
+import type { Caller, GitCredentials } from '../http/auth.js';
 import { projectByIdOrPath } from '../policy/paths.js';
 import type { Context as HttpContext } from '../http/context.js';
 import { EmulatorError, forbidden } from '../core/errors.js';
@@ -257,6 +257,8 @@ export interface Operations {
   scimToken(host: Host, groupPath: string): string;
   /** The user a CI job token acts as while its job runs; undefined otherwise (authentication's `Credentials`). */
   jobUser(state: CoreState, token: Token): User | undefined;
+  /** A deploy token git may log in with for a project (git's `GitCredentials`). */
+  deployTokenLogin: GitCredentials['deployTokenLogin'];
 }
 
 /**

@@ -315,7 +315,7 @@ export function familyControl(host: Host): { endpoints: string[]; routes: Contro
 }
 
 /** Every operation of `Operations`: the list the families' `provides` must cover, each once. */
-const OPERATION_NAMES: Record<keyof Operations, true> = { objectStorage: true, signIn: true, scimToken: true, jobUser: true };
+const OPERATION_NAMES: Record<keyof Operations, true> = { objectStorage: true, signIn: true, scimToken: true, jobUser: true, deployTokenLogin: true };
 
 /** The operations, each from the family that provides it. */
 export const OPERATIONS: Operations = (() => {

@@ -8,7 +8,16 @@ import type { Authenticator } from './surface.js';
 import { today } from '../policy/access.js';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from '../core/errors.js';
 
-export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session' | 'lfs_token';
+export type AuthMethod = 'none' | 'personal' | 'project' | 'group' | 'impersonation' | 'oauth' | 'job' | 'session' | 'lfs_token' | 'deploy_token';
+
+/** A deploy token git authenticated (Gitlab::Auth#deploy_token_check): an actor that is no user. */
+export interface DeployTokenActor {
+  id: number;
+  username: string;
+  scopes: readonly string[];
+  /** The project it was presented for, which it reaches (DeployToken#has_access_to?). */
+  projectId: number;
+}
 
 export interface Caller {
   user: User | null;
@@ -16,6 +25,8 @@ export interface Caller {
   token?: Token;
   /** The administrator who used sudo, when the request runs as another user. */
   sudoFrom?: User;
+  /** The deploy token git authenticated with (`method: 'deploy_token'`, no user). */
+  deployToken?: DeployTokenActor;
 }
 
 export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as const });
@@ -24,6 +35,16 @@ export const ANONYMOUS: Caller = Object.freeze({ user: null, method: 'none' as c
 export interface Credentials {
   /** The user a job token acts as while its job runs; undefined otherwise. */
   jobUser(state: CoreState, token: Token): User | undefined;
+}
+
+/** What git's login needs of the families besides tokens: a deploy token that opens a project. */
+export interface GitCredentials {
+  /**
+   * Gitlab::Auth#deploy_token_check: an active deploy token whose username is `login`, that
+   * reaches the project `projectId` names and whose repository is not disabled; else why the
+   * deploy token of that password may not log in, or null when the password is none.
+   */
+  deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | string | null;
 }
 
 export interface AuthRequirements {
@@ -77,11 +98,11 @@ const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
 /** AccessTokenValidationService's order: expired, revoked, scopes, impersonation; then the owner. */
 function checkToken(state: CoreState, token: Token, now: number, method: string, req: AuthRequirements): User {
   if (token.expiresAt !== null && token.expiresAt <= today(now))
-    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
-  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+    throw refused(invalidToken('Token is expired. You can either do re-authorization or token refresh.'), `token expired on ${token.expiresAt}`);
+  if (token.revoked) throw refused(invalidToken('Token was revoked. You have to re-authorize from the user.'), 'token revoked');
   checkScopes(token, method, req);
   if (token.kind === 'impersonation' && !state.instance.settings.impersonation_enabled)
-    throw invalidToken('Token is an impersonation token but impersonation was disabled.');
+    throw refused(invalidToken('Token is an impersonation token but impersonation was disabled.'), 'impersonation disabled');
   if (token.kind === 'project' && state.instance.offering === 'hosted' && state.instance.tier === 'free') throw unauthorized();
   const user = tget(state.users, token.userId);
   if (!user) throw unauthorized();
@@ -132,11 +153,13 @@ export function authenticate(
     if (patValue) {
       const token = tget(state.tokens, patValue);
       if (token && token.kind === 'job' && req.jobToken) caller = jobCaller(state, token, credentials);
-      else if (!token || token.kind === 'job' || token.kind === 'oauth') throw unauthorized();
+      else if (!token || token.kind === 'job' || token.kind === 'oauth')
+        // A token that matches none the log says by itself (`unknownCredential`).
+        throw !token ? unauthorized() : refused(unauthorized(), token.kind === 'job' ? 'a job token where this route takes none' : 'an OAuth token sent as a private token');
       else caller = { user: checkToken(state, token, now, request.method, req), method: token.kind, token };
     } else if (jobValue) {
       const token = tget(state.tokens, jobValue);
-      if (!token || token.kind !== 'job') throw unauthorized();
+      if (!token || token.kind !== 'job') throw refused(unauthorized(), 'job token matches no job');
       caller = jobCaller(state, token, credentials);
     } else {
       const session = cookie(h);
@@ -153,7 +176,7 @@ export function authenticate(
 function jobCaller(state: CoreState, token: Token, credentials: Credentials): Caller {
   const project = token.projectId !== undefined ? tget(state.projects, token.projectId) : undefined;
   const user = project ? credentials.jobUser(state, token) : undefined;
-  if (!user) throw unauthorized();
+  if (!user) throw refused(unauthorized(), 'job token of a job that is not running');
   return { user, method: 'job', token };
 }
 
@@ -205,4 +228,42 @@ export function unknownCredential(state: CoreState, request: Incoming, url: URL)
   const q = url.searchParams;
   const values = [bearer(h), str(h.get('private-token')), str(h.get('job-token')), basicJobToken(h), str(q.get('private_token')), str(q.get('access_token')), str(q.get('job_token'))];
   return values.some((v) => v !== undefined && tget(state.tokens, v) === undefined);
+}
+
+// ---- Why a login was refused, for the journal and the request log ----
+
+/** What went wrong with the credentials of a refused request, kept with the error it threw. */
+const REFUSALS = new WeakMap<object, string>();
+
+/** Marks `error` (a 401 or 403 of authentication) with why the credentials were refused; returns it. */
+export function refused<E extends object>(error: E, reason: string): E {
+  REFUSALS.set(error, reason);
+  return error;
+}
+
+/** Why the credentials of a request that threw `error` were refused, when authentication said. */
+export function refusalOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? REFUSALS.get(error) : undefined;
+}
+
+/** Every scope a token may hold: who a request is, asked only to name it, whatever its method. */
+const ANY_SCOPE = [
+  'api', 'read_api', 'read_user', 'create_runner', 'manage_runner', 'k8s_proxy', 'self_rotate', 'read_repository', 'write_repository',
+  'read_registry', 'write_registry', 'read_virtual_registry', 'write_virtual_registry', 'sudo', 'admin_mode', 'read_service_ping',
+  'ai_features', 'openid', 'profile', 'email',
+];
+const IDENTIFY: AuthRequirements = { auth: 'public', scopes: [], anyMethodScopes: ANY_SCOPE, jobToken: true };
+
+/**
+ * Who a request without a route is, for the journal and the request log: the surface's own
+ * authentication, asked only to name the caller (any scope, any method); anonymous when it
+ * carries no credentials or ones that fail.
+ */
+export function identifyCaller(authenticator: Authenticator | undefined, state: CoreState, request: Incoming, params: Record<string, unknown>, now: number, origin: string): Caller {
+  if (!authenticator) return ANONYMOUS;
+  try {
+    return authenticator(state, request, params, IDENTIFY, now, origin);
+  } catch {
+    return ANONYMOUS;
+  }
 }

@@ -43,7 +43,7 @@ export function abilitiesOf(caller: Caller): ReadonlySet<Ability> {
   if (caller.method === 'oauth' || caller.method === 'lfs_token') return new Set(['download_code', 'push_code']);
   if (caller.method === 'job') return new Set(['build_download_code']);
   const out = new Set<Ability>();
-  for (const s of caller.token?.scopes ?? []) for (const a of SCOPE_ABILITIES[s] ?? []) out.add(a);
+  for (const s of caller.deployToken?.scopes ?? caller.token?.scopes ?? []) for (const a of SCOPE_ABILITIES[s] ?? []) out.add(a);
   return out;
 }
 

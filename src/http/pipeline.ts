@@ -20,7 +20,7 @@ import { MAX_QUERY_LENGTH, NO_BODY, parseBody, parseQuery, readBody, type RawBod
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
 import type { Surface } from './surface.js';
-import { unknownCredential } from './auth.js';
+import { identifyCaller, refusalOf, unknownCredential } from './auth.js';
 import { EmulatorError } from '../core/errors.js';
 
 /** One request as it ended, for a request log: what was asked, what it got, who asked, how long it took. */
@@ -40,6 +40,8 @@ export interface RequestEvent {
   noRoute?: true;
   /** The request carried a token that matches no token of the world (it was answered 401). */
   unknownToken?: true;
+  /** Why authentication refused the request's credentials (an expired token, a wrong git password). */
+  refused?: string;
   /** The client went away before its request was read. */
   aborted?: true;
   /** An injected fault dropped the connection. */
@@ -104,6 +106,8 @@ interface Outcome {
   defect?: string;
   /** No route matched the path. */
   noRoute?: true;
+  /** Why authentication refused the request's credentials. */
+  refused?: string;
   /** The answer came from the answer cache. */
   hit?: Answer;
 }
@@ -192,7 +196,7 @@ export class Pipeline {
         outcome.defect ??= describe(e);
         response = render(request, method, surface.renderError(serverError()), {});
       }
-      const user = outcome.caller.user?.username ?? null;
+      const user = outcome.caller.user?.username ?? outcome.caller.deployToken?.username ?? null;
       const durationMs = performance.now() - started;
       if (surface.journaled) {
         const entry: Omit<JournalEntry<Snapshot>, 'seq'> = {
@@ -209,13 +213,15 @@ export class Pipeline {
         };
         if (outcome.defect) entry.error = outcome.defect;
         if (outcome.noRoute) entry.noRoute = true;
+        if (outcome.refused) entry.refused = outcome.refused;
         this.deps.journal.add(entry);
       }
       if (this.deps.observe) {
         const event: RequestEvent = { method, path: pathname + url.search, status: response.status, user, durationMs, surface: surface.name };
         if (outcome.caller.sudoFrom) event.sudoFrom = outcome.caller.sudoFrom.username;
         if (outcome.noRoute) event.noRoute = true;
-        if (response.status === 401 && unknownCredential(this.deps.store.state, request, url)) event.unknownToken = true;
+        if (outcome.refused) event.refused = outcome.refused;
+        else if (response.status === 401 && unknownCredential(this.deps.store.state, request, url)) event.unknownToken = true;
         this.deps.observe(event);
       }
       if (outcome.noRoute) this.#unknownRoute(method, url);
@@ -353,6 +359,8 @@ export class Pipeline {
 
   /** A failure as the surface answers it: GitLab's error, or a 500 and the defect kept for the journal. */
   #failed(x: Exchange, outcome: Outcome, e: unknown): Outcome {
+    const refusal = refusalOf(e);
+    if (refusal !== undefined) outcome.refused = refusal;
     if (e instanceof ApiError) outcome.reply = x.surface.renderError(e);
     else {
       outcome.defect = describe(e);
@@ -365,7 +373,11 @@ export class Pipeline {
     const match = routerOf(x.surface).match(x.method, x.path === '' ? '/' : x.path);
     // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
     if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
-    if (match === undefined) outcome.noRoute = true;
+    if (match === undefined) {
+      outcome.noRoute = true;
+      // Who asked, for the journal and the log, though no route reads credentials.
+      outcome.caller = identifyCaller(x.surface.authenticate, this.deps.store.state, x.request, parseQuery(x.url.search), this.deps.clock.now(), this.deps.externalUrl ?? x.url.origin);
+    }
     if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
     return match;
   }

@@ -18,12 +18,13 @@ export function formatRequest(event: RequestEvent, options: { colour?: boolean }
   const colour = options.colour ?? false;
   const status = event.dropped ? 'dropped' : event.aborted ? '499 aborted' : String(event.status);
   const user = event.user === null ? 'anonymous' : event.sudoFrom ? `${event.user} (sudo by ${event.sudoFrom})` : event.user;
-  if (!colour && !event.noRoute && !event.unknownToken) {
+  if (!colour && !event.noRoute && !event.unknownToken && event.refused === undefined) {
     return `${event.method.padEnd(6)} ${event.path} ${status} ${user} ${event.durationMs.toFixed(1)} ms`; // the usual line, built at once
   }
   const notes: string[] = [];
   if (event.noRoute) notes.push('not emulated');
   if (event.unknownToken) notes.push('token matches no user');
+  if (event.refused !== undefined) notes.push(`credentials refused: ${event.refused}`);
   const parts = [
     paint('1', event.method.padEnd(6), colour),
     event.path,

@@ -4,7 +4,7 @@ import { defineFamily, type Family } from '../define.js';
 import type { State } from '../world.js';
 import type { DeployToken } from './records.js';
 import { deployTokenRoutes } from './routes.js';
-import { forgetOwner } from './rules.js';
+import { deployTokenLogin, forgetOwner } from './rules.js';
 
 export interface DeployTokensSlice {
   /** Deploy tokens by id, of projects and groups. */
@@ -19,6 +19,7 @@ export const deployTokens: Family<DeployTokensSlice> = defineFamily({
   name: 'deploy-tokens',
   state: () => ({ deployTokens: emptyTable() }),
   routes: deployTokenRoutes,
+  provides: { deployTokenLogin },
   forget: {
     project: (draft, id) => forgetOwner(draft as State, { projectId: id }),
     group: (draft, id) => forgetOwner(draft as State, { groupId: id }),

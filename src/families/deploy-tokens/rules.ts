@@ -1,9 +1,10 @@
 // DeployToken's model and services: Projects:: and Groups::DeployTokens::CreateService (a
 // token, a default username, at least one scope), DestroyService, TokensFinder, and who may
 // manage them (ProjectPolicy: maintainers; GroupPolicy: maintainers read, owners create and delete).
-import { ACCESS, randomHex, sequences, type Namespace, type Project, type User } from '../../store/state.js';
+import { ACCESS, randomHex, sequences, type CoreState, type Namespace, type Project, type User } from '../../store/state.js';
+import type { DeployTokenActor } from '../../http/auth.js';
 import { tdel, tget, tset, tvalues } from '../../store/table.js';
-import { groupAccess, hasProjectRole } from '../../policy/access.js';
+import { ancestry, groupAccess, hasProjectRole } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { invalidDeployToken } from './errors.js';
@@ -79,3 +80,28 @@ export const canManageProjectTokens = (s: State, u: User | null, p: Project, now
 export const canReadGroupTokens = (s: State, u: User | null, g: Namespace, now: number) => u !== null && (u.admin || groupAccess(s, u, g, now) >= ACCESS.maintainer);
 /** GroupPolicy create_ and destroy_deploy_token: owners. */
 export const canManageGroupTokens = (s: State, u: User | null, g: Namespace, now: number) => u !== null && (u.admin || groupAccess(s, u, g, now) >= ACCESS.owner);
+
+/** DeployToken#has_access_to?: its own project, or a project anywhere under its group. */
+export function reaches(state: State, t: DeployToken, project: Project): boolean {
+  if (t.projectId !== null) return t.projectId === project.id;
+  return t.groupId !== null && ancestry(state, project.namespaceId).some((ns) => ns.id === t.groupId);
+}
+
+/**
+ * Gitlab::Auth#deploy_token_check: an active token with that password whose username is the
+ * login, that reaches the project (when git names one) and whose repository is not disabled.
+ */
+export function deployTokenLogin(state: CoreState, login: string, password: string, projectId: number | undefined, now: number): DeployTokenActor | string | null {
+  if (password === '') return null;
+  const s = state as State;
+  const t = [...tvalues(s.deployTokens)].find((x) => x.token === password);
+  if (!t) return null;
+  if (t.revoked) return `deploy token ${t.username} revoked`;
+  if (isExpired(t, now)) return `deploy token ${t.username} expired at ${new Date(t.expiresAt!).toISOString()}`;
+  if (t.username !== login) return `deploy token ${t.username} sent with the username ${login}`;
+  // Every repository a deploy token opens is a project's.
+  const project = projectId === undefined ? undefined : tget(s.projects, projectId);
+  if (!project || !reaches(s, t, project)) return `deploy token ${t.username} does not reach this repository`;
+  if (project.features.repository === 'disabled') return `deploy token ${t.username}: the project's repository is disabled`;
+  return { id: t.id, username: t.username, scopes: [...t.scopes], projectId: project.id };
+}

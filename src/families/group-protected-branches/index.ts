@@ -8,7 +8,8 @@ import { ACCESS } from '../../store/state.js';
 import { emptyTable, pdel, pget, plist, pset, tdel, type Partitioned } from '../../store/table.js';
 import { ALLOWED_ACCESS_LEVELS, refAccess } from '../branches/index.js';
 import { canOwnGroup } from '../groups/index.js';
-import { protectionIds } from '../repositories/index.js';
+import { matchesRefPattern, protectionIds, registerBranchProtections } from '../repositories/index.js';
+import { ancestry } from '../../policy/access.js';
 import { defineFamily, group, route, type Context, type Family } from '../define.js';
 import type { State } from '../world.js';
 
@@ -50,6 +51,15 @@ function found(ctx: Context<unknown>, name: string): GroupProtectedBranch {
 const LEVEL = () => int().values([...ALLOWED_ACCESS_LEVELS]);
 const OWNER = group(canOwnGroup);
 const common = { auth: 'user' as const, scope: OWNER, tier: 'premium' as const };
+
+// Project#group_protected_branches: the protections of the project's top-level group bind pushes
+// to every project under it (where the tier has them), with the project's own.
+registerBranchProtections((state, project, branch) => {
+  if (state.instance.tier === 'free') return [];
+  const root = ancestry(state, project.namespaceId).at(-1);
+  if (!root || root.kind !== 'group') return [];
+  return plist(state.groupProtectedBranches, root.id).filter((p) => matchesRefPattern(p.name, branch));
+});
 
 export const groupProtectedBranches: Family<GroupProtectedBranchesSlice> = defineFamily({
   name: 'group-protected-branches',

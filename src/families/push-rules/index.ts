@@ -8,6 +8,8 @@ import { emptyTable, tdel, tget, tset, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
 import { canOwnGroup } from '../groups/index.js';
 import { canAdminProject } from '../projects/index.js';
+import { registerPushCheck, registerWebCommitCheck } from '../repositories/index.js';
+import { checkPushRule, checkWebCommit } from './checks.js';
 import { defineFamily, group, project, route, type Context, type Family } from '../define.js';
 import type { State } from '../world.js';
 
@@ -147,6 +149,18 @@ function ownerRoutes(base: string, scope: ReturnType<typeof project>, ownerOf: (
     }),
   ];
 }
+
+// A project's push rule applies to every push to its repository where the tier has push rules (Premium).
+registerPushCheck((c, cmd, objects) => {
+  if (c.state.instance.tier === 'free') return null;
+  const rule = tget(c.state.pushRules, `project:${c.project.id}`);
+  return rule ? checkPushRule(c, rule, cmd, objects) : null;
+});
+registerWebCommitCheck((c, branch, sha, repo) => {
+  if (c.state.instance.tier === 'free') return null;
+  const rule = tget(c.state.pushRules, `project:${c.project.id}`);
+  return rule ? checkWebCommit(c, rule, branch, sha, repo) : null;
+});
 
 export const pushRules: Family<PushRulesSlice> = defineFamily({
   name: 'push-rules',

@@ -3,6 +3,7 @@
 // index errors). Each operation writes its git objects first and returns a recipe that moves
 // the refs; the recipe checks that the branch is still where it was read, so a request that
 // fails, or loses a race, leaves only unreachable objects behind.
+import { checkWebCommit } from './git-push.js';
 import { lastCommitForPath } from '../../git/history.js';
 import type { Ident, RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE, MODE_FILE, entryAt, writeTreeWith, type PathChange } from '../../git/tree.js';
@@ -179,6 +180,7 @@ export async function commitFiles(
     if (last && last !== a.lastCommitId) throw a.action === 'update' ? changedWhileEditing() : changedBeforeDelete();
   }
   const sha = await writeFileCommit(repo, base, req);
+  await checkWebCommit({ state, project }, req.branch, sha, repo);
   return { sha, recipe: moveBranch(project.id, req.branch, branchTip(refs, req.branch), sha, req.now) };
 }
 

@@ -52,6 +52,13 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
   const project = target.project;
   if (!project) throw gitNotFound();
   const user = caller.user;
+  if (caller.deployToken) {
+    // A deploy token reaches the project it logged in for (DeployToken#has_access_to?) and reads
+    // it whatever its visibility; it has no ability to push (check_command refused that above).
+    if (caller.deployToken.projectId !== project.id) throw gitNotFound();
+    if (command === 'git-upload-pack') return project;
+    throw gitForbidden(MESSAGES.upload);
+  }
   if (caller.method === 'job') {
     // A job's token reaches its own project and those that allow it (the inbound allowlist).
     const source = caller.token?.projectId;
@@ -79,10 +86,12 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
 export function lfsAccess(state: State, caller: Caller, project: Project, operation: unknown, now: number): 'allowed' | 'forbidden' | 'hidden' {
   const upload = operation === 'upload';
   const abilities = abilitiesOf(caller);
+  // lfs_download_access?: a deploy token that may download the project's code.
+  const deployToken = caller.deployToken?.projectId === project.id && abilities.has('download_code');
   const job = caller.method === 'job' && (caller.token?.projectId === project.id || project.jobTokenAllowlist.includes(caller.token?.projectId ?? -1));
   const allowed = upload
     ? abilities.has('push_code') && canPushCode(state, caller.user, project, now)
-    : (abilities.has('download_code') && canDownloadCode(state, caller.user, project, now)) || (job && canDownloadCode(state, caller.user, project, now));
+    : deployToken || (abilities.has('download_code') && canDownloadCode(state, caller.user, project, now)) || (job && canDownloadCode(state, caller.user, project, now));
   if (allowed && (operation === 'upload' || operation === 'download')) return 'allowed';
   return project.visibility === 'public' || canReadProject(state, caller.user, project, now) ? 'forbidden' : 'hidden';
 }

@@ -6,6 +6,8 @@
 // `remote: GitLab: ...`). A push that passes writes its objects and moves every ref in one
 // change of the world.
 import { projectAccess } from '../../policy/access.js';
+import { messageError } from '../../core/errors.js';
+import { ACCESS } from '../../store/state.js';
 import { projectFullPath } from '../../policy/paths.js';
 import { tget } from '../../store/table.js';
 import { declineAll, firstDefaultBranch, isHiddenRef, isRefName, movement, PushObjects, readPushed, writePushed, ZERO, type Command, type Outcome, type Pushed } from '../../git/transfer.js';
@@ -26,6 +28,50 @@ export const PUSH_MESSAGES = {
   hexBranchName: 'You cannot create a branch with a 40-character hexadecimal branch name.',
   pushCode: 'You are not allowed to push code to this project.',
 } as const;
+
+/**
+ * A check other families add to every push to a project's repository, after the rule of each
+ * ref (EE's PushRuleCheck, which runs after BranchCheck and TagCheck): GitLab's message, or null.
+ */
+export type PushCheck = (c: ProjectPush, cmd: Command, objects: PushObjects) => Promise<string | null> | string | null;
+const PUSH_CHECKS: PushCheck[] = [];
+
+/** Adds a check to every push to a project's repository (its family registers it when it loads). */
+export function registerPushCheck(check: PushCheck): void {
+  PUSH_CHECKS.push(check);
+}
+
+/** What a protection of a branch says a push may do (a project's ProtectedBranch, or its group's). */
+export interface BranchProtection {
+  pushAccessLevel: number;
+  mergeAccessLevel: number;
+  allowForcePush?: boolean;
+}
+
+/** Protections of a project's branches that other families keep (its group's protected branches). */
+type MoreProtections = (state: ProjectPush['state'], project: ProjectPush['project'], branch: string) => BranchProtection[];
+const MORE_PROTECTIONS: MoreProtections[] = [];
+
+/** Adds protections a push to a project's branches must also satisfy (its family registers them when it loads). */
+export function registerBranchProtections(more: MoreProtections): void {
+  MORE_PROTECTIONS.push(more);
+}
+
+/** A check other families add to every commit made through the API (Gitaly runs the pre-receive hook for it too). */
+export type WebCommitCheck = (c: { state: ProjectPush['state']; project: ProjectPush['project'] }, branch: string, sha: string, repo: ProjectPush['repo']) => Promise<string | null> | string | null;
+const WEB_COMMIT_CHECKS: WebCommitCheck[] = [];
+
+export function registerWebCommitCheck(check: WebCommitCheck): void {
+  WEB_COMMIT_CHECKS.push(check);
+}
+
+/** The pre-receive checks of a commit made through the API on `branch`: throws GitLab's 400 with the hook's message. */
+export async function checkWebCommit(c: { state: ProjectPush['state']; project: ProjectPush['project'] }, branch: string, sha: string, repo: ProjectPush['repo']): Promise<void> {
+  for (const check of WEB_COMMIT_CHECKS) {
+    const refused = await check(c, branch, sha, repo);
+    if (refused) throw messageError(400, refused);
+  }
+}
 
 /** A push to a project's repository: git's checks, GitLab's pre-receive checks, then every ref in one change. */
 export async function applyProjectPush(c: ProjectPush, commands: Command[], packBytes: Uint8Array, atomic: boolean): Promise<Outcome> {
@@ -63,7 +109,8 @@ const ruleOf = (c: ProjectPush, ref: string): RefRule => c.refRule(ref) ?? OTHER
 async function checkAndApply(c: ProjectPush, objects: PushObjects, pushed: Map<string, Pushed>, commands: Command[]): Promise<Outcome> {
   // GitLab's pre-receive checks, against the repository as it was before the push: PushCheck, then the ref's owner's.
   for (const cmd of commands) {
-    const refused = canPushCode(c.state, c.user, c.project, c.now) ? await ruleOf(c, cmd.ref).check(c, cmd, objects) : PUSH_MESSAGES.pushCode;
+    let refused = canPushCode(c.state, c.user, c.project, c.now) ? await ruleOf(c, cmd.ref).check(c, cmd, objects) : PUSH_MESSAGES.pushCode;
+    for (const check of PUSH_CHECKS) refused ??= await check(c, cmd, objects);
     if (refused) return declineAll(commands, 'pre-receive hook declined', [`GitLab: ${refused}\n`]);
   }
   // Every object, then every ref, in one change.
@@ -118,20 +165,26 @@ const BRANCHES: RefRule = {
     if (deletion && branch === defaultBranchName(project)) return PUSH_MESSAGES.deleteDefaultBranch;
     if (!deletion && /^[0-9a-f]{40}(-\/|\/|$)/.test(branch)) return PUSH_MESSAGES.hexBranchName;
     if (!deletion && !isValidBranchName(branch)) return 'The branch name is invalid.';
-    const protections = protectionsFor(refs, branch);
+    const own = protectionsFor(refs, branch);
+    const more = MORE_PROTECTIONS.flatMap((m) => m(state, project, branch));
+    const protections: BranchProtection[] = [...own, ...more];
     if (protections.length === 0 && !emptyAndProtected(state, refs)) return null;
     // ProtectedBranch.allow_force_push?: any protection of the branch that allows it.
     const forceAllowed = protections.some((p) => p.allowForcePush === true);
     if (!creation && !deletion && !forceAllowed && !(await objects.isAncestor(cmd.old, cmd.new))) return PUSH_MESSAGES.forcePushProtected;
-    const canPush = canPushToBranch(state, user, project, branch, now);
+    // ProtectedBranch access: any protection of the branch, the project's or its group's, that lets the user push.
+    const access = projectAccess(state, user, project, now);
+    const canPush = more.length === 0 ? canPushToBranch(state, user, project, branch, now) : canPushCode(state, user, project, now) && (user.admin || protections.some((p) => p.pushAccessLevel > 0 && access >= p.pushAccessLevel));
     if (isEmptyRepository(refs)) return canPush ? null : emptyProjectMessage(c);
     if (creation) {
       if (canPush) return null;
-      const access = projectAccess(state, user, project, now);
       const canMerge = user.admin || protections.some((p) => p.mergeAccessLevel > 0 && access >= p.mergeAccessLevel);
       return canMerge ? PUSH_MESSAGES.nonWebCreateProtected : PUSH_MESSAGES.createProtected;
     }
-    if (deletion) return canDeleteBranch(state, user, project, branch, now) ? PUSH_MESSAGES.nonWebDeleteProtected : PUSH_MESSAGES.nonMasterDeleteProtected;
+    if (deletion) {
+      const canDelete = more.length === 0 ? canDeleteBranch(state, user, project, branch, now) : user.admin || access >= ACCESS.maintainer;
+      return canDelete ? PUSH_MESSAGES.nonWebDeleteProtected : PUSH_MESSAGES.nonMasterDeleteProtected;
+    }
     return canPush ? null : PUSH_MESSAGES.pushProtected;
   },
   update: (c, cmd) => (draft) => {

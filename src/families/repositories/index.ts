@@ -15,6 +15,7 @@ export { repositoryHandle, type GitRepository, type RepositoriesMembers, type Re
 export type { FixtureCommit, FixtureRepository, FixtureTag, FixtureX509Signature } from './seed.js';
 export { checkAccess, gitTarget, type GitTarget } from './git-access.js';
 export { registerAdvertisedRefs } from './git.js';
+export { registerBranchProtections, registerPushCheck, registerWebCommitCheck, type BranchProtection, type PushCheck } from './git-push.js';
 
 import { repositoryProjectSchema } from './schema.js';
 import { emptyTable, tdel, tentries, type Table } from '../../store/table.js';

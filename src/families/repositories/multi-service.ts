@@ -1,6 +1,7 @@
 // One commit of many file actions (Files::MultiService through Commits::CreateService, and
 // Gitaly's UserCommitFiles): create, update, delete, move and chmod, applied one after another
 // to the tree of the start commit, so a later action sees what an earlier one did.
+import { checkWebCommit } from './git-push.js';
 import { lastCommitForPath } from '../../git/history.js';
 import type { RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE, MODE_FILE, entryAt, listFiles, writeTreeWith, type PathChange } from '../../git/tree.js';
@@ -170,5 +171,6 @@ export async function commitActions(repo: RepositoryObjects, state: State, proje
     committer: ident(req.committer, req.now),
     message: req.message,
   });
+  await checkWebCommit({ state, project }, branch, sha, repo);
   return { sha, recipe: moveBranch(project.id, branch, branchTip(refs, branch), sha, req.now) };
 }

@@ -2,7 +2,7 @@
 // credentials when sent (wrong ones are a 401 even on a public project), anonymous for a clone
 // of a repository anyone may read, and otherwise the 401 with `WWW-Authenticate` that makes git
 // ask for credentials.
-import { ANONYMOUS, type Caller } from '../../http/auth.js';
+import { ANONYMOUS, refused, type Caller } from '../../http/auth.js';
 import type { Authenticator } from '../../http/surface.js';
 import type { State } from '../../families/world.js';
 import { gitRepository } from '../../families/registry.js';
@@ -34,9 +34,9 @@ export function gitAuthenticator(isDownload: DownloadRequest): Authenticator {
     const repo = gitRepository(state as State, String(params.repo ?? ''));
     if (credentials) {
       // An LFS token is a project's: it opens that project's repositories only.
-      const caller = findForGitClient(state, credentials.login, credentials.password, now, repo?.tokenProject);
-      if (!caller) throw accessDenied(origin);
-      return caller;
+      const found = findForGitClient(state, credentials.login, credentials.password, now, repo?.tokenProject);
+      if (typeof found === 'string') throw refused(accessDenied(origin), found);
+      return found;
     }
     // `http_download_allowed?`: whether a guest may read the repository (`guest_read_ability` of its kind).
     if (isDownload(request, params) && repo?.anonymousDownload(state as State, now)) return ANONYMOUS;
