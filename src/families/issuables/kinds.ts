@@ -30,6 +30,8 @@ export interface SocialRecord {
   iid: number;
   projectId: number;
   title: string;
+  /** What Mentionable reads besides the title. */
+  description?: string | null;
 }
 
 export interface SocialKind<R extends SocialRecord = SocialRecord> {

@@ -49,7 +49,7 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
     route({
       method: 'GET', path: `${base}/participants`, cacheable: true, scope, paginated: true, params: iid,
       handler: (ctx): Reply => {
-        const users = participantIds(ctx.state, target(ctx).target).map((id) => tget(ctx.state.users, id)!);
+        const users = participantIds(ctx.state, target(ctx).target, ctx.now()).map((id) => tget(ctx.state.users, id)!);
         return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
       },
     }),
@@ -61,7 +61,7 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
           if (k.mayUpdate && !k.mayUpdate(ctx, found.record)) throw forbidden();
           const user = ctx.user!;
           const on = action === 'subscribe';
-          if (isSubscribed(ctx.state, found.target, user) === on) return { status: 304 };
+          if (isSubscribed(ctx.state, found.target, user, ctx.now()) === on) return { status: 304 };
           ctx.update(setSubscription(found.target, user, on));
           return created(await k.entity(ctx, found.record));
         },

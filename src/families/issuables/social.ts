@@ -7,7 +7,10 @@ import type { User } from '../../store/state.js';
 import { emptyTable, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { socialKind, type SocialRecord } from './kinds.js';
+import { noteKey, noteList } from '../../store/notes.js';
+import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
+import { mentionedUsernames } from './mentions.js';
+import { canReadInternalNotes } from './noteables.js';
 import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
 import { awardsOn, ids, socialKey, type Awardable } from './store.js';
 
@@ -22,22 +25,60 @@ export function todoTarget(todo: Todo): SocialTarget {
 }
 
 /**
- * Issuable#participants as far as the emulator keeps them: the author and the assignees, and a
- * merge request's reviewers (system notes make no one a participant).
+ * Issuable#participants (Participable#raw_participants): the text's mentions (Mentionable's
+ * participant), then, in the order GitLab's stack visits them, the reviewers and assignees, each
+ * note's author (a system note only when its author is not yet a participant or it mentions
+ * someone), the author, then everyone mentioned in an internal note who may read internal notes,
+ * then everyone mentioned in the title, the description and the other notes.
  */
-export function participantIds(state: State, t: SocialTarget): number[] {
+export function rawParticipantIds(state: State, t: SocialTarget, now: number): number[] {
   const kind = socialKind(t.type);
   const record = kind.record(state, t);
-  const people = record ? kind.participants(record) : [];
-  return [...new Set(people)].filter((id) => tget(state.users, id) !== undefined);
+  if (!record) return [];
+  const [author, ...others] = kind.participants(record);
+  const people = new Set<number>();
+  const mentioned: string[] = [];
+  const internalMentioned: string[] = [];
+  mentioned.push(...mentionedUsernames(record.title), ...mentionedUsernames(record.description ?? ''));
+  for (const id of others.reverse()) people.add(id);
+  for (const note of noteList(state, noteKey(t.type, t.id))) {
+    const names = mentionedUsernames(note.body);
+    if (note.system && people.has(note.authorId) && names.length === 0) continue;
+    (note.internal ? internalMentioned : mentioned).push(...names);
+    people.add(note.authorId);
+  }
+  if (author !== undefined) people.add(author);
+  const project = tget(state.projects, t.projectId);
+  const byName = (name: string) => tget(state.usernames, name);
+  for (const name of internalMentioned) {
+    const id = byName(name);
+    const user = id === undefined ? undefined : tget(state.users, id);
+    if (user && project && canReadInternalNotes(state, user, { type: t.type, project } as IssuableTarget, now)) people.add(user.id);
+  }
+  for (const name of mentioned) {
+    const id = byName(name);
+    if (id !== undefined) people.add(id);
+  }
+  return [...people].filter((id) => tget(state.users, id) !== undefined);
+}
+
+/** Issuable#visible_participants: the participants who may read the issue or merge request. */
+export function participantIds(state: State, t: SocialTarget, now: number): number[] {
+  const kind = socialKind(t.type);
+  const project = tget(state.projects, t.projectId);
+  if (!project) return [];
+  return rawParticipantIds(state, t, now).filter((id) => {
+    const user = tget(state.users, id)!;
+    return user.state !== 'blocked' && kind.readableByIid(state, user, project, t.iid, now)?.id === t.id;
+  });
 }
 
 /** Subscribable#subscribed?: an explicit subscription or unsubscription, else being a participant. */
-export function isSubscribed(state: State, t: SocialTarget, user: User | null): boolean {
+export function isSubscribed(state: State, t: SocialTarget, user: User | null, now: number): boolean {
   if (!user) return false;
   const explicit = tget(state.subscriptions, `${socialKey(t)}:${user.id}`);
   if (explicit !== undefined) return explicit;
-  return participantIds(state, t).includes(user.id);
+  return rawParticipantIds(state, t, now).includes(user.id);
 }
 
 export function setSubscription(t: SocialTarget, user: User, on: boolean): Change {
