@@ -9,6 +9,7 @@ import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { noteKey, noteList } from '../../store/notes.js';
 import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
+import { isEmojiName } from './emoji-names.js';
 import { mentionedUsernames } from './mentions.js';
 import { canReadInternalNotes } from './noteables.js';
 import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
@@ -150,7 +151,7 @@ export function reacted(state: State, t: Awardable, userId: number, name: string
 
 /** AwardEmojis::AddService; a second award of the same name by the same user is refused (the message). */
 export function awardEmoji(state: State, t: Awardable, user: User, name: string, now: number): Change<AwardEmoji> | string {
-  if (!/^[a-z0-9_+-]+$/.test(name)) return 'Name is not a valid emoji name';
+  if (!isEmojiName(name)) return 'Name is not a valid emoji name';
   const key = `${socialKey(t)}:${user.id}:${name}`;
   if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
   return (draft) => {
