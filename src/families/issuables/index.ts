@@ -27,6 +27,8 @@ export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, soc
 export { awardEmojiEntity } from './social-entity.js';
 export { socialRoutes } from './social-routes.js';
 export { emitIssuableChange } from './emit.js';
+export { mentionedUsernames, splitCode } from './mentions.js';
+export { socialKind } from './kinds.js';
 export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneChange, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
 export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';

@@ -91,3 +91,78 @@ function closingRun(text: string, from: number, run: number): number | null {
   }
   return null;
 }
+
+/**
+ * The text cut into pieces that are Markdown code (fenced blocks, code spans) and pieces that are
+ * not, in order; joined they are the text. References are found and rewritten outside code only.
+ */
+export function splitCode(text: string): { text: string; code: boolean }[] {
+  const out: { text: string; code: boolean }[] = [];
+  const n = text.length;
+  let plainFrom = 0;
+  const cut = (from: number, to: number) => {
+    if (plainFrom < from) out.push({ text: text.slice(plainFrom, from), code: false });
+    out.push({ text: text.slice(from, to), code: true });
+    plainFrom = to;
+  };
+  const unclosed = new Map<number, number>();
+  let i = 0;
+  let lineStart = true;
+  while (i < n) {
+    if (lineStart) {
+      lineStart = false;
+      let j = i;
+      while (j < n && j - i < 3 && text[j] === ' ') j++;
+      const ch = text[j];
+      if (ch === '`' || ch === '~') {
+        let k = j;
+        while (k < n && text[k] === ch) k++;
+        if (k - j >= 3) {
+          // A fenced block: to the closing fence's line end, or to the end of the text.
+          const marker = k - j;
+          let end = n;
+          let p = skipLine(text, k);
+          while (p < n) {
+            const q = p + 1;
+            let s = q;
+            while (s < n && s - q < 3 && text[s] === ' ') s++;
+            let e = s;
+            while (e < n && text[e] === ch) e++;
+            if (e - s >= marker) {
+              end = skipLine(text, e);
+              break;
+            }
+            p = skipLine(text, q);
+          }
+          cut(i, end);
+          i = end;
+          continue;
+        }
+      }
+    }
+    const c = text[i]!;
+    if (c === '\n') {
+      lineStart = true;
+      i++;
+      continue;
+    }
+    if (c === '`') {
+      let k = i;
+      while (k < n && text[k] === '`') k++;
+      const run = k - i;
+      const known = unclosed.get(run);
+      const close = known !== undefined && known >= k ? null : closingRun(text, k, run);
+      if (close === null) {
+        if (known === undefined || known < k) unclosed.set(run, skipLine(text, k));
+        i = k;
+      } else {
+        cut(i, close);
+        i = close;
+      }
+      continue;
+    }
+    i++;
+  }
+  if (plainFrom < n) out.push({ text: text.slice(plainFrom), code: false });
+  return out;
+}
