@@ -7,7 +7,7 @@ import { ancestry, canReadGroup, canUseFeature, hasGroupRole, isWithin } from '.
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import { group, project, route, type Context } from '../define.js';
-import { castDateLike, eventableId, eventRoutes, recordLabelChange, type Eventable, type IterationRender } from '../issuables/index.js';
+import { castDateLike, eventableId, eventRoutes, markTodo, recordLabelChange, renderTodo, type Eventable, type IterationRender } from '../issuables/index.js';
 import { labelById, normalizeColor } from '../labels/index.js';
 import type { State } from '../world.js';
 import { epicEntity, iterationEntity } from './entity.js';
@@ -54,6 +54,17 @@ function listIterations(ctx: Context<unknown>, groups: Namespace[], p: { state: 
 }
 
 export const epicRoutes = [
+  // ee/lib/ee/api/todos.rb: TodoService#mark_todo on the group's epic; 304 when one is pending.
+  route({
+    method: 'POST', path: '/groups/:id/epics/:epic_iid/todo', tier: 'premium', auth: 'user', scope: group(), params: { epic_iid: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const e = epicByIid(ctx.state, ctx.group.id, ctx.params.epic_iid);
+      if (!e || !epicVisible(ctx.state, ctx.user, e, ctx.now())) throw recordNotFound();
+      const change = markTodo(ctx.state, { type: 'Epic', id: e.id, iid: e.iid, projectId: null, groupId: e.groupId }, ctx.user!, ctx.now());
+      if (!change) return { status: 304 };
+      return created(await renderTodo(ctx, ctx.update(change)));
+    },
+  }),
   route({
     method: 'GET', path: '/groups/:id/epics', tier: 'premium', cacheable: true, scope: group(), paginated: true, params: EPIC_LIST,
     constraints: [{ kind: 'mutually_exclusive', names: ['author_id', 'author_username'] }],

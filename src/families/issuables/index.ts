@@ -25,7 +25,9 @@ export { parseIid, registerIssuable, registerSocial, type IssuableKind, type Iss
 export { dropAwards } from './store.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
-export { socialRoutes } from './social-routes.js';
+export { renderTodo, socialRoutes } from './social-routes.js';
+export { markTodo } from './social.js';
+export { registerTodoKind, type TodoKind } from './kinds.js';
 export { emitIssuableChange } from './emit.js';
 export { mentionedUsernames, splitCode } from './mentions.js';
 export { socialKind } from './kinds.js';

@@ -12,7 +12,7 @@ import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
 import { isEmojiName } from './emoji-names.js';
 import { mentionedUsernames } from './mentions.js';
 import { canReadInternalNotes } from './noteables.js';
-import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
+import type { AwardEmoji, SocialTarget, SocialType, Todo, TodoTarget } from './records.js';
 import { awardsOn, ids, socialKey, type Awardable } from './store.js';
 
 /** An issue or a merge request as what award emoji, subscriptions and to-dos hang on. */
@@ -20,8 +20,9 @@ export function socialTarget(type: SocialType, record: SocialRecord): SocialTarg
   return { type, id: record.id, iid: record.iid, projectId: record.projectId };
 }
 
-/** The target of a to-do. */
-export function todoTarget(todo: Todo): SocialTarget {
+/** The issue or merge request a to-do is on (null for an epic's). */
+export function todoTarget(todo: Todo): SocialTarget | null {
+  if (todo.targetType === 'Epic' || todo.projectId === null) return null;
   return { type: todo.targetType, id: todo.targetId, iid: todo.targetIid, projectId: todo.projectId };
 }
 
@@ -86,19 +87,20 @@ export function setSubscription(t: SocialTarget, user: User, on: boolean): Chang
   return (draft) => void tset(draft.subscriptions, `${socialKey(t)}:${user.id}`, on);
 }
 
-const pendingKey = (userId: number, t: Awardable) => `${userId}:${socialKey(t)}`;
+const pendingKey = (userId: number, t: { type: string; id: number }) => `${userId}:${t.type}:${t.id}`;
 
 /** TodoService#todo_exist?: the user has a pending to-do on the target. */
-export function pendingTodoId(state: State, t: SocialTarget, user: User): number | undefined {
+export function pendingTodoId(state: State, t: TodoTarget, user: User): number | undefined {
   return tget(state.pendingTodos, pendingKey(user.id, t));
 }
 
 /** TodoService#mark_todo: a pending to-do, unless one is pending already (then null: 304). */
-export function markTodo(state: State, t: SocialTarget, user: User, now: number): Change<Todo> | null {
+export function markTodo(state: State, t: TodoTarget, user: User, now: number): Change<Todo> | null {
   if (pendingTodoId(state, t, user) !== undefined) return null;
   return (draft) => {
     const todo: Todo = {
-      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: t.projectId, targetType: t.type, targetId: t.id, targetIid: t.iid,
+      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
+      targetType: t.type, targetId: t.id, targetIid: t.iid,
       actionName: 'marked', state: 'pending', createdAt: now, updatedAt: now,
     };
     pset(draft.todos, user.id, todo.id, todo);
