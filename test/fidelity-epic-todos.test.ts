@@ -43,4 +43,17 @@ describe('epic to-dos', () => {
     const res = await apiCall(world(), '/groups/acme/epics/1/todo', { method: 'POST' });
     expect(res.status).toBe(401);
   });
+
+  it('mentions in a new or edited description give to-dos to those who may read the epic', async () => {
+    const epic = (await call('/groups/acme/epics', 'POST', { title: 'Plan', description: '@mai, please look; cc @rep and @out' })).body;
+    const mai = (await call('/todos', 'GET', undefined, 'maintainer-token')).body;
+    expect(mai).toEqual([expect.objectContaining({ action_name: 'directly_addressed', target_type: 'Epic', author: expect.objectContaining({ username: 'dev' }) })]);
+    expect((await call('/todos', 'GET', undefined, 'reporter-token')).body.map((t: { action_name: string }) => t.action_name)).toEqual(['mentioned']);
+    // The outsider cannot read the private group's epic.
+    expect((await call('/todos', 'GET', undefined, 'outsider-token')).body).toEqual([]);
+    // An edit gives to-dos only to the newly mentioned.
+    await call(`/groups/acme/epics/${epic.iid}`, 'PUT', { description: '@mai, please look; cc @rep and @gus' });
+    expect((await call('/todos', 'GET', undefined, 'reporter-token')).body).toHaveLength(1);
+    expect((await call('/todos', 'GET', undefined, 'guest-token')).body.map((t: { action_name: string }) => t.action_name)).toEqual(['mentioned']);
+  });
 });

@@ -26,7 +26,7 @@ export { dropAwards } from './store.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
 export { renderTodo, socialRoutes } from './social-routes.js';
-export { markTodo } from './social.js';
+export { markTodo, mentionedUserIds, mentionTodos } from './social.js';
 export { registerTodoKind, type TodoKind } from './kinds.js';
 export { emitIssuableChange } from './emit.js';
 export { mentionedUsernames, splitCode } from './mentions.js';

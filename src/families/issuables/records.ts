@@ -36,7 +36,7 @@ export interface Todo {
   targetType: TodoType;
   targetId: number;
   targetIid: number;
-  actionName: 'marked' | 'assigned' | 'mentioned';
+  actionName: 'marked' | 'assigned' | 'mentioned' | 'directly_addressed';
   state: 'pending' | 'done';
   createdAt: number;
   updatedAt: number;

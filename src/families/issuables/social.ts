@@ -202,3 +202,40 @@ export function applySocialUpdates(
     }
   }
 }
+
+/**
+ * TodoService#create_mention_todos: a `directly_addressed` to-do for each user the text opens
+ * with (`@dev @mai please…`), a `mentioned` one for each other user it mentions, the author
+ * included; only for users who may read the target (`mayRead`) and not in `skip` (those an
+ * edit's earlier text mentioned already).
+ */
+export function mentionTodos(
+  draft: Draft<State>, t: TodoTarget, author: User, text: string, now: number, mayRead: (user: User) => boolean, skip: ReadonlySet<number> = new Set(),
+): void {
+  const state = draft as State;
+  const leading = /^\s*((?:@[A-Za-z0-9_.-]+[\s,]*)+)/.exec(text);
+  const addressed = new Set(leading ? mentionedUsernames(leading[1]!) : []);
+  const done = new Set<number>();
+  for (const name of mentionedUsernames(text)) {
+    const id = tget(state.usernames, name);
+    const user = id === undefined ? undefined : tget(state.users, id);
+    if (!user || done.has(user.id) || skip.has(user.id) || user.state === 'blocked' || !mayRead(user)) continue;
+    done.add(user.id);
+    const todo: Todo = {
+      id: ids.next(state, 'todo'), userId: user.id, authorId: author.id, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
+      targetType: t.type, targetId: t.id, targetIid: t.iid, actionName: addressed.has(name) ? 'directly_addressed' : 'mentioned', state: 'pending', createdAt: now, updatedAt: now,
+    };
+    pset(draft.todos, user.id, todo.id, todo);
+    tset(draft.pendingTodos, pendingKey(user.id, t), todo.id);
+  }
+}
+
+/** The ids of the users a text mentions (an edit's earlier text: TodoService#update_issuable's skip list). */
+export function mentionedUserIds(state: State, text: string): Set<number> {
+  const out = new Set<number>();
+  for (const name of mentionedUsernames(text)) {
+    const id = tget(state.usernames, name);
+    if (id !== undefined) out.add(id);
+  }
+  return out;
+}
