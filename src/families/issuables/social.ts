@@ -80,6 +80,9 @@ export function isSubscribed(state: State, t: SocialTarget, user: User | null, n
   if (!user) return false;
   const explicit = tget(state.subscriptions, `${socialKey(t)}:${user.id}`);
   if (explicit !== undefined) return explicit;
+  // The author, assignees and reviewers first: no note to read for them.
+  const record = socialKind(t.type).record(state, t);
+  if (record && socialKind(t.type).participants(record).includes(user.id)) return true;
   return rawParticipantIds(state, t, now).includes(user.id);
 }
 
