@@ -58,8 +58,9 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       expect(await api.Issues.showTimeStats(project, 1)).toMatchObject({ time_estimate: 201600, total_time_spent: 5400 });
       expect(await api.Issues.resetSpentTime(project, 1)).toMatchObject({ total_time_spent: 0 });
 
-      expect((await api.Issues.subscribe(project, 1)).subscribed).toBe(true);
+      // The time tracking's system notes made dev a participant, so subscribed already (Participable).
       expect((await api.Issues.unsubscribe(project, 1)).subscribed).toBe(false);
+      expect((await api.Issues.subscribe(project, 1)).subscribed).toBe(true);
       const todo = await api.Issues.createTodo(project, 1);
       expect(todo).toMatchObject({ action_name: 'marked', target_type: 'Issue', state: 'pending' });
       expect((await api.TodoLists.all()).map((t) => t.id)).toEqual([todo.id]);
@@ -74,7 +75,7 @@ describe('the node server door, driven by @gitbeaker/rest', () => {
       expect((await api.IssuesStatistics.all({ projectId: project })).statistics.counts).toEqual({ all: 4, closed: 1, opened: 3 });
       expect((await api.ProjectLabels.all(project)).map((l) => l.name)).toEqual(['bug', 'fresh', 'team']);
       await api.ProjectLabels.create(project, 'needs-review', '#00ff00');
-      expect((await api.Issues.allParticipants(project, 1)).map((u) => u.username)).toEqual(['gus']);
+      expect((await api.Issues.allParticipants(project, 1)).map((u) => u.username)).toEqual(['dev', 'gus']);
 
       const mr = await api.MergeRequests.create(project, 'fix', 'main', 'Fix the crash', { description: 'Closes #1' });
       expect(mr).toMatchObject({ iid: 1, source_branch: 'fix', diff_refs: { head_sha: emulator.git(project).refs().branches.fix } });

@@ -101,7 +101,7 @@ describe('award emoji on a note', () => {
 describe('subscriptions to a merge request', () => {
   it('the author and assignees are subscribed; subscribe and unsubscribe answer 201 or 304', async () => {
     const participants = await call('GET', `${MR}/participants`, 'reporter-token');
-    expect(participants.body.map((u: { username: string }) => u.username)).toEqual(['dev', 'rep']);
+    expect(participants.body.map((u: { username: string }) => u.username)).toEqual(['rep', 'dev']);
     expect(participants.res.headers.get('x-total')).toBe('2');
     expect((await call('GET', `${MR}/participants`, 'guest-token')).status).toBe(403);
     expect(await call('GET', `${APP}/merge_requests/9/participants`, 'reporter-token')).toMatchObject({ status: 404, body: { message: '404 Not found' } });

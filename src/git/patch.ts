@@ -1,7 +1,7 @@
 // The hunks of a file's diff as `git diff` prints them by default (three lines of context, hunks
 // whose context meets are joined, the default function-name heuristic after `@@`), without the
 // file's header lines: what Gitaly hands GitLab as a diff's `diff` text. Files are compared by
-// path, except that a file moved with its content unchanged is an exact rename.
+// path, except that a deleted file and an added one of the same or similar content are a rename.
 import { isBinary, matchLines, splitLines } from './diff.js';
 import type { RepositoryObjects, TreeEntry } from './objects.js';
 import { diffTrees } from './tree.js';
@@ -155,8 +155,9 @@ const mode = (e: TreeEntry | null) => (e ? String(Number.parseInt(e.mode, 8).toS
 
 /**
  * Every file that differs between two trees (null: the empty tree), with its hunks, in path order.
- * A file deleted and another added with the same content are one exact rename, as `git diff
- * --find-renames` pairs them; renames of changed content are left as a deletion and an addition.
+ * A file deleted and another added are one rename, as `git diff --find-renames` (Gitaly's diff)
+ * pairs them: first those of the same content, then those at least 50% similar, with the diff of
+ * the edit.
  */
 export async function treeDiffs(repo: RepositoryObjects, before: string | null, after: string | null): Promise<FileDiff[]> {
   const deltas = await diffTrees(repo, before, after);
@@ -175,13 +176,18 @@ export async function treeDiffs(repo: RepositoryObjects, before: string | null, 
     used.add(src.path);
     renamedFrom.set(d.path, src.path);
   }
+  await inexactRenames(repo, deltas, used, renamedFrom);
   const out: FileDiff[] = [];
   for (const d of deltas.sort(byPath)) {
     if (used.has(d.path) && !d.after) continue;
     const from = renamedFrom.get(d.path);
     if (from !== undefined) {
       const source = deltas.find((x) => x.path === from)!;
-      out.push({ oldPath: from, newPath: d.path, aMode: mode(source.before), bMode: mode(d.after), newFile: false, deletedFile: false, renamedFile: true, diff: '' });
+      const exact = source.before!.oid === d.after!.oid;
+      const a = exact ? null : await repo.readBlob(source.before!.oid);
+      const b = exact ? null : await repo.readBlob(d.after!.oid);
+      const diff = !a || !b ? '' : isBinary(a) || isBinary(b) ? `Binary files a/${from} and b/${d.path} differ\n` : unifiedHunks(a, b);
+      out.push({ oldPath: from, newPath: d.path, aMode: mode(source.before), bMode: mode(d.after), newFile: false, deletedFile: false, renamedFile: true, diff });
       continue;
     }
     const a = d.before?.type === 'blob' ? await repo.readBlob(d.before.oid) : new Uint8Array();
@@ -199,4 +205,82 @@ export async function treeDiffs(repo: RepositoryObjects, before: string | null, 
     });
   }
   return out;
+}
+
+/** diffcore-rename's MAX_SCORE and the default minimum score, 50% (`-M` without a number). */
+const MAX_SCORE = 60000;
+const MIN_SCORE = MAX_SCORE / 2;
+
+/**
+ * diffcore-count-changes' span hashes: the content cut after each newline or every 64 bytes (a
+ * text file's CR before LF dropped), each distinct span with the bytes it accounts for.
+ */
+function spans(data: Uint8Array): Map<string, number> {
+  const text = !isBinary(data);
+  const out = new Map<string, number>();
+  let chunk: number[] = [];
+  const flush = () => {
+    if (chunk.length === 0) return;
+    const key = String.fromCharCode(...chunk);
+    out.set(key, (out.get(key) ?? 0) + chunk.length);
+    chunk = [];
+  };
+  for (let i = 0; i < data.length; i++) {
+    const c = data[i]!;
+    if (text && c === 13 && data[i + 1] === 10) continue;
+    chunk.push(c);
+    if (c === 10 || chunk.length === 64) flush();
+  }
+  flush();
+  return out;
+}
+
+/** diffcore-rename's estimate_similarity: the bytes of the source kept in the destination, over the larger size. */
+function similarity(src: Uint8Array, dst: Uint8Array, srcSpans: Map<string, number>, dstSpans: Map<string, number>): number {
+  const max = Math.max(src.length, dst.length);
+  const min = Math.min(src.length, dst.length);
+  if (max === 0 || min * (MAX_SCORE - MIN_SCORE) < (max - min) * MAX_SCORE) return 0;
+  let copied = 0;
+  for (const [key, n] of srcSpans) {
+    const m = dstSpans.get(key);
+    if (m !== undefined) copied += Math.min(n, m);
+  }
+  return Math.floor((copied * MAX_SCORE) / max);
+}
+
+/**
+ * The renames of changed content (diffcore-rename after its exact pass): each added file against
+ * each deleted one left, the pairs at least MIN_SCORE similar taken best first (a same base name
+ * first among equals), each source once. Empty files are never paired.
+ */
+async function inexactRenames(
+  repo: RepositoryObjects, deltas: Awaited<ReturnType<typeof diffTrees>>, used: Set<string>, renamedFrom: Map<string, string>,
+): Promise<void> {
+  const sources = deltas.filter((d) => d.before?.type === 'blob' && !d.after && !used.has(d.path));
+  const targets = deltas.filter((d) => d.after?.type === 'blob' && !d.before && !renamedFrom.has(d.path));
+  if (sources.length === 0 || targets.length === 0 || sources.length * targets.length > 1000 * 1000) return;
+  const read = async (oid: string) => repo.readBlob(oid);
+  const src = await Promise.all(sources.map(async (d) => {
+    const data = await read(d.before!.oid);
+    return { path: d.path, data, spans: data.length === 0 ? null : spans(data) };
+  }));
+  const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+  const scores: { score: number; sameName: boolean; src: string; dst: string; order: number }[] = [];
+  let order = 0;
+  for (const d of targets) {
+    const data = await read(d.after!.oid);
+    if (data.length === 0) continue;
+    const dstSpans = spans(data);
+    for (const s of src) {
+      if (!s.spans) continue;
+      const score = similarity(s.data, data, s.spans, dstSpans);
+      if (score >= MIN_SCORE) scores.push({ score, sameName: base(s.path) === base(d.path), src: s.path, dst: d.path, order: order++ });
+    }
+  }
+  scores.sort((a, b) => b.score - a.score || Number(b.sameName) - Number(a.sameName) || a.order - b.order);
+  for (const m of scores) {
+    if (used.has(m.src) || renamedFrom.has(m.dst)) continue;
+    used.add(m.src);
+    renamedFrom.set(m.dst, m.src);
+  }
 }

@@ -1,8 +1,8 @@
 // Epics and iterations of groups, at the higher tiers: group data that issues point at, with
 // their label events and the quick actions of an epic's notes.
 import { defineFamily, type Family } from '../define.js';
-import { registerIssuable } from '../issuables/index.js';
-import { epicKind } from './kind.js';
+import { registerIssuable, registerTodoKind } from '../issuables/index.js';
+import { epicKind, epicTodos } from './kind.js';
 import { epicEventRoutes, epicRoutes } from './routes.js';
 import { epicUpdateRoutes } from './update.js';
 import { epicsGroupSchema } from './schema.js';
@@ -25,6 +25,7 @@ export const epics: Family<EpicsSlice> = defineFamily({
   forget: { group: forgetGroupEpics },
 });
 registerIssuable(epicKind);
+registerTodoKind('Epic', epicTodos);
 
 export type { EpicsSlice } from './store.js';
 export type { Epic, Iteration } from './records.js';

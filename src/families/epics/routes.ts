@@ -7,12 +7,12 @@ import { ancestry, canReadGroup, canUseFeature, hasGroupRole, isWithin } from '.
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import { tget, tvalues } from '../../store/table.js';
 import { group, project, route, type Context } from '../define.js';
-import { castDateLike, eventableId, eventRoutes, recordLabelChange, type Eventable, type IterationRender } from '../issuables/index.js';
+import { castDateLike, eventableId, eventRoutes, markTodo, mentionTodos, recordLabelChange, renderTodo, type Eventable, type IterationRender } from '../issuables/index.js';
 import { labelById, normalizeColor } from '../labels/index.js';
 import type { State } from '../world.js';
 import { epicEntity, iterationEntity } from './entity.js';
 import type { Epic, Iteration } from './records.js';
-import { createEpic, DEFAULT_EPIC_COLOR, epicByIid, epicById, epicVisible, iterationById, iterationState } from './rules.js';
+import { createEpic, DEFAULT_EPIC_COLOR, epicByIid, epicById, epicVisible, iterationById, iterationState, readableEpic } from './rules.js';
 
 /** The groups a list covers: the group, with descendants and ancestors when asked, that the caller can read. */
 function groupsOf(state: State, user: User | null, g: Namespace, now: number, opts: { ancestors: boolean; descendants: boolean }): Namespace[] {
@@ -54,6 +54,17 @@ function listIterations(ctx: Context<unknown>, groups: Namespace[], p: { state: 
 }
 
 export const epicRoutes = [
+  // ee/lib/ee/api/todos.rb: TodoService#mark_todo on the group's epic; 304 when one is pending.
+  route({
+    method: 'POST', path: '/groups/:id/epics/:epic_iid/todo', tier: 'premium', auth: 'user', scope: group(), params: { epic_iid: int().required() },
+    handler: async (ctx): Promise<Reply> => {
+      const e = epicByIid(ctx.state, ctx.group.id, ctx.params.epic_iid);
+      if (!e || !epicVisible(ctx.state, ctx.user, e, ctx.now())) throw recordNotFound();
+      const change = markTodo(ctx.state, { type: 'Epic', id: e.id, iid: e.iid, projectId: null, groupId: e.groupId }, ctx.user!, ctx.now());
+      if (!change) return { status: 304 };
+      return created(await renderTodo(ctx, ctx.update(change)));
+    },
+  }),
   route({
     method: 'GET', path: '/groups/:id/epics', tier: 'premium', cacheable: true, scope: group(), paginated: true, params: EPIC_LIST,
     constraints: [{ kind: 'mutually_exclusive', names: ['author_id', 'author_username'] }],
@@ -125,6 +136,8 @@ export const epicRoutes = [
         }, now);
         // A new epic's labels are label events, as on issues.
         recordLabelChange(draft, { type: 'Epic', id: made.id }, user.id, [], made.labelIds, now);
+        // TodoService#new_epic: to-dos for the users the description mentions.
+        mentionTodos(draft, { type: 'Epic', id: made.id, iid: made.iid, projectId: null, groupId: g.id }, user, made.description, now, (u) => readableEpic(draft as State, u, g, made.id, now) !== undefined);
         return made;
       });
       return created(epicEntity(ctx.state, epic, ctx, ctx.user, { contextGroupId: g.id }));

@@ -8,12 +8,12 @@ import { hasGroupRole, isWithin } from '../../policy/access.js';
 import { pset } from '../../store/table.js';
 import { ACCESS, type Namespace, type User } from '../../store/state.js';
 import { group, route } from '../define.js';
-import { castDateLike, recordLabelChange } from '../issuables/index.js';
+import { castDateLike, mentionedUserIds, mentionTodos, recordLabelChange } from '../issuables/index.js';
 import { normalizeColor } from '../labels/index.js';
 import type { State } from '../world.js';
 import { epicEntity } from './entity.js';
 import type { Epic } from './records.js';
-import { epicById, epicByIid, epicLabelIds, epicVisible } from './rules.js';
+import { epicById, epicByIid, epicLabelIds, epicVisible, readableEpic } from './rules.js';
 
 /** `admin_epic`: Planners and above. */
 const canUpdateEpic = (state: State, user: User | null, g: Namespace, now: number) => hasGroupRole(state, user, g, ACCESS.planner, now);
@@ -76,6 +76,11 @@ export const epicUpdateRoutes = [
           updatedAt: now,
         };
         pset(draft.epics, g.id, epic.iid, updated);
+        // TodoService#update_epic: to-dos for the users a changed description newly mentions.
+        if (updated.description !== epic.description) {
+          const target = { type: 'Epic' as const, id: epic.id, iid: epic.iid, projectId: null, groupId: g.id };
+          mentionTodos(draft, target, user, updated.description, now, (u) => readableEpic(draft as State, u, g, epic.id, now) !== undefined, mentionedUserIds(ctx.state, epic.description));
+        }
         recordLabelChange(draft, { type: 'Epic', id: epic.id }, user.id, epic.labelIds, labelIds, now);
         return updated;
       });

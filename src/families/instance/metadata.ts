@@ -15,7 +15,7 @@ export function gitlabVersion(instance: Instance): string {
   return isEnterprise(instance) ? `${release}-ee` : release;
 }
 
-/** The metadata GraphQL query's answer, which /metadata and /version send. */
+/** The metadata GraphQL query's answer: lib/api/metadata.rb runs the one query for /metadata and for the deprecated /version alike, so their bodies are the same. */
 export function metadata(instance: Instance) {
   const ee = isEnterprise(instance);
   return {

@@ -98,8 +98,8 @@ function graphql(ctx: Context<{ query?: unknown; variables?: unknown; operationN
 const GRAPHQL_PARAMS = { query: any(), variables: any(), operationName: any() };
 
 export const instanceRoutes = [
-  route({ method: 'GET', path: '/metadata', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
-  route({ method: 'GET', path: '/version', auth: 'user', cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
+  route({ method: 'GET', path: '/metadata', auth: 'user', scopes: ['read_user', 'ai_features'], cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
+  route({ method: 'GET', path: '/version', auth: 'user', scopes: ['read_user', 'ai_features'], cacheable: true, handler: (ctx) => json(metadata(ctx.state.instance)) }),
   route({ method: 'POST', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
   route({ method: 'GET', path: '/api/graphql', surface: 'web', params: GRAPHQL_PARAMS, handler: (ctx) => graphql(ctx) }),
 ];

@@ -91,7 +91,7 @@ const issuableCommands = [
   }),
   defineCommand({
     name: 'subscribe', types: ALL,
-    condition: (c) => c.persisted && !!c.facts.social && !isSubscribed(c.state, c.facts.social, c.user),
+    condition: (c) => c.persisted && !!c.facts.social && !isSubscribed(c.state, c.facts.social, c.user, c.now),
     run: (c) => {
       c.u.subscription_event = 'subscribe';
       return 'Subscribed to notifications.';
@@ -99,7 +99,7 @@ const issuableCommands = [
   }),
   defineCommand({
     name: 'unsubscribe', types: ALL,
-    condition: (c) => c.persisted && !!c.facts.social && isSubscribed(c.state, c.facts.social, c.user),
+    condition: (c) => c.persisted && !!c.facts.social && isSubscribed(c.state, c.facts.social, c.user, c.now),
     run: (c) => {
       c.u.subscription_event = 'unsubscribe';
       return 'Unsubscribed from notifications.';

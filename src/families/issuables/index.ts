@@ -25,8 +25,12 @@ export { parseIid, registerIssuable, registerSocial, type IssuableKind, type Iss
 export { dropAwards } from './store.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
-export { socialRoutes } from './social-routes.js';
+export { renderTodo, socialRoutes } from './social-routes.js';
+export { markTodo, mentionedUserIds, mentionTodos } from './social.js';
+export { registerTodoKind, type TodoKind } from './kinds.js';
 export { emitIssuableChange } from './emit.js';
+export { mentionedUsernames, splitCode } from './mentions.js';
+export { socialKind } from './kinds.js';
 export { dropEvents, eventsOf, recordEvent, recordLabelChange, recordMilestoneChange, type EventableType, type EventKind, type ResourceEvent } from './events.js';
 export { eventableId, eventRoutes, type Eventable, type IterationRender } from './event-routes.js';
 export { assigneesBody, dueDateBody, estimateBody, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from './system-notes.js';

@@ -7,7 +7,7 @@ import type { Namespace, Project, User } from '../../store/state.js';
 import type { Context } from '../define.js';
 import type { State } from '../world.js';
 import type { CommandKind } from './command-model.js';
-import type { SocialTarget, SocialType } from './records.js';
+import type { SocialTarget, SocialType, Todo } from './records.js';
 
 export type IssuableType = 'Issue' | 'MergeRequest' | 'Epic';
 
@@ -30,6 +30,8 @@ export interface SocialRecord {
   iid: number;
   projectId: number;
   title: string;
+  /** What Mentionable reads besides the title. */
+  description?: string | null;
 }
 
 export interface SocialKind<R extends SocialRecord = SocialRecord> {
@@ -57,6 +59,21 @@ export interface SocialKind<R extends SocialRecord = SocialRecord> {
 
 /** An iid from a path: the number declared, or digits; undefined for anything else. */
 export const parseIid = (iid: string | number) => (typeof iid === 'number' ? iid : /^\d+$/.test(iid) ? Number(iid) : undefined);
+
+/** A kind of to-do target kept outside projects (an epic): whether the user may still read it, and its entity. */
+export interface TodoKind {
+  readable(state: State, user: User | null, todo: Todo, now: number): boolean;
+  render(ctx: Context<unknown>, todo: Todo): { target: object; url: string; body: string } | null;
+}
+
+const TODO_KINDS = new Map<string, TodoKind>();
+
+/** Called once by the family that owns epics, when it loads. */
+export function registerTodoKind(type: 'Epic', kind: TodoKind): void {
+  TODO_KINDS.set(type, kind);
+}
+
+export const todoKind = (type: string): TodoKind | undefined => TODO_KINDS.get(type);
 
 const KINDS = new Map<string, IssuableKind<never>>();
 const SOCIAL = new Map<string, SocialKind<never>>();

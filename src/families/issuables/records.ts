@@ -14,15 +14,29 @@ export interface SocialTarget {
   projectId: number;
 }
 
+/** What a to-do can be on: an issue or a merge request of a project, or an epic of a group. */
+export type TodoType = SocialType | 'Epic';
+export interface TodoTarget {
+  type: TodoType;
+  id: number;
+  iid: number;
+  /** The project of an issue or a merge request; null for an epic. */
+  projectId: number | null;
+  /** The group of an epic. */
+  groupId?: number;
+}
+
 export interface Todo {
   id: number;
   userId: number;
   authorId: number;
-  projectId: number;
-  targetType: SocialType;
+  /** The target's project; null for an epic's, which has its group. */
+  projectId: number | null;
+  groupId?: number;
+  targetType: TodoType;
   targetId: number;
   targetIid: number;
-  actionName: 'marked' | 'assigned' | 'mentioned';
+  actionName: 'marked' | 'assigned' | 'mentioned' | 'directly_addressed';
   state: 'pending' | 'done';
   createdAt: number;
   updatedAt: number;

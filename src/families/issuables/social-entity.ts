@@ -3,6 +3,7 @@
 import { tget } from '../../store/table.js';
 import { iso } from '../../render/time.js';
 import type { User } from '../../store/state.js';
+import { namespaceBasic } from '../namespaces/index.js';
 import { projectIdentity } from '../projects/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
@@ -20,13 +21,16 @@ const user = (state: State, id: number, u: UrlBase) => {
  */
 export function todoEntity(v: UrlBase & { state: State; viewer: User | null; now: number }, todo: Todo, on: { target: object; url: string; body: string } | null) {
   const { state } = v;
-  const project = tget(state.projects, todo.projectId)!;
+  const project = todo.projectId === null ? undefined : tget(state.projects, todo.projectId);
+  const group = todo.groupId === undefined ? undefined : tget(state.namespaces, todo.groupId);
   const target = on?.target ?? null;
   const targetUrl = on?.url ?? null;
   const body = on?.body ?? '';
   return {
     id: todo.id,
-    project: projectIdentity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, project),
+    // Entities::Todo exposes the project of a project's to-do and the group of a group's.
+    ...(project ? { project: projectIdentity({ state, viewer: v.viewer, now: v.now, webBase: v.webBase }, project) } : {}),
+    ...(group ? { group: namespaceBasic(state, group, v) } : {}),
     author: user(state, todo.authorId, v),
     action_name: todo.actionName,
     target_type: todo.targetType,

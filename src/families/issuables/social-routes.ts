@@ -11,7 +11,7 @@ import { tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { userBasic } from '../users/index.js';
 import { awardNotFound } from './errors.js';
-import { socialKind, type SocialKind, type SocialRecord } from './kinds.js';
+import { socialKind, todoKind, type SocialKind, type SocialRecord } from './kinds.js';
 import type { AwardEmoji, SocialTarget, Todo } from './records.js';
 import { awardEmojiEntity, todoEntity } from './social-entity.js';
 import {
@@ -49,7 +49,7 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
     route({
       method: 'GET', path: `${base}/participants`, cacheable: true, scope, paginated: true, params: iid,
       handler: (ctx): Reply => {
-        const users = participantIds(ctx.state, target(ctx).target).map((id) => tget(ctx.state.users, id)!);
+        const users = participantIds(ctx.state, target(ctx).target, ctx.now()).map((id) => tget(ctx.state.users, id)!);
         return json(ctx.paginate(users).map((u) => userBasic(u, ctx)));
       },
     }),
@@ -61,7 +61,7 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
           if (k.mayUpdate && !k.mayUpdate(ctx, found.record)) throw forbidden();
           const user = ctx.user!;
           const on = action === 'subscribe';
-          if (isSubscribed(ctx.state, found.target, user) === on) return { status: 304 };
+          if (isSubscribed(ctx.state, found.target, user, ctx.now()) === on) return { status: 304 };
           ctx.update(setSubscription(found.target, user, on));
           return created(await k.entity(ctx, found.record));
         },
@@ -79,20 +79,24 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
 }
 
 /** Entities::Todo, its target rendered by the family that owns it (a merge request's with its `changes_count`). */
-async function renderTodo(ctx: Context<unknown>, todo: Todo) {
+export async function renderTodo(ctx: Context<unknown>, todo: Todo) {
   const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase };
-  const kind = socialKind(todo.targetType);
-  const record = kind.record(v.state, todoTarget(todo));
+  const target = todoTarget(todo);
+  if (!target) return todoEntity(v, todo, todoKind(todo.targetType)?.render(ctx, todo) ?? null);
+  const kind = socialKind(target.type);
+  const record = kind.record(v.state, target);
   const on = record ? { ...(await kind.todoTarget(ctx, record)), body: record.title } : null;
   return todoEntity(v, todo, on);
 }
 
 /** TodosFinder's readable targets: a to-do whose target is gone, or that the user may no longer read, is not listed. */
 function readableTodo(ctx: Context<unknown>, todo: Todo): boolean {
-  const pr = tget(ctx.state.projects, todo.projectId);
   const now = ctx.now();
+  const target = todoTarget(todo);
+  if (!target) return todoKind(todo.targetType)?.readable(ctx.state, ctx.user, todo, now) ?? false;
+  const pr = tget(ctx.state.projects, target.projectId);
   if (!pr || pr.pendingDelete || !canReadProject(ctx.state, ctx.user, pr, now)) return false;
-  return socialKind(todo.targetType).readableByIid(ctx.state, ctx.user, pr, todo.targetIid, now)?.id === todo.targetId;
+  return socialKind(target.type).readableByIid(ctx.state, ctx.user, pr, todo.targetIid, now)?.id === todo.targetId;
 }
 
 /**

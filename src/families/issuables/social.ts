@@ -7,8 +7,12 @@ import type { User } from '../../store/state.js';
 import { emptyTable, pget, pset, tdel, tget, tset, tvalues } from '../../store/table.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { socialKind, type SocialRecord } from './kinds.js';
-import type { AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
+import { noteKey, noteList } from '../../store/notes.js';
+import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
+import { isEmojiName } from './emoji-names.js';
+import { mentionedUsernames } from './mentions.js';
+import { canReadInternalNotes } from './noteables.js';
+import type { AwardEmoji, SocialTarget, SocialType, Todo, TodoTarget } from './records.js';
 import { awardsOn, ids, socialKey, type Awardable } from './store.js';
 import { emit } from '../stream.js';
 
@@ -17,47 +21,90 @@ export function socialTarget(type: SocialType, record: SocialRecord): SocialTarg
   return { type, id: record.id, iid: record.iid, projectId: record.projectId };
 }
 
-/** The target of a to-do. */
-export function todoTarget(todo: Todo): SocialTarget {
+/** The issue or merge request a to-do is on (null for an epic's). */
+export function todoTarget(todo: Todo): SocialTarget | null {
+  if (todo.targetType === 'Epic' || todo.projectId === null) return null;
   return { type: todo.targetType, id: todo.targetId, iid: todo.targetIid, projectId: todo.projectId };
 }
 
 /**
- * Issuable#participants as far as the emulator keeps them: the author and the assignees, and a
- * merge request's reviewers (system notes make no one a participant).
+ * Issuable#participants (Participable#raw_participants): the text's mentions (Mentionable's
+ * participant), then, in the order GitLab's stack visits them, the reviewers and assignees, each
+ * note's author (a system note only when its author is not yet a participant or it mentions
+ * someone), the author, then everyone mentioned in an internal note who may read internal notes,
+ * then everyone mentioned in the title, the description and the other notes.
  */
-export function participantIds(state: State, t: SocialTarget): number[] {
+export function rawParticipantIds(state: State, t: SocialTarget, now: number): number[] {
   const kind = socialKind(t.type);
   const record = kind.record(state, t);
-  const people = record ? kind.participants(record) : [];
-  return [...new Set(people)].filter((id) => tget(state.users, id) !== undefined);
+  if (!record) return [];
+  const [author, ...others] = kind.participants(record);
+  const people = new Set<number>();
+  const mentioned: string[] = [];
+  const internalMentioned: string[] = [];
+  mentioned.push(...mentionedUsernames(record.title), ...mentionedUsernames(record.description ?? ''));
+  for (const id of others.reverse()) people.add(id);
+  for (const note of noteList(state, noteKey(t.type, t.id))) {
+    const names = mentionedUsernames(note.body);
+    if (note.system && people.has(note.authorId) && names.length === 0) continue;
+    (note.internal ? internalMentioned : mentioned).push(...names);
+    people.add(note.authorId);
+  }
+  if (author !== undefined) people.add(author);
+  const project = tget(state.projects, t.projectId);
+  const byName = (name: string) => tget(state.usernames, name);
+  for (const name of internalMentioned) {
+    const id = byName(name);
+    const user = id === undefined ? undefined : tget(state.users, id);
+    if (user && project && canReadInternalNotes(state, user, { type: t.type, project } as IssuableTarget, now)) people.add(user.id);
+  }
+  for (const name of mentioned) {
+    const id = byName(name);
+    if (id !== undefined) people.add(id);
+  }
+  return [...people].filter((id) => tget(state.users, id) !== undefined);
+}
+
+/** Issuable#visible_participants: the participants who may read the issue or merge request. */
+export function participantIds(state: State, t: SocialTarget, now: number): number[] {
+  const kind = socialKind(t.type);
+  const project = tget(state.projects, t.projectId);
+  if (!project) return [];
+  return rawParticipantIds(state, t, now).filter((id) => {
+    const user = tget(state.users, id)!;
+    return user.state !== 'blocked' && kind.readableByIid(state, user, project, t.iid, now)?.id === t.id;
+  });
 }
 
 /** Subscribable#subscribed?: an explicit subscription or unsubscription, else being a participant. */
-export function isSubscribed(state: State, t: SocialTarget, user: User | null): boolean {
+export function isSubscribed(state: State, t: SocialTarget, user: User | null, now: number): boolean {
   if (!user) return false;
   const explicit = tget(state.subscriptions, `${socialKey(t)}:${user.id}`);
   if (explicit !== undefined) return explicit;
-  return participantIds(state, t).includes(user.id);
+  // The author, assignees and reviewers first: no note to read for them.
+  const record = socialKind(t.type).record(state, t);
+  if (record && socialKind(t.type).participants(record).includes(user.id)) return true;
+  return rawParticipantIds(state, t, now).includes(user.id);
 }
 
 export function setSubscription(t: SocialTarget, user: User, on: boolean): Change {
   return (draft) => void tset(draft.subscriptions, `${socialKey(t)}:${user.id}`, on);
 }
 
-const pendingKey = (userId: number, t: Awardable) => `${userId}:${socialKey(t)}`;
+const pendingKey = (userId: number, t: { type: string; id: number }) => `${userId}:${t.type}:${t.id}`;
 
 /** TodoService#todo_exist?: the user has a pending to-do on the target. */
-export function pendingTodoId(state: State, t: SocialTarget, user: User): number | undefined {
+export function pendingTodoId(state: State, t: TodoTarget, user: User): number | undefined {
   return tget(state.pendingTodos, pendingKey(user.id, t));
 }
 
 /** TodoService#mark_todo: a pending to-do, unless one is pending already (then null: 304). */
-export function markTodo(state: State, t: SocialTarget, user: User, now: number): Change<Todo> | null {
+export function markTodo(state: State, t: TodoTarget, user: User, now: number): Change<Todo> | null {
   if (pendingTodoId(state, t, user) !== undefined) return null;
   return (draft) => {
     const todo: Todo = {
-      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: t.projectId, targetType: t.type, targetId: t.id, targetIid: t.iid,
+      id: ids.next(draft as State, 'todo'), userId: user.id, authorId: user.id, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
+      targetType: t.type, targetId: t.id, targetIid: t.iid,
       actionName: 'marked', state: 'pending', createdAt: now, updatedAt: now,
     };
     pset(draft.todos, user.id, todo.id, todo);
@@ -110,7 +157,7 @@ export function reacted(state: State, t: Awardable, userId: number, name: string
 
 /** AwardEmojis::AddService; a second award of the same name by the same user is refused (the message). */
 export function awardEmoji(state: State, t: Awardable, user: User, name: string, now: number): Change<AwardEmoji> | string {
-  if (!/^[a-z0-9_+-]+$/.test(name)) return 'Name is not a valid emoji name';
+  if (!isEmojiName(name)) return 'Name is not a valid emoji name';
   const key = `${socialKey(t)}:${user.id}:${name}`;
   if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
   return (draft) => {
@@ -166,4 +213,41 @@ export function applySocialUpdates(
       if (typeof change !== 'string') change(draft);
     }
   }
+}
+
+/**
+ * TodoService#create_mention_todos: a `directly_addressed` to-do for each user the text opens
+ * with (`@dev @mai please…`), a `mentioned` one for each other user it mentions, the author
+ * included; only for users who may read the target (`mayRead`) and not in `skip` (those an
+ * edit's earlier text mentioned already).
+ */
+export function mentionTodos(
+  draft: Draft<State>, t: TodoTarget, author: User, text: string, now: number, mayRead: (user: User) => boolean, skip: ReadonlySet<number> = new Set(),
+): void {
+  const state = draft as State;
+  const leading = /^\s*((?:@[A-Za-z0-9_.-]+[\s,]*)+)/.exec(text);
+  const addressed = new Set(leading ? mentionedUsernames(leading[1]!) : []);
+  const done = new Set<number>();
+  for (const name of mentionedUsernames(text)) {
+    const id = tget(state.usernames, name);
+    const user = id === undefined ? undefined : tget(state.users, id);
+    if (!user || done.has(user.id) || skip.has(user.id) || user.state === 'blocked' || !mayRead(user)) continue;
+    done.add(user.id);
+    const todo: Todo = {
+      id: ids.next(state, 'todo'), userId: user.id, authorId: author.id, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
+      targetType: t.type, targetId: t.id, targetIid: t.iid, actionName: addressed.has(name) ? 'directly_addressed' : 'mentioned', state: 'pending', createdAt: now, updatedAt: now,
+    };
+    pset(draft.todos, user.id, todo.id, todo);
+    tset(draft.pendingTodos, pendingKey(user.id, t), todo.id);
+  }
+}
+
+/** The ids of the users a text mentions (an edit's earlier text: TodoService#update_issuable's skip list). */
+export function mentionedUserIds(state: State, text: string): Set<number> {
+  const out = new Set<number>();
+  for (const name of mentionedUsernames(text)) {
+    const id = tget(state.usernames, name);
+    if (id !== undefined) out.add(id);
+  }
+  return out;
 }

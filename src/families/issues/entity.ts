@@ -112,7 +112,7 @@ export function issueEntity(v: IssueView, issue: Issue) {
     },
     references: issueReferences(state, issue, project, v.context),
     severity: issue.severity.toUpperCase(),
-    ...(v.subscribed ? { subscribed: isSubscribed(state, socialTarget('Issue', issue), v.viewer) } : {}),
+    ...(v.subscribed ? { subscribed: isSubscribed(state, socialTarget('Issue', issue), v.viewer, v.now) } : {}),
     moved_to_id: issue.movedToId,
     imported: false,
     imported_from: 'none',

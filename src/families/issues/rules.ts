@@ -11,7 +11,8 @@ import type { State } from '../world.js';
 import { canReadIssues } from './finder.js';
 import { availableLabel, findOrCreateLabels } from '../labels/index.js';
 import type { Issue, IssueType, Severity } from './records.js';
-import { addNote as storeNote, copyNotes, dropNotes, noteKey, type Note } from '../../store/notes.js';
+import { addNote as storeNote, copyNotes, dropNotes, noteKey, noteList, putNote, type Note } from '../../store/notes.js';
+import { rewriteReferences } from './rewrite.js';
 import { dropIssue, ids, issueById, issueByIid, putIssue } from './store.js';
 import { duplicatedIssue, issueInvalid, subtractTooMuch } from './errors.js';
 import { recordIssueChanges } from './system-notes.js';
@@ -291,6 +292,8 @@ export function moveIssue(state: State, from: Project, to: Project, issue: Issue
       authorId: mode === 'clone' ? user.id : issue.authorId,
       createdAt: mode === 'clone' ? now : issue.createdAt,
       updatedAt: now,
+      // Issues::MoveService#rewrite_description (a clone's too, Issues::CloneService).
+      description: rewriteReferences(state, issue.description, from, to, user, now),
       labelIds: keepLabels,
       milestoneId: sameMilestone?.id ?? null,
       movedToId: null,
@@ -300,7 +303,14 @@ export function moveIssue(state: State, from: Project, to: Project, issue: Issue
     };
     putIssue(draft, copy);
     // A move takes the notes along; a clone only `with_notes` (Issues::CloneService).
-    if (mode === 'move' || withNotes) copyNotes(draft as State, noteKey('Issue', issue.id), { key: noteKey('Issue', copy.id), noteableId: copy.id, projectId: to.id });
+    if (mode === 'move' || withNotes) {
+      copyNotes(draft as State, noteKey('Issue', issue.id), { key: noteKey('Issue', copy.id), noteableId: copy.id, projectId: to.id });
+      // Notes::CopyService rewrites each copied note's references as the description's.
+      for (const note of noteList(draft as State, noteKey('Issue', copy.id))) {
+        const body = rewriteReferences(state, note.body, from, to, user, now);
+        if (body !== note.body) putNote(draft as State, noteKey('Issue', copy.id), { ...note, body });
+      }
+    }
     const ref = (p: Project) => tget(draft.namespaces, p.namespaceId)!.fullPath + '/' + p.path;
     if (mode === 'move') {
       const old = { ...issue, state: 'closed' as const, closedAt: issue.closedAt ?? now, closedById: issue.closedById ?? user.id, movedToId: copy.id, updatedAt: now };

@@ -120,7 +120,7 @@ export function mergeRequestEntity(v: MergeRequestView, mr: MergeRequest, change
   const head = builds && canReadBuilds(v.state, v.viewer, project, v.now) ? diffHeadPipeline(v.state, mr) : undefined;
   return {
     ...mergeRequestBasic(v, mr),
-    subscribed: !asTodoTarget && isSubscribed(v.state, socialTarget('MergeRequest', mr), v.viewer),
+    subscribed: !asTodoTarget && isSubscribed(v.state, socialTarget('MergeRequest', mr), v.viewer, v.now),
     changes_count: changesCount === null ? null : String(changesCount),
     ...(builds
       ? {

@@ -58,6 +58,7 @@ export type { MergeRequest } from './records.js';
 export type { MergeRequestTarget } from './kind.js';
 export type { FixtureMergeRequest, FixtureMergeRequestsPart } from './seed.js';
 export { readableMergeRequest } from './rules.js';
+export { openMergeRequestsOn } from './store.js';
 export { canReadMergeRequests } from './rules.js';
 export { mergeRequestBasic, type MergeRequestView } from './entity.js';
 

@@ -8,6 +8,7 @@ import { commitNoteRoutes } from './commit-routes.js';
 import { noteRoutes } from './routes.js';
 import { discussionRoutes } from './discussion-routes.js';
 import { groupNotesSchema, projectNotesSchema } from './schema.js';
+import { traceDiffNotes } from './trace.js';
 import { seedNotes, type FixtureGroupNotesPart, type FixtureProjectNotesPart } from './seed.js';
 
 declare module '../world.js' {
@@ -22,6 +23,7 @@ export const notes: Family = defineFamily({
   seed: { after: ['users', 'groups', 'projects', 'issues', 'merge-requests', 'epics'], run: seedNotes },
   routes: [...noteRoutes, ...discussionRoutes, ...commitNoteRoutes],
   forget: { project: (draft, id) => dropProjectNotes(draft as State, id) },
+  on: { push: traceDiffNotes },
 });
 
 export type { FixtureGroupNotesPart, FixtureNote, FixtureNotesPart, FixtureProjectNotesPart } from './seed.js';
