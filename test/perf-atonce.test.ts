@@ -34,21 +34,24 @@ const withoutDate = (h: Wire['headers']) => {
 };
 
 let gitlab: Emulator;
-let server: Server;
+let server: Server | undefined;
 const lines: string[] = [];
 async function start(): Promise<void> {
   lines.length = 0;
   gitlab = await createEmulator({ log: (line) => lines.push(line) });
   server = await gitlab.listen({ port: 0 });
 }
-afterEach(() => server.close());
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 describe('a cached answer answered at once through the server', () => {
   it('journals and logs every request as the whole way does, a filtered credential in the query included', async () => {
     await start();
     const path = `/api/v4/projects/1?private_token=${TOKEN}&statistics=false`;
     const answers: Wire[] = [];
-    for (let i = 0; i < 5; i++) answers.push(await get(server.url + path));
+    for (let i = 0; i < 5; i++) answers.push(await get(server!.url + path));
     for (const a of answers) {
       expect(a.status).toBe(200);
       expect(withoutDate(a.headers)).toEqual(withoutDate(answers[0]!.headers));
@@ -75,7 +78,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('answers HEAD at once with its headers and no body', async () => {
     await start();
-    const url = `${server.url}/api/v4/projects/1`;
+    const url = `${server!.url}/api/v4/projects/1`;
     const heads: Wire[] = [];
     for (let i = 0; i < 4; i++) heads.push(await get(url, AUTH, 'HEAD'));
     const full = await get(url, AUTH);
@@ -88,7 +91,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('a conditional request is still answered 304 once plain ones are answered at once', async () => {
     await start();
-    const url = `${server.url}/api/v4/projects/1`;
+    const url = `${server!.url}/api/v4/projects/1`;
     for (let i = 0; i < 3; i++) await get(url, AUTH);
     const etag = (await get(url, AUTH)).headers.etag as string;
     expect((await get(url, { ...AUTH, 'If-None-Match': etag })).status).toBe(304);
@@ -97,7 +100,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('keeps each caller to their own answer: the same target with another credential, or none', async () => {
     await start();
-    const url = `${server.url}/api/v4/user`;
+    const url = `${server!.url}/api/v4/user`;
     for (let i = 0; i < 3; i++) {
       expect(JSON.parse((await get(url, AUTH)).body.toString()).username).toBe('root');
       expect(JSON.parse((await get(url, { 'PRIVATE-TOKEN': 'glpat-emulator-alice-token' })).body.toString()).username).toBe('alice');
@@ -112,7 +115,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('a fault rule added once the answer is cached still applies, and is used up as it says', async () => {
     await start();
-    const url = `${server.url}/api/v4/projects/1`;
+    const url = `${server!.url}/api/v4/projects/1`;
     for (let i = 0; i < 3; i++) expect((await get(url, AUTH)).status).toBe(200);
     gitlab.faults.add({ method: 'GET', path: '/projects/1', status: 503, body: { message: '503 Service Unavailable' }, times: 1 });
     expect((await get(url, AUTH)).status).toBe(503);
@@ -122,7 +125,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('a rate limit on the route, set once the answer is cached, refuses with 429', async () => {
     await start();
-    const url = `${server.url}/api/v4/projects/1`;
+    const url = `${server!.url}/api/v4/projects/1`;
     for (let i = 0; i < 3; i++) expect((await get(url, AUTH)).status).toBe(200);
     gitlab.configure({ settings: { rate_limits: { 'GET /projects/:id': { limit: 2, period_seconds: 60 } } } });
     expect((await get(url, AUTH)).status).toBe(200);
@@ -132,7 +135,7 @@ describe('a cached answer answered at once through the server', () => {
 
   it('answers from the new world once a write changed it', async () => {
     await start();
-    const url = `${server.url}/api/v4/projects/1`;
+    const url = `${server!.url}/api/v4/projects/1`;
     for (let i = 0; i < 3; i++) await get(url, AUTH);
     const res = await fetch(url, { method: 'PUT', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: JSON.stringify({ description: 'changed at once' }) });
     expect(res.status).toBe(200);
@@ -142,10 +145,10 @@ describe('a cached answer answered at once through the server', () => {
   it('the control API, reached by a path that is cached, still refuses a foreign Host', async () => {
     await start();
     const target = '/api/v4/../../-/emulator/journal';
-    const own = [];
-    for (let i = 0; i < 3; i++) own.push(await get(server.url, {}, 'GET', target));
+    const own: Wire[] = [];
+    for (let i = 0; i < 3; i++) own.push(await get(server!.url, {}, 'GET', target));
     for (let i = 0; i < 3; i++) {
-      const foreign = await get(server.url, { Host: 'evil.example' }, 'GET', target);
+      const foreign = await get(server!.url, { Host: 'evil.example' }, 'GET', target);
       expect(foreign.status).toBe(403);
     }
     expect(own.every((o) => o.status === own[0]!.status)).toBe(true);
@@ -153,7 +156,22 @@ describe('a cached answer answered at once through the server', () => {
 
   it('a request whose Host no URL holds is answered 400, however often the same target was answered', async () => {
     await start();
-    for (let i = 0; i < 3; i++) expect((await get(`${server.url}/api/v4/projects/1`, AUTH)).status).toBe(200);
-    expect((await get(server.url, { ...AUTH, Host: 'bad host' }, 'GET', '/api/v4/projects/1')).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await get(`${server!.url}/api/v4/projects/1`, AUTH)).status).toBe(200);
+    expect((await get(server!.url, { ...AUTH, Host: 'bad host' }, 'GET', '/api/v4/projects/1')).status).toBe(400);
+  });
+});
+
+describe('the journal filters credentials out of a query string, however they are spelled', () => {
+  it.each([
+    ['?a=1&b=two', '?a=1&b=two'],
+    ['?ToKeN=x&a=1', '?ToKeN=[FILTERED]&a=1'],
+    ['?%74oken=x', '?%74oken=[FILTERED]'],
+    ['?private%5Ftoken=x&per_page=2', '?private%5Ftoken=[FILTERED]&per_page=2'],
+    ['?a=%20&tokens=1', '?a=%20&tokens=1'],
+    ['?job_token=', '?job_token=[FILTERED]'],
+  ])('%s', async (query, kept) => {
+    const g = await createEmulator();
+    await g.handle(new Request(`https://gitlab.example.com/api/v4/projects/1${query}`, { headers: AUTH }));
+    expect(g.journal.entries().at(-1)!.query).toBe(kept);
   });
 });

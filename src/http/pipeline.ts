@@ -574,10 +574,13 @@ function describe(e: unknown): string {
 
 /** Credentials GitLab filters out of its logs (config/application.rb filter_parameters). */
 const SECRET_PARAMS = new Set(['private_token', 'job_token', 'access_token', 'token']);
+const MAY_NAME_SECRET = /token|%/i;
 
 /** The query string as the journal keeps it: a credential's value is `[FILTERED]`, as in GitLab's logs. */
 function filteredQuery(url: URL): string {
-  if (!url.search) return url.search;
+  const search = url.search;
+  // No name can be a credential's without the letters (or a percent-encoding of them).
+  if (!search || !MAY_NAME_SECRET.test(search)) return search;
   const parts = url.search.slice(1).split('&').map((part) => {
     const eq = part.indexOf('=');
     let name = eq < 0 ? part : part.slice(0, eq);
