@@ -425,7 +425,7 @@ export class Pipeline {
   #route(x: Exchange, outcome: Outcome): Match {
     const match = routerOf(x.surface).match(x.method, x.path === '' ? '/' : x.path);
     // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
-    if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
+    if (match === 'bad-encoding' || (match && holdsNul(match.params))) throw malformedRequest();
     if (match === undefined) outcome.noRoute = true;
     if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
     return match;
@@ -486,7 +486,8 @@ export class Pipeline {
       outcome.headers = { ...ctx.responseHeaders };
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
         reply = settle(reply);
-        this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
+        // The copy is the cache's from now on: a route's answer gains no header after this.
+        this.#answers.set(state, cacheKey, { caller, reply, headers: outcome.headers });
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.
       if (reply.status >= 400) return reply;
@@ -514,6 +515,11 @@ export class Pipeline {
     const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
     if (!used.ok) throw rateLimited(used.retryAfter);
   }
+}
+
+function holdsNul(params: Record<string, string>): boolean {
+  for (const k in params) if (params[k]!.includes('\0')) return true;
+  return false;
 }
 
 const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
