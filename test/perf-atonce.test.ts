@@ -154,6 +154,30 @@ describe('a cached answer answered at once through the server', () => {
     expect(own.every((o) => o.status === own[0]!.status)).toBe(true);
   });
 
+  it('past the cache bound, every target is still answered its own answer', async () => {
+    await start();
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 300; i++) {
+        const a = await get(`${server!.url}/api/v4/${i % 2 ? 'user' : 'projects/1'}?n=${i}`, AUTH);
+        expect(a.status).toBe(200);
+        const json = JSON.parse(a.body.toString());
+        if (i % 2) expect(json.username).toBe('root');
+        else expect([json.id, json.path_with_namespace]).toEqual([1, 'acme/website']);
+      }
+    }
+    const last = gitlab.journal.entries().at(-1)!;
+    expect(last).toMatchObject({ path: '/api/v4/user', query: '?n=299', status: 200, user: 'root' });
+  });
+
+  it('a new day on the clock takes the whole way again, and the answer stays right', async () => {
+    await start();
+    const url = `${server!.url}/api/v4/projects/1`;
+    for (let i = 0; i < 3; i++) expect((await get(url, AUTH)).status).toBe(200);
+    gitlab.clock.advance('1d');
+    for (let i = 0; i < 3; i++) expect(JSON.parse((await get(url, AUTH)).body.toString()).id).toBe(1);
+    expect(gitlab.journal.entries().at(-1)).toMatchObject({ path: '/api/v4/projects/1', status: 200, route: 'GET /projects/:id' });
+  });
+
   it('a request whose Host no URL holds is answered 400, however often the same target was answered', async () => {
     await start();
     for (let i = 0; i < 3; i++) expect((await get(`${server!.url}/api/v4/projects/1`, AUTH)).status).toBe(200);

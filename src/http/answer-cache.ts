@@ -68,7 +68,7 @@ export class AnswerCache {
 
   /** Remembers what a door's key reached: only for an answer the cache holds in this world. */
   remember(state: CoreState, doorKey: string, entry: DoorEntry): void {
-    if (state !== this.#state || this.#door.size >= LIMIT * 4) return;
+    if (state !== this.#state || this.#door.size >= LIMIT) return;
     this.#door.set(doorKey, entry);
   }
 }
