@@ -334,7 +334,8 @@ export class Emulator {
    */
   listen(options: ListenOptions = {}): Promise<Server> {
     const urls = [this.#options.baseUrl, this.#options.externalUrl].filter((u): u is string => u !== undefined);
-    return startServer((request) => this.#pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls });
+    const pipeline = this.#pipeline;
+    return startServer((request) => pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls }, (method, key, guarded) => pipeline.answerAtOnce(method, key, guarded));
   }
 }
 

@@ -5,7 +5,8 @@ import { today } from '../policy/access.js';
 import type { CoreState } from '../store/state.js';
 import type { Caller } from './auth.js';
 import type { Incoming, Rendered } from './incoming.js';
-import type { Reply } from './route.js';
+import type { Reply, RouteDef } from './route.js';
+import type { Surface } from './surface.js';
 
 export interface Answer {
   caller: Caller;
@@ -24,9 +25,28 @@ export function answerKey(request: Incoming, url: URL, now: number): string {
   return key;
 }
 
+/**
+ * A cached answer as a door found it by the request as sent (its method, Host, target and
+ * credentials, not parsed), with what the pipeline worked out of its URL on the way: enough to
+ * answer, journal and log it again without parsing or routing.
+ */
+export interface DoorEntry {
+  answer: Answer;
+  surface: Surface;
+  route: RouteDef;
+  routeName: string;
+  pathname: string;
+  search: string;
+  /** The query string as the journal keeps it. */
+  query: string;
+  /** The day the answer is for (the answer cache's key has it). */
+  day: string;
+}
+
 export class AnswerCache {
   #state: CoreState | undefined;
   #map = new Map<string, Answer>();
+  #door = new Map<string, DoorEntry>();
 
   get(state: CoreState, key: string): Answer | undefined {
     return state === this.#state ? this.#map.get(key) : undefined;
@@ -36,7 +56,19 @@ export class AnswerCache {
     if (state !== this.#state || this.#map.size >= LIMIT) {
       this.#state = state;
       this.#map = new Map();
+      this.#door = new Map();
     }
     this.#map.set(key, answer);
+  }
+
+  /** The entry a door's key reached in this world, if any. */
+  door(state: CoreState, doorKey: string): DoorEntry | undefined {
+    return state === this.#state ? this.#door.get(doorKey) : undefined;
+  }
+
+  /** Remembers what a door's key reached: only for an answer the cache holds in this world. */
+  remember(state: CoreState, doorKey: string, entry: DoorEntry): void {
+    if (state !== this.#state || this.#door.size >= LIMIT) return;
+    this.#door.set(doorKey, entry);
   }
 }

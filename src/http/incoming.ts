@@ -26,6 +26,11 @@ export interface Incoming {
   readonly headers: HeaderReader;
   /** Null when the request carries no body. */
   readonly body: BodySource | null;
+  /**
+   * The door's own key for the request as sent (method, Host, target, credentials), when it can
+   * answer a cached one at once by it (`Pipeline.answerAtOnce`): a hit is remembered under it.
+   */
+  readonly doorKey?: string;
 }
 
 /** An answer as it goes on the wire: header values already wire-safe. */

@@ -8,6 +8,7 @@ import type { Fault, Faults } from '../core/faults.js';
 import type { Journal, JournalEntry } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
+import { today } from '../policy/access.js';
 import { AnswerCache, answerKey, type Answer } from './answer-cache.js';
 import { ANONYMOUS, requireAuth, type AuthRequirements, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
@@ -196,38 +197,88 @@ export class Pipeline {
         outcome.defect ??= describe(e);
         response = render(request, method, surface.renderError(serverError()), {});
       }
-      const user = outcome.caller.user?.username ?? outcome.caller.deployToken?.username ?? null;
-      const durationMs = performance.now() - started;
-      if (surface.journaled) {
-        const entry: Omit<JournalEntry<Snapshot>, 'seq'> = {
-          at: isoTime(this.deps.clock.now()),
-          method,
-          path: pathname,
-          query: url.search ? filteredQuery(url) : '',
-          status: response.status,
-          user,
-          durationMs,
-          route: outcome.route,
-          before,
-          after: this.#snapshot(),
-        };
-        if (outcome.defect) entry.error = outcome.defect;
-        if (outcome.noRoute) entry.noRoute = true;
-        if (outcome.refused) entry.refused = outcome.refused;
-        this.deps.journal.add(entry);
-      }
-      if (this.deps.observe) {
-        const event: RequestEvent = { method, path: pathname + url.search, status: response.status, user, durationMs, surface: surface.name };
-        if (outcome.caller.sudoFrom) event.sudoFrom = outcome.caller.sudoFrom.username;
-        if (outcome.noRoute) event.noRoute = true;
-        if (outcome.refused) event.refused = outcome.refused;
-        else if (response.status === 401 && unknownCredential(this.deps.store.state, request, url)) event.unknownToken = true;
-        this.deps.observe(event);
-      }
+      this.#record(surface, method, pathname, url.search, url, outcome.route, outcome.caller, response.status, before, started, outcome.defect, outcome.noRoute, request, outcome.refused);
       if (outcome.noRoute) this.#unknownRoute(method, url);
       return response;
     } finally {
       release();
+    }
+  }
+
+  /**
+   * A request the answer cache holds, answered at once by the key its door made of it as sent
+   * (its method, Host, target and credentials): no URL parse, no routing, no await, and
+   * journaled and logged as `answer()` would. Undefined (the door then sends it through
+   * `answer()`, which remembers the key at its next hit) when anything could make its answer
+   * differ: work outside a request pending, a fault rule set, a rate limit on its route, timed
+   * work that changed the world, a path under `guarded` (the door checks those itself), or an
+   * answer not rendered yet. The door sends a conditional request the whole way.
+   */
+  answerAtOnce(method: string, doorKey: string, guarded?: string): Rendered | undefined {
+    if (this.#detached !== null || (method !== 'GET' && method !== 'HEAD')) return undefined;
+    const started = performance.now();
+    const state = this.deps.store.state;
+    const entry = this.#answers.door(state, doorKey);
+    if (entry === undefined) return undefined;
+    const { surface, route, answer } = entry;
+    const rendered = answer.rendered;
+    if (rendered === undefined || entry.day !== today(this.deps.clock.now())) return undefined;
+    if (guarded !== undefined && entry.pathname.startsWith(guarded)) return undefined;
+    if (surface.faults && this.deps.faults.list().length > 0) return undefined;
+    if (surface.runsTimedWork) {
+      this.deps.runDue();
+      if (this.deps.store.state !== state) return undefined;
+    }
+    const limits = state.instance.settings.rate_limits;
+    if (Object.hasOwn(limits, entry.routeName) || (route.rateLimit !== undefined && Object.hasOwn(limits, route.rateLimit))) return undefined;
+    this.#record(surface, method, entry.pathname, entry.search, entry.query, entry.routeName, answer.caller, rendered.status, this.#snapshot(), started);
+    return rendered;
+  }
+
+  /** A request as it ended, in the journal (for a journaled surface) and told to the observer. */
+  #record(
+    surface: Surface,
+    method: string,
+    pathname: string,
+    search: string,
+    query: string | URL,
+    route: string | null,
+    caller: Caller,
+    status: number,
+    before: Snapshot,
+    started: number,
+    defect?: string,
+    noRoute?: true,
+    request?: Incoming,
+    refused?: Outcome['refused'],
+  ): void {
+    const user = caller.user?.username ?? caller.deployToken?.username ?? null;
+    const durationMs = performance.now() - started;
+    if (surface.journaled) {
+      const entry: Omit<JournalEntry<Snapshot>, 'seq'> = {
+        at: isoTime(this.deps.clock.now()),
+        method,
+        path: pathname,
+        query: typeof query === 'string' ? query : search ? filteredQuery(query) : '',
+        status,
+        user,
+        durationMs,
+        route,
+        before,
+        after: this.#snapshot(),
+      };
+      if (defect) entry.error = defect;
+      if (noRoute) entry.noRoute = true;
+      if (refused) entry.refused = refused;
+      this.deps.journal.add(entry);
+    }
+    if (this.deps.observe) {
+      const event: RequestEvent = { method, path: pathname + search, status, user, durationMs, surface: surface.name };
+      if (caller.sudoFrom) event.sudoFrom = caller.sudoFrom.username;
+      if (noRoute) event.noRoute = true;
+      if (refused) event.refused = refused;
+      else if (status === 401 && request && typeof query !== 'string' && unknownCredential(this.deps.store.state, request, query)) event.unknownToken = true;
+      this.deps.observe(event);
     }
   }
 
@@ -341,6 +392,8 @@ export class Pipeline {
         outcome.caller = hit.caller;
         this.#checkRateLimit(match.route, outcome.route, hit.caller, now);
         outcome.hit = hit; // only once it may be answered: a refused request is answered its error
+        const doorKey = x.request.doorKey;
+        if (doorKey !== undefined) this.#rememberDoorKey(doorKey, x, match.route, outcome.route, hit, now);
         outcome.headers = hit.headers; // shared: nothing writes to a hit's headers
         outcome.reply = hit.reply;
         return outcome;
@@ -355,6 +408,15 @@ export class Pipeline {
       },
       (e: unknown) => this.#failed(x, outcome, e),
     );
+  }
+
+  /** What a door's key reached, for `answerAtOnce` to answer the next such request (once per key and world). */
+  #rememberDoorKey(doorKey: string, x: Exchange, route: RouteDef, routeName: string, answer: Answer, now: number): void {
+    const state = this.deps.store.state;
+    if (this.#answers.door(state, doorKey) !== undefined) return;
+    const { pathname, search } = x.url;
+    const query = search ? filteredQuery(x.url) : '';
+    this.#answers.remember(state, doorKey, { answer, surface: x.surface, route, routeName, pathname, search, query, day: today(now) });
   }
 
   /** A failure as the surface answers it: GitLab's error, or a 500 and the defect kept for the journal. */
@@ -372,7 +434,7 @@ export class Pipeline {
   #route(x: Exchange, outcome: Outcome): Match {
     const match = routerOf(x.surface).match(x.method, x.path === '' ? '/' : x.path);
     // HandleMalformedStrings: a path that is not UTF-8, or holds a NUL.
-    if (match === 'bad-encoding' || (match && Object.values(match.params).some((v) => v.includes('\0')))) throw malformedRequest();
+    if (match === 'bad-encoding' || (match && holdsNul(match.params))) throw malformedRequest();
     if (match === undefined) {
       outcome.noRoute = true;
       // Who asked, for the journal and the log, though no route reads credentials.
@@ -437,7 +499,8 @@ export class Pipeline {
       outcome.headers = { ...ctx.responseHeaders };
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
         reply = settle(reply);
-        this.#answers.set(state, cacheKey, { caller, reply, headers: { ...ctx.responseHeaders } });
+        // The copy is the cache's from now on: a route's answer gains no header after this.
+        this.#answers.set(state, cacheKey, { caller, reply, headers: outcome.headers });
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.
       if (reply.status >= 400) return reply;
@@ -465,6 +528,11 @@ export class Pipeline {
     const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
     if (!used.ok) throw rateLimited(used.retryAfter);
   }
+}
+
+function holdsNul(params: Record<string, string>): boolean {
+  for (const k in params) if (params[k]!.includes('\0')) return true;
+  return false;
 }
 
 const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
@@ -525,10 +593,13 @@ function describe(e: unknown): string {
 
 /** Credentials GitLab filters out of its logs (config/application.rb filter_parameters). */
 const SECRET_PARAMS = new Set(['private_token', 'job_token', 'access_token', 'token']);
+const MAY_NAME_SECRET = /token|%/i;
 
 /** The query string as the journal keeps it: a credential's value is `[FILTERED]`, as in GitLab's logs. */
 function filteredQuery(url: URL): string {
-  if (!url.search) return url.search;
+  const search = url.search;
+  // No name can be a credential's without the letters (or a percent-encoding of them).
+  if (!search || !MAY_NAME_SECRET.test(search)) return search;
   const parts = url.search.slice(1).split('&').map((part) => {
     const eq = part.indexOf('=');
     let name = eq < 0 ? part : part.slice(0, eq);

@@ -45,7 +45,14 @@ export interface Server {
 /** The pipeline as a door that reads and writes requests itself calls it. */
 export type Handler = (request: Incoming) => Promise<Rendered>;
 
-export async function startServer(handle: Handler, options: ListenOptions, localOnly?: LocalOnly): Promise<Server> {
+/**
+ * A cached answer found by the door's own key for a request as sent, answered at once, or
+ * undefined (the request then goes to the `Handler` with that key). Paths under `guarded` are
+ * never answered so: the door checks them first.
+ */
+export type AtOnce = (method: string, doorKey: string, guarded?: string) => Rendered | undefined;
+
+export async function startServer(handle: Handler, options: ListenOptions, localOnly?: LocalOnly, atOnce?: AtOnce): Promise<Server> {
   const door = await import('./node-server.js');
-  return door.startServer(handle, options, localOnly);
+  return door.startServer(handle, options, localOnly, atOnce);
 }

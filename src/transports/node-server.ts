@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BodySource, HeaderReader, Incoming, Rendered } from '../http/incoming.js';
-import type { Handler, ListenOptions, LocalOnly, Server, Timeouts } from './listen.js';
+import type { AtOnce, Handler, ListenOptions, LocalOnly, Server, Timeouts } from './listen.js';
 import { localPolicy, localRefusal, type LocalPolicy } from './local-only.js';
 
 // Large enough that any over-long query string a test could send reaches the emulator, which
@@ -32,12 +32,21 @@ export function timeoutsOf(options: ListenOptions): Timeouts {
   return t;
 }
 
-export async function startServer(handle: Handler, options: ListenOptions = {}, localOnly?: LocalOnly): Promise<Server> {
+export async function startServer(handle: Handler, options: ListenOptions = {}, localOnly?: LocalOnly, atOnce?: AtOnce): Promise<Server> {
   const timeouts = timeoutsOf(options);
   const host = options.host ?? '127.0.0.1';
   const policy = localOnly && localPolicy(localOnly, host);
+  const guarded = policy?.prefix;
   const listener = (req: IncomingMessage, res: ServerResponse) => {
-    serve(handle, policy, req, res).catch((e: unknown) => {
+    // A cached answer, found by the request as sent, goes out at once: no URL, no objects of
+    // ours, no await. A conditional request (it may be 304) takes the whole way.
+    let doorKey: string | undefined;
+    if (atOnce !== undefined && req.headers['if-none-match'] === undefined) {
+      doorKey = doorKeyOf(req);
+      const cached = atOnce(req.method ?? 'GET', doorKey, guarded);
+      if (cached !== undefined) return write(res, cached);
+    }
+    serve(handle, policy, req, res, doorKey).catch((e: unknown) => {
       // Not reached by any request the pipeline answers (it answers every failure): a broken socket.
       if (!res.headersSent) write(res, { status: 500, headers: {}, body: null });
       else res.destroy(e instanceof Error ? e : undefined);
@@ -79,14 +88,26 @@ export async function startServer(handle: Handler, options: ListenOptions = {}, 
 /** A Host header as URLs accept one: a name or address, and a port. */
 const HOST = /^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::\d{0,5})?$/;
 
-async function serve(handle: Handler, policy: LocalPolicy | undefined, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * A request as sent, as the answer cache's door key: its method, Host, target and credentials
+ * (the headers the answer cache's own key reads), unparsed. Neither a header nor a target
+ * holds a line break, and a target no space.
+ */
+function doorKeyOf(req: IncomingMessage): string {
+  const h = req.headers;
+  return `${req.method} ${h.host ?? ''} ${req.url}\n${h.authorization ?? ''}\n${str(h['private-token'])}\n${str(h['job-token'])}\n${h.cookie ?? ''}\n${str(h.sudo)}`;
+}
+
+const str = (v: string | string[] | undefined): string => (v === undefined ? '' : typeof v === 'string' ? v : v.join(', '));
+
+async function serve(handle: Handler, policy: LocalPolicy | undefined, req: IncomingMessage, res: ServerResponse, doorKey?: string): Promise<void> {
   const host = req.headers.host ?? '';
   const url = requestUrl(req.url ?? '/', host);
   if (!url) return write(res, BAD_REQUEST);
   const origin = req.headers.origin;
   const refused = policy && localRefusal(policy, url.pathname, typeof origin === 'string' ? origin : null, host);
   if (refused) return write(res, refused);
-  const answer = await handle(nodeIncoming(req, url));
+  const answer = await handle(nodeIncoming(req, url, doorKey));
   if (answer.status === 0) {
     req.socket.destroy(); // an injected dropped connection
     return;
@@ -124,7 +145,7 @@ class NodeHeaders implements HeaderReader {
   }
 }
 
-function nodeIncoming(req: IncomingMessage, url: URL): Incoming {
+function nodeIncoming(req: IncomingMessage, url: URL, doorKey: string | undefined): Incoming {
   const headers = new NodeHeaders(req.headers);
   const method = req.method ?? 'GET';
   const body: BodySource | null =
@@ -134,7 +155,7 @@ function nodeIncoming(req: IncomingMessage, url: URL): Incoming {
           chunks: () => req.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>,
           discard: () => void req.resume(),
         };
-  return { method, url: url.href, parsedUrl: url, headers, body };
+  return { method, url: url.href, parsedUrl: url, headers, body, doorKey };
 }
 
 /** An answer on node's response: the headers as one block, the body with its length. */
