@@ -8,7 +8,7 @@ import { avatarChange, avatarUrl } from '../avatars/index.js';
 import { defineFamily, route, type Context, type Family, type SeedRun } from '../define.js';
 import type { State } from '../world.js';
 import {
-  createTopic, deleteTopic, findTopic, listTopics, makeMissing, mergeTopics, missingTopics, totalProjects, updateTopic, type Topic,
+  createTopic, deleteTopic, findTopic, listTopics, makeMissing, mergeTopics, missingTopics, missingTopicsSince, totalProjects, updateTopic, type Topic,
 } from './rules.js';
 
 export interface TopicsSlice {
@@ -45,7 +45,7 @@ const FIELDS = { name: str(), title: str(), description: str(), avatar: any().nu
  */
 function adoptTopics(ctx: Context<unknown>): void {
   if (ctx.request.method === 'GET' || ctx.request.method === 'HEAD' || !/\/api\/v4\/projects(\/|$)/.test(ctx.url.pathname)) return;
-  const names = missingTopics(ctx.state);
+  const names = missingTopicsSince(ctx.initial.projects, ctx.state);
   if (names.length) ctx.update(makeMissing(names, ctx.now()));
 }
 

@@ -4,7 +4,7 @@
 // leaves the projects that had it.
 import { validationFailed, messageError } from '../../core/errors.js';
 import { sequences } from '../../store/state.js';
-import { derived, tdel, tget, tset, tvalues, type Table } from '../../store/table.js';
+import { derived, tchanges, tdel, tget, tset, tvalues, type Table } from '../../store/table.js';
 import { forgetAvatar } from '../avatars/index.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
@@ -61,6 +61,17 @@ export function listTopics(state: State, search: string | undefined, withoutProj
 export function missingTopics(state: State): string[] {
   const known = derived(state.topics, byName);
   return [...countsOf(state).entries()].filter(([key]) => !known.has(key)).map(([, c]) => c.name);
+}
+
+/** The topics projects changed since `before` carry that are not topics yet (reading only the changed projects). */
+export function missingTopicsSince(before: State['projects'], state: State): string[] {
+  const known = derived(state.topics, byName);
+  const out = new Map<string, string>();
+  for (const [, , p] of tchanges(before, state.projects)) {
+    if (!p || p.pendingDelete) continue;
+    for (const name of p.topics) if (!known.has(lower(name)) && !out.has(lower(name))) out.set(lower(name), name);
+  }
+  return [...out.values()];
 }
 
 export function makeMissing(names: string[], now: number): Change {
