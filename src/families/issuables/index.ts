@@ -5,6 +5,7 @@
 // here (socialRoutes, eventRoutes).
 import { defineFamily, type Family } from '../define.js';
 import { loadDates } from './dates.js';
+import { loadEmojiNames } from './emoji.js';
 import { todoRoutes } from './social-routes.js';
 import { emptyIssuablesSlice, type IssuablesSlice } from './store.js';
 
@@ -14,7 +15,9 @@ declare module '../world.js' {
 
 export const issuables: Family<IssuablesSlice> = defineFamily({
   name: 'issuables',
-  load: loadDates,
+  load: async () => {
+    await Promise.all([loadDates(), loadEmojiNames()]);
+  },
   state: emptyIssuablesSlice,
   routes: todoRoutes,
 });

@@ -9,7 +9,7 @@ import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { noteKey, noteList } from '../../store/notes.js';
 import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
-import { isEmojiName } from './emoji-names.js';
+import { isEmojiName } from './emoji.js';
 import { mentionedUsernames } from './mentions.js';
 import { canReadInternalNotes } from './noteables.js';
 import type { AwardEmoji, SocialTarget, SocialType, Todo, TodoTarget } from './records.js';
