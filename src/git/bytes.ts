@@ -52,11 +52,15 @@ export function fromBase64(text: string): Uint8Array {
   return out;
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+/** Bytes as lower-case hex. */
+export function hexOf(bytes: Uint8Array): string {
   let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
   return hex;
+}
+
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  return hexOf(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 }
 
 /** A Git LFS pointer file (https://github.com/git-lfs/git-lfs/blob/main/docs/spec.md). */

@@ -2,6 +2,7 @@
 // administrator finds a project's repository: its shard and its hashed disk path.
 import { sha256Portable } from '../../git/sha256.js';
 import { json } from '../../http/route.js';
+import { hexOf, utf8 } from '../../git/bytes.js';
 import { iso } from '../../render/time.js';
 import type { Project } from '../../store/state.js';
 import { repositoryStorageOf } from '../repositories/index.js';
@@ -10,7 +11,7 @@ import type { State } from '../world.js';
 
 /** Storage::Hashed#disk_path: `@hashed/ab/cd/<sha256 of the id>`. */
 export function hashedDiskPath(id: number): string {
-  const hex = [...sha256Portable(new TextEncoder().encode(String(id)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const hex = hexOf(sha256Portable(utf8(String(id))));
   return `@hashed/${hex.slice(0, 2)}/${hex.slice(2, 4)}/${hex}`;
 }
 

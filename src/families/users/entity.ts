@@ -7,9 +7,20 @@ import { iso } from '../../render/time.js';
 import { today } from '../../policy/access.js';
 import type { State } from '../world.js';
 import type { Email, GpgKey, SshKey, UserStatus } from './records.js';
+import { hexOf, utf8 } from '../../git/bytes.js';
 import { sha256Portable } from '../../git/sha256.js';
 
-const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+/** Gravatar hashes by email: every rendered user has one, and hashing each time was per-render work. */
+const gravatarHashes = new Map<string, string>();
+
+function gravatarHash(email: string): string {
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    if (gravatarHashes.size >= 10_000) gravatarHashes.clear();
+    gravatarHashes.set(email, (hash = hexOf(sha256Portable(utf8(email.trim().toLowerCase())))));
+  }
+  return hash;
+}
 
 /**
  * User#avatar_url: the uploaded avatar (`/uploads/-/system/user/avatar/<id>/<file>`), else
@@ -17,7 +28,7 @@ const hex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart
  */
 export function userAvatarUrl(user: User, u: UrlBase): string {
   if (user.avatar) return `${u.webBase}/uploads/-/system/user/avatar/${user.id}/${encodeURIComponent(user.avatar.filename)}`;
-  const hash = hex(sha256Portable(new TextEncoder().encode(user.email.trim().toLowerCase())));
+  const hash = gravatarHash(user.email);
   return `https://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 
