@@ -7,17 +7,7 @@ import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import type { Job, Pipeline } from '../ci/index.js';
 import { projectHookAttrs, userHookAttrs, utcTime, type Json } from './payloads.js';
-import { enqueue, projectHooksFor, type HookScope } from './queue.js';
-import type { BuildEnv } from './subscribers.js';
-
-function send(ctx: Context<unknown>, projectId: number, scope: HookScope, build: (env: BuildEnv) => Json | Promise<Json>): void {
-  const hooks = projectHooksFor(ctx.state, projectId, scope, null, ctx.now());
-  if (hooks.length === 0) return;
-  const state = ctx.state;
-  const initial = ctx.initial as State;
-  const webBase = ctx.webBase;
-  ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: webBase, build: (repo) => build({ state, initial, webBase, repo }) }, ctx.now()));
-}
+import { sendToProject as send, type BuildEnv } from './subscribers.js';
 
 const seconds = (from: number | null, to: number | null) => (from !== null && to !== null ? Math.round((to - from) / 1000) : null);
 

@@ -44,11 +44,17 @@ export function actor(state: State, e: StoredEvent): User | undefined {
 }
 
 /** Queues `data` for `hooks` with a new event UUID. */
-function send(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, build: (env: BuildEnv) => Json | Promise<Json>): void {
+export function send(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, build: (env: BuildEnv) => Json | Promise<Json>): void {
   const state = ctx.state;
   const initial = ctx.initial as State;
   const webBase = ctx.webBase;
   ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: webBase, build: (repo) => build({ state, initial, webBase, repo }) }, ctx.now()));
+}
+
+/** Queues `data` for the hooks of a project (and its groups) that take `scope`. */
+export function sendToProject(ctx: Context<unknown>, projectId: number, scope: HookScope, build: (env: BuildEnv) => Json | Promise<Json>): void {
+  const hooks = projectHooksFor(ctx.state, projectId, scope, null, ctx.now());
+  if (hooks.length) send(ctx, hooks, scope, build);
 }
 
 /** The commits a push lists, oldest first, and how many it counts (Git::BranchHooksService, TagHooksService). */
