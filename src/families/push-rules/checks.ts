@@ -144,21 +144,41 @@ export async function checkPushRule(c: ProjectPush, rule: RuleView, cmd: Command
     const refused = checkCommit(c.state, rule, commit);
     if (refused) return refused;
   }
-  const max = rule.maxFileSize;
   for (const [, commit] of commits) {
-    const parent = commit.parents[0] ? await readCommit(objects, commit.parents[0]) : null;
-    const added: string[] = [];
-    const blobs: [string, string][] = [];
-    await addedFiles(objects, commit.tree, parent?.tree ?? null, '', added, blobs);
+    const refused = await fileChecks(rule, objects, commit, true, pushedSize(objects));
+    if (refused) return refused;
+  }
+  return null;
+}
+
+/** A pushed blob's size (only new blobs count: one already stored passed the check before). */
+const pushedSize = (objects: PushObjects) => async (oid: string) => objects.pushed.get(oid)?.content.length;
+
+/**
+ * The file checks of one commit against its first parent: the file name rule and the secrets
+ * list (`names`), then FileSizeCheck by `sizeOf` (undefined: not checked).
+ */
+async function fileChecks(
+  rule: RuleView,
+  objects: PushObjects,
+  commit: NonNullable<Awaited<ReturnType<typeof readCommit>>>,
+  names: boolean,
+  sizeOf: (oid: string) => Promise<number | undefined>,
+): Promise<string | null> {
+  const parent = commit.parents[0] ? await readCommit(objects, commit.parents[0]) : null;
+  const added: string[] = [];
+  const blobs: [string, string][] = [];
+  await addedFiles(objects, commit.tree, parent?.tree ?? null, '', added, blobs);
+  if (names) {
     for (const path of added) {
       const pattern = deniedBy(rule, path);
       if (pattern !== null) return `File name ${path} was prohibited by the pattern "${pattern}".`;
     }
-    if (max > 0) {
-      for (const [path, oid] of blobs) {
-        const blob = objects.pushed.get(oid);
-        if (blob && blob.content.length / 1024 / 1024 > max) return tooLarge(path, max);
-      }
+  }
+  if (rule.maxFileSize > 0) {
+    for (const [path, oid] of blobs) {
+      const size = await sizeOf(oid);
+      if (size !== undefined && size / 1024 / 1024 > rule.maxFileSize) return tooLarge(path, rule.maxFileSize);
     }
   }
   return null;
@@ -171,13 +191,8 @@ const tooLarge = (path: string, max: number) => `File "${path}" is larger than t
 async function fileSizeCheck(rule: RuleView, objects: PushObjects, tip: string): Promise<string | null> {
   if (rule.maxFileSize <= 0) return null;
   for (const [, commit] of await newCommits(objects, (await objects.peel(tip)).commit ?? tip)) {
-    const parent = commit.parents[0] ? await readCommit(objects, commit.parents[0]) : null;
-    const blobs: [string, string][] = [];
-    await addedFiles(objects, commit.tree, parent?.tree ?? null, '', [], blobs);
-    for (const [path, oid] of blobs) {
-      const blob = objects.pushed.get(oid);
-      if (blob && blob.content.length / 1024 / 1024 > rule.maxFileSize) return tooLarge(path, rule.maxFileSize);
-    }
+    const refused = await fileChecks(rule, objects, commit, false, pushedSize(objects));
+    if (refused) return refused;
   }
   return null;
 }
@@ -193,16 +208,5 @@ export async function checkWebCommit(c: { state: State; project: ProjectPush['pr
   if (!commit) return null;
   const refused = checkCommit(c.state, rule, commit, true);
   if (refused) return refused;
-  const parent = commit.parents[0] ? await readCommit(objects, commit.parents[0]) : null;
-  const added: string[] = [];
-  const blobs: [string, string][] = [];
-  await addedFiles(objects, commit.tree, parent?.tree ?? null, '', added, blobs);
-  for (const path of added) {
-    const pattern = deniedBy(rule, path);
-    if (pattern !== null) return `File name ${path} was prohibited by the pattern "${pattern}".`;
-  }
-  if (rule.maxFileSize > 0) {
-    for (const [path, oid] of blobs) if ((await repo.readBlob(oid)).length / 1024 / 1024 > rule.maxFileSize) return tooLarge(path, rule.maxFileSize);
-  }
-  return null;
+  return fileChecks(rule, objects, commit, true, async (oid) => (await repo.readBlob(oid)).length);
 }
