@@ -177,13 +177,22 @@ export class Pipeline {
       }
     }
     const reads = method === 'GET' || method === 'HEAD' || surface.readsOnly?.(method, pathname) === true;
-    const release = reads ? NOTHING : await this.#takeLock();
+    const lock = reads ? NOTHING : await this.#takeLock();
+    let held = true;
+    const release = () => {
+      if (held) (held = false), lock();
+    };
     try {
       if (surface.runsTimedWork) this.deps.runDue();
       const before = this.#snapshot();
       const x: Exchange = { request, url, method, surface, path, body, fault };
       const answered = this.#answer(x);
       const outcome = answered instanceof Promise ? await answered : answered; // an answer from the cache does not wait
+      const next = outcome.reply.continueWith;
+      if (next && outcome.reply.status < 400) {
+        release(); // the change has committed: what waits on the world outside holds no lock
+        outcome.reply = await this.#continue(x, outcome, next);
+      }
       if (outcome.noRoute) outcome.headers[NO_ROUTE_HEADER] = 'no-route';
       let response: Rendered;
       try {
@@ -408,6 +417,17 @@ export class Pipeline {
       },
       (e: unknown) => this.#failed(x, outcome, e),
     );
+  }
+
+  /** A reply's `continueWith`: its reply, its change committed on its own; a failure is the surface's error. */
+  async #continue(x: Exchange, outcome: Outcome, next: NonNullable<Reply['continueWith']>): Promise<Reply> {
+    try {
+      const { reply, change } = await next();
+      if (change) await this.detach(async (ctx) => void ctx.update(change as (draft: unknown) => void));
+      return reply;
+    } catch (e) {
+      return this.#failed(x, outcome, e).reply;
+    }
   }
 
   /** What a door's key reached, for `answerAtOnce` to answer the next such request (once per key and world). */

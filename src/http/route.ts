@@ -17,6 +17,13 @@ export interface Reply {
   etag?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /**
+   * Work that waits on the world outside (a webhook's test delivery, sent while the caller
+   * waits, as GitLab does): once the request's change has committed and the write lock is
+   * released, it runs, and its reply is the answer; its `change`, if any, is then committed in a
+   * transaction of its own. So a receiver that calls back into the emulator is not kept waiting.
+   */
+  continueWith?: () => Promise<{ reply: Reply; change?: (draft: never) => void }>;
 }
 
 /**

@@ -75,7 +75,7 @@ function view(d: Delivery, system: boolean): DeliveryView {
 }
 
 /** Sends one request; never throws: a failure is an outcome with its message. */
-async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
+export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
   const blocked = blockedReason(url, allowLocal);
   if (blocked) return { status: null, headers: [], body: '', error: blocked };
   const headers = new Headers();

@@ -199,20 +199,46 @@ export async function materialize(state: State, d: Delivery, hook: Hook, repo: (
     pending.build = undefined;
     pending.body = Promise.resolve(build(repo)).then((data) => JSON.stringify(data));
   }
-  const json = await pending.body;
+  return requestOf(state, hook, d.trigger as HookScope, d.id, d.eventKey, pending.instanceUrl, await pending.body);
+}
+
+/** A delivery's body and headers from its payload's JSON (WebHookService#build_headers, #request_payload). */
+export function requestOf(state: State, hook: Hook, trigger: HookScope, id: number, eventKey: number, instanceUrl: string, json: string): { body: string; headers: [string, string][] } {
   const seed = state.rng.seed;
   const headers: [string, string][] = [
     ['Content-Type', 'application/json'],
     ['User-Agent', `GitLab/${GITLAB_VERSION}`],
-    ['Idempotency-Key', uuidFor(seed, `idempotency:${d.id}`)],
-    ['X-Gitlab-Event', hook.kind === 'system' ? 'System Hook' : SCOPES[d.trigger as HookScope].event],
-    ['X-Gitlab-Webhook-UUID', uuidFor(seed, `webhook:${d.id}`)],
-    ['X-Gitlab-Instance', pending.instanceUrl],
+    ['Idempotency-Key', uuidFor(seed, `idempotency:${id}`)],
+    ['X-Gitlab-Event', hook.kind === 'system' ? 'System Hook' : SCOPES[trigger].event],
+    ['X-Gitlab-Webhook-UUID', uuidFor(seed, `webhook:${id}`)],
+    ['X-Gitlab-Instance', instanceUrl],
   ];
   if (hook.token) headers.push(['X-Gitlab-Token', hook.token.replace(/[\r\n]/g, '')]);
-  headers.push(['X-Gitlab-Event-UUID', uuidFor(seed, `event:${d.eventKey}`)]);
+  headers.push(['X-Gitlab-Event-UUID', uuidFor(seed, `event:${eventKey}`)]);
   for (const [k, v] of hook.customHeaders) headers.push([k, v]);
   return { body: hook.customWebhookTemplate ? renderTemplate(hook.customWebhookTemplate, JSON.parse(json)) : json, headers };
+}
+
+/** A log id taken now, for a delivery sent while its request waits (a test's); the events kept before it take theirs first. */
+export function takeLogId(draft: Draft<State>): number {
+  expandEvents(draft);
+  return ids.next(draft as CoreState, 'web_hook_log');
+}
+
+/**
+ * A test's delivery, sent while its request waited (WebHookService#execute with `force`): its
+ * log, kept as any delivery's, and the hook enabled again or backed off (LogExecutionService).
+ */
+export function logSent(hook: Hook, trigger: HookScope, id: number, request: { body: string; headers: [string, string][] }, outcome: Outcome, startedAt: number, now: number): Change {
+  return (draft) => {
+    if (!tget((draft as State).hooks, hook.id)) return; // deleted while the receiver answered
+    const d: Delivery = {
+      id, hookId: hook.id, eventKey: id, trigger, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
+      createdAt: startedAt, dueAt: startedAt, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
+    };
+    keep(draft as State, d);
+    recordOutcome(d, request, outcome, startedAt, now)(draft);
+  };
 }
 
 function keep(draft: State, d: Delivery): void {

@@ -1,7 +1,8 @@
 // lib/api/hooks/trigger_test.rb (TestHooks::ProjectService) and lib/api/hooks/test.rb (a system
 // hook's test): a sample built from the project's own data, with GitLab's message when there is
-// none, sent to that hook alone. The sample is queued as any delivery is, so the answer does not
-// wait on the receiver; its log shows how the receiver answered.
+// none, sent to that hook alone while the caller waits (WebHookService#execute with `force`: a
+// disabled hook too), once the request's write lock is released; the answer says how the
+// receiver answered (422 with its body or the error when it failed) and the log keeps it.
 import { log } from '../../git/history.js';
 import { str, int } from '../../http/params.js';
 import { created, json } from '../../http/route.js';
@@ -15,7 +16,10 @@ import type { State } from '../world.js';
 import { testTriggerError } from './errors.js';
 import { rateLimited } from '../../core/errors.js';
 import { pushData, type Json } from './payloads.js';
-import { enqueue, type HookScope } from './queue.js';
+import { logSent, requestOf, takeLogId, type HookScope } from './queue.js';
+import { deliver } from './dispatch.js';
+import { allowsLocal, interpolatedUrl } from './rules.js';
+import type { Reply } from '../../http/route.js';
 import type { Hook } from './records.js';
 import { foundHook, type HookPlace } from './routes.js';
 import { issueData, mergeRequestData, noteData, requestEnv } from './subscribers.js';
@@ -120,8 +124,24 @@ export function checkHookRateLimit(ctx: Context<unknown>, name: 'web_hook_test' 
   if (!ctx.env.throttle(name, `${parent}|user:${ctx.user?.id ?? 'anonymous'}`, { limit: 5, period_seconds: 60 })) throw rateLimited(60);
 }
 
-function sendTo(ctx: Context<unknown>, hook: Hook, scope: HookScope, data: unknown): void {
-  ctx.update((draft) => enqueue(draft, [hook], { scope, build: () => data, instanceUrl: ctx.webBase }, ctx.now()));
+/**
+ * Sends `data` to `hook` as its `scope` while the request waits, after its write lock is
+ * released; `answer` makes the reply from whether the receiver took it (2xx) and what it said.
+ */
+function sendNow(ctx: Context<unknown>, hook: Hook, scope: HookScope, data: unknown, answer: (ok: boolean, message: string) => Reply): Reply {
+  const id = ctx.update(takeLogId);
+  const request = requestOf(ctx.state, hook, scope, id, id, ctx.webBase, JSON.stringify(data));
+  const local = allowsLocal(ctx.state, hook.kind);
+  const clock = ctx.env.clock;
+  return {
+    status: 201,
+    continueWith: async () => {
+      const started = clock.now();
+      const outcome = await deliver(interpolatedUrl(hook), request, local);
+      const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+      return { reply: answer(ok, outcome.error ?? outcome.body), change: logSent(hook, scope, id, request, outcome, started, clock.now()) };
+    },
+  };
 }
 
 export function testRoutes(places: readonly HookPlace[]) {
@@ -132,8 +152,8 @@ export function testRoutes(places: readonly HookPlace[]) {
         route({
           method: 'POST', path: `${place.base}/:hook_id`, ...common, params: { hook_id: int().required() },
           handler: (ctx) => {
-            sendTo(ctx, foundHook(ctx, place, ctx.params.hook_id), 'system_hooks', SYSTEM_SAMPLE);
-            return created(SYSTEM_SAMPLE);
+            // API::SystemHooks: the sample is the answer, whatever the receiver did with it.
+            return sendNow(ctx, foundHook(ctx, place, ctx.params.hook_id), 'system_hooks', SYSTEM_SAMPLE, () => created(SYSTEM_SAMPLE));
           },
         }),
       ];
@@ -148,8 +168,9 @@ export function testRoutes(places: readonly HookPlace[]) {
           // TestHooks::GroupService: the sample of the group's first project with commits.
           const project = place.kind === 'project' ? ctx.project : firstNonEmptyProject(ctx.state, ctx.group.id);
           if (!project) throw testTriggerError('Ensure the group has a project with commits.');
-          sendTo(ctx, hook, TRIGGERS[ctx.params.trigger]!, await sample(ctx, project, ctx.params.trigger));
-          return json({ message: '201 Created' }, 201);
+          const data = await sample(ctx, project, ctx.params.trigger);
+          // API::Hooks::TriggerTest: 201 when the receiver answered 2xx, else 422 with its body or the error.
+          return sendNow(ctx, hook, TRIGGERS[ctx.params.trigger]!, data, (ok, message) => (ok ? json({ message: '201 Created' }, 201) : json({ message }, 422)));
         },
       }),
     ];
