@@ -146,6 +146,40 @@ describe('the server door', () => {
     }
   });
 
+  it.skipIf(!HAS_GIT)('a push with git tells the system hooks with repository update events, once a push, every ref', async () => {
+    const hook = (await api('/hooks', 'POST', { url: `${receiverUrl}/repo` }, 'root-token')).body;
+    const off = (await api('/hooks', 'POST', { url: `${receiverUrl}/off`, repository_update_events: false }, 'root-token')).body;
+    expect(hook.repository_update_events).toBe(true);
+    const git = new GitScratch();
+    try {
+      await git.ok(['clone', '-q', withCredentials(`${server.url}/acme/app.git`, 'mai', 'maintainer-token'), 'a']);
+      const before = (await git.ok(['rev-parse', 'HEAD'], 'a')).trim();
+      await git.ok(['-c', 'user.name=Mai', '-c', 'user.email=mai@example.com', 'commit', '-q', '--allow-empty', '-m', 'Two refs'], 'a');
+      await git.ok(['tag', 'v9'], 'a');
+      const after = (await git.ok(['rev-parse', 'HEAD'], 'a')).trim();
+      expect((await git.run(['push', '-q', 'origin', 'HEAD:main', 'HEAD:refs/heads/side', 'v9'], 'a')).code).toBe(0);
+      // A commit through the API is no push over git: no repository update.
+      await api(`${P}/repository/commits`, 'POST', { branch: 'main', commit_message: 'Over the API', actions: [{ action: 'create', file_path: 'r.txt', content: 'x' }] });
+      await emulator.hooks.settled();
+      const sent = got.filter((g) => g.path === '/repo');
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.headers['x-gitlab-event']).toBe('System Hook');
+      const blank = '0'.repeat(40);
+      expect(sent[0]!.body).toMatchObject({
+        event_name: 'repository_update', user_name: 'Mai Ntainer', project_id: expect.any(Number),
+        project: { path_with_namespace: 'acme/app' },
+        changes: expect.arrayContaining([{ before, after, ref: 'refs/heads/main' }, { before: blank, after, ref: 'refs/heads/side' }, { before: blank, after: expect.any(String), ref: 'refs/tags/v9' }]),
+        refs: expect.arrayContaining(['refs/heads/main', 'refs/heads/side', 'refs/tags/v9']),
+      });
+      expect(sent[0]!.body.user_avatar).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\//);
+      expect(got.filter((g) => g.path === '/off')).toEqual([]);
+    } finally {
+      git.remove();
+      await api(`/hooks/${hook.id}`, 'DELETE', undefined, 'root-token');
+      await api(`/hooks/${off.id}`, 'DELETE', undefined, 'root-token');
+    }
+  });
+
   it('a system hook\'s test sends GitLab\'s sample as a System Hook', async () => {
     const hook = (await api('/hooks', 'POST', { url: `${receiverUrl}/system` }, 'root-token')).body;
     const res = await api(`/hooks/${hook.id}`, 'POST', undefined, 'root-token');

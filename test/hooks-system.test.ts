@@ -49,6 +49,24 @@ describe('system hooks', () => {
   });
 });
 
+describe('system hooks hear of SSH keys', () => {
+  it('key_create and key_destroy with the key and its owner', async () => {
+    const hook = (await api('/hooks', 'POST', { url: `${RECEIVER}/keys` })).body;
+    const key = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOt3Wq9bZ0lS7cY6p7hJ5Gm0Zm7r2yFz1S0c1x2y3z4A mai@laptop';
+    const made = await api('/user/keys', 'POST', { title: 'laptop', key }, 'maintainer-token');
+    expect(made.status).toBe(201);
+    expect((await api(`/user/keys/${made.body.id}`, 'DELETE', undefined, 'maintainer-token')).status).toBe(204);
+    // Refused writes tell nobody.
+    expect((await api('/user/keys', 'POST', { title: 'bad', key: 'not a key' }, 'maintainer-token')).status).toBe(400);
+    await emulator.hooks.settled();
+    const sent = emulator.hooks.deliveries({ hookId: hook.id }).map((d) => d.payload);
+    expect(sent).toEqual([
+      { event_name: 'key_create', created_at: '2026-05-04T10:00:00Z', updated_at: '2026-05-04T10:00:00Z', username: 'mai', key, id: made.body.id },
+      { event_name: 'key_destroy', created_at: '2026-05-04T10:00:00Z', updated_at: '2026-05-04T10:00:00Z', username: 'mai', key, id: made.body.id },
+    ]);
+  });
+});
+
 describe('group hooks', () => {
   it('hear of the group\'s members, subgroups and projects when they take those events', async () => {
     const hook = (await api('/groups/acme/hooks', 'POST', { url: `${RECEIVER}/group`, member_events: true, subgroup_events: true, project_events: true }, 'maintainer-token')).body;

@@ -8,7 +8,7 @@ import type { HookEvent } from './queue.js';
 import { dropHook } from './rules.js';
 import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
-import { systemSubscribers } from './system.js';
+import { repositoryUpdate, systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
 import { ciSubscribers } from './ci.js';
 import { emojiSubscribers } from './emoji.js';
@@ -61,6 +61,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
   },
   routes: hookRoutes,
   on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers },
+  postReceive: repositoryUpdate,
   handle: hooksHandle,
   forget: {
     project: (draft, id) => hooksOf(draft, 'project', id).forEach((h) => dropHook(draft, h)),

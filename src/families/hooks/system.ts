@@ -3,12 +3,15 @@
 // destroyed, members added, changed and removed; and the group hooks' own (Premium): member
 // events of a group, its subgroups and its projects created and destroyed.
 import { membersOf, membershipOf } from '../../store/members.js';
-import { tget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
+import type { PushChange } from '../stream.js';
+import { userAvatarUrl } from '../users/index.js';
+import { executable } from './rules.js';
 import { ACCESS, type Namespace, type Project, type User } from '../../store/state.js';
 import type { Context } from '../define.js';
 import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
-import { xmlschema, type Json } from './payloads.js';
+import { projectHookAttrs, xmlschema, type Json } from './payloads.js';
 import { enqueue, groupHooksFor, systemHooksFor, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
 
@@ -113,6 +116,49 @@ function onUser(ctx: Context<unknown>, e: StoredEvent<'user.created' | 'user.ren
   queue(ctx, systemHooksFor(ctx.state), 'system_hooks', data);
 }
 
+/** SystemHooksService for a Key: `key_create` and `key_destroy`. */
+function onKey(ctx: Context<unknown>, e: StoredEvent<'key.created' | 'key.destroyed'>): void {
+  const state = e.kind === 'key.destroyed' ? (ctx.initial as State) : ctx.state;
+  const key = pget(state.sshKeys, e.userId, e.keyId);
+  const user = tget(state.users, e.userId);
+  if (!key || !user) return;
+  const data: Json = {
+    event_name: e.kind === 'key.created' ? 'key_create' : 'key_destroy', created_at: xmlschema(key.createdAt), updated_at: xmlschema(key.createdAt),
+    username: user.username, key: key.key, id: key.id,
+  };
+  queue(ctx, systemHooksFor(ctx.state), 'system_hooks', data);
+}
+
+const BLANK_SHA = '0'.repeat(40);
+
+/**
+ * PostReceive#after_project_changes_hooks: a push over git tells the system hooks that take
+ * repository update events what moved (Gitlab::DataBuilder::Repository.update), once per push.
+ */
+export async function repositoryUpdate(ctx: Context<unknown>): Promise<string[]> {
+  const user = ctx.user;
+  const hooks = systemHooksFor(ctx.state).filter((h) => h.events.repository_update_events && executable(h, ctx.now()));
+  if (!user || hooks.length === 0) return [];
+  const byProject = new Map<number, PushChange[]>();
+  for (const e of ctx.state.pendingEvents) {
+    if (e.kind !== 'push') continue;
+    const list = byProject.get(e.projectId) ?? [];
+    byProject.set(e.projectId, [...list, e]);
+  }
+  for (const [projectId, pushes] of byProject) {
+    const project = tget(ctx.state.projects, projectId);
+    if (!project) continue;
+    const refs = pushes.map((p) => `refs/${p.refType === 'tag' ? 'tags' : 'heads'}/${p.ref}`);
+    const data: Json = {
+      event_name: 'repository_update', user_id: user.id, user_name: user.name, user_email: user.email, user_avatar: userAvatarUrl(user, ctx),
+      project_id: project.id, project: projectHookAttrs(ctx.state, project, ctx.webBase),
+      changes: pushes.map((p, i) => ({ before: p.before ?? BLANK_SHA, after: p.after ?? BLANK_SHA, ref: refs[i]! })), refs,
+    };
+    queue(ctx, hooks, 'repository_update_hooks', data);
+  }
+  return [];
+}
+
 const MEMBER_EVENTS = {
   project: { 'member.added': 'user_add_to_team', 'member.updated': 'user_update_for_team', 'member.removed': 'user_remove_from_team' },
   group: { 'member.added': 'user_add_to_group', 'member.updated': 'user_update_for_group', 'member.removed': 'user_remove_from_group' },
@@ -160,4 +206,6 @@ export const systemSubscribers = {
   'member.added': onMember,
   'member.updated': onMember,
   'member.removed': onMember,
+  'key.created': onKey,
+  'key.destroyed': onKey,
 };

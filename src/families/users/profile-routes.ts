@@ -1,5 +1,6 @@
 // The everyday neighbours of a user (lib/api/users.rb): activities, status, emails, SSH and GPG
 // keys, followers; each for the caller under /user and, for administrators, under /users/:id.
+import { emit } from '../stream.js';
 import { hash53 } from '../../core/hash.js';
 import { notFound, validationFailed } from '../../core/errors.js';
 import { bool, datetime, int, str } from '../../http/params.js';
@@ -75,7 +76,16 @@ function createSshKey(ctx: Context, user: User, p: { key: string; title: string;
       expiresAt: p.expires_at ?? null,
     };
     pset(draft.sshKeys, user.id, record.id, record);
+    emit(draft, { kind: 'key.created', userId: user.id, keyId: record.id });
     return record;
+  });
+}
+
+/** Keys::DestroyService: the key goes, and the system hooks hear of it. */
+function dropSshKey(ctx: Context, userId: number, keyId: number): void {
+  ctx.update((draft) => {
+    pdel(draft.sshKeys, userId, keyId);
+    emit(draft, { kind: 'key.destroyed', userId, keyId });
   });
 }
 
@@ -299,7 +309,7 @@ export const profileRoutes = [
     params: keyId,
     handler: (ctx) => {
       if (!pget(ctx.state.sshKeys, ctx.user!.id, ctx.params.key_id)) throw notFound('Key');
-      ctx.update((draft) => void pdel(draft.sshKeys, ctx.user!.id, ctx.params.key_id));
+      dropSshKey(ctx, ctx.user!.id, ctx.params.key_id);
       return noContent();
     },
   }),
@@ -339,7 +349,7 @@ export const profileRoutes = [
     handler: (ctx) => {
       const user = ctx.subject;
       if (!pget(ctx.state.sshKeys, user.id, ctx.params.key_id)) throw notFound('Key');
-      ctx.update((draft) => void pdel(draft.sshKeys, user.id, ctx.params.key_id));
+      dropSshKey(ctx, user.id, ctx.params.key_id);
       return noContent();
     },
   }),
