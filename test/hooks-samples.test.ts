@@ -40,7 +40,7 @@ const keysOf = (o: unknown) => Object.keys(o as object);
 beforeEach(async () => {
   e = await createEmulator({ clock: { now: '2026-05-04T10:00:00Z', frozen: true }, fixture: { users: TEAM, groups: [ACME], projects: [teamProject({ repository: { files: { 'README.md': '#\n' } }, labels: [{ name: 'bug' }] } as never)] } });
   e.hooks.pause();
-  const flags = ['push_events', 'tag_push_events', 'issues_events', 'note_events', 'merge_requests_events', 'wiki_page_events'];
+  const flags = ['push_events', 'tag_push_events', 'issues_events', 'note_events', 'merge_requests_events', 'wiki_page_events', 'feature_flag_events'];
   expect((await call('/hooks', 'POST', { url: 'https://r.example.com/', ...Object.fromEntries(flags.map((f) => [f, true])) })).status).toBe(201);
 });
 
@@ -111,5 +111,16 @@ describe('payloads against GitLab\'s samples', () => {
     const p = await payloadOf('Wiki Page Hook', () => call('/wikis', 'POST', { title: 'Page', content: 'text' }));
     expect(keysOf(p)).toEqual(expect.arrayContaining(SAMPLES.wiki_page));
     expect(keysOf(p.object_attributes)).toEqual(expect.arrayContaining(SAMPLES.wikiAttributes));
+  });
+
+  it('Feature Flag Hook: only when a flag is switched on or off', async () => {
+    expect((await call('/feature_flags', 'POST', { name: 'dark-mode', description: 'Dark', version: 'new_version_flag' })).status).toBe(201);
+    expect((await call('/feature_flags/dark-mode', 'PUT', { description: 'Still dark' })).status).toBe(200);
+    const p = await payloadOf('Feature Flag Hook', () => call('/feature_flags/dark-mode', 'PUT', { active: false }));
+    expect(keysOf(p)).toEqual(['object_kind', 'project', 'user', 'user_url', 'object_attributes']);
+    expect(p).toMatchObject({ object_kind: 'feature_flag', user: { username: 'mai' }, object_attributes: { name: 'dark-mode', description: 'Still dark', active: false } });
+    expect(p.user_url).toMatch(/\/mai$/);
+    expect(keysOf(p.project)).toEqual(expect.arrayContaining(PROJECT_KEYS));
+    expect(e.hooks.deliveries({ event: 'Feature Flag Hook' })).toHaveLength(1);
   });
 });

@@ -44,6 +44,8 @@ export interface DomainEvents {
   'member.added': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.updated': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.removed': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
+  /** A feature flag switched on or off (FeatureFlags::UpdateService, when `active` changed). */
+  'feature_flag.toggled': { projectId: number; flagId: number };
   'key.created': { userId: number; keyId: number };
   'key.destroyed': { userId: number; keyId: number };
   'token.created': { tokenId: number; userId: number; tokenKind: string };

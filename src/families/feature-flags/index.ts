@@ -12,6 +12,7 @@ import { emptyTable, pdel, pset, tdel, tget, type Partitioned } from '../../stor
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { defineFamily, project, route, type Context, type Family } from '../define.js';
 import type { State } from '../world.js';
+import { emit } from '../stream.js';
 import type { FeatureFlag, Strategy, UserList } from './records.js';
 import { applyStrategies, checkFlagName, checkUserList, flags, ids, userLists, type StrategyInput } from './rules.js';
 
@@ -141,6 +142,7 @@ const routes = [
           strategies: applyStrategies(state, f.projectId, f.strategies, strategiesOf(p.strategies), allocator(d)), updatedAt: now,
         };
         pset(d.featureFlags, f.projectId, f.id, updated);
+        if (updated.active !== f.active) emit(d, { kind: 'feature_flag.toggled', projectId: f.projectId, flagId: f.id });
         return updated;
       });
       return json(flagEntity(ctx.state, next));

@@ -1,5 +1,6 @@
 // The other project events hooks take: Release Hook (Gitlab::HookData::ReleaseBuilder),
-// Milestone Hook (Gitlab::DataBuilder::Milestone) and Wiki Page Hook (Gitlab::DataBuilder::WikiPage).
+// Milestone Hook (Gitlab::DataBuilder::Milestone), Wiki Page Hook (Gitlab::DataBuilder::WikiPage)
+// and Feature Flag Hook (Gitlab::DataBuilder::FeatureFlag).
 import { entryAt } from '../../git/tree.js';
 import { pget, tget } from '../../store/table.js';
 import type { Context } from '../define.js';
@@ -108,7 +109,24 @@ function onWikiPage(ctx: Context<unknown>, e: StoredEvent<'wiki_page.created' | 
   });
 }
 
+/** Feature Flag Hook (FeatureFlags::HookService, Gitlab::DataBuilder::FeatureFlag): a flag switched on or off. */
+function onFeatureFlag(ctx: Context<unknown>, e: StoredEvent<'feature_flag.toggled'>): void {
+  const flag = pget(ctx.state.featureFlags, e.projectId, e.flagId);
+  const project = tget(ctx.state.projects, e.projectId);
+  const user = e.actorId === null ? undefined : tget(ctx.state.users, e.actorId);
+  if (!flag || !project || !user) return;
+  const state = ctx.state;
+  send(ctx, e.projectId, 'feature_flag_hooks', (env) => ({
+    object_kind: 'feature_flag',
+    project: projectHookAttrs(state, project, env.webBase),
+    user: userHookAttrs(user),
+    user_url: `${env.webBase}/${user.username}`,
+    object_attributes: { id: flag.id, name: flag.name, description: flag.description, active: flag.active },
+  }));
+}
+
 export const moreSubscribers = {
+  'feature_flag.toggled': onFeatureFlag,
   'release.created': onRelease,
   'release.updated': onRelease,
   'release.deleted': onRelease,

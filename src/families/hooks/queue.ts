@@ -42,6 +42,7 @@ export const SCOPES = {
   member_hooks: { flag: 'member_events', event: 'Member Hook' },
   subgroup_hooks: { flag: 'subgroup_events', event: 'Subgroup Hook' },
   project_hooks: { flag: 'project_events', event: 'Project Hook' },
+  feature_flag_hooks: { flag: 'feature_flag_events', event: 'Feature Flag Hook' },
   resource_access_token_hooks: { flag: 'resource_access_token_events', event: 'Resource Access Token Hook' },
   repository_update_hooks: { flag: 'repository_update_events', event: 'System Hook' },
   system_hooks: { flag: null, event: 'System Hook' },
