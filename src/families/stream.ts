@@ -49,6 +49,8 @@ export interface DomainEvents {
   'key.created': { userId: number; keyId: number };
   'key.destroyed': { userId: number; keyId: number };
   'token.created': { tokenId: number; userId: number; tokenKind: string };
+  /** A project or group access token found expiring within seven days by the daily run (once a token). */
+  'token.expiring': { tokenId: number };
   'token.revoked': { tokenId: number; userId: number; tokenKind: string };
   'wiki_page.created': Owner & { metaId: number; slug: string; title: string; format: string };
   'wiki_page.updated': Owner & { metaId: number; slug: string; title: string; format: string };

@@ -217,7 +217,9 @@ export function hooksHandle(host: Host): HooksMembers {
         }
         return out;
       },
-      settled() {
+      async settled() {
+        // What timed work kept (a clock moved) reaches the subscribers first, in a transaction of its own.
+        await host.transact(() => undefined);
         return new Promise<void>((resolve) => {
           waiters.push(resolve);
           wake();

@@ -12,6 +12,7 @@ import { repositoryUpdate, systemSubscribers } from './system.js';
 import { moreSubscribers } from './more.js';
 import { ciSubscribers } from './ci.js';
 import { emojiSubscribers } from './emoji.js';
+import { EXPIRING_TOKEN, tokenSubscribers } from './tokens.js';
 import { hooksOf } from './rules.js';
 import { hooksTopSchema, type FixtureHooksPart } from './schema.js';
 
@@ -60,7 +61,8 @@ export const hooks: Family<HooksSlice> = defineFamily({
     },
   },
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers },
+  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers, ...tokenSubscribers },
+  tasks: [EXPIRING_TOKEN],
   postReceive: repositoryUpdate,
   handle: hooksHandle,
   forget: {

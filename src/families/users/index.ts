@@ -86,6 +86,7 @@ function dropRunner(draft: State, id: number, token: string): void {
   tdel(draft.runnerTokens, token);
 }
 
+export { tokenById } from './rules.js';
 export { createSession, createToken, createUser, findUserByIdOrUsername, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
 export { canReadProfile, userAvatarUrl, userBasic, userDetails, userPublic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
