@@ -185,7 +185,11 @@ describe('quick actions in a merge request’s notes', () => {
     });
     expect(Object.keys(r.body.commands_changes)).toEqual(['emoji_award', 'todo_event', 'subscription_event']);
     expect((await call('GET', MR, 'dev-token')).body).toMatchObject({ subscribed: false, upvotes: 1 });
-    expect((await call('GET', '/todos?type=MergeRequest', 'dev-token')).body).toEqual([expect.objectContaining({ action_name: 'marked', target: expect.objectContaining({ iid: 1 }) })]);
+    // The award finishes the to-do /todo added: IssuableBaseService runs change_todo, then toggle_award,
+    // whose AddService marks the awarder's pending to-dos on the target done.
+    expect((await call('GET', '/todos?type=MergeRequest', 'dev-token')).body).toEqual([]);
+    expect((await call('GET', '/todos?type=MergeRequest&state=done', 'dev-token')).body).toEqual([expect.objectContaining({ action_name: 'marked', target: expect.objectContaining({ iid: 1 }) })]);
+    expect((await call('POST', `${MR}/notes`, 'dev-token', { body: '/todo' })).status).toBe(202);
     // The issue of the same id is untouched.
     expect((await call('GET', `${APP}/issues/1`, 'dev-token')).body).toMatchObject({ subscribed: true, upvotes: 0 });
     expect((await call('GET', '/todos?type=Issue', 'dev-token')).body).toEqual([]);

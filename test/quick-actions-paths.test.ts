@@ -59,7 +59,9 @@ async function view(e: Emulator, kind: Kind, iid: number) {
   const shown: Record<string, unknown> = {
     state: x.state, title: x.title, labels: x.labels, assignees: x.assignees.map((a: { username: string }) => a.username), milestone: x.milestone?.title ?? null,
     discussion_locked: x.discussion_locked, time_estimate: x.time_stats.time_estimate, time_spent: x.time_stats.total_time_spent, subscribed: x.subscribed,
-    upvotes: x.upvotes, todos: (await get(e, '/todos')).length,
+    upvotes: x.upvotes,
+    // The to-dos /todo and /done make and finish (runNoteCommands applies a note's commands without the stream's subscribers).
+    todos: (await get(e, '/todos')).filter((t: { action_name: string }) => t.action_name === 'marked').length,
   };
   if (kind === 'issue') {
     Object.assign(shown, {

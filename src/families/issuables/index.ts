@@ -8,6 +8,7 @@ import { loadDates } from './dates.js';
 import { loadEmojiNames } from './emoji.js';
 import { todoRoutes } from './social-routes.js';
 import { emptyIssuablesSlice, type IssuablesSlice } from './store.js';
+import { todoSubscribers } from './todos.js';
 
 declare module '../world.js' {
   interface Slices extends IssuablesSlice {}
@@ -20,6 +21,7 @@ export const issuables: Family<IssuablesSlice> = defineFamily({
   },
   state: emptyIssuablesSlice,
   routes: todoRoutes,
+  on: todoSubscribers,
 });
 
 export type { IssuablesSlice, Awardable } from './store.js';

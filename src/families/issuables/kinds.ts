@@ -53,6 +53,8 @@ export interface SocialKind<R extends SocialRecord = SocialRecord> {
   record(state: State, t: SocialTarget): R | undefined;
   /** Issuable#participants as far as the emulator keeps them (system notes make no one a participant). */
   participants(record: R): number[];
+  /** Its assignees and (a merge request's) reviewers, by user id: whom TodoService gives `assigned` and `review_requested` to-dos. */
+  people(record: R): { assignees: readonly number[]; reviewers: readonly number[] };
   /** Entities::Todo's `target` (the record's entity, without the caller) and `target_url`. */
   todoTarget(ctx: Context<unknown>, record: R): Promise<{ target: object; url: string }>;
 }

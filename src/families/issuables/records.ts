@@ -36,7 +36,9 @@ export interface Todo {
   targetType: TodoType;
   targetId: number;
   targetIid: number;
-  actionName: 'marked' | 'assigned' | 'mentioned' | 'directly_addressed';
+  actionName: 'marked' | 'assigned' | 'review_requested' | 'mentioned' | 'directly_addressed';
+  /** The note whose mention made it (Todo#note): its text is the to-do's body. */
+  noteId?: number;
   state: 'pending' | 'done';
   createdAt: number;
   updatedAt: number;

@@ -85,7 +85,9 @@ export async function renderTodo(ctx: Context<unknown>, todo: Todo) {
   if (!target) return todoEntity(v, todo, todoKind(todo.targetType)?.render(ctx, todo) ?? null);
   const kind = socialKind(target.type);
   const record = kind.record(v.state, target);
-  const on = record ? { ...(await kind.todoTarget(ctx, record)), body: record.title } : null;
+  // Todo#body: the note that mentioned the user, else the target's title.
+  const note = todo.noteId !== undefined ? findNote(v.state, noteKey(target.type, target.id), todo.noteId) : undefined;
+  const on = record ? { ...(await kind.todoTarget(ctx, record)), body: note?.body ?? record.title } : null;
   return todoEntity(v, todo, on);
 }
 

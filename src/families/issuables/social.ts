@@ -222,7 +222,7 @@ export function applySocialUpdates(
  * edit's earlier text mentioned already).
  */
 export function mentionTodos(
-  draft: Draft<State>, t: TodoTarget, author: User, text: string, now: number, mayRead: (user: User) => boolean, skip: ReadonlySet<number> = new Set(),
+  draft: Draft<State>, t: TodoTarget, author: User, text: string, now: number, mayRead: (user: User) => boolean, skip: ReadonlySet<number> = new Set(), noteId?: number,
 ): void {
   const state = draft as State;
   const leading = /^\s*((?:@[A-Za-z0-9_.-]+[\s,]*)+)/.exec(text);
@@ -233,13 +233,31 @@ export function mentionTodos(
     const user = id === undefined ? undefined : tget(state.users, id);
     if (!user || done.has(user.id) || skip.has(user.id) || user.state === 'blocked' || !mayRead(user)) continue;
     done.add(user.id);
-    const todo: Todo = {
-      id: ids.next(state, 'todo'), userId: user.id, authorId: author.id, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
-      targetType: t.type, targetId: t.id, targetIid: t.iid, actionName: addressed.has(name) ? 'directly_addressed' : 'mentioned', state: 'pending', createdAt: now, updatedAt: now,
-    };
-    pset(draft.todos, user.id, todo.id, todo);
-    tset(draft.pendingTodos, pendingKey(user.id, t), todo.id);
+    addTodo(draft, t, user.id, author.id, addressed.has(name) ? 'directly_addressed' : 'mentioned', now, noteId);
   }
+}
+
+/** TodoService#create_todos for one user: none while the user has a to-do pending on the target. */
+export function addTodo(draft: Draft<State>, t: TodoTarget, userId: number, authorId: number, action: Todo['actionName'], now: number, noteId?: number): void {
+  const state = draft as State;
+  if (tget(state.pendingTodos, pendingKey(userId, t)) !== undefined) return;
+  const todo: Todo = {
+    id: ids.next(state, 'todo'), userId, authorId, projectId: t.projectId, ...(t.groupId !== undefined ? { groupId: t.groupId } : {}),
+    targetType: t.type, targetId: t.id, targetIid: t.iid, actionName: action, state: 'pending', createdAt: now, updatedAt: now, ...(noteId !== undefined ? { noteId } : {}),
+  };
+  pset(draft.todos, userId, todo.id, todo);
+  tset(draft.pendingTodos, pendingKey(userId, t), todo.id);
+}
+
+/**
+ * TodoService#mark_pending_todos_as_done: the user's pending to-do on the target, done; with
+ * `pendingIn`, only one already pending in that world (a note's or a state change's, which GitLab
+ * runs before the quick actions that came with it).
+ */
+export function finishTodo(draft: Draft<State>, t: TodoTarget, userId: number, now: number, pendingIn: State = draft as State): void {
+  const id = tget(pendingIn.pendingTodos, pendingKey(userId, t));
+  const todo = id === undefined ? undefined : findTodo(draft as State, userId, id);
+  if (todo) markTodoDone(todo, now)(draft);
 }
 
 /** The ids of the users a text mentions (an edit's earlier text: TodoService#update_issuable's skip list). */

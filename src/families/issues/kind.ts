@@ -39,6 +39,7 @@ export const issueSocial: SocialKind<Issue> = {
   readableByIid: readableIssue,
   record: (state, t) => issueById(state, t.id),
   participants: (issue) => [issue.authorId, ...issue.assigneeIds],
+  people: (issue) => ({ assignees: issue.assigneeIds, reviewers: [] }),
   todoTarget: async (ctx, issue) => ({
     target: issueEntity({ state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase, context: { kind: 'none' }, subscribed: false }, issue),
     url: issueWebUrl(ctx.state, issue, ctx),

@@ -45,6 +45,7 @@ export const mergeRequestSocial: SocialKind<MergeRequest> = {
     return mr && mr.id === t.id ? mr : undefined;
   },
   participants: (mr) => [mr.authorId, ...mr.assigneeIds, ...mr.reviewerIds],
+  people: (mr) => ({ assignees: mr.assigneeIds, reviewers: mr.reviewerIds }),
   async todoTarget(ctx, mr) {
     const v = { state: ctx.state, viewer: ctx.user, now: ctx.now(), webBase: ctx.webBase };
     const changes = await changesCountOf(ctx, mr);
