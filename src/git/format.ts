@@ -304,6 +304,9 @@ interface Codec {
   inflate(bytes: Uint8Array): Uint8Array;
 }
 
+/** git's `core.looseCompression` when neither it nor `core.compression` is set: 1, best speed. */
+const LOOSE_COMPRESSION = 1;
+
 const portableCodec: Codec = {
   async sha1(bytes) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
@@ -311,7 +314,7 @@ const portableCodec: Codec = {
     for (const b of digest) hex += HEX[b]!;
     return hex;
   },
-  deflate: (bytes) => fflate().zlibSync(bytes),
+  deflate: (bytes) => fflate().zlibSync(bytes, { level: LOOSE_COMPRESSION }),
   inflate: (bytes) => fflate().unzlibSync(bytes),
 };
 
@@ -322,7 +325,7 @@ function nodeCodec(): Codec | null {
   if (!nodeCrypto?.createHash || !zlib?.deflateSync) return null;
   return {
     sha1: (bytes) => nodeCrypto.createHash('sha1').update(bytes).digest('hex'),
-    deflate: (bytes) => zlib.deflateSync(bytes),
+    deflate: (bytes) => zlib.deflateSync(bytes, { level: LOOSE_COMPRESSION }),
     inflate: (bytes) => zlib.inflateSync(bytes),
   };
 }
