@@ -334,10 +334,76 @@ let chosen: Codec | undefined;
 /** Node's codec, or the portable one, chosen at first use (loading node:zlib and node:crypto is not the import's to pay). */
 const chosenCodec = (): Codec => (chosen ??= nodeCodec() ?? portableCodec);
 
+/**
+ * Objects under this size are kept in zlib's stored blocks (git's `core.looseCompression=0`):
+ * a valid zlib stream every reader inflates, made and read here without starting a compressor.
+ * Starting one costs 50-100 us an object, which was most of a push of thousands of small
+ * objects; they compress little anyway.
+ */
+const STORED_UNDER = 4096;
+const STORED_BLOCK = 65_535;
+
+/** A zlib stream of stored (uncompressed) deflate blocks, with its Adler-32 (RFC 1950, 1951). */
+export function storedZlib(bytes: Uint8Array): Uint8Array {
+  const blocks = Math.max(1, Math.ceil(bytes.length / STORED_BLOCK));
+  const out = new Uint8Array(2 + blocks * 5 + bytes.length + 4);
+  out[0] = 0x78; // deflate, a 32 KiB window
+  out[1] = 0x01; // no dictionary, the fastest level; (0x7801 % 31) === 0
+  let o = 2;
+  for (let i = 0; i < blocks; i++) {
+    const start = i * STORED_BLOCK;
+    const len = Math.min(STORED_BLOCK, bytes.length - start);
+    out[o++] = i === blocks - 1 ? 1 : 0; // BFINAL, BTYPE 00
+    out[o++] = len & 0xff;
+    out[o++] = len >>> 8;
+    out[o++] = ~len & 0xff;
+    out[o++] = (~len >>> 8) & 0xff;
+    out.set(bytes.subarray(start, start + len), o);
+    o += len;
+  }
+  let a = 1;
+  let b = 0;
+  for (let i = 0; i < bytes.length; ) {
+    // 5552 bytes at most before the sums need reducing (zlib's NMAX).
+    const end = Math.min(bytes.length, i + 5552);
+    for (; i < end; i++) b += a += bytes[i]!;
+    a %= 65521;
+    b %= 65521;
+  }
+  out[o++] = b >>> 8;
+  out[o++] = b & 0xff;
+  out[o++] = a >>> 8;
+  out[o] = a & 0xff;
+  return out;
+}
+
+/** The bytes of a zlib stream made only of stored blocks, or null for any other stream. */
+export function unstoredZlib(data: Uint8Array): Uint8Array | null {
+  if (data.length < 11 || data[0] !== 0x78 || (data[1]! & 0x20) !== 0 || ((data[0] << 8) | data[1]!) % 31 !== 0) return null;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let o = 2; ; ) {
+    if (o + 5 > data.length) return null;
+    const head = data[o]!;
+    if ((head & 0x06) !== 0) return null; // a compressed block
+    const len = data[o + 1]! | (data[o + 2]! << 8);
+    if ((len ^ (data[o + 3]! | (data[o + 4]! << 8))) !== 0xffff || o + 5 + len > data.length) return null;
+    parts.push(data.subarray(o + 5, o + 5 + len));
+    size += len;
+    o += 5 + len;
+    if (head & 1) break;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) (out.set(p, at), (at += p.length));
+  return out;
+}
+
 export const codec: Codec = {
   sha1: (bytes) => chosenCodec().sha1(bytes),
-  deflate: (bytes) => chosenCodec().deflate(bytes),
-  inflate: (bytes) => chosenCodec().inflate(bytes),
+  deflate: (bytes) => (bytes.length < STORED_UNDER ? storedZlib(bytes) : chosenCodec().deflate(bytes)),
+  inflate: (bytes) => unstoredZlib(bytes) ?? chosenCodec().inflate(bytes),
 };
 
 /** The loose object of `type` with `content`: `<type> <size>\0<content>`, zlib-deflated. */
