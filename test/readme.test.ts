@@ -1,7 +1,7 @@
 // The README and every page of docs/ run as written: every `json` block is seeded, every `ts` block is type-checked
 // (as ESM, and for what a CommonJS project refuses) and run as a vitest file, and every `curl`
 // line of an `sh` block is sent to a served world. A `gitlab-emulator serve ...` line in an `sh`
-// block serves the curl lines after it with those flags. A block that should not run is
+// block (or `npx gitlab-emulator ...`) serves the curl lines after it with those flags. A block that should not run is
 // fenced without a language (or as `text`).
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -144,6 +144,7 @@ describe('the README and the docs run as written', () => {
         let ran = 0;
         for (const command of commands(block.code)) {
           const argv = words(command);
+          if (argv[0] === 'npx') argv.shift();
           if (argv[0] === 'gitlab-emulator') {
             flags = argv.slice(1);
             continue;
