@@ -330,12 +330,13 @@ export class Emulator {
   /**
    * Starts a `node:http` server on this emulator (default host 127.0.0.1, port 0 picks a free one).
    * Its control API answers only this machine's own clients: the door refuses a foreign `Host`
-   * or `Origin` (the URLs this emulator was told it lives at count as its own).
+   * or `Origin` (the URLs this emulator was told it lives at count as its own). With a
+   * `controlToken` the token is the check and any `Host` may ask.
    */
   listen(options: ListenOptions = {}): Promise<Server> {
     const urls = [this.#options.baseUrl, this.#options.externalUrl].filter((u): u is string => u !== undefined);
     const pipeline = this.#pipeline;
-    return startServer((request) => pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls }, (method, key, guarded) => pipeline.answerAtOnce(method, key, guarded));
+    return startServer((request) => pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls, tokenGuarded: this.#options.controlToken !== undefined }, (method, key, guarded) => pipeline.answerAtOnce(method, key, guarded));
   }
 }
 

@@ -1,10 +1,10 @@
-// The README runs as written: every `json` block is seeded, every `ts` block is type-checked
+// The README and every page of docs/ run as written: every `json` block is seeded, every `ts` block is type-checked
 // (as ESM, and for what a CommonJS project refuses) and run as a vitest file, and every `curl`
 // line of an `sh` block is sent to a served world. A `gitlab-emulator serve ...` line in an `sh`
-// block serves the curl lines after it with those flags. A block that should not run is
+// block (or `npx gitlab-emulator ...`) serves the curl lines after it with those flags. A block that should not run is
 // fenced without a language (or as `text`).
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -13,13 +13,25 @@ import { createEmulator, DEFAULT_FIXTURE, type Fixture } from '../src/index.js';
 import { parseCommandLine } from '../src/transports/cli-options.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/**
+ * The pages whose blocks run: the README and every page of docs/, except the maintainers' two
+ * whose `ts` blocks are excerpts of src/ (a shape to copy), not programs.
+ */
+const EXCERPTS = new Set(['architecture.md', 'adding-a-family.md']);
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md') && !EXCERPTS.has(f))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 interface Block {
   lang: string;
   code: string;
   line: number;
   heading: string;
+  page?: string;
 }
 
 /** Fenced blocks with their language, the line they start on and the heading above them (indented blocks of list items too). */
@@ -42,8 +54,10 @@ export function blocksOf(markdown: string): Block[] {
   return blocks;
 }
 
-const BLOCKS = blocksOf(README);
-const named = (b: Block) => `line ${b.line} (${b.heading})`;
+const BLOCKS = PAGES.flatMap((page) => blocksOf(readFileSync(join(ROOT, page), 'utf8')).map((b) => ({ ...b, page })));
+const named = (b: Block) => `${b.page ?? 'README.md'} line ${b.line} (${b.heading})`;
+/** A block's file name among the snippets: its page and line. */
+const fileOf = (b: Block) => `${(b.page ?? 'README.md').replace(/\//g, '_').replace(/\.md$/, '')}-line-${b.line}.test.ts`;
 
 /** A shell line's words: single and double quotes, backslash escapes, no expansion. */
 function words(line: string): string[] {
@@ -88,10 +102,16 @@ function curl(args: string[], cwd: string): Promise<{ code: number; stdout: stri
   });
 }
 
-describe('the README runs as written', () => {
+describe('the README and the docs run as written', () => {
   it('has blocks of each kind to run', () => {
     const langs = new Set(BLOCKS.map((b) => b.lang));
     for (const lang of ['ts', 'json', 'sh']) expect(langs).toContain(lang);
+  });
+
+  it('reads the README and the docs pages it links to', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const page of PAGES.filter((p) => p !== 'README.md')) expect(readme, `README.md links ${page}`).toContain(`](${page}`);
+    expect(BLOCKS.filter((b) => b.page === 'README.md' && b.lang === 'ts')).not.toHaveLength(0);
   });
 
   describe('json blocks are fixtures that seed', () => {
@@ -124,6 +144,7 @@ describe('the README runs as written', () => {
         let ran = 0;
         for (const command of commands(block.code)) {
           const argv = words(command);
+          if (argv[0] === 'npx') argv.shift();
           if (argv[0] === 'gitlab-emulator') {
             flags = argv.slice(1);
             continue;
@@ -135,6 +156,8 @@ describe('the README runs as written', () => {
           const e = await createEmulator({
             fixture: o.tier || o.offering ? { ...DEFAULT_FIXTURE, instance: { ...DEFAULT_FIXTURE.instance, ...(o.tier ? { tier: o.tier } : {}), ...(o.offering ? { offering: o.offering } : {}) } } : DEFAULT_FIXTURE,
             ...(o.controlToken ? { controlToken: o.controlToken } : {}),
+            ...(o.now !== undefined || o.freeze ? { clock: { ...(o.now !== undefined ? { now: o.now } : {}), frozen: o.freeze === true } } : {}),
+            ...(o.seed !== undefined ? { seed: o.seed } : {}),
           });
           const server = await e.listen({ port: 0 });
           try {
@@ -159,7 +182,7 @@ describe('the README runs as written', () => {
     mkdirSync(dir, { recursive: true });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const files = blocks.map((b) => {
-      const file = join(dir, `line-${b.line}.test.ts`);
+      const file = join(dir, fileOf(b));
       writeFileSync(file, b.code);
       return file;
     });
@@ -190,7 +213,7 @@ describe('the README runs as written', () => {
           const source = program.getSourceFile(f)!;
           return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
         })
-        .map((d) => `${d.file!.fileName.replace(/.*line-/, 'README line ')}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+        .map((d) => `${d.file!.fileName.replace(/.*\//, '')}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
       expect(problems).toEqual([]);
     }, 120_000);
 
@@ -201,7 +224,7 @@ describe('the README runs as written', () => {
         for (const statement of source.statements) {
           const visit = (node: ts.Node): void => {
             if (ts.isFunctionLike(node) || ts.isClassLike(node)) return;
-            if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) problems.push(`README line ${b.line}: top-level await: ${node.getText(source).slice(0, 60)}`);
+            if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) problems.push(`${named(b)}: top-level await: ${node.getText(source).slice(0, 60)}`);
             ts.forEachChild(node, visit);
           };
           visit(statement);

@@ -106,10 +106,21 @@ export class EmulatorError extends Error {
   }
 }
 
-/** A fixture not of the fixture format: `text` names the path and the mistake. */
+/**
+ * A fixture not of the fixture format: `text` names each mistake with its path (one a line when
+ * there are several), `mistakes` lists them.
+ */
 export class FixtureError extends EmulatorError {
-  constructor(readonly text: string) {
+  readonly text: string;
+  readonly mistakes: readonly string[];
+  /** One mistake, or several; a hint on what the whole seems to be goes first. */
+  constructor(mistakes: string | readonly string[], hint?: string) {
+    const list = typeof mistakes === 'string' ? [mistakes] : mistakes;
+    const head = hint ? `${hint}. ` : '';
+    const text = list.length === 1 && !hint ? list[0]! : `${head}${list.length} mistake${list.length === 1 ? '' : 's'}:\n${list.map((l) => `  - ${l}`).join('\n')}`;
     super(text);
+    this.text = text;
+    this.mistakes = list;
     this.name = 'FixtureError';
   }
 }

@@ -114,61 +114,98 @@ export function nearest(key: string, known: readonly string[]): string | undefin
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const child = (path: string, key: string) => (IDENTIFIER.test(key) ? (path ? `${path}.${key}` : key) : `${path}[${JSON.stringify(key)}]`);
 
+/**
+ * A check of a known key's value beyond its JSON type (a date that is on the calendar, a scope
+ * GitLab knows): the mistake, or undefined. Given the key, the value and the path of its parent.
+ */
+export type Refine = (key: string, value: unknown, parentPath: string) => string | undefined;
+
 /** The first mistake of `value` against `schema`, as `path: what is wrong`; undefined when it fits. */
 export function check(schema: Schema, value: unknown, path = ''): string | undefined {
+  const out: string[] = [];
+  collect(schema, value, path, out, 1);
+  return out[0];
+}
+
+/** Every mistake of `value` against `schema` (up to `limit`), each as `path: what is wrong`, in document order. */
+export function checkAll(schema: Schema, value: unknown, options: { path?: string; limit?: number; refine?: Refine } = {}): string[] {
+  const out: string[] = [];
+  collect(schema, value, options.path ?? '', out, options.limit ?? 50, options.refine);
+  return out;
+}
+
+function collect(schema: Schema, value: unknown, path: string, out: string[], limit: number, refine?: Refine): void {
   const at = (text: string) => `${path || 'the value'}: ${text}`;
+  const push = (mistake: string) => {
+    if (out.length < limit) out.push(mistake);
+  };
   switch (schema.kind) {
-    case 'any': return undefined;
+    case 'any': return;
     case 'string':
     case 'number':
     case 'boolean':
-      if (typeof value === schema.kind && (schema.kind !== 'number' || Number.isFinite(value))) return undefined;
-      return at(`expected ${describe(schema)}, got ${kindOf(value)}`);
-    case 'null': return value === null ? undefined : at(`expected null, got ${kindOf(value)}`);
-    case 'literal':
-      return schema.values.includes(value as string) ? undefined : at(`expected ${describe(schema)}, got ${typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : kindOf(value)}`);
+      if (typeof value === schema.kind && (schema.kind !== 'number' || Number.isFinite(value))) return;
+      return push(at(`expected ${describe(schema)}, got ${kindOf(value)}`));
+    case 'null': return value === null ? undefined : push(at(`expected null, got ${kindOf(value)}`));
+    case 'literal': {
+      if (schema.values.includes(value as string)) return;
+      const near = typeof value === 'string' ? nearest(value, schema.values.filter((v): v is string => typeof v === 'string')) : undefined;
+      return push(at(`expected ${describe(schema)}, got ${typeof value === 'string' || typeof value === 'number' ? JSON.stringify(value) : kindOf(value)}${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`));
+    }
     case 'array': {
-      if (!Array.isArray(value)) return at(`expected an array, got ${kindOf(value)}`);
-      for (let i = 0; i < value.length; i++) {
-        const wrong = check(schema.of, value[i], `${path}[${i}]`);
-        if (wrong) return wrong;
-      }
-      return undefined;
+      if (!Array.isArray(value)) return push(at(`expected an array, got ${kindOf(value)}`));
+      for (let i = 0; i < value.length && out.length < limit; i++) collect(schema.of, value[i], `${path}[${i}]`, out, limit, refine);
+      return;
     }
     case 'record': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return at(`expected an object, got ${kindOf(value)}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return push(at(`expected an object, got ${kindOf(value)}`));
       for (const key of Object.keys(value)) {
-        const wrong = check(schema.of, (value as Record<string, unknown>)[key], child(path, key));
-        if (wrong) return wrong;
+        if (out.length >= limit) return;
+        collect(schema.of, (value as Record<string, unknown>)[key], child(path, key), out, limit, refine);
       }
-      return undefined;
+      return;
     }
     case 'object': {
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return at(`expected an object, got ${kindOf(value)}`);
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return push(at(`expected an object, got ${kindOf(value)}`));
       const known = Object.keys(schema.props);
+      // A misspelt key is one mistake: the key it was meant to be is not also "required".
+      const meant = new Set<string>();
       for (const key of Object.keys(value)) {
         if (own(schema.props, key)) continue;
         const near = nearest(key, known.filter((k) => !own(value, k)));
-        return `${child(path, key)}: unknown key${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`;
+        if (near) meant.add(near);
+        push(`${child(path, key)}: unknown key${near ? `; did you mean ${JSON.stringify(near)}?` : ''}`);
       }
       for (const key of known) {
         const prop = schema.props[key]!;
         const v = (value as Record<string, unknown>)[key];
         if (!own(value, key) || v === undefined) {
-          if (!prop.optional) return `${child(path, key)}: required, ${describe(prop)}`;
+          if (!prop.optional && !meant.has(key)) push(`${child(path, key)}: required, ${describe(prop)}`);
           continue;
         }
-        const wrong = check(prop, v, child(path, key));
-        if (wrong) return wrong;
+        const before = out.length;
+        collect(prop, v, child(path, key), out, limit, refine);
+        if (refine && out.length === before) {
+          const wrong = refine(key, v, path);
+          if (wrong) push(wrong);
+        }
       }
-      return undefined;
+      return;
     }
     case 'union': {
       const fits = schema.of.filter((s) => sameShape(s, value));
-      // Of the alternatives of the value's shape, the first mistake of the first; else a plain "expected".
-      for (const s of fits) if (!check(s, value, path)) return undefined;
-      if (fits.length) return check(fits[0]!, value, path);
-      return at(`expected ${describe(schema)}, got ${kindOf(value)}`);
+      // Of the alternatives of the value's shape, the mistakes of the first; else a plain "expected".
+      const tries = fits.map((s) => {
+        const mistakes: string[] = [];
+        collect(s, value, path, mistakes, limit, refine);
+        return mistakes;
+      });
+      if (tries.some((m) => m.length === 0)) return;
+      if (tries.length) {
+        for (const m of tries[0]!) push(m);
+        return;
+      }
+      return push(at(`expected ${describe(schema)}, got ${kindOf(value)}`));
     }
   }
 }

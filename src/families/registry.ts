@@ -2,7 +2,7 @@
 // phases in dependency order, and the task table. Checked once, when the module loads.
 import { produce, type Draft } from 'immer';
 import { EmulatorError, FixtureError } from '../core/errors.js';
-import { arrayOf, bool, check, merge, nullable, num, object, oneOf, opt, recordOf, str, toJsonSchema, type ObjectSchema } from '../core/schema.js';
+import { arrayOf, bool, checkAll, merge, nullable, num, object, oneOf, opt, recordOf, str, toJsonSchema, type ObjectSchema } from '../core/schema.js';
 import type { ObjectDatabase } from '../git/objects.js';
 import type { RouteDef } from '../http/route.js';
 import type { ControlRoute } from '../http/control-route.js';
@@ -12,6 +12,7 @@ import type { Context, Family, GitPart, Host, Operations, PushRun, RefRule, Seed
 import type { Command, Outcome } from '../git/transfer.js';
 import { commitEvents, discardPending, emptyStream, type DomainEvent, type EventKind, type PushChange, type StoredEvent } from './stream.js';
 import { FAMILIES } from './index.js';
+import { refineFixture } from './fixture-checks.js';
 import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
 
 const families: readonly Family[] = FAMILIES;
@@ -115,12 +116,20 @@ export const FIXTURE_SCHEMA: ObjectSchema = merge(
   partsOf('top'),
 );
 
-/** Throws an EmulatorError naming the first mistake of a fixture (`projects[0].visibilty: unknown key; …`). */
+/** Keys of a project that a fixture's top level does not have: a project given where a fixture is expected. */
+const PROJECT_KEYS = ['name', 'path', 'namespace', 'visibility', 'default_branch', 'repository'];
+
+/**
+ * Throws a FixtureError naming every mistake of a fixture at once, each with its path
+ * (`projects[0].visibilty: unknown key; did you mean "visibility"?`).
+ */
 export function validateFixture(fixture: unknown): asserts fixture is Fixture {
   if (typeof fixture !== 'object' || fixture === null || Array.isArray(fixture))
     throw new FixtureError(`a fixture is an object with users, groups, projects…; got ${fixture === null ? 'null' : Array.isArray(fixture) ? 'an array' : `a ${typeof fixture}`}`);
-  const wrong = check(FIXTURE_SCHEMA, fixture);
-  if (wrong) throw new FixtureError(wrong);
+  const mistakes = checkAll(FIXTURE_SCHEMA, fixture, { refine: refineFixture });
+  if (mistakes.length === 0) return;
+  const looksLikeProject = PROJECT_KEYS.filter((k) => Object.prototype.hasOwnProperty.call(fixture, k)).length >= 2 || Object.prototype.hasOwnProperty.call(fixture, 'namespace');
+  throw new FixtureError(mistakes, looksLikeProject ? 'this looks like a project; a fixture is { projects: [ ... ] }' : undefined);
 }
 
 /** The fixture format as a JSON Schema: what `fixtures/fixture.schema.json` holds. */

@@ -1,7 +1,7 @@
 // The control API, for tests that reach the emulator only over HTTP (other languages, CI):
 // under /-/emulator/, a prefix no GitLab route uses. Its routes run through the same pipeline
 // as the REST API (inside the write lock), read no GitLab credentials, are not journaled, and
-// answer failures as `{"message": ...}`. Documented in the README.
+// answer failures as `{"message": ...}`. Documented in docs/control-api.md.
 //
 // Every input is checked before anything changes (the surface's own endpoints against CHECKS,
 // control-checks.ts; a family's with its routes): a mistake is a 400 naming the field. The

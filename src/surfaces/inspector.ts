@@ -19,7 +19,8 @@ export function worldSummary(state: CoreState) {
       id: p.id,
       path_with_namespace: fullPathOf(state, p.namespaceId, p.path),
       visibility: p.visibility,
-      default_branch: p.defaultBranch,
+      // As the REST entity says it: a project whose repository has no branch yet names `main`.
+      default_branch: p.defaultBranch ?? 'main',
       archived: p.archived,
       pending_delete: p.pendingDelete,
     })),

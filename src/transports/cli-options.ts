@@ -7,6 +7,7 @@ export const USAGE = `usage: gitlab-emulator <command> [flags]
 
 commands:
   serve             serve a world over HTTP: the default world, or --fixture
+                    (flags without a command mean serve)
   help              print this help
   version           print the version
 
@@ -27,6 +28,12 @@ flags of serve:
   --control-token TOKEN
                     a secret the control API (/-/emulator) then asks of every request:
                     Authorization: Bearer TOKEN, or X-Emulator-Token: TOKEN
+  --now TIME        start the clock at TIME, an ISO 8601 time such as 2025-01-01T09:00:00Z
+                    (default: the real time)
+  --freeze          a frozen clock: it stays at --now (or the start time) until the control
+                    API or a test moves it
+  --seed N          the seed of generated tokens and ids, a number from 0 to 4294967295
+                    (default 1: the same world each start)
   --log, --no-log   one line per request on stdout (on by default)
 
   -h, --help        print this help
@@ -35,6 +42,7 @@ flags of serve:
 examples:
   gitlab-emulator serve
   gitlab-emulator serve --port 0 --fixture world.json --tier free
+  gitlab-emulator --now 2025-01-01T09:00:00Z --freeze --seed 7
   PORT=9000 gitlab-emulator serve --no-log`;
 
 export const TIERS: readonly Tier[] = ['free', 'premium', 'ultimate'];
@@ -49,15 +57,20 @@ export interface ServeOptions {
   gitlabVersion?: string;
   baseUrl?: string;
   controlToken?: string;
+  /** The clock's start time (epoch milliseconds). */
+  now?: number;
+  freeze?: boolean;
+  seed?: number;
   log: boolean;
 }
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions } | { kind: 'error'; message: string };
 
-type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'log' | 'help' | 'version';
+type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'log' | 'help' | 'version' | ClockFlag;
+type ClockFlag = 'now' | 'freeze' | 'seed';
 
-const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token'];
-const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version'];
+const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token', 'now', 'seed'];
+const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version', 'freeze'];
 const SHORT: Record<string, FlagName> = { h: 'help', v: 'version' };
 const COMMANDS = ['serve', 'help', 'version'];
 
@@ -129,11 +142,12 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
   }
   if (values.get('help') === true) return { kind: 'help' };
   if (values.get('version') === true) return { kind: 'version' };
-  if (positionals.length === 0) return { kind: 'help' };
-  const [command, ...rest] = positionals;
+  // Flags without a command mean serve (`gitlab-emulator --port 1234`); nothing at all is the help.
+  if (positionals.length === 0 && values.size === 0) return { kind: 'help' };
+  const [command, ...rest] = positionals.length === 0 ? ['serve'] : positionals;
   if (!COMMANDS.includes(command!)) {
     const near = nearest(command!, COMMANDS);
-    return error(`unknown command '${command}'${near ? `; did you mean '${near}'?` : ''} (see --help)`);
+    return error(`unknown command '${command}'${near ? `; did you mean '${near}'?` : `; to serve a world: gitlab-emulator serve [flags]`} (see --help)`);
   }
   if (rest.length > 0) return error(`unexpected argument '${rest[0]}' after '${command}' (see --help)`);
   if (command === 'help') return { kind: 'help' };
@@ -158,6 +172,8 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
     return error(`--gitlab-version must be a GitLab release such as 17.11.2, not '${gitlabVersion}'`);
   }
   const fixture = str('fixture') ?? (env.GITLAB_EMULATOR_FIXTURE || undefined);
+  const clock = clockOptions(str('now'), values.get('freeze') === true, str('seed'));
+  if (typeof clock === 'string') return error(clock);
   return {
     kind: 'serve',
     options: {
@@ -169,9 +185,36 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
       ...(gitlabVersion !== undefined ? { gitlabVersion } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(controlToken !== undefined ? { controlToken } : {}),
+      ...clock,
       log: values.get('log') !== false,
     },
   };
+}
+
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** `--now`, `--freeze` and `--seed` as options, or the message of the first that is wrong. */
+function clockOptions(now: string | undefined, freeze: boolean, seed: string | undefined): Pick<ServeOptions, 'now' | 'freeze' | 'seed'> | string {
+  const out: Pick<ServeOptions, 'now' | 'freeze' | 'seed'> = {};
+  if (now !== undefined) {
+    const m = ISO_TIME.exec(now.trim());
+    const ms = m ? Date.parse(m[4] === undefined ? `${now.trim()}T00:00:00Z` : m[7] === undefined ? `${now.trim()}Z` : now.trim()) : NaN;
+    const real = m !== null && Number.isFinite(ms) && realDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4] ?? 0) < 24 && Number(m[5] ?? 0) < 60 && Number(m[6] ?? 0) < 60;
+    if (!real || ms < 0) return `--now must be an ISO 8601 time from 1970 on, such as 2025-01-01T09:00:00Z or 2025-01-01, not '${now}'`;
+    out.now = ms;
+  }
+  if (freeze) out.freeze = true;
+  if (seed !== undefined) {
+    if (!/^\d{1,10}$/.test(seed) || Number(seed) > 0xffffffff) return `--seed must be a whole number from 0 to 4294967295, not '${seed}'`;
+    out.seed = Number(seed);
+  }
+  return out;
+}
+
+/** A day that is on the calendar (no February 30th). */
+function realDate(year: number, month: number, day: number): boolean {
+  const d = new Date(Date.UTC(year, month - 1, day));
+  return d.getUTCFullYear() === year && d.getUTCMonth() === month - 1 && d.getUTCDate() === day;
 }
 
 const FLAGS = [...VALUED, ...BOOLEAN, ...BOOLEAN.filter((b) => b === 'log').map((b) => `no-${b}`)];

@@ -39,7 +39,7 @@ async function serve(options: ServeOptions): Promise<void> {
     try {
       text = await readFile(options.fixture, 'utf8');
     } catch (e) {
-      die(`cannot read fixture ${options.fixture}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+      die(`cannot read fixture ${options.fixture}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}${readRemedy(e as NodeJS.ErrnoException)}`, 1);
     }
     try {
       fixture = JSON.parse(text) as Fixture;
@@ -67,6 +67,8 @@ async function serve(options: ServeOptions): Promise<void> {
       fixture,
       ...(options.baseUrl ? { baseUrl: options.baseUrl, externalUrl: options.baseUrl } : {}),
       ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      ...(options.now !== undefined || options.freeze ? { clock: { ...(options.now !== undefined ? { now: options.now } : {}), frozen: options.freeze === true } } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.log ? { log: (line: string, event: Parameters<typeof formatRequest>[0]) => log.add(colour ? formatRequest(event, { colour }) : line) } : {}),
     });
   } catch (e) {
@@ -82,10 +84,11 @@ async function serve(options: ServeOptions): Promise<void> {
   try {
     server = await emulator.listen({ port: options.port, host: options.host });
   } catch (e) {
-    die(`cannot listen on ${options.host}:${options.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1);
+    die(`cannot listen on ${options.host}:${options.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}${listenRemedy(e as NodeJS.ErrnoException, options.port)}`, 1);
   }
   const { tier, offering } = emulator.state.instance;
   process.stdout.write(`listening on ${server.url}\n`);
+  process.stdout.write(`inspector: ${server.url}/-/emulator\n`);
   const token = adminToken(emulator);
   process.stdout.write(token ? `admin token: ${token}\n` : 'admin token: none (the fixture gives no administrator a token)\n');
   process.stdout.write(`instance: ${tier}, ${offering}${emulator.state.instance.version ? `, GitLab ${emulator.state.instance.version}` : ''}\n`);
@@ -95,6 +98,24 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** What to do about a fixture file that cannot be read. */
+function readRemedy(e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return ` (no such file: check the path, relative to ${process.cwd()}, or leave out --fixture and $GITLAB_EMULATOR_FIXTURE to serve the default world)`;
+  if (e.code === 'EISDIR') return ' (a directory: --fixture takes a JSON file)';
+  if (e.code === 'EACCES') return ' (not readable by this user)';
+  return '';
+}
+
+/** What to do about a port that cannot be had. */
+function listenRemedy(e: NodeJS.ErrnoException, port: number): string {
+  if (e.code === 'EADDRINUSE') {
+    return ` (port ${port} is in use, perhaps by another gitlab-emulator started earlier: stop that process (lsof -i :${port} names it), or start with --port 0 for a free port or --port N for another)`;
+  }
+  if (e.code === 'EACCES') return ` (ports below 1024 need privileges: use --port 0 for a free port, or one from 1024 up)`;
+  if (e.code === 'EADDRNOTAVAIL') return ' (no interface of this machine has that address: use --host 127.0.0.1, or 0.0.0.0 for every address)';
+  return '';
 }
 
 /** The oldest usable token of an administrator, so a person can start with curl. */

@@ -32,6 +32,11 @@ export interface LocalOnly {
   prefix: string;
   /** URLs the emulator was told it lives at (a proxy's): their hosts and origins are its own too. */
   urls: readonly string[];
+  /**
+   * A control token guards the paths: the token is the check, and any `Host` may ask (a container
+   * name such as `gitlab:8080` in docker compose or CI services). A foreign `Origin` is still refused.
+   */
+  tokenGuarded?: boolean;
 }
 
 export interface Server {

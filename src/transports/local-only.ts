@@ -15,6 +15,8 @@ export interface LocalPolicy {
   anyAddress: boolean;
   /** Origins besides the request's own: the emulator's configured URLs'. */
   origins: ReadonlySet<string>;
+  /** A control token guards the paths: any Host may ask, the token decides. */
+  tokenGuarded: boolean;
 }
 
 const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/i;
@@ -50,7 +52,7 @@ export function localPolicy(localOnly: LocalOnly, boundHost: string): LocalPolic
       // not a URL: names nothing
     }
   }
-  return { prefix: localOnly.prefix, hosts, anyAddress: bound === '0.0.0.0' || bound === '[::]', origins };
+  return { prefix: localOnly.prefix, hosts, anyAddress: bound === '0.0.0.0' || bound === '[::]', origins, tokenGuarded: localOnly.tokenGuarded === true };
 }
 
 function refuse(message: string): Rendered {
@@ -67,9 +69,10 @@ export function localRefusal(policy: LocalPolicy, pathname: string, origin: stri
   const host = hostHeader ?? '';
   const name = HOST_HEADER.test(host) ? normalName(host.replace(/:\d{1,5}$/, '')) : undefined;
   const ownHost = name !== undefined && (isLoopbackHost(name) || policy.hosts.has(name) || (policy.anyAddress && isIpAddress(name)));
-  if (!ownHost) {
+  if (!ownHost && !policy.tokenGuarded) {
     return refuse(
-      `the control API answers only requests addressed to this machine: Host '${host}' is not localhost, 127.0.0.1, [::1] or the address the server listens on`,
+      `the control API answers only requests addressed to this machine: Host '${host}' is not localhost, 127.0.0.1, [::1] or the address the server listens on ` +
+        '(behind a container name, start it with --control-token and send the token)',
     );
   }
   if (origin === null) return undefined;
@@ -79,7 +82,12 @@ export function localRefusal(policy: LocalPolicy, pathname: string, origin: stri
   } catch {
     asked = undefined;
   }
-  const own = new URL(`http://${host}`).origin;
+  let own: string;
+  try {
+    own = new URL(`http://${host}`).origin;
+  } catch {
+    own = 'this server';
+  }
   if (asked !== undefined && asked !== 'null' && (asked === own || policy.origins.has(asked))) return undefined;
   return refuse(`the control API refuses cross-origin requests from web pages: Origin '${origin}' is not ${own}`);
 }

@@ -138,7 +138,7 @@ export interface CiMembers {
   /**
    * CI of a project, for tests: create pipelines for a ref, add and start jobs (a running job's
    * token authenticates as its user), write logs, finish jobs with artifacts, lock pipelines,
-   * and plan how artifact cleanups behave (see the README's CI section).
+   * and plan how artifact cleanups behave (see docs/pipelines.md).
    */
   ci(project: number | string): CiHandle;
   /** How the next artifact cleanups behave: `{ fail: 1 }` fails the next run, `{ lag: '10m' }` runs each late. */
