@@ -234,6 +234,11 @@ export class Emulator {
   /** Serves one request: the GitLab API (`/api/v4/...`), its web downloads, or the control API (`/-/emulator/...`). */
   handle = (request: Request): Promise<Response> => this.#pipeline.handle(request);
 
+  /** Whether a request to this URL is the emulator's to answer (any path under /api/v4, the git paths, /-/emulator, the web app's few routes). */
+  serves(method: string, url: string | URL): boolean {
+    return this.#pipeline.serves(method, (typeof url === 'string' ? new URL(url) : url).pathname);
+  }
+
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
   async seed(fixture: Fixture): Promise<SeedHandles> {
     validateFixture(fixture);
