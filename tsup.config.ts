@@ -37,7 +37,8 @@ export default defineConfig([
     esbuildOptions,
   },
   {
-    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts' },
+    // No CommonJS `gitlab-emulator/vitest`: vitest itself is ES modules only.
+    entry: { index: 'src/index.ts', msw: 'src/msw.ts' },
     format: ['cjs'],
     target: 'node20',
     external: ['msw', 'vitest'],
