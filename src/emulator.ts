@@ -14,6 +14,7 @@ import type { FamilyHandles, Fixture, SeedHandles, State } from './families/worl
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
 import { loadFflate } from './git/fflate.js';
+import { loadLazyModules } from './core/lazy.js';
 import { Pipeline, type RequestEvent, type UnknownRoutePolicy } from './http/pipeline.js';
 import { formatRequest } from './http/request-log.js';
 import type { RouteDef } from './http/route.js';
@@ -346,7 +347,7 @@ export class Emulator {
 
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  await Promise.all([loadVolumes(), loadFflate(), loadFamilies()]);
+  await Promise.all([loadVolumes(), loadFflate(), loadLazyModules(), loadFamilies()]);
   const emulator = new Emulator(options);
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();
