@@ -13,7 +13,7 @@ const require = createRequire(import.meta.url);
 const started = performance.now();
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 
-/** Runs a node script, its output kept and printed only if it fails or warns. */
+/** Runs a node script, its output kept and printed only if it fails or warns (a `WARN` line of tsup or esbuild). */
 function run(name, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -26,7 +26,7 @@ function run(name, args) {
         process.stderr.write(output);
         reject(new Error(`${name} failed (exit ${code})`));
       } else {
-        if (/warn/i.test(output)) process.stderr.write(output);
+        if (/\bwarn/i.test(output)) process.stderr.write(output);
         resolve();
       }
     });
@@ -35,7 +35,7 @@ function run(name, args) {
 
 try {
   await Promise.all([
-    run('tsup', [join(dirname(require.resolve('tsup/package.json')), 'dist', 'cli-default.js'), '--silent']),
+    run('tsup', [join(dirname(require.resolve('tsup/package.json')), 'dist', 'cli-default.js')]),
     run('declarations', [join(root, 'scripts', 'build-types.mjs')]),
   ]);
 } catch (e) {
