@@ -2,7 +2,9 @@
 // The package's declarations, unbundled: tsc writes one .d.ts per source file (dist/types/src),
 // so each family's `declare module '../world.js'` augmentation still names a file that exists,
 // which a bundled .d.ts cannot keep. A CommonJS twin (.d.cts, its relative imports to .cjs)
-// beside each one types `require('gitlab-emulator')`. Run after tsup: `npm run build`.
+// beside each one types `require('gitlab-emulator')`. `npm run build` runs it beside tsup
+// (scripts/build.mjs). No type-check here (`noCheck` in tsconfig.types.json): `npm run typecheck`
+// is the check, and emitting without it takes half the time.
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -14,6 +14,7 @@ import type { FamilyHandles, Fixture, SeedHandles, State } from './families/worl
 import { ObjectDatabase } from './git/objects.js';
 import { loadVolumes } from './git/volume.js';
 import { loadFflate } from './git/fflate.js';
+import { loadLazyModules } from './core/lazy.js';
 import { Pipeline, type RequestEvent, type UnknownRoutePolicy } from './http/pipeline.js';
 import { formatRequest } from './http/request-log.js';
 import type { RouteDef } from './http/route.js';
@@ -234,6 +235,11 @@ export class Emulator {
   /** Serves one request: the GitLab API (`/api/v4/...`), its web downloads, or the control API (`/-/emulator/...`). */
   handle = (request: Request): Promise<Response> => this.#pipeline.handle(request);
 
+  /** Whether a request to this URL is the emulator's to answer (any path under /api/v4, the git paths, /-/emulator, the web app's few routes). */
+  serves(method: string, url: string | URL): boolean {
+    return this.#pipeline.serves(method, (typeof url === 'string' ? new URL(url) : url).pathname);
+  }
+
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
   async seed(fixture: Fixture): Promise<SeedHandles> {
     validateFixture(fixture);
@@ -342,7 +348,7 @@ export class Emulator {
 
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-  await Promise.all([loadVolumes(), loadFflate(), loadFamilies()]);
+  await Promise.all([loadVolumes(), loadFflate(), loadLazyModules(), loadFamilies()]);
   const emulator = new Emulator(options);
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();

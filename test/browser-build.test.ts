@@ -27,6 +27,8 @@ describe('the browser build', () => {
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((i) => /(^|\/)(memfs|@jsonjoy\.com|@hono\/node-server)\//.test(i) || /^node:/.test(i))).toEqual([]);
+    // isomorphic-git (sha.js -> safe-buffer -> node's 'buffer') is for export to disk only.
+    expect(inputs.filter((i) => /(^|\/)(isomorphic-git|sha\.js|safe-buffer|buffer)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => /src\/(transports\/(node-server|listen)|git\/disk)\.ts$/.test(i))).toEqual([]);
     expect(inputs.some((i) => i.endsWith('src/git/disk.browser.ts'))).toBe(true);
     expect(inputs.some((i) => i.endsWith('src/transports/listen.browser.ts'))).toBe(true);

@@ -27,8 +27,7 @@ function ensureBuilt(): void {
   const cli = join(ROOT, 'dist', 'cli.js');
   const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs);
   if (existsSync(cli) && statSync(cli).mtimeMs > sources) return;
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'tsup', 'dist', 'cli-default.js')], { cwd: ROOT, stdio: 'ignore' });
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-types.mjs')], { cwd: ROOT, stdio: 'ignore' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'ignore' });
 }
 
 function packList(): Promise<{ path: string; mode: number }[]> {
@@ -53,7 +52,7 @@ function named(): string[] {
 
 describe('the package', () => {
   it('builds on prepare, and npm start runs the built CLI', () => {
-    expect(pkg.scripts.prepare).toBe('tsup && node scripts/build-types.mjs');
+    expect(pkg.scripts.prepare).toBe('node scripts/build.mjs');
     expect(pkg.scripts.start).toBe('node dist/cli.js serve');
     expect(pkg.bin['gitlab-emulator']).toBe('./dist/cli.js');
   });

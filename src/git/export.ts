@@ -58,8 +58,8 @@ export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs
  * `origin`. Needs no git binary and no server (the files are written by isomorphic-git).
  */
 export async function cloneRepository(repo: RepositoryObjects, refs: ExportRefs, dir: string, remote: string): Promise<void> {
-  const { rm, writeFile, mkdir, join, fs: nodeFs } = await disk();
-  const git = (await import('isomorphic-git')).default;
+  const { rm, writeFile, mkdir, join, fs: nodeFs, git: loadGit } = await disk();
+  const git = await loadGit();
   const gitdir = join(dir, '.git');
   await exportRepository(repo, refs, gitdir);
   await rm(join(gitdir, 'refs', 'heads'), { recursive: true, force: true });

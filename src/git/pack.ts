@@ -90,7 +90,12 @@ export function packEntry(o: PackObject): Uint8Array {
 }
 
 type NodeCrypto = typeof import('node:crypto');
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+let nodeCryptoOnce: NodeCrypto | null | undefined;
+/** node:crypto, taken at its first use (loading it is not the import's to pay); none in a page. */
+function nodeCrypto(): NodeCrypto | undefined {
+  nodeCryptoOnce ??= ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined) ?? null;
+  return nodeCryptoOnce ?? undefined;
+}
 
 /**
  * A pack of entries (`packEntry`), with its header and SHA-1 trailer, as the pieces it is made of
@@ -102,8 +107,9 @@ export async function packChunks(entries: readonly Uint8Array[]): Promise<{ chun
   new DataView(head.buffer).setUint32(8, entries.length);
   const chunks = [head, ...entries];
   let sum: Uint8Array;
-  if (nodeCrypto?.createHash) {
-    const h = nodeCrypto.createHash('sha1');
+  const node = nodeCrypto();
+  if (node?.createHash) {
+    const h = node.createHash('sha1');
     for (const c of chunks) h.update(c);
     sum = new Uint8Array(h.digest());
   } else sum = hexToBytes(await codec.sha1(concat(chunks)));
@@ -264,7 +270,7 @@ export async function writePack(given: readonly { oid: string; packed: PackedObj
   }
   if (at !== length) throw new Error('pack entries of unexpected sizes');
   const body = out.subarray(0, length);
-  out.set(nodeCrypto?.createHash ? nodeCrypto.createHash('sha1').update(body).digest() : hexToBytes(await codec.sha1(body)), length);
+  out.set(nodeCrypto()?.createHash ? nodeCrypto()!.createHash('sha1').update(body).digest() : hexToBytes(await codec.sha1(body)), length);
   return out;
 }
 

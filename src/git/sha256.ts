@@ -2,7 +2,12 @@
 // checked synchronously, and Web Crypto only answers in a promise. Node's own when it is there.
 
 type NodeCrypto = typeof import('node:crypto');
-const nodeCrypto = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+let nodeCryptoOnce: NodeCrypto | null | undefined;
+/** node:crypto, taken at its first use (loading it is not the import's to pay); none in a page. */
+function nodeCrypto(): NodeCrypto | undefined {
+  nodeCryptoOnce ??= ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined) ?? null;
+  return nodeCryptoOnce ?? undefined;
+}
 
 const K = Uint32Array.from([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
@@ -80,6 +85,6 @@ export function hmacSha256Portable(key: Uint8Array, data: Uint8Array): Uint8Arra
 
 /** HMAC-SHA-256 of `data` under `key`. */
 export function hmacSha256(key: Uint8Array, data: Uint8Array): Uint8Array {
-  if (nodeCrypto?.createHmac) return new Uint8Array(nodeCrypto.createHmac('sha256', key).update(data).digest());
+  if (nodeCrypto()?.createHmac) return new Uint8Array(nodeCrypto()!.createHmac('sha256', key).update(data).digest());
   return hmacSha256Portable(key, data);
 }

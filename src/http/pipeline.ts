@@ -360,6 +360,16 @@ export class Pipeline {
   }
 
   /** The surface whose prefix the path starts with (the longest first) and that claims it. */
+  /**
+   * Whether a path is the emulator's to answer: every path under the API's, the git and the
+   * control prefixes (an unknown one there is GitLab's 404), and the web app's few routes; not
+   * any other path of the host, such as a page's own files where the emulator shares its origin.
+   */
+  serves(method: string, pathname: string): boolean {
+    const surface = this.#surfaceOf(pathname);
+    return surface.name !== 'web' || routerOf(surface).match(method.toUpperCase(), pathname === '' ? '/' : pathname) !== undefined;
+  }
+
   #surfaceOf(pathname: string): Surface {
     for (const s of this.#surfaces) if (pathname.startsWith(s.prefix) && (s.claims === undefined || s.claims(pathname))) return s;
     throw new Error(`no surface takes ${pathname}`); // the web surface takes every path

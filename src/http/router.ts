@@ -1,8 +1,12 @@
 // Matches a raw (still percent-encoded) path against the declared routes, so an encoded `/`
 // in a parameter never splits a segment; each parameter is then decoded exactly once.
-import { TrieRouter } from 'hono/router/trie-router';
+import type { TrieRouter } from 'hono/router/trie-router';
+import { lazyModule } from '../core/lazy.js';
 import { int, str } from './params.js';
 import type { RouteDef } from './route.js';
+
+/** hono's router, loaded with the first router built (at the first request), not at the package's import. */
+const trieRouter = lazyModule('hono/router/trie-router', () => import('hono/router/trie-router'));
 
 export interface Match {
   route: RouteDef;
@@ -24,7 +28,7 @@ function prepare(def: RouteDef): RouteDef {
 const RECENT = 512;
 
 export class Router {
-  #trie = new TrieRouter<RouteDef>();
+  #trie: TrieRouter<RouteDef> = new (trieRouter().TrieRouter)<RouteDef>();
   #recent = new Map<string, Match | 'bad-encoding' | undefined>();
   readonly routes: RouteDef[] = [];
 

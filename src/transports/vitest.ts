@@ -1,14 +1,27 @@
 // `gitlab-emulator/vitest`: one call sets up an emulator behind MSW for a test file. Before all
 // tests it seeds the fixture and starts intercepting `fetch`; before each test it puts the world
 // back as seeded (clock, journal and faults too); after all it stops intercepting.
-import { setupServer } from 'msw/node';
-
-type SetupServerApi = ReturnType<typeof setupServer>;
+// msw is the project's own (a peer dependency: one copy, the one its tests and its service
+// worker use), loaded in `beforeAll`, so a project without it is told what to install.
+import type { SetupServer as SetupServerApi } from 'msw/node';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createEmulator, type Emulator, type EmulatorOptions } from '../emulator.js';
 import { fixtureOf, type FixtureBuilder } from '../families/fixture-builder.js';
 import type { Fixture } from '../families/world.js';
-import { handlers } from './msw.js';
+
+/** What `useGitlabEmulator` throws where msw is not installed. */
+export const MSW_MISSING = 'gitlab-emulator/vitest needs msw, which this project does not have: install it with `npm i -D msw` (the package is installed with `npm i -D gitlab-emulator msw`)';
+
+/** msw's node server and the emulator's handlers, or the message above. */
+async function loadMsw(): Promise<[typeof import('msw/node'), typeof import('./msw.js')]> {
+  try {
+    return await Promise.all([import('msw/node'), import('./msw.js')]);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && /['"]msw['"/]/.test(String((e as Error).message))) throw new Error(MSW_MISSING, { cause: e });
+    throw e;
+  }
+}
 
 export interface GitlabEmulatorSetup extends Omit<EmulatorOptions, 'fixture'> {
   /** The world to start each test from: data or a `fixture()` builder; the default world when absent. */
@@ -43,6 +56,7 @@ export function useGitlabEmulator(setup: GitlabEmulatorSetup = {}): GitlabEmulat
     return value;
   };
   beforeAll(async () => {
+    const [{ setupServer }, { handlers }] = await loadMsw();
     emulator = await createEmulator({ ...options, ...(fixture !== undefined ? { fixture: fixtureOf(fixture) } : {}) });
     const s = setupServer(...handlers(emulator));
     s.listen({ onUnhandledRequest });

@@ -3,7 +3,7 @@
 // append_build_trace_service.rb, lib/api/entities/ci/job_request/*): a runner verifies its
 // token, asks for a job (201 with GitLab's payload, 204 when none fits), reports its state,
 // appends to its log by byte range, and uploads artifacts, with the job's token.
-import { unzipSync } from 'fflate';
+import { fflate } from '../../git/fflate.js';
 import { forbidden, messageError } from '../../core/errors.js';
 import { int, str, any } from '../../http/params.js';
 import { json, type Reply } from '../../http/route.js';
@@ -338,7 +338,7 @@ export const runnerApiRoutes = [
       }
       let files: Record<string, Uint8Array>;
       try {
-        const entries = unzipSync(new Uint8Array(await file.arrayBuffer()));
+        const entries = fflate().unzipSync(new Uint8Array(await file.arrayBuffer()));
         files = Object.create(null) as Record<string, Uint8Array>;
         for (const [name, bytes] of Object.entries(entries)) if (!name.endsWith('/')) files[name] = bytes;
       } catch {

@@ -1,6 +1,6 @@
 // The group export file: a gzipped tar as GitLab's Gitlab::ImportExport writes one (its version
 // files, and the group's attributes under tree/groups/), and the reading of one on import.
-import { gunzipSync, gzipSync } from 'fflate';
+import { fflate } from '../../git/fflate.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -39,14 +39,14 @@ export function packExport(files: Record<string, string>, time: number): Uint8Ar
     tar.set(p, at);
     at += p.length;
   }
-  return gzipSync(tar, { level: 6, mtime: 0 });
+  return fflate().gzipSync(tar, { level: 6, mtime: 0 });
 }
 
 /** The regular files of a tar.gz, by name; null when it is not one. */
 export function unpackExport(bytes: Uint8Array): Map<string, string> | null {
   let tar: Uint8Array;
   try {
-    tar = gunzipSync(bytes);
+    tar = fflate().gunzipSync(bytes);
   } catch {
     return null;
   }

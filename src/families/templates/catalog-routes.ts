@@ -7,7 +7,10 @@ import { notFound, routeNotFound } from '../../core/errors.js';
 import { bool, str } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import { route } from '../define.js';
-import { DOCKERFILE_TEMPLATES, GITLAB_CI_YML_TEMPLATES, LICENSE_TEMPLATES, type FileTemplate, type LicenseTemplate } from './catalog.js';
+import type { FileTemplate, LicenseTemplate } from './catalog.js';
+
+/** The templates (some 220 KB of text), a chunk loaded at the first request for one, not at the package's import. */
+const catalog = () => import('./catalog.js');
 
 /** The route's `requirements: { name: /[\w\.-]+/ }`, on the path as sent. */
 const NAME_REQUIREMENT = /^[A-Za-z0-9_.-]+$/;
@@ -52,17 +55,17 @@ function fillLicense(content: string, year: number, project: string | undefined,
 }
 
 /** The two routes of one kind of file template: the list and one by name (`not_found!` names the kind, singular). */
-function fileTemplateRoutes(kind: string, singular: string, templates: readonly FileTemplate[]) {
+function fileTemplateRoutes(kind: string, singular: string, load: () => Promise<readonly FileTemplate[]>) {
   return [
     route({
       method: 'GET', path: `/templates/${kind}`, cacheable: true, auth: 'none', paginated: true,
-      handler: (ctx) => json(ctx.paginate(templates).map((t) => ({ key: t.key, name: t.name }))),
+      handler: async (ctx) => json(ctx.paginate(await load()).map((t) => ({ key: t.key, name: t.name }))),
     }),
     route({
       method: 'GET', path: `/templates/${kind}/:name`, cacheable: true, auth: 'none', params: { name: str().required() },
-      handler: (ctx) => {
+      handler: async (ctx) => {
         if (!NAME_REQUIREMENT.test(rawLastSegment(ctx.url.pathname))) throw routeNotFound();
-        const template = templates.find((t) => t.key === ctx.params.name);
+        const template = (await load()).find((t) => t.key === ctx.params.name);
         if (!template) throw notFound(singular);
         return json({ name: template.name, content: template.content });
       },
@@ -71,23 +74,23 @@ function fileTemplateRoutes(kind: string, singular: string, templates: readonly 
 }
 
 export const catalogRoutes = [
-  ...fileTemplateRoutes('dockerfiles', 'dockerfile', DOCKERFILE_TEMPLATES),
-  ...fileTemplateRoutes('gitlab_ci_ymls', 'gitlab_ci_yml', GITLAB_CI_YML_TEMPLATES),
+  ...fileTemplateRoutes('dockerfiles', 'dockerfile', async () => (await catalog()).DOCKERFILE_TEMPLATES),
+  ...fileTemplateRoutes('gitlab_ci_ymls', 'gitlab_ci_yml', async () => (await catalog()).GITLAB_CI_YML_TEMPLATES),
   route({
     method: 'GET', path: '/templates/licenses', cacheable: true, auth: 'none', paginated: true,
     params: { popular: bool() },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       // `declared(params).popular.present?`: only `true` narrows the list to the featured ones.
-      const shown = LICENSE_TEMPLATES.filter((l) => !l.hidden && (ctx.params.popular !== true || l.featured));
+      const shown = (await catalog()).LICENSE_TEMPLATES.filter((l) => !l.hidden && (ctx.params.popular !== true || l.featured));
       return json(ctx.paginate(shown).map((l) => licenseEntity(l)));
     },
   }),
   route({
     method: 'GET', path: '/templates/licenses/:name', params: { name: str().required(), project: str(), fullname: str() },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       if (!NAME_REQUIREMENT.test(rawLastSegment(ctx.url.pathname))) throw routeNotFound();
       // Licensee::License.find: by key, case-insensitively, hidden ones too.
-      const license = LICENSE_TEMPLATES.find((l) => l.key === ctx.params.name.toLowerCase());
+      const license = (await catalog()).LICENSE_TEMPLATES.find((l) => l.key === ctx.params.name.toLowerCase());
       if (!license) throw notFound('License');
       const year = new Date(ctx.now()).getUTCFullYear();
       const fullname = ctx.params.fullname || ctx.user?.name;

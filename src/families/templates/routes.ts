@@ -9,7 +9,9 @@ import { notFound, routeNotFound } from '../../core/errors.js';
 import { str } from '../../http/params.js';
 import { json } from '../../http/route.js';
 import { route } from '../define.js';
-import { GITIGNORE_TEMPLATES } from './data.js';
+
+/** The .gitignore templates, a chunk loaded at the first request for one, not at the package's import. */
+const gitignores = async () => (await import('./data.js')).GITIGNORE_TEMPLATES;
 
 /**
  * The route's `requirements: { name: /[\w\.-]+/ }`. Mustermann applies it to the path as sent,
@@ -31,7 +33,7 @@ export const templateRoutes = [
     cacheable: true,
     auth: 'none',
     paginated: true,
-    handler: (ctx) => json(ctx.paginate(GITIGNORE_TEMPLATES).map((t) => ({ key: t.key, name: t.name }))),
+    handler: async (ctx) => json(ctx.paginate(await gitignores()).map((t) => ({ key: t.key, name: t.name }))),
   }),
   route({
     method: 'GET',
@@ -39,10 +41,10 @@ export const templateRoutes = [
     cacheable: true,
     auth: 'none',
     params: { key: str().required() },
-    handler: (ctx) => {
+    handler: async (ctx) => {
       if (!KEY_REQUIREMENT.test(rawLastSegment(ctx.url.pathname))) throw routeNotFound();
       // Languages are searched before Global; lookups are case-sensitive, as on disk.
-      const template = GITIGNORE_TEMPLATES.find((t) => t.key === ctx.params.key);
+      const template = (await gitignores()).find((t) => t.key === ctx.params.key);
       if (!template) throw notFound('gitignore');
       return json({ name: template.name, content: template.content });
     },

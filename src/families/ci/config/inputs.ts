@@ -1,8 +1,10 @@
 // `spec:inputs` (lib/gitlab/ci/config/header/**, interpolation/**): a file may begin with a
 // header document, `spec: inputs: {...}`, then `---` and its content, where `$[[ inputs.name ]]`
 // is replaced by the value given (by `include: inputs:` or the pipeline's inputs) or the default.
-import { parseAllDocuments } from 'yaml';
+import { lazyModule } from '../../../core/lazy.js';
 import { ConfigError, isHash, type Hash } from './values.js';
+
+const yaml = lazyModule('yaml', () => import('yaml'));
 
 const INPUT_KEYS = ['default', 'description', 'options', 'regex', 'type', 'rules'];
 const TYPES = ['string', 'number', 'boolean', 'array'];
@@ -20,7 +22,7 @@ export interface SplitFile {
 /** Yaml::Documents: a header document first when the file has two and the first holds `spec`. */
 export function splitHeader(text: string): SplitFile {
   if (!/^---/m.test(text)) return { spec: null, content: text };
-  const docs = parseAllDocuments(text, { version: '1.1' });
+  const docs = yaml().parseAllDocuments(text, { version: '1.1' });
   if (!Array.isArray(docs) || docs.length < 2) return { spec: null, content: text };
   const first = docs[0]!.toJS() as unknown;
   if (!isHash(first) || !('spec' in first)) return { spec: null, content: text };

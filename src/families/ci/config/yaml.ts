@@ -1,7 +1,11 @@
 // Reading and writing .gitlab-ci.yml (Gitlab::Config::Loader::Yaml, Psych): YAML 1.1 as Ruby
 // reads it (`yes`/`on` are true, merge keys `<<`, anchors and aliases, a later duplicate key
 // wins), with GitLab's `!reference [job, key]` tag kept as a Reference until it is resolved.
-import { LineCounter, parseDocument, stringify, YAMLSeq, type CollectionTag, type CreateNodeOptions, type Schema, type ToJSOptions } from 'yaml';
+import type { CollectionTag, CreateNodeOptions, parseDocument, Schema, ToJSOptions, YAMLSeq } from 'yaml';
+import { lazyModule } from '../../../core/lazy.js';
+
+/** yaml, loaded at the first file read (~40 ms of CPU the package's import does not pay). */
+const yaml = lazyModule('yaml', () => import('yaml'));
 
 /** `!reference [.setup, script]`: a path into the merged configuration, resolved after `extends`. */
 export class Reference {
@@ -12,24 +16,29 @@ export class Reference {
   }
 }
 
-class ReferenceSeq extends YAMLSeq {
-  override toJSON(_key?: unknown, ctx?: Parameters<YAMLSeq['toJSON']>[1]): unknown[] {
-    // A Reference stands where the list was; the declared type is the base class's.
-    return new Reference(super.toJSON(_key, ctx)) as unknown as unknown[];
-  }
-}
+let referenceTagMade: CollectionTag | undefined;
 
-const referenceTag = {
-  tag: '!reference',
-  collection: 'seq' as const,
-  nodeClass: ReferenceSeq,
-  resolve(seq: YAMLSeq): ReferenceSeq {
-    const r = new ReferenceSeq(seq.schema as Schema | undefined);
-    r.items = seq.items;
-    r.range = seq.range;
-    return r;
-  },
-} as unknown as CollectionTag;
+/** The `!reference` tag: a sequence read as a Reference (made at the first use, as it extends yaml's class). */
+function referenceTag(): CollectionTag {
+  if (referenceTagMade) return referenceTagMade;
+  class ReferenceSeq extends yaml().YAMLSeq {
+    override toJSON(_key?: unknown, ctx?: Parameters<YAMLSeq['toJSON']>[1]): unknown[] {
+      // A Reference stands where the list was; the declared type is the base class's.
+      return new Reference(super.toJSON(_key, ctx)) as unknown as unknown[];
+    }
+  }
+  return (referenceTagMade = {
+    tag: '!reference',
+    collection: 'seq' as const,
+    nodeClass: ReferenceSeq,
+    resolve(seq: YAMLSeq): ReferenceSeq {
+      const r = new ReferenceSeq(seq.schema as Schema | undefined);
+      r.items = seq.items;
+      r.range = seq.range;
+      return r;
+    },
+  } as unknown as CollectionTag);
+}
 
 /** Psych's booleans: `y` and `n` stay strings (YAML 1.1's own list has them). */
 const RUBY_TRUE = /^(?:[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/;
@@ -39,7 +48,7 @@ type Tags = Exclude<NonNullable<Parameters<typeof parseDocument>[1]>['customTags
 const tagsOf = ((tags: { tag: string; test?: RegExp }[]) =>
   [
     ...tags.map((t) => (t.tag === 'tag:yaml.org,2002:bool' && t.test ? { ...t, test: t.test.test('yes') ? RUBY_TRUE : RUBY_FALSE } : t)),
-    referenceTag,
+    referenceTag(),
   ]) as unknown as Tags;
 
 /** Loader::Yaml's limits: a parsed document deeper than this is refused. */
@@ -105,6 +114,7 @@ const MAX_SIZE = 1024 * 1024;
 
 function parseYaml(text: string): Loaded {
   if (text.length > MAX_SIZE) return { ok: false, error: 'The parsed YAML is too big' };
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { version: '1.1', merge: true, uniqueKeys: false, customTags: tagsOf, prettyErrors: false, lineCounter });
   const err = doc.errors[0];
@@ -155,7 +165,7 @@ export function dumpYaml(value: unknown): string {
 }
 
 function writeYaml(value: unknown): string {
-  const body = stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', customTags: tagsOf, nullStr: NULL_MARK } as CreateNodeOptions & { indentSeq: boolean });
+  const body = yaml().stringify(toWritable(value), { indentSeq: false, lineWidth: 0, singleQuote: true, version: '1.1', customTags: tagsOf, nullStr: NULL_MARK } as CreateNodeOptions & { indentSeq: boolean });
   // Psych writes a nil as nothing after its `key: ` or `- `.
   return `---\n${body.replaceAll(NULL_MARK, '')}`;
 }

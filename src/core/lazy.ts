@@ -1,0 +1,36 @@
+// A library too costly for the package's import, loaded at its first use instead: in Node
+// synchronously, through `require`, where the code that uses it runs (its users call it inside
+// a change, synchronously); where there is no `require` (a page), with the first emulator
+// (`createEmulator` awaits `loadLazyModules()`). Each library is declared once, with its id
+// for `require` and an `import()` of the same id for a bundler to see.
+
+let requireOnce: ((id: string) => unknown) | null | undefined;
+
+function nodeRequire(): ((id: string) => unknown) | null {
+  if (requireOnce !== undefined) return requireOnce;
+  const builtin = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const mod = builtin?.('node:module') as typeof import('node:module') | undefined;
+  const base: string | undefined = import.meta.url ?? (typeof __filename === 'string' ? __filename : undefined); // a CommonJS build has no import.meta
+  return (requireOnce = mod?.createRequire && base ? mod.createRequire(base) : null);
+}
+
+const loaders: (() => Promise<void>)[] = [];
+
+/** A getter of the library `id`: loads it at its first call in Node; elsewhere `loadLazyModules()` must have run. */
+export function lazyModule<T>(id: string, load: () => Promise<T>): () => T {
+  let loaded: T | undefined;
+  loaders.push(async () => {
+    if (loaded === undefined && nodeRequire() === null) loaded = await load();
+  });
+  return () => {
+    if (loaded !== undefined) return loaded;
+    const require = nodeRequire();
+    if (require === null) throw new Error(`${id} is used before it was loaded: create emulators with createEmulator()`);
+    return (loaded = require(id) as T);
+  };
+}
+
+/** Loads every lazy library where there is no `require` (a page); nothing in Node. */
+export async function loadLazyModules(): Promise<void> {
+  await Promise.all(loaders.map((load) => load()));
+}
