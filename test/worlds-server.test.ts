@@ -2,6 +2,7 @@
 // `/-/worlds/NAME` (a fork of the seeded world, or a fixture of its own), each isolated from the
 // others (writes, clock, ids, git objects, snapshots), resettable and removable alone, its URLs,
 // git over HTTP and control API under the prefix.
+import { createServer } from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
@@ -250,5 +251,74 @@ describe('the control API of a world is guarded as the server’s', () => {
     const res = await fetch(`${server.url}/-/worlds/w-guard/-/emulator/reset`, { method: 'POST', headers: { Origin: 'https://evil.example' } });
     expect(res.status).toBe(403);
     await deleteWorld('w-guard');
+  });
+});
+
+describe('what a world sends and serves', () => {
+  it('serves an uploaded avatar under the prefix', async () => {
+    await createWorld('w-avatar');
+    const form = new FormData();
+    form.append('avatar', new File([new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0])], 'logo.gif'));
+    const res = await fetch(`${server.url}/-/worlds/w-avatar/api/v4/projects/acme%2Fapp`, { method: 'PUT', headers: { 'PRIVATE-TOKEN': TOKEN }, body: form });
+    const { avatar_url } = (await res.json()) as { avatar_url: string };
+    expect(avatar_url).toMatch(new RegExp(`^${server.url}/-/worlds/w-avatar/uploads/-/system/project/avatar/\\d+/logo\\.gif$`));
+    const got = await fetch(avatar_url, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+    expect(got.status).toBe(200);
+    expect(new Uint8Array(await got.arrayBuffer()).slice(0, 3)).toEqual(new Uint8Array([0x47, 0x49, 0x46]));
+    // The server's own project has no avatar.
+    expect((await call('GET', '/api/v4/projects/acme%2Fapp')).json.avatar_url).toBeNull();
+    await deleteWorld('w-avatar');
+  });
+
+  it('delivers a world’s webhooks from that world only, with its URLs', async () => {
+    const got: { body: any }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        got.push({ body: JSON.parse(body) });
+        res.writeHead(200).end('{}');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
+    const receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/in`;
+    try {
+      await createWorld('w-hook');
+      await createWorld('w-quiet');
+      const hook = await call('POST', '/-/worlds/w-hook/api/v4/projects/acme%2Fapp/hooks', { url: receiverUrl, issues_events: true });
+      expect(hook.status).toBe(201);
+      // The same project (same id) in another world and in the server's own has no hook.
+      await call('POST', '/-/worlds/w-quiet/api/v4/projects/acme%2Fapp/issues', { title: 'quiet' });
+      await call('POST', '/api/v4/projects/acme%2Fapp/issues', { title: 'root' });
+      await call('POST', '/-/worlds/w-hook/api/v4/projects/acme%2Fapp/issues', { title: 'heard' });
+      await emulator.worlds!.get('w-hook')!.hooks.settled();
+      await emulator.worlds!.get('w-quiet')!.hooks.settled();
+      await emulator.hooks.settled();
+      expect(got.map((g) => g.body.object_attributes.title)).toEqual(['heard']);
+      expect(got[0]!.body.project.web_url).toBe(`${server.url}/-/worlds/w-hook/acme/app`);
+      expect(got[0]!.body.object_attributes.url).toBe(`${server.url}/-/worlds/w-hook/acme/app/-/issues/1`);
+      expect((await call('GET', `/-/worlds/w-quiet/api/v4/projects/acme%2Fapp/hooks`)).json).toEqual([]);
+    } finally {
+      await new Promise((r) => receiver.close(r));
+      await deleteWorld('w-hook');
+      await deleteWorld('w-quiet');
+    }
+  });
+
+  it('asks a world’s control API for the server’s control token', async () => {
+    const guarded = await createEmulator({ fixture, controlToken: 'sesame' });
+    const s = await guarded.listen({ port: 0 });
+    try {
+      const post = (path: string, token?: string) =>
+        fetch(`${s.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: path.endsWith('/worlds') ? '{"name":"t"}' : undefined });
+      expect((await post('/-/emulator/worlds')).status).toBe(401);
+      expect((await post('/-/emulator/worlds', 'sesame')).status).toBe(201);
+      expect((await post('/-/worlds/t/-/emulator/reset')).status).toBe(401);
+      expect((await post('/-/worlds/t/-/emulator/reset', 'sesame')).status).toBe(204);
+      // The API itself needs no control token.
+      expect((await fetch(`${s.url}/-/worlds/t/api/v4/projects`, { headers: { 'PRIVATE-TOKEN': TOKEN } })).status).toBe(200);
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -28,7 +28,7 @@ export function worldOf(pathname: string): { name: string; root: string; rest: s
 export interface WorldsControl {
   names(): string[];
   /** Makes a world: from the seeded world, or from `fixture`. Throws a 409 for a name taken. */
-  create(name: string, fixture: unknown): Promise<void>;
+  create(name: string, fixture?: unknown): Promise<void>;
   /** Removes a world; false when there is none of that name. */
   remove(name: string): boolean;
 }
@@ -56,7 +56,7 @@ export class Worlds<W> implements WorldsControl {
     return [...this.#worlds.keys()].sort();
   }
 
-  async create(name: string, fixture: unknown): Promise<void> {
+  async create(name: string, fixture?: unknown): Promise<void> {
     if (!NAME.test(name)) throw new EmulatorError(NAME_RULE);
     if (this.#worlds.has(name) || this.#making.has(name)) throw controlError(409, `world '${name}' already exists`);
     this.#making.add(name);
