@@ -160,7 +160,7 @@ export class Emulator {
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase(OPERATIONS.objectStorage);
     this.#seeded = this.store.snapshot();
-    this.worlds = root === undefined ? new Worlds((name, fixture) => this.#makeWorld(name, fixture)) : undefined;
+    this.worlds = root === undefined ? new Worlds((name, fixture) => this.#makeWorld(name, fixture), (world) => world.objects.release()) : undefined;
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;
@@ -282,8 +282,8 @@ export class Emulator {
 
   /**
    * A new world served under `/-/worlds/NAME`: the world as this emulator was seeded (the same
-   * immutable state, the same content-addressed objects, nothing copied), or `fixture` seeded
-   * on an empty one. Its clock starts as this emulator's did; its journal, snapshots, faults
+   * immutable state, the same content-addressed objects, nothing copied; what it writes goes to
+   * storages of its own), or `fixture` seeded on an empty one. Its clock starts as this emulator's did; its journal, snapshots, faults
    * and ids are its own.
    */
   async #makeWorld(name: string, fixture: unknown): Promise<Emulator> {
@@ -294,7 +294,8 @@ export class Emulator {
       externalUrl: this.externalUrl === undefined ? undefined : `${this.externalUrl}${root}`,
     };
     if (fixture === undefined) {
-      const world = new Emulator(options, this.#seeded.state as State, this.objects, root);
+      // Its objects: a layer over this emulator's, which its deletion releases.
+      const world = new Emulator(options, this.#seeded.state as State, this.objects.layer(), root);
       world.#seeded = this.#seeded;
       return world;
     }

@@ -322,3 +322,30 @@ describe('what a world sends and serves', () => {
     }
   });
 });
+
+describe('a deleted world lets go of its objects', () => {
+  it('writes its commits to storages of its own, removed with it; the seeded storages stay whole', async () => {
+    await createWorld('w-mem');
+    const world = emulator.worlds!.get('w-mem')!;
+    const project = (await call('GET', '/-/worlds/w-mem/api/v4/projects/acme%2Fapp')).json;
+    const made = await call('POST', `/-/worlds/w-mem/api/v4/projects/${project.id}/repository/commits`, {
+      branch: 'main',
+      commit_message: 'only in w-mem',
+      actions: [{ action: 'create', file_path: 'mem.txt', content: 'held by the world\n' }],
+    });
+    expect(made.status).toBe(201);
+    const sha = made.json.id as string;
+    const loose = (gitdir: string) => `${gitdir}/objects/${sha.slice(0, 2)}/${sha.slice(2)}`;
+    const worldGitdir = world.git(project.id).gitdir;
+    const rootGitdir = emulator.git(project.id).gitdir;
+    expect(worldGitdir).not.toBe(rootGitdir);
+    expect(emulator.objects.volume.existsSync(loose(worldGitdir))).toBe(true);
+    expect(emulator.objects.volume.existsSync(loose(rootGitdir))).toBe(false);
+    expect(await world.git(project.id).readText('mem.txt')).toBe('held by the world\n');
+    await deleteWorld('w-mem');
+    expect(emulator.objects.volume.existsSync(worldGitdir)).toBe(false);
+    // The server's repository reads as it did.
+    expect(await emulator.git(project.id).readText('README.md')).toBe('# App\n');
+    expect(await emulator.git(project.id).readText('mem.txt')).toBeNull();
+  });
+});

@@ -42,7 +42,11 @@ export class Worlds<W> implements WorldsControl {
   #worlds = new Map<string, W>();
   #making = new Set<string>();
 
-  constructor(private readonly make: (name: string, fixture: unknown) => Promise<W>) {}
+  constructor(
+    private readonly make: (name: string, fixture: unknown) => Promise<W>,
+    /** Lets go of what a removed world holds outside itself (its git objects). */
+    private readonly dispose: (world: W) => void = () => {},
+  ) {}
 
   get(name: string): W | undefined {
     return this.#worlds.get(name);
@@ -68,7 +72,11 @@ export class Worlds<W> implements WorldsControl {
   }
 
   remove(name: string): boolean {
-    return this.#worlds.delete(name);
+    const world = this.#worlds.get(name);
+    if (world === undefined) return false;
+    this.#worlds.delete(name);
+    this.dispose(world);
+    return true;
   }
 }
 
