@@ -52,3 +52,40 @@ describe('worlds through the MSW door and emulator.handle', () => {
     await send('/-/emulator/worlds/m2', { method: 'DELETE' });
   });
 });
+
+describe('a world’s CI and request log carry its prefix', () => {
+  it('gives a runner the repository and server URLs under the prefix', async () => {
+    const made = await send('/-/emulator/worlds', {
+      method: 'POST',
+      body: JSON.stringify({
+        name: 'ci',
+        fixture: {
+          users: [{ username: 'root', name: 'Root', email: 'root@example.com', admin: true, tokens: [{ token: ROOT_TOKEN, scopes: ['api'] }] }],
+          projects: [{ namespace: 'root', path: 'app', creator: 'root', repository: { files: { 'README.md': '# App\n' } } }],
+        },
+      }),
+    });
+    expect(made.status).toBe(201);
+    const runner = await send('/-/worlds/ci/api/v4/user/runners', { method: 'POST', body: JSON.stringify({ runner_type: 'instance_type' }) });
+    const { token } = (await runner.json()) as { token: string };
+    emulator.worlds!.get('ci')!.ci('root/app').plan({ jobs: [{ name: 'build', stage: 'build', script: ['make'] }] } as never);
+    const res = await fetch(`${BASE}/-/worlds/ci/api/v4/jobs/request`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }) });
+    expect(res.status).toBe(201);
+    const job = (await res.json()) as { token: string; git_info: { repo_url: string }; variables: { key: string; value: string }[] };
+    expect(job.git_info.repo_url).toBe(`https://gitlab-ci-token:${job.token}@gitlab.example.com/-/worlds/ci/root/app.git`);
+    const variable = (key: string) => job.variables.find((v) => v.key === key)?.value;
+    expect(variable('CI_SERVER_URL')).toBe(`${BASE}/-/worlds/ci`);
+    expect(variable('CI_API_V4_URL')).toBe(`${BASE}/-/worlds/ci/api/v4`);
+    expect(variable('CI_REPOSITORY_URL')).toBe('https://gitlab-ci-token:[MASKED]@gitlab.example.com/-/worlds/ci/root/app.git');
+    expect(variable('CI_PROJECT_URL')).toBe(`${BASE}/-/worlds/ci/root/app`);
+    await send('/-/emulator/worlds/ci', { method: 'DELETE' });
+  });
+
+  it('logs a world’s requests with their whole path', async () => {
+    const lines: string[] = [];
+    const logged = await createEmulator({ log: (line) => lines.push(line) });
+    await logged.handle(new Request(`${BASE}/-/emulator/worlds`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"name":"logged"}' }));
+    await logged.handle(new Request(`${BASE}/-/worlds/logged/api/v4/version`, { headers: { 'PRIVATE-TOKEN': ROOT_TOKEN } }));
+    expect(lines.some((l) => l.includes('/-/worlds/logged/api/v4/version'))).toBe(true);
+  });
+});
