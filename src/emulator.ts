@@ -283,8 +283,8 @@ export class Emulator {
   /**
    * A new world served under `/-/worlds/NAME`: the world as this emulator was seeded (the same
    * immutable state, the same content-addressed objects, nothing copied; what it writes goes to
-   * storages of its own), or `fixture` seeded on an empty one. Its clock starts as this emulator's did; its journal, snapshots, faults
-   * and ids are its own.
+   * storages of its own), or `fixture` seeded on an empty one. Its clock starts as this
+   * emulator's did; its journal, snapshots, faults and ids are its own.
    */
   async #makeWorld(name: string, fixture: unknown): Promise<Emulator> {
     const root = `${WORLDS_PATH}${name}`;

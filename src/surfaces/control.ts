@@ -150,7 +150,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess, families: Return
       handler: (ctx) => {
         if (wantsHtml(ctx.request)) return { status: 200, raw: INSPECTOR_PAGE, contentType: 'text/html; charset=utf-8' };
         admit(ctx.request, access);
-        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: [...ENDPOINTS, ...families.endpoints], instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
+        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: [...ENDPOINTS.filter((n) => n !== 'worlds' || e.worlds !== undefined), ...families.endpoints], instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
       },
     }),
     control({ method: 'GET', path: '/world', handler: () => json(worldSummary(e.state)) }),
