@@ -24,6 +24,9 @@ import { apiV4Surface } from './surfaces/api-v4.js';
 import { CONTROL_PREFIX, controlSurface } from './surfaces/control.js';
 import { scimSurface } from './surfaces/scim.js';
 import { webSurface } from './surfaces/web.js';
+import { healthSurface } from './surfaces/health.js';
+import { WORLDS_PATH, Worlds, worldOf } from './surfaces/worlds.js';
+import { fromRequest, toResponse, type Incoming, type Rendered } from './http/incoming.js';
 import { gitSurface } from './surfaces/git/index.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Settings } from './store/state.js';
@@ -89,8 +92,13 @@ export const DEFAULT_MAX_BODY_SIZE = 250 * 1024 * 1024;
 
 export type { ListenOptions, Server, RequestEvent, UnknownRoutePolicy };
 
-function logger(log: EmulatorOptions['log']): ((event: RequestEvent) => void) | undefined {
+function logger(log: EmulatorOptions['log'], root = ''): ((event: RequestEvent) => void) | undefined {
   if (!log) return undefined;
+  // A world's requests are logged with their whole path.
+  if (root) {
+    const inner = logger(log);
+    return inner && ((event) => inner({ ...event, path: root + event.path }));
+  }
   if (typeof log === 'function') return (event) => log(formatRequest(event), event);
   const tty = (globalThis as { process?: { stdout?: { isTTY?: boolean }; env?: Record<string, string | undefined> } }).process;
   const colour = tty?.stdout?.isTTY === true && !tty.env?.NO_COLOR;
@@ -105,6 +113,8 @@ const WEB = webSurface(WEB_ROUTES);
 const SCIM = scimSurface(SCIM_ROUTES);
 /** Git's smart HTTP under the web's paths; listed before the web surface, which takes every path no other claims. */
 const GIT = gitSurface();
+/** GitLab's health endpoints (`/-/health`, `/-/readiness`, `/-/liveness`); before the web surface too. */
+const HEALTH = healthSurface();
 
 /**
  * The emulator. Besides the members below, each family's test handle adds its own (see
@@ -132,9 +142,14 @@ export class Emulator {
   #host: Host;
   /** Told of each committed change and each move of the clock (`Host.watch`). */
   #watchers: (() => void)[] = [];
+  /**
+   * The worlds this emulator serves under `/-/worlds/NAME` (`POST /-/emulator/worlds`), each an
+   * emulator of its own; undefined in a world, which holds none.
+   */
+  readonly worlds: Worlds<Emulator> | undefined;
 
   /** Use `createEmulator`. */
-  constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase) {
+  constructor(options: EmulatorOptions, initial?: State, objects?: ObjectDatabase, root?: string) {
     if (options.controlToken !== undefined && (typeof options.controlToken !== 'string' || options.controlToken === '')) {
       throw new EmulatorError('controlToken must be a non-empty string');
     }
@@ -146,6 +161,7 @@ export class Emulator {
     this.store = new Store(initial ?? emptyState(options.seed ?? 1));
     this.objects = objects ?? new ObjectDatabase(OPERATIONS.objectStorage);
     this.#seeded = this.store.snapshot();
+    this.worlds = root === undefined ? new Worlds((name, fixture) => this.#makeWorld(name, fixture), (world) => world.objects.release()) : undefined;
     this.#scheduler = new Scheduler(this.store, this.clock, runTask);
     const limits = this.#limits;
     const store = this.store;
@@ -174,7 +190,7 @@ export class Emulator {
     this.#pipeline = new Pipeline({
       store,
       clock,
-      surfaces: [API, GIT, WEB, SCIM, controlSurface(this, host, { token: options.controlToken })],
+      surfaces: [API, GIT, HEALTH, WEB, SCIM, controlSurface(this, host, { token: options.controlToken })],
       journal: this.journal,
       faults: this.faults,
       limits,
@@ -186,11 +202,12 @@ export class Emulator {
           limits.take(`${name}|${scope}`, store.state.instance.settings.rate_limits[name] ?? fallback, clock.now()).ok,
       },
       externalUrl: this.externalUrl,
+      root,
       // A settled change commits with its request (or detached work): then the watchers hear of it.
       settle: this.#settle,
       runDue: () => this.#scheduler.runDue(),
       maxBodySize: options.maxBodySize ?? DEFAULT_MAX_BODY_SIZE,
-      observe: logger(options.log),
+      observe: logger(options.log, root),
       onUnknownRoute: options.onUnknownRoute,
     });
     // Timed work the clock ran (the scheduler listens first) may have kept events for subscribers.
@@ -232,12 +249,70 @@ export class Emulator {
     return this.store.state;
   }
 
-  /** Serves one request: the GitLab API (`/api/v4/...`), its web downloads, or the control API (`/-/emulator/...`). */
-  handle = (request: Request): Promise<Response> => this.#pipeline.handle(request);
+  /**
+   * Serves one request: the GitLab API (`/api/v4/...`), its web downloads, the control API
+   * (`/-/emulator/...`), or a world's (`/-/worlds/NAME/...`).
+   */
+  handle = async (request: Request): Promise<Response> => toResponse(await this.#answer(fromRequest(request)));
+
+  /** One request, to this emulator or to the world its path is under (its path then without the world's prefix). */
+  #answer(request: Incoming): Promise<Rendered> {
+    if (this.worlds === undefined || this.worlds.size === 0 || !request.url.includes(WORLDS_PATH)) return this.#pipeline.answer(request);
+    const url = request.parsedUrl ?? new URL(request.url);
+    const at = worldOf(url.pathname);
+    const world = at && this.worlds.get(at.name);
+    if (!at || !world) return this.#pipeline.answer(request);
+    const inner = new URL(url.href);
+    inner.pathname = at.rest;
+    return world.#pipeline.answer({ method: request.method, url: inner.href, parsedUrl: inner, headers: request.headers, body: request.body, doorKey: request.doorKey });
+  }
+
+  /** The world a door's key names (its target is under `/-/worlds/NAME`), or this emulator. */
+  #atOnce(method: string, doorKey: string, guarded: string | undefined): Rendered | undefined {
+    if (this.worlds !== undefined && this.worlds.size > 0) {
+      const start = doorKey.indexOf(' ', doorKey.indexOf(' ') + 1) + 1;
+      if (doorKey.startsWith(WORLDS_PATH, start)) {
+        const end = doorKey.indexOf('\n', start);
+        const at = worldOf(doorKey.slice(start, end < 0 ? undefined : end).split('?')[0]!);
+        const world = at && this.worlds.get(at.name);
+        return world ? world.#pipeline.answerAtOnce(method, doorKey, guarded) : undefined;
+      }
+    }
+    return this.#pipeline.answerAtOnce(method, doorKey, guarded);
+  }
+
+  /**
+   * A new world served under `/-/worlds/NAME`: the world as this emulator was seeded (the same
+   * immutable state, the same content-addressed objects, nothing copied; what it writes goes to
+   * storages of its own), or `fixture` seeded on an empty one. Its clock starts as this
+   * emulator's did; its journal, snapshots, faults and ids are its own.
+   */
+  async #makeWorld(name: string, fixture: unknown): Promise<Emulator> {
+    const root = `${WORLDS_PATH}${name}`;
+    const options: EmulatorOptions = {
+      ...this.#options,
+      baseUrl: `${this.baseUrl}${root}`,
+      externalUrl: this.externalUrl === undefined ? undefined : `${this.externalUrl}${root}`,
+    };
+    if (fixture === undefined) {
+      // Its objects: a layer over this emulator's, which its deletion releases.
+      const world = new Emulator(options, this.#seeded.state as State, this.objects.layer(), root);
+      world.#seeded = this.#seeded;
+      return world;
+    }
+    // A world of its own objects, released with it.
+    const world = new Emulator(options, undefined, undefined, root);
+    await world.seed(fixture as Fixture);
+    world.markSeeded();
+    return world;
+  }
 
   /** Whether a request to this URL is the emulator's to answer (any path under /api/v4, the git paths, /-/emulator, the web app's few routes). */
   serves(method: string, url: string | URL): boolean {
-    return this.#pipeline.serves(method, (typeof url === 'string' ? new URL(url) : url).pathname);
+    const pathname = (typeof url === 'string' ? new URL(url) : url).pathname;
+    const at = this.worlds !== undefined && this.worlds.size > 0 ? worldOf(pathname) : undefined;
+    const world = at && this.worlds!.get(at.name);
+    return world ? world.serves(method, `http://w${at.rest}`) : this.#pipeline.serves(method, pathname);
   }
 
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */
@@ -341,8 +416,7 @@ export class Emulator {
    */
   listen(options: ListenOptions = {}): Promise<Server> {
     const urls = [this.#options.baseUrl, this.#options.externalUrl].filter((u): u is string => u !== undefined);
-    const pipeline = this.#pipeline;
-    return startServer((request) => pipeline.answer(request), options, { prefix: CONTROL_PREFIX, urls, tokenGuarded: this.#options.controlToken !== undefined }, (method, key, guarded) => pipeline.answerAtOnce(method, key, guarded));
+    return startServer((request) => this.#answer(request), options, { prefix: CONTROL_PREFIX, urls, tokenGuarded: this.#options.controlToken !== undefined }, (method, key, guarded) => this.#atOnce(method, key, guarded));
   }
 }
 

@@ -78,21 +78,57 @@ export class ObjectDatabase {
   readonly fs: FsClient;
   // Parsed objects, keyed by oid alone: the same oid is the same content in every repository.
   // A repository reads them only after `has` says that it holds the object.
-  readonly parsed = new Lru<Tree | CommitData | TagData>(2_000_000);
-  readonly blobs = new Lru<Uint8Array>(64 * 1024 * 1024);
+  readonly parsed: Lru<Tree | CommitData | TagData>;
+  readonly blobs: Lru<Uint8Array>;
   /** Facts derived from immutable objects (last commit of a path, blame, stats): never stale. */
-  readonly memo = new Lru<unknown>(4_000_000);
+  readonly memo: Lru<unknown>;
   /** Trees' children as a walk for a pack reads them (weighed in entries). */
-  readonly children = new Lru<TreeChildren>(8_000_000);
+  readonly children: Lru<TreeChildren>;
   /** Objects as packs hold them (weighed in bytes): a pushed pack's entries, or whole objects once packed. */
-  readonly packed = new Lru<PackedObject>(256 * 1024 * 1024);
+  readonly packed: Lru<PackedObject>;
   #storages = new Map<number, ObjectStorage>();
   #empty: ObjectStorage | undefined;
   /** World -> project -> the committed objects of its repository in that world (one object, so a spy on it holds). */
   #views = new WeakMap<object, Map<number, RepositoryObjects>>();
+  /** The database this one is a layer over (`layer()`): its storages are read, never written. */
+  readonly #base: ObjectDatabase | undefined;
 
-  constructor(readonly binding: StorageBinding) {
-    ({ volume: this.volume, fs: this.fs } = newVolume());
+  constructor(
+    readonly binding: StorageBinding,
+    base?: ObjectDatabase,
+  ) {
+    this.#base = base;
+    if (base) ({ volume: this.volume, fs: this.fs, parsed: this.parsed, blobs: this.blobs, memo: this.memo, children: this.children, packed: this.packed } = base);
+    else {
+      ({ volume: this.volume, fs: this.fs } = newVolume());
+      this.parsed = new Lru(2_000_000);
+      this.blobs = new Lru(64 * 1024 * 1024);
+      this.memo = new Lru(4_000_000);
+      this.children = new Lru(8_000_000);
+      this.packed = new Lru(256 * 1024 * 1024);
+    }
+  }
+
+  /**
+   * A database for another history that starts from this one's objects (a world served beside
+   * this one): it reads this one's storages, shares its volume and caches, and writes only to
+   * storages of its own (a write to a repository it shares continues it in a child storage), so
+   * `release()` drops everything it wrote and nothing this one holds.
+   */
+  layer(): ObjectDatabase {
+    return new ObjectDatabase(this.binding, this);
+  }
+
+  /** Removes the storages this database wrote (a layer's) from the volume; it is not used afterwards. */
+  release(): void {
+    if (!this.#base) return;
+    for (const s of this.#storages.values()) this.volume.rmSync?.(s.gitdir, { recursive: true, force: true });
+    this.#storages.clear();
+  }
+
+  /** The storage of an id this database or the one it layers over already has. */
+  #known(id: number): ObjectStorage | undefined {
+    return this.#storages.get(id) ?? (this.#base === undefined ? undefined : this.#base.#known(id));
   }
 
   /** A new storage id, never handed out before. */
@@ -102,7 +138,7 @@ export class ObjectDatabase {
 
   /** The storage of an id (one this database never saw starts empty). */
   objectStorage(id: number): ObjectStorage {
-    let s = this.#storages.get(id);
+    let s = this.#known(id);
     if (!s) this.#storages.set(id, (s = new ObjectStorage(this.volume, `/repositories/storage-${id}.git`, false, id)));
     return s;
   }
@@ -117,6 +153,7 @@ export class ObjectDatabase {
 
   /** The storage of repositories that have none yet: an empty gitdir. */
   get emptyStorage(): ObjectStorage {
+    if (this.#base) return this.#base.emptyStorage;
     return (this.#empty ??= new ObjectStorage(this.volume, '/repositories/empty.git', true));
   }
 
@@ -127,7 +164,7 @@ export class ObjectDatabase {
    */
   claim(store: ObjectStorage, seen: number): { store: ObjectStorage; n: number } {
     if (store.empty) store = this.objectStorage(this.allocate());
-    else if (store.count !== seen) {
+    else if (store.count !== seen || (this.#base !== undefined && this.#storages.get(store.id) !== store)) {
       const id = this.allocate();
       const child = new ObjectStorage(this.volume, `/repositories/storage-${id}.git`, false, id, store, seen);
       this.#storages.set(id, child);

@@ -10,6 +10,8 @@ export interface SyncVolume {
   writeFileSync(path: string, data: Uint8Array | string): void;
   mkdirSync(path: string, options?: { recursive?: boolean }): unknown;
   readdirSync(path: string): unknown[];
+  /** Removes a directory and what it holds (a released storage); a volume without it keeps them. */
+  rmSync?(path: string, options: { recursive: true; force: true }): void;
 }
 
 let memfs: typeof import('memfs') | undefined;

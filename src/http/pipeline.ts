@@ -78,6 +78,12 @@ export interface PipelineDeps {
   /** The configured external URL, when the emulator was told one; else the request's origin. */
   externalUrl: string | undefined;
   /**
+   * The path the emulator is served under (GitLab's relative URL root, e.g. `/-/worlds/a`),
+   * added to the request's origin when no external URL is configured; '' by default. The door
+   * hands the pipeline requests with it already taken off their paths.
+   */
+  root?: string;
+  /**
    * Settles a successful answer inside its transaction, whatever its surface: what its change
    * said happened reaches the world's subscribers (the families' event stream).
    */
@@ -313,7 +319,7 @@ export class Pipeline {
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const state = this.deps.store.state;
-        const origin = this.deps.externalUrl ?? 'http://localhost';
+        const origin = this.deps.externalUrl ?? `http://localhost${this.deps.root ?? ''}`;
         const url = new URL(`${origin}/-/emulator`);
         const request: Incoming = { method: 'POST', url: url.href, headers: new Headers(), body: null };
         const ctx = new Context(state, this.deps.env, request, url, {}, {}, ANONYMOUS, origin, { base: url.href, params: {} });
@@ -468,10 +474,15 @@ export class Pipeline {
     if (match === undefined) {
       outcome.noRoute = true;
       // Who asked, for the journal and the log, though no route reads credentials.
-      outcome.caller = identifyCaller(x.surface.authenticate, this.deps.store.state, x.request, parseQuery(x.url.search), this.deps.clock.now(), this.deps.externalUrl ?? x.url.origin);
+      outcome.caller = identifyCaller(x.surface.authenticate, this.deps.store.state, x.request, parseQuery(x.url.search), this.deps.clock.now(), this.#origin(x.url));
     }
     if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
     return match;
+  }
+
+  /** Where entities' URLs start: the external URL, or the request's origin and the root. */
+  #origin(url: URL): string {
+    return this.deps.externalUrl ?? (this.deps.root ? url.origin + this.deps.root : url.origin);
   }
 
   #available(route: RouteDef): boolean {
@@ -487,7 +498,7 @@ export class Pipeline {
     const body = x.body as RawBody;
     const { query, params: bodyParams } = body.empty ? { query: parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
     const raw = { ...query, ...bodyParams, ...match.params };
-    const origin = this.deps.externalUrl ?? x.url.origin;
+    const origin = this.#origin(x.url);
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
     // seed, timed work). Objects a run writes stay pending until it commits, so a run that is
     // not committed leaves nothing a later read can reach.

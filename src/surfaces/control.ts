@@ -28,6 +28,7 @@ import type { RepositoryObjects } from '../git/objects.js';
 import { listFiles } from '../git/tree.js';
 import { INSPECTOR_PAGE, wantsHtml, worldDiff, worldSummary } from './inspector.js';
 import type { Snapshot } from '../store/store.js';
+import { worldsControl, type WorldsControl } from './worlds.js';
 
 export { CONTROL_PREFIX };
 
@@ -57,10 +58,12 @@ export interface ControlTarget {
     readonly objects: RepositoryObjects;
   };
   scimToken(groupPath: string): string;
+  /** The worlds it serves under `/-/worlds/NAME`; none inside a world. */
+  readonly worlds?: WorldsControl;
 }
 
 /** The surface's own endpoints; the families' follow. */
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
+const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'worlds'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -147,7 +150,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess, families: Return
       handler: (ctx) => {
         if (wantsHtml(ctx.request)) return { status: 200, raw: INSPECTOR_PAGE, contentType: 'text/html; charset=utf-8' };
         admit(ctx.request, access);
-        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: [...ENDPOINTS, ...families.endpoints], instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
+        return json({ base_url: e.baseUrl, clock: clockState(e), endpoints: [...ENDPOINTS.filter((n) => n !== 'worlds' || e.worlds !== undefined), ...families.endpoints], instance: { tier: e.state.instance.tier, offering: e.state.instance.offering }, emulated: e.routes() });
       },
     }),
     control({ method: 'GET', path: '/world', handler: () => json(worldSummary(e.state)) }),
@@ -328,6 +331,7 @@ function controlRoutes(e: ControlTarget, access: ControlAccess, families: Return
     ),
     control({ method: 'POST', path: '/sessions', handler: (ctx) => json({ cookie: e.signIn(checked<{ username: string }>(ctx, 'sessions').username) }, 201) }),
     control({ method: 'POST', path: '/scim_tokens', handler: (ctx) => json({ token: e.scimToken(checked<{ group: string }>(ctx, 'scim_tokens').group) }, 201) }),
+    ...worldsControl(e.worlds).map(control),
     ...families.routes.map(control),
   ];
 }

@@ -2,12 +2,14 @@
 // straight to node's response, with no fetch `Request`/`Response` in between. Loaded only by
 // `emulator.listen()`. A client that is slow to send its request is dropped after the timeouts
 // (the pipeline reads a body before the write lock, so meanwhile it holds up no one); the
-// control API's paths answer only this machine's own clients (local-only.ts).
+// control API's paths, the server's and its worlds', answer only this machine's own clients
+// (local-only.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BodySource, HeaderReader, Incoming, Rendered } from '../http/incoming.js';
 import type { AtOnce, Handler, ListenOptions, LocalOnly, Server, Timeouts } from './listen.js';
 import { localPolicy, localRefusal, type LocalPolicy } from './local-only.js';
+import { worldOf } from '../surfaces/worlds.js';
 
 // Large enough that any over-long query string a test could send reaches the emulator, which
 // answers 414 as GitLab does; node:http would otherwise answer 431 past its 16 KiB default.
@@ -105,7 +107,8 @@ async function serve(handle: Handler, policy: LocalPolicy | undefined, req: Inco
   const url = requestUrl(req.url ?? '/', host);
   if (!url) return write(res, BAD_REQUEST);
   const origin = req.headers.origin;
-  const refused = policy && localRefusal(policy, url.pathname, typeof origin === 'string' ? origin : null, host);
+  // A world's control API (`/-/worlds/NAME/-/emulator/...`) is guarded as the server's own.
+  const refused = policy && localRefusal(policy, worldOf(url.pathname)?.rest ?? url.pathname, typeof origin === 'string' ? origin : null, host);
   if (refused) return write(res, refused);
   const answer = await handle(nodeIncoming(req, url, doorKey));
   if (answer.status === 0) {

@@ -1,11 +1,13 @@
 // `gitlab-emulator/vitest`: one call sets up an emulator behind MSW for a test file. Before all
 // tests it seeds the fixture and starts intercepting `fetch`; before each test it puts the world
-// back as seeded (clock, journal and faults too); after all it stops intercepting.
+// back as seeded (clock, journal and faults too); after all it stops intercepting. With `world`,
+// it takes a world of its own on a server shared by the whole run instead (one per worker:
+// `POST /-/emulator/worlds`), reset before each test and removed after all of them.
 // msw is the project's own (a peer dependency: one copy, the one its tests and its service
 // worker use), loaded in `beforeAll`, so a project without it is told what to install.
 import type { SetupServer as SetupServerApi } from 'msw/node';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { createEmulator, type Emulator, type EmulatorOptions } from '../emulator.js';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
+import { createEmulator, type Emulator, type EmulatorOptions, type ListenOptions } from '../emulator.js';
 import { fixtureOf, type FixtureBuilder } from '../families/fixture-builder.js';
 import type { Fixture } from '../families/world.js';
 
@@ -28,6 +30,15 @@ export interface GitlabEmulatorSetup extends Omit<EmulatorOptions, 'fixture'> {
   fixture?: Fixture | FixtureBuilder;
   /** What MSW does with a request the emulator does not answer (another host): `'error'` by default. */
   onUnhandledRequest?: 'error' | 'warn' | 'bypass';
+  /**
+   * Take a world on a shared server instead of an emulator in this process: `true` for the
+   * server `gitlabEmulatorGlobalSetup` started (or `GITLAB_EMULATOR_URL`), or where it is and
+   * the world's name. The name is `vitest-<VITEST_POOL_ID>` by default: one world per worker,
+   * reused by each file the worker runs. No MSW: clients reach `baseUrl` over HTTP, and
+   * `emulator` and `server` are not there (drive the world through its control API,
+   * `${baseUrl}/-/emulator/...`). `controlToken` is sent to a server that asks for one.
+   */
+  world?: true | { server?: string; name?: string };
 }
 
 export interface GitlabEmulatorHandle {
@@ -39,6 +50,93 @@ export interface GitlabEmulatorHandle {
   readonly baseUrl: string;
   /** The API's root: `${baseUrl}/api/v4`. */
   readonly apiUrl: string;
+  /** The world's name, when the setup took a world on a shared server. */
+  readonly world?: string;
+}
+
+/** The key under which `gitlabEmulatorGlobalSetup` provides the shared server's URL (`inject`). */
+export const SHARED_SERVER_KEY = 'gitlabEmulatorUrl';
+
+/** What vitest's `globalSetup` hands its function: the project, to provide values to the tests. */
+interface ProvidingProject {
+  provide(key: string, value: unknown): void;
+}
+
+/**
+ * A `globalSetup` that starts one server for the whole run (`export default
+ * gitlabEmulatorGlobalSetup()` in the file `globalSetup` names), for `useGitlabEmulator({ world:
+ * true })` to take a world on per worker; it provides the URL to the tests (and sets
+ * `GITLAB_EMULATOR_URL`) and closes the server after the run.
+ */
+export function gitlabEmulatorGlobalSetup(options: Omit<GitlabEmulatorSetup, 'world' | 'onUnhandledRequest'> & { listen?: ListenOptions } = {}) {
+  return async (project?: ProvidingProject): Promise<() => Promise<void>> => {
+    const { fixture, listen, ...rest } = options;
+    const emulator = await createEmulator({ ...rest, ...(fixture !== undefined ? { fixture: fixtureOf(fixture) } : {}) });
+    const server = await emulator.listen(listen);
+    project?.provide(SHARED_SERVER_KEY, server.url);
+    process.env.GITLAB_EMULATOR_URL = server.url;
+    return () => server.close();
+  };
+}
+
+/** The shared server: as given, provided by the global setup, or from the environment. */
+function sharedServer(given: string | undefined): string {
+  let provided: unknown;
+  try {
+    provided = (inject as (key: string) => unknown)(SHARED_SERVER_KEY);
+  } catch {
+    provided = undefined; // outside a test run
+  }
+  const url = given ?? (typeof provided === 'string' ? provided : undefined) ?? process.env.GITLAB_EMULATOR_URL;
+  if (!url) {
+    throw new Error(
+      'useGitlabEmulator({ world }): no shared server: give world.server, run gitlabEmulatorGlobalSetup() as a globalSetup, or set GITLAB_EMULATOR_URL',
+    );
+  }
+  return url.replace(/\/+$/, '');
+}
+
+/** A world per worker on a shared server: made before all tests, reset before each, removed after all. */
+function useSharedWorld(setup: GitlabEmulatorSetup, world: true | { server?: string; name?: string }): GitlabEmulatorHandle {
+  const server = sharedServer(world === true ? undefined : world.server);
+  const name = (world === true ? undefined : world.name) ?? `vitest-${process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? process.pid}`;
+  const baseUrl = `${server}/-/worlds/${name}`;
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (setup.controlToken) headers.Authorization = `Bearer ${setup.controlToken}`;
+  const control = async (method: string, url: string, body?: unknown, ok: number[] = [200, 201, 204]) => {
+    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!ok.includes(res.status)) throw new Error(`useGitlabEmulator({ world }): ${method} ${url} answered ${res.status}: ${await res.text()}`);
+    return res.status;
+  };
+  const fixture = setup.fixture === undefined ? undefined : fixtureOf(setup.fixture);
+  const create = () => control('POST', `${server}/-/emulator/worlds`, { name, ...(fixture !== undefined ? { fixture } : {}) }, [201, 409]);
+  beforeAll(async () => {
+    // A world of this name left by an earlier file of the worker (or a run that stopped) is made anew, from this file's fixture.
+    if ((await create()) === 409) {
+      await control('DELETE', `${server}/-/emulator/worlds/${name}`, undefined, [204, 404]);
+      await control('POST', `${server}/-/emulator/worlds`, { name, ...(fixture !== undefined ? { fixture } : {}) }, [201]);
+    }
+  });
+  beforeEach(async () => {
+    await control('POST', `${baseUrl}/-/emulator/reset`);
+  });
+  afterAll(async () => {
+    await control('DELETE', `${server}/-/emulator/worlds/${name}`, undefined, [204, 404]);
+  });
+  const absent = (what: string): never => {
+    throw new Error(`useGitlabEmulator({ world }): the ${what} runs in the shared server's process; drive the world through ${baseUrl}/-/emulator/...`);
+  };
+  return {
+    get emulator(): Emulator {
+      return absent('emulator');
+    },
+    get server(): SetupServerApi {
+      return absent('MSW server');
+    },
+    baseUrl,
+    apiUrl: `${baseUrl}/api/v4`,
+    world: name,
+  };
 }
 
 /**
@@ -47,7 +145,8 @@ export interface GitlabEmulatorHandle {
  * each one, and the server closes after all of them.
  */
 export function useGitlabEmulator(setup: GitlabEmulatorSetup = {}): GitlabEmulatorHandle {
-  const { fixture, onUnhandledRequest = 'error', ...options } = setup;
+  if (setup.world) return useSharedWorld(setup, setup.world);
+  const { fixture, onUnhandledRequest = 'error', world: _world, ...options } = setup;
   const baseUrl = (options.baseUrl ?? 'https://gitlab.example.com').replace(/\/+$/, '');
   let emulator: Emulator | undefined;
   let server: SetupServerApi | undefined;

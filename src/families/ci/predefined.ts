@@ -198,7 +198,7 @@ export function jobVariables(c: JobVariableContext): RunnerVariable[] {
     pub('CI_JOB_STAGE', job.stage), pub('CI_JOB_URL', `${webBase}/${path}/-/jobs/${job.id}`), pub('CI_JOB_TIMEOUT', c.timeoutSeconds),
     pub('CI_JOB_STARTED_AT', job.startedAt === null ? '' : new Date(job.startedAt).toISOString().replace(/\.\d{3}Z$/, 'Z')),
     pub('CI_NODE_TOTAL', 1), pub('CI_BUILDS_DIR', '/builds'), pub('CI_PROJECT_DIR', `/builds/${path}`),
-    pub('CI_REPOSITORY_URL', `${url.protocol}//gitlab-ci-token:[MASKED]@${url.host}/${path}.git`),
+    pub('CI_REPOSITORY_URL', `${url.protocol}//gitlab-ci-token:[MASKED]@${url.host}${url.pathname.replace(/\/$/, '')}/${path}.git`),
     pub('CI_REGISTRY', `registry.${url.hostname}`), pub('CI_REGISTRY_IMAGE', `registry.${url.hostname}/${path}`.toLowerCase()),
     pub('CI_REGISTRY_USER', 'gitlab-ci-token'), { key: 'CI_REGISTRY_PASSWORD', value: c.token, public: false, masked: true },
     pub('CI_DEPENDENCY_PROXY_SERVER', url.host),

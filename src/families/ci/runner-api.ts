@@ -174,7 +174,7 @@ async function jobPayload(ctx: Context<unknown>, job: Job, runner: Runner, token
       project_jobs_running_on_instance_runners_count: '+Inf', queue_size: 0, queue_depth: 0,
     },
     git_info: {
-      repo_url: `${url.protocol}//gitlab-ci-token:${token}@${url.host}/${path}.git`,
+      repo_url: `${url.protocol}//gitlab-ci-token:${token}@${url.host}${url.pathname.replace(/\/$/, '')}/${path}.git`,
       ref: pipeline.ref, sha: pipeline.sha, before_sha: pipeline.beforeSha, ref_type: pipeline.tag ? 'tag' : 'branch', refspecs, depth,
       repo_object_format: 'sha1', protected: refProtected(state, project.id, pipeline.ref, pipeline.tag),
     },

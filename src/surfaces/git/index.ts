@@ -81,7 +81,7 @@ export function gitRoutes(): RouteDef[] {
       handler: (ctx): Reply => {
         const service = ctx.params.service;
         if (service !== 'git-upload-pack' && service !== 'git-receive-pack') throw routeNotFound();
-        return { status: 301, raw: '', headers: { Location: `${ctx.url.origin}/${encodeURI(ctx.params.repo)}.git/info/refs${ctx.url.search}` } };
+        return { status: 301, raw: '', headers: { Location: `${ctx.webBase}/${encodeURI(ctx.params.repo)}.git/info/refs${ctx.url.search}` } };
       },
     }),
     route({
