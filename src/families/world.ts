@@ -7,6 +7,7 @@
 //   }
 import type { Tier, Offering, Settings, CoreState } from '../store/state.js';
 import type { StreamSlice } from './stream.js';
+import type { WorldImage } from './image.js';
 
 /** Every family's slice of the world: each family extends it with its own. */
 export interface Slices {}
@@ -40,6 +41,8 @@ export type Fixture = {
   users?: FixtureUser[];
   groups?: FixtureGroup[];
   projects?: FixtureProject[];
+  /** A whole world as `emulator.exportFixture()` writes it: seeded as it was, before the other keys. */
+  world?: WorldImage;
 } & Plain<FixtureTopParts>;
 
 /** What `seed` returns: the ids, tokens and job tokens it made, by username and full path. */

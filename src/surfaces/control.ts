@@ -40,6 +40,7 @@ export interface ControlTarget {
   readonly state: State;
   reset(): void;
   seed(fixture: never): Promise<unknown>;
+  exportFixture(): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
   restoreSnapshot(name: string): boolean;
   deleteSnapshot(name: string): boolean;
@@ -60,7 +61,7 @@ export interface ControlTarget {
 }
 
 /** The surface's own endpoints; the families' follow. */
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
+const ENDPOINTS = ['reset', 'seed', 'fixture', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -204,6 +205,12 @@ function controlRoutes(e: ControlTarget, access: ControlAccess, families: Return
           throw new EmulatorError(`invalid fixture: ${err.message}`);
         }
       },
+    }),
+    // The whole world as a fixture file: `--fixture` of it serves the same answers.
+    control({
+      method: 'GET',
+      path: '/fixture',
+      handler: async () => ({ ...json(await e.exportFixture()), headers: { 'Content-Disposition': 'attachment; filename="fixture.json"' } }),
     }),
     control({ method: 'GET', path: '/snapshots', handler: () => json(e.snapshotNames()) }),
     ...(['POST', 'PUT'] as const).map((method) =>
