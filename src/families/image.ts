@@ -17,6 +17,8 @@ const families: readonly Family[] = FAMILIES;
 
 export const IMAGE_FORMAT = 'gitlab-emulator/world';
 export const IMAGE_VERSION = 1;
+/** What editors read to check the file (fixtures/fixture.schema.json as published). */
+const SCHEMA_URL = 'https://unpkg.com/gitlab-emulator/fixtures/fixture.schema.json';
 
 /** The fixture's `world`: records as `encode` writes them (src/store/encode.ts). */
 export interface WorldImage {
@@ -67,7 +69,7 @@ export function exportWorld(state: State, git: ObjectDatabase): Fixture {
   }
   const world: WorldImage = { format: IMAGE_FORMAT, version: IMAGE_VERSION, core, families: slices, parts };
   const { tier, offering, version } = state.instance;
-  return { instance: { tier, offering, ...(version !== undefined ? { version } : {}) }, world } as Fixture;
+  return { $schema: SCHEMA_URL, instance: { tier, offering, ...(version !== undefined ? { version } : {}) }, world } as Fixture;
 }
 
 /** Whether a world holds nothing a seed could collide with: an image replaces the world it is read into. */

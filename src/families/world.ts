@@ -37,6 +37,8 @@ export type FixtureProject = Plain<FixtureProjectParts>;
 
 /** A world as data: what `emulator.seed` and the CLI's `--fixture` take. */
 export type Fixture = {
+  /** The JSON Schema editors check the file against. */
+  $schema?: string;
   instance?: { tier?: Tier; offering?: Offering; settings?: Partial<Settings>; version?: string };
   users?: FixtureUser[];
   groups?: FixtureGroup[];
