@@ -26,6 +26,8 @@ export interface GitlabEmulatorHandle {
   readonly baseUrl: string;
   /** The API's root: `${baseUrl}/api/v4`. */
   readonly apiUrl: string;
+  /** The world as the test has made it, as a fixture: `useGitlabEmulator({ fixture })` of it starts from that world. */
+  exportFixture(): Promise<Fixture>;
 }
 
 /**
@@ -65,5 +67,6 @@ export function useGitlabEmulator(setup: GitlabEmulatorSetup = {}): GitlabEmulat
     },
     baseUrl,
     apiUrl: `${baseUrl}/api/v4`,
+    exportFixture: () => ready(emulator, 'emulator').exportFixture(),
   };
 }
