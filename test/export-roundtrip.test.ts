@@ -43,6 +43,23 @@ async function write(e: Emulator, method: string, path: string, body: unknown, t
   return text ? JSON.parse(text) : null;
 }
 
+/** A multipart write (an upload) as root; fails the test unless it succeeds. */
+async function upload(e: Emulator, method: string, path: string, field: string, name: string, bytes: Uint8Array<ArrayBuffer>): Promise<any> {
+  const form = new FormData();
+  form.append(field, new File([bytes], name, { type: 'image/png' }));
+  const res = await e.handle(new Request(`${ORIGIN}/api/v4${path}`, { method, headers: { 'PRIVATE-TOKEN': ROOT }, body: form }));
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  e.clock.advance('7m');
+  return JSON.parse(text);
+}
+
+/** A PNG of one pixel. */
+const PIXEL = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+
+/** Where the last world built keeps its upload. */
+let uploaded = '';
+
 /** A world of many kinds of records, each made by a write at its own time. */
 export async function builtWorld(): Promise<Emulator> {
   const e = await createEmulator({ clock: { now: NOW, frozen: true } });
@@ -82,6 +99,8 @@ export async function builtWorld(): Promise<Emulator> {
   await write(e, 'POST', '/snippets', { title: 'Mine', visibility: 'public', files: [{ file_path: 'a.md', content: '# a' }] }, ALICE);
   await write(e, 'POST', `/projects/${p.id}/variables`, { key: 'DEPLOY_TOKEN', value: 'secret-value-1', masked: true });
   await write(e, 'POST', `/projects/${p.id}/releases`, { tag_name: 'v0.1.0', name: 'First', description: 'The first' });
+  uploaded = (await upload(e, 'POST', `/projects/${p.id}/uploads`, 'file', 'shot.png', PIXEL)).full_path;
+  await upload(e, 'PUT', `/users/${bob.id}`, 'avatar', 'bob.png', PIXEL);
   return e;
 }
 
@@ -89,8 +108,28 @@ describe('a world built by writes', () => {
   it('exported and seeded again answers every read route alike', async () => {
     const e = await builtWorld();
     const { copy } = await reseeded(e);
+    // The API's reads, and the web's: an upload, an avatar, an archive, a raw file.
+    const bob = (await (await e.handle(new Request(`${ORIGIN}/api/v4/users?username=bob`, { headers: { 'PRIVATE-TOKEN': ROOT } }))).json()) as { avatar_url: string }[];
+    expect(bob[0]!.avatar_url).toContain('/uploads/-/system/user/avatar/');
+    const web = [
+      uploaded,
+      `/acme/tools/app${uploaded.replace(/^\/-\/project\/\d+/, '')}`,
+      new URL(bob[0]!.avatar_url).pathname,
+      '/acme/tools/app/-/archive/main/app-main.tar.gz',
+      '/acme/tools/app/-/archive/feature/app-feature.zip',
+      '/api/v4/projects/acme%2Ftools%2Fapp/repository/files/src%2Fapp.ts/raw?ref=feature',
+    ].map((path) => path.replace(/^\/api\/v4/, '-api-'));
     const paths = readPaths(e);
     expect(await firstDifference(e, copy, paths, [ROOT, ALICE, null])).toBeUndefined();
+    for (const path of web) {
+      const url = path.startsWith('-api-') ? path.replace('-api-', '/api/v4') : path;
+      const [x, y] = await Promise.all([e, copy].map(async (target) => {
+        const res = await target.handle(new Request(ORIGIN + url, { headers: { 'PRIVATE-TOKEN': ROOT } }));
+        return [res.status, res.headers.get('content-type'), new Uint8Array(await res.arrayBuffer()).join(',')];
+      }));
+      expect(x![0], url).toBe(200);
+      expect(y, url).toEqual(x);
+    }
     // The reads reach what the writes made.
     const found = await Promise.all(['/projects/acme%2Ftools%2Fapp/repository/commits?ref_name=feature', '/projects/acme%2Ftools%2Fapp/merge_requests/1/notes', '/projects/acme%2Ftools%2Fapp/pipelines', '/projects/acme%2Ftools%2Fapp/wikis', '/projects/acme%2Ftools%2Fapp/snippets'].map(async (path) => (await copy.handle(new Request(`${ORIGIN}/api/v4${path}`, { headers: { 'PRIVATE-TOKEN': ROOT } }))).json()));
     expect(found.map((list: unknown[]) => list.length)).toEqual([3, 2, 5, 2, 1]);
@@ -104,4 +143,23 @@ describe('a world built by writes', () => {
     const found = await firstDifference(e, copy, readPaths(e), [ROOT]);
     expect(found).toBeDefined();
   }, 180_000);
+});
+
+describe('worlds that share objects with another history', () => {
+  it('a fork exports what it sees of its original, and a restored world none of what came after', async () => {
+    const e = await createEmulator({ clock: { now: NOW, frozen: true } });
+    const before = e.snapshot();
+    await write(e, 'POST', '/projects/1/repository/commits', { branch: 'main', commit_message: 'Later', actions: [{ action: 'create', file_path: 'later.txt', content: 'later' }] });
+    const fork = e.fork();
+    await write(fork, 'POST', '/projects/1/repository/commits', { branch: 'main', commit_message: 'On the fork', actions: [{ action: 'create', file_path: 'fork.txt', content: 'fork' }] });
+    const { copy } = await reseeded(fork);
+    expect(await firstDifference(fork, copy, readPaths(fork, 2), [ROOT])).toBeUndefined();
+
+    e.restore(before);
+    const { fixture, copy: restored } = await reseeded(e);
+    expect(await firstDifference(e, restored, readPaths(e, 2), [ROOT])).toBeUndefined();
+    const objects = Object.keys((fixture.world!.parts as { repositories: { storages: Record<string, string>[] } }).repositories.storages[0]!);
+    const later = (await (await fork.handle(new Request(`${ORIGIN}/api/v4/projects/1/repository/commits?per_page=1`, { headers: { 'PRIVATE-TOKEN': ROOT } }))).json()) as { id: string }[];
+    expect(objects).not.toContain(later[0]!.id);
+  }, 60_000);
 });
