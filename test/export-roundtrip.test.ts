@@ -107,7 +107,8 @@ export async function builtWorld(): Promise<Emulator> {
 describe('a world built by writes', () => {
   it('exported and seeded again answers every read route alike', async () => {
     const e = await builtWorld();
-    const { copy } = await reseeded(e);
+    const { fixture, copy } = await reseeded(e);
+    expect(JSON.stringify(await copy.exportFixture())).toBe(JSON.stringify(fixture));
     // The API's reads, and the web's: an upload, an avatar, an archive, a raw file.
     const bob = (await (await e.handle(new Request(`${ORIGIN}/api/v4/users?username=bob`, { headers: { 'PRIVATE-TOKEN': ROOT } }))).json()) as { avatar_url: string }[];
     expect(bob[0]!.avatar_url).toContain('/uploads/-/system/user/avatar/');
