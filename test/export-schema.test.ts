@@ -61,6 +61,19 @@ describe('an exported fixture', () => {
     expect(await damaged((f) => (f.world.parts.repositories.storages = []))).toMatch(/names storage 1, which world\.parts\.repositories does not hold/);
   });
 
+  it('takes edits beside the world: the instance in the clear, and records added on top of it', async () => {
+    const e = await createEmulator();
+    const fixture = JSON.parse(JSON.stringify(await e.exportFixture())) as Fixture;
+    expect(fixture.instance).toEqual({ tier: 'ultimate', offering: 'self-managed' });
+    const copy = await createEmulator({ fixture: { ...fixture, instance: { tier: 'free' }, users: [{ username: 'zed', tokens: [{ token: 'zed-token' }] }], projects: [{ namespace: 'zed', path: 'mine' }] } });
+    expect(copy.state.instance.tier).toBe('free');
+    const me = await copy.handle(new Request('https://gitlab.example.com/api/v4/user', { headers: { 'PRIVATE-TOKEN': 'zed-token' } }));
+    // Ids go on from the exported world's: root and alice are 1 and 2.
+    expect(await me.json()).toMatchObject({ id: 3, username: 'zed' });
+    const mine = await copy.handle(new Request('https://gitlab.example.com/api/v4/projects/zed%2Fmine', { headers: { 'PRIVATE-TOKEN': 'zed-token' } }));
+    expect(await mine.json()).toMatchObject({ id: 3, path_with_namespace: 'zed/mine' });
+  });
+
   it('keeps what JSON has no word for: maps, null-prototype objects, undefined, keys such as __proto__', async () => {
     const { encode, decode } = await import('../src/store/encode.js');
     const nullProto = Object.assign(Object.create(null) as Record<string, number>, { a: 1 });
