@@ -52,6 +52,7 @@ describe('an exported fixture', () => {
     };
     expect(await damaged((f) => (f.world.families.nope = {}))).toMatch(/world\.families\.nope: no family is named 'nope'/);
     expect(await damaged((f) => (f.world.families.issues!.nope = 1))).toMatch(/world\.families\.issues\.nope: the family keeps no 'nope'/);
+    expect(await damaged((f) => Object.defineProperty(f.world.core, '__proto__', { value: {}, enumerable: true }))).toMatch(/world\.core\["__proto__"\]: no key of the world is named so/);
     expect(await damaged((f) => (f.world.core.users = { $map: 3 }))).toMatch(/world\.core\.users: expected an object|\$map: expected an array/);
     const storage = good.world.parts.repositories.storages[0]!;
     const oid = Object.keys(storage)[0]!;

@@ -93,6 +93,7 @@ export async function readImage(base: State, image: WorldImage, run: Omit<SeedRu
   };
   for (const key of Object.keys(image.core)) {
     if (FAMILY_KEYS.has(key)) throw new FixtureError(`world.core.${key}: a family's key, written under world.families`);
+    if (!/^[a-z][A-Za-z0-9]*$/.test(key)) throw new FixtureError(`world.core[${JSON.stringify(key)}]: no key of the world is named so`);
     read(`world.core.${key}`, key, image.core[key]);
   }
   for (const name of Object.keys(image.families)) {
