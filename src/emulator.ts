@@ -8,7 +8,7 @@ import defaultWorld from '../fixtures/default.json' with { type: 'json' };
 import { EmulatorError } from './core/errors.js';
 import { Faults } from './core/faults.js';
 import { Journal } from './core/journal.js';
-import { API_ROUTES, emptyState, familyHandles, hasUnsettled, keepEvents, loadFamilies, OPERATIONS, settle, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
+import { API_ROUTES, emptyState, exportWorld, familyHandles, hasUnsettled, keepEvents, loadFamilies, OPERATIONS, settle, runTask, SCIM_ROUTES, seedWorld, validateFixture, WEB_ROUTES } from './families/registry.js';
 import type { Context, Host } from './families/define.js';
 import type { FamilyHandles, Fixture, SeedHandles, State } from './families/world.js';
 import { ObjectDatabase } from './git/objects.js';
@@ -323,6 +323,16 @@ export class Emulator {
     if (this.store.state !== base) throw new EmulatorError('the world changed while a fixture was being seeded; await seed() first');
     this.store.state = state;
     return handles;
+  }
+
+  /**
+   * The whole world as a fixture (records, ids, timestamps, repositories' objects): an emulator
+   * created with it (`createEmulator({ fixture })`, `--fixture`) answers every read as this one.
+   * What timed work or a test handle left for subscribers is settled first.
+   */
+  async exportFixture(): Promise<Fixture> {
+    await this.settled();
+    return exportWorld(this.store.state, this.objects);
   }
 
   snapshot(): Snapshot {

@@ -121,6 +121,23 @@ export interface Family<S extends object = object> {
   readonly noteables?: readonly NoteableType[];
   /** The git repositories it serves over git's smart HTTP, and its rules for the refs it owns in a project's. */
   readonly git?: GitPart;
+  /**
+   * What an exported world (`emulator.exportFixture()`, the fixture's `world`) holds of the
+   * family besides its slice, which the registry writes for every family: the git objects of
+   * the repositories, say.
+   */
+  readonly image?: ImagePart;
+}
+
+/** A family's part of an exported world beyond its slice (see `Family.image`). */
+export interface ImagePart {
+  /**
+   * Its part, as JSON data, and a change of the copy of the world that is written beside it:
+   * what is the process's rather than the world's (a storage id) is renumbered there.
+   */
+  write(state: State, git: ObjectDatabase): { part: unknown; change?: Change };
+  /** Seeding: makes what `part` describes again, in the world the image was read into. */
+  read(part: unknown, s: SeedRun): void | Promise<void>;
 }
 
 /**

@@ -13,6 +13,8 @@ import type { Command, Outcome } from '../git/transfer.js';
 import { commitEvents, discardPending, emptyStream, type DomainEvent, type EventKind, type PushChange, type StoredEvent } from './stream.js';
 import { FAMILIES } from './index.js';
 import { refineFixture } from './fixture-checks.js';
+import { readImage, WORLD_SCHEMA, type WorldImage } from './image.js';
+export { exportWorld } from './image.js';
 import type { FamilyHandles, Fixture, NoteableType, SeedHandles, State } from './world.js';
 
 const families: readonly Family[] = FAMILIES;
@@ -112,6 +114,8 @@ export const FIXTURE_SCHEMA: ObjectSchema = merge(
     users: opt(arrayOf(partsOf('user'))),
     groups: opt(arrayOf(partsOf('group'))),
     projects: opt(arrayOf(partsOf('project'))),
+    /** A whole world as an export wrote it (src/families/image.ts); the other keys add to it. */
+    world: opt(WORLD_SCHEMA),
   }),
   partsOf('top'),
 );
@@ -165,6 +169,9 @@ const SEED_ORDER: readonly Family[] = (() => {
  */
 export async function seedWorld(base: State, fixture: Fixture, now: number, git: ObjectDatabase): Promise<{ state: State; handles: SeedHandles }> {
   let state = base;
+  const handles: SeedHandles = { users: {}, groups: {}, projects: {} };
+  const image = (fixture as { world?: WorldImage }).world;
+  if (image) await readImage(base, image, { fixture, handles, now, git, get: () => state, set: (s) => void (state = s) });
   if (fixture.instance) {
     const { tier, offering, settings, version } = fixture.instance;
     if (version !== undefined && !GITLAB_RELEASE.test(version)) throw new FixtureError(`instance.version must be a GitLab release such as 17.11.2, not '${version}'`);
@@ -175,7 +182,6 @@ export async function seedWorld(base: State, fixture: Fixture, now: number, git:
       if (settings) Object.assign(draft.instance.settings, settings);
     });
   }
-  const handles: SeedHandles = { users: {}, groups: {}, projects: {} };
   const run: SeedRun = {
     fixture,
     handles,

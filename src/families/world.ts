@@ -7,6 +7,7 @@
 //   }
 import type { Tier, Offering, Settings, CoreState } from '../store/state.js';
 import type { StreamSlice } from './stream.js';
+import type { WorldImage } from './image.js';
 
 /** Every family's slice of the world: each family extends it with its own. */
 export interface Slices {}
@@ -36,10 +37,14 @@ export type FixtureProject = Plain<FixtureProjectParts>;
 
 /** A world as data: what `emulator.seed` and the CLI's `--fixture` take. */
 export type Fixture = {
+  /** The JSON Schema editors check the file against. */
+  $schema?: string;
   instance?: { tier?: Tier; offering?: Offering; settings?: Partial<Settings>; version?: string };
   users?: FixtureUser[];
   groups?: FixtureGroup[];
   projects?: FixtureProject[];
+  /** A whole world as `emulator.exportFixture()` writes it: seeded as it was, before the other keys. */
+  world?: WorldImage;
 } & Plain<FixtureTopParts>;
 
 /** What `seed` returns: the ids, tokens and job tokens it made, by username and full path. */

@@ -41,6 +41,7 @@ export interface ControlTarget {
   readonly state: State;
   reset(): void;
   seed(fixture: never): Promise<unknown>;
+  exportFixture(): Promise<unknown>;
   saveSnapshot(name: string): Snapshot;
   restoreSnapshot(name: string): boolean;
   deleteSnapshot(name: string): boolean;
@@ -63,7 +64,7 @@ export interface ControlTarget {
 }
 
 /** The surface's own endpoints; the families' follow. */
-const ENDPOINTS = ['reset', 'seed', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'worlds'];
+const ENDPOINTS = ['reset', 'seed', 'fixture', 'snapshots', 'clock', 'journal', 'faults', 'instance', 'sessions', 'scim_tokens', 'worlds'];
 
 /** How the control API is guarded, from the emulator's options. */
 export interface ControlAccess {
@@ -207,6 +208,12 @@ function controlRoutes(e: ControlTarget, access: ControlAccess, families: Return
           throw new EmulatorError(`invalid fixture: ${err.message}`);
         }
       },
+    }),
+    // The whole world as a fixture file: `--fixture` of it serves the same answers.
+    control({
+      method: 'GET',
+      path: '/fixture',
+      handler: async () => ({ ...json(await e.exportFixture()), headers: { 'Content-Disposition': 'attachment; filename="fixture.json"' } }),
     }),
     control({ method: 'GET', path: '/snapshots', handler: () => json(e.snapshotNames()) }),
     ...(['POST', 'PUT'] as const).map((method) =>

@@ -50,6 +50,8 @@ export interface GitlabEmulatorHandle {
   readonly baseUrl: string;
   /** The API's root: `${baseUrl}/api/v4`. */
   readonly apiUrl: string;
+  /** The world as the test has made it, as a fixture: `useGitlabEmulator({ fixture })` of it starts from that world. */
+  exportFixture(): Promise<Fixture>;
   /** The world's name, when the setup took a world on a shared server. */
   readonly world?: string;
 }
@@ -135,6 +137,11 @@ function useSharedWorld(setup: GitlabEmulatorSetup, world: true | { server?: str
     },
     baseUrl,
     apiUrl: `${baseUrl}/api/v4`,
+    async exportFixture() {
+      const res = await fetch(`${baseUrl}/-/emulator/fixture`, { headers });
+      if (res.status !== 200) throw new Error(`useGitlabEmulator({ world }): GET ${baseUrl}/-/emulator/fixture answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as Fixture;
+    },
     world: name,
   };
 }
@@ -178,5 +185,6 @@ export function useGitlabEmulator(setup: GitlabEmulatorSetup = {}): GitlabEmulat
     },
     baseUrl,
     apiUrl: `${baseUrl}/api/v4`,
+    exportFixture: () => ready(emulator, 'emulator').exportFixture(),
   };
 }

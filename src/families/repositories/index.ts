@@ -27,6 +27,7 @@ import { REPOSITORY_STORAGE } from './rules.js';
 import { REPOSITORIES_GIT } from './git.js';
 import { protectNewDefaultBranch } from './default-branch.js';
 import { snapshotRoutes } from './snapshot-route.js';
+import { REPOSITORIES_IMAGE } from './image.js';
 
 export interface RepositoriesSlice {
   /** Project id -> the refs of its repository; absent while it is empty. */
@@ -58,6 +59,7 @@ export const repositories: Family<RepositoriesSlice> = defineFamily({
   handle: repositoriesMembers,
   provides: { objectStorage: REPOSITORY_STORAGE },
   git: REPOSITORIES_GIT,
+  image: REPOSITORIES_IMAGE,
   on: { push: protectNewDefaultBranch },
   routes: snapshotRoutes,
   forget: {
