@@ -7,6 +7,7 @@ export const USAGE = `usage: gitlab-emulator <command> [flags]
 
 commands:
   serve             serve a world over HTTP: the default world, or --fixture
+  import            write a fixture from a live GitLab (see import --help)
   help              print this help
   version           print the version
 
