@@ -20,12 +20,15 @@ const WORLD: Fixture = {
           { message: 'One', author: 'root', date: '2026-01-01T00:00:00Z', files: { 'one.txt': '1\n' } },
           { message: 'Two', author: 'dev', date: '2026-01-02T00:00:00Z', files: { 'two.txt': '2\n', 'dir/deep/x.txt': 'x\n' } },
           { message: 'Three', author: 'root', date: '2026-01-03T00:00:00Z', files: { 'dir/deep/x.txt': null, 'dir/y.txt': 'y\n' } },
+          // Paths and names are keys like any other.
+          { message: 'Odd names', author: 'root', date: '2026-01-03T12:00:00Z', files: JSON.parse('{"__proto__": "p\\n", "constructor": "c\\n"}') as Record<string, string> },
           { branch: 'topic', start_branch: 'main~1', message: 'Topic', author: 'dev', date: '2026-01-04T00:00:00Z', files: { 'topic.txt': 't\n' } },
           { branch: 'gone', start_branch: 'main', message: 'Gone work', author: 'dev', date: '2026-01-05T00:00:00Z', files: { 'gone.txt': 'g\n' } },
           { branch: 'later', start_branch: 'main', message: 'Later work', author: 'dev', date: '2026-01-06T00:00:00Z', files: { 'later.txt': 'l\n' } },
         ],
-        branches: {},
-        tags: { 'on-gone': 'gone' },
+        tags: JSON.parse('{"on-gone": "gone", "__proto__": "main"}') as Record<string, string>,
+        protected_branches: { main: { push_access_level: 'developer', merge_access_level: 'maintainer' } },
+        protected_tags: { 'v*': { create_access_level: 'developer' } },
       },
       merge_requests: [
         { title: 'Merge gone', source_branch: 'gone', author: 'dev' },
@@ -83,12 +86,20 @@ describe('import of a repository history', () => {
     for (const name of carried) {
       const tree = (e: Emulator, t?: string) => call(e, 'GET', `${P}/repository/tree?recursive=true&per_page=100&ref=${name}`, t);
       expect(await tree(copy, token), name).toEqual(await tree(source));
+      if (name === 'main') expect(JSON.stringify(await tree(source))).toContain('"path":"__proto__"');
       const log = async (e: Emulator, t?: string) =>
         ((await call(e, 'GET', `${P}/repository/commits?ref_name=${name}&first_parent=true&per_page=100`, t)) as { title: string; message: string; author_name: string; authored_date: string; parent_ids: string[] }[]).map((c) => ({
           title: c.title, message: c.message, author: c.author_name, date: c.authored_date, parents: c.parent_ids.length > 0,
         }));
       expect(await log(copy, token), name).toEqual(await log(source));
     }
+    const levels = async (e: Emulator, path: string, t?: string) => JSON.stringify(((await call(e, 'GET', `${P}/${path}`, t)) as Record<string, unknown>[]).map(({ id: _, ...rest }) => JSON.stringify(rest).replace(/"id":\d+,?/g, '')));
+    expect(await levels(copy, 'protected_branches', token)).toEqual(await levels(source, 'protected_branches'));
+    expect(await levels(copy, 'protected_tags', token)).toEqual(await levels(source, 'protected_tags'));
+    const tags = async (e: Emulator, t?: string) => ((await call(e, 'GET', `${P}/repository/tags`, t)) as { name: string; commit: { title: string } }[]).map((x) => [x.name, x.commit.title]);
+    expect((await tags(source)).map(([n]) => n)).toEqual(['on-gone', '__proto__']);
+    expect(await levels(source, 'protected_branches')).toContain('main');
+    expect(await tags(copy, token)).toEqual((await tags(source)).filter(([n]) => n !== 'on-gone'));
     const mrs = (await call(copy, 'GET', `${P}/merge_requests`, token)) as { iid: number; title: string }[];
     expect(mrs.map((m) => [m.iid, m.title])).toEqual([[1, 'Later']]);
   });

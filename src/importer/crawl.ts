@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Fixture, FixtureGroup, FixtureProject, FixtureUser } from '../families/world.js';
 import { GitlabClient, GitlabRequestError, type Progress } from './client.js';
+import { put } from './put.js';
 import { crawlRepository } from './repository.js';
 
 export interface ImportOptions {
@@ -48,6 +49,8 @@ interface ApiMergeRequest { iid: number; title: string; description?: string | n
 interface ApiNote { body: string; author: UserRef; system: boolean; internal?: boolean; confidential?: boolean; created_at: string }
 interface ApiRelease { tag_name: string; name?: string | null; description?: string | null; created_at?: string; released_at?: string; author?: UserRef; milestones?: { title: string }[]; assets?: { links?: { name: string; url: string; direct_asset_url?: string; link_type?: string }[] } }
 interface ApiVariable { key: string; value: string | null; variable_type?: string; protected?: boolean; masked?: boolean; hidden?: boolean; raw?: boolean; environment_scope?: string; description?: string | null }
+
+interface ApiProtection { name: string; push_access_levels?: { access_level: number }[]; merge_access_levels?: { access_level: number }[]; create_access_levels?: { access_level: number }[] }
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 type FixtureVariable = NonNullable<FixtureProject['variables']>[number];
@@ -172,7 +175,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     if (!u.bot && (user.state ?? 'active') === 'active') {
       const token = `glpat-${randomBytes(15).toString('base64url')}`;
       user.tokens = [{ name: 'imported', token, scopes: ['api', 'read_repository', 'write_repository'] }];
-      tokens[u.username] = token;
+      put(tokens, u.username, token);
     }
     users.push(user);
   }
@@ -200,7 +203,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     const labels = await optional(() => client.all<ApiLabel>(`/groups/${g.id}/labels?include_ancestor_groups=false&include_descendant_groups=false&only_group_labels=true`), `group ${path}: labels`);
     if (labels?.length) group.labels = labels.map(label);
     const milestones = await optional(() => client.all<ApiMilestone>(`/groups/${g.id}/milestones?include_ancestors=false`), `group ${path}: milestones`);
-    if (milestones?.length) group.milestones = milestones.filter((m) => m.project_id === undefined).sort(byTitleOrder).map(milestone);
+    if (milestones?.length) group.milestones = milestones.filter((m) => m.project_id === undefined).sort(byIid).map(milestone);
     const variables = await optional(() => client.all<ApiVariable>(`/groups/${g.id}/variables`), `group ${path}: CI/CD variables`, true);
     if (variables?.length) group.variables = variables.map((v) => variable(v, path));
     return group;
@@ -230,7 +233,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     const own = labels.filter((l) => l.is_project_label !== false);
     if (own.length) project.labels = own.map(label);
     const milestones = (await client.all<ApiMilestone>(`/projects/${p.id}/milestones`)).filter((m) => m.group_id === undefined);
-    if (milestones.length) project.milestones = milestones.sort(byTitleOrder).map(milestone);
+    if (milestones.length) project.milestones = milestones.sort(byIid).map(milestone);
 
     // The repository, through git over HTTP.
     let branches = new Set<string>();
@@ -243,7 +246,10 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
         authorOf: (name, email) => authorOf(knownUsers, name, email),
       });
       for (const n of repo.notes) notes.push(`${where}: ${n}`);
-      if (repo.repository) project.repository = repo.repository;
+      if (repo.repository) {
+        project.repository = repo.repository;
+        await protections(p, project.repository);
+      }
       branches = repo.branches;
       tags = repo.tags;
       stats.commits += repo.commits;
@@ -350,6 +356,23 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     return project;
   }
 
+  /** Protected branches and tags: the first level of each kind (roles only; users and groups in them are not carried). */
+  async function protections(p: ApiProject, repository: NonNullable<FixtureProject['repository']>): Promise<void> {
+    const where = p.path_with_namespace;
+    const level = (levels: { access_level: number }[] | undefined) => levels?.find((l) => typeof l.access_level === 'number')?.access_level;
+    const branches = await optional(() => client.all<ApiProtection>(`/projects/${p.id}/protected_branches`), `${where}: protected branches`);
+    for (const b of branches ?? []) {
+      const push = level(b.push_access_levels);
+      const merge = level(b.merge_access_levels);
+      put((repository.protected_branches ??= {}), b.name, { ...(push !== undefined ? { push_access_level: push } : {}), ...(merge !== undefined ? { merge_access_level: merge } : {}) });
+    }
+    const tags = await optional(() => client.all<ApiProtection>(`/projects/${p.id}/protected_tags`), `${where}: protected tags`);
+    for (const t of tags ?? []) {
+      const create = level(t.create_access_levels);
+      put((repository.protected_tags ??= {}), t.name, create !== undefined ? { create_access_level: create } : {});
+    }
+  }
+
   function member(m: ApiMember): FixtureMember {
     mention(m);
     return {
@@ -423,7 +446,7 @@ function label(l: ApiLabel) {
 }
 
 /** Milestones in the order they were made (iids follow it). */
-function byTitleOrder(a: ApiMilestone & { iid?: number }, b: ApiMilestone & { iid?: number }): number {
+function byIid(a: ApiMilestone & { iid?: number }, b: ApiMilestone & { iid?: number }): number {
   return (a.iid ?? 0) - (b.iid ?? 0);
 }
 

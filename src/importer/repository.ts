@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import git from 'isomorphic-git';
 import http from 'isomorphic-git/http/node';
 import type { FixtureProject } from '../families/world.js';
+import { put } from './put.js';
 
 type FixtureRepository = NonNullable<FixtureProject['repository']>;
 type FixtureCommit = NonNullable<FixtureRepository['commits']>[number];
@@ -184,7 +185,7 @@ async function convert(dir: string, o: RepositoryOptions, notes: string[]): Prom
     }
     const seg = segment(place.line, place.index);
     const ref = seg.end === place.index ? seg.name : `${seg.name}~${seg.end - place.index}`;
-    tags[name] = message !== undefined && message !== '' ? { ref, message } : ref;
+    put(tags, name, message !== undefined && message !== '' ? { ref, message } : ref);
   }
   o.progress(`  repository: ${commits.length} commits on ${branches.size} branches, ${Object.keys(tags).length} tags`);
   return {
@@ -236,8 +237,8 @@ async function diffTrees(dir: string, cache: object, a: string | null, b: string
     }
     const { blob } = await git.readBlob({ fs, dir, oid: e.oid, cache });
     const text = asText(blob);
-    if (text === undefined) out.base64[path] = Buffer.from(blob).toString('base64');
-    else out.files[path] = text;
+    if (text === undefined) put(out.base64, path, Buffer.from(blob).toString('base64'));
+    else put(out.files, path, text);
     if (e.mode === '100755') out.executable.push(path);
   }
   for (const [name, old] of before) {
@@ -249,7 +250,7 @@ async function diffTrees(dir: string, cache: object, a: string | null, b: string
 }
 
 function removed(old: Entry, path: string, out: Change): void {
-  if (old.mode === '100644' || old.mode === '100755') out.files[path] = null;
+  if (old.mode === '100644' || old.mode === '100755') put(out.files, path, null);
 }
 
 async function removeTree(dir: string, cache: object, tree: string, prefix: string, out: Change): Promise<void> {
