@@ -203,7 +203,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     const labels = await optional(() => client.all<ApiLabel>(`/groups/${g.id}/labels?include_ancestor_groups=false&include_descendant_groups=false&only_group_labels=true`), `group ${path}: labels`);
     if (labels?.length) group.labels = labels.map(label);
     const milestones = await optional(() => client.all<ApiMilestone>(`/groups/${g.id}/milestones?include_ancestors=false`), `group ${path}: milestones`);
-    if (milestones?.length) group.milestones = milestones.filter((m) => m.project_id === undefined).sort(byIid).map(milestone);
+    if (milestones?.length) group.milestones = milestones.filter((m) => m.project_id === undefined && (m.group_id ?? g.id) === g.id).sort(byIid).map(milestone);
     const variables = await optional(() => client.all<ApiVariable>(`/groups/${g.id}/variables`), `group ${path}: CI/CD variables`, true);
     if (variables?.length) group.variables = variables.map((v) => variable(v, path));
     return group;
@@ -229,10 +229,10 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     } else project.creator = mention(me);
 
     // Labels and milestones of the project itself (its groups' come with the groups).
-    const labels = await client.all<ApiLabel>(`/projects/${p.id}/labels?include_ancestor_groups=false`);
+    const labels = (await optional(() => client.all<ApiLabel>(`/projects/${p.id}/labels?include_ancestor_groups=false`), `${where}: labels`)) ?? [];
     const own = labels.filter((l) => l.is_project_label !== false);
     if (own.length) project.labels = own.map(label);
-    const milestones = (await client.all<ApiMilestone>(`/projects/${p.id}/milestones`)).filter((m) => m.group_id === undefined);
+    const milestones = ((await optional(() => client.all<ApiMilestone>(`/projects/${p.id}/milestones`), `${where}: milestones`)) ?? []).filter((m) => m.group_id === undefined);
     if (milestones.length) project.milestones = milestones.sort(byIid).map(milestone);
 
     // The repository, through git over HTTP.
@@ -257,7 +257,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
 
     // Issues, in iid order, each with its notes.
     const projectNotes: NonNullable<FixtureProject['notes']> = [];
-    const issues = (await client.all<ApiIssue>(`/projects/${p.id}/issues?scope=all&state=all&order_by=created_at&sort=asc`, `${where}: issues`)).sort((a, b) => a.iid - b.iid);
+    const issues = ((await optional(() => client.all<ApiIssue>(`/projects/${p.id}/issues?scope=all&order_by=created_at&sort=asc`, `${where}: issues`), `${where}: issues`)) ?? []).sort((a, b) => a.iid - b.iid);
     if (issues.length) progress(`  ${issues.length} issues`);
     project.issues = [];
     for (const i of issues) {
@@ -288,7 +288,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     if (!project.issues.length) delete project.issues;
 
     // Merge requests: iids follow the fixture's order, so notes name the iid each will have.
-    const mergeRequests = (await client.all<ApiMergeRequest>(`/projects/${p.id}/merge_requests?scope=all&state=all&order_by=created_at&sort=asc`, `${where}: merge requests`)).sort((a, b) => a.iid - b.iid);
+    const mergeRequests = ((await optional(() => client.all<ApiMergeRequest>(`/projects/${p.id}/merge_requests?order_by=created_at&sort=asc`, `${where}: merge requests`), `${where}: merge requests`)) ?? []).sort((a, b) => a.iid - b.iid);
     if (mergeRequests.length) progress(`  ${mergeRequests.length} merge requests`);
     project.merge_requests = [];
     for (const m of mergeRequests) {
