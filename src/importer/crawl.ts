@@ -239,10 +239,13 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     let branches = new Set<string>();
     let tags = new Set<string>();
     if (p.empty_repo !== true && p.repository_access_level !== 'disabled') {
-      progress(`  cloning ${p.http_url_to_repo}`);
+      // The repository under --from (as GitLab's own http_url_to_repo is, on its external URL,
+      // which a reader behind another name or port may not reach).
+      const url = `${base}/${p.path_with_namespace.split('/').map(enc).join('/')}.git`;
+      progress(`  cloning ${url}`);
       const knownUsers = [...mentioned.values()];
       const repo = await crawlRepository({
-        url: p.http_url_to_repo, token: o.token, defaultBranch: p.default_branch ?? null, progress,
+        url, token: o.token, defaultBranch: p.default_branch ?? null, progress,
         authorOf: (name, email) => authorOf(knownUsers, name, email),
       });
       for (const n of repo.notes) notes.push(`${where}: ${n}`);
