@@ -74,7 +74,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
   try {
     me = await client.get<ApiUser>('/user');
   } catch (e) {
-    if (e instanceof GitlabRequestError && e.status === 401) throw new ImportError(`${base} refused the token (401 Unauthorized): give a personal access token with the read_api and read_repository scopes`);
+    if (e instanceof GitlabRequestError && e.status === 401) throw new ImportError(`${base} refused the token (401 Unauthorized): give a personal access token with the read_api (or api) scope`);
     if (e instanceof GitlabRequestError && e.status === 403) throw new ImportError(`${base} refused the token (403 Forbidden): it needs the read_api (or api) scope`);
     throw new ImportError(e instanceof Error ? e.message : String(e));
   }

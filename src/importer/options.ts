@@ -8,7 +8,7 @@ notes, labels, milestones, releases, members, CI/CD variables and users. Progres
 
 flags:
   --from URL        the GitLab to read, such as https://gitlab.com (or $GITLAB_URL)
-  --token TOKEN     a personal access token with read_api and read_repository (or $GITLAB_TOKEN);
+  --token TOKEN     a personal access token with read_api (or api), or $GITLAB_TOKEN;
                     it is never written to the fixture
   --project PATH    a project's full path, such as acme/app (repeatable)
   --group PATH      a group whose projects, subgroups' included, are imported (repeatable)
@@ -60,7 +60,7 @@ export function parseImportArgs(argv: readonly string[], env: Record<string, str
   if (from === undefined) return error('import: --from is required: the URL of the GitLab to read (see import --help)');
   if (!/^https?:\/\/[^/\s]+/.test(from)) return error(`import: --from must be an http(s) URL, not '${from}'`);
   const token = single.token ?? (env.GITLAB_TOKEN || undefined);
-  if (token === undefined) return error('import: --token is required: a personal access token with read_api and read_repository (or $GITLAB_TOKEN)');
+  if (token === undefined) return error('import: --token is required: a personal access token with read_api or api (or $GITLAB_TOKEN)');
   if (!/^\S+$/.test(token)) return error('import: --token must be a token without spaces');
   if (single.out === undefined) return error('import: --out is required: the fixture file to write (- for stdout)');
   for (const p of projects) if (!/^[^/\s]+(?:\/[^/\s]+)+$/.test(p)) return error(`import: --project must be a project's full path such as group/project, not '${p}'`);

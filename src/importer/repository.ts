@@ -65,7 +65,7 @@ export async function crawlRepository(o: RepositoryOptions): Promise<RepositoryR
       const message = (e as Error).message;
       // An empty repository advertises no refs: there is nothing to carry.
       if (/no refs|empty|Could not find HEAD|could not find/i.test(message)) return empty;
-      const scope = /\b40[13]\b/.test(message) ? '; the token needs the read_repository scope' : '';
+      const scope = /\b40[13]\b/.test(message) ? '; the token needs the read_api, read_repository or api scope' : '';
       notes.push(`repository not carried: the clone failed (${message})${scope}`);
       return empty;
     }
