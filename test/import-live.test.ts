@@ -19,6 +19,8 @@ const WORLD: Fixture = {
     { username: 'alice', name: 'Alice Liddell', admin: true, public_email: 'alice@example.com', tokens: [{ token: 'alice-secret-token' }] },
     { username: 'bob', name: 'Bob Builder', tokens: [{ token: 'bob-secret-token' }] },
     { username: 'carol', name: 'Carol Danvers' },
+    // Mentioned only as a commit's author: found by the email of the commit.
+    { username: 'dave', name: 'Dave', email: 'dave@example.com', public_email: 'dave@example.com' },
   ],
   groups: [
     { path: 'acme', name: 'Acme', visibility: 'internal', description: 'The company', members: [{ user: 'alice', access_level: 'owner' }],
@@ -36,7 +38,7 @@ const WORLD: Fixture = {
           { message: 'Add a script\n\nWith a body.', author: 'bob', date: '2026-01-02T10:00:00.000Z', files: { 'bin/run': '#!/bin/sh\necho run\n' }, base64: { 'logo.bin': 'AAECAwQ=' }, executable: ['bin/run'] },
           { branch: 'feature', start_branch: 'main', message: 'Feature work', author: 'bob', date: '2026-01-03T10:00:00.000Z', files: { 'src/feature.js': 'export {}\n' } },
           { message: 'Remove the binary', author: 'alice', date: '2026-01-04T10:00:00.000Z', files: { 'logo.bin': null, 'docs/guide.md': 'Guide\n' } },
-          { branch: 'feature', message: 'More feature work', author: 'bob', date: '2026-01-05T10:00:00.000Z', files: { 'src/index.js': 'console.log(2)\n' } },
+          { branch: 'feature', message: 'More feature work', author: 'dave', date: '2026-01-05T10:00:00.000Z', files: { 'src/index.js': 'console.log(2)\n' } },
         ],
         tags: { 'v1.0': 'main~1', 'v1.1': { ref: 'main', message: 'Release 1.1' } },
       },
@@ -98,7 +100,7 @@ describe('import from a served emulator', () => {
     expect(text).not.toContain('bob-secret-token');
     expect(text).not.toContain('hidden-secret-value');
     expect(text).not.toContain('masked-secret-value');
-    expect(Object.keys(result.tokens).sort()).toEqual(['alice', 'bob', 'carol']);
+    expect(Object.keys(result.tokens).sort()).toEqual(['alice', 'bob', 'carol', 'dave']);
     expect(result.placeholders).toEqual(['acme/app: MASKED', 'acme/app: HIDDEN']);
   });
 

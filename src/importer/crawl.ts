@@ -37,7 +37,7 @@ export interface ImportResult {
 
 // The shapes read here, from GitLab's entities (lib/api/entities): only the fields used.
 interface UserRef { id: number; username: string; name?: string; state?: string }
-interface ApiUser extends UserRef { bot?: boolean; public_email?: string | null; bio?: string; location?: string; organization?: string; job_title?: string; website_url?: string; pronouns?: string | null; is_admin?: boolean }
+interface ApiUser extends UserRef { bot?: boolean; public_email?: string | null; email?: string | null; bio?: string; location?: string; organization?: string; job_title?: string; website_url?: string; pronouns?: string | null; is_admin?: boolean }
 interface ApiNamespace { id: number; kind: 'user' | 'group'; full_path: string; path: string }
 interface ApiGroup { id: number; path: string; name: string; full_path: string; visibility?: string; description?: string | null; parent_id?: number | null }
 interface ApiProject { id: number; path: string; name: string; path_with_namespace: string; namespace: ApiNamespace; visibility?: string; description?: string | null; default_branch?: string | null; topics?: string[]; creator_id?: number; http_url_to_repo: string; web_url: string; empty_repo?: boolean; repository_access_level?: string; forked_from_project?: unknown; owner?: UserRef }
@@ -82,6 +82,9 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
 
   // Users: every one the crawled records mention, by id, read once at the end.
   const mentioned = new Map<number, UserRef>();
+  const profiles = new Map<number, ApiUser>();
+  /** Lower-cased git author email -> username (null: no user has it). */
+  const authors = new Map<string, string | null>();
   const mention = (u: UserRef | null | undefined): string | undefined => {
     if (!u || typeof u.id !== 'number') return undefined;
     if (!mentioned.has(u.id)) mentioned.set(u.id, u);
@@ -155,13 +158,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
   const users: FixtureUser[] = [];
   const tokens: Record<string, string> = {};
   for (const ref of [...mentioned.values()].sort((a, b) => a.id - b.id)) {
-    let u: ApiUser = ref;
-    try {
-      u = await client.get<ApiUser>(`/users/${ref.id}`);
-    } catch (e) {
-      if (!(e instanceof GitlabRequestError && (e.status === 404 || e.status === 403))) throw e;
-      notes.push(`user ${ref.username}: profile not readable; carried with the name the records show`);
-    }
+    const u = await profile(ref);
     const user: Writable<FixtureUser> = { username: u.username };
     if (u.name) user.name = u.name;
     if (u.public_email) {
@@ -243,10 +240,9 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
       // which a reader behind another name or port may not reach).
       const url = `${base}/${p.path_with_namespace.split('/').map(enc).join('/')}.git`;
       progress(`  cloning ${url}`);
-      const knownUsers = [...mentioned.values()];
       const repo = await crawlRepository({
         url, token: o.token, defaultBranch: p.default_branch ?? null, progress,
-        authorOf: (name, email) => authorOf(knownUsers, name, email),
+        authorOf: commitAuthor,
       });
       for (const n of repo.notes) notes.push(`${where}: ${n}`);
       if (repo.repository) {
@@ -376,6 +372,52 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
     }
   }
 
+  /** A user's profile, read once. */
+  async function profile(ref: UserRef): Promise<ApiUser> {
+    let u = profiles.get(ref.id);
+    if (!u) {
+      try {
+        u = await client.get<ApiUser>(`/users/${ref.id}`);
+      } catch (e) {
+        if (!(e instanceof GitlabRequestError && (e.status === 404 || e.status === 403))) throw e;
+        notes.push(`user ${ref.username}: profile not readable; carried with the name the records show`);
+        u = ref;
+      }
+      profiles.set(ref.id, u);
+    }
+    return u;
+  }
+
+  /**
+   * The user a git author is: one with that email (public, or any an administrator's token
+   * sees), among the users met so far, else found by GitLab's user search; else the only user
+   * of that name. None: the project's creator authors the commit.
+   */
+  async function commitAuthor(name: string, email: string): Promise<string | undefined> {
+    const key = email.toLowerCase();
+    const matches = (u: ApiUser) => [u.public_email, u.email].some((e) => !!e && e.toLowerCase() === key);
+    if (key && !authors.has(key)) {
+      let found: string | null = null;
+      for (const ref of [...mentioned.values()]) {
+        const u = await profile(ref);
+        if (matches(u)) {
+          found = u.username;
+          break;
+        }
+      }
+      if (found === null && key.includes('@')) {
+        const hits = await optional(() => client.get<ApiUser[]>(`/users?search=${enc(email)}`), `user search for ${email}`, true);
+        const hit = hits?.find(matches);
+        if (hit) found = mention(hit) ?? null;
+      }
+      authors.set(key, found);
+    }
+    const byEmail = authors.get(key);
+    if (byEmail) return byEmail;
+    const named = [...profiles.values()].filter((u) => u.name === name);
+    return named.length === 1 ? named[0]!.username : undefined;
+  }
+
   function member(m: ApiMember): FixtureMember {
     mention(m);
     return {
@@ -461,12 +503,4 @@ function milestone(m: ApiMilestone) {
     ...(m.due_date ? { due_date: m.due_date } : {}),
     ...(m.start_date ? { start_date: m.start_date } : {}),
   };
-}
-
-/** The user a git author is: by public email, else by a name only one user has. */
-function authorOf(users: (UserRef & { public_email?: string | null })[], name: string, email: string): string | undefined {
-  const byEmail = users.find((u) => u.public_email && u.public_email.toLowerCase() === email.toLowerCase());
-  if (byEmail) return byEmail.username;
-  const byName = users.filter((u) => u.name === name);
-  return byName.length === 1 ? byName[0]!.username : undefined;
 }

@@ -37,7 +37,7 @@ export interface RepositoryOptions {
   token: string;
   defaultBranch: string | null;
   /** The username a git author maps to, if any; else the project's creator authors it. */
-  authorOf: (name: string, email: string) => string | undefined;
+  authorOf: (name: string, email: string) => Promise<string | undefined>;
   progress: (line: string) => void;
 }
 
@@ -143,7 +143,7 @@ async function convert(dir: string, o: RepositoryOptions, notes: string[]): Prom
       const c = await readCommit(sha);
       const parentTree = c.parent[0] ? (await readCommit(c.parent[0])).tree : null;
       const change = await diffTrees(dir, cache, parentTree, c.tree, '', skipped);
-      const author = o.authorOf(c.author.name, c.author.email);
+      const author = await o.authorOf(c.author.name, c.author.email);
       commits.push({
         branch: seg.name,
         ...(startBranch ? { start_branch: startBranch } : {}),
