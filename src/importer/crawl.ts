@@ -80,7 +80,7 @@ export async function importFromGitlab(o: ImportOptions): Promise<ImportResult> 
   }
   progress(`signed in to ${base} as ${me.username}`);
 
-  // Users: every one the crawled records mention, by id, read once at the end.
+  // Users: every one the crawled records mention, by id; each profile is read once.
   const mentioned = new Map<number, UserRef>();
   const profiles = new Map<number, ApiUser>();
   /** Lower-cased git author email -> username (null: no user has it). */

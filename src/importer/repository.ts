@@ -147,7 +147,7 @@ async function convert(dir: string, o: RepositoryOptions, notes: string[]): Prom
       commits.push({
         branch: seg.name,
         ...(startBranch ? { start_branch: startBranch } : {}),
-        message: c.message.replace(/\n+$/, ''),
+        message: c.message,
         ...(author ? { author } : {}),
         ...(Object.keys(change.files).length ? { files: change.files } : {}),
         ...(Object.keys(change.base64).length ? { base64: change.base64 } : {}),
