@@ -147,7 +147,7 @@ async function convert(dir: string, o: RepositoryOptions, notes: string[]): Prom
       commits.push({
         branch: seg.name,
         ...(startBranch ? { start_branch: startBranch } : {}),
-        message: c.message,
+        message: await rawMessage(dir, cache, sha),
         ...(author ? { author } : {}),
         ...(Object.keys(change.files).length ? { files: change.files } : {}),
         ...(Object.keys(change.base64).length ? { base64: change.base64 } : {}),
@@ -196,6 +196,14 @@ async function convert(dir: string, o: RepositoryOptions, notes: string[]): Prom
     commits: commits.length,
     notes,
   };
+}
+
+/** A commit's message byte for byte (isomorphic-git's readCommit reflows it to one trailing newline). */
+async function rawMessage(dir: string, cache: object, oid: string): Promise<string> {
+  const { object } = await git.readObject({ fs, dir, oid, format: 'content', cache });
+  const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(object as Uint8Array);
+  const start = text.indexOf('\n\n');
+  return start === -1 ? '' : text.slice(start + 2);
 }
 
 interface Change {
