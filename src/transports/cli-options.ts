@@ -8,6 +8,7 @@ export const USAGE = `usage: gitlab-emulator <command> [flags]
 commands:
   serve             serve a world over HTTP: the default world, or --fixture
                     (flags without a command mean serve)
+  import            write a fixture from a live GitLab (see import --help)
   help              print this help
   version           print the version
 

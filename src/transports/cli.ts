@@ -16,6 +16,8 @@ function die(message: string, code = 2): never {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // `import` reads its own flags; its module is loaded only when it runs.
+  if (argv[0] === 'import') process.exit(await (await import('../importer/index.js')).runImport(argv.slice(1)));
   const command = parseCommandLine(argv, process.env);
   switch (command.kind) {
     case 'help':
