@@ -2,8 +2,8 @@
 // MergeRequests::PushOptionsHandlerService#merge_params, Git::BaseHooksService#pipeline_options):
 // `-o merge_request.merge_when_pipeline_succeeds` (or `auto_merge`) sets the merge request to
 // merge when the pushed commit's pipeline succeeds, `-o ci.variable="K=V"` gives the push
-// pipeline its variables, and `-o ci.skip` skips the branch pipeline but not the merge
-// request's.
+// pipeline its variables, and `-o ci.skip` skips the branch pipeline and the merge request's
+// (MergeRequests::CreatePipelineService hands it the push options).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Server } from '../src/index.js';
 import { ciPushOptions } from '../src/families/ci/pipeline-routes.js';
@@ -99,11 +99,11 @@ describe.skipIf(!HAS_GIT)('push options for auto-merge and CI', () => {
     expect(await api(`${APP}/merge_requests/${mr.iid}`)).toMatchObject({ merge_when_pipeline_succeeds: false, state: 'opened' });
   });
 
-  it('skips the branch pipeline with ci.skip, not the merge request pipeline', async () => {
+  it('skips the branch pipeline and the merge request pipeline with ci.skip', async () => {
     await git.ok(['commit', '-q', '--allow-empty', '-m', 'Skipped'], 'app');
     const sha = (await git.run(['rev-parse', 'HEAD'], 'app')).stdout.trim();
     await push(['-o', 'ci.skip', 'origin', 'second']);
     const of = (await api(`${APP}/pipelines?sha=${sha}`)).map((p: { source: string; status: string }) => [p.source, p.status]).sort();
-    expect(of).toEqual([['merge_request_event', 'running'], ['push', 'skipped']]);
+    expect(of).toEqual([['merge_request_event', 'skipped'], ['push', 'skipped']]);
   });
 });

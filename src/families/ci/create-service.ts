@@ -35,7 +35,7 @@ export interface PipelineRequest {
   scheduleId?: number | null;
   /** Whether `[ci skip]` in the commit message skips it (pushes), and whether a file with errors is saved as a failed pipeline. */
   push?: boolean;
-  /** A push option `ci.skip`. */
+  /** A push option `ci.skip` (the branch's pipeline and its merge requests'), or a rebase's `skip_ci`. */
   skip?: boolean;
   /** The pipeline's `inputs` (a file with a `spec:inputs` header). */
   inputs?: Readonly<Record<string, unknown>>;
@@ -106,7 +106,7 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
     variables: req.variables ?? [], mergeRequestIid: req.mergeRequestIid ?? null, triggerId: req.triggerId ?? null, scheduleId: req.scheduleId ?? null,
   };
   const now = work.now;
-  if (req.push && (req.skip || SKIP_PATTERN.test(commit.message))) {
+  if (req.skip || (req.push && SKIP_PATTERN.test(commit.message))) {
     return { ok: true, change: (draft) => createPipeline(draft as State, tget(draft.projects, project.id)!, { ...base, status: 'skipped' }, now) };
   }
   // The CI file first: a commit without one costs no walk of its tree.

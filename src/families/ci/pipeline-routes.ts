@@ -150,18 +150,18 @@ export async function ciPostReceive(ctx: Context<unknown>, pushes: readonly Push
 /**
  * Ci::CreatePipelineService for a push (CreatePipelineWorker): a branch's or tag's new tip gets
  * its pipeline (the push options' variables its own), and open merge requests from the branch
- * theirs (MergeRequests::RefreshService, which push options never reach: `ci.skip` skips only the
- * branch's pipeline).
+ * theirs (MergeRequests::RefreshService; MergeRequests::CreatePipelineService hands them the push
+ * options, so `ci.skip` makes them skipped too, but not its variables).
  */
 export async function pipelineOnPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise<void> {
   if (push.after === null) return;
   const p = tget(ctx.state.projects, push.projectId);
   const userId = push.actorId ?? ctx.user?.id;
   if (!p || userId === undefined || userId === null || p.features.builds === 'disabled') return;
-  const asked = pushAsked.get(ctx)?.get(`${push.projectId}:${push.ref}:${push.after}`);
+  const asked = push.pushOptions ? ciPushOptions(push.pushOptions) : pushAsked.get(ctx)?.get(`${push.projectId}:${push.ref}:${push.after}`);
   await runCreate(ctx, { project: p, userId, source: 'push', ref: push.ref, beforeSha: push.before ?? undefined, push: true, skip: asked?.skip ?? false, variables: asked?.variables });
   if (push.refType !== 'branch') return;
-  for (const mr of openFrom(ctx.state, p.id, push.ref)) await runCreate(ctx, { ...mergeRequestRequest(p, mr, userId), sha: push.after });
+  for (const mr of openFrom(ctx.state, p.id, push.ref)) await runCreate(ctx, { ...mergeRequestRequest(p, mr, userId), sha: push.after, skip: asked?.skip ?? false });
 }
 
 /** A merge request opened: its pipeline, when the file has jobs for merge request events. */
