@@ -6,11 +6,12 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { diffTrees, entryAt, listFiles } from '../../git/tree.js';
 import type { Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { branchTip, canPushToBranch, findTag, protectionsFor, refsOf } from '../repositories/index.js';
+import { branchTip, canPushToBranch, findTag, protectionsFor, refsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { compilePipeline, type CompiledPipeline, type PipelineSource } from './config/index.js';
+import { compilePipeline, type CompiledPipeline, type CompileInput, type PipelineSource } from './config/index.js';
 import { createFromPlan } from './creation.js';
 import { createPipeline } from './pipelines.js';
 import { pipelineVariableMap } from './predefined.js';
@@ -81,6 +82,18 @@ async function changedPaths(repo: RepositoryObjects, before: string | undefined,
   }
 }
 
+/**
+ * Ci::Pipeline#modified_paths_since: the paths changed from the merge base of a ref and the
+ * commit to the commit; null when the ref (Project#commit: a branch, tag or commit id) names no commit.
+ */
+async function pathsSince(repo: RepositoryObjects, state: State, project: Project, ref: string, sha: string): Promise<string[] | null> {
+  const other = ref === '' ? null : await resolveCommit(repo, repoView(state, project), ref);
+  if (other === null) return null;
+  const base = (await mergeBase(repo, other, [sha])) ?? other;
+  const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(sha)]);
+  return (await diffTrees(repo, a.tree, b.tree)).map((d) => d.path);
+}
+
 /** Works out the pipeline a request makes, or GitLab's errors; the change that stores it is applied by the caller. */
 export async function preparePipeline(work: CreateWork, req: PipelineRequest): Promise<PipelineOutcome> {
   const { state, repo } = work;
@@ -119,15 +132,29 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
     parentId: null, childIds: [], createdAt: now, updatedAt: now, startedAt: null, finishedAt: null, locked: false, stages: [], name: null, yamlErrors: null,
   };
   const variables = pipelineVariableMap({ state, pipeline: provisional, commit, webBase: work.webBase });
-  const compiled = compilePipeline({
+  // `compare_to` refs are met while rules are read: compile, work out the refs it asked for, compile again until none is new.
+  const since = new Map<string, readonly string[] | null>();
+  const wanted = new Set<string>();
+  const input: CompileInput = {
     yaml,
     readFile: (path) => snapshot.files.get(path),
     paths: () => snapshot.paths,
     changedPaths: req.push ? await changedPaths(repo, req.beforeSha, sha) : undefined,
+    changedSince: (ref) => {
+      if (since.has(ref)) return since.get(ref);
+      wanted.add(ref);
+      return undefined;
+    },
     variables,
     source: req.source,
     ...(req.inputs ? { inputs: req.inputs } : {}),
-  });
+  };
+  let compiled = compilePipeline(input);
+  while (wanted.size) {
+    for (const ref of wanted) since.set(ref, await pathsSince(repo, state, project, ref, sha));
+    wanted.clear();
+    compiled = compilePipeline(input);
+  }
   if (compiled.errors.length && compiled.jobs.length === 0 && compiled.created) {
     const errors = compiled.errors;
     if (!req.push) return { ok: false, errors };

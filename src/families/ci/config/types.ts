@@ -17,6 +17,12 @@ export interface CompileInput {
   paths(): readonly string[];
   /** Paths changed by the push or merge request (`rules: changes`); undefined when GitLab treats changes as true (new branch, tag, web, schedule...). */
   changedPaths?: readonly string[];
+  /**
+   * `rules:changes:compare_to`: the paths changed between the merge base of a ref (variables
+   * expanded) and the pipeline's commit; null when the ref names no commit; undefined when not
+   * known (then the clause holds, as with no changed paths at all).
+   */
+  changedSince?(ref: string): readonly string[] | null | undefined;
   /** Predefined, instance, group, project and pipeline variables, already resolved for this ref (protected ones only on protected refs). */
   variables: Readonly<Record<string, string>>;
   source: PipelineSource;
