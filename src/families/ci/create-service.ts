@@ -17,6 +17,7 @@ import { createPipeline } from './pipelines.js';
 import { pipelineVariableMap } from './predefined.js';
 import type { Pipeline, PipelineVariable } from './records.js';
 import { ids } from './variables.js';
+import { downstreamVariables } from './forward.js';
 
 export const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 export const NULL_SHA = '0000000000000000000000000000000000000000';
@@ -166,16 +167,19 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   }
   if (!compiled.created) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['Pipeline filtered out by workflow rules.'] };
   if (compiled.jobs.length === 0) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['No stages / jobs for this pipeline.'] };
-  // Trigger jobs' child pipelines: their local files, compiled now, while the commit's files are read.
+  // Trigger jobs' child pipelines: their local files, compiled now, while the commit's files are read,
+  // with the variables the trigger job forwards as the child's own (not this pipeline's, unless forwarded).
   const children: Record<string, CompiledPipeline> = Object.create(null) as Record<string, CompiledPipeline>;
+  const withoutOwn = compiled.jobs.some((j) => j.trigger?.include?.length) ? pipelineVariableMap({ state, pipeline: { ...provisional, variables: [] }, commit, webBase: work.webBase }) : variables;
   for (const job of compiled.jobs) {
     const include = job.trigger?.include;
     if (!include?.length) continue;
+    const forwarded = Object.fromEntries(downstreamVariables(job, req.variables ?? []).map((v) => [v.key, v.value]));
     children[job.name] = compilePipeline({
       yaml: `include:\n${include.map((path) => `  - local: '${path.replace(/'/g, "''")}'`).join('\n')}\n`,
       readFile: (path) => snapshot.files.get(path),
       paths: () => snapshot.paths,
-      variables: { ...variables, CI_PIPELINE_SOURCE: 'parent_pipeline', ...job.variables },
+      variables: { ...withoutOwn, CI_PIPELINE_SOURCE: 'parent_pipeline', ...forwarded },
       source: 'parent_pipeline',
     });
   }

@@ -15,6 +15,7 @@ import { COMPLETED_STATUSES, processedStatus, statusOrSuccess } from './status.j
 import { copyJob, indexPending, pipelineJobs, refreshPipeline } from './pipelines.js';
 import { takeByPlan } from './outcomes.js';
 import { environmentFollowsJob } from './environments.js';
+import { downstreamVariables } from './forward.js';
 
 /** GitLab's default job timeout (a project's `build_timeout`), in seconds. */
 export const DEFAULT_TIMEOUT = 3600;
@@ -103,6 +104,7 @@ function startBridge(draft: State, job: Draft<Job>, now: number): void {
   }
   const made = createFromPlan(draft, project, child, {
     ref: parent.ref, sha: parent.sha, tag: parent.tag, userId: job.userId, source: 'parent_pipeline', parentId: parent.id, beforeSha: parent.beforeSha,
+    variables: job.plan ? downstreamVariables(job.plan, parent.variables) : [],
   }, now);
   job.downstreamId = made.id;
   if (job.plan?.trigger?.strategy === 'depend') {

@@ -572,11 +572,25 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
     }
   }
   if (v.project === undefined && v.include === undefined) m.add(loc, 'config must specify either project or include');
+  // Entry::Trigger::Forward: `yaml_variables` and `pipeline_variables`, booleans.
+  const forward = { yamlVariables: true, pipelineVariables: false };
+  if (v.forward !== undefined && v.forward !== null) {
+    const f = v.forward;
+    if (!isHash(f)) m.add(`${loc}:forward`, 'config should be a hash');
+    else {
+      unknownKeys(m, `${loc}:forward`, f, ['yaml_variables', 'pipeline_variables']);
+      if (f.yaml_variables !== undefined && f.yaml_variables !== null && !isBool(f.yaml_variables)) m.add(`${loc}:forward`, 'yaml variables should be a boolean value');
+      if (f.pipeline_variables !== undefined && f.pipeline_variables !== null && !isBool(f.pipeline_variables)) m.add(`${loc}:forward`, 'pipeline variables should be a boolean value');
+      if (isBool(f.yaml_variables)) forward.yamlVariables = f.yaml_variables;
+      if (isBool(f.pipeline_variables)) forward.pipelineVariables = f.pipeline_variables;
+    }
+  }
   return {
     include,
     project: isString(v.project) ? v.project : null,
     branch: isString(v.branch) ? v.branch : null,
     strategy: v.strategy === 'depend' ? 'depend' : null,
+    ...(v.forward !== undefined && v.forward !== null ? { forward } : {}),
   };
 }
 

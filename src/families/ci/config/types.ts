@@ -63,7 +63,11 @@ export interface JobPlan {
   environment: { name: string; action: 'start' | 'prepare' | 'stop' | 'verify' | 'access'; url: string | null; onStop: string | null; autoStopIn: string | null } | null;
   artifacts: { paths: string[]; expireIn: string | null; reports: string[]; name: string | null; when: 'on_success' | 'on_failure' | 'always'; public: boolean } | null;
   /** A trigger job (child or multi-project pipeline) instead of a script. */
-  trigger: { include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null } | null;
+  trigger: {
+    include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null;
+    /** `forward:` what the downstream pipeline is handed (Ci::Bridge::FORWARD_DEFAULTS: the job's YAML variables, not the pipeline's); absent: the defaults. */
+    forward?: { yamlVariables: boolean; pipelineVariables: boolean };
+  } | null;
   coverage: string | null;
   /** Names of `variables` declared with `expand: false` (their `$` references are not expanded). */
   rawVariables?: string[];
