@@ -13,6 +13,7 @@ import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
 import { forgetTriggers, triggerRoutes, type TriggersSlice } from './triggers.js';
 import { resourceGroupRoutes, type ResourceGroupsSlice } from './resource-groups.js';
+import { emptyRunnerRegistration, runnerRegistrationRoutes, type RunnerRegistrationSlice } from './runner-registration.js';
 import { AUTO_STOP, environmentRoutes, type EnvironmentsSlice } from './environments.js';
 import { RUN_SCHEDULE, scheduleDue, scheduleRoutes, type SchedulesSlice } from './schedules.js';
 import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
@@ -27,7 +28,7 @@ import { downstreamOnBridge } from './downstream.js';
 import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
 import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice & ResourceGroupsSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice & ResourceGroupsSlice & RunnerRegistrationSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -93,11 +94,12 @@ export const ci: Family<CiSlice> = defineFamily({
     deployments: emptyTable(),
     upstreamBridges: emptyTable(),
     resourceGroups: emptyTable(),
+    runnerRegistration: emptyRunnerRegistration(),
     runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes, ...resourceGroupRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes, ...resourceGroupRoutes, ...runnerRegistrationRoutes],
   on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue, 'job.status': downstreamOnBridge },
   postReceive: ciPostReceive,
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE, AUTO_STOP],
