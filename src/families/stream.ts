@@ -19,6 +19,8 @@ export interface PushChange {
   before: string | null;
   /** The tip after; null for a deleted ref. */
   after: string | null;
+  /** Push options the push carried for the pipelines (a rebase's `skip_ci` is `ci.skip`). */
+  pushOptions?: string[];
 }
 
 type IssueRef = { projectId: number; issueId: number; iid: number };

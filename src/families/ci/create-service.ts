@@ -6,16 +6,20 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { diffTrees, entryAt, listFiles } from '../../git/tree.js';
 import type { Project } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { branchTip, canPushToBranch, findTag, protectionsFor, refsOf } from '../repositories/index.js';
+import { branchTip, canPushToBranch, findTag, protectionsFor, refsOf, repoView, resolveCommit } from '../repositories/index.js';
+import { mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { compilePipeline, type CompiledPipeline, type PipelineSource } from './config/index.js';
+import { compilePipeline, type CompiledPipeline, type CompileInput, type JobPlan, type PipelineSource } from './config/index.js';
+import { lastCommitForPath } from '../../git/history.js';
+import { codec } from '../../git/format.js';
 import { createFromPlan } from './creation.js';
 import { createPipeline } from './pipelines.js';
 import { pipelineVariableMap } from './predefined.js';
 import type { Pipeline, PipelineVariable } from './records.js';
 import { ids } from './variables.js';
+import { downstreamVariables } from './forward.js';
 
 export const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 export const NULL_SHA = '0000000000000000000000000000000000000000';
@@ -35,7 +39,7 @@ export interface PipelineRequest {
   scheduleId?: number | null;
   /** Whether `[ci skip]` in the commit message skips it (pushes), and whether a file with errors is saved as a failed pipeline. */
   push?: boolean;
-  /** A push option `ci.skip`. */
+  /** A push option `ci.skip` (the branch's pipeline and its merge requests'), or a rebase's `skip_ci`. */
   skip?: boolean;
   /** The pipeline's `inputs` (a file with a `spec:inputs` header). */
   inputs?: Readonly<Record<string, unknown>>;
@@ -81,6 +85,38 @@ async function changedPaths(repo: RepositoryObjects, before: string | undefined,
   }
 }
 
+/**
+ * Ci::Pipeline#modified_paths_since: the paths changed from the merge base of a ref and the
+ * commit to the commit; null when the ref (Project#commit: a branch, tag or commit id) names no commit.
+ */
+async function pathsSince(repo: RepositoryObjects, state: State, project: Project, ref: string, sha: string): Promise<string[] | null> {
+  const other = ref === '' ? null : await resolveCommit(repo, repoView(state, project), ref);
+  if (other === null) return null;
+  const base = (await mergeBase(repo, other, [sha])) ?? other;
+  const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(sha)]);
+  return (await diffTrees(repo, a.tree, b.tree)).map((d) => d.path);
+}
+
+/**
+ * Seed::Build::Cache#key_from_files: a `cache:key:files` key is its `prefix` and the SHA-1 of the
+ * last commits (at the pipeline's commit) that changed those files, sorted, unique, joined with
+ * `-`; `default` when none of the files exists. Gives the jobs with their keys as strings.
+ */
+async function withCacheKeys(repo: RepositoryObjects, sha: string, jobs: readonly JobPlan[]): Promise<JobPlan[]> {
+  if (!jobs.some((j) => j.cache?.some((c) => typeof c.key !== 'string'))) return [...jobs];
+  return Promise.all(jobs.map(async (job) => {
+    if (!job.cache?.some((c) => typeof c.key !== 'string')) return job;
+    const cache = await Promise.all(job.cache.map(async (c) => {
+      if (typeof c.key === 'string') return c;
+      const files = [...new Set(c.key.files.filter((f) => f.trim() !== ''))];
+      const ids = [...new Set((await Promise.all(files.map((f) => lastCommitForPath(repo, sha, f)))).filter((x): x is string => x !== null))].sort();
+      const digest = ids.length ? await codec.sha1(new TextEncoder().encode(ids.join('-'))) : 'default';
+      return { ...c, key: [c.key.prefix ?? '', digest].filter((part) => part !== '').join('-') };
+    }));
+    return { ...job, cache };
+  }));
+}
+
 /** Works out the pipeline a request makes, or GitLab's errors; the change that stores it is applied by the caller. */
 export async function preparePipeline(work: CreateWork, req: PipelineRequest): Promise<PipelineOutcome> {
   const { state, repo } = work;
@@ -106,7 +142,7 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
     variables: req.variables ?? [], mergeRequestIid: req.mergeRequestIid ?? null, triggerId: req.triggerId ?? null, scheduleId: req.scheduleId ?? null,
   };
   const now = work.now;
-  if (req.push && (req.skip || SKIP_PATTERN.test(commit.message))) {
+  if (req.skip || (req.push && SKIP_PATTERN.test(commit.message))) {
     return { ok: true, change: (draft) => createPipeline(draft as State, tget(draft.projects, project.id)!, { ...base, status: 'skipped' }, now) };
   }
   // The CI file first: a commit without one costs no walk of its tree.
@@ -119,15 +155,29 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
     parentId: null, childIds: [], createdAt: now, updatedAt: now, startedAt: null, finishedAt: null, locked: false, stages: [], name: null, yamlErrors: null,
   };
   const variables = pipelineVariableMap({ state, pipeline: provisional, commit, webBase: work.webBase });
-  const compiled = compilePipeline({
+  // `compare_to` refs are met while rules are read: compile, work out the refs it asked for, compile again until none is new.
+  const since = new Map<string, readonly string[] | null>();
+  const wanted = new Set<string>();
+  const input: CompileInput = {
     yaml,
     readFile: (path) => snapshot.files.get(path),
     paths: () => snapshot.paths,
     changedPaths: req.push ? await changedPaths(repo, req.beforeSha, sha) : undefined,
+    changedSince: (ref) => {
+      if (since.has(ref)) return since.get(ref);
+      wanted.add(ref);
+      return undefined;
+    },
     variables,
     source: req.source,
     ...(req.inputs ? { inputs: req.inputs } : {}),
-  });
+  };
+  let compiled = compilePipeline(input);
+  while (wanted.size) {
+    for (const ref of wanted) since.set(ref, await pathsSince(repo, state, project, ref, sha));
+    wanted.clear();
+    compiled = compilePipeline(input);
+  }
   if (compiled.errors.length && compiled.jobs.length === 0 && compiled.created) {
     const errors = compiled.errors;
     if (!req.push) return { ok: false, errors };
@@ -139,20 +189,25 @@ export async function preparePipeline(work: CreateWork, req: PipelineRequest): P
   }
   if (!compiled.created) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['Pipeline filtered out by workflow rules.'] };
   if (compiled.jobs.length === 0) return { ok: false, errors: compiled.errors.length ? compiled.errors : ['No stages / jobs for this pipeline.'] };
-  // Trigger jobs' child pipelines: their local files, compiled now, while the commit's files are read.
+  // Trigger jobs' child pipelines: their local files, compiled now, while the commit's files are read,
+  // with the variables the trigger job forwards as the child's own (not this pipeline's, unless forwarded).
   const children: Record<string, CompiledPipeline> = Object.create(null) as Record<string, CompiledPipeline>;
+  const withoutOwn = compiled.jobs.some((j) => j.trigger?.include?.length) ? pipelineVariableMap({ state, pipeline: { ...provisional, variables: [] }, commit, webBase: work.webBase }) : variables;
   for (const job of compiled.jobs) {
     const include = job.trigger?.include;
     if (!include?.length) continue;
+    const forwarded = Object.fromEntries(downstreamVariables(job, req.variables ?? []).map((v) => [v.key, v.value]));
     children[job.name] = compilePipeline({
       yaml: `include:\n${include.map((path) => `  - local: '${path.replace(/'/g, "''")}'`).join('\n')}\n`,
       readFile: (path) => snapshot.files.get(path),
       paths: () => snapshot.paths,
-      variables: { ...variables, CI_PIPELINE_SOURCE: 'parent_pipeline', ...job.variables },
+      variables: { ...withoutOwn, CI_PIPELINE_SOURCE: 'parent_pipeline', ...forwarded },
       source: 'parent_pipeline',
     });
   }
-  return { ok: true, change: (draft) => createFromPlan(draft as State, tget(draft.projects, project.id)!, compiled, { ...base, children }, now) };
+  for (const [name, child] of Object.entries(children)) children[name] = { ...child, jobs: await withCacheKeys(repo, sha, child.jobs) };
+  const keyed = { ...compiled, jobs: await withCacheKeys(repo, sha, compiled.jobs) };
+  return { ok: true, change: (draft) => createFromPlan(draft as State, tget(draft.projects, project.id)!, keyed, { ...base, children }, now) };
 }
 
 /** A file of the commit's tree (the CI file), or undefined. */

@@ -13,6 +13,7 @@ import { addJob, createPipeline, pipelineJobs, projectPipelines } from './pipeli
 import { moveJob, processPipeline } from './processing.js';
 import { CANCELABLE_STATUSES } from './status.js';
 import { deploymentForJob } from './environments.js';
+import { ensureResourceGroup } from './resource-groups.js';
 
 export interface CreateInput {
   ref: string;
@@ -53,6 +54,7 @@ export function createFromPlan(draft: State, project: Project, compiled: Compile
   // Ci::PersistentRef: what a runner fetches the pipeline's commit by.
   setOtherRef(draftRefs(draft, project.id), `refs/pipelines/${pipeline.id}`, input.sha);
   for (const plan of compiled.jobs) {
+    if (plan.resourceGroup) ensureResourceGroup(draft, project.id, plan.resourceGroup, now);
     const { job } = addJob(draft, stored, {
       name: plan.name, stage: plan.stage, status: 'created', allowFailure: plan.allowFailure, tagList: plan.tags, runner: null,
       when: plan.when, stageIdx: plan.stageIdx, needs: plan.needs === null ? null : plan.needs.map((n) => n.name), plan,

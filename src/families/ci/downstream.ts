@@ -1,7 +1,7 @@
 // Multi-project pipelines (app/services/ci/create_downstream_pipeline_service.rb, app/models/ci/bridge.rb):
 // a `trigger: project:` job, once queued, creates a pipeline in the other project at its
-// `branch` (else that project's default branch) as the job's user, with the job's variables
-// and source `pipeline`. Its preconditions fail the job with GitLab's reasons: a project the
+// `branch` (else that project's default branch) as the job's user, with the variables its
+// `forward:` hands on (forward.ts) and source `pipeline`. Its preconditions fail the job with GitLab's reasons: a project the
 // user cannot read, the job's own project, no right to create pipelines there or to update the
 // branch, an upstream chain that loops. Without `strategy: depend` the job succeeds at once;
 // with it, it runs until the downstream pipeline ends (processing.ts's bridgeFollowsDownstream).
@@ -16,6 +16,7 @@ import { mayUpdateBranch, preparePipeline } from './create-service.js';
 import { canCreatePipeline } from './pipeline-routes.js';
 import { afterJobMoved, bridgeFollowsDownstream, failJob, moveJob } from './processing.js';
 import type { Job, Pipeline } from './records.js';
+import { downstreamVariables } from './forward.js';
 
 /** Ci::CreateDownstreamPipelineService#has_cyclic_dependency?: the same project, ref and source more than twice up the chain. */
 function loops(state: State, from: Pipeline): boolean {
@@ -74,7 +75,7 @@ export async function downstreamOnBridge(ctx: Context<unknown>, e: StoredEvent<'
     { state: ctx.state, now, webBase: ctx.webBase, repo: ctx.env.git.repository(target.id) },
     {
       project: target, userId: job.userId, source: 'pipeline', ref,
-      variables: Object.entries(vars).map(([key, value]) => ({ key, value, variableType: 'env_var' as const })),
+      variables: downstreamVariables(job.plan!, upstream.variables),
     },
   );
   ctx.update((d) => {

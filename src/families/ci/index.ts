@@ -12,6 +12,8 @@ import { lintRoutes } from './lint-routes.js';
 import { cdnRoutes } from './cdn.js';
 import { runnerApiRoutes } from './runner-api.js';
 import { forgetTriggers, triggerRoutes, type TriggersSlice } from './triggers.js';
+import { resourceGroupRoutes, type ResourceGroupsSlice } from './resource-groups.js';
+import { emptyRunnerRegistration, runnerRegistrationRoutes, type RunnerRegistrationSlice } from './runner-registration.js';
 import { AUTO_STOP, environmentRoutes, type EnvironmentsSlice } from './environments.js';
 import { RUN_SCHEDULE, scheduleDue, scheduleRoutes, type SchedulesSlice } from './schedules.js';
 import { ciPostReceive, pipelineCreationRoutes, pipelineOnMergeRequest, pipelineOnPush } from './pipeline-routes.js';
@@ -26,7 +28,7 @@ import { downstreamOnBridge } from './downstream.js';
 import { ENQUEUE_SCHEDULED, JOB_TIMEOUT } from './processing.js';
 import { FINISH_PLANNED, type OutcomesSlice } from './outcomes.js';
 
-export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice;
+export type CiSlice = VariablesSlice & PipelinesSlice & OutcomesSlice & TriggersSlice & SchedulesSlice & EnvironmentsSlice & ResourceGroupsSlice & RunnerRegistrationSlice;
 
 async function seedCi(s: SeedRun): Promise<void> {
   seedCiVariables(s);
@@ -44,6 +46,7 @@ function forgetProject(draft: Draft<State>, id: number): void {
   tdel(state.pipelineSchedules, id);
   tdel(state.environments, id);
   tdel(state.deployments, id);
+  tdel(state.resourceGroups, id);
 }
 
 /** Who a job token acts as: its job's user, while the job runs. */
@@ -90,11 +93,13 @@ export const ci: Family<CiSlice> = defineFamily({
     environments: emptyTable(),
     deployments: emptyTable(),
     upstreamBridges: emptyTable(),
+    resourceGroups: emptyTable(),
+    runnerRegistration: emptyRunnerRegistration(),
     runnerQueueTick: 0,
   }),
   seed: { after: ['groups', 'projects', 'repositories'], run: seedCi },
   // The artifact routes first: `jobs/artifacts/:ref/...` before `jobs/:job_id`, `artifacts/tree` before `artifacts/*path`.
-  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes],
+  routes: [...variableRoutes, ...artifactRoutes, ...jobRoutes, ...cdnRoutes, ...lintRoutes, ...runnerApiRoutes, ...pipelineCreationRoutes, ...triggerRoutes, ...scheduleRoutes, ...environmentRoutes, ...resourceGroupRoutes, ...runnerRegistrationRoutes],
   on: { push: pipelineOnPush, 'merge_request.opened': pipelineOnMergeRequest, 'pipeline_schedule.due': scheduleDue, 'job.status': downstreamOnBridge },
   postReceive: ciPostReceive,
   tasks: [CLEANUP_ARTIFACTS, ENQUEUE_SCHEDULED, JOB_TIMEOUT, FINISH_PLANNED, RUN_SCHEDULE, AUTO_STOP],

@@ -108,29 +108,60 @@ function openFrom(state: State, projectId: number, branch: string): MergeRequest
   return [...tentries(iids)].map(([iid]) => pget(state.mergeRequests, projectId, Number(iid))).filter((m): m is MergeRequest => !!m && m.state === 'opened');
 }
 
-/** Pushes that asked for no pipeline (`git push -o ci.skip`), by `<project>:<ref>:<sha>`, until the push settles. */
-const skipped = new WeakMap<object, Set<string>>();
+/** What a push's options asked of its pipelines (`-o ci.skip`, `-o ci.variable="K=V"`), by `<project>:<ref>:<sha>`, until the push settles. */
+const pushAsked = new WeakMap<object, Map<string, { skip: boolean; variables: PipelineVariable[] }>>();
 
-/** PostReceiveService: `ci.skip` (or `ci-skip`) among the push options. */
+/**
+ * Gitlab::PushOptions' `ci` namespace as `Git::BaseHooksService#pipeline_options` reads it:
+ * `ci.skip` (PostReceive also takes `ci-skip`), and each distinct `ci.variable=KEY=VALUE` (split
+ * at the first `=`; one without a key or without `=` is dropped; a later one of a key wins).
+ */
+export function ciPushOptions(options: readonly string[]): { skip: boolean; variables: PipelineVariable[] } {
+  let skip = false;
+  const variables = new Map<string, string>();
+  for (const option of options) {
+    if (option === 'ci-skip') skip = true;
+    const m = /^([^.]+)\.([^=]+)=?(.*)$/s.exec(option);
+    if (!m || m[1]!.trim() !== 'ci') continue;
+    const key = m[2]!.trim();
+    const value = m[3]!.trim();
+    if (key === 'skip') skip = true;
+    if (key !== 'variable' || value === '') continue;
+    const at = value.indexOf('=');
+    if (at < 0) continue;
+    const name = value.slice(0, at);
+    if (name.trim() === '') continue;
+    variables.set(name, value.slice(at + 1));
+  }
+  return { skip, variables: [...variables].map(([key, value]) => ({ key, value, variableType: 'env_var' as const })) };
+}
+
+/** PostReceiveService: what the `ci` push options ask of the pushed refs' pipelines. */
 export async function ciPostReceive(ctx: Context<unknown>, pushes: readonly PushChange[], options: readonly string[]): Promise<string[]> {
-  if (options.some((o) => o === 'ci.skip' || o === 'ci-skip')) {
-    const set = skipped.get(ctx) ?? new Set<string>();
-    for (const p of pushes) set.add(`${p.projectId}:${p.ref}:${p.after}`);
-    skipped.set(ctx, set);
+  const asked = ciPushOptions(options);
+  if (asked.skip || asked.variables.length) {
+    const map = pushAsked.get(ctx) ?? new Map<string, { skip: boolean; variables: PipelineVariable[] }>();
+    for (const p of pushes) map.set(`${p.projectId}:${p.ref}:${p.after}`, asked);
+    pushAsked.set(ctx, map);
   }
   return [];
 }
 
-/** Ci::CreatePipelineService for a push (CreatePipelineWorker): a branch's or tag's new tip gets its pipeline, and open merge requests from the branch theirs. */
+/**
+ * Ci::CreatePipelineService for a push (CreatePipelineWorker): a branch's or tag's new tip gets
+ * its pipeline (the push options' variables its own), and open merge requests from the branch
+ * theirs (MergeRequests::RefreshService; MergeRequests::CreatePipelineService hands them the push
+ * options, so `ci.skip` makes them skipped too, but not its variables).
+ */
 export async function pipelineOnPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise<void> {
   if (push.after === null) return;
   const p = tget(ctx.state.projects, push.projectId);
   const userId = push.actorId ?? ctx.user?.id;
   if (!p || userId === undefined || userId === null || p.features.builds === 'disabled') return;
-  const skip = skipped.get(ctx)?.has(`${push.projectId}:${push.ref}:${push.after}`) ?? false;
-  await runCreate(ctx, { project: p, userId, source: 'push', ref: push.ref, beforeSha: push.before ?? undefined, push: true, skip });
-  if (push.refType !== 'branch' || skip) return;
-  for (const mr of openFrom(ctx.state, p.id, push.ref)) await runCreate(ctx, { ...mergeRequestRequest(p, mr, userId), sha: push.after });
+  const asked = push.pushOptions ? ciPushOptions(push.pushOptions) : pushAsked.get(ctx)?.get(`${push.projectId}:${push.ref}:${push.after}`);
+  await runCreate(ctx, { project: p, userId, source: 'push', ref: push.ref, beforeSha: push.before ?? undefined, push: true, skip: asked?.skip ?? false, variables: asked?.variables });
+  if (push.refType !== 'branch') return;
+  for (const mr of openFrom(ctx.state, p.id, push.ref)) await runCreate(ctx, { ...mergeRequestRequest(p, mr, userId), sha: push.after, skip: asked?.skip ?? false });
 }
 
 /** A merge request opened: its pipeline, when the file has jobs for merge request events. */

@@ -15,6 +15,8 @@ import { COMPLETED_STATUSES, processedStatus, statusOrSuccess } from './status.j
 import { copyJob, indexPending, pipelineJobs, refreshPipeline } from './pipelines.js';
 import { takeByPlan } from './outcomes.js';
 import { environmentFollowsJob } from './environments.js';
+import { downstreamVariables } from './forward.js';
+import { mayTakeResource, nextForResource } from './resource-groups.js';
 
 /** GitLab's default job timeout (a project's `build_timeout`), in seconds. */
 export const DEFAULT_TIMEOUT = 3600;
@@ -55,8 +57,8 @@ export function jobTimeout(state: State, job: Job, runnerMaximum: number | null)
  */
 export function moveJob(draft: State, job: Draft<Job>, to: JobStatus, now: number): void {
   const was = job.status;
-  // A job of a resource group waits while another job holds the group's one resource.
-  const status = to === 'pending' && job.plan?.resourceGroup && resourceHolder(draft, job as Job) ? 'waiting_for_resource' : to;
+  // A job of a resource group waits while another job holds the group's one resource, or comes before it in the group's process mode.
+  const status = to === 'pending' && job.plan?.resourceGroup && !mayTakeResource(draft, job as Job) ? 'waiting_for_resource' : to;
   if (was === status) return;
   job.status = status;
   if (status === 'pending') job.queuedAt = now;
@@ -77,7 +79,8 @@ export function moveJob(draft: State, job: Draft<Job>, to: JobStatus, now: numbe
   indexPending(draft, job);
   environmentFollowsJob(draft, job, now);
   jobMoved(draft, job, was);
-  if (COMPLETED_STATUSES.includes(status) && job.plan?.resourceGroup && (was === 'pending' || was === 'running')) releaseResource(draft, job as Job, now);
+  // A job of the group ending (holding the resource, or upcoming in an ordered mode) lets the next one have it.
+  if (COMPLETED_STATUSES.includes(status) && job.plan?.resourceGroup) releaseResource(draft, job as Job, now);
   if (status === 'pending' && job.plan?.trigger) {
     startBridge(draft, job, now);
     return;
@@ -103,6 +106,7 @@ function startBridge(draft: State, job: Draft<Job>, now: number): void {
   }
   const made = createFromPlan(draft, project, child, {
     ref: parent.ref, sha: parent.sha, tag: parent.tag, userId: job.userId, source: 'parent_pipeline', parentId: parent.id, beforeSha: parent.beforeSha,
+    variables: job.plan ? downstreamVariables(job.plan, parent.variables) : [],
   }, now);
   job.downstreamId = made.id;
   if (job.plan?.trigger?.strategy === 'depend') {
@@ -181,7 +185,7 @@ function autoRetryAllowed(job: Job): boolean {
 export function cloneJob(draft: State, job: Draft<Job>, userId: number, status: JobStatus, now: number): Draft<Job> {
   job.retried = true;
   indexPending(draft, job);
-  const initial = status === 'pending' && job.plan?.resourceGroup && resourceHolder(draft, job as Job) ? 'waiting_for_resource' : status;
+  const initial = status === 'pending' && job.plan?.resourceGroup && !mayTakeResource(draft, job as Job) ? 'waiting_for_resource' : status;
   const fresh = tget(draft.jobs, copyJob(draft, job as Job, userId, initial, now).id)!;
   if (fresh.status === 'pending') takeByPlan(draft, fresh, now);
   return fresh;
@@ -276,20 +280,9 @@ export function resetSkippedAfter(draft: State, job: Pick<Job, 'pipelineId' | 's
 /** The pipeline a job belongs to, from a draft. */
 export const pipelineOfJob = (draft: State, job: Job) => (job.pipelineId === null ? undefined : pget(draft.pipelines, job.projectId, job.pipelineId));
 
-/** Ci::ResourceGroup: the job of the project holding the group's resource (pending or running), if any. */
-function resourceHolder(draft: State, job: Job): Job | undefined {
-  for (const other of projectJobsOf(draft, job.projectId)) {
-    if (other.id !== job.id && !other.retried && other.plan?.resourceGroup === job.plan?.resourceGroup && (other.status === 'pending' || other.status === 'running')) return other;
-  }
-  return undefined;
-}
-
-/** Ci::ResourceGroups::AssignResourceFromResourceGroupService: the oldest waiting job of the group takes the freed resource. */
+/** Ci::ResourceGroups::AssignResourceFromResourceGroupService: the freed resource goes to the group's next job in its process mode. */
 function releaseResource(draft: State, job: Job, now: number): void {
-  let next: Job | undefined;
-  for (const other of projectJobsOf(draft, job.projectId)) {
-    if (other.status === 'waiting_for_resource' && !other.retried && other.plan?.resourceGroup === job.plan?.resourceGroup && (!next || other.id < next.id)) next = other;
-  }
+  const next = nextForResource(draft, job.projectId, job.plan!.resourceGroup!);
   if (!next) return;
   const d = tget(draft.jobs, next.id)!;
   moveJob(draft, d, 'pending', now);

@@ -184,7 +184,7 @@ async function jobPayload(ctx: Context<unknown>, job: Job, runner: Runner, token
     image: plan?.image ? { name: plan.image, entrypoint: null, ports: [], executor_opts: {}, pull_policy: null } : null,
     services: (plan?.services ?? []).map((name) => ({ name, entrypoint: null, ports: [], alias: null, command: null, variables: [], pull_policy: null })),
     artifacts,
-    // Entities::Ci::JobRequest::Cache; a key of `files` is read as the key of files that do not change (`default`).
+    // Entities::Ci::JobRequest::Cache; a `files` key is worked out when the pipeline is made (create-service.ts); one of a plan made without a repository is `default`.
     cache: (plan?.cache ?? []).map((c) => ({
       key: typeof c.key === 'string' ? c.key : `${c.key.prefix ? `${c.key.prefix}-` : ''}default`, untracked: c.untracked, paths: c.paths, policy: c.policy, when: c.when, fallback_keys: c.fallbackKeys,
     })),

@@ -39,6 +39,8 @@ export const ciTopSchema = object({
   ci_limits: opt(object({ project_ci_variables: opt(num), group_ci_variables: opt(num), ci_instance_level_variables: opt(num) })),
   /** Instance-level variables (`/admin/ci/variables`). */
   instance_variables: opt(arrayOf(object(instanceVariable))),
+  /** Runner registration tokens: `allowed` (ApplicationSetting#allow_runner_registration_token, off by default) and the instance's `token`. */
+  runner_registration: opt(object({ allowed: opt(bool), token: opt(str) })),
 });
 export const ciGroupSchema = object({ variables: opt(arrayOf(variableSchema)) });
 /** How a job ends when the emulator runs it: `{ status: 'failed', exit_code: 1, after: '3m' }`. */

@@ -39,6 +39,10 @@ export function seedCiVariables(s: SeedRun): void {
       (state.ciLimits as unknown as Record<string, number>)[k] = v as number;
     }
     seedVariables(state, { kind: 'instance', id: 0 }, f.instance_variables ?? [], 'instance_variables');
+    if (f.runner_registration) {
+      state.runnerRegistration.allowed = f.runner_registration.allowed ?? true;
+      if (f.runner_registration.token !== undefined) state.runnerRegistration.instanceToken = f.runner_registration.token;
+    }
     for (const g of f.groups ?? []) {
       const id = s.handles.groups[fixtureGroupPath(g)]!.id;
       seedVariables(state, { kind: 'group', id }, g.variables ?? [], groupWhere(g));

@@ -11,7 +11,7 @@ import type { State } from '../world.js';
 import type { CiLimits, CiVariable, VariableType } from './records.js';
 import { instanceVariableNotFound, multipleVariables, variableInvalid, variableNotFound } from './errors.js';
 
-export const ids = sequences(['ci_variable', 'ci_group_variable', 'ci_instance_variable', 'ci_pipeline', 'ci_pipeline_iid', 'ci_artifact', 'job', 'ci_trigger', 'ci_schedule', 'environment', 'deployment', 'deployment_iid']);
+export const ids = sequences(['ci_variable', 'ci_group_variable', 'ci_instance_variable', 'ci_pipeline', 'ci_pipeline_iid', 'ci_artifact', 'job', 'ci_trigger', 'ci_schedule', 'environment', 'deployment', 'deployment_iid', 'ci_resource_group']);
 
 export type VariableOwnerKind = 'project' | 'group' | 'instance';
 export interface VariableOwner {

@@ -43,7 +43,7 @@ export const automationRoutes = [
       const mr = ctx.subject;
       // authorize_push_to_merge_request!
       if (!canPushToBranch(ctx.state, ctx.user, ctx.project, mr.sourceBranch, ctx.now())) throw forbidden('Cannot push to source branch');
-      ctx.update(await startRebase(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, ctx.now()));
+      ctx.update(await startRebase(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr, ctx.user!, ctx.now(), ctx.params.skip_ci === true));
       return { ...json({ rebase_in_progress: true }), status: 202 };
     },
   }),

@@ -8,7 +8,7 @@ import { commitsBetween } from '../../git/merge-base.js';
 import { canReadProject } from '../../policy/access.js';
 import { projectByIdOrPath, projectFullPath } from '../../policy/paths.js';
 import type { Project, User } from '../../store/state.js';
-import { tget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
 import type { Context } from '../define.js';
 import type { PushChange } from '../stream.js';
 import { branchTip, defaultBranchName, objectsOf, refsOf } from '../repositories/index.js';
@@ -16,10 +16,11 @@ import type { State } from '../world.js';
 import { createMergeRequest, editMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { openMergeRequestsOn } from './store.js';
+import { save } from './auto-merge.js';
 import { findOrCreateLabels } from '../labels/index.js';
 import { milestoneIdByTitle } from '../issuables/index.js';
 
-const KEYS = ['assign', 'create', 'description', 'draft', 'label', 'merge_when_pipeline_succeeds', 'milestone', 'remove_source_branch', 'target', 'target_project', 'title', 'unassign', 'unlabel'];
+const KEYS = ['assign', 'auto_merge', 'create', 'description', 'draft', 'label', 'merge_when_pipeline_succeeds', 'milestone', 'remove_source_branch', 'target', 'target_project', 'title', 'unassign', 'unlabel'];
 const MULTI = ['label', 'unlabel', 'assign', 'unassign'];
 /** PushOptionsHandlerService::LIMIT. */
 const LIMIT = 10;
@@ -133,8 +134,23 @@ function errorText(e: ApiError): string {
   return String(m ?? e.message);
 }
 
+/**
+ * `merge_params`: `merge_when_pipeline_succeeds` (or its newer name `auto_merge`) sets the merge
+ * request to merge, as the pusher, when the head pipeline of the pushed commit succeeds. The
+ * attribute is written as it is, without AutoMergeService's checks or its note; false unsets it.
+ */
+function autoMergeOption(ctx: Context<unknown>, project: Project, user: User, o: MergeRequestOptions, branch: string, sha: string | undefined, iid: number): void {
+  const value = o.one.has('merge_when_pipeline_succeeds') ? o.one.get('merge_when_pipeline_succeeds') : o.one.get('auto_merge');
+  if (value === undefined) return;
+  ctx.update((draft) => {
+    const mr = pget(draft.mergeRequests, project.id, iid) as MergeRequest | undefined;
+    if (!mr || mr.sourceBranch !== branch) return;
+    save(draft, project, mr, { autoMerge: isTrue(value) ? { strategy: 'merge_when_pipeline_succeeds', userId: user.id, sha: sha ?? mr.sha } : null });
+  });
+}
+
 /** MergeRequests::PushOptionsHandlerService#execute: the errors it collects. */
-async function handlePushOptions(ctx: Context<unknown>, project: Project, user: User, branches: readonly string[], o: MergeRequestOptions): Promise<string[]> {
+async function handlePushOptions(ctx: Context<unknown>, project: Project, user: User, branches: readonly string[], o: MergeRequestOptions, tips: ReadonlyMap<string, string>): Promise<string[]> {
   const path = projectFullPath(ctx.state, project);
   const errors: string[] = [];
   const targetProject = o.one.get('target_project');
@@ -154,6 +170,7 @@ async function handlePushOptions(ctx: Context<unknown>, project: Project, user: 
       const open = openMergeRequestsOn(ctx.state, project.id, 'source', branch)[0];
       if (open) {
         ctx.update(editMergeRequest(project, open, user, changes(ctx, project, o, open), ctx.now()));
+        autoMergeOption(ctx, project, user, o, branch, tips.get(branch), open.iid);
         continue;
       }
       if (!o.one.has('create')) {
@@ -168,7 +185,8 @@ async function handlePushOptions(ctx: Context<unknown>, project: Project, user: 
         assigneeIds: fields.assigneeIds ?? [user.id], labels: (fields.labelIds ?? []).map((id) => tget(ctx.state.labels, id)!.title),
         milestoneId: fields.milestoneId, removeSourceBranch: fields.removeSourceBranch,
       }, ctx.now());
-      ctx.update(recipe);
+      const made = ctx.update(recipe);
+      autoMergeOption(ctx, project, user, o, branch, tips.get(branch), made.iid);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       errors.push(errorText(e));
@@ -186,11 +204,13 @@ export async function mergeRequestPostReceive(ctx: Context<unknown>, pushes: rea
   const user = ctx.user;
   if (!project || !user) return [];
   const head = defaultBranchName(project);
-  const branches = [...new Set(pushes.filter((p) => p.after !== null && p.ref !== head).map((p) => p.ref))];
+  const kept = pushes.filter((p) => p.after !== null && p.ref !== head && p.refType === 'branch');
+  const branches = [...new Set(kept.map((p) => p.ref))];
+  const tips = new Map(kept.map((p) => [p.ref, p.after!]));
   const messages: string[] = [];
   const o = mergeRequestOptions(rawOptions);
   if (o.one.size || o.many.size) {
-    const errors = await handlePushOptions(ctx, project, user, branches, o);
+    const errors = await handlePushOptions(ctx, project, user, branches, o, tips);
     if (errors.length) {
       messages.push(alert(`WARNINGS:\nError encountered with push options ${rawOptions.map((r) => `'${r}'`).join(' ')}: ${errors.join('\n\n')}`));
     }

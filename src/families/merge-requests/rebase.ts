@@ -62,7 +62,14 @@ export const FINISH_REBASE = defineTask<{ projectId: number; iid: number }>('mer
     save(draft, project, mr, { rebase: null, mergeError: null });
     return;
   }
+  const from = draft.pendingEvents.length;
   moveBranch(project.id, mr.sourceBranch, r.from, r.to, ctx.now)(draft);
+  // Gitaly's UserRebaseConfirmable pushes as the user who asked, with `ci.skip` for `skip_ci`.
+  for (const e of draft.pendingEvents.slice(from)) {
+    if (e.kind !== 'push') continue;
+    e.actorId ??= r.userId;
+    if (r.skipCi) e.pushOptions = ['ci.skip'];
+  }
   const target = branchTip(refs, mr.targetBranch);
   save(draft, project, mr, {
     rebase: null, mergeError: null, sha: r.to, baseSha: r.onto, startSha: target ?? r.onto,
@@ -71,14 +78,14 @@ export const FINISH_REBASE = defineTask<{ projectId: number; iid: number }>('mer
 });
 
 /** MergeRequest#rebase_async: the rebase written and its worker due now; 409 when one runs or the request is not open. */
-export async function startRebase(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, user: User, now: number): Promise<Change<MergeRequest>> {
+export async function startRebase(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, user: User, now: number, skipCi = false): Promise<Change<MergeRequest>> {
   if (mr.state !== 'opened' || mr.rebase) throw rebaseNotEnqueued();
   const refs = refsOf(state, project.id);
   const head = branchTip(refs, mr.sourceBranch);
   const onto = branchTip(refs, mr.targetBranch);
   const to = head && onto ? await rebaseCommits(repo, head, onto, user, now) : null;
   return (draft: Draft<State>) => {
-    const next = save(draft, project, mr, { rebase: { from: head ?? mr.sha, to, onto: onto ?? mr.startSha, error: to === null ? REBASE_ERROR : null, userId: user.id } });
+    const next = save(draft, project, mr, { rebase: { from: head ?? mr.sha, to, onto: onto ?? mr.startSha, error: to === null ? REBASE_ERROR : null, userId: user.id, ...(skipCi ? { skipCi } : {}) } });
     schedule(draft, FINISH_REBASE, now, { projectId: project.id, iid: mr.iid });
     return next;
   };

@@ -71,6 +71,8 @@ export interface PendingRebase {
   onto: string;
   error: string | null;
   userId: number;
+  /** `skip_ci`: the rebased head's push carries `ci.skip`. */
+  skipCi?: boolean;
 }
 
 /** An approval rule (ApprovalProjectRule, ApprovalMergeRequestRule): of the project, or of one of its merge requests. */

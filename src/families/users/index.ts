@@ -94,4 +94,5 @@ export { visibleUser } from './resolvers.js';
 export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
+export { userIds } from './rules.js';
 export { accessLevelSchema, memberSchema, projectTokenSchema, tokenSchema } from './schema.js';

@@ -50,6 +50,8 @@ export interface NeedSpec { name: string; artifacts: boolean; optional: boolean 
 export interface RuleSpec {
   if: Expr | null;
   changes: string[] | null;
+  /** `changes:compare_to`: the ref whose merge base with the pipeline's commit the changes are counted from. */
+  compareTo: string | null;
   exists: string[] | null;
   when: string | null;
   startIn: number | null;
@@ -245,6 +247,7 @@ function changesList(m: Messages, loc: string, v: unknown): string[] | null {
   if (isHash(v)) {
     unknownKeys(m, loc, v, ['paths', 'compare_to']);
     if (!isStringArray(v.paths)) m.add(loc, 'paths should be an array of strings');
+    if (v.compare_to !== undefined && v.compare_to !== null && !isString(v.compare_to)) m.add(loc, 'compare to should be a string');
     return isStringArray(v.paths) ? v.paths : [];
   }
   m.add(loc, 'config should be an array or a hash');
@@ -312,6 +315,7 @@ function rules(m: Messages, loc: string, v: unknown, keys: readonly string[], wh
     out.push({
       if: expr,
       changes: r.changes !== undefined ? changesList(m, `${rl}:changes`, r.changes) : null,
+      compareTo: isHash(r.changes) && isString(r.changes.compare_to) ? r.changes.compare_to : null,
       exists: r.exists !== undefined ? existsList(m, `${rl}:exists`, r.exists) : null,
       when: isString(r.when) ? r.when : null,
       startIn,
@@ -568,11 +572,25 @@ function trigger(m: Messages, loc: string, v: unknown): JobPlan['trigger'] {
     }
   }
   if (v.project === undefined && v.include === undefined) m.add(loc, 'config must specify either project or include');
+  // Entry::Trigger::Forward: `yaml_variables` and `pipeline_variables`, booleans.
+  const forward = { yamlVariables: true, pipelineVariables: false };
+  if (v.forward !== undefined && v.forward !== null) {
+    const f = v.forward;
+    if (!isHash(f)) m.add(`${loc}:forward`, 'config should be a hash');
+    else {
+      unknownKeys(m, `${loc}:forward`, f, ['yaml_variables', 'pipeline_variables']);
+      if (f.yaml_variables !== undefined && f.yaml_variables !== null && !isBool(f.yaml_variables)) m.add(`${loc}:forward`, 'yaml variables should be a boolean value');
+      if (f.pipeline_variables !== undefined && f.pipeline_variables !== null && !isBool(f.pipeline_variables)) m.add(`${loc}:forward`, 'pipeline variables should be a boolean value');
+      if (isBool(f.yaml_variables)) forward.yamlVariables = f.yaml_variables;
+      if (isBool(f.pipeline_variables)) forward.pipelineVariables = f.pipeline_variables;
+    }
+  }
   return {
     include,
     project: isString(v.project) ? v.project : null,
     branch: isString(v.branch) ? v.branch : null,
     strategy: v.strategy === 'depend' ? 'depend' : null,
+    ...(v.forward !== undefined && v.forward !== null ? { forward } : {}),
   };
 }
 

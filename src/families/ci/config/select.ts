@@ -142,8 +142,16 @@ function contextOf(input: CompileInput): Ctx {
   return { input, ref, tag, branch };
 }
 
-const changed = (globs: string[], ctx: Ctx, vars: Variables): boolean => {
-  const paths = ctx.input.changedPaths;
+/** Rules::Rule::Clause::ParseError: a rule that cannot be evaluated (a `compare_to` that names no commit). */
+export class RuleParseError extends Error {}
+
+const changed = (globs: string[], ctx: Ctx, vars: Variables, compareTo: string | null = null): boolean => {
+  let paths = ctx.input.changedPaths;
+  if (compareTo !== null && ctx.input.changedSince) {
+    const since = ctx.input.changedSince(expandVariables(compareTo, vars));
+    if (since === null) throw new RuleParseError('rules:changes:compare_to is not a valid ref');
+    paths = since;
+  }
   if (paths === undefined) return true;
   const expanded = globs.map((g) => expandVariables(g, vars));
   return paths.some((p) => expanded.some((g) => globMatch(g, p)));
@@ -159,7 +167,7 @@ const exists = (globs: string[], ctx: Ctx, vars: Variables): boolean => {
 function matchRule(rules: RuleSpec[], ctx: Ctx, vars: Variables): RuleSpec | null {
   for (const r of rules) {
     if (r.if && !holds(r.if, vars)) continue;
-    if (r.changes && !changed(r.changes, ctx, vars)) continue;
+    if (r.changes && !changed(r.changes, ctx, vars, r.compareTo)) continue;
     if (r.exists && !exists(r.exists, ctx, vars)) continue;
     return r;
   }
@@ -225,10 +233,18 @@ export function select(stages: string[], globals: Record<string, string>, workfl
   const ctx = contextOf(input);
   let workflowVariables: Record<string, string> = newHash() as Record<string, string>;
   if (workflowRules) {
-    const rule = matchRule(workflowRules, ctx, scoped(input, globals));
+    let rule: RuleSpec | null;
+    try {
+      rule = matchRule(workflowRules, ctx, scoped(input, globals));
+    } catch (e) {
+      // EvaluateWorkflowRules: a rule that cannot be read keeps the pipeline from being made, saying nothing more.
+      if (!(e instanceof RuleParseError)) throw e;
+      rule = null;
+    }
     if (!rule || rule.when === 'never') return { created: false, errors: [WORKFLOW_FAILURE], jobs: [], workflowVariables };
     workflowVariables = rule.variables ?? workflowVariables;
   }
+  const ruleErrors: string[] = [];
   const kept: { inst: Instance; when: Exclude<When, 'never'>; startIn: number | null; allowFailure: boolean; vars: Record<string, string>; needs: NeedSpec[] | null; interruptible: boolean }[] = [];
   for (const inst of instances) {
     const job = inst.job;
@@ -243,7 +259,15 @@ export function select(stages: string[], globals: Record<string, string>, workfl
     let needs = inst.needs;
     let interruptible = job.interruptible;
     if (job.rules) {
-      const rule = matchRule(job.rules, ctx, evalVars);
+      let rule: RuleSpec | null;
+      try {
+        rule = matchRule(job.rules, ctx, evalVars);
+      } catch (e) {
+        // Seed::Build: the job is left out (`when: never`) and the pipeline fails with why.
+        if (!(e instanceof RuleParseError)) throw e;
+        ruleErrors.push(`Failed to parse rule for ${inst.name}: ${e.message}`);
+        continue;
+      }
       if (!rule) continue;
       when = rule.when ?? job.when;
       if (when === 'never') continue;
@@ -258,6 +282,7 @@ export function select(stages: string[], globals: Record<string, string>, workfl
     }
     kept.push({ inst, when: when as Exclude<When, 'never'>, startIn: when === 'delayed' ? startIn : null, allowFailure, vars, needs, interruptible });
   }
+  if (ruleErrors.length) return { created: true, errors: ruleErrors, jobs: [], workflowVariables };
   if (kept.length === 0) return { created: false, errors: [RULES_FAILURE], jobs: [], workflowVariables };
 
   const names = new Set(kept.map((k) => k.inst.name));

@@ -17,6 +17,12 @@ export interface CompileInput {
   paths(): readonly string[];
   /** Paths changed by the push or merge request (`rules: changes`); undefined when GitLab treats changes as true (new branch, tag, web, schedule...). */
   changedPaths?: readonly string[];
+  /**
+   * `rules:changes:compare_to`: the paths changed between the merge base of a ref (variables
+   * expanded) and the pipeline's commit; null when the ref names no commit; undefined when not
+   * known (then the clause holds, as with no changed paths at all).
+   */
+  changedSince?(ref: string): readonly string[] | null | undefined;
   /** Predefined, instance, group, project and pipeline variables, already resolved for this ref (protected ones only on protected refs). */
   variables: Readonly<Record<string, string>>;
   source: PipelineSource;
@@ -57,7 +63,11 @@ export interface JobPlan {
   environment: { name: string; action: 'start' | 'prepare' | 'stop' | 'verify' | 'access'; url: string | null; onStop: string | null; autoStopIn: string | null } | null;
   artifacts: { paths: string[]; expireIn: string | null; reports: string[]; name: string | null; when: 'on_success' | 'on_failure' | 'always'; public: boolean } | null;
   /** A trigger job (child or multi-project pipeline) instead of a script. */
-  trigger: { include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null } | null;
+  trigger: {
+    include: string[] | null; project: string | null; branch: string | null; strategy: 'depend' | null;
+    /** `forward:` what the downstream pipeline is handed (Ci::Bridge::FORWARD_DEFAULTS: the job's YAML variables, not the pipeline's); absent: the defaults. */
+    forward?: { yamlVariables: boolean; pipelineVariables: boolean };
+  } | null;
   coverage: string | null;
   /** Names of `variables` declared with `expand: false` (their `$` references are not expanded). */
   rawVariables?: string[];
