@@ -130,20 +130,43 @@ const stringKeyed = (m: Map<unknown, unknown>): boolean => {
   return true;
 };
 
-/** Where `b` differs from `a`, as changes that turn `a` into `b`. */
+/**
+ * Whether `after`'s keys keep `before`'s order: the keys both have in the same order, the new ones
+ * after them (as setting a key appends it). Else a change would give the keys another order.
+ */
+function sameOrder(before: Iterable<unknown>, has: (k: unknown) => boolean, after: Iterable<unknown>, had: (k: unknown) => boolean): boolean {
+  const kept = before[Symbol.iterator]();
+  let added = false;
+  for (const k of after) {
+    if (!had(k)) {
+      added = true;
+      continue;
+    }
+    if (added) return false;
+    let next = kept.next();
+    while (!next.done && !has(next.value)) next = kept.next();
+    if (next.done || next.value !== k) return false;
+  }
+  return true;
+}
+
+/** Where `b` differs from `a`, as changes that turn `a` into `b` (keys in `b`'s order too). */
 export function diff(a: unknown, b: unknown): Change[] {
   const out: Change[] = [];
   const walk = (x: unknown, y: unknown, path: Path): void => {
     if (x === y) return;
     if (isRecord(x) && isRecord(y) && Object.getPrototypeOf(x) === Object.getPrototypeOf(y)) {
-      for (const k of Object.keys(x)) if (!Object.hasOwn(y, k)) out.push([[...path, k]]);
-      for (const k of Object.keys(y)) {
-        if (!Object.hasOwn(x, k)) out.push([[...path, k], encode(y[k], () => [...path, k].join('.'))]);
-        else walk(x[k], y[k], [...path, k]);
+      const xs = Object.keys(x);
+      const ys = Object.keys(y);
+      if (sameOrder(xs, (k) => Object.hasOwn(y, k as string), ys, (k) => Object.hasOwn(x, k as string))) {
+        for (const k of xs) if (!Object.hasOwn(y, k)) out.push([[...path, k]]);
+        for (const k of ys) {
+          if (!Object.hasOwn(x, k)) out.push([[...path, k], encode(y[k], () => [...path, k].join('.'))]);
+          else walk(x[k], y[k], [...path, k]);
+        }
+        return;
       }
-      return;
-    }
-    if (x instanceof Map && y instanceof Map && stringKeyed(x) && stringKeyed(y)) {
+    } else if (x instanceof Map && y instanceof Map && stringKeyed(x) && stringKeyed(y) && sameOrder(x.keys(), (k) => y.has(k), y.keys(), (k) => x.has(k))) {
       for (const k of x.keys()) if (!y.has(k)) out.push([[...path, k as string]]);
       for (const [k, v] of y) {
         if (!x.has(k)) out.push([[...path, k as string], encode(v, () => [...path, k].join('.'))]);

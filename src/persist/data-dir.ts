@@ -313,9 +313,10 @@ class DataDir<F, E extends Persistable<F>> {
     this.#watching = true;
     this.#observeObjects();
     e.store.watch(() => this.#schedule());
+    // A move of the clock is kept at once (timed work it ran committed before this listener).
     e.clock.onChange(() => {
       this.#clockDirty = true;
-      this.#schedule();
+      if (!this.#closed) this.#flush();
     });
   }
 

@@ -27,6 +27,9 @@ flags of serve:
   --control-token TOKEN
                     a secret the control API (/-/emulator) then asks of every request:
                     Authorization: Bearer TOKEN, or X-Emulator-Token: TOKEN
+  --data-dir DIR    keep the world and its git objects in DIR: every write survives a kill,
+                    and the next start on DIR serves the same world (a new DIR is seeded
+                    with --fixture; see docs/data-dir.md)
   --log, --no-log   one line per request on stdout (on by default)
 
   -h, --help        print this help
@@ -49,14 +52,15 @@ export interface ServeOptions {
   gitlabVersion?: string;
   baseUrl?: string;
   controlToken?: string;
+  dataDir?: string;
   log: boolean;
 }
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions } | { kind: 'error'; message: string };
 
-type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'log' | 'help' | 'version';
+type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'data-dir' | 'log' | 'help' | 'version';
 
-const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token'];
+const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token', 'data-dir'];
 const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version'];
 const SHORT: Record<string, FlagName> = { h: 'help', v: 'version' };
 const COMMANDS = ['serve', 'help', 'version'];
@@ -169,6 +173,7 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
       ...(gitlabVersion !== undefined ? { gitlabVersion } : {}),
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(controlToken !== undefined ? { controlToken } : {}),
+      ...(str('data-dir') !== undefined ? { dataDir: str('data-dir') } : {}),
       log: values.get('log') !== false,
     },
   };

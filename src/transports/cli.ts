@@ -67,10 +67,13 @@ async function serve(options: ServeOptions): Promise<void> {
       fixture,
       ...(options.baseUrl ? { baseUrl: options.baseUrl, externalUrl: options.baseUrl } : {}),
       ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.log ? { log: (line: string, event: Parameters<typeof formatRequest>[0]) => log.add(colour ? formatRequest(event, { colour }) : line) } : {}),
     });
   } catch (e) {
-    die(`fixture ${options.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
+    const message = (e as Error).message.replace(/^\[gitlab-emulator\] /, '');
+    if (message.startsWith('data directory ')) die(message, 1);
+    die(`fixture ${options.fixture ?? '(default)'}: ${message}`, 1);
   }
   if (!isLoopbackHost(options.host)) {
     process.stderr.write(
@@ -91,7 +94,8 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stdout.write(`instance: ${tier}, ${offering}${emulator.state.instance.version ? `, GitLab ${emulator.state.instance.version}` : ''}\n`);
   const stop = () => {
     log.flush();
-    void server.close().then(() => process.exit(0));
+    // With --data-dir, the world's snapshot is written before the process ends.
+    void server.close().then(() => emulator.close()).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
