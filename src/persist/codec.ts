@@ -162,7 +162,7 @@ export function diff(a: unknown, b: unknown): Change[] {
         for (const k of xs) if (!Object.hasOwn(y, k)) out.push([[...path, k]]);
         for (const k of ys) {
           if (!Object.hasOwn(x, k)) out.push([[...path, k], encode(y[k], () => [...path, k].join('.'))]);
-          else walk(x[k], y[k], [...path, k]);
+          else if (x[k] !== y[k]) walk(x[k], y[k], [...path, k]);
         }
         return;
       }
@@ -170,7 +170,7 @@ export function diff(a: unknown, b: unknown): Change[] {
       for (const k of x.keys()) if (!y.has(k)) out.push([[...path, k as string]]);
       for (const [k, v] of y) {
         if (!x.has(k)) out.push([[...path, k as string], encode(v, () => [...path, k].join('.'))]);
-        else walk(x.get(k), v, [...path, k as string]);
+        else if (x.get(k) !== v) walk(x.get(k), v, [...path, k as string]);
       }
       return;
     }
