@@ -50,6 +50,8 @@ export interface Persistable<F> {
   readonly clock: Clock;
   seed(fixture: F): Promise<unknown>;
   markSeeded(): void;
+  /** Makes a world current and tells those who watch it (queued webhook deliveries wake). */
+  restore(snapshot: { readonly state: CoreState }): void;
 }
 
 /** An open data directory, as the emulator holds it. */
@@ -281,7 +283,7 @@ class DataDir<F, E extends Persistable<F>> {
     }
     e.store.state = seeded;
     e.markSeeded();
-    e.store.state = world;
+    e.restore({ state: world });
     if (clock.frozen) e.clock.freeze(clock.at);
     else e.clock.unfreeze().set(Date.now() + clock.offset);
     this.#last = world;
