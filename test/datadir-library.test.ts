@@ -4,13 +4,14 @@
 // the directory left byte for byte as it was; the world's encoding and its changes round-trip
 // whatever the values (a property test).
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../src/index.js';
 import { apply, decode, diff, encode } from '../src/persist/codec.js';
+import { frame } from '../src/persist/log.js';
 
 const BASE = 'https://gitlab.example.com/api/v4';
 const TOKEN = 'root-token';
@@ -205,6 +206,8 @@ describe('createEmulator({ dataDir })', () => {
       ['snapshot', flip('snapshot', (b) => b.length >> 1), /is damaged: its snapshot is not one whole record/],
       ['objects.log', flip('objects.log', () => 12), /is damaged: the record at byte 0 fails its checksum/],
       ['format.json', (copy) => writeFileSync(join(copy, 'format.json'), '{"format": "gitlab-em'), /is damaged: format.json is not the JSON this directory starts with/],
+      ['no snapshot', (copy) => rmSync(join(copy, 'snapshot')), /is damaged: its snapshot is missing \(world.log is there\)/],
+      ['a snapshot of another shape', (copy) => writeFileSync(join(copy, 'snapshot'), frame(new TextEncoder().encode('{"format":"gitlab-emulator-data","version":1}'))), /is damaged: its snapshot lacks the world, the seeded world or the clock; it was left as it is/],
     ];
     for (const [, mutate, message] of cases) {
       const copy = damaged(mutate);

@@ -22,8 +22,8 @@ import type { Clock, ClockOptions } from '../core/clock.js';
 import { EmulatorError } from '../core/errors.js';
 import type { ObjectDatabase, ObjectStorage } from '../git/objects.js';
 import type { CoreState } from '../store/state.js';
-import { apply, CodecError, decodeFrozen, diff, encode, type Change, type Encoded } from './codec.js';
-import { AppendLog, frame, LogDamage, readLog } from './log.js';
+import { apply, decodeFrozen, diff, encode, type Change, type Encoded } from './codec.js';
+import { AppendLog, frame, readLog } from './log.js';
 
 export const FORMAT = 'gitlab-emulator-data';
 /** The version of the directory's layout and records this release reads and writes. */
@@ -113,16 +113,17 @@ export async function openDataDir<F, E extends Persistable<F>>(
     if (others.length > 0) throw fail(`is not a gitlab-emulator data directory (it holds ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', ...' : ''}); give a new or empty directory`);
   } else checkFormat(readFormat(formatFile, fail), fail);
   const releaseLock = lock(dir, fail);
+  const open = new DataDir<F, E>(dir, fail, create);
+  // No snapshot yet: a start that stopped while seeding a new directory, before any write was answered.
+  const seeding = isNew || (!existsSync(join(dir, 'snapshot')) && !existsSync(join(dir, 'world.log')));
   try {
-    const open = new DataDir<F, E>(dir, fail, create);
-    if (isNew || !existsSync(join(dir, 'snapshot'))) await open.init(fixture);
+    if (seeding) await open.init(fixture);
     else open.load();
     return { emulator: open.emulator, handle: open.handle(releaseLock) };
   } catch (e) {
     releaseLock();
-    if (e instanceof DataDirError) throw e;
-    if (e instanceof LogDamage || e instanceof CodecError || e instanceof SyntaxError) throw fail(`is damaged: ${e.message}; it was left as it is`);
-    throw e;
+    if (e instanceof DataDirError || seeding) throw e; // a fixture's mistake is the fixture's
+    throw fail(`is damaged: ${(e as Error).message}; it was left as it is`);
   }
 }
 
@@ -250,11 +251,16 @@ class DataDir<F, E extends Persistable<F>> {
   /** An existing directory: the snapshot, the objects, then the world's log replayed onto it. */
   load(): void {
     this.restored = true;
+    if (!existsSync(join(this.dir, 'snapshot'))) throw this.fail('is damaged: its snapshot is missing (world.log is there); it was left as it is');
     const snapshotLog = readLog(join(this.dir, 'snapshot'));
     if (snapshotLog.records.length !== 1 || snapshotLog.torn > 0) throw this.fail('is damaged: its snapshot is not one whole record; it was left as it is');
     this.#snapshotBytes = snapshotLog.valid;
     const snap = parse<SnapshotFile>(snapshotLog.records[0]!);
     checkFormat(snap, this.fail);
+    const isClock = (c: unknown) => typeof c === 'object' && c !== null && typeof (c as ClockState).frozen === 'boolean';
+    if (!Number.isInteger(snap.generation) || snap.world === undefined || !Array.isArray(snap.seeded) || !isClock(snap.clock) || !isClock(snap.initialClock)) {
+      throw this.fail('is damaged: its snapshot lacks the world, the seeded world or the clock; it was left as it is');
+    }
     this.#generation = snap.generation;
     this.#initialClock = snap.initialClock;
     const e = (this.emulator = this.create(clockOptions(snap.initialClock)));
