@@ -4,7 +4,7 @@
 // the directory left byte for byte as it was; the world's encoding and its changes round-trip
 // whatever the values (a property test).
 import { createHash } from 'node:crypto';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -128,6 +128,21 @@ describe('createEmulator({ dataDir })', () => {
     const third = await createEmulator({ dataDir: crashCopy(beforeCompaction) });
     expect(await call(third, 'GET', '/projects/acme%2Fapp/issues')).toHaveLength(2);
     await Promise.all([again.close(), third.close()]);
+  });
+
+  it('compacts a log grown past 4 MB into a new snapshot while serving, losing nothing', async () => {
+    const dir = newDir();
+    const e = await createEmulator({ fixture: FIXTURE, dataDir: dir });
+    const long = 'x'.repeat(900_000);
+    for (let i = 0; i < 6; i++) await call(e, 'POST', '/projects/acme%2Fapp/issues', { title: `long ${i}`, description: long });
+    expect(statSync(join(dir, 'world.log')).size).toBeLessThan(2_000_000);
+    expect(statSync(join(dir, 'snapshot')).size).toBeGreaterThan(4_000_000);
+    await call(e, 'POST', '/projects/acme%2Fapp/issues', { title: 'after the compaction' });
+    const again = await createEmulator({ dataDir: crashCopy(dir) });
+    const issues = await call(again, 'GET', '/projects/acme%2Fapp/issues?per_page=100');
+    expect(issues.map((i: { title: string }) => i.title)).toEqual(['after the compaction', 'long 5', 'long 4', 'long 3', 'long 2', 'long 1', 'long 0']);
+    expect(issues[1].description).toBe(long);
+    await Promise.all([e.close(), again.close()]);
   });
 
   it('reset() after a restart returns to the seeded world, and markSeeded() is kept', async () => {
