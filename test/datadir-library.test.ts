@@ -245,6 +245,9 @@ describe('createEmulator({ dataDir })', () => {
     const e = await createEmulator({ fixture: FIXTURE, dataDir: dir });
     await expect(createEmulator({ dataDir: dir })).rejects.toThrow(/is already open in this process; close\(\) the emulator that has it first/);
     await e.close();
+    // A lock naming this very process, which has not opened the directory: left by an earlier
+    // process that had the same id (a container's first process is 1 on every start).
+    writeFileSync(join(dir, 'lock'), `${process.pid}\n`);
     const again = await createEmulator({ dataDir: dir });
     await again.close();
   });

@@ -148,19 +148,29 @@ function checkFormat(f: { format?: unknown; version?: unknown; writtenBy?: unkno
   }
 }
 
+/** Directories this process has open (a process id alone cannot say: a container's process is often 1 on every start). */
+const OPEN = new Set<string>();
+
 /** Takes the directory's lock, or says who holds it; the lock of a process that is gone is taken over. */
 function lock(dir: string, fail: (text: string) => DataDirError): () => void {
+  if (OPEN.has(dir)) throw fail('is already open in this process; close() the emulator that has it first');
   const file = join(dir, 'lock');
   for (let attempt = 0; ; attempt++) {
     try {
       writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
-      return () => rmSync(file, { force: true });
+      OPEN.add(dir);
+      return () => {
+        OPEN.delete(dir);
+        rmSync(file, { force: true });
+      };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
     }
     const holder = Number.parseInt(readFileSync(file, 'utf8'), 10);
-    if (holder === process.pid) throw fail('is already open in this process; close() the emulator that has it first');
-    if (Number.isInteger(holder) && holder > 0 && alive(holder)) throw fail(`is in use by process ${holder} (its lock file is ${file}); stop that process first`);
+    // Our own id, though this process has not opened it: an earlier process that had the same id.
+    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) {
+      throw fail(`is in use by process ${holder} (its lock file is ${file}); stop that process first, or delete the lock file if that process is not a gitlab-emulator`);
+    }
     rmSync(file, { force: true }); // a process that was killed: its lock is stale
   }
 }
