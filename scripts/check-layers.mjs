@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Checks that imports under src/ only point down the layers of docs/architecture.md:
-//   core < store, git < policy, render < http < families < surfaces < emulator.ts < transports < entries
+//   core < store, git < policy, render, persist < http < families < surfaces < emulator.ts < transports < entries
 // and that a family reaches another family only through its index.ts, that nothing below the
 // families knows a family, that only the transports load a transport (node:http, msw), and that
 // only store/table.ts reads a table's layout. Outside src/families/, a family's folder is reached
@@ -16,7 +16,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 
 /** Rank of each layer: a file may import its own layer and the layers of lower rank. */
-const RANKS = { core: 0, store: 1, git: 1, policy: 2, render: 2, http: 3, families: 4, surfaces: 5, emulator: 6, transports: 7, entry: 8 };
+const RANKS = { core: 0, store: 1, git: 1, policy: 2, render: 2, persist: 2, http: 3, families: 4, surfaces: 5, emulator: 6, transports: 7, entry: 8 };
 /** What each layer may import besides itself and what ranks below it (lower layers that are not "below" it). */
 const NOT_BELOW = { git: ['store'], store: ['git'], render: ['policy'], policy: ['render'] };
 const TRANSPORT_MODULES = ['node:http', 'node:https', 'node:net', 'msw', 'msw/node'];

@@ -31,6 +31,7 @@ import { gitSurface } from './surfaces/git/index.js';
 import { startServer, type ListenOptions, type Server } from './transports/listen.js';
 import type { Instance, Settings } from './store/state.js';
 import { Store, type Snapshot } from './store/store.js';
+import type { DataDirHandle } from './persist/data-dir.js';
 
 export const DEFAULT_BASE_URL = 'https://gitlab.example.com';
 export const DEFAULT_FIXTURE = defaultWorld as Fixture;
@@ -71,6 +72,12 @@ export interface EmulatorOptions {
    * `onUnhandledRequest: 'error'` does. `'ignore'` by default.
    */
   onUnknownRoute?: UnknownRoutePolicy;
+  /**
+   * Node only: a directory the world and its git objects live in (docs/data-dir.md). Every write
+   * is on disk before it is answered; a new directory is seeded with `fixture`, an existing one
+   * serves the world it kept. `close()` writes its snapshot and releases it.
+   */
+  dataDir?: string;
 }
 
 /** One route the emulator serves, as `GET /-/emulator` lists it. */
@@ -140,6 +147,7 @@ export class Emulator {
   #options: EmulatorOptions;
   /** What the families' handles and operations see of this emulator. */
   #host: Host;
+  #dataDir: DataDirHandle | undefined;
   /** Told of each committed change and each move of the clock (`Host.watch`). */
   #watchers: (() => void)[] = [];
   /**
@@ -357,6 +365,18 @@ export class Emulator {
   /** Marks the current world as the one `reset()` returns to. */
   markSeeded(): void {
     this.#seeded = this.store.snapshot();
+    this.#dataDir?.seeded();
+  }
+
+  /** With a `dataDir`: writes its snapshot and releases it (use the emulator no more). Without one, nothing. */
+  async close(): Promise<void> {
+    await this.#dataDir?.close();
+  }
+
+  /** @internal Keeps the world in a data directory from now on (`createEmulator`'s `dataDir`). */
+  static keepIn(emulator: Emulator, handle: DataDirHandle): Emulator {
+    emulator.#dataDir = handle;
+    return emulator;
   }
 
   /** Named snapshots, for tests that reach the emulator only over HTTP. */
@@ -433,6 +453,11 @@ export class Emulator {
 /** Creates an emulator on the default world, or on `options.fixture`. */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   await Promise.all([loadVolumes(), loadFflate(), loadLazyModules(), loadFamilies()]);
+  if (options.dataDir !== undefined) {
+    const { openDataDir } = await import('./persist/data-dir.js');
+    const { emulator, handle } = await openDataDir(options.dataDir, options.fixture ?? DEFAULT_FIXTURE, (clock) => new Emulator({ ...options, ...(clock ? { clock } : {}) }));
+    return Emulator.keepIn(emulator, handle);
+  }
   const emulator = new Emulator(options);
   await emulator.seed(options.fixture ?? DEFAULT_FIXTURE);
   emulator.markSeeded();

@@ -97,6 +97,7 @@ export class Clock {
     if (this.#frozenAt !== undefined) {
       this.#offset = this.#frozenAt - Date.now();
       this.#frozenAt = undefined;
+      this.#changed();
     }
     return this;
   }
@@ -129,7 +130,7 @@ export class Clock {
     return this;
   }
 
-  /** Called after every set, advance or freeze. Returns an unsubscribe function. */
+  /** Called after every set, advance, freeze or unfreeze. Returns an unsubscribe function. */
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

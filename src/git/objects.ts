@@ -7,9 +7,9 @@
 // a storage only what its own history wrote there, or saw when it parted (see `ObjectStorage`).
 import type { FsClient } from 'isomorphic-git';
 import { newVolume, type SyncVolume } from './volume.js';
-import { MissingObject, ObjectStorage } from './storage.js';
+import { MissingObject, ObjectStorage, type StorageObserver } from './storage.js';
 
-export { MissingObject, ObjectStorage };
+export { MissingObject, ObjectStorage, type StorageObserver };
 import { packedWhole, type PackedObject } from './pack.js';
 import { EMPTY_TREE, Lru, treeChildren, type TreeChildren, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree, TreeChildren } from './format.js';
@@ -88,6 +88,7 @@ export class ObjectDatabase {
   readonly packed: Lru<PackedObject>;
   #storages = new Map<number, ObjectStorage>();
   #empty: ObjectStorage | undefined;
+  #observer: StorageObserver | null = null;
   /** World -> project -> the committed objects of its repository in that world (one object, so a spy on it holds). */
   #views = new WeakMap<object, Map<number, RepositoryObjects>>();
   /** The database this one is a layer over (`layer()`): its storages are read, never written. */
@@ -140,6 +141,30 @@ export class ObjectDatabase {
   objectStorage(id: number): ObjectStorage {
     let s = this.#known(id);
     if (!s) this.#storages.set(id, (s = new ObjectStorage(this.volume, `/repositories/storage-${id}.git`, false, id)));
+    s.observer = this.#observer;
+    return s;
+  }
+
+  /** Told of every write and object of every storage from now on (a data directory). */
+  observe(observer: StorageObserver | null): void {
+    this.#observer = observer;
+    for (const s of this.#storages.values()) s.observer = observer;
+  }
+
+  /**
+   * A storage as a data directory kept it (its parent revived first): the writes it had handed
+   * out; ids above it are never handed out again.
+   */
+  revive(id: number, parentId: number, parentSeen: number, count: number): ObjectStorage {
+    let s = this.#storages.get(id);
+    if (!s) {
+      const parent = parentId ? this.#storages.get(parentId) : undefined;
+      if (parentId && !parent) throw new Error(`storage ${id} continues storage ${parentId}, which is unknown`);
+      s = new ObjectStorage(this.volume, `/repositories/storage-${id}.git`, false, id, parent ?? null, parentSeen);
+      this.#storages.set(id, s);
+    }
+    s.count = Math.max(s.count, count);
+    lastStorage = Math.max(lastStorage, id);
     return s;
   }
 
@@ -167,6 +192,7 @@ export class ObjectDatabase {
     else if (store.count !== seen || (this.#base !== undefined && this.#storages.get(store.id) !== store)) {
       const id = this.allocate();
       const child = new ObjectStorage(this.volume, `/repositories/storage-${id}.git`, false, id, store, seen);
+      child.observer = this.#observer;
       this.#storages.set(id, child);
       store = child;
     }

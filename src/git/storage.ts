@@ -20,6 +20,13 @@ export class MissingObject extends Error {
   }
 }
 
+/** Told of each write a storage reserves and each object it stores (a data directory keeps them on disk). */
+export interface StorageObserver {
+  reserved(storage: ObjectStorage): void;
+  /** `file` is the loose object as stored (deflated, with its header), part of write `n`. */
+  stored(storage: ObjectStorage, oid: string, file: Uint8Array, n: number): void;
+}
+
 /**
  * One storage's committed objects: a bare gitdir of loose objects on the shared volume. Every
  * write to it has a number (`count` counts them, outside every world; a request's objects are one
@@ -38,6 +45,7 @@ export class ObjectStorage {
   /** The last write handed out (`reserve`): objects of a later write no world has seen yet. */
   count = 0;
   #materialized = false;
+  observer: StorageObserver | null = null;
 
   constructor(
     readonly volume: SyncVolume,
@@ -66,7 +74,9 @@ export class ObjectStorage {
 
   /** A new write's number: objects `put` with it are seen by a world that records it. */
   reserve(): number {
-    return ++this.count;
+    ++this.count;
+    this.observer?.reserved(this);
+    return this.count;
   }
 
   objectPath(oid: string): string {
@@ -141,7 +151,21 @@ export class ObjectStorage {
       this.volume.mkdirSync(dir, { recursive: true });
       this.#dirs.add(fan);
     }
-    this.volume.writeFileSync(`${dir}/${oid.slice(2)}`, codec.deflate(raw));
+    const file = codec.deflate(raw);
+    this.volume.writeFileSync(`${dir}/${oid.slice(2)}`, file);
+    this.#seq.set(oid, n);
+    this.observer?.stored(this, oid, file, n);
+  }
+
+  /** An object a data directory kept (`file` as `put` stored it), back as part of write `n`; tells no observer. */
+  revive(oid: string, file: Uint8Array, n: number): void {
+    this.ensure();
+    const fan = oid.slice(0, 2);
+    if (!this.#dirs.has(fan)) {
+      this.volume.mkdirSync(`${this.gitdir}/objects/${fan}`, { recursive: true });
+      this.#dirs.add(fan);
+    }
+    this.volume.writeFileSync(this.objectPath(oid), file);
     this.#seq.set(oid, n);
   }
 

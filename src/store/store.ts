@@ -10,6 +10,8 @@ export interface Snapshot {
 
 export class Store<W extends CoreState = CoreState> {
   #state: W;
+  /** Told after each world that becomes current (a data directory logs what changed). */
+  #watcher: ((state: W) => void) | undefined;
 
   constructor(initial: W) {
     this.#state = produce(initial, () => {});
@@ -21,11 +23,18 @@ export class Store<W extends CoreState = CoreState> {
 
   set state(next: W) {
     this.#state = next;
+    this.#watcher?.(next);
   }
 
   update(recipe: (draft: Draft<W>) => void): W {
     this.#state = produce(this.#state, recipe);
+    this.#watcher?.(this.#state);
     return this.#state;
+  }
+
+  /** One watcher, told of every world committed from now on (none: `undefined`). */
+  watch(watcher: ((state: W) => void) | undefined): void {
+    this.#watcher = watcher;
   }
 
   snapshot(): Snapshot {
@@ -35,5 +44,6 @@ export class Store<W extends CoreState = CoreState> {
   /** Back to a snapshot this store took. */
   restore(snapshot: Snapshot): void {
     this.#state = snapshot.state as W;
+    this.#watcher?.(this.#state);
   }
 }

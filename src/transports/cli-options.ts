@@ -35,6 +35,9 @@ flags of serve:
                     API or a test moves it
   --seed N          the seed of generated tokens and ids, a number from 0 to 4294967295
                     (default 1: the same world each start)
+  --data-dir DIR    keep the world and its git objects in DIR: every write survives a kill,
+                    and the next start on DIR serves the same world (a new DIR is seeded
+                    with --fixture; see docs/data-dir.md)
   --log, --no-log   one line per request on stdout (on by default)
 
   -h, --help        print this help
@@ -62,15 +65,16 @@ export interface ServeOptions {
   now?: number;
   freeze?: boolean;
   seed?: number;
+  dataDir?: string;
   log: boolean;
 }
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions } | { kind: 'error'; message: string };
 
-type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'log' | 'help' | 'version' | ClockFlag;
+type FlagName = 'port' | 'host' | 'fixture' | 'tier' | 'offering' | 'gitlab-version' | 'base-url' | 'control-token' | 'data-dir' | 'log' | 'help' | 'version' | ClockFlag;
 type ClockFlag = 'now' | 'freeze' | 'seed';
 
-const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token', 'now', 'seed'];
+const VALUED: readonly FlagName[] = ['port', 'host', 'fixture', 'tier', 'offering', 'gitlab-version', 'base-url', 'control-token', 'data-dir', 'now', 'seed'];
 const BOOLEAN: readonly FlagName[] = ['log', 'help', 'version', 'freeze'];
 const SHORT: Record<string, FlagName> = { h: 'help', v: 'version' };
 const COMMANDS = ['serve', 'help', 'version'];
@@ -187,6 +191,7 @@ export function parseCommandLine(argv: readonly string[], env: Record<string, st
       ...(baseUrl !== undefined ? { baseUrl } : {}),
       ...(controlToken !== undefined ? { controlToken } : {}),
       ...clock,
+      ...(str('data-dir') !== undefined ? { dataDir: str('data-dir') } : {}),
       log: values.get('log') !== false,
     },
   };

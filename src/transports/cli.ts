@@ -71,10 +71,13 @@ async function serve(options: ServeOptions): Promise<void> {
       ...(options.controlToken ? { controlToken: options.controlToken } : {}),
       ...(options.now !== undefined || options.freeze ? { clock: { ...(options.now !== undefined ? { now: options.now } : {}), frozen: options.freeze === true } } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
       ...(options.log ? { log: (line: string, event: Parameters<typeof formatRequest>[0]) => log.add(colour ? formatRequest(event, { colour }) : line) } : {}),
     });
   } catch (e) {
-    die(`fixture ${options.fixture ?? '(default)'}: ${(e as Error).message.replace(/^\[gitlab-emulator\] /, '')}`, 1);
+    const message = (e as Error).message.replace(/^\[gitlab-emulator\] /, '');
+    if (message.startsWith('data directory ')) die(message, 1);
+    die(`fixture ${options.fixture ?? '(default)'}: ${message}`, 1);
   }
   if (!isLoopbackHost(options.host)) {
     process.stderr.write(
@@ -96,7 +99,8 @@ async function serve(options: ServeOptions): Promise<void> {
   process.stdout.write(`instance: ${tier}, ${offering}${emulator.state.instance.version ? `, GitLab ${emulator.state.instance.version}` : ''}\n`);
   const stop = () => {
     log.flush();
-    void server.close().then(() => process.exit(0));
+    // With --data-dir, the world's snapshot is written before the process ends.
+    void server.close().then(() => emulator.close()).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
