@@ -94,3 +94,4 @@ export { membersOf, readMembership, writeMembership, type MembershipSource } fro
 export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
 export { accessLevelSchema, memberSchema, projectTokenSchema, tokenSchema } from './schema.js';
+export { canReadUser } from './resolvers.js';

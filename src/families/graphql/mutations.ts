@@ -1,0 +1,178 @@
+// GitLab's mutations (app/graphql/mutations/**) through the services the REST routes use. A
+// mutation runs as one change of the world: a service that refuses throws before anything is
+// kept, and its reason is the payload's `errors`; a resource the caller may not reach (or may not
+// change) is GitLab's top-level error and a null payload.
+import { GraphQLError } from 'graphql';
+import { ApiError } from '../../core/errors.js';
+import type { Project, User } from '../../store/state.js';
+import { tget } from '../../store/table.js';
+import { canCreateIssue, canUpdateIssue, createIssue, issueById, readableIssue, updateIssue, type Issue, type IssueInput } from '../issues/index.js';
+import { labelById, projectLabelOwners } from '../labels/index.js';
+import { canCreateNote, createNote, findNoteable } from '../notes/index.js';
+import { readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
+import { plist, tvalues } from '../../store/table.js';
+import type { Graph } from './model.js';
+
+/** Gitlab::Graphql::Authorize::AuthorizeResource::RESOURCE_ACCESS_ERROR. */
+export const RESOURCE_ACCESS_ERROR = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
+
+const refused = () => new GraphQLError(RESOURCE_ACCESS_ERROR, { extensions: { code: 'RESOURCE_NOT_AVAILABLE' } });
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A service's refusal as the payload's `errors`: ActiveModel's full messages. */
+function messagesOf(e: ApiError): string[] {
+  const body = e.body as { message?: unknown; error?: unknown } | string;
+  const message = typeof body === 'object' && body !== null ? body.message ?? body.error : body;
+  if (typeof message === 'string') return [message.replace(/^\d{3} [\w ]+? - /, '')];
+  if (typeof message === 'object' && message !== null) {
+    return Object.entries(message as Record<string, unknown>).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((m) => `${capitalize(k.replace(/_/g, ' '))} ${String(m)}`));
+  }
+  return [e.message];
+}
+
+/** Runs one change of the world; a service's refusal is the payload's errors and keeps nothing. */
+function attempt<T>(g: Graph, run: () => T): { value: T | null; errors: string[] } {
+  try {
+    return { value: run(), errors: [] };
+  } catch (e) {
+    if (e instanceof ApiError && e.status !== 404 && e.status !== 403) return { value: null, errors: messagesOf(e) };
+    if (e instanceof ApiError) throw refused();
+    throw e;
+  }
+}
+
+function signedIn(g: Graph): User {
+  if (!g.user) throw refused();
+  return g.user;
+}
+
+function projectOf(g: Graph, input: Record<string, unknown>): Project {
+  const p = typeof input.projectPath === 'string' ? g.project(input.projectPath) : null;
+  if (!p) throw refused();
+  return p;
+}
+
+const idOf = (value: unknown, ...types: string[]): number => {
+  const m = typeof value === 'string' ? /^gid:\/\/gitlab\/([\w:]+)\/(\d+)$/.exec(value) : null;
+  if (!m || !types.includes(m[1]!)) throw new GraphQLError(`${JSON.stringify(value)} is not a valid Global ID of type ${types[0]}`, { extensions: { code: 'argumentError' } });
+  return Number(m[2]);
+};
+
+/** Label global ids of labels the project may use (its own and its groups'). */
+function labelIds(g: Graph, project: Project, values: unknown): number[] | undefined {
+  if (!Array.isArray(values)) return undefined;
+  const owners = projectLabelOwners(g.state, project);
+  return values.map((v) => idOf(v, 'Label', 'ProjectLabel', 'GroupLabel')).filter((id) => {
+    const l = labelById(g.state, id);
+    return !!l && owners.some((o) => ('projectId' in o ? o.projectId === l.projectId : o.groupId === l.groupId));
+  });
+}
+
+const dateOnly = (v: unknown): string | null | undefined => (v === null ? null : typeof v === 'string' ? v.slice(0, 10) : undefined);
+
+function issueInput(g: Graph, project: Project, input: Record<string, unknown>): IssueInput {
+  const out: IssueInput = {};
+  if (typeof input.title === 'string') out.title = input.title;
+  if (typeof input.description === 'string') out.description = input.description;
+  if (typeof input.confidential === 'boolean') out.confidential = input.confidential;
+  if (typeof input.locked === 'boolean') out.discussionLocked = input.locked;
+  if ('dueDate' in input) out.dueDate = dateOnly(input.dueDate);
+  if (Array.isArray(input.labels)) out.labels = input.labels.filter((l): l is string => typeof l === 'string');
+  if ('milestoneId' in input) out.milestoneId = input.milestoneId === null ? null : idOf(input.milestoneId, 'Milestone');
+  if (Array.isArray(input.assigneeIds)) out.assigneeIds = input.assigneeIds.map((v) => idOf(v, 'User'));
+  if (typeof input.type === 'string') out.issueType = input.type.toLowerCase() as IssueInput['issueType'];
+  if (input.stateEvent === 'CLOSE') out.stateEvent = 'close';
+  if (input.stateEvent === 'REOPEN') out.stateEvent = 'reopen';
+  const set = labelIds(g, project, input.labelIds);
+  const add = labelIds(g, project, input.addLabelIds);
+  const remove = labelIds(g, project, input.removeLabelIds);
+  if (set) out.labelIds = set;
+  if (add) out.addLabelIds = add;
+  if (remove) out.removeLabelIds = remove;
+  return out;
+}
+
+async function issueNode(g: Graph, issue: Issue | null) {
+  if (!issue) return null;
+  const { IssueNode } = await import('./model.js');
+  return new IssueNode(g, issue);
+}
+
+/** The issue an update names by project path and iid, when the caller may change it. */
+function issueToChange(g: Graph, input: Record<string, unknown>): { project: Project; issue: Issue; user: User } {
+  const user = signedIn(g);
+  const project = projectOf(g, input);
+  const iid = typeof input.iid === 'string' && /^\d+$/.test(input.iid) ? Number(input.iid) : NaN;
+  const issue = Number.isInteger(iid) ? readableIssue(g.state, user, project, iid, g.now) : undefined;
+  if (!issue || !canUpdateIssue(g.state, user, project, issue, g.now)) throw refused();
+  return { project, issue, user };
+}
+
+export const mutations = {
+  /** Mutations::Issues::Create. */
+  async createIssue(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const project = projectOf(g, input);
+    if (!canCreateIssue(g.state, user, project, g.now)) throw refused();
+    const fields = issueInput(g, project, input);
+    const { value, errors } = attempt(g, () => g.ctx.update(createIssue(g.state, project, user, { ...fields, title: String(input.title) }, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors, issue: await issueNode(g, value) };
+  },
+
+  /** Mutations::Issues::Update. */
+  async updateIssue(g: Graph, input: Record<string, unknown>) {
+    const { project, issue, user } = issueToChange(g, input);
+    const fields = issueInput(g, project, input);
+    const { value, errors } = attempt(g, () => g.ctx.update(updateIssue(g.state, project, issue, user, fields, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors, issue: await issueNode(g, value ?? issueById(g.state, issue.id) ?? null) };
+  },
+
+  /** Mutations::Issues::SetDueDate. */
+  async issueSetDueDate(g: Graph, input: Record<string, unknown>) {
+    const { project, issue, user } = issueToChange(g, input);
+    const { value, errors } = attempt(g, () => g.ctx.update(updateIssue(g.state, project, issue, user, { dueDate: dateOnly(input.dueDate) ?? null }, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors, issue: await issueNode(g, value ?? issueById(g.state, issue.id) ?? null) };
+  },
+
+  /** Mutations::Notes::Create::Note, on an issue or a merge request. */
+  async createNote(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const m = typeof input.noteableId === 'string' ? /^gid:\/\/gitlab\/(Issue|MergeRequest)\/(\d+)$/.exec(input.noteableId) : null;
+    if (!m) throw refused();
+    const id = Number(m[2]);
+    let target: { project: Project; kind: 'issues' | 'merge_requests'; iid: number } | undefined;
+    if (m[1] === 'Issue') {
+      const issue = issueById(g.state, id);
+      const project = issue && tget(g.state.projects, issue.projectId);
+      if (issue && project) target = { project, kind: 'issues', iid: issue.iid };
+    } else {
+      for (const p of tvalues(g.state.projects)) {
+        const mr: MergeRequest | undefined = plist(g.state.mergeRequests, p.id).find((x) => x.id === id);
+        if (mr) {
+          target = { project: p, kind: 'merge_requests', iid: mr.iid };
+          break;
+        }
+      }
+    }
+    const project = target && g.project(tget(g.state.projects, target.project.id) ? fullPathOf(g, target.project) : '');
+    if (!target || !project) throw refused();
+    if (target.kind === 'merge_requests' && !readableMergeRequest(g.state, user, project, target.iid, g.now)) throw refused();
+    let noteable;
+    try {
+      noteable = findNoteable(g.state, user, target.kind, { project }, target.iid, g.now);
+    } catch {
+      throw refused();
+    }
+    if (!canCreateNote(g.state, user, noteable, g.now)) throw refused();
+    const body = typeof input.body === 'string' ? input.body : '';
+    const { value, errors } = attempt(g, () => g.ctx.update(createNote(g.state, noteable, user, { body, internal: input.internal === true }, null, g.now)));
+    const { NoteNode } = await import('./model.js');
+    return { clientMutationId: input.clientMutationId ?? null, errors, note: value?.note ? new NoteNode(g, value.note) : null };
+  },
+};
+
+function fullPathOf(g: Graph, p: Project): string {
+  const ns = tget(g.state.namespaces, p.namespaceId);
+  return ns ? `${ns.fullPath}/${p.path}` : p.path;
+}
