@@ -1,7 +1,7 @@
 // GraphQL's engine at /api/graphql: the two methods, multiplexed operations, graphql-ruby's error
 // envelope, GitlabSchema's limits, REST's credentials, and introspection of GitLab's names.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, ORIGIN, TEAM, seededWorld, teamProject } from './support/world.js';
 
 const FIXTURE: Fixture = {
@@ -90,5 +90,20 @@ describe('the engine', () => {
     expect((await gql('{ constructor }')).errors[0].extensions).toMatchObject({ code: 'undefinedField', fieldName: 'constructor' });
     expect(JSON.stringify(await gql('{ __proto__: currentUser { username } }', 'dev-token'))).toBe('{"data":{"__proto__":{"username":"dev"}}}');
     expect(await gql('{ project(fullPath: "__proto__") { name } }', 'dev-token')).toEqual({ data: { project: null } });
+  });
+
+  it("answers python-gitlab's gitlab.GraphQL over the server: gql's printed document with a Bearer token", async () => {
+    const emulator = await createEmulator({ fixture: FIXTURE });
+    const server = await emulator.listen({ port: 0 });
+    try {
+      const res = await fetch(`${server.url}/api/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer dev-token', 'User-Agent': 'python-gitlab/8.4.0' },
+        body: JSON.stringify({ query: 'query {\n  currentUser {\n    active\n  }\n}' }),
+      });
+      expect(await res.json()).toEqual({ data: { currentUser: { active: true } } });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -100,6 +100,7 @@ export class UserNode {
   get username() { return this.u.username; }
   get name() { return this.u.name; }
   get state() { return this.u.state; }
+  get active() { return this.u.state === 'active'; }
   get bot() { return this.u.bot; }
   get publicEmail() { return this.u.publicEmail || null; }
   get location() { return this.u.location || null; }

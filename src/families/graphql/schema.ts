@@ -218,6 +218,8 @@ type Metadata {
 
 """Core represention of a GitLab user."""
 type UserCore {
+  """Indicates if the user is active."""
+  active: Boolean
   """URL of the user's avatar."""
   avatarUrl: String
   """Indicates if the user is a bot."""
