@@ -82,16 +82,10 @@ async function runOne(ctx: Context<unknown>, req: Record<string, unknown>): Prom
   // Nesting that graphql-js's recursive parser could not survive is refused before parsing.
   const nesting = braceNesting(query);
   if (nesting > 256) return fail(`Query has depth of ${nesting}, which exceeds max depth of ${maxDepth}`);
-  let doc: DocumentNode;
-  try {
-    doc = parse(query, { maxTokens: 100_000 });
-  } catch (e) {
-    if (e instanceof GraphQLError) return { errors: [parseError(query, e)] };
-    throw e;
-  }
+  const checked = checkedDocument(query);
+  if ('errors' in checked) return { errors: checked.errors };
+  const { doc } = checked;
   const s = schema();
-  const errors = validate(s, doc, RULES);
-  if (errors.length > 0) return { errors: errors.map((e) => rubyError(e, doc)) };
   const name = typeof operationName === 'string' && operationName !== '' ? operationName : undefined;
   const op = getOperationAST(doc, name);
   if (!op) return fail(name ? `No operation named "${name}"` : 'An operation name is required');
@@ -116,6 +110,30 @@ function errorOf(e: GraphQLError): Err {
   if (e.path) out.path = [...e.path];
   if (e.extensions && Object.keys(e.extensions).length > 0) out.extensions = { ...e.extensions };
   return out;
+}
+
+/**
+ * Parsed and validated documents by their text: clients send the same few queries again and
+ * again, and validation is most of a small query's cost. Bounded; the oldest goes first.
+ */
+const documents = new Map<string, { doc: DocumentNode } | { errors: Err[] }>();
+const DOCUMENTS_KEPT = 256;
+
+function checkedDocument(query: string): { doc: DocumentNode } | { errors: Err[] } {
+  const known = documents.get(query);
+  if (known) return known;
+  let checked: { doc: DocumentNode } | { errors: Err[] };
+  try {
+    const doc = parse(query, { maxTokens: 100_000 });
+    const errors = validate(schema(), doc, RULES);
+    checked = errors.length > 0 ? { errors: errors.map((e) => rubyError(e, doc)) } : { doc };
+  } catch (e) {
+    if (!(e instanceof GraphQLError)) throw e;
+    checked = { errors: [parseError(query, e)] };
+  }
+  if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value!);
+  documents.set(query, checked);
+  return checked;
 }
 
 /** The deepest nesting of braces outside strings and comments: how deep the parser would recurse. */
