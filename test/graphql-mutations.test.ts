@@ -105,3 +105,40 @@ describe('createNote', () => {
     expect((await gql(q, 'outsider-token', { id: `gid://gitlab/Issue/${issue.id}`, body: 'x' })).errors[0].message).toBe(ACCESS_ERROR);
   });
 });
+
+describe('merge request setters, award emoji and to-dos', () => {
+  it('sets and clears a merge request draft and its labels, as REST then reads them', async () => {
+    const draft = 'mutation($d: Boolean!) { mergeRequestSetDraft(input: { projectPath: "acme/app", iid: "1", draft: $d }) { errors mergeRequest { title draft } } }';
+    expect((await gql(draft, 'dev-token', { d: true })).data.mergeRequestSetDraft).toEqual({ errors: [], mergeRequest: { title: 'Draft: Add f', draft: true } });
+    expect(await rest('/projects/acme%2Fapp/merge_requests/1')).toMatchObject({ title: 'Draft: Add f', draft: true });
+    expect((await gql(draft, 'dev-token', { d: false })).data.mergeRequestSetDraft.mergeRequest).toEqual({ title: 'Add f', draft: false });
+    const labels = (await rest('/projects/acme%2Fapp/labels')) as any[];
+    const gids = labels.map((l) => `gid://gitlab/ProjectLabel/${l.id}`);
+    const set = 'mutation($ids: [LabelID!]!, $mode: MutationOperationMode) { mergeRequestSetLabels(input: { projectPath: "acme/app", iid: "1", labelIds: $ids, operationMode: $mode }) { errors mergeRequest { labels { nodes { title } } } } }';
+    expect((await gql(set, 'dev-token', { ids: [gids[0]] })).data.mergeRequestSetLabels.mergeRequest.labels.nodes).toEqual([{ title: 'bug' }]);
+    expect((await gql(set, 'dev-token', { ids: [gids[1]], mode: 'APPEND' })).data.mergeRequestSetLabels.mergeRequest.labels.nodes.map((l: any) => l.title).sort()).toEqual(['bug', 'doc']);
+    expect((await gql(set, 'dev-token', { ids: [gids[0]], mode: 'REMOVE' })).data.mergeRequestSetLabels.mergeRequest.labels.nodes).toEqual([{ title: 'doc' }]);
+    expect((await rest('/projects/acme%2Fapp/merge_requests/1')).labels).toEqual(['doc']);
+    expect((await gql(draft, 'guest-token', { d: true })).errors[0].message).toBe(ACCESS_ERROR);
+  });
+
+  it('awards an emoji once, as REST lists it, and refuses an unknown name in errors', async () => {
+    const issue = await rest('/projects/acme%2Fapp/issues/1');
+    const add = 'mutation($id: AwardableID!, $name: String!) { awardEmojiAdd(input: { awardableId: $id, name: $name }) { errors awardEmoji { name user { username } } } }';
+    const vars = { id: `gid://gitlab/Issue/${issue.id}`, name: 'thumbsup' };
+    expect((await gql(add, 'reporter-token', vars)).data.awardEmojiAdd).toEqual({ errors: [], awardEmoji: { name: 'thumbsup', user: { username: 'rep' } } });
+    expect((await gql(add, 'reporter-token', vars)).data.awardEmojiAdd).toEqual({ errors: ['User has already been taken'], awardEmoji: null });
+    expect((await gql(add, 'reporter-token', { ...vars, name: 'no_such_emoji' })).data.awardEmojiAdd.errors).toEqual(['Name is not a valid emoji name']);
+    expect(((await rest('/projects/acme%2Fapp/issues/1/award_emoji')) as any[]).map((a) => [a.name, a.user.username])).toEqual([['thumbsup', 'rep']]);
+    expect((await gql('{ project(fullPath: "acme/app") { issue(iid: "1") { upvotes } } }', 'dev-token')).data.project.issue.upvotes).toBe(1);
+    expect((await gql(add, 'outsider-token', vars)).errors[0].message).toBe(ACCESS_ERROR);
+  });
+
+  it('marks a to-do done, only the caller own', async () => {
+    const todo = await (await apiCall(world(), '/projects/acme%2Fapp/issues/1/todo', { method: 'POST', token: 'dev-token' })).json();
+    const done = 'mutation($id: TodoID!) { todoMarkDone(input: { id: $id }) { errors todo { id state } } }';
+    expect((await gql(done, 'reporter-token', { id: `gid://gitlab/Todo/${todo.id}` })).errors[0].message).toBe(ACCESS_ERROR);
+    expect((await gql(done, 'dev-token', { id: `gid://gitlab/Todo/${todo.id}` })).data.todoMarkDone).toEqual({ errors: [], todo: { id: `gid://gitlab/Todo/${todo.id}`, state: 'done' } });
+    expect(await rest('/todos?state=done')).toEqual([expect.objectContaining({ id: todo.id, state: 'done' })]);
+  });
+});

@@ -20,7 +20,7 @@ import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { metadata } from '../instance/index.js';
 import { Connection, type PageArgs } from './connection.js';
-import { mutations } from './mutations.js';
+import { moreMutations, mutations } from './mutations.js';
 
 export const gid = (type: string, id: number | string) => `gid://gitlab/${type}/${id}`;
 
@@ -674,5 +674,9 @@ export class Mutation {
   updateIssue(args: { input: Record<string, unknown> }) { return mutations.updateIssue(this.g, args.input); }
   issueSetDueDate(args: { input: Record<string, unknown> }) { return mutations.issueSetDueDate(this.g, args.input); }
   createNote(args: { input: Record<string, unknown> }) { return mutations.createNote(this.g, args.input); }
+  awardEmojiAdd(args: { input: Record<string, unknown> }) { return moreMutations.awardEmojiAdd(this.g, args.input); }
+  todoMarkDone(args: { input: Record<string, unknown> }) { return moreMutations.todoMarkDone(this.g, args.input); }
+  mergeRequestSetDraft(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetDraft(this.g, args.input); }
+  mergeRequestSetLabels(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetLabels(this.g, args.input); }
 }
 

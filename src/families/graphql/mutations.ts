@@ -9,7 +9,8 @@ import { tget } from '../../store/table.js';
 import { canCreateIssue, canUpdateIssue, createIssue, issueById, readableIssue, updateIssue, type Issue, type IssueInput } from '../issues/index.js';
 import { labelById, projectLabelOwners } from '../labels/index.js';
 import { canCreateNote, createNote, findNoteable } from '../notes/index.js';
-import { readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
+import { canUpdateMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
+import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
 import { plist, tvalues } from '../../store/table.js';
 import type { Graph } from './model.js';
 
@@ -169,6 +170,87 @@ export const mutations = {
     const { value, errors } = attempt(g, () => g.ctx.update(createNote(g.state, noteable, user, { body, internal: input.internal === true }, null, g.now)));
     const { NoteNode } = await import('./model.js');
     return { clientMutationId: input.clientMutationId ?? null, errors, note: value?.note ? new NoteNode(g, value.note) : null };
+  },
+};
+
+/** The merge request an update names by project path and iid, when the caller may change it. */
+function mergeRequestToChange(g: Graph, input: Record<string, unknown>): { project: Project; mr: MergeRequest; user: User } {
+  const user = signedIn(g);
+  const project = projectOf(g, input);
+  const iid = typeof input.iid === 'string' && /^\d+$/.test(input.iid) ? Number(input.iid) : NaN;
+  const mr = Number.isInteger(iid) ? readableMergeRequest(g.state, user, project, iid, g.now) : undefined;
+  if (!mr || !canUpdateMergeRequest(g.state, user, project, mr, g.now)) throw refused();
+  return { project, mr, user };
+}
+
+async function mergeRequestNode(g: Graph, mr: MergeRequest | null) {
+  if (!mr) return null;
+  const { MergeRequestNode } = await import('./model.js');
+  return new MergeRequestNode(g, mr);
+}
+
+const currentMergeRequest = (g: Graph, mr: MergeRequest) => plist(g.state.mergeRequests, mr.projectId).find((m) => m.id === mr.id) ?? null;
+
+export const moreMutations = {
+  /** Mutations::AwardEmojis::Add, on an issue or a merge request the caller may read. */
+  async awardEmojiAdd(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const m = typeof input.awardableId === 'string' ? /^gid:\/\/gitlab\/(Issue|MergeRequest)\/(\d+)$/.exec(input.awardableId) : null;
+    if (!m) throw refused();
+    const id = Number(m[2]);
+    let found: { type: 'Issue' | 'MergeRequest'; id: number; projectId: number } | undefined;
+    if (m[1] === 'Issue') {
+      const issue = issueById(g.state, id);
+      const project = issue && tget(g.state.projects, issue.projectId);
+      if (issue && project && g.project(fullPathOf(g, project)) && readableIssue(g.state, user, project, issue.iid, g.now)) found = { type: 'Issue', id, projectId: project.id };
+    } else {
+      for (const p of tvalues(g.state.projects)) {
+        const mr = plist(g.state.mergeRequests, p.id).find((x) => x.id === id);
+        if (!mr) continue;
+        if (g.project(fullPathOf(g, p)) && readableMergeRequest(g.state, user, p, mr.iid, g.now)) found = { type: 'MergeRequest', id, projectId: p.id };
+        break;
+      }
+    }
+    if (!found) throw refused();
+    const name = typeof input.name === 'string' ? input.name : '';
+    const change = awardEmoji(g.state, found, user, name, g.now);
+    if (typeof change === 'string') return { clientMutationId: input.clientMutationId ?? null, errors: [change], awardEmoji: null };
+    const award = g.ctx.update(change);
+    const { UserNode } = await import('./model.js');
+    return {
+      clientMutationId: input.clientMutationId ?? null,
+      errors: [],
+      awardEmoji: { name: award.name, user: new UserNode(g, user) },
+    };
+  },
+
+  /** Mutations::Todos::MarkDone: the caller's own to-do. */
+  todoMarkDone(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const m = typeof input.id === 'string' ? /^gid:\/\/gitlab\/Todo\/(\d+)$/.exec(input.id) : null;
+    const todo = m ? findTodo(g.state, user.id, Number(m[1])) : undefined;
+    if (!todo) throw refused();
+    const done = g.ctx.update(markTodoDone(todo, g.now));
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], todo: { id: `gid://gitlab/Todo/${done.id}`, state: done.state, action: done.actionName, createdAt: new Date(done.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+  },
+
+  /** Mutations::MergeRequests::SetDraft: the title's `Draft: ` prefix, through UpdateService. */
+  async mergeRequestSetDraft(g: Graph, input: Record<string, unknown>) {
+    const { project, mr, user } = mergeRequestToChange(g, input);
+    const plainTitle = draftlessTitle(mr.title);
+    const title = input.draft === true ? (mr.draft ? mr.title : `Draft: ${plainTitle}`) : plainTitle;
+    const { value, errors } = attempt(g, () => g.ctx.update(editMergeRequest(project, mr, user, { title }, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors, mergeRequest: await mergeRequestNode(g, value ?? currentMergeRequest(g, mr)) };
+  },
+
+  /** Mutations::MergeRequests::SetLabels: replace, append or remove, with the project's labels. */
+  async mergeRequestSetLabels(g: Graph, input: Record<string, unknown>) {
+    const { project, mr, user } = mergeRequestToChange(g, input);
+    const ids = labelIds(g, project, input.labelIds) ?? [];
+    const mode = input.operationMode ?? 'REPLACE';
+    const next = mode === 'APPEND' ? [...new Set([...mr.labelIds, ...ids])] : mode === 'REMOVE' ? mr.labelIds.filter((id) => !ids.includes(id)) : [...new Set(ids)];
+    const { value, errors } = attempt(g, () => g.ctx.update(editMergeRequest(project, mr, user, { labelIds: next }, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors, mergeRequest: await mergeRequestNode(g, value ?? currentMergeRequest(g, mr)) };
   },
 };
 

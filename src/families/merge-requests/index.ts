@@ -78,3 +78,5 @@ registerMilestoneUse({
     for (const mr of pvalues((draft as unknown as MergeRequestsSlice).mergeRequests, projectId)) if (mr.milestoneId !== null && from.has(mr.milestoneId)) mr.milestoneId = to;
   },
 });
+export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
+export { draftlessTitle } from './system-notes.js';
