@@ -19,6 +19,8 @@ import { canReadCode, repoView, resolveCommit } from '../repositories/index.js';
 import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { metadata } from '../instance/index.js';
+import { canReadBuilds, pipelineJobs, projectPipelines, type Job, type Pipeline } from '../ci/index.js';
+import { canReadReleases, findReleases, type Release } from '../releases/index.js';
 import { Connection, type PageArgs } from './connection.js';
 import { moreMutations, mutations } from './mutations.js';
 
@@ -561,6 +563,47 @@ export class ProjectNode {
     const owners = [{ projectId: this.p.id }, ...(args.includeAncestors ? ancestry(this.g.state, this.p.namespaceId).filter((n) => n.kind === 'group').map((n) => ({ groupId: n.id })) : [])];
     return milestoneConnection(this.g, owners.flatMap((o) => ownMilestones(this.g.state, o as never)), args);
   }
+  pipelines(args: PageArgs & { status?: string; ref?: string; sha?: string; source?: string }) {
+    if (!canReadBuilds(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const list: PipelineNode[] = [];
+    for (const x of projectPipelines(this.g.state, this.p.id)) {
+      if (args.status && x.status.toUpperCase() !== args.status) continue;
+      if (args.ref && x.ref !== args.ref) continue;
+      if (args.sha && x.sha !== args.sha) continue;
+      if (args.source && x.source !== args.source) continue;
+      list.push(new PipelineNode(this.g, x, this.p));
+    }
+    return new Connection(list, args, (n) => n.p.id);
+  }
+  pipeline(args: { iid?: string; id?: string; sha?: string }) {
+    if (!canReadBuilds(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const id = args.id !== undefined ? gidId(args.id, 'Ci::Pipeline') : undefined;
+    for (const x of projectPipelines(this.g.state, this.p.id)) {
+      const hit = args.iid !== undefined ? String(x.iid) === args.iid : id !== undefined ? x.id === id : args.sha !== undefined ? x.sha === args.sha : x.ref === this.p.defaultBranch;
+      if (hit) return new PipelineNode(this.g, x, this.p);
+    }
+    return null;
+  }
+  jobs(args: PageArgs & { statuses?: string[] }) {
+    if (!canReadBuilds(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const list: JobNode[] = [];
+    for (const x of projectPipelines(this.g.state, this.p.id)) {
+      for (const j of pipelineJobs(this.g.state, x.id)) if (!j.retried && (!args.statuses || args.statuses.includes(j.status.toUpperCase()))) list.push(new JobNode(this.g, j, this.p));
+    }
+    list.sort((a, b) => b.j.id - a.j.id);
+    return new Connection(list, args, (n) => n.j.id);
+  }
+  releases(args: PageArgs & { sort?: string }) {
+    if (!canReadReleases(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const sort = args.sort ?? 'RELEASED_AT_DESC';
+    const list = findReleases(this.g.state, this.p, { orderBy: sort.startsWith('CREATED') ? 'created_at' : 'released_at', sort: sort.endsWith('ASC') ? 'asc' : 'desc' });
+    return new Connection(list.map((r) => new ReleaseNode(this.g, r)), args, (n) => n.r.id, (n) => ({ released_at: time(n.r.releasedAt) }));
+  }
+  release(args: { tagName: string }) {
+    if (!canReadReleases(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const r = findReleases(this.g.state, this.p).find((x) => x.tagName === args.tagName);
+    return r ? new ReleaseNode(this.g, r) : null;
+  }
   projectMembers(args: PageArgs & { search?: string }) {
     const search = args.search?.toLowerCase();
     const list = directMembers(this.g.state, this.p, this.g.now)
@@ -572,6 +615,70 @@ export class ProjectNode {
       .map((m) => new ProjectMemberNode(this.g, this.p, m));
     return new Connection(list, args, (m) => m.memberId);
   }
+}
+
+const seconds = (from: number | null, to: number | null) => (from !== null && to !== null ? Math.round((to - from) / 1000) : null);
+
+export class PipelineNode {
+  readonly __typename = 'Pipeline';
+  constructor(private g: Graph, readonly p: Pipeline, private project: Project) {}
+  get id() { return gid('Ci::Pipeline', this.p.id); }
+  get iid() { return String(this.p.iid); }
+  get ref() { return this.p.ref; }
+  get beforeSha() { return this.p.beforeSha; }
+  sha(args: { format?: string }) { return this.p.sha === null ? null : args.format === 'short' ? this.p.sha.slice(0, 8) : this.p.sha; }
+  get status() { return this.p.status.toUpperCase(); }
+  get source() { return this.p.source; }
+  get createdAt() { return time(this.p.createdAt); }
+  get updatedAt() { return time(this.p.updatedAt); }
+  get startedAt() { return time(this.p.startedAt); }
+  get finishedAt() { return time(this.p.finishedAt); }
+  get duration() { return seconds(this.p.startedAt, this.p.finishedAt); }
+  get path() { return `/${projectFullPath(this.g.state, this.project)}/-/pipelines/${this.p.id}`; }
+  user() { return userNode(this.g, this.p.userId); }
+  jobs(args: PageArgs & { statuses?: string[]; retried?: boolean }) {
+    const list = pipelineJobs(this.g.state, this.p.id).filter(
+      (j) => (!args.statuses || args.statuses.includes(j.status.toUpperCase())) && (args.retried === undefined || args.retried === null ? true : j.retried === args.retried),
+    );
+    return new Connection(list.map((j) => new JobNode(this.g, j, this.project)), args, (n) => n.j.id);
+  }
+}
+
+export class JobNode {
+  readonly __typename = 'CiJob';
+  constructor(private g: Graph, readonly j: Job, private project: Project) {}
+  get id() { return gid('Ci::Build', this.j.id); }
+  get name() { return this.j.name; }
+  get status() { return this.j.status.toUpperCase(); }
+  get stageName() { return this.j.stage; }
+  get allowFailure() { return this.j.allowFailure; }
+  get refName() { return this.j.ref; }
+  get retried() { return this.j.retried; }
+  get tags() { return this.j.tagList; }
+  get shortSha() { return (this.j.sha ?? '').slice(0, 8); }
+  get createdAt() { return time(this.j.createdAt); }
+  get queuedAt() { return time(this.j.queuedAt); }
+  get startedAt() { return time(this.j.startedAt); }
+  get finishedAt() { return time(this.j.finishedAt); }
+  get duration() { return seconds(this.j.startedAt, this.j.finishedAt); }
+  get webPath() { return `/${projectFullPath(this.g.state, this.project)}/-/jobs/${this.j.id}`; }
+  pipeline() {
+    if (this.j.pipelineId === null) return null;
+    for (const p of projectPipelines(this.g.state, this.project.id)) if (p.id === this.j.pipelineId) return new PipelineNode(this.g, p, this.project);
+    return null;
+  }
+}
+
+export class ReleaseNode {
+  readonly __typename = 'Release';
+  constructor(private g: Graph, readonly r: Release) {}
+  get tagName() { return this.r.tagName; }
+  get name() { return this.r.name; }
+  get description() { return this.r.description || null; }
+  get createdAt() { return time(this.r.createdAt); }
+  get releasedAt() { return time(this.r.releasedAt); }
+  get upcomingRelease() { return this.r.releasedAt > this.g.now; }
+  author() { return userNode(this.g, this.r.authorId); }
 }
 
 /** The root of queries. */

@@ -419,6 +419,193 @@ type GroupEdge {
   node: Group
 }
 
+"""All pipeline statuses"""
+enum PipelineStatusEnum {
+  """Pipeline has been created."""
+  CREATED
+  """A resource (for example, a runner) that the pipeline requires to run is unavailable."""
+  WAITING_FOR_RESOURCE
+  """Pipeline is preparing to run."""
+  PREPARING
+  """Pipeline is waiting for an external action."""
+  WAITING_FOR_CALLBACK
+  """Pipeline has not started running yet."""
+  PENDING
+  """Pipeline is running."""
+  RUNNING
+  """At least one stage of the pipeline failed."""
+  FAILED
+  """Pipeline completed successfully."""
+  SUCCESS
+  """Pipeline is in the process of canceling."""
+  CANCELING
+  """Pipeline was canceled before completion."""
+  CANCELED
+  """Pipeline was skipped."""
+  SKIPPED
+  """Pipeline needs to be manually started."""
+  MANUAL
+  """Pipeline is scheduled to run."""
+  SCHEDULED
+}
+
+enum CiJobStatus {
+  """A job that is created."""
+  CREATED
+  """A job that is waiting for resource."""
+  WAITING_FOR_RESOURCE
+  """A job that is preparing."""
+  PREPARING
+  """A job that is waiting for callback."""
+  WAITING_FOR_CALLBACK
+  """A job that is pending."""
+  PENDING
+  """A job that is running."""
+  RUNNING
+  """A job that is success."""
+  SUCCESS
+  """A job that is failed."""
+  FAILED
+  """A job that is canceling."""
+  CANCELING
+  """A job that is canceled."""
+  CANCELED
+  """A job that is skipped."""
+  SKIPPED
+  """A job that is manual."""
+  MANUAL
+  """A job that is scheduled."""
+  SCHEDULED
+}
+
+type Pipeline {
+  """Base SHA of the source branch."""
+  beforeSha: String
+  """Timestamp of the pipeline's creation."""
+  createdAt: Time!
+  """Duration of the pipeline in seconds."""
+  duration: Int
+  """Timestamp of the pipeline's completion."""
+  finishedAt: Time
+  """ID of the pipeline."""
+  id: ID!
+  """Internal ID of the pipeline."""
+  iid: String!
+  """Jobs belonging to the pipeline."""
+  jobs(statuses: [CiJobStatus!], retried: Boolean, after: String, before: String, first: Int, last: Int): CiJobConnection
+  """Relative path to the pipeline's page."""
+  path: String
+  """Reference to the branch from which the pipeline was triggered."""
+  ref: String
+  """SHA of the pipeline's commit."""
+  sha(format: String): String
+  """Pipeline source."""
+  source: String
+  """Timestamp when the pipeline was started."""
+  startedAt: Time
+  """Status of the pipeline (CREATED, WAITING_FOR_RESOURCE, PREPARING, WAITING_FOR_CALLBACK, PENDING, RUNNING, FAILED, SUCCESS, CANCELED, CANCELING, SKIPPED, MANUAL, SCHEDULED)"""
+  status: PipelineStatusEnum!
+  """Timestamp of the pipeline's last activity."""
+  updatedAt: Time!
+  """Pipeline user."""
+  user: UserCore
+}
+type PipelineConnection {
+  count: Int!
+  edges: [PipelineEdge]
+  nodes: [Pipeline]
+  pageInfo: PageInfo!
+}
+type PipelineEdge {
+  cursor: String!
+  node: Pipeline
+}
+
+type CiJob {
+  """Whether the job is allowed to fail."""
+  allowFailure: Boolean!
+  """When the job was created."""
+  createdAt: Time!
+  """Duration of the job in seconds."""
+  duration: Int
+  """When a job has finished running."""
+  finishedAt: Time
+  """ID of the job."""
+  id: ID
+  """Name of the job."""
+  name: String
+  """Pipeline the job belongs to."""
+  pipeline: Pipeline
+  """When the job was enqueued and marked as pending."""
+  queuedAt: Time
+  """Ref name of the job."""
+  refName: String
+  """Indicates that the job has been retried."""
+  retried: Boolean
+  """Short SHA1 ID of the commit."""
+  shortSha: String!
+  """Name of the stage the job belongs to."""
+  stageName: String
+  """When the job was started."""
+  startedAt: Time
+  """Status of the job."""
+  status: CiJobStatus
+  """Tags for the current job."""
+  tags: [String!]
+  """Web path of the job."""
+  webPath: String
+}
+type CiJobConnection {
+  count: Int!
+  edges: [CiJobEdge]
+  nodes: [CiJob]
+  pageInfo: PageInfo!
+}
+type CiJobEdge {
+  cursor: String!
+  node: CiJob
+}
+
+"""Type of the link: \`other\`, \`runbook\`, \`image\`, \`package\`"""
+type Release {
+  """User that created the release."""
+  author: UserCore
+  """Timestamp of when the release was created."""
+  createdAt: Time
+  """Description (also known as "release notes") of the release."""
+  description: String
+  """Name of the release."""
+  name: String
+  """Timestamp of when the release was released."""
+  releasedAt: Time
+  """Name of the tag associated with the release."""
+  tagName: String
+  """Indicates the release is an upcoming release."""
+  upcomingRelease: Boolean
+}
+type ReleaseConnection {
+  count: Int!
+  edges: [ReleaseEdge]
+  nodes: [Release]
+  pageInfo: PageInfo!
+}
+type ReleaseEdge {
+  cursor: String!
+  node: Release
+}
+
+"""Values for sorting releases"""
+enum ReleaseSort {
+  """Created at descending order."""
+  CREATED_DESC
+  """Created at ascending order."""
+  CREATED_ASC
+  """Released at by descending order."""
+  RELEASED_AT_DESC
+  """Released at by ascending order."""
+  RELEASED_AT_ASC
+}
+
 type Project {
   """Indicates the archived status of the project."""
   archived: Boolean
@@ -456,8 +643,18 @@ type Project {
   nameWithNamespace: String!
   """Namespace of the project."""
   namespace: Namespace
+  """Jobs of a project. This field can only be resolved for one project in any single request."""
+  jobs(statuses: [CiJobStatus!], after: String, before: String, first: Int, last: Int): CiJobConnection
   """Number of open issues for the project."""
   openIssuesCount: Int
+  """Pipeline of the project. If no arguments are provided, returns the latest pipeline for the head commit on the default branch."""
+  pipeline(iid: ID, id: ID, sha: String): Pipeline
+  """Pipelines of the project."""
+  pipelines(status: PipelineStatusEnum, ref: String, sha: String, source: String, after: String, before: String, first: Int, last: Int): PipelineConnection
+  """A single release of the project."""
+  release(tagName: String!): Release
+  """Releases of the project."""
+  releases(sort: ReleaseSort = RELEASED_AT_DESC, after: String, before: String, first: Int, last: Int): ReleaseConnection
   """Path of the project."""
   path: String!
   """Members of the project."""

@@ -1,0 +1,58 @@
+// GraphQL's pipelines, jobs and releases of a project, compared with REST for the same world.
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { ACME, ORIGIN, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+
+const FIXTURE: Fixture = {
+  users: TEAM,
+  groups: [ACME],
+  projects: [{
+    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+    repository: { files: { 'README.md': '# app\n' }, tags: { 'v1.0': 'main', 'v2.0': 'main' } },
+    pipelines: [
+      { ref: 'main', user: 'dev', jobs: [{ name: 'build', status: 'success' }, { name: 'test', status: 'failed' }] },
+      { ref: 'main', user: 'mai', jobs: [{ name: 'build', status: 'running' }] },
+    ],
+    releases: [{ tag_name: 'v1.0', name: 'One', released_at: '2024-01-01T00:00:00Z' }, { tag_name: 'v2.0', name: 'Two', released_at: '2024-02-01T00:00:00Z' }],
+  }],
+};
+const world = seededWorld(FIXTURE, '2024-03-01T10:00:00Z');
+
+async function data(query: string, token?: string, variables?: Record<string, unknown>): Promise<any> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token) headers['PRIVATE-TOKEN'] = token;
+  const body = (await (await world().handle(new Request(`${ORIGIN}/api/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) }))).json()) as any;
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+const rest = async (path: string, token = 'dev-token'): Promise<any> => (await apiCall(world(), path, { token })).json();
+
+describe('pipelines and jobs', () => {
+  it('lists pipelines and their jobs as REST does', async () => {
+    const d = await data('{ project(fullPath: "acme/app") { pipelines { count nodes { id iid ref sha status user { username } jobs { nodes { id name status stageName } } } } } }', 'dev-token');
+    const r = (await rest('/projects/acme%2Fapp/pipelines')) as any[];
+    expect(d.project.pipelines.nodes.map((p: any) => [p.id, p.iid, p.ref, p.sha, p.status])).toEqual(r.map((p) => [`gid://gitlab/Ci::Pipeline/${p.id}`, String(p.iid), p.ref, p.sha, p.status.toUpperCase()]));
+    for (const p of d.project.pipelines.nodes) {
+      const jobs = (await rest(`/projects/acme%2Fapp/pipelines/${p.id.split('/').pop()}/jobs`)) as any[];
+      expect(p.jobs.nodes.map((j: any) => [j.id, j.name, j.status, j.stageName]).sort()).toEqual(jobs.map((j) => [`gid://gitlab/Ci::Build/${j.id}`, j.name, j.status.toUpperCase(), j.stage]).sort());
+    }
+    const failed = await data('{ project(fullPath: "acme/app") { jobs(statuses: [FAILED]) { nodes { name pipeline { iid } } } } }', 'dev-token');
+    expect(failed.project.jobs.nodes).toEqual([{ name: 'test', pipeline: { iid: '1' } }]);
+    const one = await data('{ project(fullPath: "acme/app") { pipeline(iid: "2") { status user { username } } } }', 'dev-token');
+    expect(one.project.pipeline).toEqual({ status: 'RUNNING', user: { username: 'mai' } });
+    expect((await apiCall(world(), '/projects/acme%2Fapp/pipelines', { token: 'outsider-token' })).status).toBe(404);
+    expect(await data('{ project(fullPath: "acme/app") { pipelines { nodes { id } } } }', 'outsider-token')).toEqual({ project: null });
+    const guest = await data('{ project(fullPath: "acme/app") { pipelines { count } } }', 'guest-token');
+    expect(guest.project.pipelines.count).toBe(((await rest('/projects/acme%2Fapp/pipelines', 'guest-token')) as any[]).length);
+  });
+});
+
+describe('releases', () => {
+  it('lists releases in REST order, and finds one by tag', async () => {
+    const d = await data('{ project(fullPath: "acme/app") { releases { nodes { tagName name releasedAt upcomingRelease } } release(tagName: "v1.0") { name } } }', 'reporter-token');
+    const r = (await rest('/projects/acme%2Fapp/releases', 'reporter-token')) as any[];
+    expect(d.project.releases.nodes.map((x: any) => x.tagName)).toEqual(r.map((x) => x.tag_name));
+    expect(d.project.releases.nodes[0]).toEqual({ tagName: 'v2.0', name: 'Two', releasedAt: '2024-02-01T00:00:00Z', upcomingRelease: false });
+    expect(d.project.release).toEqual({ name: 'One' });
+  });
+});
