@@ -56,3 +56,24 @@ describe('releases', () => {
     expect(d.project.release).toEqual({ name: 'One' });
   });
 });
+
+describe('pipelineRetry and pipelineCancel', () => {
+  it('retries the failed jobs and cancels the running ones, as REST then sees them', async () => {
+    const pipelines = (await rest('/projects/acme%2Fapp/pipelines')) as any[];
+    const first = pipelines.find((p) => p.iid === 1);
+    const second = pipelines.find((p) => p.iid === 2);
+    const headers = { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': 'dev-token' };
+    const call = async (query: string, token = 'dev-token') =>
+      (await (await world().handle(new Request(`${ORIGIN}/api/graphql`, { method: 'POST', headers: { ...headers, 'PRIVATE-TOKEN': token }, body: JSON.stringify({ query }) }))).json()) as any;
+    const retried = await call(`mutation { pipelineRetry(input: { id: "gid://gitlab/Ci::Pipeline/${first.id}" }) { errors pipeline { iid jobs(retried: false) { nodes { name status } } } } }`);
+    expect(retried.data.pipelineRetry.errors).toEqual([]);
+    const jobs = (await rest(`/projects/acme%2Fapp/pipelines/${first.id}/jobs`)) as any[];
+    expect(retried.data.pipelineRetry.pipeline.jobs.nodes.map((j: any) => [j.name, j.status]).sort()).toEqual(jobs.map((j) => [j.name, j.status.toUpperCase()]).sort());
+    expect(jobs.find((j) => j.name === 'test').status).not.toBe('failed');
+    const cancel = await call(`mutation { pipelineCancel(input: { id: "gid://gitlab/Ci::Pipeline/${second.id}" }) { errors } }`);
+    expect(cancel.data.pipelineCancel).toEqual({ errors: [] });
+    expect((await rest(`/projects/acme%2Fapp/pipelines/${second.id}`)).status).toBe('canceled');
+    const refused = await call(`mutation { pipelineCancel(input: { id: "gid://gitlab/Ci::Pipeline/${first.id}" }) { errors } }`, 'reporter-token');
+    expect(refused.errors[0].message).toBe("The resource that you are attempting to access does not exist or you don't have permission to perform this action");
+  });
+});

@@ -114,3 +114,4 @@ export { pipelineBasic, pipelineEntity } from './job-entity.js';
 export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
 export { pipelineJobs, projectPipelines } from './pipelines.js';
+export { canUpdateBuilds, cancelPipeline, retryPipeline } from './pipelines.js';

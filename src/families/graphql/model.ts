@@ -782,6 +782,8 @@ export class Mutation {
   issueSetDueDate(args: { input: Record<string, unknown> }) { return mutations.issueSetDueDate(this.g, args.input); }
   createNote(args: { input: Record<string, unknown> }) { return mutations.createNote(this.g, args.input); }
   awardEmojiAdd(args: { input: Record<string, unknown> }) { return moreMutations.awardEmojiAdd(this.g, args.input); }
+  pipelineRetry(args: { input: Record<string, unknown> }) { return moreMutations.pipelineRetry(this.g, args.input); }
+  pipelineCancel(args: { input: Record<string, unknown> }) { return moreMutations.pipelineCancel(this.g, args.input); }
   todoMarkDone(args: { input: Record<string, unknown> }) { return moreMutations.todoMarkDone(this.g, args.input); }
   mergeRequestSetDraft(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetDraft(this.g, args.input); }
   mergeRequestSetLabels(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetLabels(this.g, args.input); }

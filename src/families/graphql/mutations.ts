@@ -11,6 +11,7 @@ import { labelById, projectLabelOwners } from '../labels/index.js';
 import { canCreateNote, createNote, findNoteable } from '../notes/index.js';
 import { canUpdateMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
 import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
+import { canUpdateBuilds, cancelPipeline, projectPipelines, retryPipeline, type Pipeline } from '../ci/index.js';
 import { plist, tvalues } from '../../store/table.js';
 import type { Graph } from './model.js';
 
@@ -191,7 +192,40 @@ async function mergeRequestNode(g: Graph, mr: MergeRequest | null) {
 
 const currentMergeRequest = (g: Graph, mr: MergeRequest) => plist(g.state.mergeRequests, mr.projectId).find((m) => m.id === mr.id) ?? null;
 
+/** The pipeline a global id names, when the caller may update its project's builds (`update_pipeline`). */
+function pipelineToChange(g: Graph, input: Record<string, unknown>): { project: Project; pipeline: Pipeline; user: User } {
+  const user = signedIn(g);
+  const m = typeof input.id === 'string' ? /^gid:\/\/gitlab\/Ci::Pipeline\/(\d+)$/.exec(input.id) : null;
+  if (!m) throw new GraphQLError(`${JSON.stringify(input.id)} is not a valid Global ID of type CiPipeline`, { extensions: { code: 'argumentError' } });
+  const id = Number(m[1]);
+  for (const p of tvalues(g.state.projects)) {
+    for (const pipeline of projectPipelines(g.state, p.id)) {
+      if (pipeline.id !== id) continue;
+      const project = g.project(fullPathOf(g, p));
+      if (!project || !canUpdateBuilds(g.state, user, project, g.now)) throw refused();
+      return { project, pipeline, user };
+    }
+  }
+  throw refused();
+}
+
 export const moreMutations = {
+  /** Mutations::Ci::Pipeline::Retry (Ci::RetryPipelineService). */
+  async pipelineRetry(g: Graph, input: Record<string, unknown>) {
+    const { project, pipeline, user } = pipelineToChange(g, input);
+    const { errors } = attempt(g, () => g.ctx.update(retryPipeline(pipeline, user.id, g.now)));
+    const { PipelineNode } = await import('./model.js');
+    const now = [...projectPipelines(g.state, project.id)].find((x) => x.id === pipeline.id);
+    return { clientMutationId: input.clientMutationId ?? null, errors, pipeline: now ? new PipelineNode(g, now, project) : null };
+  },
+
+  /** Mutations::Ci::Pipeline::Cancel (Ci::Pipeline#cancel_running). */
+  pipelineCancel(g: Graph, input: Record<string, unknown>) {
+    const { pipeline } = pipelineToChange(g, input);
+    const { errors } = attempt(g, () => g.ctx.update(cancelPipeline(pipeline, g.now)));
+    return { clientMutationId: input.clientMutationId ?? null, errors };
+  },
+
   /** Mutations::AwardEmojis::Add, on an issue or a merge request the caller may read. */
   async awardEmojiAdd(g: Graph, input: Record<string, unknown>) {
     const user = signedIn(g);
