@@ -142,3 +142,22 @@ describe('merge request setters, award emoji and to-dos', () => {
     expect(await rest('/todos?state=done')).toEqual([expect.objectContaining({ id: todo.id, state: 'done' })]);
   });
 });
+
+describe('updateNote and destroyNote', () => {
+  it("edits and deletes a note as its author, and refuses someone else's", async () => {
+    const issue = await rest('/projects/acme%2Fapp/issues/1');
+    const made = await gql('mutation($id: NoteableID!) { createNote(input: { noteableId: $id, body: "Draft text" }) { note { id } } }', 'reporter-token', { id: `gid://gitlab/Issue/${issue.id}` });
+    const id = made.data.createNote.note.id as string;
+    const upd = 'mutation($id: NoteID!, $body: String) { updateNote(input: { id: $id, body: $body }) { errors note { body } } }';
+    expect((await gql(upd, 'guest-token', { id, body: 'Mine now' })).errors[0].message).toBe(ACCESS_ERROR);
+    expect((await gql(upd, 'reporter-token', { id, body: 'Final text' })).data.updateNote).toEqual({ errors: [], note: { body: 'Final text' } });
+    expect(((await rest('/projects/acme%2Fapp/issues/1/notes')) as any[]).map((n) => n.body)).toContain('Final text');
+    const blank = await gql(upd, 'reporter-token', { id, body: '' });
+    expect(blank.data.updateNote.errors.length).toBe(1);
+    expect(blank.data.updateNote.note).toEqual({ body: 'Final text' });
+    const del = 'mutation($id: NoteID!) { destroyNote(input: { id: $id }) { errors note { id } } }';
+    expect((await gql(del, 'guest-token', { id })).errors[0].message).toBe(ACCESS_ERROR);
+    expect((await gql(del, 'reporter-token', { id })).data.destroyNote).toEqual({ errors: [], note: null });
+    expect(((await rest('/projects/acme%2Fapp/issues/1/notes')) as any[]).map((n) => n.body)).not.toContain('Final text');
+  });
+});

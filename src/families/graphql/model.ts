@@ -784,6 +784,8 @@ export class Mutation {
   awardEmojiAdd(args: { input: Record<string, unknown> }) { return moreMutations.awardEmojiAdd(this.g, args.input); }
   pipelineRetry(args: { input: Record<string, unknown> }) { return moreMutations.pipelineRetry(this.g, args.input); }
   pipelineCancel(args: { input: Record<string, unknown> }) { return moreMutations.pipelineCancel(this.g, args.input); }
+  updateNote(args: { input: Record<string, unknown> }) { return moreMutations.updateNote(this.g, args.input); }
+  destroyNote(args: { input: Record<string, unknown> }) { return moreMutations.destroyNote(this.g, args.input); }
   todoMarkDone(args: { input: Record<string, unknown> }) { return moreMutations.todoMarkDone(this.g, args.input); }
   mergeRequestSetDraft(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetDraft(this.g, args.input); }
   mergeRequestSetLabels(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestSetLabels(this.g, args.input); }

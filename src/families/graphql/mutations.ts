@@ -6,9 +6,10 @@ import { GraphQLError } from 'graphql';
 import { ApiError } from '../../core/errors.js';
 import type { Project, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
-import { canCreateIssue, canUpdateIssue, createIssue, issueById, readableIssue, updateIssue, type Issue, type IssueInput } from '../issues/index.js';
+import { canCreateIssue, canUpdateIssue, createIssue, issueById, projectIssues, readableIssue, updateIssue, type Issue, type IssueInput } from '../issues/index.js';
 import { labelById, projectLabelOwners } from '../labels/index.js';
-import { canCreateNote, createNote, findNoteable } from '../notes/index.js';
+import { canAdminNote, canCreateNote, createNote, destroyNote, findNoteable, noteReadable, updateNoteBody } from '../notes/index.js';
+import { findNote, noteKey, type Note } from '../../store/notes.js';
 import { canUpdateMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
 import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
 import { canUpdateBuilds, cancelPipeline, projectPipelines, retryPipeline, type Pipeline } from '../ci/index.js';
@@ -209,7 +210,53 @@ function pipelineToChange(g: Graph, input: Record<string, unknown>): { project: 
   throw refused();
 }
 
+/** The note a global id names on an issue or merge request the caller may read, with its noteable; else GitLab's resource error. */
+function noteToChange(g: Graph, input: Record<string, unknown>) {
+  const user = signedIn(g);
+  const m = typeof input.id === 'string' ? /^gid:\/\/gitlab\/(?:Note|DiscussionNote|DiffNote)\/(\d+)$/.exec(input.id) : null;
+  if (!m) throw new GraphQLError(`${JSON.stringify(input.id)} is not a valid Global ID of type Note`, { extensions: { code: 'argumentError' } });
+  const id = Number(m[1]);
+  for (const p of tvalues(g.state.projects)) {
+    const on: { kind: 'issues' | 'merge_requests'; iid: number; key: string }[] = [
+      ...[...projectIssues(g.state, p.id)].map((i) => ({ kind: 'issues' as const, iid: i.iid, key: noteKey('Issue', i.id) })),
+      ...plist(g.state.mergeRequests, p.id).map((mr) => ({ kind: 'merge_requests' as const, iid: mr.iid, key: noteKey('MergeRequest', mr.id) })),
+    ];
+    for (const o of on) {
+      const note: Note | undefined = findNote(g.state, o.key, id);
+      if (!note) continue;
+      const project = g.project(fullPathOf(g, p));
+      if (!project) throw refused();
+      let noteable;
+      try {
+        noteable = findNoteable(g.state, user, o.kind, { project }, o.iid, g.now);
+      } catch {
+        throw refused();
+      }
+      if (!noteReadable(g.state, user, noteable, note, g.now) || !canAdminNote(g.state, user, noteable, note, g.now)) throw refused();
+      return { noteable, note, user };
+    }
+  }
+  throw refused();
+}
+
 export const moreMutations = {
+  /** Mutations::Notes::Update::Note (Notes::UpdateService). */
+  async updateNote(g: Graph, input: Record<string, unknown>) {
+    const { noteable, note, user } = noteToChange(g, input);
+    const body = typeof input.body === 'string' ? input.body : undefined;
+    const { value, errors } = attempt(g, () => g.ctx.update(updateNoteBody(g.state, noteable, note, user, { body }, null, g.now)));
+    const { NoteNode } = await import('./model.js');
+    const saved = value?.note ?? findNote(g.state, noteable.key, note.id) ?? null;
+    return { clientMutationId: input.clientMutationId ?? null, errors, note: saved ? new NoteNode(g, saved) : null };
+  },
+
+  /** Mutations::Notes::Destroy (Notes::DestroyService). */
+  destroyNote(g: Graph, input: Record<string, unknown>) {
+    const { noteable, note } = noteToChange(g, input);
+    g.ctx.update(destroyNote(noteable, note));
+    return { clientMutationId: input.clientMutationId ?? null, errors: [], note: null };
+  },
+
   /** Mutations::Ci::Pipeline::Retry (Ci::RetryPipelineService). */
   async pipelineRetry(g: Graph, input: Record<string, unknown>) {
     const { project, pipeline, user } = pipelineToChange(g, input);
