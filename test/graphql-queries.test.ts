@@ -127,6 +127,14 @@ describe('project', () => {
     expect(project.repository.tree.trees.nodes.map((b: any) => b.path)).toEqual(tree.filter((t) => t.type === 'tree').map((t) => t.path));
     const sub = await data('{ project(fullPath: "acme/app") { repository { tree(path: "src", ref: "feature") { blobs { nodes { path } } } } } }', 'dev-token');
     expect(sub.project.repository.tree.blobs.nodes).toEqual([{ path: 'src/main.ts' }]);
+    const blobs = await data('{ project(fullPath: "acme/app") { repository { blobs(paths: ["README.md", "nope.txt", "f.txt"], ref: "feature") { nodes { path name size rawTextBlob oid } } } } }', 'dev-token');
+    const raw = await (await apiCall(world(), '/projects/acme%2Fapp/repository/files/README.md/raw?ref=feature', { token: 'dev-token' })).text();
+    const file = await rest('/projects/acme%2Fapp/repository/files/README.md?ref=feature', 'dev-token');
+    expect(blobs.project.repository.blobs.nodes).toEqual([
+      { path: 'README.md', name: 'README.md', size: String(raw.length), rawTextBlob: raw, oid: file.blob_id },
+      { path: 'f.txt', name: 'f.txt', size: '2', rawTextBlob: 'f\n', oid: expect.stringMatching(/^[0-9a-f]{40}$/) },
+    ]);
+    expect(await data('{ project(fullPath: "acme/app") { repository { rootRef } } }', 'outsider-token')).toEqual({ project: null });
   });
 
   it('lists project members with their access levels', async () => {

@@ -16,6 +16,7 @@ import { canReadProjectMilestones, ownMilestones, type Milestone } from '../mile
 import { directMembers } from '../members/index.js';
 import { canReadUser, findUserByIdOrUsername } from '../users/index.js';
 import { canReadCode, repoView, resolveCommit } from '../repositories/index.js';
+import { entryAt } from '../../git/tree.js';
 import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { metadata } from '../instance/index.js';
@@ -430,6 +431,26 @@ export class RepositoryNode {
     if (!ref) return true;
     const commit = await resolveCommit(this.g.ctx.env.git.repository(this.p.id), repoView(this.g.state, this.p), ref);
     return !commit;
+  }
+  async blobs(args: PageArgs & { paths: string[]; ref?: string }) {
+    const repo = this.g.ctx.env.git.repository(this.p.id);
+    const ref = args.ref || this.p.defaultBranch || 'HEAD';
+    const commit = await resolveCommit(repo, repoView(this.g.state, this.p), ref);
+    const out: Record<string, unknown>[] = [];
+    if (commit) {
+      const root = (await repo.readCommit(commit)).tree;
+      for (const path of args.paths) {
+        const e = await entryAt(repo, root, path.replace(/^\/+/, ''));
+        if (!e || e.type !== 'blob') continue;
+        const bytes = await repo.readBlob(e.oid);
+        const webPath = `/${projectFullPath(this.g.state, this.p)}/-/blob/${ref}/${path}`;
+        out.push({
+          id: gid('Blob', e.oid), oid: e.oid, name: path.split('/').pop(), path, mode: e.mode, size: String(bytes.length),
+          rawTextBlob: bytes.includes(0) ? null : new TextDecoder().decode(bytes), webPath, webUrl: `${this.g.webBase}${webPath}`,
+        });
+      }
+    }
+    return new Connection(out, args, (b) => String(b.path));
   }
   async tree(args: { path?: string; recursive?: boolean; ref?: string }) {
     const repo = this.g.ctx.env.git.repository(this.p.id);

@@ -8,6 +8,8 @@ scalar Time
 scalar Date
 """A global identifier."""
 scalar GlobalID
+"""Represents non-fractional signed whole numeric values. Since the value may exceed the size of a 32-bit integer, it's encoded as a string."""
+scalar BigInt
 """A \`UserID\` is a global ID. It is encoded as a string. An example \`UserID\` is: \`"gid://gitlab/User/1"\`."""
 scalar UserID
 """A \`IssueID\` is a global ID. It is encoded as a string. An example \`IssueID\` is: \`"gid://gitlab/Issue/1"\`."""
@@ -698,6 +700,38 @@ type Repository {
   rootRef: String
   """Tree of the repository."""
   tree(path: String = "", recursive: Boolean = false, ref: String): Tree
+  """Get specific blobs from the repository."""
+  blobs(paths: [String!]!, ref: String, after: String, before: String, first: Int, last: Int): RepositoryBlobConnection
+}
+
+type RepositoryBlob {
+  """ID of the blob."""
+  id: ID!
+  """Blob mode."""
+  mode: String
+  """Blob name."""
+  name: String
+  """OID of the blob."""
+  oid: String!
+  """Path of the blob."""
+  path: String!
+  """Raw content of the blob, if the blob is text data."""
+  rawTextBlob: String
+  """Size (in bytes) of the blob."""
+  size: BigInt
+  """Web path of the blob."""
+  webPath: String
+  """Web URL of the blob."""
+  webUrl: String
+}
+type RepositoryBlobConnection {
+  edges: [RepositoryBlobEdge]
+  nodes: [RepositoryBlob]
+  pageInfo: PageInfo!
+}
+type RepositoryBlobEdge {
+  cursor: String!
+  node: RepositoryBlob
 }
 
 type Tree {
