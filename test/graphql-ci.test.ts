@@ -77,3 +77,18 @@ describe('pipelineRetry and pipelineCancel', () => {
     expect(refused.errors[0].message).toBe("The resource that you are attempting to access does not exist or you don't have permission to perform this action");
   });
 });
+
+describe('ciVariables', () => {
+  it("lists a project's variables to those who may administer them, as REST does", async () => {
+    const made = await apiCall(world(), '/projects/acme%2Fapp/variables', { method: 'POST', token: 'maintainer-token', json: { key: 'TOKEN', value: 's3cret-value', masked: true, protected: true } });
+    expect(made.status).toBe(201);
+    await apiCall(world(), '/projects/acme%2Fapp/variables', { method: 'POST', token: 'maintainer-token', json: { key: 'CONFIG', value: 'x', variable_type: 'file' } });
+    const q = '{ project(fullPath: "acme/app") { ciVariables { limit nodes { key value variableType masked protected raw environmentScope } } } }';
+    const d = await data(q, 'maintainer-token');
+    const r = (await rest('/projects/acme%2Fapp/variables', 'maintainer-token')) as any[];
+    expect(d.project.ciVariables.nodes).toEqual(r.map((v) => ({ key: v.key, value: v.value, variableType: v.variable_type.toUpperCase(), masked: v.masked, protected: v.protected, raw: v.raw, environmentScope: v.environment_scope })));
+    expect(d.project.ciVariables.limit).toBe(8000);
+    expect((await apiCall(world(), '/projects/acme%2Fapp/variables', { token: 'dev-token' })).status).toBe(403);
+    expect(await data('{ project(fullPath: "acme/app") { ciVariables { nodes { key } } } }', 'dev-token')).toEqual({ project: { ciVariables: null } });
+  });
+});

@@ -115,3 +115,4 @@ export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
 export { pipelineJobs, projectPipelines } from './pipelines.js';
 export { canUpdateBuilds, cancelPipeline, retryPipeline } from './pipelines.js';
+export { canAdminProjectVariables, variablesOf } from './variables.js';

@@ -20,7 +20,7 @@ import { entryAt } from '../../git/tree.js';
 import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { metadata } from '../instance/index.js';
-import { canReadBuilds, pipelineJobs, projectPipelines, type Job, type Pipeline } from '../ci/index.js';
+import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf, type Job, type Pipeline } from '../ci/index.js';
 import { canReadReleases, findReleases, type Release } from '../releases/index.js';
 import { Connection, type PageArgs } from './connection.js';
 import { moreMutations, mutations } from './mutations.js';
@@ -613,6 +613,15 @@ export class ProjectNode {
     }
     list.sort((a, b) => b.j.id - a.j.id);
     return new Connection(list, args, (n) => n.j.id);
+  }
+  ciVariables(args: PageArgs) {
+    if (!canAdminProjectVariables(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const list = [...variablesOf(this.g.state, { kind: 'project', id: this.p.id })].map((v) => ({
+      id: gid('Ci::Variable', v.id), key: v.key, value: v.hidden ? null : v.value, variableType: v.variableType.toUpperCase(), protected: v.protected,
+      masked: v.masked, raw: v.raw, hidden: v.hidden, environmentScope: v.environmentScope, description: v.description,
+    }));
+    const c = new Connection(list, args, (v) => v.id.split('/').pop()!);
+    return Object.assign(c, { limit: this.g.state.ciLimits.project_ci_variables });
   }
   releases(args: PageArgs & { sort?: string }) {
     if (!canReadReleases(this.g.state, this.g.user, this.p, this.g.now)) return null;

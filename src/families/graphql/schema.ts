@@ -610,9 +610,53 @@ enum ReleaseSort {
   RELEASED_AT_ASC
 }
 
+enum CiVariableType {
+  """Env var type."""
+  ENV_VAR
+  """File type."""
+  FILE
+}
+
+"""CI/CD variables for a project."""
+type CiProjectVariable {
+  """Description of the variable."""
+  description: String
+  """Scope defining the environments that can use the variable."""
+  environmentScope: String
+  """Indicates whether the variable is hidden."""
+  hidden: Boolean
+  """ID of the variable."""
+  id: ID!
+  """Name of the variable."""
+  key: String
+  """Indicates whether the variable is masked."""
+  masked: Boolean
+  """Indicates whether the variable is protected."""
+  protected: Boolean
+  """Indicates whether the variable is raw."""
+  raw: Boolean
+  """Value of the variable."""
+  value: String
+  """Type of the variable."""
+  variableType: CiVariableType
+}
+type CiProjectVariableConnection {
+  edges: [CiProjectVariableEdge]
+  """Maximum amount of project CI/CD variables."""
+  limit: Int!
+  nodes: [CiProjectVariable]
+  pageInfo: PageInfo!
+}
+type CiProjectVariableEdge {
+  cursor: String!
+  node: CiProjectVariable
+}
+
 type Project {
   """Indicates the archived status of the project."""
   archived: Boolean
+  """List of the project's CI/CD variables."""
+  ciVariables(after: String, before: String, first: Int, last: Int): CiProjectVariableConnection
   """Timestamp of the project creation."""
   createdAt: Time
   """Short description of the project."""
