@@ -145,6 +145,29 @@ describe('project', () => {
   });
 });
 
+describe('work items', () => {
+  it('shows the issues as work items with their widgets', async () => {
+    const q = `{ project(fullPath: "acme/app") { workItems(sort: CREATED_ASC) { nodes { id iid title state webUrl workItemType { name } widgets {
+      type ... on WorkItemWidgetAssignees { assignees { nodes { username } } } ... on WorkItemWidgetLabels { labels { nodes { title } } }
+      ... on WorkItemWidgetMilestone { milestone { title } } ... on WorkItemWidgetStartAndDueDate { dueDate } ... on WorkItemWidgetDescription { description } } } } } }`;
+    const d = await data(q, 'guest-token');
+    const issues = (await rest('/projects/acme%2Fapp/issues?sort=asc', 'guest-token')) as any[];
+    expect(d.project.workItems.nodes.map((w: any) => [w.iid, w.title, w.state])).toEqual(issues.map((i) => [String(i.iid), i.title, i.state === 'opened' ? 'OPEN' : 'CLOSED']));
+    const first = d.project.workItems.nodes[0];
+    expect(first).toMatchObject({ webUrl: `${ORIGIN}/acme/app/-/work_items/1`, workItemType: { name: 'Issue' } });
+    expect(first.widgets).toEqual([
+      { type: 'DESCRIPTION', description: null },
+      { type: 'ASSIGNEES', assignees: { nodes: [{ username: 'dev' }] } },
+      { type: 'LABELS', labels: { nodes: [{ title: 'bug' }] } },
+      { type: 'MILESTONE', milestone: { title: 'v1' } },
+      { type: 'START_AND_DUE_DATE', dueDate: null },
+    ]);
+    const one = await data('query($id: WorkItemID!) { workItem(id: $id) { title } }', 'dev-token', { id: first.id });
+    expect(one).toEqual({ workItem: { title: 'First' } });
+    expect(await data('query($id: WorkItemID!) { workItem(id: $id) { title } }', 'outsider-token', { id: first.id })).toEqual({ workItem: null });
+  });
+});
+
 describe('groups and namespaces', () => {
   it('lists a group projects with or without subgroups, and the descendant groups each caller may see', async () => {
     const q = '{ group(fullPath: "acme") { fullName projects(includeSubgroups: true) { count nodes { fullPath } } direct: projects { nodes { fullPath } } descendantGroups { nodes { fullPath } } } }';

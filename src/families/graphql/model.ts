@@ -359,6 +359,45 @@ export class IssueNode {
   }
 }
 
+const TYPE_NAMES: Record<string, [string, number, string]> = {
+  issue: ['Issue', 1, 'issue-type-issue'], incident: ['Incident', 2, 'issue-type-incident'], test_case: ['Test Case', 3, 'issue-type-test-case'],
+  requirement: ['Requirement', 4, 'issue-type-requirements'], task: ['Task', 5, 'issue-type-task'], ticket: ['Ticket', 9, 'issue-type-issue'],
+};
+
+/** An issue as GitLab's work items show it (WorkItem is the same record as Issue). */
+export class WorkItemNode {
+  readonly __typename = 'WorkItem';
+  readonly #issue: IssueNode;
+  constructor(private g: Graph, readonly i: Issue) {
+    this.#issue = new IssueNode(g, i);
+  }
+  get id() { return gid('WorkItem', this.i.id); }
+  get iid() { return String(this.i.iid); }
+  get title() { return this.i.title; }
+  get state() { return this.i.state === 'closed' ? 'CLOSED' : 'OPEN'; }
+  get confidential() { return this.i.confidential; }
+  get createdAt() { return time(this.i.createdAt); }
+  get updatedAt() { return time(this.i.updatedAt); }
+  get closedAt() { return time(this.i.closedAt); }
+  get webUrl() { return this.#issue.webUrl.replace('/-/issues/', '/-/work_items/'); }
+  reference(args: { full?: boolean }) { return this.#issue.reference(args); }
+  author() { return this.#issue.author(); }
+  get workItemType() {
+    const [name, id, iconName] = TYPE_NAMES[this.i.issueType] ?? [this.i.issueType, 1, 'issue-type-issue'];
+    return { id: gid('WorkItems::Type', id), name, iconName };
+  }
+  widgets() {
+    const issue = this.#issue;
+    return [
+      { __typename: 'WorkItemWidgetDescription', type: 'DESCRIPTION', description: issue.description, edited: false },
+      { __typename: 'WorkItemWidgetAssignees', type: 'ASSIGNEES', assignees: (args: PageArgs) => issue.assignees(args) },
+      { __typename: 'WorkItemWidgetLabels', type: 'LABELS', labels: (args: PageArgs) => issue.labels(args) },
+      { __typename: 'WorkItemWidgetMilestone', type: 'MILESTONE', milestone: () => issue.milestone() },
+      { __typename: 'WorkItemWidgetStartAndDueDate', type: 'START_AND_DUE_DATE', startDate: null, dueDate: this.i.dueDate },
+    ];
+  }
+}
+
 function findMilestone(g: Graph, project: Project, id: number | null): MilestoneNode | null {
   if (id === null) return null;
   const owners = [{ projectId: project.id }, ...ancestry(g.state, project.namespaceId).filter((n) => n.kind === 'group').map((n) => ({ groupId: n.id }))];
@@ -540,6 +579,10 @@ export class ProjectNode {
     const key = (i: Issue): Record<string, string | number | null> =>
       orderBy === 'updated_at' ? { updated_at: time(i.updatedAt) } : orderBy === 'due_date' ? { due_date: i.dueDate } : orderBy === 'title' ? { title: i.title } : { created_at: time(i.createdAt) };
     return new Connection(list.map((i) => new IssueNode(this.g, i)), args, (n) => n.i.id, (n) => key(n.i));
+  }
+  workItems(args: IssueArgs) {
+    const list = projectIssues(this.g, this.p, args);
+    return new Connection(list.map((i) => new WorkItemNode(this.g, i)), args, (n) => n.i.id, (n) => ({ created_at: time(n.i.createdAt) }));
   }
   issue(args: { iid?: string }) {
     if (args.iid === undefined || !/^\d+$/.test(args.iid)) return null;
@@ -769,6 +812,10 @@ export class Query {
     if (!issue || !p || p.pendingDelete || !canReadProject(this.g.state, this.g.user, p, this.g.now)) return null;
     const readable = readableIssue(this.g.state, this.g.user, p, issue.iid, this.g.now);
     return readable ? new IssueNode(this.g, readable) : null;
+  }
+  workItem(args: { id: unknown }) {
+    const issue = this.issue({ id: gid('Issue', gidId(args.id, 'WorkItem')) });
+    return issue ? new WorkItemNode(this.g, issue.i) : null;
   }
   mergeRequest(args: { id: unknown }) {
     const id = gidId(args.id, 'MergeRequest');

@@ -26,6 +26,8 @@ scalar NoteableID
 scalar AwardableID
 """A \`CiPipelineID\` is a global ID. It is encoded as a string. An example \`CiPipelineID\` is: \`"gid://gitlab/Ci::Pipeline/1"\`."""
 scalar CiPipelineID
+"""A \`WorkItemID\` is a global ID. It is encoded as a string. An example \`WorkItemID\` is: \`"gid://gitlab/WorkItem/1"\`."""
+scalar WorkItemID
 """A \`TodoID\` is a global ID. It is encoded as a string. An example \`TodoID\` is: \`"gid://gitlab/Todo/1"\`."""
 scalar TodoID
 """A \`NoteID\` is a global ID. It is encoded as a string. An example \`NoteID\` is: \`"gid://gitlab/Note/1"\`."""
@@ -652,6 +654,115 @@ type CiProjectVariableEdge {
   node: CiProjectVariable
 }
 
+"""State of a GitLab work item"""
+enum WorkItemState {
+  """In open state."""
+  OPEN
+  """In closed state."""
+  CLOSED
+}
+
+"""Type of a work item widget"""
+enum WorkItemWidgetType {
+  ASSIGNEES
+  DESCRIPTION
+  LABELS
+  MILESTONE
+  START_AND_DUE_DATE
+}
+
+interface WorkItemWidget {
+  """Widget type."""
+  type: WorkItemWidgetType
+}
+
+"""Represents an assignees widget"""
+type WorkItemWidgetAssignees implements WorkItemWidget {
+  """Assignees of the work item."""
+  assignees(after: String, before: String, first: Int, last: Int): UserCoreConnection
+  type: WorkItemWidgetType
+}
+
+"""Represents a description widget"""
+type WorkItemWidgetDescription implements WorkItemWidget {
+  """Description of the work item."""
+  description: String
+  """Whether the description has been edited since the work item was created."""
+  edited: Boolean!
+  type: WorkItemWidgetType
+}
+
+"""Represents the labels widget"""
+type WorkItemWidgetLabels implements WorkItemWidget {
+  """Labels assigned to the work item."""
+  labels(after: String, before: String, first: Int, last: Int): LabelConnection
+  type: WorkItemWidgetType
+}
+
+"""Represents a milestone widget"""
+type WorkItemWidgetMilestone implements WorkItemWidget {
+  """Milestone of the work item."""
+  milestone: Milestone
+  type: WorkItemWidgetType
+}
+
+"""Represents a start and due date widget"""
+type WorkItemWidgetStartAndDueDate implements WorkItemWidget {
+  """Due date of the work item."""
+  dueDate: Date
+  """Start date of the work item."""
+  startDate: Date
+  type: WorkItemWidgetType
+}
+
+type WorkItemType {
+  """Icon name of the work item type."""
+  iconName: String
+  """Global ID of the work item type."""
+  id: ID!
+  """Name of the work item type."""
+  name: String!
+}
+
+type WorkItem {
+  """User that created the work item."""
+  author: UserCore
+  """Timestamp of when the work item was closed."""
+  closedAt: Time
+  """Indicates the work item is confidential."""
+  confidential: Boolean!
+  """Timestamp of when the work item was created."""
+  createdAt: Time!
+  """Global ID of the work item."""
+  id: WorkItemID!
+  """Internal ID of the work item."""
+  iid: String!
+  """Internal reference of the work item. Returned in shortened format by default."""
+  reference(full: Boolean = false): String!
+  """State of the work item."""
+  state: WorkItemState!
+  """Title of the work item."""
+  title: String!
+  """Timestamp of when the work item was last updated."""
+  updatedAt: Time!
+  """URL of the object."""
+  webUrl: String
+  """Collection of widgets that belong to the work item."""
+  widgets: [WorkItemWidget!]
+  """Type assigned to the work item."""
+  workItemType: WorkItemType!
+}
+type WorkItemConnection {
+  count: Int!
+  edges: [WorkItemEdge]
+  nodes: [WorkItem]
+  pageInfo: PageInfo!
+}
+type WorkItemEdge {
+  cursor: String!
+  node: WorkItem
+}
+
 type Project {
   """Indicates the archived status of the project."""
   archived: Boolean
@@ -721,6 +832,8 @@ type Project {
   visibility: String
   """Web URL of the project."""
   webUrl: String
+  """Work items of the project."""
+  workItems(iid: String, iids: [String!], state: IssuableState, search: String, types: [IssueType!], sort: IssueSort = CREATED_DESC, after: String, before: String, first: Int, last: Int): WorkItemConnection
 }
 
 """The connection type for Project."""
@@ -1094,6 +1207,11 @@ type Query {
     """Full path of the project, group, or namespace. For example, \`gitlab-org/gitlab-foss\`."""
     fullPath: ID!
   ): Namespace
+  """Find a work item."""
+  workItem(
+    """Global ID of the work item."""
+    id: WorkItemID!
+  ): WorkItem
   """Find a project."""
   project(
     """Full path of the project, group, or namespace. For example, \`gitlab-org/gitlab-foss\`."""
