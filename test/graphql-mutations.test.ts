@@ -161,3 +161,17 @@ describe('updateNote and destroyNote', () => {
     expect(((await rest('/projects/acme%2Fapp/issues/1/notes')) as any[]).map((n) => n.body)).not.toContain('Final text');
   });
 });
+
+describe('mergeRequestCreate', () => {
+  it('opens a merge request REST then lists, and answers the service refusals in errors', async () => {
+    await apiCall(world(), '/projects/acme%2Fapp/repository/branches?branch=topic&ref=feature', { method: 'POST', token: 'dev-token' });
+    const create = 'mutation($input: MergeRequestCreateInput!) { mergeRequestCreate(input: $input) { errors mergeRequest { iid title sourceBranch targetBranch labels { nodes { title } } author { username } } } }';
+    const out = await gql(create, 'dev-token', { input: { projectPath: 'acme/app', title: 'Topic', sourceBranch: 'topic', targetBranch: 'main', labels: ['doc'] } });
+    expect(out.data.mergeRequestCreate).toEqual({ errors: [], mergeRequest: { iid: '2', title: 'Topic', sourceBranch: 'topic', targetBranch: 'main', labels: { nodes: [{ title: 'doc' }] }, author: { username: 'dev' } } });
+    expect(await rest('/projects/acme%2Fapp/merge_requests/2')).toMatchObject({ title: 'Topic', source_branch: 'topic', labels: ['doc'] });
+    const same = await gql(create, 'dev-token', { input: { projectPath: 'acme/app', title: 'Same', sourceBranch: 'main', targetBranch: 'main' } });
+    expect(same.data.mergeRequestCreate).toEqual({ errors: ["You can't use same project/branch for source and target"], mergeRequest: null });
+    expect((await gql(create, 'guest-token', { input: { projectPath: 'acme/app', title: 'No', sourceBranch: 'topic', targetBranch: 'main' } })).errors[0].message).toBe(ACCESS_ERROR);
+    expect(((await rest('/projects/acme%2Fapp/merge_requests')) as any[]).length).toBe(2);
+  });
+});

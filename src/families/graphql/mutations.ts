@@ -10,7 +10,10 @@ import { canCreateIssue, canUpdateIssue, createIssue, issueById, projectIssues, 
 import { labelById, projectLabelOwners } from '../labels/index.js';
 import { canAdminNote, canCreateNote, createNote, destroyNote, findNoteable, noteReadable, updateNoteBody } from '../notes/index.js';
 import { findNote, noteKey, type Note } from '../../store/notes.js';
-import { canUpdateMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
+import {
+  canCreateMergeRequest, canUpdateMergeRequest, createMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest,
+} from '../merge-requests/index.js';
+import { objectsOf } from '../repositories/index.js';
 import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
 import { canUpdateBuilds, cancelPipeline, projectPipelines, retryPipeline, type Pipeline } from '../ci/index.js';
 import { plist, tvalues } from '../../store/table.js';
@@ -28,6 +31,7 @@ function messagesOf(e: ApiError): string[] {
   const body = e.body as { message?: unknown; error?: unknown } | string;
   const message = typeof body === 'object' && body !== null ? body.message ?? body.error : body;
   if (typeof message === 'string') return [message.replace(/^\d{3} [\w ]+? - /, '')];
+  if (Array.isArray(message)) return message.map(String);
   if (typeof message === 'object' && message !== null) {
     return Object.entries(message as Record<string, unknown>).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((m) => `${capitalize(k.replace(/_/g, ' '))} ${String(m)}`));
   }
@@ -240,6 +244,28 @@ function noteToChange(g: Graph, input: Record<string, unknown>) {
 }
 
 export const moreMutations = {
+  /** Mutations::MergeRequests::Create (MergeRequests::CreateService). */
+  async mergeRequestCreate(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const project = projectOf(g, input);
+    if (!canCreateMergeRequest(g.state, user, project, g.now)) throw refused();
+    const fields = {
+      title: String(input.title), sourceBranch: String(input.sourceBranch), targetBranch: String(input.targetBranch),
+      ...(typeof input.description === 'string' ? { description: input.description } : {}),
+      ...(Array.isArray(input.labels) ? { labels: input.labels.filter((l): l is string => typeof l === 'string') } : {}),
+      ...(typeof input.removeSourceBranch === 'boolean' ? { removeSourceBranch: input.removeSourceBranch } : {}),
+    };
+    let change;
+    try {
+      change = await createMergeRequest(g.state, objectsOf(g.ctx, project), project, user, fields, g.now);
+    } catch (e) {
+      if (e instanceof ApiError && e.status !== 404 && e.status !== 403) return { clientMutationId: input.clientMutationId ?? null, errors: messagesOf(e), mergeRequest: null };
+      throw e;
+    }
+    const { value, errors } = attempt(g, () => g.ctx.update(change));
+    return { clientMutationId: input.clientMutationId ?? null, errors, mergeRequest: await mergeRequestNode(g, value) };
+  },
+
   /** Mutations::Notes::Update::Note (Notes::UpdateService). */
   async updateNote(g: Graph, input: Record<string, unknown>) {
     const { noteable, note, user } = noteToChange(g, input);

@@ -80,3 +80,4 @@ registerMilestoneUse({
 });
 export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
 export { draftlessTitle } from './system-notes.js';
+export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
