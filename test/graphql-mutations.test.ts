@@ -175,3 +175,19 @@ describe('mergeRequestCreate', () => {
     expect(((await rest('/projects/acme%2Fapp/merge_requests')) as any[]).length).toBe(2);
   });
 });
+
+describe('mergeRequestAccept', () => {
+  it('merges at the given head as REST then shows it, and refuses a stale head or a reporter', async () => {
+    const mr = await rest('/projects/acme%2Fapp/merge_requests/1');
+    const accept = 'mutation($sha: String!) { mergeRequestAccept(input: { projectPath: "acme/app", iid: "1", sha: $sha }) { errors mergeRequest { state mergedAt } } }';
+    expect((await gql(accept, 'reporter-token', { sha: mr.sha })).errors[0].message).toBe(ACCESS_ERROR);
+    const stale = await gql(accept, 'dev-token', { sha: '0'.repeat(40) });
+    expect(stale.data.mergeRequestAccept).toEqual({ errors: ['The merge-head is not at the anticipated SHA'], mergeRequest: { state: 'opened', mergedAt: null } });
+    const merged = await gql(accept, 'dev-token', { sha: mr.sha });
+    expect(merged.data.mergeRequestAccept).toEqual({ errors: [], mergeRequest: { state: 'merged', mergedAt: '2024-03-01T10:00:00Z' } });
+    expect(await rest('/projects/acme%2Fapp/merge_requests/1')).toMatchObject({ state: 'merged', merged_by: { username: 'dev' } });
+    const files = (await rest('/projects/acme%2Fapp/repository/tree?ref=main')) as any[];
+    expect(files.map((f) => f.path)).toContain('f.txt');
+    expect((await gql(accept, 'dev-token', { sha: mr.sha })).data.mergeRequestAccept.errors).toEqual(['This branch cannot be merged']);
+  });
+});

@@ -861,6 +861,7 @@ export class Mutation {
   awardEmojiAdd(args: { input: Record<string, unknown> }) { return moreMutations.awardEmojiAdd(this.g, args.input); }
   pipelineRetry(args: { input: Record<string, unknown> }) { return moreMutations.pipelineRetry(this.g, args.input); }
   pipelineCancel(args: { input: Record<string, unknown> }) { return moreMutations.pipelineCancel(this.g, args.input); }
+  mergeRequestAccept(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestAccept(this.g, args.input); }
   mergeRequestCreate(args: { input: Record<string, unknown> }) { return moreMutations.mergeRequestCreate(this.g, args.input); }
   updateNote(args: { input: Record<string, unknown> }) { return moreMutations.updateNote(this.g, args.input); }
   destroyNote(args: { input: Record<string, unknown> }) { return moreMutations.destroyNote(this.g, args.input); }

@@ -11,7 +11,7 @@ import { labelById, projectLabelOwners } from '../labels/index.js';
 import { canAdminNote, canCreateNote, createNote, destroyNote, findNoteable, noteReadable, updateNoteBody } from '../notes/index.js';
 import { findNote, noteKey, type Note } from '../../store/notes.js';
 import {
-  canCreateMergeRequest, canUpdateMergeRequest, createMergeRequest, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest,
+  acceptMergeRequest, canCreateMergeRequest, canUpdateMergeRequest, checkedMergeRequest, createMergeRequest, mergeWay, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest,
 } from '../merge-requests/index.js';
 import { objectsOf } from '../repositories/index.js';
 import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
@@ -243,7 +243,38 @@ function noteToChange(g: Graph, input: Record<string, unknown>) {
   throw refused();
 }
 
+/** Mutations::MergeRequests::Accept's words for why a merge did not happen. */
+function acceptError(e: ApiError): string {
+  if (e.status === 409) return 'The merge-head is not at the anticipated SHA';
+  return 'This branch cannot be merged';
+}
+
 export const moreMutations = {
+  /** Mutations::MergeRequests::Accept: merges now through the merge service REST uses. */
+  async mergeRequestAccept(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const project = projectOf(g, input);
+    const iid = typeof input.iid === 'string' && /^\d+$/.test(input.iid) ? Number(input.iid) : NaN;
+    const found = Number.isInteger(iid) ? readableMergeRequest(g.state, user, project, iid, g.now) : undefined;
+    if (!found) throw refused();
+    const repo = objectsOf(g.ctx, project);
+    const sha = typeof input.sha === 'string' ? input.sha : undefined;
+    const reply = (errors: string[], mr: MergeRequest | null) => mergeRequestNode(g, mr).then((mergeRequest) => ({ clientMutationId: input.clientMutationId ?? null, errors, mergeRequest }));
+    try {
+      const mr = await checkedMergeRequest(g.state, repo, found);
+      mergeWay(g.state, project, mr, user, false, sha, g.now);
+      const recipe = await acceptMergeRequest(g.state, repo, project, mr, user, {
+        sha, ...(typeof input.commitMessage === 'string' ? { mergeCommitMessage: input.commitMessage } : {}),
+        ...(typeof input.shouldRemoveSourceBranch === 'boolean' ? { removeSourceBranch: input.shouldRemoveSourceBranch } : {}),
+      }, g.now);
+      return reply([], g.ctx.update(recipe));
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.status === 401 || e.status === 403 || e.status === 404) throw refused();
+      return reply([acceptError(e)], currentMergeRequest(g, found));
+    }
+  },
+
   /** Mutations::MergeRequests::Create (MergeRequests::CreateService). */
   async mergeRequestCreate(g: Graph, input: Record<string, unknown>) {
     const user = signedIn(g);
