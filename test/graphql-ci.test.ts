@@ -13,6 +13,7 @@ const FIXTURE: Fixture = {
       { ref: 'main', user: 'dev', jobs: [{ name: 'build', status: 'success' }, { name: 'test', status: 'failed' }] },
       { ref: 'main', user: 'mai', jobs: [{ name: 'build', status: 'running' }] },
     ],
+    snippets: [{ title: 'Setup', visibility: 'private', author: 'dev', files: [{ path: 'setup.sh', content: 'echo setup\n' }] }, { title: 'Public one', visibility: 'public', author: 'mai', files: [{ path: 'a.txt', content: 'a' }] }],
     releases: [{ tag_name: 'v1.0', name: 'One', released_at: '2024-01-01T00:00:00Z' }, { tag_name: 'v2.0', name: 'Two', released_at: '2024-02-01T00:00:00Z' }],
   }],
 };
@@ -90,5 +91,17 @@ describe('ciVariables', () => {
     expect(d.project.ciVariables.limit).toBe(8000);
     expect((await apiCall(world(), '/projects/acme%2Fapp/variables', { token: 'dev-token' })).status).toBe(403);
     expect(await data('{ project(fullPath: "acme/app") { ciVariables { nodes { key } } } }', 'dev-token')).toEqual({ project: { ciVariables: null } });
+  });
+});
+
+describe('snippets', () => {
+  it("lists a project's snippets as REST does", async () => {
+    for (const token of ['dev-token', 'guest-token']) {
+      const d = await data('{ project(fullPath: "acme/app") { snippets { nodes { id title fileName visibilityLevel author { username } webUrl } } } }', token);
+      const r = (await rest('/projects/acme%2Fapp/snippets', token)) as any[];
+      expect(d.project.snippets.nodes.map((x: any) => [x.id, x.title, x.fileName, x.visibilityLevel, x.author.username, x.webUrl])).toEqual(
+        r.map((x) => [`gid://gitlab/ProjectSnippet/${x.id}`, x.title, x.file_name, x.visibility, x.author.username, x.web_url]),
+      );
+    }
   });
 });

@@ -22,6 +22,7 @@ import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { metadata } from '../instance/index.js';
 import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf, type Job, type Pipeline } from '../ci/index.js';
 import { canReadReleases, findReleases, type Release } from '../releases/index.js';
+import { projectSnippets, snippetsEnabled } from '../snippets/index.js';
 import { Connection, type PageArgs } from './connection.js';
 import { moreMutations, mutations } from './mutations.js';
 
@@ -656,6 +657,14 @@ export class ProjectNode {
     }
     list.sort((a, b) => b.j.id - a.j.id);
     return new Connection(list, args, (n) => n.j.id);
+  }
+  snippets(args: PageArgs) {
+    if (!snippetsEnabled(this.g.state, this.g.user, this.p, this.g.now)) return null;
+    const list = projectSnippets(this.g.state, this.g.user, this.p, this.g.now).map((x) => ({
+      id: gid('ProjectSnippet', x.id), title: x.title, description: x.description, fileName: x.fileName, visibilityLevel: x.visibility,
+      createdAt: time(x.createdAt), updatedAt: time(x.updatedAt), webUrl: `${this.webUrl}/-/snippets/${x.id}`, author: () => userNode(this.g, x.authorId),
+    }));
+    return new Connection(list, args, (x) => x.id.split('/').pop()!);
   }
   ciVariables(args: PageArgs) {
     if (!canAdminProjectVariables(this.g.state, this.g.user, this.p, this.g.now)) return null;

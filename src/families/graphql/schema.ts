@@ -763,6 +763,47 @@ type WorkItemEdge {
   node: WorkItem
 }
 
+enum VisibilityScopesEnum {
+  """Snippet is visible only to the snippet creator."""
+  private
+  """Snippet is visible for any logged in user except external users."""
+  internal
+  """Snippet can be accessed without any authentication."""
+  public
+}
+
+"""Represents a snippet entry"""
+type Snippet {
+  """Owner of the snippet."""
+  author: UserCore
+  """Timestamp this snippet was created."""
+  createdAt: Time!
+  """Description of the snippet."""
+  description: String
+  """File Name of the snippet."""
+  fileName: String
+  """ID of the snippet."""
+  id: ID!
+  """Title of the snippet."""
+  title: String!
+  """Timestamp this snippet was updated."""
+  updatedAt: Time!
+  """Visibility Level of the snippet."""
+  visibilityLevel: VisibilityScopesEnum!
+  """Web URL of the snippet."""
+  webUrl: String!
+}
+type SnippetConnection {
+  count: Int!
+  edges: [SnippetEdge]
+  nodes: [Snippet]
+  pageInfo: PageInfo!
+}
+type SnippetEdge {
+  cursor: String!
+  node: Snippet
+}
+
 type Project {
   """Indicates the archived status of the project."""
   archived: Boolean
@@ -822,6 +863,8 @@ type Project {
   repository: Repository
   """URL to connect to the project via SSH."""
   sshUrlToRepo: String
+  """Snippets of the project."""
+  snippets(after: String, before: String, first: Int, last: Int): SnippetConnection
   """Number of times the project has been starred."""
   starCount: Int!
   """List of project topics."""
