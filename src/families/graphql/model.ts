@@ -19,6 +19,7 @@ import { canReadCode, repoView, resolveCommit } from '../repositories/index.js';
 import { entryAt } from '../../git/tree.js';
 import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
+import { epicVisible, type Epic } from '../epics/index.js';
 import { metadata } from '../instance/index.js';
 import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf, type Job, type Pipeline } from '../ci/index.js';
 import { canReadReleases, findReleases, type Release } from '../releases/index.js';
@@ -239,6 +240,33 @@ export class GroupNode extends NamespaceNode {
       .map((m) => new GroupMemberNode(this.g, this.ns, m));
     return new Connection(list, args, (m) => m.memberId);
   }
+  /** Epics are a Premium feature: null on a lower tier, as GitLab's resolver answers an unlicensed one. */
+  epics(args: PageArgs & { iid?: string; iids?: string[]; state?: string; search?: string; includeDescendantGroups?: boolean }) {
+    if (this.g.state.instance.tier === 'free') return null;
+    const groups = [...tvalues(this.g.state.namespaces)].filter(
+      (n) => n.kind === 'group' && (n.id === this.ns.id || (args.includeDescendantGroups !== false && ancestry(this.g.state, n.id).some((a) => a.id === this.ns.id))) && canReadGroup(this.g.state, this.g.user, n, this.g.now),
+    );
+    const iids = [...(args.iid !== undefined ? [args.iid] : []), ...(args.iids ?? [])];
+    const search = args.search?.toLowerCase();
+    const list: Epic[] = [];
+    for (const g of groups) {
+      const own = tget(this.g.state.epics, g.id);
+      if (!own) continue;
+      for (const e of tvalues(own)) {
+        if (!epicVisible(this.g.state, this.g.user, e, this.g.now)) continue;
+        if (args.state && args.state !== 'all' && e.state !== args.state) continue;
+        if (iids.length && (g.id !== this.ns.id || !iids.includes(String(e.iid)))) continue;
+        if (search && !`${e.title}\n${e.description}`.toLowerCase().includes(search)) continue;
+        list.push(e);
+      }
+    }
+    list.sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+    return new Connection(list.map((e) => new EpicNode(this.g, e)), args, (n) => n.e.id, (n) => ({ created_at: time(n.e.createdAt) }));
+  }
+  epic(args: { iid?: string }) {
+    if (args.iid === undefined) return null;
+    return this.epics({ iid: args.iid, includeDescendantGroups: false })?.nodes()[0] ?? null;
+  }
   labels(args: PageArgs & { searchTerm?: string; includeAncestorGroups?: boolean }) {
     const owners = args.includeAncestorGroups ? groupLabelOwners(this.g.state, this.ns) : [{ groupId: this.ns.id }];
     return labelConnection(this.g, owners.flatMap((o) => ownLabels(this.g.state, o)), args);
@@ -246,6 +274,43 @@ export class GroupNode extends NamespaceNode {
   milestones(args: MilestoneArgs) {
     const owners = args.includeAncestors ? ancestry(this.g.state, this.ns.id).map((n) => ({ groupId: n.id })) : [{ groupId: this.ns.id }];
     return milestoneConnection(this.g, owners.flatMap((o) => ownMilestones(this.g.state, o)), args);
+  }
+}
+
+export class EpicNode {
+  readonly __typename = 'Epic';
+  constructor(private g: Graph, readonly e: Epic) {}
+  private get ns(): Namespace {
+    return tget(this.g.state.namespaces, this.e.groupId)!;
+  }
+  get id() { return gid('Epic', this.e.id); }
+  get iid() { return String(this.e.iid); }
+  get title() { return this.e.title; }
+  get description() { return this.e.description || null; }
+  get state() { return this.e.state; }
+  get confidential() { return this.e.confidential; }
+  get color() { return this.e.color; }
+  get createdAt() { return time(this.e.createdAt); }
+  get updatedAt() { return time(this.e.updatedAt); }
+  get closedAt() { return time(this.e.closedAt); }
+  get startDate() { return dateTime(this.e.startDate); }
+  get dueDate() { return dateTime(this.e.dueDate); }
+  get webUrl() { return `${this.g.webBase}/groups/${this.ns.fullPath}/-/epics/${this.e.iid}`; }
+  reference(args: { full?: boolean }) { return args.full ? `${this.ns.fullPath}&${this.e.iid}` : `&${this.e.iid}`; }
+  author() { return userNode(this.g, this.e.authorId)!; }
+  group() { return new GroupNode(this.g, this.ns); }
+  parent() {
+    if (this.e.parentId === null) return null;
+    for (const n of tvalues(this.g.state.namespaces)) {
+      const own = tget(this.g.state.epics, n.id);
+      const p = own ? [...tvalues(own)].find((x) => x.id === this.e.parentId) : undefined;
+      if (p) return epicVisible(this.g.state, this.g.user, p, this.g.now) ? new EpicNode(this.g, p) : null;
+    }
+    return null;
+  }
+  labels(args: PageArgs) {
+    const labels = this.e.labelIds.map((id) => labelById(this.g.state, id)).filter((l): l is Label => !!l);
+    return new Connection(labels.map((l) => new LabelNode(l)), args, (n) => n.l.id);
   }
 }
 

@@ -378,6 +378,63 @@ type Namespace {
   projects(includeSubgroups: Boolean = false, search: String, sort: String = "created_desc", after: String, before: String, first: Int, last: Int): ProjectConnection!
 }
 
+"""State of an epic"""
+enum EpicState {
+  all
+  opened
+  closed
+}
+
+"""Represents an epic"""
+type Epic {
+  """Author of the epic."""
+  author: UserCore!
+  """Timestamp of when the epic was closed."""
+  closedAt: Time
+  """Color of the epic."""
+  color: String
+  """Indicates if the epic is confidential."""
+  confidential: Boolean
+  """Timestamp of when the epic was created."""
+  createdAt: Time
+  """Description of the epic."""
+  description: String
+  """Due date of the epic."""
+  dueDate: Time
+  """Group to which the epic belongs."""
+  group: Group!
+  """ID of the epic."""
+  id: ID!
+  """Internal ID of the epic."""
+  iid: ID!
+  """Labels assigned to the epic."""
+  labels(after: String, before: String, first: Int, last: Int): LabelConnection
+  """Parent epic of the epic."""
+  parent: Epic
+  """Internal reference of the epic. Returned in shortened format by default."""
+  reference(full: Boolean = false): String!
+  """Start date of the epic."""
+  startDate: Time
+  """State of the epic."""
+  state: EpicState!
+  """Title of the epic."""
+  title: String
+  """Timestamp of when the epic was updated."""
+  updatedAt: Time
+  """Web URL of the epic."""
+  webUrl: String
+}
+type EpicConnection {
+  count: Int!
+  edges: [EpicEdge]
+  nodes: [Epic]
+  pageInfo: PageInfo!
+}
+type EpicEdge {
+  cursor: String!
+  node: Epic
+}
+
 type Group {
   """Timestamp of the group creation."""
   createdAt: Time
@@ -385,6 +442,10 @@ type Group {
   descendantGroups(includeParentDescendants: Boolean = true, owned: Boolean = false, search: String, after: String, before: String, first: Int, last: Int): GroupConnection
   """Description of the namespace."""
   description: String
+  """Find a single epic."""
+  epic(iid: ID): Epic
+  """Find epics."""
+  epics(iid: ID, iids: [ID!], state: EpicState, search: String, includeDescendantGroups: Boolean = true, after: String, before: String, first: Int, last: Int): EpicConnection
   """Full name of the namespace."""
   fullName: String!
   """Full path of the namespace."""
