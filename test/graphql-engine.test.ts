@@ -1,5 +1,6 @@
 // GraphQL's engine at /api/graphql: the two methods, multiplexed operations, graphql-ruby's error
 // envelope, GitlabSchema's limits, REST's credentials, and introspection of GitLab's names.
+import { buildClientSchema, getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, ORIGIN, TEAM, seededWorld, teamProject } from './support/world.js';
@@ -84,6 +85,16 @@ describe('the engine', () => {
     expect(out.data.__schema.queryType.name).toBe('Query');
     expect(out.data.__schema.mutationType.name).toBe('Mutation');
     expect(out.data.__type.fields.map((f: { name: string }) => f.name)).toEqual(expect.arrayContaining(['fullPath', 'issues', 'mergeRequests', 'repository', 'webUrl']));
+  });
+
+  it("answers GraphiQL's full introspection query to anonymous callers, and a client builds GitLab's schema from it", async () => {
+    const out = await gql(getIntrospectionQuery());
+    expect(out.errors).toBeUndefined();
+    const schema = buildClientSchema(out.data);
+    expect(Object.keys(schema.getQueryType()!.getFields())).toEqual(expect.arrayContaining(['project', 'group', 'currentUser', 'workItem']));
+    expect(Object.keys(schema.getMutationType()!.getFields())).toEqual(expect.arrayContaining(['createIssue', 'mergeRequestAccept', 'pipelineRetry', 'awardEmojiAdd']));
+    expect((schema.getType('Project') as any).getFields().fullPath.description).toBe('Full path of the project.');
+    expect((schema.getType('IssueState') as any).getValues().map((v: { name: string }) => v.name)).toEqual(['opened', 'closed', 'locked', 'all']);
   });
 
   it('is safe for the names of Object.prototype', async () => {
