@@ -14,6 +14,7 @@ const FIXTURE: Fixture = {
       { ref: 'main', user: 'mai', jobs: [{ name: 'build', status: 'running' }] },
     ],
     snippets: [{ title: 'Setup', visibility: 'private', author: 'dev', files: [{ path: 'setup.sh', content: 'echo setup\n' }] }, { title: 'Public one', visibility: 'public', author: 'mai', files: [{ path: 'a.txt', content: 'a' }] }],
+    wiki: [{ title: 'Getting started', content: '# Hello\n' }],
     releases: [{ tag_name: 'v1.0', name: 'One', released_at: '2024-01-01T00:00:00Z' }, { tag_name: 'v2.0', name: 'Two', released_at: '2024-02-01T00:00:00Z' }],
   }],
 };
@@ -103,5 +104,17 @@ describe('snippets', () => {
         r.map((x) => [`gid://gitlab/ProjectSnippet/${x.id}`, x.title, x.file_name, x.visibility, x.author.username, x.web_url]),
       );
     }
+  });
+});
+
+describe('wikiPage', () => {
+  it('finds a project wiki page by slug, as the wiki API names it, for those who may read the wiki', async () => {
+    const project = await rest('/projects/acme%2Fapp');
+    const page = await rest('/projects/acme%2Fapp/wikis/Getting-started');
+    const q = 'query($p: ProjectID, $slug: String) { wikiPage(projectId: $p, slug: $slug) { id slug title webUrl } }';
+    const d = await data(q, 'guest-token', { p: `gid://gitlab/Project/${project.id}`, slug: 'Getting-started' });
+    expect(d.wikiPage).toEqual({ id: expect.stringMatching(/^gid:\/\/gitlab\/WikiPage::Meta\/\d+$/), slug: page.slug, title: page.title, webUrl: `${ORIGIN}/acme/app/-/wikis/Getting-started` });
+    expect(await data(q, 'outsider-token', { p: `gid://gitlab/Project/${project.id}`, slug: 'Getting-started' })).toEqual({ wikiPage: null });
+    expect(await data(q, 'guest-token', { p: `gid://gitlab/Project/${project.id}`, slug: 'nope' })).toEqual({ wikiPage: null });
   });
 });

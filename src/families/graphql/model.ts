@@ -24,6 +24,7 @@ import { metadata } from '../instance/index.js';
 import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf, type Job, type Pipeline } from '../ci/index.js';
 import { canReadReleases, findReleases, type Release } from '../releases/index.js';
 import { projectSnippets, snippetsEnabled } from '../snippets/index.js';
+import { canReadProjectWiki, findPage, projectWikiOwner, slugOf, titleOf } from '../wikis/index.js';
 import { Connection, type PageArgs } from './connection.js';
 import { moreMutations, mutations } from './mutations.js';
 
@@ -886,6 +887,15 @@ export class Query {
     if (!issue || !p || p.pendingDelete || !canReadProject(this.g.state, this.g.user, p, this.g.now)) return null;
     const readable = readableIssue(this.g.state, this.g.user, p, issue.iid, this.g.now);
     return readable ? new IssueNode(this.g, readable) : null;
+  }
+  /** Resolvers::Wikis::WikiPageResolver, for a project's wiki. */
+  wikiPage(args: { slug?: string; projectId?: unknown }) {
+    if (!args.slug || args.projectId === undefined || args.projectId === null) return null;
+    const p = tget(this.g.state.projects, gidId(args.projectId, 'Project'));
+    if (!p || !this.g.project(projectFullPath(this.g.state, p)) || !canReadProjectWiki(this.g.state, this.g.user, p, this.g.now)) return null;
+    const page = findPage(this.g.state, projectWikiOwner(p), args.slug);
+    if (!page) return null;
+    return { id: gid('WikiPage::Meta', page.metaId), slug: slugOf(page), title: titleOf(page), webUrl: `${this.g.webBase}/${projectFullPath(this.g.state, p)}/-/wikis/${slugOf(page)}` };
   }
   workItem(args: { id: unknown }) {
     const issue = this.issue({ id: gid('Issue', gidId(args.id, 'WorkItem')) });

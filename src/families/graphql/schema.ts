@@ -28,6 +28,8 @@ scalar AwardableID
 scalar CiPipelineID
 """A \`WorkItemID\` is a global ID. It is encoded as a string. An example \`WorkItemID\` is: \`"gid://gitlab/WorkItem/1"\`."""
 scalar WorkItemID
+"""A \`ProjectID\` is a global ID. It is encoded as a string. An example \`ProjectID\` is: \`"gid://gitlab/Project/1"\`."""
+scalar ProjectID
 """A \`TodoID\` is a global ID. It is encoded as a string. An example \`TodoID\` is: \`"gid://gitlab/Todo/1"\`."""
 scalar TodoID
 """A \`NoteID\` is a global ID. It is encoded as a string. An example \`NoteID\` is: \`"gid://gitlab/Note/1"\`."""
@@ -865,6 +867,18 @@ type SnippetEdge {
   node: Snippet
 }
 
+"""A wiki page"""
+type WikiPage {
+  """Global ID of the wiki page metadata record."""
+  id: ID!
+  """URL slug of the wiki page."""
+  slug: String
+  """Wiki page title."""
+  title: String!
+  """Web URL of the wiki page."""
+  webUrl: String
+}
+
 type Project {
   """Indicates the archived status of the project."""
   archived: Boolean
@@ -1311,6 +1325,13 @@ type Query {
     """Full path of the project, group, or namespace. For example, \`gitlab-org/gitlab-foss\`."""
     fullPath: ID!
   ): Namespace
+  """Find a wiki page."""
+  wikiPage(
+    """Wiki page slug."""
+    slug: String
+    """Wiki page project ID."""
+    projectId: ProjectID
+  ): WikiPage
   """Find a work item."""
   workItem(
     """Global ID of the work item."""
