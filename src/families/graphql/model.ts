@@ -858,7 +858,8 @@ export class Query {
       if (args.membership && (!this.g.user || !directMembers(this.g.state, p, this.g.now).some((m) => m.userId === this.g.user!.id))) return false;
       return true;
     });
-    list.sort((a, b) => b.id - a.id);
+    // Newest first (REST's order_by=id), or the sort asked for.
+    list.sort(args.sort ? projectSort(args.sort) : (a, b) => b.id - a.id);
     return new Connection(list.map((p) => new ProjectNode(this.g, p)), args, (n) => n.p.id);
   }
   group(args: { fullPath: string }) {
