@@ -21,8 +21,10 @@ import { groupProjects } from '../groups/index.js';
 import { canReadInternalNotes, countAwards } from '../issuables/index.js';
 import { epicVisible, type Epic } from '../epics/index.js';
 import { metadata } from '../instance/index.js';
-import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf, type Job, type Pipeline } from '../ci/index.js';
-import { canReadReleases, findReleases, type Release } from '../releases/index.js';
+import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf } from '../ci/index.js';
+import { JobNode, PipelineNode, ReleaseNode } from './ci-nodes.js';
+import { EpicNode, WorkItemNode } from './planning-nodes.js';
+import { canReadReleases, findReleases } from '../releases/index.js';
 import { projectSnippets, snippetsEnabled } from '../snippets/index.js';
 import { canReadProjectWiki, findPage, projectWikiOwner, slugOf, titleOf } from '../wikis/index.js';
 import { Connection, type PageArgs } from './connection.js';
@@ -41,7 +43,7 @@ export function gidId(value: unknown, ...types: string[]): number {
 
 /** GitLab's Time scalar: ISO 8601 to the second, in UTC. */
 export const time = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
-const dateTime = (date: string | null): string | null => (date ? `${date}T00:00:00Z` : null);
+export const dateTime = (date: string | null): string | null => (date ? `${date}T00:00:00Z` : null);
 
 /** The request seen by the resolvers: the world as it is now (a mutation changes it), who asks, when. */
 export class Graph {
@@ -138,7 +140,7 @@ export class UserNode {
   }
 }
 
-const userNode = (g: Graph, id: number | null): UserNode | null => {
+export const userNode = (g: Graph, id: number | null): UserNode | null => {
   const u = id === null ? undefined : tget(g.state.users, id);
   return u ? new UserNode(g, u) : null;
 };
@@ -278,43 +280,6 @@ export class GroupNode extends NamespaceNode {
   }
 }
 
-export class EpicNode {
-  readonly __typename = 'Epic';
-  constructor(private g: Graph, readonly e: Epic) {}
-  private get ns(): Namespace {
-    return tget(this.g.state.namespaces, this.e.groupId)!;
-  }
-  get id() { return gid('Epic', this.e.id); }
-  get iid() { return String(this.e.iid); }
-  get title() { return this.e.title; }
-  get description() { return this.e.description || null; }
-  get state() { return this.e.state; }
-  get confidential() { return this.e.confidential; }
-  get color() { return this.e.color; }
-  get createdAt() { return time(this.e.createdAt); }
-  get updatedAt() { return time(this.e.updatedAt); }
-  get closedAt() { return time(this.e.closedAt); }
-  get startDate() { return dateTime(this.e.startDate); }
-  get dueDate() { return dateTime(this.e.dueDate); }
-  get webUrl() { return `${this.g.webBase}/groups/${this.ns.fullPath}/-/epics/${this.e.iid}`; }
-  reference(args: { full?: boolean }) { return args.full ? `${this.ns.fullPath}&${this.e.iid}` : `&${this.e.iid}`; }
-  author() { return userNode(this.g, this.e.authorId)!; }
-  group() { return new GroupNode(this.g, this.ns); }
-  parent() {
-    if (this.e.parentId === null) return null;
-    for (const n of tvalues(this.g.state.namespaces)) {
-      const own = tget(this.g.state.epics, n.id);
-      const p = own ? [...tvalues(own)].find((x) => x.id === this.e.parentId) : undefined;
-      if (p) return epicVisible(this.g.state, this.g.user, p, this.g.now) ? new EpicNode(this.g, p) : null;
-    }
-    return null;
-  }
-  labels(args: PageArgs) {
-    const labels = this.e.labelIds.map((id) => labelById(this.g.state, id)).filter((l): l is Label => !!l);
-    return new Connection(labels.map((l) => new LabelNode(l)), args, (n) => n.l.id);
-  }
-}
-
 function labelConnection(g: Graph, labels: Label[], args: PageArgs & { searchTerm?: string }) {
   const term = args.searchTerm?.toLowerCase();
   const list = labels.filter((l) => !term || l.title.toLowerCase().includes(term) || l.description.toLowerCase().includes(term)).sort((a, b) => a.title.localeCompare(b.title) || a.id - b.id);
@@ -423,45 +388,6 @@ export class IssueNode {
   milestone() { return findMilestone(this.g, this.project, this.i.milestoneId); }
   notes(args: PageArgs) {
     return noteConnection(this.g, noteKey('Issue', this.i.id), this.project, args, { type: 'Issue', issue: this.i, project: this.project } as never);
-  }
-}
-
-const TYPE_NAMES: Record<string, [string, number, string]> = {
-  issue: ['Issue', 1, 'issue-type-issue'], incident: ['Incident', 2, 'issue-type-incident'], test_case: ['Test Case', 3, 'issue-type-test-case'],
-  requirement: ['Requirement', 4, 'issue-type-requirements'], task: ['Task', 5, 'issue-type-task'], ticket: ['Ticket', 9, 'issue-type-issue'],
-};
-
-/** An issue as GitLab's work items show it (WorkItem is the same record as Issue). */
-export class WorkItemNode {
-  readonly __typename = 'WorkItem';
-  readonly #issue: IssueNode;
-  constructor(private g: Graph, readonly i: Issue) {
-    this.#issue = new IssueNode(g, i);
-  }
-  get id() { return gid('WorkItem', this.i.id); }
-  get iid() { return String(this.i.iid); }
-  get title() { return this.i.title; }
-  get state() { return this.i.state === 'closed' ? 'CLOSED' : 'OPEN'; }
-  get confidential() { return this.i.confidential; }
-  get createdAt() { return time(this.i.createdAt); }
-  get updatedAt() { return time(this.i.updatedAt); }
-  get closedAt() { return time(this.i.closedAt); }
-  get webUrl() { return this.#issue.webUrl.replace('/-/issues/', '/-/work_items/'); }
-  reference(args: { full?: boolean }) { return this.#issue.reference(args); }
-  author() { return this.#issue.author(); }
-  get workItemType() {
-    const [name, id, iconName] = TYPE_NAMES[this.i.issueType] ?? [this.i.issueType, 1, 'issue-type-issue'];
-    return { id: gid('WorkItems::Type', id), name, iconName };
-  }
-  widgets() {
-    const issue = this.#issue;
-    return [
-      { __typename: 'WorkItemWidgetDescription', type: 'DESCRIPTION', description: issue.description, edited: false },
-      { __typename: 'WorkItemWidgetAssignees', type: 'ASSIGNEES', assignees: (args: PageArgs) => issue.assignees(args) },
-      { __typename: 'WorkItemWidgetLabels', type: 'LABELS', labels: (args: PageArgs) => issue.labels(args) },
-      { __typename: 'WorkItemWidgetMilestone', type: 'MILESTONE', milestone: () => issue.milestone() },
-      { __typename: 'WorkItemWidgetStartAndDueDate', type: 'START_AND_DUE_DATE', startDate: null, dueDate: this.i.dueDate },
-    ];
   }
 }
 
@@ -763,70 +689,6 @@ export class ProjectNode {
       .map((m) => new ProjectMemberNode(this.g, this.p, m));
     return new Connection(list, args, (m) => m.memberId);
   }
-}
-
-const seconds = (from: number | null, to: number | null) => (from !== null && to !== null ? Math.round((to - from) / 1000) : null);
-
-export class PipelineNode {
-  readonly __typename = 'Pipeline';
-  constructor(private g: Graph, readonly p: Pipeline, private project: Project) {}
-  get id() { return gid('Ci::Pipeline', this.p.id); }
-  get iid() { return String(this.p.iid); }
-  get ref() { return this.p.ref; }
-  get beforeSha() { return this.p.beforeSha; }
-  sha(args: { format?: string }) { return this.p.sha === null ? null : args.format === 'short' ? this.p.sha.slice(0, 8) : this.p.sha; }
-  get status() { return this.p.status.toUpperCase(); }
-  get source() { return this.p.source; }
-  get createdAt() { return time(this.p.createdAt); }
-  get updatedAt() { return time(this.p.updatedAt); }
-  get startedAt() { return time(this.p.startedAt); }
-  get finishedAt() { return time(this.p.finishedAt); }
-  get duration() { return seconds(this.p.startedAt, this.p.finishedAt); }
-  get path() { return `/${projectFullPath(this.g.state, this.project)}/-/pipelines/${this.p.id}`; }
-  user() { return userNode(this.g, this.p.userId); }
-  jobs(args: PageArgs & { statuses?: string[]; retried?: boolean }) {
-    const list = pipelineJobs(this.g.state, this.p.id).filter(
-      (j) => (!args.statuses || args.statuses.includes(j.status.toUpperCase())) && (args.retried === undefined || args.retried === null ? true : j.retried === args.retried),
-    );
-    return new Connection(list.map((j) => new JobNode(this.g, j, this.project)), args, (n) => n.j.id);
-  }
-}
-
-export class JobNode {
-  readonly __typename = 'CiJob';
-  constructor(private g: Graph, readonly j: Job, private project: Project) {}
-  get id() { return gid('Ci::Build', this.j.id); }
-  get name() { return this.j.name; }
-  get status() { return this.j.status.toUpperCase(); }
-  get stageName() { return this.j.stage; }
-  get allowFailure() { return this.j.allowFailure; }
-  get refName() { return this.j.ref; }
-  get retried() { return this.j.retried; }
-  get tags() { return this.j.tagList; }
-  get shortSha() { return (this.j.sha ?? '').slice(0, 8); }
-  get createdAt() { return time(this.j.createdAt); }
-  get queuedAt() { return time(this.j.queuedAt); }
-  get startedAt() { return time(this.j.startedAt); }
-  get finishedAt() { return time(this.j.finishedAt); }
-  get duration() { return seconds(this.j.startedAt, this.j.finishedAt); }
-  get webPath() { return `/${projectFullPath(this.g.state, this.project)}/-/jobs/${this.j.id}`; }
-  pipeline() {
-    if (this.j.pipelineId === null) return null;
-    for (const p of projectPipelines(this.g.state, this.project.id)) if (p.id === this.j.pipelineId) return new PipelineNode(this.g, p, this.project);
-    return null;
-  }
-}
-
-export class ReleaseNode {
-  readonly __typename = 'Release';
-  constructor(private g: Graph, readonly r: Release) {}
-  get tagName() { return this.r.tagName; }
-  get name() { return this.r.name; }
-  get description() { return this.r.description || null; }
-  get createdAt() { return time(this.r.createdAt); }
-  get releasedAt() { return time(this.r.releasedAt); }
-  get upcomingRelease() { return this.r.releasedAt > this.g.now; }
-  author() { return userNode(this.g, this.r.authorId); }
 }
 
 /** The root of queries. */

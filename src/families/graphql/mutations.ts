@@ -318,7 +318,7 @@ export const moreMutations = {
   async pipelineRetry(g: Graph, input: Record<string, unknown>) {
     const { project, pipeline, user } = pipelineToChange(g, input);
     const { errors } = attempt(g, () => g.ctx.update(retryPipeline(pipeline, user.id, g.now)));
-    const { PipelineNode } = await import('./model.js');
+    const { PipelineNode } = await import('./ci-nodes.js');
     const now = [...projectPipelines(g.state, project.id)].find((x) => x.id === pipeline.id);
     return { clientMutationId: input.clientMutationId ?? null, errors, pipeline: now ? new PipelineNode(g, now, project) : null };
   },
