@@ -30,7 +30,7 @@ describe('user-chosen names', () => {
       (await world().handle(new Request(`${ORIGIN}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': 'dev-token' }, body: JSON.stringify({ query, variables }) }))).json();
     expect(await gql('{ constructor }')).toMatchObject({ errors: [{ extensions: { code: 'undefinedField', fieldName: 'constructor' } }] });
     expect(JSON.stringify(await gql('{ __proto__: currentUser { username } }'))).toBe('{"data":{"__proto__":{"username":"dev"}}}');
-    expect(await gql('query($toString: ID!) { project(fullPath: $constructor) { name } }', { toString: 'x' })).toEqual({ data: { project: null } });
+    expect(await gql('query($constructor: ID!) { project(fullPath: $constructor) { name } }', { constructor: 'x', toString: 'y' })).toEqual({ data: { project: null } });
   });
 
   it('uploads a file whose extension is constructor, and asks whether namespace constructor exists', async () => {

@@ -26,6 +26,7 @@ import { hooks } from './hooks/index.js';
 import { groupProtectedBranches } from './group-protected-branches/index.js';
 import { housekeeping } from './housekeeping/index.js';
 import { instance } from './instance/index.js';
+import { graphqlFamily } from './graphql/index.js';
 import { markdown } from './markdown/index.js';
 import { memberRoles } from './member-roles/index.js';
 import { members } from './members/index.js';
@@ -87,6 +88,7 @@ export const FAMILIES = [
   scim,
   statuses,
   instance,
+  graphqlFamily,
   sidekiq,
   license,
   geo,

@@ -118,3 +118,6 @@ export { canReadBuilds, createJob, headPipeline } from './pipelines.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
 export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';
+export { pipelineJobs, projectPipelines } from './pipelines.js';
+export { canUpdateBuilds, cancelPipeline, retryPipeline } from './pipelines.js';
+export { canAdminProjectVariables, variablesOf } from './variables.js';

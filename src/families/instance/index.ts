@@ -1,4 +1,4 @@
-// The instance: version and metadata, application settings, and a small GraphQL endpoint.
+// The instance: version and metadata, and application settings.
 import { defineFamily, type Family } from '../define.js';
 import { instanceRoutes } from './routes.js';
 

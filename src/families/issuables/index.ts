@@ -51,3 +51,4 @@ export {
 } from './command-model.js';
 export { interpretCommands, interpretDescription, interpretNoteCommands, type Interpretation, type NoteCommands } from './interpreter.js';
 export { canReadInternalNotes, isDiscussionLocked, isIssuableMember, mentionerReadable, touchIssuable } from './noteables.js';
+export { findTodo, markTodoDone } from './social.js';

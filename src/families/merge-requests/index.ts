@@ -78,3 +78,8 @@ registerMilestoneUse({
     for (const mr of pvalues((draft as unknown as MergeRequestsSlice).mergeRequests, projectId)) if (mr.milestoneId !== null && from.has(mr.milestoneId)) mr.milestoneId = to;
   },
 });
+export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
+export { draftlessTitle } from './system-notes.js';
+export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
+export { acceptMergeRequest, mergeWay } from './merge.js';
+export { checkedMergeRequest } from './rules.js';

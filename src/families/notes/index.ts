@@ -29,3 +29,7 @@ export const notes: Family = defineFamily({
 export type { FixtureGroupNotesPart, FixtureNote, FixtureNotesPart, FixtureProjectNotesPart } from './seed.js';
 export { readableNoteOf, type Issuable, type Noteable } from './noteables.js';
 export { noteEntity } from './entity.js';
+export { canCreateNote, findNoteable } from './noteables.js';
+export { createNote } from './rules.js';
+export { canAdminNote, noteReadable } from './noteables.js';
+export { destroyNote, updateNote as updateNoteBody } from './rules.js';

@@ -39,3 +39,4 @@ export function forgetRelease(draft: Draft<State>, projectId: number, tagName: s
 export type { Release, ReleaseLink, ReleaseEvidence } from './records.js';
 export type { FixtureRelease } from './seed.js';
 export { findRelease } from './rules.js';
+export { canReadReleases, findReleases } from './rules.js';

@@ -60,3 +60,4 @@ export { snippetRepoKey, snippetHead } from './repository.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);
+export { projectSnippets, snippetsEnabled } from './rules.js';

@@ -96,3 +96,4 @@ export type { UsersSlice } from './records.js';
 export { changeUser } from './service.js';
 export { userIds } from './rules.js';
 export { accessLevelSchema, memberSchema, projectTokenSchema, tokenSchema } from './schema.js';
+export { canReadUser } from './resolvers.js';
