@@ -78,9 +78,9 @@ describe('createEmulator({ dataDir })', () => {
     const e = await createEmulator({ dataDir: dir, clock: { now: '2030-01-01T00:00:00Z', frozen: true } });
     const p = '/projects/acme%2Fwebsite';
     const writes: [string, string, unknown][] = [
-      ['POST', `${p}/labels`, { name: 'bug', color: '#ff0000' }],
+      ['POST', `${p}/labels`, { name: 'kept', color: '#ff0000' }],
       ['POST', `${p}/milestones`, { title: 'v1' }],
-      ['POST', `${p}/issues`, { title: 'An issue', labels: 'bug' }],
+      ['POST', `${p}/issues`, { title: 'An issue', labels: 'kept' }],
       ['POST', `${p}/issues/1/notes`, { body: 'A note' }],
       ['POST', `${p}/issues/1/award_emoji`, { name: 'thumbsup' }],
       ['POST', `${p}/repository/branches`, { branch: 'feature', ref: 'main' }],

@@ -9,13 +9,20 @@ export interface MilestoneUse {
   move(draft: Draft<State>, projectId: number, from: ReadonlySet<number>, to: number): void;
 }
 
-const USES: MilestoneUse[] = [];
+/**
+ * The registered uses, kept by a function (hoisted, so callable before this module's body has
+ * run): a family that imports this one inside an import cycle may register first.
+ */
+function uses(): MilestoneUse[] {
+  const holder = uses as { list?: MilestoneUse[] };
+  return (holder.list ??= []);
+}
 
 /** Called once by a family whose records carry milestones, when it loads. */
 export function registerMilestoneUse(use: MilestoneUse): void {
-  USES.push(use);
+  uses().push(use);
 }
 
 export function moveMilestoneUses(draft: Draft<State>, projectId: number, from: ReadonlySet<number>, to: number): void {
-  for (const use of USES) use.move(draft, projectId, from, to);
+  for (const use of uses()) use.move(draft, projectId, from, to);
 }

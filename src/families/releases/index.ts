@@ -32,10 +32,6 @@ export const releases: Family<ReleasesSlice> = defineFamily({
 });
 
 /** A deleted tag takes its release with it (Tags::DestroyService). */
-export function forgetRelease(draft: Draft<State>, projectId: number, tagName: string): void {
-  pdel(draft.releases, projectId, tagName);
-}
-
 export type { Release, ReleaseLink, ReleaseEvidence } from './records.js';
 export type { FixtureRelease } from './seed.js';
 export { findRelease } from './rules.js';

@@ -2,9 +2,9 @@
 // .../tags/:tag_name/signature (lib/api/tags.rb, app/finders/tags_finder.rb,
 // lib/gitlab/pagination/gitaly_keyset_pager.rb). Every route is scoped by `authorize_read_code!`
 // (a disabled repository is 403 here).
+import { pget } from '../../store/table.js';
 import { canUseFeature } from '../../policy/access.js';
 import { canReadCode, findTag as tagNamed, refsOf, type TagRef } from '../repositories/index.js';
-import { findRelease } from '../releases/index.js';
 import { canAdminTags, canDeleteTag, createTag, deleteTag, filterTagNames, isProtectedTag, sortedTagNames } from './rules.js';
 import { projectWebUrl } from '../projects/index.js';
 import { tagEntity, tagSignatureEntity } from './entity.js';
@@ -52,7 +52,8 @@ async function render(ctx: Context<unknown>, tags: readonly { name: string; tag:
   const refs = refsOf(ctx.state, ctx.project.id);
   const out = [];
   for (const { name, tag } of tags) {
-    const release = findRelease(ctx.state, ctx.project, name);
+    // The tag's release, read from the releases' slice (that family sits above this one).
+    const release = pget(ctx.state.releases, ctx.project.id, name);
     out.push(
       tagEntity(web, {
         name,

@@ -6,10 +6,9 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import type { ApiError } from '../../core/errors.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import type { State } from '../world.js';
-import { tget } from '../../store/table.js';
+import { pdel, tget } from '../../store/table.js';
 import { hasProjectRole, projectAccess } from '../../policy/access.js';
 import { plain, type Change } from '../define.js';
-import { forgetRelease } from '../releases/index.js';
 import { recordPush } from '../repositories/index.js';
 import {
   deleteTagRef, draftRefs, findTag, protectedTagEntries, setTagRef, tagEntries, writeAnnotatedTag, isValidBranchName, matchesRefPattern, refsOf, repoView, resolveCommit, type ProtectedTag, type Repository, type TagRef,
@@ -92,7 +91,7 @@ export function deleteTag(state: State, project: Project, name: string, now: num
     const gone = plain(tag);
     deleteTagRef(refs, name);
     recordPush(draft, { projectId: project.id, refType: 'tag', ref: name, before: gone.target, after: null });
-    forgetRelease(draft, project.id, name);
+    pdel(draft.releases, project.id, name); // the tag's release goes with it
     tget(draft.projects, project.id)!.lastActivityAt = now;
     return gone;
   };
