@@ -351,7 +351,7 @@ async function main(): Promise<void> {
     const { benchHooks } = await import('./hooks.js');
     for (const line of await benchHooks()) say(line);
   }
-  if (!only || only === 'data-dir') for (const line of await (await import('./data-dir.js')).benchDataDir()) say(line);
+  if (!only || only === 'data-dir') lines.push(...(await (await import('./data-dir.js')).benchDataDir())); // it prints its own lines
   if (!only || only === 'snapshot') await snapshots();
   if (!only || only === 'writes') {
     await writeScaling();
