@@ -12,11 +12,10 @@ import { groupAccess, projectAccess } from '../../policy/access.js';
 import { ACCESS, randomHex, type Namespace, type Project } from '../../store/state.js';
 import { emptyTable, tdel, tget, tset, type Table } from '../../store/table.js';
 import { iso } from '../../render/time.js';
-import { userIds } from '../users/index.js';
+import { addRunner } from '../users/index.js';
 import { group, project, route, type Context } from '../define.js';
 import type { State } from '../world.js';
 
-type Runner = State['runners'] extends Table<infer R> ? R : never;
 
 /** RunnersTokenPrefixable::RUNNERS_TOKEN_PREFIX. */
 const PREFIX = 'GR1348941';
@@ -105,31 +104,16 @@ export const runnerRegistrationRoutes = [
       if (!owner || !allowed) throw messageErrorWithReason(410, '410 Gone', 'runner registration disallowed');
       if (p.maximum_timeout !== undefined && p.maximum_timeout < 600) throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] });
       const now = ctx.now();
-      const runner = ctx.update((draft) => {
-        const r: Runner = {
-          id: userIds.next(draft, 'runner'),
-          runnerType: owner.kind === 'instance' ? 'instance_type' as const : owner.kind === 'group' ? 'group_type' as const : 'project_type' as const,
-          groupId: owner.kind === 'group' ? owner.group.id : null,
-          projectIds: owner.kind === 'project' ? [owner.project.id] : [],
-          description: p.description ?? '',
-          maintenanceNote: p.maintenance_note ?? p.maintainer_note ?? '',
-          paused: p.paused ?? (p.active !== undefined ? !p.active : false),
-          locked: p.locked ?? false,
-          runUntagged: p.run_untagged ?? true,
-          tagList: p.tag_list ?? [],
-          accessLevel: p.access_level ?? 'not_protected',
-          maximumTimeout: p.maximum_timeout ?? null,
-          token: `glrt-${randomHex(draft, 20)}`,
-          tokenExpiresAt: null,
-          // Registered with a token: no user made it (Ci::Runner#creator is nil).
-          creatorId: 0,
-          createdAt: now,
-          contactedAt: null,
-        };
-        tset(draft.runners, r.id, r);
-        tset(draft.runnerTokens, r.token, r.id);
-        return r;
-      });
+      // Registered with a token: no user made it (Ci::Runner#creator is nil).
+      const runner = ctx.update((draft) =>
+        addRunner(draft, {
+          runnerType: owner.kind === 'instance' ? 'instance_type' : owner.kind === 'group' ? 'group_type' : 'project_type',
+          groupId: owner.kind === 'group' ? owner.group.id : null, projectIds: owner.kind === 'project' ? [owner.project.id] : [],
+          description: p.description ?? '', maintenanceNote: p.maintenance_note ?? p.maintainer_note ?? '', paused: p.paused ?? (p.active !== undefined ? !p.active : false),
+          locked: p.locked ?? false, runUntagged: p.run_untagged ?? true, tagList: p.tag_list ?? [], accessLevel: p.access_level ?? 'not_protected',
+          maximumTimeout: p.maximum_timeout ?? null, creatorId: 0,
+        }, now),
+      );
       // Entities::Ci::RunnerRegistrationDetails.
       return created({ id: runner.id, token: runner.token, token_expires_at: iso(runner.tokenExpiresAt) });
     },

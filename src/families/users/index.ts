@@ -12,6 +12,7 @@ import type { UsersSlice } from './records.js';
 import { profileRoutes } from './profile-routes.js';
 import { userRoutes } from './routes.js';
 import { runnerRoutes } from './runners.js';
+export { addRunner } from './runners.js';
 import { tokenRoutes } from './token-routes.js';
 import { avatarRoutes } from './avatar.js';
 import { seedUsers, type FixtureUserPart } from './seed.js';

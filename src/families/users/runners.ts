@@ -2,6 +2,7 @@
 // app/services/ci/runners/create_runner_service.rb, lib/api/entities/ci/runner*.rb): a created
 // runner can be listed, seen, changed and removed. Its status follows its contact through the
 // runner protocol (the CI family's): online within two hours of it, stale after a week.
+import type { Draft } from 'immer';
 import { badRequest, forbidden, grapeError, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
 import { arr, bool, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
@@ -163,6 +164,15 @@ function checkRunner(p: { maintenance_note?: string; maximum_timeout?: number })
   if (Object.keys(errors).length) throw validationFailed(errors);
 }
 
+
+/** A new runner with a `glrt-` authentication token (Ci::Runner, its token saved with it). */
+export function addRunner(draft: Draft<State>, fields: Omit<Runner, 'id' | 'token' | 'tokenExpiresAt' | 'createdAt' | 'contactedAt'>, now: number): Runner {
+  const r: Runner = { id: userIds.next(draft, 'runner'), ...fields, token: `glrt-${randomHex(draft, 20)}`, tokenExpiresAt: null, createdAt: now, contactedAt: null };
+  tset(draft.runners, r.id, r);
+  tset(draft.runnerTokens, r.token, r.id);
+  return r;
+}
+
 export const runnerRoutes = [
   route({
     method: 'POST',
@@ -205,30 +215,13 @@ export const runnerRoutes = [
       }
       checkRunner(p);
       const now = ctx.now();
-      const runner = ctx.update((draft) => {
-        const r: Runner = {
-          id: userIds.next(draft, 'runner'),
-          runnerType: p.runner_type,
-          groupId,
-          projectIds,
-          description: p.description ?? '',
-          maintenanceNote: p.maintenance_note ?? '',
-          paused: p.paused ?? false,
-          locked: p.locked ?? false,
-          runUntagged: p.run_untagged ?? true,
-          tagList: p.tag_list ?? [],
-          accessLevel: p.access_level ?? 'not_protected',
-          maximumTimeout: p.maximum_timeout ?? null,
-          token: `glrt-${randomHex(draft, 20)}`,
-          tokenExpiresAt: null,
-          creatorId: user.id,
-          createdAt: now,
-          contactedAt: null,
-        };
-        tset(draft.runners, r.id, r);
-        tset(draft.runnerTokens, r.token, r.id);
-        return r;
-      });
+      const runner = ctx.update((draft) =>
+        addRunner(draft, {
+          runnerType: p.runner_type, groupId, projectIds, description: p.description ?? '', maintenanceNote: p.maintenance_note ?? '', paused: p.paused ?? false,
+          locked: p.locked ?? false, runUntagged: p.run_untagged ?? true, tagList: p.tag_list ?? [], accessLevel: p.access_level ?? 'not_protected',
+          maximumTimeout: p.maximum_timeout ?? null, creatorId: user.id,
+        }, now),
+      );
       return created({ id: runner.id, token: runner.token, token_expires_at: iso(runner.tokenExpiresAt) });
     },
   }),
