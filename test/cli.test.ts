@@ -1,34 +1,14 @@
 // The command line: `gitlab-emulator serve` prints its URL and the admin token, serves the
 // default world, stops cleanly on a signal, and refuses bad input with one line.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { parseCommandLine } from '../src/transports/cli-options.js';
+import { runCli } from './support/cli.js';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const line = (re: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const m = stdout.match(re);
-        if (m) resolve(m);
-      };
-      child.stdout.on('data', check);
-      void exited.then(() => reject(new Error(`exited before printing ${re}: ${stderr}`)));
-      check();
-    });
-  return { child, exited, line, output: () => ({ stdout, stderr }) };
-}
+const run = runCli;
 
 describe('gitlab-emulator serve', () => {
   it('prints the URL and the admin token, serves the default world, and stops on SIGTERM', async () => {

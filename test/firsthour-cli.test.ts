@@ -1,39 +1,15 @@
 // The command line as a new user meets it: flags alone serve, an unknown command names `serve`,
 // the start lines name the inspector, --now/--freeze/--seed choose the clock and the generated
 // tokens, and a busy port or a missing fixture file says what to do.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../src/transports/cli-options.js';
+import { runCli } from './support/cli.js';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
-
-function run(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const line = (re: RegExp) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const m = stdout.match(re);
-        if (m) resolve(m);
-      };
-      child.stdout.on('data', check);
-      void exited.then(() => reject(new Error(`exited before printing ${re}: ${stderr}`)));
-      check();
-    });
-  const stop = async () => {
-    child.kill('SIGTERM');
-    return exited;
-  };
-  return { child, exited, line, stop, output: () => ({ stdout, stderr }) };
-}
+const run = runCli;
 
 const ROOT_TOKEN = 'glpat-emulator-root-token';
 
