@@ -90,6 +90,41 @@ describe('updateIssue and its setters', () => {
   });
 });
 
+describe('issue setters', () => {
+  const set = (name: string, input: string, token = 'dev-token') =>
+    gql(`mutation { ${name}(input: { projectPath: "acme/app", iid: "1", ${input} }) { errors issue { confidential discussionLocked subscribed assignees { nodes { username } } } } }`, token);
+
+  it('issueSetAssignees replaces, appends and removes by username, as REST then reads (one assignee on this tier)', async () => {
+    const names = async () => ((await rest('/projects/acme%2Fapp/issues/1')).assignees as any[]).map((u) => u.username);
+    expect((await set('issueSetAssignees', 'assigneeUsernames: ["dev"]')).data.issueSetAssignees.issue.assignees.nodes).toEqual([{ username: 'dev' }]);
+    // Free: an issue keeps one assignee (Issue#allows_multiple_assignees?), the first.
+    await set('issueSetAssignees', 'assigneeUsernames: ["mai"], operationMode: APPEND');
+    expect(await names()).toEqual(['dev']);
+    await set('issueSetAssignees', 'assigneeUsernames: ["mai"]');
+    expect(await names()).toEqual(['mai']);
+    await set('issueSetAssignees', 'assigneeUsernames: ["mai"], operationMode: REMOVE');
+    expect(await names()).toEqual([]);
+  });
+
+  it('issueSetConfidential and issueSetLocked change the issue and leave GitLab\'s system notes', async () => {
+    expect((await set('issueSetConfidential', 'confidential: true')).data.issueSetConfidential).toMatchObject({ errors: [], issue: { confidential: true } });
+    expect((await set('issueSetLocked', 'locked: true')).data.issueSetLocked).toMatchObject({ errors: [], issue: { discussionLocked: true } });
+    expect(await rest('/projects/acme%2Fapp/issues/1')).toMatchObject({ confidential: true, discussion_locked: true });
+    const notes = (await rest('/projects/acme%2Fapp/issues/1/notes?sort=asc')) as any[];
+    expect(notes.filter((n) => n.system).map((n) => n.body)).toEqual(['made the issue confidential', 'locked the discussion in this issue']);
+  });
+
+  it('issueSetSubscription for a reader, as REST shows `subscribed`; setters refuse those who may not change it', async () => {
+    expect((await set('issueSetSubscription', 'subscribedState: true', 'reporter-token')).data.issueSetSubscription.issue.subscribed).toBe(true);
+    expect((await apiCall(world(), '/projects/acme%2Fapp/issues/1', { token: 'reporter-token' }).then((r) => r.json())).subscribed).toBe(true);
+    expect((await set('issueSetSubscription', 'subscribedState: false', 'reporter-token')).data.issueSetSubscription.issue.subscribed).toBe(false);
+    const before = world().state;
+    expect((await set('issueSetConfidential', 'confidential: true', 'guest-token')).errors[0].message).toBe(ACCESS_ERROR);
+    expect((await set('issueSetLocked', 'locked: true', 'outsider-token')).errors[0].message).toBe(ACCESS_ERROR);
+    expect(world().state).toBe(before);
+  });
+});
+
 describe('createNote', () => {
   it('comments on an issue and on a merge request, as REST lists the notes', async () => {
     const issue = await rest('/projects/acme%2Fapp/issues/1');

@@ -18,7 +18,7 @@ import { canReadUser, findUserByIdOrUsername } from '../users/index.js';
 import { canReadCode, repoView, resolveCommit } from '../repositories/index.js';
 import { entryAt } from '../../git/tree.js';
 import { groupProjects } from '../groups/index.js';
-import { canReadInternalNotes, countAwards } from '../issuables/index.js';
+import { canReadInternalNotes, countAwards, isSubscribed, socialTarget } from '../issuables/index.js';
 import { epicVisible, type Epic } from '../epics/index.js';
 import { metadata } from '../instance/index.js';
 import { canAdminProjectVariables, canReadBuilds, pipelineJobs, projectPipelines, variablesOf } from '../ci/index.js';
@@ -367,6 +367,7 @@ export class IssueNode {
   get state() { return this.i.state; }
   get confidential() { return this.i.confidential; }
   get discussionLocked() { return this.i.discussionLocked === true; }
+  get subscribed() { return isSubscribed(this.g.state, socialTarget('Issue', this.i), this.g.user, this.g.now); }
   get createdAt() { return time(this.i.createdAt); }
   get updatedAt() { return time(this.i.updatedAt); }
   get closedAt() { return time(this.i.closedAt); }
@@ -804,6 +805,10 @@ export class Mutation {
   createIssue(args: { input: Record<string, unknown> }) { return mutations.createIssue(this.g, args.input); }
   updateIssue(args: { input: Record<string, unknown> }) { return mutations.updateIssue(this.g, args.input); }
   issueSetDueDate(args: { input: Record<string, unknown> }) { return mutations.issueSetDueDate(this.g, args.input); }
+  issueSetAssignees(args: { input: Record<string, unknown> }) { return mutations.issueSetAssignees(this.g, args.input); }
+  issueSetConfidential(args: { input: Record<string, unknown> }) { return mutations.issueSetConfidential(this.g, args.input); }
+  issueSetLocked(args: { input: Record<string, unknown> }) { return mutations.issueSetLocked(this.g, args.input); }
+  issueSetSubscription(args: { input: Record<string, unknown> }) { return mutations.issueSetSubscription(this.g, args.input); }
   createNote(args: { input: Record<string, unknown> }) { return mutations.createNote(this.g, args.input); }
   awardEmojiAdd(args: { input: Record<string, unknown> }) { return moreMutations.awardEmojiAdd(this.g, args.input); }
   pipelineRetry(args: { input: Record<string, unknown> }) { return moreMutations.pipelineRetry(this.g, args.input); }

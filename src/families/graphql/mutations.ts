@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { ApiError } from '../../core/errors.js';
 import type { Project, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
+import { findUserByUsername } from '../users/index.js';
 import { canCreateIssue, canUpdateIssue, createIssue, issueById, projectIssues, readableIssue, updateIssue, type Issue, type IssueInput } from '../issues/index.js';
 import { labelById, projectLabelOwners } from '../labels/index.js';
 import { canAdminNote, canCreateNote, createNote, destroyNote, findNoteable, noteReadable, updateNoteBody } from '../notes/index.js';
@@ -14,7 +15,7 @@ import {
   acceptMergeRequest, canCreateMergeRequest, canUpdateMergeRequest, checkedMergeRequest, createMergeRequest, mergeWay, draftlessTitle, editMergeRequest, readableMergeRequest, type MergeRequest,
 } from '../merge-requests/index.js';
 import { objectsOf } from '../repositories/index.js';
-import { awardEmoji, findTodo, markTodoDone } from '../issuables/index.js';
+import { applySocialUpdates, awardEmoji, findTodo, markTodoDone, socialTarget } from '../issuables/index.js';
 import { canUpdateBuilds, cancelPipeline, projectPipelines, retryPipeline, type Pipeline } from '../ci/index.js';
 import { plist, tvalues } from '../../store/table.js';
 import type { Graph } from './model.js';
@@ -116,6 +117,12 @@ function issueToChange(g: Graph, input: Record<string, unknown>): { project: Pro
   return { project, issue, user };
 }
 
+/** A setter's payload: the issue as the change left it, or the service's refusal and the issue as it was. */
+async function issueChanged(g: Graph, input: Record<string, unknown>, issue: Issue, change: () => unknown) {
+  const { errors } = attempt(g, change);
+  return { clientMutationId: input.clientMutationId ?? null, errors, issue: await issueNode(g, issueById(g.ctx.state, issue.id) ?? null) };
+}
+
 export const mutations = {
   /** Mutations::Issues::Create. */
   async createIssue(g: Graph, input: Record<string, unknown>) {
@@ -140,6 +147,41 @@ export const mutations = {
     const { project, issue, user } = issueToChange(g, input);
     const { value, errors } = attempt(g, () => g.ctx.update(updateIssue(g.state, project, issue, user, { dueDate: dateOnly(input.dueDate) ?? null }, g.now)));
     return { clientMutationId: input.clientMutationId ?? null, errors, issue: await issueNode(g, value ?? issueById(g.state, issue.id) ?? null) };
+  },
+
+  /** Mutations::Issues::SetAssignees: usernames replace, join or leave the assignees (`operationMode`). */
+  async issueSetAssignees(g: Graph, input: Record<string, unknown>) {
+    const { project, issue, user } = issueToChange(g, input);
+    const named = (Array.isArray(input.assigneeUsernames) ? input.assigneeUsernames : []).flatMap((u) => {
+      const found = typeof u === 'string' ? findUserByUsername(g.state, u) : undefined;
+      return found ? [found.id] : [];
+    });
+    const mode = input.operationMode ?? 'REPLACE';
+    const ids = mode === 'APPEND' ? [...new Set([...issue.assigneeIds, ...named])] : mode === 'REMOVE' ? issue.assigneeIds.filter((id) => !named.includes(id)) : named;
+    return issueChanged(g, input, issue, () => g.ctx.update(updateIssue(g.state, project, issue, user, { assigneeIds: ids }, g.now)));
+  },
+
+  /** Mutations::Issues::SetConfidential. */
+  async issueSetConfidential(g: Graph, input: Record<string, unknown>) {
+    const { project, issue, user } = issueToChange(g, input);
+    return issueChanged(g, input, issue, () => g.ctx.update(updateIssue(g.state, project, issue, user, { confidential: input.confidential === true }, g.now)));
+  },
+
+  /** Mutations::Issues::SetLocked: the discussion locked or unlocked. */
+  async issueSetLocked(g: Graph, input: Record<string, unknown>) {
+    const { project, issue, user } = issueToChange(g, input);
+    return issueChanged(g, input, issue, () => g.ctx.update(updateIssue(g.state, project, issue, user, { discussionLocked: input.locked === true }, g.now)));
+  },
+
+  /** Mutations::Issues::SetSubscription: for whoever may read the issue (Mutations::ResolvesSubscription). */
+  async issueSetSubscription(g: Graph, input: Record<string, unknown>) {
+    const user = signedIn(g);
+    const project = projectOf(g, input);
+    const iid = typeof input.iid === 'string' && /^\d+$/.test(input.iid) ? Number(input.iid) : NaN;
+    const issue = Number.isInteger(iid) ? readableIssue(g.state, user, project, iid, g.now) : undefined;
+    if (!issue) throw refused();
+    const event = input.subscribedState === true ? 'subscribe' : 'unsubscribe';
+    return issueChanged(g, input, issue, () => g.ctx.update((draft) => applySocialUpdates(draft, socialTarget('Issue', issue), user, { subscription_event: event }, g.now)));
   },
 
   /** Mutations::Notes::Create::Note, on an issue or a merge request. */
