@@ -1,6 +1,6 @@
 // GraphQL's pipelines, jobs and releases of a project, compared with REST for the same world.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, ORIGIN, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
 
 const FIXTURE: Fixture = {
@@ -116,5 +116,20 @@ describe('wikiPage', () => {
     expect(d.wikiPage).toEqual({ id: expect.stringMatching(/^gid:\/\/gitlab\/WikiPage::Meta\/\d+$/), slug: page.slug, title: page.title, webUrl: `${ORIGIN}/acme/app/-/wikis/Getting-started` });
     expect(await data(q, 'outsider-token', { p: `gid://gitlab/Project/${project.id}`, slug: 'Getting-started' })).toEqual({ wikiPage: null });
     expect(await data(q, 'guest-token', { p: `gid://gitlab/Project/${project.id}`, slug: 'nope' })).toEqual({ wikiPage: null });
+  });
+
+  it('finds a group wiki page by namespaceId on Premium, as the group wiki API names it; none on Free', async () => {
+    const premium = await createEmulator({ clock: { now: '2024-03-01T10:00:00Z', frozen: true }, fixture: { ...FIXTURE, instance: { tier: 'premium' } } });
+    const call = async (path: string, init: { method?: string; json?: unknown; token?: string } = {}) => (await apiCall(premium, path, { token: 'root-token', ...init })).json();
+    const made = await call('/groups/acme/wikis', { method: 'POST', json: { title: 'Runbook', content: 'Page the owner.' } });
+    const group = await call('/groups/acme');
+    const q = 'query($n: NamespaceID, $slug: String) { wikiPage(namespaceId: $n, slug: $slug) { slug title webUrl } }';
+    const ask = async (e: typeof premium, token: string): Promise<any> => {
+      const body = JSON.stringify({ query: q, variables: { n: `gid://gitlab/Group/${group.id}`, slug: made.slug } });
+      const res = await e.handle(new Request(`${ORIGIN}/api/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'PRIVATE-TOKEN': token }, body }));
+      return res.json();
+    };
+    expect((await ask(premium, 'dev-token')).data.wikiPage).toEqual({ slug: made.slug, title: made.title, webUrl: `${ORIGIN}/groups/acme/-/wikis/${made.slug}` });
+    expect((await ask(world(), 'dev-token')).data.wikiPage).toBeNull();
   });
 });

@@ -26,7 +26,7 @@ import { JobNode, PipelineNode, ReleaseNode } from './ci-nodes.js';
 import { EpicNode, WorkItemNode } from './planning-nodes.js';
 import { canReadReleases, findReleases } from '../releases/index.js';
 import { projectSnippets, snippetsEnabled } from '../snippets/index.js';
-import { canReadProjectWiki, findPage, projectWikiOwner, slugOf, titleOf } from '../wikis/index.js';
+import { canReadProjectWiki, findPage, groupWikiOwner, projectWikiOwner, slugOf, titleOf, type WikiOwner } from '../wikis/index.js';
 import { Connection, type PageArgs } from './connection.js';
 import { moreMutations, mutations } from './mutations.js';
 
@@ -752,14 +752,26 @@ export class Query {
     const readable = readableIssue(this.g.state, this.g.user, p, issue.iid, this.g.now);
     return readable ? new IssueNode(this.g, readable) : null;
   }
-  /** Resolvers::Wikis::WikiPageResolver, for a project's wiki. */
-  wikiPage(args: { slug?: string; projectId?: unknown }) {
-    if (!args.slug || args.projectId === undefined || args.projectId === null) return null;
-    const p = tget(this.g.state.projects, gidId(args.projectId, 'Project'));
-    if (!p || !this.g.project(projectFullPath(this.g.state, p)) || !canReadProjectWiki(this.g.state, this.g.user, p, this.g.now)) return null;
-    const page = findPage(this.g.state, projectWikiOwner(p), args.slug);
+  /** Resolvers::Wikis::WikiPageResolver: a project's wiki page, or (Premium) a group's by `namespaceId`. */
+  wikiPage(args: { slug?: string; projectId?: unknown; namespaceId?: unknown }) {
+    if (!args.slug) return null;
+    let owner: WikiOwner;
+    let path: string;
+    if (args.projectId !== undefined && args.projectId !== null) {
+      const p = tget(this.g.state.projects, gidId(args.projectId, 'Project'));
+      if (!p || !this.g.project(projectFullPath(this.g.state, p)) || !canReadProjectWiki(this.g.state, this.g.user, p, this.g.now)) return null;
+      owner = projectWikiOwner(p);
+      path = projectFullPath(this.g.state, p);
+    } else if (args.namespaceId !== undefined && args.namespaceId !== null) {
+      const ns = tget(this.g.state.namespaces, gidId(args.namespaceId, 'Namespace', 'Group'));
+      const group = ns ? this.g.group(ns.fullPath) : null;
+      if (!group || this.g.state.instance.tier === 'free') return null;
+      owner = groupWikiOwner(group);
+      path = `groups/${group.fullPath}`;
+    } else return null;
+    const page = findPage(this.g.state, owner, args.slug);
     if (!page) return null;
-    return { id: gid('WikiPage::Meta', page.metaId), slug: slugOf(page), title: titleOf(page), webUrl: `${this.g.webBase}/${projectFullPath(this.g.state, p)}/-/wikis/${slugOf(page)}` };
+    return { id: gid('WikiPage::Meta', page.metaId), slug: slugOf(page), title: titleOf(page), webUrl: `${this.g.webBase}/${path}/-/wikis/${slugOf(page)}` };
   }
   workItem(args: { id: unknown }) {
     const issue = this.issue({ id: gid('Issue', gidId(args.id, 'WorkItem')) });

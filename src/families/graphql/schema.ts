@@ -30,6 +30,8 @@ scalar CiPipelineID
 scalar WorkItemID
 """A \`ProjectID\` is a global ID. It is encoded as a string. An example \`ProjectID\` is: \`"gid://gitlab/Project/1"\`."""
 scalar ProjectID
+"""A \`NamespaceID\` is a global ID. It is encoded as a string. An example \`NamespaceID\` is: \`"gid://gitlab/Namespace/1"\`."""
+scalar NamespaceID
 """A \`TodoID\` is a global ID. It is encoded as a string. An example \`TodoID\` is: \`"gid://gitlab/Todo/1"\`."""
 scalar TodoID
 """A \`NoteID\` is a global ID. It is encoded as a string. An example \`NoteID\` is: \`"gid://gitlab/Note/1"\`."""
@@ -1329,10 +1331,12 @@ type Query {
   ): Namespace
   """Find a wiki page."""
   wikiPage(
-    """Wiki page slug."""
-    slug: String
+    """Wiki page namespace ID."""
+    namespaceId: NamespaceID
     """Wiki page project ID."""
     projectId: ProjectID
+    """Wiki page slug."""
+    slug: String
   ): WikiPage
   """Find a work item."""
   workItem(

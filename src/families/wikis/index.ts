@@ -59,4 +59,4 @@ export type { WikiPage, WikiFormat } from './records.js';
 export type { FixtureWikiPage, FixtureWikisPart } from './seed.js';
 export { canReadProjectWiki, findPage, listPages } from './rules.js';
 export { renderPage } from './entity.js';
-export { projectOwner as projectWikiOwner, slugOf, titleOf } from './rules.js';
+export { groupOwner as groupWikiOwner, projectOwner as projectWikiOwner, slugOf, titleOf, type WikiOwner } from './rules.js';
