@@ -21,7 +21,10 @@ async function call(e: ReturnType<ReturnType<typeof seededWorld>>, method: strin
 describe('runner registration tokens, off (GitLab 17.0 and later)', () => {
   const world = seededWorld(OFF, NOW);
   it('refuses every registration with 410 and every reset with 403', async () => {
-    const token = (await call(world(), 'GET', '/projects/acme%2Fapp', undefined, 'maintainer-token')).body.runners_token;
+    // Project#runners_token: none while registration tokens are off.
+    const project = (await call(world(), 'GET', '/projects/acme%2Fapp', undefined, 'maintainer-token')).body;
+    expect(project.runners_token).toBeNull();
+    const token = `GR1348941${String(project.id).padStart(20, '0')}`;
     expect(await call(world(), 'POST', '/runners', { token })).toEqual({ status: 410, body: { message: '410 Gone', reason: 'runner registration disallowed' } });
     expect(await call(world(), 'POST', '/runners', { token: 'anything' })).toEqual({ status: 410, body: { message: '410 Gone', reason: 'runner registration disallowed' } });
     expect((await call(world(), 'POST', '/runners/reset_registration_token', undefined, 'root-token')).status).toBe(403);
@@ -66,6 +69,8 @@ describe('runner registration tokens, allowed', () => {
     expect(fresh.status).toBe(201);
     expect((await call(world(), 'POST', '/runners', { token: old })).status).toBe(403);
     expect((await call(world(), 'POST', '/runners', { token: fresh.body.token })).status).toBe(201);
+    // The project shows its token as it is now.
+    expect((await call(world(), 'GET', '/projects/acme%2Fapp', undefined, 'maintainer-token')).body.runners_token).toBe(fresh.body.token);
     // The instance's: administrators only.
     expect((await call(world(), 'POST', '/runners/reset_registration_token', undefined, 'maintainer-token')).status).toBe(403);
     const instance = await call(world(), 'POST', '/runners/reset_registration_token', undefined, 'root-token');

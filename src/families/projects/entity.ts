@@ -193,7 +193,9 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
           ci_push_repository_for_job_token_allowed: false,
           protect_merge_request_pipelines: false,
           ci_display_pipeline_variables: false,
-          runners_token: `GR1348941${String(project.id).padStart(20, '0')}`,
+          // Project#runners_token: none while registration tokens are off (allow_runner_registration_token), else the
+          // token as the CI family keeps it once reset (read from that family's slice, which sits above this one).
+          runners_token: !v.state.runnerRegistration.allowed ? null : tget(v.state.runnerRegistration.tokens, `project:${project.id}`) ?? `GR1348941${String(project.id).padStart(20, '0')}`,
         }
       : {}),
     ...(can('repository') ? { ci_config_path: pick('ci_config_path', null) } : {}),
