@@ -31,6 +31,7 @@ import { markdown } from './markdown/index.js';
 import { memberRoles } from './member-roles/index.js';
 import { members } from './members/index.js';
 import { mergeRequests } from './merge-requests/index.js';
+import { mergeTrains } from './merge-trains/index.js';
 import { epics } from './epics/index.js';
 import { epicIssuesFamily } from './epic-issues/index.js';
 import { integrations } from './integrations/index.js';
@@ -116,6 +117,7 @@ export const FAMILIES = [
   issues,
   mergeRequests,
   ci,
+  mergeTrains,
   wikis,
   snippets,
   notes,

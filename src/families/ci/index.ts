@@ -115,6 +115,7 @@ export const ci: Family<CiSlice> = defineFamily({
 export type { CiVariable, CiLimits, Pipeline, JobArtifacts, ArtifactEntry, CleanupPlan, Job, JobStatus, JobRunner } from './records.js';
 export type { FixtureVariable, FixturePipeline, FixturePipelineJob } from './seed.js';
 export { canReadBuilds, createJob, headPipeline } from './pipelines.js';
+export { runCreate } from './pipeline-routes.js';
 export { pipelineBasic, pipelineEntity } from './job-entity.js';
 export { commitPipelineFields } from './commit-pipeline.js';
 export { type CiMembers, type CiCdnConfig, type CiHandle, type CiPipelineInput, type CiJobInput, type CiFinishInput, type CiArtifactsInput, type CiCleanupPlan } from './handle.js';

@@ -1,0 +1,137 @@
+// Merge trains (ee/lib/api/merge_trains.rb, MergeTrains::Car, MergeTrains::AddMergeRequestService,
+// MergeTrains::RefreshService): Premium, with the project's merge trains on; a car per merge
+// request, a train pipeline of the merge request merged onto the target and the cars ahead, the
+// merge when the first car's pipeline succeeds, a failed car leaving the train.
+import { describe, expect, it } from 'vitest';
+import type { Fixture } from '../src/index.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+
+const NOW = '2026-03-01T12:00:00.000Z';
+const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
+const FIXTURE: Fixture = {
+  instance: { tier: 'premium' },
+  users: TEAM,
+  groups: [ACME],
+  projects: [{
+    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+    repository: {
+      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
+      commits: [
+        { branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } },
+        { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
+      ],
+    },
+    merge_requests: [
+      { title: 'Add f', source_branch: 'feature', author: 'dev' },
+      { title: 'Add g', source_branch: 'other', author: 'dev' },
+    ],
+  }],
+};
+const P = '/projects/acme%2Fapp';
+
+describe('merge trains', () => {
+  const world = seededWorld(FIXTURE, NOW);
+  async function call(method: string, path: string, token?: string, json?: unknown) {
+    const res = await apiCall(world(), path, { method, token, json });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  const enable = () => call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+  /** Every job of a pipeline finished with one status, and what that set off settled. */
+  async function finishPipeline(pipelineId: number, status: 'success' | 'failed') {
+    const ci = world().ci('acme/app');
+    for (const j of ci.jobs(pipelineId)) ci.finish(j.id, { status });
+    await world().settled();
+  }
+
+  it('answers 403 while the project has merge trains off, 404 to who may not see a private project, 403 below Developer', async () => {
+    expect(await call('GET', `${P}/merge_trains`, 'dev-token')).toEqual({ status: 403, body: { message: '403 Forbidden' } });
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(403);
+    const set = await enable();
+    expect(set.body).toMatchObject({ merge_pipelines_enabled: true, merge_trains_enabled: true });
+    expect(await call('GET', `${P}/merge_trains`, 'dev-token')).toEqual({ status: 200, body: [] });
+    expect((await call('GET', `${P}/merge_trains`, 'outsider-token')).status).toBe(404);
+    expect((await call('GET', `${P}/merge_trains`, 'reporter-token')).status).toBe(403);
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'reporter-token')).status).toBe(403);
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    expect((await call('POST', `${P}/merge_trains/merge_requests/9`, 'dev-token')).status).toBe(404);
+    expect((await call('GET', `${P}/merge_trains?scope=bogus`, 'dev-token')).status).toBe(400);
+  });
+
+  it('adds a merge request: a car with a train pipeline of the merge onto the target, merged when it succeeds', async () => {
+    await enable();
+    const mr = (await call('GET', `${P}/merge_requests/1`, 'dev-token')).body;
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { sha: 'f'.repeat(40) })).status).toBe(409);
+    const added = await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { sha: mr.sha });
+    expect(added.status).toBe(201);
+    expect(added.body).toHaveLength(1);
+    const car = added.body[0];
+    expect(car).toMatchObject({
+      merge_request: { id: mr.id, iid: 1, project_id: mr.project_id, title: 'Add f', state: 'opened', web_url: mr.web_url },
+      user: { username: 'dev' }, target_branch: 'main', status: 'fresh', merged_at: null, duration: null,
+      pipeline: { ref: 'refs/merge-requests/1/train', status: 'pending', source: 'merge_request_event' },
+    });
+    expect(Object.keys(car).sort()).toEqual(['created_at', 'duration', 'id', 'merge_request', 'merged_at', 'pipeline', 'status', 'target_branch', 'updated_at', 'user']);
+    expect(Object.keys(car.merge_request).sort()).toEqual(['created_at', 'description', 'id', 'iid', 'project_id', 'state', 'title', 'updated_at', 'web_url']);
+    // The train commit: the merge request merged onto the target's tip.
+    const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
+    const commit = (await call('GET', `${P}/repository/commits/${car.pipeline.sha}`, 'dev-token')).body;
+    expect(commit.parent_ids).toEqual([main, mr.sha]);
+    // Once on the train, not again.
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(400);
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body).toEqual(car);
+    expect((await call('GET', `${P}/merge_trains/main`, 'dev-token')).body).toEqual([car]);
+    expect((await call('GET', `${P}/merge_trains?scope=complete`, 'dev-token')).body).toEqual([]);
+
+    await finishPipeline(car.pipeline.id, 'success');
+    const merged = (await call('GET', `${P}/merge_requests/1`, 'dev-token')).body;
+    expect(merged).toMatchObject({ state: 'merged', merged_by: { username: 'dev' } });
+    const after = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    expect(after).toMatchObject({ status: 'merged', merged_at: merged.merged_at, pipeline: { id: car.pipeline.id, status: 'success' } });
+    expect(typeof after.duration).toBe('number');
+    expect((await call('GET', `${P}/merge_trains?scope=active`, 'dev-token')).body).toEqual([]);
+    expect((await call('GET', `${P}/merge_trains?scope=complete`, 'dev-token')).body.map((c: { id: number }) => c.id)).toEqual([car.id]);
+  });
+
+  it('runs the second car on the first: merged in order; a failed first car leaves and the next gets a new pipeline', async () => {
+    await enable();
+    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'maintainer-token')).body[0];
+    const behind = (await call('GET', `${P}/repository/commits/${second.pipeline.sha}`, 'dev-token')).body;
+    expect(behind.parent_ids[0]).toBe(first.pipeline.sha);
+    const list = (await call('GET', `${P}/merge_trains`, 'dev-token')).body;
+    expect(list.map((c: { id: number }) => c.id)).toEqual([second.id, first.id]);
+    expect((await call('GET', `${P}/merge_trains?sort=asc`, 'dev-token')).body.map((c: { id: number }) => c.id)).toEqual([first.id, second.id]);
+
+    await finishPipeline(first.pipeline.id, 'failed');
+    expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
+    expect(moved.pipeline.id).not.toBe(second.pipeline.id);
+    expect(moved.status).toBe('fresh');
+    const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
+    expect((await call('GET', `${P}/repository/commits/${moved.pipeline.sha}`, 'dev-token')).body.parent_ids[0]).toBe(main);
+    // The old pipeline of the second car was canceled.
+    expect((await call('GET', `${P}/pipelines/${second.pipeline.id}`, 'dev-token')).body.status).toBe('canceled');
+
+    // A car behind that succeeds first waits for the one ahead.
+    const again = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    await finishPipeline(again.pipeline.id, 'success');
+    expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
+    await finishPipeline(moved.pipeline.id, 'success');
+    expect((await call('GET', `${P}/merge_requests/2`, 'dev-token')).body.state).toBe('merged');
+    expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('merged');
+    const done = (await call('GET', `${P}/merge_trains/main?scope=complete&sort=asc`, 'dev-token')).body;
+    expect(done.map((c: { merge_request: { iid: number }; status: string }) => [c.merge_request.iid, c.status])).toEqual([[2, 'merged'], [1, 'merged']]);
+  });
+
+});
+
+describe('merge trains below Premium', () => {
+  const world = seededWorld({ ...FIXTURE, instance: { tier: 'free' } }, NOW);
+  it('answers 403', async () => {
+    await apiCall(world(), P, { method: 'PUT', token: 'maintainer-token', json: { merge_trains_enabled: true } });
+    expect((await apiCall(world(), `${P}/merge_trains`, { token: 'dev-token' })).status).toBe(403);
+    expect((await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).status).toBe(403);
+  });
+});
