@@ -78,7 +78,7 @@ describe('merge trains', () => {
     const commit = (await call('GET', `${P}/repository/commits/${car.pipeline.sha}`, 'dev-token')).body;
     expect(commit.parent_ids).toEqual([main, mr.sha]);
     // Once on the train, not again.
-    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(400);
+    expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).toEqual({ status: 400, body: { message: '400 Bad request - Merge request is already set to Auto-Merge' } });
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body).toEqual(car);
     expect((await call('GET', `${P}/merge_trains/main`, 'dev-token')).body).toEqual([car]);
     expect((await call('GET', `${P}/merge_trains?scope=complete`, 'dev-token')).body).toEqual([]);
@@ -125,6 +125,38 @@ describe('merge trains', () => {
     expect(done.map((c: { merge_request: { iid: number }; status: string }) => [c.merge_request.iid, c.status])).toEqual([[2, 'merged'], [1, 'merged']]);
   });
 
+});
+
+describe('merge trains and pushes', () => {
+  const world = seededWorld(FIXTURE, NOW);
+  async function call(method: string, path: string, token?: string, json?: unknown) {
+    const res = await apiCall(world(), path, { method, token, json });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  const push = (branch: string, file: string) => call('POST', `${P}/repository/commits`, 'maintainer-token', {
+    branch, commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: 'x\n' }],
+  });
+
+  it('a draft has no merge train strategy', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await call('PUT', `${P}/merge_requests/1`, 'dev-token', { title: 'Draft: Add f' });
+    expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).toEqual({ status: 400, body: { message: '400 Bad request - No available merge train strategy' } });
+  });
+
+  it('a push to the target rebuilds the train on it; a push to a source branch takes its car off', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    expect((await push('main', 'h.txt')).status).toBe(201);
+    const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
+    const rebuilt = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    expect(rebuilt.pipeline.id).not.toBe(first.pipeline.id);
+    expect((await call('GET', `${P}/repository/commits/${rebuilt.pipeline.sha}`, 'dev-token')).body.parent_ids[0]).toBe(main);
+    expect((await call('GET', `${P}/pipelines/${first.pipeline.id}`, 'dev-token')).body.status).toBe('canceled');
+    expect((await push('feature', 'i.txt')).status).toBe(201);
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    expect((await call('GET', `${P}/merge_trains?scope=active`, 'dev-token')).body).toEqual([]);
+  });
 });
 
 describe('merge trains below Premium', () => {

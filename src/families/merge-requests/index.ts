@@ -81,5 +81,5 @@ registerMilestoneUse({
 export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
 export { draftlessTitle } from './system-notes.js';
 export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
-export { acceptMergeRequest, mergeWay } from './merge.js';
+export { acceptMergeRequest, canMerge, mergeWay } from './merge.js';
 export { checkedMergeRequest } from './rules.js';

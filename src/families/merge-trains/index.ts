@@ -5,7 +5,7 @@
 // the cars ahead; the first car is merged when its pipeline succeeds (a car behind that
 // succeeded waits for it), a car whose pipeline fails leaves the train, and the cars behind get
 // new pipelines on what is ahead of them now.
-import { ApiError, badRequest, forbidden, messageError, notFound } from '../../core/errors.js';
+import { ApiError, badRequest, forbidden, messageError, notFound, unauthorized } from '../../core/errors.js';
 import { mergeBase } from '../../git/merge-base.js';
 import { mergeTrees } from '../../git/merge-trees.js';
 import { bool, int, str } from '../../http/params.js';
@@ -15,7 +15,7 @@ import { iso } from '../../render/time.js';
 import { ACCESS, sequences, type Project } from '../../store/state.js';
 import { emptyTable, pdel, pget, plist, pset, tdel, tget, type Partitioned } from '../../store/table.js';
 import { cancelPipeline, pipelineBasic, runCreate } from '../ci/index.js';
-import { acceptMergeRequest, checkedMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
+import { acceptMergeRequest, canMerge, checkedMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import { branchTip, objectsOf, refsOf, registerAdvertisedRefs } from '../repositories/index.js';
 import type { StoredEvent } from '../stream.js';
@@ -216,6 +216,27 @@ async function onPipelineStatus(ctx: Context<unknown>, event: StoredEvent<'pipel
   await advanceTrain(ctx, p, car.targetBranch);
 }
 
+/**
+ * A push: a car whose source branch moved leaves the train (its train commit no longer has the
+ * merge request's head), and a train whose target moved is rebuilt on the new tip.
+ */
+async function onPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise<void> {
+  const p = tget(ctx.state.projects, push.projectId);
+  if (!p || push.refType !== 'branch') return;
+  const cars = plist(ctx.state.mergeTrainCars, p.id).filter(isActive);
+  if (cars.length === 0) return;
+  const branches = new Set<string>();
+  for (const car of cars) {
+    const mr = pget(ctx.state.mergeRequests, p.id, car.mergeRequestIid) as MergeRequest | undefined;
+    if (car.targetBranch === push.ref) branches.add(car.targetBranch);
+    if (mr?.sourceBranch === push.ref) {
+      dropCar(ctx, car);
+      branches.add(car.targetBranch);
+    }
+  }
+  for (const branch of branches) await refreshTrain(ctx, p, branch);
+}
+
 const LIST = { scope: str().values(['active', 'complete']), sort: str().values(['asc', 'desc']).default('desc') };
 const IID = { merge_request_iid: int().required() };
 
@@ -259,10 +280,13 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
       handler: async (ctx): Promise<Reply> => {
         authorize(ctx);
         const mr = foundMergeRequest(ctx, ctx.params.merge_request_iid);
+        // check_sha_param!, then MergeTrains::AddMergeRequestService: who may merge it, not set to merge already
+        // (a merge request on a train is), and a merge train strategy its state allows.
         if (ctx.params.sha !== undefined && ctx.params.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
+        if (!canMerge(ctx.state, ctx.user, ctx.project, mr.targetBranch, ctx.now())) throw unauthorized();
         const existing = carOf(ctx.state, ctx.project.id, mr.iid);
-        if (existing && isActive(existing)) throw badRequest('Merge request is already on a merge train');
-        if (mr.state !== 'opened' || mr.draft) throw badRequest('This merge request cannot be added to the merge train');
+        if (mr.autoMerge || (existing && isActive(existing))) throw badRequest('Merge request is already set to Auto-Merge');
+        if (mr.state !== 'opened' || mr.draft) throw badRequest('No available merge train strategy');
         const now = ctx.now();
         const stored = ctx.update((draft) => {
           const car: MergeTrainCar = {
@@ -274,8 +298,10 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
         });
         await refreshTrain(ctx, ctx.project, mr.targetBranch);
         const made = pget(ctx.state.mergeTrainCars, ctx.project.id, stored.id);
-        if (!made) throw badRequest('Failed to create a pipeline for the merge train');
-        return json([carEntity(ctx, made)], 201);
+        if (!made) throw badRequest('Failed to merge');
+        // The whole train of the target branch, as the cars finder lists it.
+        const train = plist(ctx.state.mergeTrainCars, ctx.project.id).filter((c) => c.targetBranch === mr.targetBranch).sort((a, b) => b.id - a.id);
+        return json(ctx.paginate(train).map((c) => carEntity(ctx, c)), 201);
       },
     }),
     route({
@@ -288,7 +314,7 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
       },
     }),
   ],
-  on: { 'pipeline.status': onPipelineStatus },
+  on: { 'pipeline.status': onPipelineStatus, push: onPush },
   forget: { project: (draft, id) => void tdel((draft as State).mergeTrainCars, id) },
 });
 
