@@ -159,6 +159,27 @@ describe('merge trains and pushes', () => {
   });
 });
 
+describe('merge trains and closed merge requests', () => {
+  const world = seededWorld(FIXTURE, NOW);
+  async function call(method: string, path: string, token?: string, json?: unknown) {
+    const res = await apiCall(world(), path, { method, token, json });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+
+  it('a closed merge request leaves the train, and the car behind it is rebuilt on the target', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body[0];
+    expect((await call('PUT', `${P}/merge_requests/1`, 'dev-token', { state_event: 'close' })).body.state).toBe('closed');
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
+    expect(moved.pipeline.id).not.toBe(second.pipeline.id);
+    const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
+    expect((await call('GET', `${P}/repository/commits/${moved.pipeline.sha}`, 'dev-token')).body.parent_ids[0]).toBe(main);
+  });
+});
+
 describe('merge trains below Premium', () => {
   const world = seededWorld({ ...FIXTURE, instance: { tier: 'free' } }, NOW);
   it('answers 403', async () => {

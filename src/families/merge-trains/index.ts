@@ -237,6 +237,15 @@ async function onPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise
   for (const branch of branches) await refreshTrain(ctx, p, branch);
 }
 
+/** A merge request closed while on a train leaves it (AutoMerge's abort), and the cars behind it are rebuilt. */
+async function onClosed(ctx: Context<unknown>, e: StoredEvent<'merge_request.closed'>): Promise<void> {
+  const p = tget(ctx.state.projects, e.projectId);
+  const car = plist(ctx.state.mergeTrainCars, e.projectId).find((c) => c.mergeRequestIid === e.iid && isActive(c));
+  if (!p || !car) return;
+  dropCar(ctx, car);
+  await refreshTrain(ctx, p, car.targetBranch);
+}
+
 const LIST = { scope: str().values(['active', 'complete']), sort: str().values(['asc', 'desc']).default('desc') };
 const IID = { merge_request_iid: int().required() };
 
@@ -314,7 +323,7 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
       },
     }),
   ],
-  on: { 'pipeline.status': onPipelineStatus, push: onPush },
+  on: { 'pipeline.status': onPipelineStatus, push: onPush, 'merge_request.closed': onClosed },
   forget: { project: (draft, id) => void tdel((draft as State).mergeTrainCars, id) },
 });
 
