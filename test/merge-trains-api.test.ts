@@ -180,6 +180,24 @@ describe('merge trains and closed merge requests', () => {
   });
 });
 
+describe('merge train pipelines', () => {
+  const TRAIN_CI = `${CI}train:\n  script: echo "$CI_MERGE_REQUEST_TARGET_BRANCH_SHA $CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"\n  rules:\n    - if: $CI_MERGE_REQUEST_EVENT_TYPE == "merge_train"\n`;
+  const world = seededWorld({
+    ...FIXTURE,
+    projects: [{ ...FIXTURE.projects![0]!, repository: { ...FIXTURE.projects![0]!.repository!, files: { 'README.md': '# app\n', '.gitlab-ci.yml': TRAIN_CI } } }],
+  }, NOW);
+
+  it('are merge_train merge request pipelines: jobs whose rules ask for them run there only', async () => {
+    await apiCall(world(), P, { method: 'PUT', token: 'maintainer-token', json: { merge_pipelines_enabled: true, merge_trains_enabled: true } });
+    const mine = await apiCall(world(), `${P}/merge_requests/1/pipelines`, { method: 'POST', token: 'dev-token' });
+    expect(mine.status).toBe(200);
+    const detached = (await mine.json()) as { id: number };
+    expect(world().ci('acme/app').jobs(detached.id).map((j) => j.name)).toEqual(['test']);
+    const [car] = await (await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).json();
+    expect(world().ci('acme/app').jobs(car.pipeline.id).map((j) => j.name).sort()).toEqual(['test', 'train']);
+  });
+});
+
 describe('merge trains below Premium', () => {
   const world = seededWorld({ ...FIXTURE, instance: { tier: 'free' } }, NOW);
   it('answers 403', async () => {

@@ -108,15 +108,17 @@ export function pipelinePredefined(c: VariableContext): RunnerVariable[] {
   out.push(pub('CI_COMMIT_REF_PROTECTED', refProtected(state, p.projectId, p.ref, p.tag)));
   if (mr) {
     const users = (ids: number[]) => ids.map((id) => tget(state.users, id)?.username).filter(Boolean).join(',');
+    // A merge train pipeline (the merge trains family's `refs/merge-requests/:iid/train`): the train commit's parents.
+    const train = p.ref === `refs/merge-requests/${mr.iid}/train`;
     out.push(
-      pub('CI_MERGE_REQUEST_ID', mr.id), pub('CI_MERGE_REQUEST_IID', mr.iid), pub('CI_MERGE_REQUEST_REF_PATH', `refs/merge-requests/${mr.iid}/head`),
+      pub('CI_MERGE_REQUEST_ID', mr.id), pub('CI_MERGE_REQUEST_IID', mr.iid), pub('CI_MERGE_REQUEST_REF_PATH', train ? p.ref : `refs/merge-requests/${mr.iid}/head`),
       pub('CI_MERGE_REQUEST_PROJECT_ID', mr.projectId), pub('CI_MERGE_REQUEST_PROJECT_PATH', path), pub('CI_MERGE_REQUEST_PROJECT_URL', `${webBase}/${path}`),
       pub('CI_MERGE_REQUEST_TARGET_BRANCH_NAME', mr.targetBranch), pub('CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED', refProtected(state, p.projectId, mr.targetBranch, false)),
-      pub('CI_MERGE_REQUEST_TARGET_BRANCH_SHA', ''), pub('CI_MERGE_REQUEST_TITLE', mr.title), pub('CI_MERGE_REQUEST_DESCRIPTION', mr.description),
+      pub('CI_MERGE_REQUEST_TARGET_BRANCH_SHA', train ? commit?.parents[0] ?? '' : ''), pub('CI_MERGE_REQUEST_TITLE', mr.title), pub('CI_MERGE_REQUEST_DESCRIPTION', mr.description),
       pub('CI_MERGE_REQUEST_DRAFT', mr.draft),
-      pub('CI_MERGE_REQUEST_EVENT_TYPE', 'detached'), pub('CI_MERGE_REQUEST_SOURCE_PROJECT_ID', mr.projectId), pub('CI_MERGE_REQUEST_SOURCE_PROJECT_PATH', path),
+      pub('CI_MERGE_REQUEST_EVENT_TYPE', train ? 'merge_train' : 'detached'), pub('CI_MERGE_REQUEST_SOURCE_PROJECT_ID', mr.projectId), pub('CI_MERGE_REQUEST_SOURCE_PROJECT_PATH', path),
       pub('CI_MERGE_REQUEST_SOURCE_PROJECT_URL', `${webBase}/${path}`), pub('CI_MERGE_REQUEST_SOURCE_BRANCH_NAME', mr.sourceBranch),
-      pub('CI_MERGE_REQUEST_SOURCE_BRANCH_PROTECTED', refProtected(state, p.projectId, mr.sourceBranch, false)), pub('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA', ''),
+      pub('CI_MERGE_REQUEST_SOURCE_BRANCH_PROTECTED', refProtected(state, p.projectId, mr.sourceBranch, false)), pub('CI_MERGE_REQUEST_SOURCE_BRANCH_SHA', train ? commit?.parents[1] ?? '' : ''),
       pub('CI_MERGE_REQUEST_DIFF_ID', mr.id), pub('CI_MERGE_REQUEST_DIFF_BASE_SHA', mr.baseSha),
     );
     if (mr.assigneeIds.length) out.push(pub('CI_MERGE_REQUEST_ASSIGNEES', users(mr.assigneeIds)));
