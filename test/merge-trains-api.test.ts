@@ -138,6 +138,17 @@ describe('merge trains and pushes', () => {
     branch, commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: 'x\n' }],
   });
 
+  it('without a train pipeline to run, the add fails and leaves no car', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    const removed = await call('POST', `${P}/repository/commits`, 'maintainer-token', {
+      branch: 'main', commit_message: 'No CI', actions: [{ action: 'delete', file_path: '.gitlab-ci.yml' }],
+    });
+    expect(removed.status).toBe(201);
+    expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).toEqual({ status: 400, body: { message: '400 Bad request - Failed to merge' } });
+    expect((await call('GET', `${P}/merge_trains`, 'dev-token')).body).toEqual([]);
+    expect((await call('GET', `${P}/merge_requests/1/pipelines`, 'dev-token')).body.filter((p: { ref: string }) => p.ref.endsWith('/train'))).toEqual([]);
+  });
+
   it('a draft has no merge train strategy', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
     await call('PUT', `${P}/merge_requests/1`, 'dev-token', { title: 'Draft: Add f' });
