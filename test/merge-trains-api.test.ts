@@ -209,6 +209,43 @@ describe('merge train pipelines', () => {
   });
 });
 
+describe('merge trains: adding once the checks pass', () => {
+  const world = seededWorld(FIXTURE, NOW);
+  async function call(method: string, path: string, token?: string, json?: unknown) {
+    const res = await apiCall(world(), path, { method, token, json });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  }
+  /** A pipeline of the source branch's head with one running job: the job's id. */
+  function runningHead(): number {
+    const ci = world().ci('acme/app');
+    return ci.job(ci.pipeline({ ref: 'feature' }).id, { name: 'check', status: 'running' }).id;
+  }
+
+  it('while the head pipeline runs, answers 202 with the train as it is, and adds the car when the pipeline succeeds', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    const job = runningHead();
+    expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { auto_merge: true })).toEqual({ status: 202, body: [] });
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body.message).toBe('400 Bad request - Merge request is already set to Auto-Merge');
+    world().ci('acme/app').finish(job, { status: 'success' });
+    await world().settled();
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body).toMatchObject({ status: 'fresh', user: { username: 'dev' }, pipeline: { ref: 'refs/merge-requests/1/train' } });
+  });
+
+  it('with no pipeline running, adds at once; a push of another head drops the waiting add', async () => {
+    await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    expect((await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token', { auto_merge: true })).status).toBe(201);
+    const job = runningHead();
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { when_pipeline_succeeds: true })).status).toBe(202);
+    await call('POST', `${P}/repository/commits`, 'dev-token', { branch: 'feature', commit_message: 'More', actions: [{ action: 'create', file_path: 'z.txt', content: 'z\n' }] });
+    world().ci('acme/app').finish(job, { status: 'success' });
+    await world().settled();
+    expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(201);
+  });
+});
+
 describe('merge trains below Premium', () => {
   const world = seededWorld({ ...FIXTURE, instance: { tier: 'free' } }, NOW);
   it('answers 403', async () => {

@@ -14,7 +14,7 @@ import { hasProjectRole } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
 import { ACCESS, sequences, type Project } from '../../store/state.js';
 import { emptyTable, pdel, pget, plist, pset, tdel, tget, type Partitioned } from '../../store/table.js';
-import { cancelPipeline, pipelineBasic, runCreate } from '../ci/index.js';
+import { cancelPipeline, headPipeline, pipelineBasic, runCreate } from '../ci/index.js';
 import { acceptMergeRequest, canMerge, checkedMergeRequest, readableMergeRequest, type MergeRequest } from '../merge-requests/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import { branchTip, objectsOf, refsOf, registerAdvertisedRefs } from '../repositories/index.js';
@@ -45,9 +45,21 @@ export interface MergeTrainCar {
   mergedAt: number | null;
 }
 
+/** A merge request to add to its train once its head pipeline succeeds (add_to_merge_train_when_checks_pass). */
+export interface WaitingAdd {
+  projectId: number;
+  iid: number;
+  userId: number;
+  /** The head it was asked for; another head (a push) drops it. */
+  sha: string;
+  squash: boolean;
+}
+
 export interface MergeTrainsSlice {
   /** Project id -> its merge train cars, by id. */
   mergeTrainCars: Partitioned<MergeTrainCar>;
+  /** Project id -> the merge requests waiting for their head pipeline to join a train, by iid. */
+  mergeTrainWaiting: Partitioned<WaitingAdd>;
 }
 
 declare module '../world.js' {
@@ -126,6 +138,29 @@ async function trainCommit(ctx: Context<unknown>, p: Project, mr: MergeRequest, 
   const who = { name: user?.name ?? 'GitLab', email: user?.email ?? 'noreply@gitlab.example.com', timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
   const message = `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request !${mr.iid}`;
   return repo.writeCommit({ tree, parents: [base, head], author: who, committer: who, message });
+}
+
+/** MergeRequest#diff_head_pipeline: the newer of its source branch's and its own pipelines of the head. */
+function diffHeadPipeline(state: State, mr: MergeRequest) {
+  const branch = headPipeline(state, mr.projectId, mr.sourceBranch, mr.sha);
+  const detached = headPipeline(state, mr.projectId, `refs/merge-requests/${mr.iid}/head`, mr.sha);
+  if (!branch || !detached) return branch ?? detached;
+  return detached.id > branch.id ? detached : branch;
+}
+
+const IN_PROGRESS = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'canceling'];
+
+/** A new car at the end of the merge request's train (its pipeline made by the refresh that follows). */
+function addCar(ctx: Context<unknown>, mr: MergeRequest, userId: number, squash: boolean): MergeTrainCar {
+  const now = ctx.now();
+  return ctx.update((draft) => {
+    const car: MergeTrainCar = {
+      id: ids.next(draft, 'merge_train_car'), projectId: mr.projectId, mergeRequestIid: mr.iid, userId, targetBranch: mr.targetBranch,
+      status: 'idle', pipelineId: null, trainSha: null, landedSha: null, squash, createdAt: now, updatedAt: now, mergedAt: null,
+    };
+    pset((draft as State).mergeTrainCars, car.projectId, car.id, car);
+    return car;
+  });
 }
 
 /** Whether a car's train commit still stands on `base` (or on a merged car's train commit that landed as `base`). */
@@ -207,6 +242,7 @@ async function advanceTrain(ctx: Context<unknown>, p: Project, branch: string): 
 
 /** A train pipeline's end: success moves the train on; a pipeline that did not succeed takes its car off the train. */
 async function onPipelineStatus(ctx: Context<unknown>, event: StoredEvent<'pipeline.status'>): Promise<void> {
+  if (event.status === 'success') await addWaiting(ctx, event);
   const car = plist(ctx.state.mergeTrainCars, event.projectId).find((c) => c.pipelineId === event.pipelineId && isActive(c));
   const p = tget(ctx.state.projects, event.projectId);
   if (!car || !p) return;
@@ -216,6 +252,26 @@ async function onPipelineStatus(ctx: Context<unknown>, event: StoredEvent<'pipel
   await advanceTrain(ctx, p, car.targetBranch);
 }
 
+/** The merge requests waiting for this pipeline, their head's, join their trains. */
+async function addWaiting(ctx: Context<unknown>, event: StoredEvent<'pipeline.status'>): Promise<void> {
+  const p = tget(ctx.state.projects, event.projectId);
+  if (!p) return;
+  for (const w of plist(ctx.state.mergeTrainWaiting, p.id)) {
+    const mr = pget(ctx.state.mergeRequests, p.id, w.iid) as MergeRequest | undefined;
+    if (!mr || diffHeadPipeline(ctx.state, mr)?.id !== event.pipelineId) continue;
+    ctx.update((draft) => void pdel((draft as State).mergeTrainWaiting, p.id, w.iid));
+    if (mr.state !== 'opened' || mr.sha !== w.sha || !available(ctx.state, p)) continue;
+    addCar(ctx, mr, w.userId, w.squash);
+    await refreshTrain(ctx, p, mr.targetBranch);
+  }
+}
+
+/** Waiting adds of a merge request dropped (a push of another head, the merge request closed). */
+function dropWaiting(ctx: Context<unknown>, projectId: number, keep: (w: WaitingAdd) => boolean): void {
+  const gone = plist(ctx.state.mergeTrainWaiting, projectId).filter((w) => !keep(w));
+  if (gone.length) ctx.update((draft) => { for (const w of gone) pdel((draft as State).mergeTrainWaiting, projectId, w.iid); });
+}
+
 /**
  * A push: a car whose source branch moved leaves the train (its train commit no longer has the
  * merge request's head), and a train whose target moved is rebuilt on the new tip.
@@ -223,6 +279,7 @@ async function onPipelineStatus(ctx: Context<unknown>, event: StoredEvent<'pipel
 async function onPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise<void> {
   const p = tget(ctx.state.projects, push.projectId);
   if (!p || push.refType !== 'branch') return;
+  dropWaiting(ctx, p.id, (w) => (pget(ctx.state.mergeRequests, p.id, w.iid) as MergeRequest | undefined)?.sourceBranch !== push.ref || push.after === w.sha);
   const cars = plist(ctx.state.mergeTrainCars, p.id).filter(isActive);
   if (cars.length === 0) return;
   const branches = new Set<string>();
@@ -240,6 +297,7 @@ async function onPush(ctx: Context<unknown>, push: StoredEvent<'push'>): Promise
 /** A merge request closed while on a train leaves it (AutoMerge's abort), and the cars behind it are rebuilt. */
 async function onClosed(ctx: Context<unknown>, e: StoredEvent<'merge_request.closed'>): Promise<void> {
   const p = tget(ctx.state.projects, e.projectId);
+  dropWaiting(ctx, e.projectId, (w) => w.iid !== e.iid);
   const car = plist(ctx.state.mergeTrainCars, e.projectId).find((c) => c.mergeRequestIid === e.iid && isActive(c));
   if (!p || !car) return;
   dropCar(ctx, car);
@@ -264,7 +322,7 @@ function foundMergeRequest(ctx: Context<unknown>, iid: number): MergeRequest {
 
 export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
   name: 'merge-trains',
-  state: () => ({ mergeTrainCars: emptyTable() }),
+  state: () => ({ mergeTrainCars: emptyTable(), mergeTrainWaiting: emptyTable() }),
   routes: [
     route({
       method: 'GET', path: '/projects/:id/merge_trains', auth: 'user', scope: project(), paginated: true, params: LIST,
@@ -294,23 +352,23 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
         if (ctx.params.sha !== undefined && ctx.params.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
         if (!canMerge(ctx.state, ctx.user, ctx.project, mr.targetBranch, ctx.now())) throw unauthorized();
         const existing = carOf(ctx.state, ctx.project.id, mr.iid);
-        if (mr.autoMerge || (existing && isActive(existing))) throw badRequest('Merge request is already set to Auto-Merge');
+        const waiting = pget(ctx.state.mergeTrainWaiting, ctx.project.id, mr.iid);
+        if (mr.autoMerge || waiting || (existing && isActive(existing))) throw badRequest('Merge request is already set to Auto-Merge');
         if (mr.state !== 'opened' || mr.draft) throw badRequest('No available merge train strategy');
-        const now = ctx.now();
-        const stored = ctx.update((draft) => {
-          const car: MergeTrainCar = {
-            id: ids.next(draft, 'merge_train_car'), projectId: ctx.project.id, mergeRequestIid: mr.iid, userId: ctx.user!.id, targetBranch: mr.targetBranch,
-            status: 'idle', pipelineId: null, trainSha: null, landedSha: null, squash: ctx.params.squash ?? false, createdAt: now, updatedAt: now, mergedAt: null,
-          };
-          pset((draft as State).mergeTrainCars, car.projectId, car.id, car);
-          return car;
-        });
+        const squash = ctx.params.squash ?? false;
+        const train = () => plist(ctx.state.mergeTrainCars, ctx.project.id).filter((c) => c.targetBranch === mr.targetBranch).sort((a, b) => b.id - a.id);
+        // add_to_merge_train_when_checks_pass: asked to wait, while the head pipeline runs; 202 and the train as it is.
+        const head = diffHeadPipeline(ctx.state, mr);
+        if ((ctx.params.auto_merge || ctx.params.when_pipeline_succeeds) && head && IN_PROGRESS.includes(head.status)) {
+          ctx.update((draft) => void pset((draft as State).mergeTrainWaiting, ctx.project.id, mr.iid, { projectId: ctx.project.id, iid: mr.iid, userId: ctx.user!.id, sha: mr.sha, squash }));
+          return json(ctx.paginate(train()).map((c) => carEntity(ctx, c)), 202);
+        }
+        const stored = addCar(ctx, mr, ctx.user!.id, squash);
         await refreshTrain(ctx, ctx.project, mr.targetBranch);
         const made = pget(ctx.state.mergeTrainCars, ctx.project.id, stored.id);
         if (!made) throw badRequest('Failed to merge');
         // The whole train of the target branch, as the cars finder lists it.
-        const train = plist(ctx.state.mergeTrainCars, ctx.project.id).filter((c) => c.targetBranch === mr.targetBranch).sort((a, b) => b.id - a.id);
-        return json(ctx.paginate(train).map((c) => carEntity(ctx, c)), 201);
+        return json(ctx.paginate(train()).map((c) => carEntity(ctx, c)), 201);
       },
     }),
     route({
@@ -324,7 +382,12 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
     }),
   ],
   on: { 'pipeline.status': onPipelineStatus, push: onPush, 'merge_request.closed': onClosed },
-  forget: { project: (draft, id) => void tdel((draft as State).mergeTrainCars, id) },
+  forget: {
+    project: (draft, id) => {
+      tdel((draft as State).mergeTrainCars, id);
+      tdel((draft as State).mergeTrainWaiting, id);
+    },
+  },
 });
 
 // refs/merge-requests/<iid>/train: the train commit of each car on a train.
