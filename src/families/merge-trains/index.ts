@@ -325,14 +325,14 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
   state: () => ({ mergeTrainCars: emptyTable(), mergeTrainWaiting: emptyTable() }),
   routes: [
     route({
-      method: 'GET', path: '/projects/:id/merge_trains', auth: 'user', scope: project(), paginated: true, params: LIST,
+      method: 'GET', path: '/projects/:id/merge_trains', auth: 'user', tier: 'premium', scope: project(), paginated: true, params: LIST,
       handler: (ctx): Reply => {
         authorize(ctx);
         return listed(ctx, plist(ctx.state.mergeTrainCars, ctx.project.id), ctx.params.scope, ctx.params.sort);
       },
     }),
     route({
-      method: 'GET', path: '/projects/:id/merge_trains/merge_requests/:merge_request_iid', auth: 'user', scope: project(), params: IID,
+      method: 'GET', path: '/projects/:id/merge_trains/merge_requests/:merge_request_iid', auth: 'user', tier: 'premium', scope: project(), params: IID,
       handler: (ctx): Reply => {
         authorize(ctx);
         const mr = foundMergeRequest(ctx, ctx.params.merge_request_iid);
@@ -342,7 +342,7 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
       },
     }),
     route({
-      method: 'POST', path: '/projects/:id/merge_trains/merge_requests/:merge_request_iid', auth: 'user', scope: project(),
+      method: 'POST', path: '/projects/:id/merge_trains/merge_requests/:merge_request_iid', auth: 'user', tier: 'premium', scope: project(),
       params: { ...IID, auto_merge: bool(), sha: str(), squash: bool(), when_pipeline_succeeds: bool() },
       handler: async (ctx): Promise<Reply> => {
         authorize(ctx);
@@ -372,7 +372,7 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
       },
     }),
     route({
-      method: 'GET', path: '/projects/:id/merge_trains/:target_branch', auth: 'user', scope: project(), paginated: true,
+      method: 'GET', path: '/projects/:id/merge_trains/:target_branch', auth: 'user', tier: 'premium', scope: project(), paginated: true,
       params: { target_branch: str().required(), ...LIST },
       handler: (ctx): Reply => {
         authorize(ctx);
