@@ -263,28 +263,32 @@ export class Emulator {
    */
   handle = async (request: Request): Promise<Response> => toResponse(await this.#answer(fromRequest(request)));
 
+  /** The world a path is under (`/-/worlds/NAME/...`) and the path within it; undefined for this emulator's own paths. */
+  #worldAt(pathname: string): { world: Emulator; rest: string } | undefined {
+    if (this.worlds === undefined || this.worlds.size === 0) return undefined;
+    const at = worldOf(pathname);
+    const world = at && this.worlds.get(at.name);
+    return world ? { world, rest: at!.rest } : undefined;
+  }
+
   /** One request, to this emulator or to the world its path is under (its path then without the world's prefix). */
   #answer(request: Incoming): Promise<Rendered> {
     if (this.worlds === undefined || this.worlds.size === 0 || !request.url.includes(WORLDS_PATH)) return this.#pipeline.answer(request);
     const url = request.parsedUrl ?? new URL(request.url);
-    const at = worldOf(url.pathname);
-    const world = at && this.worlds.get(at.name);
-    if (!at || !world) return this.#pipeline.answer(request);
+    const at = this.#worldAt(url.pathname);
+    if (!at) return this.#pipeline.answer(request);
     const inner = new URL(url.href);
     inner.pathname = at.rest;
-    return world.#pipeline.answer({ method: request.method, url: inner.href, parsedUrl: inner, headers: request.headers, body: request.body, doorKey: request.doorKey });
+    return at.world.#pipeline.answer({ method: request.method, url: inner.href, parsedUrl: inner, headers: request.headers, body: request.body, doorKey: request.doorKey });
   }
 
   /** The world a door's key names (its target is under `/-/worlds/NAME`), or this emulator. */
   #atOnce(method: string, doorKey: string, guarded: string | undefined): Rendered | undefined {
-    if (this.worlds !== undefined && this.worlds.size > 0) {
-      const start = doorKey.indexOf(' ', doorKey.indexOf(' ') + 1) + 1;
-      if (doorKey.startsWith(WORLDS_PATH, start)) {
-        const end = doorKey.indexOf('\n', start);
-        const at = worldOf(doorKey.slice(start, end < 0 ? undefined : end).split('?')[0]!);
-        const world = at && this.worlds.get(at.name);
-        return world ? world.#pipeline.answerAtOnce(method, doorKey, guarded) : undefined;
-      }
+    const start = doorKey.indexOf(' ', doorKey.indexOf(' ') + 1) + 1;
+    if (this.worlds !== undefined && this.worlds.size > 0 && doorKey.startsWith(WORLDS_PATH, start)) {
+      const end = doorKey.indexOf('\n', start);
+      const at = this.#worldAt(doorKey.slice(start, end < 0 ? undefined : end).split('?')[0]!);
+      return at ? at.world.#pipeline.answerAtOnce(method, doorKey, guarded) : undefined;
     }
     return this.#pipeline.answerAtOnce(method, doorKey, guarded);
   }
@@ -318,9 +322,8 @@ export class Emulator {
   /** Whether a request to this URL is the emulator's to answer (any path under /api/v4, the git paths, /-/emulator, the web app's few routes). */
   serves(method: string, url: string | URL): boolean {
     const pathname = (typeof url === 'string' ? new URL(url) : url).pathname;
-    const at = this.worlds !== undefined && this.worlds.size > 0 ? worldOf(pathname) : undefined;
-    const world = at && this.worlds!.get(at.name);
-    return world ? world.serves(method, `http://w${at.rest}`) : this.#pipeline.serves(method, pathname);
+    const at = this.#worldAt(pathname);
+    return at ? at.world.serves(method, `http://w${at.rest}`) : this.#pipeline.serves(method, pathname);
   }
 
   /** Adds a fixture's records to the world: all of them, or none when the fixture is wrong. */

@@ -142,8 +142,9 @@ export async function repositoryUpdate(ctx: Context<unknown>): Promise<string[]>
   const byProject = new Map<number, PushChange[]>();
   for (const e of ctx.state.pendingEvents) {
     if (e.kind !== 'push') continue;
-    const list = byProject.get(e.projectId) ?? [];
-    byProject.set(e.projectId, [...list, e]);
+    const list = byProject.get(e.projectId);
+    if (list) list.push(e);
+    else byProject.set(e.projectId, [e]);
   }
   for (const [projectId, pushes] of byProject) {
     const project = tget(ctx.state.projects, projectId);
