@@ -6,8 +6,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createEmulator } from '../src/index.js';
+import { servedWorld } from './support/world.js';
 import type { Fixture } from '../src/families/world.js';
 import { importFromGitlab, parseImportArgs } from '../src/importer/index.js';
 
@@ -60,25 +61,12 @@ const WORLD: Fixture = {
   ],
 };
 
-let source: Emulator;
-let url: string;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  source = await createEmulator({ fixture: WORLD });
-  const server = await source.listen({ port: 0 });
-  url = server.url;
-  close = () => server.close();
-});
-
-afterAll(async () => {
-  await close?.();
-});
+const served = servedWorld(WORLD);
 
 describe('gitlab-emulator import (command line)', () => {
   it('writes a fixture that seeds the same project, with progress and the new tokens on stderr', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'gle-import-')), 'world.json');
-    const r = await run(['import', '--from', url, '--token', 'alice-secret-token', '--project', 'acme/app', '--out', out]);
+    const r = await run(['import', '--from', served.url, '--token', 'alice-secret-token', '--project', 'acme/app', '--out', out]);
     expect(r.stderr).toMatch(/^signed in to .* as alice$/m);
     expect(r.stderr).toMatch(/^project acme\/app \(1\/1\)$/m);
     expect(r.stderr).toMatch(/^wrote .*world\.json: 1 projects, 1 groups, 2 users, 2 commits, 1 issues, 0 merge requests, 1 notes/m);
@@ -94,7 +82,7 @@ describe('gitlab-emulator import (command line)', () => {
   }, 60_000);
 
   it('says a wrong token is refused, and exits 1', async () => {
-    const r = await run(['import', '--from', url, '--token', 'not-a-token', '--out', '-']);
+    const r = await run(['import', '--from', served.url, '--token', 'not-a-token', '--out', '-']);
     expect(r.stderr).toMatch(/refused the token \(401 Unauthorized\)/);
     expect(r.stdout).toBe('');
     expect(r.code).toBe(1);
@@ -102,8 +90,8 @@ describe('gitlab-emulator import (command line)', () => {
 
   it('names a missing or unknown flag and exits 2; --help prints the usage', async () => {
     const [missing, unknown, help] = await Promise.all([
-      run(['import', '--from', url, '--out', 'x.json']),
-      run(['import', '--form', url]),
+      run(['import', '--from', served.url, '--out', 'x.json']),
+      run(['import', '--form', served.url]),
       run(['import', '--help']),
     ]);
     expect(missing.stderr).toMatch(/--token is required/);

@@ -1,7 +1,8 @@
 // Which projects `import` reads without --project or --group (the token's user's, through the
 // keyset-paged project list), long lists read page by page, and what a read_api token reads.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { createEmulator } from '../src/index.js';
+import { servedWorld } from './support/world.js';
 import type { Fixture } from '../src/families/world.js';
 import { importFromGitlab } from '../src/importer/index.js';
 
@@ -21,25 +22,12 @@ const WORLD: Fixture = {
   ],
 };
 
-let source: Emulator;
-let url: string;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  source = await createEmulator({ fixture: WORLD });
-  const server = await source.listen({ port: 0 });
-  url = server.url;
-  close = () => server.close();
-});
-
-afterAll(async () => {
-  await close?.();
-});
+const served = servedWorld(WORLD);
 
 describe('import without --project or --group', () => {
   it("reads the projects the token's user is a member of, every page of their issues, and no private email", async () => {
     const lines: string[] = [];
-    const r = await importFromGitlab({ from: url, token: 'dev-token', progress: (l) => lines.push(l) });
+    const r = await importFromGitlab({ from: served.url, token: 'dev-token', progress: (l) => lines.push(l) });
     expect(r.fixture.projects?.map((p) => `${p.namespace}/${p.path}`)).toEqual(['gg/mine', 'dev/own']);
     expect(r.fixture.projects?.[0]?.issues?.map((i) => i.iid)).toEqual(Array.from({ length: ISSUES }, (_, i) => i + 1));
     expect(lines).toContain('gg/mine: issues: 100 so far');
@@ -50,7 +38,7 @@ describe('import without --project or --group', () => {
   });
 
   it('needs no more than read_api: the repository comes too, and what a developer may not read is said', async () => {
-    const r = await importFromGitlab({ from: url, token: 'dev-read-api', projects: ['gg/mine'] });
+    const r = await importFromGitlab({ from: served.url, token: 'dev-read-api', projects: ['gg/mine'] });
     expect(r.fixture.projects?.[0]?.repository?.commits?.map((c) => c.files)).toEqual([{ 'x.txt': 'x\n' }]);
     expect(r.notes).toEqual([
       'group gg: CI/CD variables: not carried (403 for this token)',
@@ -61,6 +49,6 @@ describe('import without --project or --group', () => {
   });
 
   it('refuses an unknown project by name', async () => {
-    await expect(importFromGitlab({ from: url, token: 'dev-token', projects: ['gg/nope'] })).rejects.toThrow("project 'gg/nope' not found, or not visible to this token (404)");
+    await expect(importFromGitlab({ from: served.url, token: 'dev-token', projects: ['gg/nope'] })).rejects.toThrow("project 'gg/nope' not found, or not visible to this token (404)");
   });
 });

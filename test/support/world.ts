@@ -1,6 +1,6 @@
 // What the behaviour tests share: a cast of users, one per role, and requests to the REST API
 // through `emulator.handle`.
-import { beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
   createEmulator,
   type Emulator,
@@ -107,6 +107,27 @@ export function seededWorld(fixture: Fixture, now: string): () => Emulator {
 // Reaching into the world, for the few tests that must set up what the API cannot: through
 // these accessors, never through the store's layout.
 
+
+/** An emulator seeded with `fixture` and served on a free port for the whole file (made before all tests, closed after). */
+export function servedWorld(fixture: Fixture): { readonly emulator: Emulator; readonly url: string } {
+  let emulator: Emulator | undefined;
+  let server: Awaited<ReturnType<Emulator['listen']>> | undefined;
+  beforeAll(async () => {
+    emulator = await createEmulator({ fixture });
+    server = await emulator.listen({ port: 0 });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get emulator() {
+      return emulator!;
+    },
+    get url() {
+      return server!.url;
+    },
+  };
+}
 /** A project or namespace id by full path. */
 export function idOf(emulator: Emulator, fullPath: string): number {
   const found = projectByIdOrPath(emulator.state, fullPath) ?? namespaceByIdOrPath(emulator.state, fullPath);
