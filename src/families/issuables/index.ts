@@ -28,6 +28,7 @@ export type { IssuablesSlice, Awardable } from './store.js';
 export type { AwardableType, AwardEmoji, SocialTarget, SocialType, Todo } from './records.js';
 export { parseIid, registerIssuable, registerSocial, type IssuableKind, type IssuableTarget, type IssuableType, type SocialKind, type SocialRecord } from './kinds.js';
 export { dropAwards } from './store.js';
+export { isEmojiName, normalizeEmojiName } from './emoji.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
 export { renderTodo, socialRoutes } from './social-routes.js';

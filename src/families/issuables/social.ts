@@ -9,7 +9,7 @@ import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { noteKey, noteList } from '../../store/notes.js';
 import { socialKind, type IssuableTarget, type SocialRecord } from './kinds.js';
-import { isEmojiName } from './emoji.js';
+import { isEmojiName, normalizeEmojiName } from './emoji.js';
 import { mentionedUsernames } from './mentions.js';
 import { canReadInternalNotes } from './noteables.js';
 import type { AwardEmoji, SocialTarget, SocialType, Todo, TodoTarget } from './records.js';
@@ -155,9 +155,13 @@ export function reacted(state: State, t: Awardable, userId: number, name: string
   return false;
 }
 
-/** AwardEmojis::AddService; a second award of the same name by the same user is refused (the message). */
-export function awardEmoji(state: State, t: Awardable, user: User, name: string, now: number): Change<AwardEmoji> | string {
-  if (!isEmojiName(name)) return 'Name is not a valid emoji name';
+/**
+ * AwardEmojis::AddService: the name an alias of an emoji stands for (`+1` awards `thumbsup`); a
+ * second award of the same emoji by the same user is refused (the message).
+ */
+export function awardEmoji(state: State, t: Awardable, user: User, alias: string, now: number): Change<AwardEmoji> | string {
+  if (!isEmojiName(alias)) return 'Name is not a valid emoji name';
+  const name = normalizeEmojiName(alias);
   const key = `${socialKey(t)}:${user.id}:${name}`;
   if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
   return (draft) => {
@@ -206,10 +210,12 @@ export function applySocialUpdates(
   }
   if (u.subscription_event) setSubscription(t, user, u.subscription_event === 'subscribe')(draft);
   if (u.emoji_award) {
-    const mine = awardsOf(state, t).find((a) => a.userId === user.id && a.name === u.emoji_award);
+    // AwardEmojis::ToggleService, after BaseService made an alias its emoji's name.
+    const name = isEmojiName(u.emoji_award) ? normalizeEmojiName(u.emoji_award) : u.emoji_award;
+    const mine = awardsOf(state, t).find((a) => a.userId === user.id && a.name === name);
     if (mine) removeAward(mine, t)(draft);
     else {
-      const change = awardEmoji(state, t, user, u.emoji_award, now);
+      const change = awardEmoji(state, t, user, name, now);
       if (typeof change !== 'string') change(draft);
     }
   }

@@ -2,7 +2,7 @@
 // and NotesHelpers: each decides against the world and returns the recipe of what it makes.
 import { addNote, deleteNote, findNote, isResolvable, notesTable, putNote, type Discussion, type Note } from '../../store/notes.js';
 import type { User } from '../../store/state.js';
-import { awardEmoji, dropAwards, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issuables/index.js';
+import { awardEmoji, dropAwards, isEmojiName, normalizeEmojiName, reacted, socialTarget, touchIssuable, type AwardEmoji, type NoteCommands as Commands } from '../issuables/index.js';
 import type { Change } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
@@ -34,12 +34,13 @@ function validateBody(body: string): void {
 /**
  * Note#award_emoji?: a note that is one emoji alone (`:thumbsup:`), on an issue or a merge
  * request, is an award of it instead (Notes::CreateService answers the award emoji), unless the
- * caller awarded that emoji already; null when the note is a note.
+ * caller awarded that emoji already (`:+1:` awards `thumbsup`, as AwardEmojis::AddService names
+ * an alias); null when the note is a note.
  */
 export function emojiReaction(state: State, n: Noteable, user: User, body: string, now: number): Change<AwardEmoji> | null {
   const m = /^:([a-z0-9_+-]+):\s?$/.exec(body);
   const target = n.issuable?.type === 'Issue' ? socialTarget('Issue', n.issuable.issue) : n.issuable?.type === 'MergeRequest' ? socialTarget('MergeRequest', n.issuable.mr) : null;
-  if (!m || !target || reacted(state, target, user.id, m[1]!)) return null;
+  if (!m || !target || !isEmojiName(m[1]!) || reacted(state, target, user.id, normalizeEmojiName(m[1]!))) return null;
   const change = awardEmoji(state, target, user, m[1]!, now);
   return typeof change === 'string' ? null : change;
 }
