@@ -26,6 +26,8 @@ export interface MergeRequest {
   sha: string;
   baseSha: string;
   startSha: string;
+  /** Its latest diff version (merge_request_diffs) after a push: the diff's id and how many versions it has (its first, when made, is 1). */
+  diffVersion?: { id: number; count: number };
   /**
    * MergeabilityCheckService's result at the last head and target it saw: `unchecked` after the
    * target branch or the target moved (a read checks again), else whether it merges cleanly.

@@ -93,7 +93,8 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
     }
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
-      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
+      const diffVersion = { id: diffId, count: (r.mr.diffVersion?.count ?? 1) + 1 };
+      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, diffVersion, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
       // abort_auto_merges: auto-merge was set for another head.
       if (r.mr.autoMerge && r.mr.autoMerge.sha !== r.head) abortAutoMerge(draft, project, r.mr, 'source branch was updated', user.id, now);

@@ -31,7 +31,7 @@ async function isCommit(repo: RepositoryObjects, sha: string): Promise<boolean> 
 }
 
 /** Position#line_code: the code of the diff line the position names, or null when the diff has no such line. */
-async function lineCode(repo: RepositoryObjects, p: PositionInput, path: string): Promise<string | null> {
+export async function lineCode(repo: RepositoryObjects, p: Pick<PositionInput, 'base_sha' | 'head_sha' | 'old_line' | 'new_line'>, path: string): Promise<string | null> {
   if (!(await isCommit(repo, p.base_sha)) || !(await isCommit(repo, p.head_sha))) return null;
   const diffs = await treeDiffs(repo, (await repo.readCommit(p.base_sha)).tree, (await repo.readCommit(p.head_sha)).tree);
   const file = diffs.find((d) => d.newPath === path || d.oldPath === path);
