@@ -276,7 +276,7 @@ describe('keep and delete', () => {
     expect((await call('POST', `${APP}/jobs/${id}/artifacts/keep`, { token: 'reporter-token' })).status).toBe(403);
     const r = await call('POST', `${APP}/jobs/${id}/artifacts/keep`, { token: 'dev-token' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id, artifacts_expire_at: null, artifacts_file: { filename: 'artifacts.zip' } });
+    expect(r.body).toMatchObject({ id, artifacts_expire_at: null, artifacts_file: { filename: 'artifacts.zip' }, download_url: null });
     const ci = world().ci('acme/app');
     const bare = ci.job(ci.pipeline({}).id, { name: 'bare' });
     expect((await call('POST', `${APP}/jobs/${bare.id}/artifacts/keep`, { token: 'dev-token' })).status).toBe(404);

@@ -122,7 +122,8 @@ export const artifactRoutes = [
       const job = jobOf(ctx, ctx.params.job_id);
       if (!artifactsOf(ctx.state, job)) throw notFound('Build');
       ctx.update(keepArtifacts(job));
-      return json(await renderJob(ctx, job), 200);
+      // The spec's Job for keep-artifacts carries download_url; GitLab's documented answer has it null.
+      return json({ ...(await renderJob(ctx, job)), download_url: null }, 200);
     },
   }),
   route({
