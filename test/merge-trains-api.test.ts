@@ -65,7 +65,10 @@ describe('merge trains', () => {
     const added = await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { sha: mr.sha });
     expect(added.status).toBe(201);
     expect(added.body).toHaveLength(1);
-    const car = added.body[0];
+    // Answered as GitLab's worker has not run yet: the car idle, without a pipeline.
+    expect(added.body[0]).toMatchObject({ status: 'idle', pipeline: null, merge_request: { iid: 1 } });
+    const car = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    expect(car.id).toBe(added.body[0].id);
     expect(car).toMatchObject({
       merge_request: { id: mr.id, iid: 1, project_id: mr.project_id, title: 'Add f', state: 'opened', web_url: mr.web_url },
       user: { username: 'dev' }, target_branch: 'main', status: 'fresh', merged_at: null, duration: null,
@@ -95,8 +98,10 @@ describe('merge trains', () => {
 
   it('runs the second car on the first: merged in order; a failed first car leaves and the next gets a new pipeline', async () => {
     await enable();
-    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
-    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'maintainer-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    await call('POST', `${P}/merge_trains/merge_requests/2`, 'maintainer-token');
+    const first = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    const second = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     const behind = (await call('GET', `${P}/repository/commits/${second.pipeline.sha}`, 'dev-token')).body;
     expect(behind.parent_ids[0]).toBe(first.pipeline.sha);
     const list = (await call('GET', `${P}/merge_trains`, 'dev-token')).body;
@@ -104,6 +109,8 @@ describe('merge trains', () => {
     expect((await call('GET', `${P}/merge_trains?sort=asc`, 'dev-token')).body.map((c: { id: number }) => c.id)).toEqual([first.id, second.id]);
 
     await finishPipeline(first.pipeline.id, 'failed');
+    // The car behind is outdated and awaits the train's refresh, which the next request lets run.
+    expect((await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body).toMatchObject({ status: 'stale', pipeline: { id: second.pipeline.id } });
     expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
     const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
@@ -115,7 +122,8 @@ describe('merge trains', () => {
     expect((await call('GET', `${P}/pipelines/${second.pipeline.id}`, 'dev-token')).body.status).toBe('canceled');
 
     // A car behind that succeeds first waits for the one ahead.
-    const again = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    const again = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     await finishPipeline(again.pipeline.id, 'success');
     expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
     await finishPipeline(moved.pipeline.id, 'success');
@@ -157,8 +165,11 @@ describe('merge trains and pushes', () => {
 
   it('a push to the target rebuilds the train on it; a push to a source branch takes its car off', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
-    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    const first = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     expect((await push('main', 'h.txt')).status).toBe(201);
+    // CheckStatusService: the first car is stale until the refresh runs.
+    expect((await call('GET', `${P}/merge_trains?scope=active`, 'dev-token')).body.map((c: { status: string }) => c.status)).toEqual(['stale']);
     const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
     const rebuilt = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     expect(rebuilt.pipeline.id).not.toBe(first.pipeline.id);
@@ -181,8 +192,10 @@ describe('merge trains and closed merge requests', () => {
   it('a closed merge request leaves the train, and the car behind it is rebuilt on the target', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
     await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
-    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token');
+    const second = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     expect((await call('PUT', `${P}/merge_requests/1`, 'dev-token', { state_event: 'close' })).body.state).toBe('closed');
+    expect((await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body.status).toBe('stale');
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
     const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     expect(moved.pipeline.id).not.toBe(second.pipeline.id);
@@ -204,7 +217,8 @@ describe('merge train pipelines', () => {
     expect(mine.status).toBe(200);
     const detached = (await mine.json()) as { id: number };
     expect(world().ci('acme/app').jobs(detached.id).map((j) => j.name)).toEqual(['test']);
-    const [car] = await (await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).json();
+    expect((await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).status).toBe(201);
+    const car = await (await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { token: 'dev-token' })).json();
     expect(world().ci('acme/app').jobs(car.pipeline.id).map((j) => j.name).sort()).toEqual(['test', 'train']);
   });
 });
