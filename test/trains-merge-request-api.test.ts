@@ -95,9 +95,12 @@ describe('the merge request API and a merge train', () => {
     await h.call('POST', `${P}/merge_trains/merge_requests/2`);
     await h.finish((await h.car(1)).pipeline.id, 'failed');
     expect((await h.call('GET', `${P}/merge_requests/1`)).body.merge_when_pipeline_succeeds).toBe(false);
-    expect((await h.notes(1)).at(-1)).toBe('dev: removed this merge request from the merge train because pipeline did not succeed');
+    expect(await h.notes(1)).toEqual(['dev: started a merge train', 'dev: removed this merge request from the merge train because pipeline did not succeed']);
     await h.call('POST', `${P}/repository/commits`, 'maintainer-token', { branch: 'other', commit_message: 'More', actions: [{ action: 'create', file_path: 'x.txt', content: 'x\n' }] });
-    expect((await h.notes(2)).at(-1)).toBe('mai: removed this merge request from the merge train because source branch was updated');
+    expect((await h.notes(2)).filter((n) => n.includes('merge train'))).toEqual([
+      'dev: added this merge request to the merge train at position 2',
+      'mai: removed this merge request from the merge train because source branch was updated',
+    ]);
     expect((await h.call('GET', `${P}/merge_trains?scope=active`)).body).toEqual([]);
   });
 });

@@ -97,15 +97,15 @@ function destroyCar(draft: State, p: Project, car: MergeTrainCar, now: number): 
 
 /**
  * AutoMerge::MergeTrainService#abort: the car leaves with `removed this merge request from the
- * merge train because ...` (when its merge request was still set to the train), and the car
- * behind is outdated.
+ * merge train because ...` (when its merge request was still set to the train and there is a
+ * reason to give), and the car behind is outdated.
  */
-export function abortCar(ctx: Context<unknown>, p: Project, car: MergeTrainCar, reason: string, userId: number): void {
+export function abortCar(ctx: Context<unknown>, p: Project, car: MergeTrainCar, reason: string | null, userId: number): void {
   const next = nextOf(ctx.state, car);
   const now = ctx.now();
   ctx.update((draft) => {
     const mr = mergeRequestOf(draft as State, car.projectId, car.mergeRequestIid);
-    if (mr?.autoMerge?.strategy === 'merge_train') systemNote(draft, 'MergeRequest', mr, userId, `removed this merge request from the merge train because ${reason}`, now);
+    if (reason !== null && mr?.autoMerge?.strategy === 'merge_train') systemNote(draft, 'MergeRequest', mr, userId, `removed this merge request from the merge train because ${reason}`, now);
     destroyCar(draft as State, p, car, now);
   });
   outdate(ctx, next, car.targetBranch, p.id);
@@ -207,7 +207,8 @@ async function refreshTrain(ctx: Context<unknown>, p: Project, branch: string): 
     if (!car || !isActive(car)) continue;
     const mr = mergeRequestOf(ctx.state, p.id, car.mergeRequestIid);
     if (!base || !mr || mr.state !== 'opened') {
-      abortCar(ctx, p, car, mr?.state === 'merged' ? 'merge request was merged' : 'merge request was closed', car.userId);
+      // Merged past the train (merge immediately), it just leaves; closed, it says so.
+      abortCar(ctx, p, car, mr?.state === 'merged' ? null : 'merge request was closed', car.userId);
       continue;
     }
     const pipeline = car.pipelineId === null ? undefined : pget(ctx.state.pipelines, p.id, car.pipelineId);
