@@ -74,8 +74,8 @@ export function abortAutoMerge(draft: Draft<State>, project: Project, mr: MergeR
  * which the merge trains family gives: AutoMergeService#preferred_strategy asks them first.
  */
 export interface TrainStrategies {
-  /** `PUT .../merge` asking for auto-merge: the merge request set to a merge train strategy, or null when none is available. */
-  execute(ctx: Context<unknown>, mr: MergeRequest, user: User, input: AutoMergeInput & { squash?: boolean }): Promise<MergeRequest | null>;
+  /** `PUT .../merge` asking for auto-merge: the merge request set to a merge train strategy, or null when none is available (a `sha` other than the head is 409). */
+  execute(ctx: Context<unknown>, mr: MergeRequest, user: User, input: AutoMergeInput & { squash?: boolean; sha?: string }): Promise<MergeRequest | null>;
   /** AutoMergeService#cancel of a merge train strategy: off the train (or no longer waiting), with its note. */
   cancel(ctx: Context<unknown>, mr: MergeRequest, user: User): Promise<void>;
   /** A merge made at once with `skip_merge_train` (EE MergeService#skipping_active_merge_train?): the train records it, from the target's tip before. */

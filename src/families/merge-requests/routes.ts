@@ -24,7 +24,7 @@ import {
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
-import { acceptMergeRequest, mergeWay, shaMismatch } from './merge.js';
+import { acceptMergeRequest, mergeWay } from './merge.js';
 import { abortAutoMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
@@ -426,8 +426,7 @@ export const mergeRequestRoutes = [
       // AutoMergeService#preferred_strategy: where merge trains are on, the train's strategies come first.
       const trains = trainStrategies();
       if ((p.merge_when_pipeline_succeeds === true || p.auto_merge === true) && trains) {
-        if (p.sha !== undefined && p.sha !== mr.sha) throw shaMismatch(mr.sha);
-        const set = await trains.execute(ctx, mr, user, { commitMessage: p.merge_commit_message, squashCommitMessage: p.squash_commit_message, removeSourceBranch: p.should_remove_source_branch, squash: p.squash });
+        const set = await trains.execute(ctx, mr, user, { sha: p.sha, commitMessage: p.merge_commit_message, squashCommitMessage: p.squash_commit_message, removeSourceBranch: p.should_remove_source_branch, squash: p.squash });
         if (set) return json(await fullEntity(ctx, set, ctx.project.id));
       }
       const how = mergeWay(ctx.state, ctx.project, mr, user, p.merge_when_pipeline_succeeds === true || p.auto_merge === true, p.sha, now);

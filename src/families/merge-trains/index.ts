@@ -243,11 +243,12 @@ registerTrainStrategies({
   async execute(ctx, mr, user, input) {
     const p = tget(ctx.state.projects, mr.projectId);
     if (!p || !trainsAvailable(ctx.state, p) || mr.state !== 'opened' || mr.draft || !canMerge(ctx.state, user, p, mr.targetBranch, ctx.now())) return null;
-    // Set already: left as it is (AutoMergeService#update).
-    if (mr.autoMerge) return mr;
     // MergeTrainService#availability_details: a head pipeline, complete; else the wait for it.
     const head = diffHeadPipeline(ctx.state, mr);
-    if (!head) return null;
+    if (!head && !mr.autoMerge) return null;
+    if (input.sha !== undefined && input.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
+    // Set already: left as it is (AutoMergeService#update).
+    if (mr.autoMerge) return mr;
     await addToTrain(ctx, p, mr, user, input, true);
     return pget(ctx.state.mergeRequests, p.id, mr.iid) as MergeRequest;
   },
