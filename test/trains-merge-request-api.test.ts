@@ -208,6 +208,22 @@ describe('merging past the train', () => {
     expect((await h.car(1)).status).toBe('merged');
   });
 
+  it('a merge request on the train merged past it leaves its car for a skip_merged one; the car behind is rebuilt', async () => {
+    await h.enable({ merge_trains_skip_train_allowed: true });
+    await h.call('POST', `${P}/merge_trains/merge_requests/1`);
+    await h.call('POST', `${P}/merge_trains/merge_requests/2`);
+    const second = await h.car(2);
+    expect((await h.call('PUT', `${P}/merge_requests/1/merge`, 'maintainer-token', { skip_merge_train: true })).body.state).toBe('merged');
+    // The first read after the merge still sees the car behind stale (it runs the refresh that is due).
+    expect(await h.car(2)).toMatchObject({ status: 'stale', pipeline: { id: second.pipeline.id } });
+    expect(await h.car(1)).toMatchObject({ status: 'skip_merged', pipeline: null });
+    const rebuilt = await h.car(2);
+    expect(rebuilt.status).toBe('fresh');
+    const main = (await h.call('GET', `${P}/repository/branches/main`)).body.commit.id;
+    expect((await h.call('GET', `${P}/repository/commits/${rebuilt.pipeline.sha}`)).body.parent_ids[0]).toBe(main);
+    expect((await h.notes(1)).filter((n) => n.includes('merge train'))).toEqual(['dev: started a merge train']);
+  });
+
   it('without it, the merge moves the target and the first car goes stale, then is rebuilt', async () => {
     await h.enable();
     await h.call('POST', `${P}/merge_trains/merge_requests/1`);

@@ -261,7 +261,11 @@ registerTrainStrategies({
   },
   skipped(ctx, mr, user, before) {
     const p = tget(ctx.state.projects, mr.projectId);
-    if (p && trainsAvailable(ctx.state, p) && p.settings.merge_trains_skip_train_allowed === true) insertSkipMergedCar(ctx, p, mr, user, before);
+    if (!p || !trainsAvailable(ctx.state, p) || p.settings.merge_trains_skip_train_allowed !== true) return;
+    // Its own car, if it had one, is off the train (merged past it): the car behind is rebuilt.
+    const own = plist(ctx.state.mergeTrainCars, p.id).find((c) => c.mergeRequestIid === mr.iid && isActive(c));
+    if (own) abortCar(ctx, p, own, null, user.id);
+    insertSkipMergedCar(ctx, p, mr, user, before);
   },
 });
 
