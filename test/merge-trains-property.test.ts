@@ -67,6 +67,10 @@ describe('merge trains, as a model says', () => {
   beforeAll(async () => {
     emulator = await createEmulator({ fixture: FIXTURE, clock: { now: '2026-03-01T12:00:00.000Z', frozen: true } });
     await apiCall(emulator, P, { method: 'PUT', token: 'maintainer-token', json: { merge_pipelines_enabled: true, merge_trains_enabled: true } });
+    // Each merge request's head with a pipeline that succeeded: MergeTrainService wants a complete one.
+    const ci = emulator.ci('acme/app');
+    for (const ref of BRANCHES) ci.job(ci.pipeline({ ref }).id, { name: 'check', status: 'success' });
+    await emulator.settled();
     seeded = emulator.snapshot();
   });
   async function call(method: string, path: string) {

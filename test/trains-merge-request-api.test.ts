@@ -40,7 +40,13 @@ function harness(fixture: Fixture = FIXTURE) {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
-  const enable = (extra: Record<string, unknown> = {}) => call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true, ...extra });
+  /** Merge trains on, and each merge request's head with a pipeline that succeeded (MergeTrainService wants a complete one). */
+  async function enable(extra: Record<string, unknown> = {}) {
+    const set = await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true, ...extra });
+    for (const branch of ['feature', 'other', 'third']) headPipeline(branch, 'success');
+    await world().settled();
+    return set;
+  }
   const car = async (iid: number) => (await call('GET', `${P}/merge_trains/merge_requests/${iid}`)).body;
   const notes = async (iid: number) => ((await call('GET', `${P}/merge_requests/${iid}/notes?sort=asc`)).body as { body: string; system: boolean; author: { username: string } }[])
     .filter((n) => n.system).map((n) => `${n.author.username}: ${n.body}`);
@@ -147,6 +153,21 @@ describe('PUT .../merge with auto-merge where merge trains are on', () => {
     await h.world().settled();
     expect(await h.car(1)).toMatchObject({ status: 'fresh', user: { username: 'dev' } });
     expect((await h.notes(1)).at(-1)).toBe('dev: started a merge train');
+  });
+});
+
+describe('merge train strategies', () => {
+  const h = harness();
+
+  it('without a complete head pipeline there is none, unless asked to wait for a running one', async () => {
+    await h.call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    expect(await h.call('POST', `${P}/merge_trains/merge_requests/1`)).toEqual({ status: 400, body: { message: '400 Bad request - No available merge train strategy' } });
+    expect((await h.call('PUT', `${P}/merge_requests/1/merge`, 'dev-token', { auto_merge: true })).status).toBe(405);
+    h.headPipeline('feature', 'running');
+    expect((await h.call('POST', `${P}/merge_trains/merge_requests/1`)).status).toBe(400);
+    expect((await h.call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { auto_merge: true, squash: true })).status).toBe(202);
+    expect((await h.call('GET', `${P}/merge_requests/1`)).body).toMatchObject({ squash: true, merge_when_pipeline_succeeds: true });
+    expect(await h.notes(1)).toHaveLength(1);
   });
 });
 

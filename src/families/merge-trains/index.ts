@@ -15,7 +15,7 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { emptyTable, pdel, pget, plist, tdel, tget } from '../../store/table.js';
 import { pipelineBasic } from '../ci/index.js';
 import {
-  canMerge, readableMergeRequest, registerTrainStrategies, squashOnMerge, type MergeRequest,
+  canMerge, readableMergeRequest, registerTrainStrategies, saveMergeRequestFields, squashOnMerge, type MergeRequest,
 } from '../merge-requests/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import { registerAdvertisedRefs } from '../repositories/index.js';
@@ -26,8 +26,8 @@ import type { State } from '../world.js';
 import { isActive, type MergeTrainCar } from './car.js';
 import type { MergeTrainsSlice } from './store.js';
 import {
-  abortCar, addCar, addWhenChecksPass, cancelCar, carOf, diffHeadPipeline, dropWaiting, IN_PROGRESS, insertSkipMergedCar, processTrain, REFRESH_TRAIN, targetMoved,
-  trainOf, trainsAvailable,
+  abortCar, addCar, addWhenChecksPass, addWhenChecksPassAvailable, cancelCar, carOf, diffHeadPipeline, dropWaiting, insertSkipMergedCar, mergeTrainAvailable, processTrain,
+  REFRESH_TRAIN, targetMoved, trainOf, trainsAvailable,
 } from './train.js';
 
 export type { CarStatus, MergeTrainCar } from './car.js';
@@ -136,20 +136,28 @@ interface AddInput {
 }
 
 /**
- * MergeTrains::AddMergeRequestService and AutoMergeService#preferred_strategy: while the head
- * pipeline runs, the merge request waits for it (add_to_merge_train_when_checks_pass); else it
- * joins the train (merge_train) and the train is refreshed. The car made, or null for a wait.
+ * MergeTrains::AddMergeRequestService#select_strategy: asked to wait (`auto_merge`) while the head
+ * pipeline runs, the merge request waits for it (add_to_merge_train_when_checks_pass); with a
+ * complete head pipeline it joins the train (merge_train) and the train is refreshed; else no
+ * strategy is available.
  */
-async function addToTrain(ctx: Context<unknown>, p: Project, mr: MergeRequest, user: User, input: AddInput, waitForPipeline: boolean): Promise<{ kind: 'waiting' | 'added' | 'failed'; answer: MergeTrainCar[] }> {
+async function addToTrain(ctx: Context<unknown>, p: Project, mr: MergeRequest, user: User, input: AddInput, autoMerge: boolean): Promise<{ kind: 'waiting' | 'added' | 'failed' | 'unavailable'; answer: MergeTrainCar[] }> {
   const squash = squashOnMerge(p, mr, input.squash);
   const head = diffHeadPipeline(ctx.state, mr);
   const rest = { commitMessage: input.commitMessage, squashCommitMessage: input.squashCommitMessage, removeSourceBranch: input.removeSourceBranch };
   // The cars of the target branch as the answer lists them (MergeTrains::CarsFinder), newest first.
   const cars = () => plist(ctx.state.mergeTrainCars, p.id).filter((c) => c.targetBranch === mr.targetBranch).sort((a, b) => b.id - a.id);
-  if (waitForPipeline && head && IN_PROGRESS.includes(head.status)) {
+  // `squash: true` is kept on the merge request (AddMergeRequestService#execute).
+  const keepSquash = () => {
+    if (input.squash === true && !mr.squash) ctx.update((draft) => void saveMergeRequestFields(draft, p, mr, { squash: true }));
+  };
+  if (autoMerge && addWhenChecksPassAvailable(head)) {
+    keepSquash();
     addWhenChecksPass(ctx, p, mr, user, squash, rest);
     return { kind: 'waiting', answer: cars() };
   }
+  if (!mergeTrainAvailable(p, head)) return { kind: 'unavailable', answer: [] };
+  keepSquash();
   const car = addCar(ctx, p, mr, user, squash, rest);
   // As the answer shows them: the new car `idle`, before the refresh that makes its pipeline.
   const answer = cars();
@@ -214,6 +222,7 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
         const page = ctx.paginate(made.answer).map((c) => carEntity(ctx, c));
         // 202 and the train as it is while the head pipeline runs.
         if (made.kind === 'waiting') return json(page, 202);
+        if (made.kind === 'unavailable') throw badRequest('No available merge train strategy');
         // No train pipeline could be made (no CI file, no job for it, a conflict): nothing of the add is kept.
         if (made.kind === 'failed') throw badRequest('Failed to merge');
         return json(page, 201);
@@ -243,9 +252,9 @@ registerTrainStrategies({
   async execute(ctx, mr, user, input) {
     const p = tget(ctx.state.projects, mr.projectId);
     if (!p || !trainsAvailable(ctx.state, p) || mr.state !== 'opened' || mr.draft || !canMerge(ctx.state, user, p, mr.targetBranch, ctx.now())) return null;
-    // MergeTrainService#availability_details: a head pipeline, complete; else the wait for it.
+    // AutoMergeService#preferred_strategy: the wait while the head pipeline runs, the train once it is complete.
     const head = diffHeadPipeline(ctx.state, mr);
-    if (!head && !mr.autoMerge) return null;
+    if (!mr.autoMerge && !addWhenChecksPassAvailable(head) && !mergeTrainAvailable(p, head)) return null;
     if (input.sha !== undefined && input.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
     // Set already: left as it is (AutoMergeService#update).
     if (mr.autoMerge) return mr;

@@ -47,6 +47,19 @@ export function diffHeadPipeline(state: State, mr: MergeRequest) {
 export const IN_PROGRESS = ['created', 'waiting_for_resource', 'preparing', 'waiting_for_callback', 'pending', 'running', 'canceling'];
 const DONE = ['success', 'failed', 'canceled', 'skipped'];
 
+/**
+ * MergeTrainService#availability_details: a head pipeline that is complete; where pipelines need
+ * not succeed, a canceling or blocked (manual) one too.
+ */
+export function mergeTrainAvailable(p: Project, head: { status: string } | undefined): boolean {
+  if (!head) return false;
+  if (DONE.includes(head.status)) return true;
+  return p.settings.only_allow_merge_if_pipeline_succeeds !== true && (head.status === 'canceling' || head.status === 'manual');
+}
+
+/** AddToMergeTrainWhenChecksPassService#availability_details, as the emulator sees it: the head pipeline still runs. */
+export const addWhenChecksPassAvailable = (head: { status: string } | undefined): boolean => !!head && IN_PROGRESS.includes(head.status);
+
 const mergeRequestOf = (state: State, projectId: number, iid: number) => pget(state.mergeRequests, projectId, iid) as MergeRequest | undefined;
 
 function putCar(ctx: Context<unknown>, car: MergeTrainCar, extra?: (draft: State) => void): MergeTrainCar {
