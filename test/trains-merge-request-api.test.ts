@@ -204,6 +204,8 @@ describe('squashing cars', () => {
     const squash = (await h.call('GET', `${P}/repository/commits/${merged.squash_commit_sha}`)).body;
     expect(squash).toMatchObject({ title: 'One commit', author_name: expect.any(String) });
     expect((await h.call('GET', `${P}/repository/commits/${merged.merge_commit_sha}`)).body.parent_ids[1]).toBe(squash.id);
+    // The squash commit belongs to its merge request.
+    expect((await h.call('GET', `${P}/repository/commits/${squash.id}/merge_requests`)).body.map((m: { iid: number }) => m.iid)).toEqual([2]);
     // Without squash there is none.
     expect((await h.call('PUT', `${P}/merge_requests/3/merge`, 'maintainer-token')).body.squash_commit_sha).toBeNull();
   });
