@@ -27,7 +27,7 @@ import { isActive, type MergeTrainCar } from './car.js';
 import type { MergeTrainsSlice } from './store.js';
 import {
   abortCar, addCar, addWhenChecksPass, addWhenChecksPassAvailable, cancelCar, carOf, diffHeadPipeline, dropWaiting, insertSkipMergedCar, mergeTrainAvailable, processTrain,
-  REFRESH_TRAIN, targetMoved, trainOf, trainsAvailable,
+  REFRESH_TRAIN, targetMoved, trainsAvailable,
 } from './train.js';
 
 export type { CarStatus, MergeTrainCar } from './car.js';
