@@ -75,7 +75,7 @@ describe('entries: GitLab\'s messages for bad keys and values', () => {
     ['a cross-pipeline need with an unknown key', 'rspec:\n  script: rspec\n  needs:\n    - pipeline: $THE_PIPELINE_ID\n      job: dependency-job\n      something: else\n', ['jobs:rspec:needs:need config contains unknown keys: something']],
     ['cache paths of a string', 'cache: { paths: string }\nrspec:\n  script: test\n', ['cache:paths config should be an array of strings']],
     ['a job cache key of a number list', 'rspec:\n  script: test\n  cache: { key: { files: [] } }\n', ['jobs:rspec:cache:key:files config requires at least 1 item']],
-    ['a cache key with only a prefix', 'rspec:\n  script: test\n  cache: { key: { prefix: p } }\n', ['jobs:rspec:cache:key config missing required keys: files']],
+    ['a cache key with only a prefix', 'rspec:\n  script: test\n  cache: { key: { prefix: p } }\n', ['jobs:rspec:cache:key config must use exactly one of these keys: files, files_commits']],
     ['rules changes of numbers', 'a:\n  script: x\n  rules:\n    - changes: [1]\n', ['jobs:a:rules:rule:changes config should be an array of strings']],
     ['the removed type keyword', 'a:\n  script: x\n  type: test\n', ['jobs:a config contains unknown keys: type']],
     ['allow_failure of a string', 'test:\n  script: x\n  allow_failure: maybe\n', ['jobs:test allow failure should be a hash or a boolean value']],

@@ -3,7 +3,7 @@
 // request, a train pipeline of the merge request merged onto the target and the cars ahead, the
 // merge when the first car's pipeline succeeds, a failed car leaving the train.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import type { Emulator, Fixture } from '../src/index.js';
 import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -29,6 +29,13 @@ const FIXTURE: Fixture = {
 };
 const P = '/projects/acme%2Fapp';
 
+/** The merge requests' heads with pipelines that succeeded: MergeTrainService wants a complete head pipeline. */
+async function passHeads(world: () => Emulator, branches = ['feature', 'other']) {
+  const ci = world().ci('acme/app');
+  for (const ref of branches) ci.job(ci.pipeline({ ref }).id, { name: 'check', status: 'success' });
+  await world().settled();
+}
+
 describe('merge trains', () => {
   const world = seededWorld(FIXTURE, NOW);
   async function call(method: string, path: string, token?: string, json?: unknown) {
@@ -36,7 +43,11 @@ describe('merge trains', () => {
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
-  const enable = () => call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+  const enable = async () => {
+    const set = await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
+    return set;
+  };
   /** Every job of a pipeline finished with one status, and what that set off settled. */
   async function finishPipeline(pipelineId: number, status: 'success' | 'failed') {
     const ci = world().ci('acme/app');
@@ -65,7 +76,10 @@ describe('merge trains', () => {
     const added = await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { sha: mr.sha });
     expect(added.status).toBe(201);
     expect(added.body).toHaveLength(1);
-    const car = added.body[0];
+    // Answered as GitLab's worker has not run yet: the car idle, without a pipeline.
+    expect(added.body[0]).toMatchObject({ status: 'idle', pipeline: null, merge_request: { iid: 1 } });
+    const car = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    expect(car.id).toBe(added.body[0].id);
     expect(car).toMatchObject({
       merge_request: { id: mr.id, iid: 1, project_id: mr.project_id, title: 'Add f', state: 'opened', web_url: mr.web_url },
       user: { username: 'dev' }, target_branch: 'main', status: 'fresh', merged_at: null, duration: null,
@@ -95,8 +109,10 @@ describe('merge trains', () => {
 
   it('runs the second car on the first: merged in order; a failed first car leaves and the next gets a new pipeline', async () => {
     await enable();
-    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
-    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'maintainer-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    await call('POST', `${P}/merge_trains/merge_requests/2`, 'maintainer-token');
+    const first = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
+    const second = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     const behind = (await call('GET', `${P}/repository/commits/${second.pipeline.sha}`, 'dev-token')).body;
     expect(behind.parent_ids[0]).toBe(first.pipeline.sha);
     const list = (await call('GET', `${P}/merge_trains`, 'dev-token')).body;
@@ -104,6 +120,8 @@ describe('merge trains', () => {
     expect((await call('GET', `${P}/merge_trains?sort=asc`, 'dev-token')).body.map((c: { id: number }) => c.id)).toEqual([first.id, second.id]);
 
     await finishPipeline(first.pipeline.id, 'failed');
+    // The car behind is outdated and awaits the train's refresh, which the next request lets run.
+    expect((await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body).toMatchObject({ status: 'stale', pipeline: { id: second.pipeline.id } });
     expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
     const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
@@ -115,7 +133,8 @@ describe('merge trains', () => {
     expect((await call('GET', `${P}/pipelines/${second.pipeline.id}`, 'dev-token')).body.status).toBe('canceled');
 
     // A car behind that succeeds first waits for the one ahead.
-    const again = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    const again = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     await finishPipeline(again.pipeline.id, 'success');
     expect((await call('GET', `${P}/merge_requests/1`, 'dev-token')).body.state).toBe('opened');
     await finishPipeline(moved.pipeline.id, 'success');
@@ -140,6 +159,7 @@ describe('merge trains and pushes', () => {
 
   it('without a train pipeline to run, the add fails and leaves no car', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
     const removed = await call('POST', `${P}/repository/commits`, 'maintainer-token', {
       branch: 'main', commit_message: 'No CI', actions: [{ action: 'delete', file_path: '.gitlab-ci.yml' }],
     });
@@ -151,14 +171,19 @@ describe('merge trains and pushes', () => {
 
   it('a draft has no merge train strategy', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
     await call('PUT', `${P}/merge_requests/1`, 'dev-token', { title: 'Draft: Add f' });
     expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).toEqual({ status: 400, body: { message: '400 Bad request - No available merge train strategy' } });
   });
 
   it('a push to the target rebuilds the train on it; a push to a source branch takes its car off', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
-    const first = (await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body[0];
+    await passHeads(world);
+    await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
+    const first = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     expect((await push('main', 'h.txt')).status).toBe(201);
+    // CheckStatusService: the first car is stale until the refresh runs.
+    expect((await call('GET', `${P}/merge_trains?scope=active`, 'dev-token')).body.map((c: { status: string }) => c.status)).toEqual(['stale']);
     const main = (await call('GET', `${P}/repository/branches/main`, 'dev-token')).body.commit.id;
     const rebuilt = (await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body;
     expect(rebuilt.pipeline.id).not.toBe(first.pipeline.id);
@@ -180,9 +205,12 @@ describe('merge trains and closed merge requests', () => {
 
   it('a closed merge request leaves the train, and the car behind it is rebuilt on the target', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
     await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token');
-    const second = (await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body[0];
+    await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token');
+    const second = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     expect((await call('PUT', `${P}/merge_requests/1`, 'dev-token', { state_event: 'close' })).body.state).toBe('closed');
+    expect((await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body.status).toBe('stale');
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
     const moved = (await call('GET', `${P}/merge_trains/merge_requests/2`, 'dev-token')).body;
     expect(moved.pipeline.id).not.toBe(second.pipeline.id);
@@ -204,7 +232,11 @@ describe('merge train pipelines', () => {
     expect(mine.status).toBe(200);
     const detached = (await mine.json()) as { id: number };
     expect(world().ci('acme/app').jobs(detached.id).map((j) => j.name)).toEqual(['test']);
-    const [car] = await (await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).json();
+    // The merge request's own pipeline is its head's: complete, it lets the merge request join the train.
+    for (const j of world().ci('acme/app').jobs(detached.id)) world().ci('acme/app').finish(j.id, { status: 'success' });
+    await world().settled();
+    expect((await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { method: 'POST', token: 'dev-token' })).status).toBe(201);
+    const car = await (await apiCall(world(), `${P}/merge_trains/merge_requests/1`, { token: 'dev-token' })).json();
     expect(world().ci('acme/app').jobs(car.pipeline.id).map((j) => j.name).sort()).toEqual(['test', 'train']);
   });
 });
@@ -224,6 +256,7 @@ describe('merge trains: adding once the checks pass', () => {
 
   it('while the head pipeline runs, answers 202 with the train as it is, and adds the car when the pipeline succeeds', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
     const job = runningHead();
     expect(await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { auto_merge: true })).toEqual({ status: 202, body: [] });
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
@@ -233,8 +266,9 @@ describe('merge trains: adding once the checks pass', () => {
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).body).toMatchObject({ status: 'fresh', user: { username: 'dev' }, pipeline: { ref: 'refs/merge-requests/1/train' } });
   });
 
-  it('with no pipeline running, adds at once; a push of another head drops the waiting add', async () => {
+  it('with a complete head pipeline, adds at once; a push of another head drops the waiting add', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    await passHeads(world);
     expect((await call('POST', `${P}/merge_trains/merge_requests/2`, 'dev-token', { auto_merge: true })).status).toBe(201);
     const job = runningHead();
     expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token', { when_pipeline_succeeds: true })).status).toBe(202);
@@ -242,6 +276,9 @@ describe('merge trains: adding once the checks pass', () => {
     world().ci('acme/app').finish(job, { status: 'success' });
     await world().settled();
     expect((await call('GET', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(404);
+    // The new head has no pipeline yet: no strategy; once one succeeds, the merge request joins.
+    expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(400);
+    await passHeads(world, ['feature']);
     expect((await call('POST', `${P}/merge_trains/merge_requests/1`, 'dev-token')).status).toBe(201);
   });
 });

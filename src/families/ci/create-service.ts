@@ -12,8 +12,7 @@ import { projectAccess } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { compilePipeline, type CompiledPipeline, type CompileInput, type JobPlan, type PipelineSource } from './config/index.js';
-import { lastCommitForPath } from '../../git/history.js';
-import { codec } from '../../git/format.js';
+import { withCacheKeys } from './cache-keys.js';
 import { createFromPlan } from './creation.js';
 import { createPipeline } from './pipelines.js';
 import { pipelineVariableMap } from './predefined.js';
@@ -95,26 +94,6 @@ async function pathsSince(repo: RepositoryObjects, state: State, project: Projec
   const base = (await mergeBase(repo, other, [sha])) ?? other;
   const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(sha)]);
   return (await diffTrees(repo, a.tree, b.tree)).map((d) => d.path);
-}
-
-/**
- * Seed::Build::Cache#key_from_files: a `cache:key:files` key is its `prefix` and the SHA-1 of the
- * last commits (at the pipeline's commit) that changed those files, sorted, unique, joined with
- * `-`; `default` when none of the files exists. Gives the jobs with their keys as strings.
- */
-async function withCacheKeys(repo: RepositoryObjects, sha: string, jobs: readonly JobPlan[]): Promise<JobPlan[]> {
-  if (!jobs.some((j) => j.cache?.some((c) => typeof c.key !== 'string'))) return [...jobs];
-  return Promise.all(jobs.map(async (job) => {
-    if (!job.cache?.some((c) => typeof c.key !== 'string')) return job;
-    const cache = await Promise.all(job.cache.map(async (c) => {
-      if (typeof c.key === 'string') return c;
-      const files = [...new Set(c.key.files.filter((f) => f.trim() !== ''))];
-      const ids = [...new Set((await Promise.all(files.map((f) => lastCommitForPath(repo, sha, f)))).filter((x): x is string => x !== null))].sort();
-      const digest = ids.length ? await codec.sha1(new TextEncoder().encode(ids.join('-'))) : 'default';
-      return { ...c, key: [c.key.prefix ?? '', digest].filter((part) => part !== '').join('-') };
-    }));
-    return { ...job, cache };
-  }));
 }
 
 /** Works out the pipeline a request makes, or GitLab's errors; the change that stores it is applied by the caller. */

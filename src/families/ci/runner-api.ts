@@ -12,6 +12,7 @@ import { tdel, tentries, tget, type Table } from '../../store/table.js';
 import { route, type Context } from '../define.js';
 import type { State } from '../world.js';
 import { parseExpireIn } from './archive.js';
+import { keyWithoutRepository } from './cache-keys.js';
 import { attachArtifacts, findPipeline, pipelineJobs, artifactsOf } from './pipelines.js';
 import { afterJobMoved, failJob, jobTimeout, moveJob, runJob } from './processing.js';
 import { jobVariables, refProtected } from './predefined.js';
@@ -184,9 +185,9 @@ async function jobPayload(ctx: Context<unknown>, job: Job, runner: Runner, token
     image: plan?.image ? { name: plan.image, entrypoint: null, ports: [], executor_opts: {}, pull_policy: null } : null,
     services: (plan?.services ?? []).map((name) => ({ name, entrypoint: null, ports: [], alias: null, command: null, variables: [], pull_policy: null })),
     artifacts,
-    // Entities::Ci::JobRequest::Cache; a `files` key is worked out when the pipeline is made (create-service.ts); one of a plan made without a repository is `default`.
-    cache: (plan?.cache ?? []).map((c) => ({
-      key: typeof c.key === 'string' ? c.key : `${c.key.prefix ? `${c.key.prefix}-` : ''}default`, untracked: c.untracked, paths: c.paths, policy: c.policy, when: c.when, fallback_keys: c.fallbackKeys,
+    // Entities::Ci::JobRequest::Cache; a `files` key is worked out when the pipeline is made (cache-keys.ts); one of a plan made without a repository is `default`.
+    cache: (plan?.cache ?? []).map((c, i) => ({
+      key: keyWithoutRepository(c.key, i), untracked: c.untracked, paths: c.paths, policy: c.policy, when: c.when, fallback_keys: c.fallbackKeys,
     })),
     credentials: [{ type: 'registry', url: `registry.${url.hostname}`, username: 'gitlab-ci-token', password: token }],
     features: { trace_sections: true, failure_reasons: FAILURE_REASONS },

@@ -54,12 +54,42 @@ export function cancelAutoMerge(project: Project, mr: MergeRequest, user: User, 
   };
 }
 
-/** AutoMerge::BaseService#abort: no longer set, with the note that says why. */
+/** Each strategy's abort note (SystemNoteService's abort_merge_when_pipeline_succeeds, abort_merge_train, abort_add_to_merge_train_when_pipeline_succeeds). */
+const ABORTED: Record<AutoMerge['strategy'], string> = {
+  merge_when_pipeline_succeeds: 'aborted the automatic merge because',
+  merge_train: 'removed this merge request from the merge train because',
+  add_to_merge_train_when_checks_pass: 'aborted automatic add to merge train because',
+};
+
+/** AutoMerge::BaseService#abort (and its merge train strategies'): no longer set, with the note that says why. */
 export function abortAutoMerge(draft: Draft<State>, project: Project, mr: MergeRequest, reason: string, userId: number, now: number): MergeRequest {
+  const strategy = mr.autoMerge?.strategy ?? 'merge_when_pipeline_succeeds';
   const next = save(draft, project, mr, { autoMerge: null });
-  systemNote(draft, 'MergeRequest', mr, userId, `aborted the automatic merge because ${reason}`, now);
+  systemNote(draft, 'MergeRequest', mr, userId, `${ABORTED[strategy]} ${reason}`, now);
   return next;
 }
+
+/**
+ * The merge train strategies (AutoMerge::MergeTrainService, AddToMergeTrainWhenChecksPassService),
+ * which the merge trains family gives: AutoMergeService#preferred_strategy asks them first.
+ */
+export interface TrainStrategies {
+  /** `PUT .../merge` asking for auto-merge: the merge request set to a merge train strategy, or null when none is available (a `sha` other than the head is 409). */
+  execute(ctx: Context<unknown>, mr: MergeRequest, user: User, input: AutoMergeInput & { squash?: boolean; sha?: string }): Promise<MergeRequest | null>;
+  /** AutoMergeService#cancel of a merge train strategy: off the train (or no longer waiting), with its note. */
+  cancel(ctx: Context<unknown>, mr: MergeRequest, user: User): Promise<void>;
+  /** A merge made at once with `skip_merge_train` (EE MergeService#skipping_active_merge_train?): the train records it, from the target's tip before. */
+  skipped(ctx: Context<unknown>, mr: MergeRequest, user: User, before: string): void;
+}
+
+let trains: TrainStrategies | null = null;
+
+/** Gives the merge train strategies (one family does). */
+export function registerTrainStrategies(strategies: TrainStrategies): void {
+  trains = strategies;
+}
+
+export const trainStrategies = (): TrainStrategies | null => trains;
 
 /**
  * AutoMergeProcessWorker on a pipeline's success: each open merge request set to merge whose head
@@ -71,11 +101,12 @@ export async function processAutoMerges(ctx: Context<unknown>, event: StoredEven
   const project = tget(ctx.state.projects, event.projectId);
   const all = tget(ctx.state.mergeRequests, event.projectId);
   if (!project || !all) return;
-  const waiting = [...tvalues(all)].filter((mr) => mr.state === 'opened' && mr.autoMerge);
+  const waiting = [...tvalues(all)].filter((mr) => mr.state === 'opened' && mr.autoMerge?.strategy === 'merge_when_pipeline_succeeds');
   for (const candidate of waiting) {
     const mr = pget(ctx.state.mergeRequests, project.id, candidate.iid)!;
     const head = diffHeadPipeline(ctx.state, mr);
-    if (!mr.autoMerge || head?.id !== event.pipelineId || head.status !== 'success') continue;
+    // A merge train's strategies are the merge trains family's to run.
+    if (mr.autoMerge?.strategy !== 'merge_when_pipeline_succeeds' || head?.id !== event.pipelineId || head.status !== 'success') continue;
     const user = tget(ctx.state.users, mr.autoMerge.userId);
     if (!user) continue;
     const repo = objectsOf(ctx, project);
@@ -84,7 +115,7 @@ export async function processAutoMerges(ctx: Context<unknown>, event: StoredEven
     const now = ctx.now();
     try {
       const recipe = await acceptMergeRequest(ctx.state, repo, project, checked, user, {
-        sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, removeSourceBranch: mr.autoMerge.removeSourceBranch,
+        sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, removeSourceBranch: mr.autoMerge.removeSourceBranch, squashCommitMessage: mr.autoMerge.squashCommitMessage,
       }, now);
       // What the merge emits is the merge user's doing, whoever's request settled the pipeline.
       ctx.update((draft) => {

@@ -10,7 +10,7 @@ import { diffEntity, withHeaders } from '../commits/index.js';
 import { project, route } from '../define.js';
 import { issueByIid, issueEntity, issueVisible, seesConfidential, type Issue } from '../issues/index.js';
 import { canPushToBranch, objectsOf } from '../repositories/index.js';
-import { cancelAutoMerge } from './auto-merge.js';
+import { cancelAutoMerge, trainStrategies } from './auto-merge.js';
 import { mergeRequestBasic } from './entity.js';
 import { canMerge, closingRefs } from './merge.js';
 import { mergeRef, startRebase } from './rebase.js';
@@ -25,7 +25,7 @@ const IID = { merge_request_iid: int().required() };
 export const automationRoutes = [
   route({
     method: 'POST', path: `${BASE}/cancel_merge_when_pipeline_succeeds`, auth: 'user', scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
-    handler: (ctx): Reply => {
+    handler: async (ctx): Promise<Reply> => {
       const mr = ctx.subject;
       const user = ctx.user!;
       // MergeRequest#can_cancel_auto_merge?: whoever may merge it, and its author.
@@ -33,7 +33,9 @@ export const automationRoutes = [
       if (mr.state !== 'opened') throw notAllowed();
       // AutoMergeService#cancel without a strategy set.
       if (!mr.autoMerge) throw messageError(406, "Can't cancel the automatic merge");
-      ctx.update(cancelAutoMerge(ctx.project, mr, user, ctx.now()));
+      const trains = trainStrategies();
+      if (mr.autoMerge.strategy !== 'merge_when_pipeline_succeeds' && trains) await trains.cancel(ctx, mr, user);
+      else ctx.update(cancelAutoMerge(ctx.project, mr, user, ctx.now()));
       return created({ status: 'success' });
     },
   }),

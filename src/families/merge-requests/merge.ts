@@ -66,6 +66,33 @@ export interface MergeInput {
   sha?: string;
   mergeCommitMessage?: string;
   removeSourceBranch?: boolean;
+  /** Squash the source commits into one first (MergeRequest#squash_on_merge?); the merge request's own setting when absent. */
+  squash?: boolean;
+  squashCommitMessage?: string;
+}
+
+/** MergeRequest#squash_on_merge?: the project's `always` or `never`, else the merge request's (or the merge's) choice. */
+export function squashOnMerge(project: Project, mr: MergeRequest, asked?: boolean): boolean {
+  const option = project.settings.squash_option;
+  if (option === 'always') return true;
+  if (option === 'never') return false;
+  return asked ?? mr.squash;
+}
+
+/**
+ * MergeRequests::SquashService (Gitaly's UserSquash): one commit of the head's tree on the merge
+ * base, authored by the merge request's author and committed by the user, its message the
+ * merge request's title unless one is given.
+ */
+export async function squashCommit(state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, base: string, user: User, now: number, message?: string): Promise<string> {
+  const author = tget(state.users, mr.authorId) ?? user;
+  const when = Math.floor(now / 1000);
+  return repo.writeCommit({
+    tree: (await repo.readCommit(head)).tree, parents: [base],
+    author: { name: author.name, email: author.email, timestamp: when, offset: 0 },
+    committer: { name: user.name, email: user.email, timestamp: when, offset: 0 },
+    message: message ?? mr.title,
+  });
 }
 
 /** Writes the merge commit and gives the change that records it; checks first, as the API does. */
@@ -84,6 +111,7 @@ export async function acceptMergeRequest(
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, head);
   if (tree === null) throw cannotMerge();
+  const squashed = squashOnMerge(project, mr, input.squash) ? await squashCommit(state, repo, mr, head, base, user, now, input.squashCommitMessage) : null;
   const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
   const closing = closingRefs(state, project, mr);
   const message = input.mergeCommitMessage ?? [
@@ -95,7 +123,9 @@ export async function acceptMergeRequest(
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
   // route refused a head that is not on top of the target, `need_rebase`).
   const fastForward = project.settings.merge_method === 'ff' && base === target;
-  const sha = fastForward ? head : await repo.writeCommit({ tree, parents: [target, head], author: ident, committer: ident, message });
+  // A squash merges (or fast-forwards to) the squash commit in place of the head.
+  const merging = squashed ?? head;
+  const sha = fastForward ? merging : await repo.writeCommit({ tree, parents: [target, merging], author: ident, committer: ident, message });
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
   return (draft) => {
@@ -103,7 +133,7 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, squashCommitSha: squashed, squash: input.squash ?? current.squash, updatedAt: now };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
     closeIssuesOnMerge(draft, project, mr, user, now);

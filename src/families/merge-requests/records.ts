@@ -36,6 +36,8 @@ export interface MergeRequest {
   /** While `checking`: the verdict the check worker records when it runs. */
   pendingMergeStatus?: 'can_be_merged' | 'cannot_be_merged' | null;
   mergeCommitSha: string | null;
+  /** The squash commit a squashing merge made; absent or null otherwise. */
+  squashCommitSha?: string | null;
   draft: boolean;
   squash: boolean;
   removeSourceBranch: boolean;
@@ -56,7 +58,8 @@ export interface MergeRequest {
 
 /** The merge_when_pipeline_succeeds strategy as set on a merge request. */
 export interface AutoMerge {
-  strategy: 'merge_when_pipeline_succeeds';
+  /** AutoMergeService's strategies: this family's, and a merge train's (its car, or its wait for the head pipeline). */
+  strategy: 'merge_when_pipeline_succeeds' | 'merge_train' | 'add_to_merge_train_when_checks_pass';
   userId: number;
   /** The head it was set for: a push of another head aborts it. */
   sha: string;

@@ -25,7 +25,7 @@ import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
-import { abortAutoMerge, setAutoMerge } from './auto-merge.js';
+import { abortAutoMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 import { mergeRequest } from './resolvers.js';
@@ -414,7 +414,7 @@ export const mergeRequestRoutes = [
     method: 'PUT', path: '/projects/:id/merge_requests/:merge_request_iid/merge', auth: 'user', scope: project(canReadMergeRequests),
     params: {
       merge_request_iid: int().required(), merge_commit_message: str(), squash_commit_message: str(), squash: bool(), should_remove_source_branch: bool(),
-      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), auto_merge_strategy: str(), sha: str(),
+      merge_when_pipeline_succeeds: bool(), auto_merge: bool(), auto_merge_strategy: str(), sha: str(), skip_merge_train: bool(),
     },
     subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
@@ -423,6 +423,12 @@ export const mergeRequestRoutes = [
       const mr = await checkedMergeRequest(ctx.state, repo, ctx.subject);
       const user = ctx.user!;
       const now = ctx.now();
+      // AutoMergeService#preferred_strategy: where merge trains are on, the train's strategies come first.
+      const trains = trainStrategies();
+      if ((p.merge_when_pipeline_succeeds === true || p.auto_merge === true) && trains) {
+        const set = await trains.execute(ctx, mr, user, { sha: p.sha, commitMessage: p.merge_commit_message, squashCommitMessage: p.squash_commit_message, removeSourceBranch: p.should_remove_source_branch, squash: p.squash });
+        if (set) return json(await fullEntity(ctx, set, ctx.project.id));
+      }
       const how = mergeWay(ctx.state, ctx.project, mr, user, p.merge_when_pipeline_succeeds === true || p.auto_merge === true, p.sha, now);
       if (how === 'auto') {
         const set = ctx.update(setAutoMerge(ctx.project, mr, user, {
@@ -431,9 +437,11 @@ export const mergeRequestRoutes = [
         return json(await fullEntity(ctx, set, ctx.project.id));
       }
       const recipe = await acceptMergeRequest(ctx.state, repo, ctx.project, mr, user, {
-        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
+        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch, squash: p.squash, squashCommitMessage: p.squash_commit_message,
       }, now);
+      const before = branchTip(refsOf(ctx.state, ctx.project.id), mr.targetBranch);
       const merged = ctx.update(recipe);
+      if (p.skip_merge_train === true && trains && before) trains.skipped(ctx, merged, user, before);
       return json(await fullEntity(ctx, merged, ctx.project.id));
     },
   }),

@@ -203,7 +203,7 @@ export function projectEntity(v: ProjectView, project: Project, opts: { permissi
     shared_with_groups: sharedWithGroups(v, project),
     only_allow_merge_if_pipeline_succeeds: pick('only_allow_merge_if_pipeline_succeeds', false),
     // EE's merge pipelines and merge trains settings, where the license has them.
-    ...(v.state.instance.tier !== 'free' ? { merge_pipelines_enabled: pick('merge_pipelines_enabled', false), merge_trains_enabled: pick('merge_trains_enabled', false) } : {}),
+    ...(v.state.instance.tier !== 'free' ? { merge_pipelines_enabled: pick('merge_pipelines_enabled', false), merge_trains_enabled: pick('merge_trains_enabled', false), merge_trains_skip_train_allowed: pick('merge_trains_skip_train_allowed', false) } : {}),
     allow_merge_on_skipped_pipeline: pick('allow_merge_on_skipped_pipeline', null),
     request_access_enabled: pick('request_access_enabled', true),
     only_allow_merge_if_all_discussions_are_resolved: pick('only_allow_merge_if_all_discussions_are_resolved', false),

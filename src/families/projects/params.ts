@@ -15,7 +15,7 @@ const SETTING_PARAMS = {
   lfs_enabled: bool(), public_jobs: bool(), request_access_enabled: bool(), only_allow_merge_if_pipeline_succeeds: bool(),
   allow_merge_on_skipped_pipeline: bool(), only_allow_merge_if_all_discussions_are_resolved: bool(),
   remove_source_branch_after_merge: bool(), printing_merge_request_link_enabled: bool(), resolve_outdated_diff_discussions: bool(),
-  autoclose_referenced_issues: bool(), auto_devops_enabled: bool(), merge_pipelines_enabled: bool(), merge_trains_enabled: bool(),
+  autoclose_referenced_issues: bool(), auto_devops_enabled: bool(), merge_pipelines_enabled: bool(), merge_trains_enabled: bool(), merge_trains_skip_train_allowed: bool(),
   merge_method: str().values(['merge', 'rebase_merge', 'ff']),
   squash_option: str().values(['never', 'always', 'default_on', 'default_off']),
   build_git_strategy: str().values(['fetch', 'clone']),

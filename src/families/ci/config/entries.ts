@@ -393,12 +393,19 @@ function caches(m: Messages, loc: string, v: unknown): Cache[] {
     if (c.key !== undefined) {
       if (isString(c.key) || typeof c.key === 'number') key = String(c.key);
       else if (isHash(c.key)) {
-        unknownKeys(m, `${loc}:key`, c.key, ['files', 'prefix']);
-        if (c.key.files === undefined) m.add(`${loc}:key`, 'config missing required keys: files');
-        else if (!isStringArray(c.key.files)) m.add(`${loc}:key:files`, 'config should be an array of strings');
-        else if (c.key.files.length === 0) m.add(`${loc}:key:files`, 'config requires at least 1 item');
+        // Entry::Key's hash: exactly one of `files` (at most 10) and `files_commits` (at most 2), and a `prefix`.
+        unknownKeys(m, `${loc}:key`, c.key, ['files', 'files_commits', 'prefix']);
+        if ((c.key.files === undefined) === (c.key.files_commits === undefined)) m.add(`${loc}:key`, 'config must use exactly one of these keys: files, files_commits');
+        for (const [name, max] of [['files', 10], ['files_commits', 2]] as const) {
+          const list = c.key[name];
+          if (list === undefined) continue;
+          if (!isStringArray(list)) m.add(`${loc}:key:${name}`, 'config should be an array of strings');
+          else if (list.length === 0) m.add(`${loc}:key:${name}`, 'config requires at least 1 item');
+          else if (list.length > max) m.add(`${loc}:key:${name}`, `config has too many items (maximum is ${max})`);
+        }
         if (c.key.prefix !== undefined && !isString(c.key.prefix)) m.add(`${loc}:key:prefix`, 'config should be a string or symbol');
-        key = { files: isStringArray(c.key.files) ? [...c.key.files] : [], prefix: isString(c.key.prefix) ? c.key.prefix : null };
+        const prefix = isString(c.key.prefix) ? c.key.prefix : null;
+        key = isStringArray(c.key.files_commits) ? { filesCommits: [...c.key.files_commits], prefix } : { files: isStringArray(c.key.files) ? [...c.key.files] : [], prefix };
       } else m.add(`${loc}:key`, 'should be a hash, a string or a symbol');
     }
     if (c.paths !== undefined && !isStringArray(c.paths)) m.add(`${loc}:paths`, 'config should be an array of strings');

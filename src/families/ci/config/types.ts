@@ -74,7 +74,7 @@ export interface JobPlan {
   /** `dependencies`: the jobs whose artifacts it downloads (null: all of earlier stages). */
   dependencies?: string[] | null;
   /** `cache` (default's when the job has none): each cache with its key, paths and policy. */
-  cache?: { key: string | { files: string[]; prefix: string | null }; paths: string[]; untracked: boolean; policy: string; when: string; fallbackKeys: string[] }[];
+  cache?: { key: string | { files?: string[]; filesCommits?: string[]; prefix: string | null }; paths: string[]; untracked: boolean; policy: string; when: string; fallbackKeys: string[] }[];
   /** Position in the file, for a stable order within a stage. */
   index?: number;
 }
