@@ -1,0 +1,247 @@
+// semantic-release's GitLab flow, run whole against the server (slow: it runs the real tool in a
+// child process, twice, a few seconds each). As a GitLab CI release job would: the project is
+// cloned with git, semantic-release (commit-analyzer, release-notes-generator and
+// @semantic-release/gitlab with its success comments) verifies the token (`GET /projects/:id`
+// and its permissions) and git push access as `gitlab-ci-token:<personal access token>`, tags
+// and pushes with git, creates the release through the API, then finds the merge requests of the
+// released commits (`GET .../repository/commits/:sha/merge_requests`) and the issues they closed
+// (`GET .../merge_requests/:iid/closes_issues`) and comments on each. A second run with no new
+// commits releases nothing.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
+import { HAS_GIT } from './support/git-cli.js';
+
+const TOKEN = 'glpat-release-bot-token';
+const JOB_TOKEN = 'glcbt-release-job-token';
+
+const fixture: Fixture = {
+  users: [
+    { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
+    { username: 'relbot', name: 'Release Bot', email: 'relbot@example.com', tokens: [{ token: TOKEN, scopes: ['api'] }] },
+    { username: 'alice', name: 'Alice', email: 'alice@example.com', tokens: [{ token: 'alice-token', scopes: ['api'] }] },
+  ],
+  groups: [{ path: 'acme', visibility: 'private' }],
+  projects: [
+    {
+      namespace: 'acme',
+      path: 'app',
+      visibility: 'private',
+      default_branch: 'main',
+      creator: 'root',
+      members: [
+        { user: 'relbot', access_level: 'maintainer' },
+        { user: 'alice', access_level: 'developer' },
+      ],
+      repository: {
+        files: { 'README.md': '# app\n', 'src/index.js': 'export const greet = () => "hello";\n' },
+        branches: { 'empty-input': 'main' },
+        commits: [
+          { branch: 'main', message: 'chore: add a licence', author: 'alice', date: '2026-03-01T09:00:00Z', files: { LICENSE: 'MIT\n' } },
+          {
+            branch: 'empty-input',
+            message: 'feat: greet by name',
+            author: 'alice',
+            date: '2026-03-01T10:00:00Z',
+            files: { 'src/index.js': 'export const greet = (name) => `hello ${name}`;\n' },
+          },
+          {
+            branch: 'empty-input',
+            message: 'fix: greet the world on empty input\n\nAn empty name said "hello ".',
+            author: 'alice',
+            date: '2026-03-01T11:00:00Z',
+            files: { 'src/index.js': 'export const greet = (name) => `hello ${name || "world"}`;\n' },
+          },
+        ],
+      },
+      jobs: [{ name: 'release', user: 'relbot', status: 'running', token: JOB_TOKEN }],
+      issues: [{ title: 'An empty name says "hello "', author: 'alice' }],
+      merge_requests: [{ title: 'Greet by name', source_branch: 'empty-input', description: 'Closes #1', author: 'alice' }],
+    },
+  ],
+};
+
+const SEMREL_BIN = join(dirname(createRequire(import.meta.url).resolve('semantic-release/package.json')), 'bin', 'semantic-release.js');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A command in a child process (never a synchronous one: the server runs in this process). */
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a CI release job (slow: runs the real tool)', () => {
+  let emulator: Emulator;
+  let server: Server;
+  let work: string;
+  let checkout: string;
+  let mergeSha: string;
+  let baseEnv: Record<string, string>;
+  let jobEnv: Record<string, string>;
+
+  const api = async (method: string, path: string, json?: unknown, token = 'root-token') => {
+    const res = await fetch(`${server.url}/api/v4${path}`, {
+      method,
+      headers: { 'PRIVATE-TOKEN': token, ...(json ? { 'Content-Type': 'application/json' } : {}) },
+      body: json ? JSON.stringify(json) : undefined,
+    });
+    return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as any) };
+  };
+  const git = async (args: string[], cwd = checkout) => {
+    const r = await run('git', args, cwd, baseEnv);
+    if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}):\n${r.stderr}${r.stdout}`);
+    return r.stdout.trim();
+  };
+  /** Runs the release job; with the requests the server journaled meanwhile. */
+  const semanticRelease = async () => {
+    const from = emulator.journal.last()?.seq ?? 0;
+    const r = await run(process.execPath, [SEMREL_BIN], checkout, jobEnv);
+    return { r, requests: emulator.journal.entries().filter((e) => e.seq > from) };
+  };
+
+  beforeAll(async () => {
+    emulator = await createEmulator({ fixture });
+    server = await emulator.listen({ port: 0 });
+    work = mkdtempSync(join(tmpdir(), 'gitlab-emulator-semrel-'));
+    baseEnv = {
+      PATH: process.env.PATH ?? '',
+      HOME: work,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_AUTHOR_NAME: 'Release Bot',
+      GIT_AUTHOR_EMAIL: 'relbot@example.com',
+      GIT_COMMITTER_NAME: 'Release Bot',
+      GIT_COMMITTER_EMAIL: 'relbot@example.com',
+    };
+
+    // The developer merges the merge request, which closes the issue.
+    const merged = await api('PUT', '/projects/acme%2Fapp/merge_requests/1/merge', {}, 'alice-token');
+    if (merged.status !== 200) throw new Error(`merge: ${merged.status} ${JSON.stringify(merged.body)}`);
+    mergeSha = merged.body.merge_commit_sha;
+
+    // The runner's checkout: cloned as `gitlab-ci-token:<job token>` (which may not push, so
+    // semantic-release swaps in `gitlab-ci-token:$GITLAB_TOKEN`), at the pipeline's commit.
+    const url = new URL(`${server.url}/acme/app.git`);
+    url.username = 'gitlab-ci-token';
+    url.password = JOB_TOKEN;
+    await git(['clone', '--quiet', url.toString(), 'app'], work);
+    checkout = join(work, 'app');
+    await git(['checkout', '--quiet', '--detach', mergeSha]);
+    writeFileSync(
+      join(checkout, '.releaserc.json'),
+      JSON.stringify({
+        branches: ['main'],
+        plugins: ['@semantic-release/commit-analyzer', '@semantic-release/release-notes-generator', ['@semantic-release/gitlab', { successCommentCondition: true }]],
+      }),
+    );
+    jobEnv = {
+      ...baseEnv,
+      CI: 'true',
+      GITLAB_CI: 'true',
+      CI_SERVER_URL: server.url,
+      CI_API_V4_URL: `${server.url}/api/v4`,
+      CI_PROJECT_URL: `${server.url}/acme/app`,
+      CI_PROJECT_PATH: 'acme/app',
+      CI_PROJECT_ID: String((await api('GET', '/projects/acme%2Fapp')).body.id),
+      CI_PROJECT_DIR: checkout,
+      CI_COMMIT_REF_NAME: 'main',
+      CI_COMMIT_BRANCH: 'main',
+      CI_COMMIT_SHA: mergeSha,
+      CI_PIPELINE_ID: '1',
+      CI_JOB_ID: '1',
+      CI_JOB_TOKEN: JOB_TOKEN,
+      GITLAB_TOKEN: TOKEN,
+      GITLAB_URL: server.url,
+      NO_COLOR: '1',
+    };
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('releases 1.0.0: a tag at the released commit, a release with notes, comments on the merge request and the issue it closed', async () => {
+    const { r, requests } = await semanticRelease();
+    expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('Published release 1.0.0 on default channel');
+
+    // What it asked, as the journal saw it: the token check, the release, the merge requests of
+    // each released commit, the issues the merged one closed, two comments; all answered 2xx.
+    const calls = requests.filter((e) => e.path.startsWith('/api/v4/'));
+    expect(calls.every((e) => e.status < 300 && e.user === 'relbot'), calls.map((e) => `${e.method} ${e.path} ${e.status}`).join('\n')).toBe(true);
+    expect(calls.map((e) => e.route)).toEqual([
+      'GET /projects/:id',
+      'POST /projects/:id/releases',
+      ...Array(5).fill('GET /projects/:id/repository/commits/:sha/merge_requests'),
+      'GET /projects/:id/merge_requests/:merge_request_iid/closes_issues',
+      'POST /projects/:id/issues/:noteable_id/notes',
+      'POST /projects/:id/merge_requests/:noteable_id/notes',
+    ]);
+    // git: the job token's push check is refused (403: a job token never pushes), then the
+    // personal access token pushes the tag and semantic-release's note. Git's first request of
+    // each exchange carries no credentials (401, nothing refused).
+    const pushes = requests.filter((e) => e.path === '/acme/app.git/git-receive-pack');
+    expect(pushes.map((e) => `${e.status} ${e.user}`)).toEqual(['200 relbot', '200 relbot']);
+    expect(requests.some((e) => e.status === 403 && e.query.includes('git-receive-pack'))).toBe(true);
+    expect(requests.filter((e) => e.status === 401).every((e) => e.user === null && !e.refused)).toBe(true);
+    expect(await git(['ls-remote', 'origin', 'refs/notes/*'])).toContain('refs/notes/semantic-release-v1.0.0');
+
+    const tag = await api('GET', '/projects/acme%2Fapp/repository/tags/v1.0.0');
+    expect(tag.status).toBe(200);
+    expect(tag.body.commit.id).toBe(mergeSha);
+    expect(await git(['ls-remote', '--tags', 'origin', 'v1.0.0'])).toBe(`${mergeSha}\trefs/tags/v1.0.0`);
+
+    const release = await api('GET', '/projects/acme%2Fapp/releases/v1.0.0');
+    expect(release.status).toBe(200);
+    expect(release.body.tag_name).toBe('v1.0.0');
+    expect(release.body.commit.id).toBe(mergeSha);
+    expect(release.body.author.username).toBe('relbot');
+    // A release that is not a patch is a level-one heading in conventional-changelog's notes.
+    expect(release.body.description).toMatch(/^# 1\.0\.0 \(\d{4}-\d{2}-\d{2}\)/);
+    expect(release.body.description).toContain(`(${server.url}/acme/app/commit/`);
+    expect(release.body.description).toContain('### Features');
+    expect(release.body.description).toContain('greet by name');
+    expect(release.body.description).toContain('### Bug Fixes');
+    expect(release.body.description).toContain('greet the world on empty input');
+    expect(release.body.description).not.toContain('add a licence');
+
+    const issue = await api('GET', '/projects/acme%2Fapp/issues/1');
+    expect(issue.body.state).toBe('closed');
+    const issueNotes = (await api('GET', '/projects/acme%2Fapp/issues/1/notes?sort=asc')).body as any[];
+    const issueComments = issueNotes.filter((n) => !n.system);
+    expect(issueComments).toHaveLength(1);
+    expect(issueComments[0].author.username).toBe('relbot');
+    expect(issueComments[0].body).toContain(':tada: This issue has been resolved in version 1.0.0 :tada:');
+    expect(issueComments[0].body).toContain(`[GitLab release](${server.url}/acme/app/-/releases/v1.0.0)`);
+
+    const mrNotes = (await api('GET', '/projects/acme%2Fapp/merge_requests/1/notes?sort=asc')).body as any[];
+    const mrComments = mrNotes.filter((n) => !n.system);
+    expect(mrComments).toHaveLength(1);
+    expect(mrComments[0].author.username).toBe('relbot');
+    expect(mrComments[0].body).toContain(':tada: This MR is included in version 1.0.0 :tada:');
+  }, 120_000);
+
+  it('releases nothing on a second run without new commits', async () => {
+    const { r } = await semanticRelease();
+    expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('There are no relevant changes, so no new version is released.');
+    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(1);
+    expect((await api('GET', '/projects/acme%2Fapp/repository/tags')).body.map((t: any) => t.name)).toEqual(['v1.0.0']);
+    const comments = async (kind: string) => ((await api('GET', `/projects/acme%2Fapp/${kind}/1/notes`)).body as any[]).filter((n) => !n.system);
+    expect(await comments('issues')).toHaveLength(1);
+    expect(await comments('merge_requests')).toHaveLength(1);
+  }, 120_000);
+});
