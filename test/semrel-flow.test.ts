@@ -24,6 +24,7 @@ const fixture: Fixture = {
     { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
     { username: 'relbot', name: 'Release Bot', email: 'relbot@example.com', tokens: [{ token: TOKEN, scopes: ['api'] }] },
     { username: 'alice', name: 'Alice', email: 'alice@example.com', tokens: [{ token: 'alice-token', scopes: ['api'] }] },
+    { username: 'rita', name: 'Rita Reporter', email: 'rita@example.com', tokens: [{ token: 'rita-token', scopes: ['api'] }] },
   ],
   groups: [{ path: 'acme', visibility: 'private' }],
   projects: [
@@ -36,8 +37,10 @@ const fixture: Fixture = {
       members: [
         { user: 'relbot', access_level: 'maintainer' },
         { user: 'alice', access_level: 'developer' },
+        { user: 'rita', access_level: 'reporter' },
       ],
       repository: {
+        protected_branches: { main: { push_access_level: 'maintainer', merge_access_level: 'developer' } },
         files: { 'README.md': '# app\n', 'src/index.js': 'export const greet = () => "hello";\n' },
         branches: { 'empty-input': 'main' },
         commits: [
@@ -243,5 +246,80 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     const comments = async (kind: string) => ((await api('GET', `/projects/acme%2Fapp/${kind}/1/notes`)).body as any[]).filter((n) => !n.system);
     expect(await comments('issues')).toHaveLength(1);
     expect(await comments('merge_requests')).toHaveLength(1);
+  }, 120_000);
+
+  it('releases 1.0.1 for a later fix, found after v1.0.0 through the pushed tag, and comments on nothing new', async () => {
+    const commit = await api(
+      'POST',
+      '/projects/acme%2Fapp/repository/commits',
+      { branch: 'main', commit_message: 'fix: trim the name', actions: [{ action: 'update', file_path: 'src/index.js', content: 'export const greet = (name) => `hello ${name?.trim() || "world"}`;\n' }] },
+      TOKEN,
+    );
+    expect(commit.status).toBe(201);
+    // The next pipeline's checkout.
+    await git(['fetch', '--quiet', 'origin']);
+    await git(['checkout', '--quiet', '--detach', commit.body.id]);
+    jobEnv = { ...jobEnv, CI_COMMIT_SHA: commit.body.id, CI_PIPELINE_ID: '2', CI_JOB_ID: '2' };
+
+    const { r, requests } = await semanticRelease();
+    expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('Found git tag v1.0.0 associated with version 1.0.0 on branch main');
+    expect(r.stdout).toContain('Found 1 commits since last release');
+    expect(r.stdout).toContain('Published release 1.0.1 on default channel');
+
+    expect((await api('GET', '/projects/acme%2Fapp/repository/tags/v1.0.1')).body.commit.id).toBe(commit.body.id);
+    const release = await api('GET', '/projects/acme%2Fapp/releases/v1.0.1');
+    expect(release.body.description).toContain(`## [1.0.1](${server.url}/acme/app/compare/v1.0.0...v1.0.1)`);
+    expect(release.body.description).toContain('trim the name');
+    expect(release.body.description).not.toContain('greet by name');
+    expect((await api('GET', '/projects/acme%2Fapp/releases')).body.map((x: any) => x.tag_name)).toEqual(['v1.0.1', 'v1.0.0']);
+    // The commit belongs to no merge request: nothing to comment on.
+    expect(requests.filter((e) => e.route?.endsWith('/notes') || e.route?.endsWith('/closes_issues'))).toEqual([]);
+    const comments = async (kind: string) => ((await api('GET', `/projects/acme%2Fapp/${kind}/1/notes`)).body as any[]).filter((n) => !n.system);
+    expect(await comments('issues')).toHaveLength(1);
+    expect(await comments('merge_requests')).toHaveLength(1);
+  }, 120_000);
+
+  it('reports a failing release in an issue (the fail step), then comments on that issue on the next failure', async () => {
+    // A job that also publishes to npm, in a repository without package.json: @semantic-release/npm
+    // refuses (ENOPKG) after @semantic-release/gitlab verified the token, so the fail step runs.
+    writeFileSync(
+      join(checkout, '.releaserc.json'),
+      JSON.stringify({
+        branches: ['main'],
+        plugins: ['@semantic-release/commit-analyzer', '@semantic-release/release-notes-generator', '@semantic-release/gitlab', '@semantic-release/npm'],
+      }),
+    );
+    const first = await semanticRelease();
+    expect(first.r.code).not.toBe(0);
+    expect(first.r.stdout + first.r.stderr).toContain('ENOPKG');
+    const title = 'The automated release is failing 🚨';
+    expect(first.requests.filter((e) => e.path.startsWith('/api/v4/')).map((e) => `${e.route} ${e.status}`)).toEqual([
+      'GET /projects/:id 200',
+      'GET /projects/:id/issues 200',
+      'POST /projects/:id/issues 201',
+    ]);
+    const open = async () => (await api('GET', '/projects/acme%2Fapp/issues?state=opened&labels=semantic-release')).body as any[];
+    const [issue, ...others] = await open();
+    expect(others).toEqual([]);
+    expect(issue.title).toBe(title);
+    expect(issue.author.username).toBe('relbot');
+    expect(issue.description).toContain('## :rotating_light: The automated release from the `main` branch failed. :rotating_light:');
+    expect(issue.description).toContain('### Missing `package.json` file.');
+
+    // The next failure finds the open issue by its title and comments on it.
+    const second = await semanticRelease();
+    expect(second.r.code).not.toBe(0);
+    expect(second.requests.filter((e) => e.path.startsWith('/api/v4/')).map((e) => `${e.route} ${e.status}`)).toEqual([
+      'GET /projects/:id 200',
+      'GET /projects/:id/issues 200',
+      'POST /projects/:id/issues/:noteable_id/notes 201',
+    ]);
+    expect((await open()).map((i) => i.iid)).toEqual([issue.iid]);
+    const notes = ((await api('GET', `/projects/acme%2Fapp/issues/${issue.iid}/notes`)).body as any[]).filter((n) => !n.system);
+    expect(notes).toHaveLength(1);
+    expect(notes[0].author.username).toBe('relbot');
+    expect(notes[0].body).toContain('### Missing `package.json` file.');
+    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(2);
   }, 120_000);
 });
