@@ -25,7 +25,7 @@ export const commitMergeRequestRoutes = [
       const sha = await resolveCommit(repo, repoView(ctx.state, ctx.project), ctx.params.sha);
       if (!sha) throw notFound('Commit');
       const holds = async (mr: MergeRequest) => {
-        if (mr.mergeCommitSha === sha || mr.sha === sha) return true;
+        if (mr.mergeCommitSha === sha || mr.squashCommitSha === sha || mr.sha === sha) return true;
         try {
           return (await commitsBetween(repo, mr.baseSha, mr.sha)).includes(sha);
         } catch {

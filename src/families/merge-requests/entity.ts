@@ -85,7 +85,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     merge_after: null,
     sha: mr.sha,
     merge_commit_sha: mr.mergeCommitSha,
-    squash_commit_sha: null,
+    squash_commit_sha: mr.squashCommitSha ?? null,
     discussion_locked: mr.discussionLocked ?? null,
     // should_remove_source_branch?: the merge's own parameter, as auto-merge keeps it.
     should_remove_source_branch: mr.autoMerge?.removeSourceBranch ?? null,

@@ -6,7 +6,7 @@ import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { mergeTrees } from '../../git/merge-trees.js';
-import { mergeBase } from '../../git/merge-base.js';
+import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
@@ -65,7 +65,43 @@ export function mergeWay(state: State, project: Project, mr: MergeRequest, user:
 export interface MergeInput {
   sha?: string;
   mergeCommitMessage?: string;
+  /** `squash: true` of the merge: the merge request asks for a squash from then on. */
+  squash?: boolean;
+  squashCommitMessage?: string;
   removeSourceBranch?: boolean;
+}
+
+/** MergeRequest#squash_on_merge?: the project's squash option first (always, never), else the merge request's. */
+export function squashOnMerge(project: Project, squash: boolean): boolean {
+  const option = project.settings.squash_option;
+  return option === 'always' ? true : option === 'never' ? false : squash;
+}
+
+/**
+ * MergeRequests::SquashService and Gitaly's UserSquash: nothing to squash in a lone commit
+ * without a message of its own (the head is the squash); else the head merged into the diff's
+ * start as one commit whose only parent is that start, authored by the merge request's author
+ * and committed by the merging user, with the given message or the merge request's title (and a
+ * final newline, as git commit-tree adds). A conflict there is a merge that cannot be made.
+ */
+async function squashCommit(
+  state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, headBase: string, user: User, message: string | undefined, now: number,
+): Promise<string> {
+  if (message === undefined && (await commitsBetween(repo, headBase, head)).length < 2) return head;
+  const author = tget(state.users, mr.authorId) ?? user;
+  const timestamp = Math.floor(now / 1000);
+  const start = mr.startSha;
+  const base = await mergeBase(repo, head, [start]);
+  const tree = base === null ? null : await mergeTrees(repo, base, start, head);
+  if (tree === null) throw cannotMerge();
+  const text = message ?? mr.title;
+  return repo.writeCommit({
+    tree,
+    parents: [start],
+    author: { name: author.name, email: author.email, timestamp, offset: 0 },
+    committer: { name: user.name, email: user.email, timestamp, offset: 0 },
+    message: text.endsWith('\n') ? text : `${text}\n`,
+  });
 }
 
 /** Writes the merge commit and gives the change that records it; checks first, as the API does. */
@@ -80,9 +116,15 @@ export async function acceptMergeRequest(
   const target = branchTip(refs, mr.targetBranch);
   if (!head || !target) throw cannotMerge();
   if (input.sha !== undefined && input.sha !== head) throw shaMismatch(head);
-  const base = await mergeBase(repo, head, [target]);
+  const headBase = await mergeBase(repo, head, [target]);
+  if (headBase === null) throw cannotMerge();
+  // MergeStrategies::FromSourceBranch: what merges is the squash commit when the merge squashes.
+  const squash = squashOnMerge(project, input.squash === true || mr.squash);
+  const squashMessage = input.squashCommitMessage === '' ? undefined : input.squashCommitMessage;
+  const source = squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head;
+  const base = source === head ? headBase : await mergeBase(repo, source, [target]);
   if (base === null) throw cannotMerge();
-  const tree = await mergeTrees(repo, base, target, head);
+  const tree = await mergeTrees(repo, base, target, source);
   if (tree === null) throw cannotMerge();
   const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
   const closing = closingRefs(state, project, mr);
@@ -95,7 +137,7 @@ export async function acceptMergeRequest(
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
   // route refused a head that is not on top of the target, `need_rebase`).
   const fastForward = project.settings.merge_method === 'ff' && base === target;
-  const sha = fastForward ? head : await repo.writeCommit({ tree, parents: [target, head], author: ident, committer: ident, message });
+  const sha = fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message });
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
   return (draft) => {
@@ -103,7 +145,10 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
+    const merged: MergeRequest = {
+      ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now,
+      squash: input.squash === true || current.squash, squashCommitSha: squash ? source : null,
+    };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
     closeIssuesOnMerge(draft, project, mr, user, now);

@@ -34,6 +34,8 @@ export interface MergeRequest {
   /** While `checking`: the verdict the check worker records when it runs. */
   pendingMergeStatus?: 'can_be_merged' | 'cannot_be_merged' | null;
   mergeCommitSha: string | null;
+  /** The commit a squashing merge merged (the squash commit, or a lone head); absent or null otherwise. */
+  squashCommitSha?: string | null;
   draft: boolean;
   squash: boolean;
   removeSourceBranch: boolean;

@@ -431,7 +431,8 @@ export const mergeRequestRoutes = [
         return json(await fullEntity(ctx, set, ctx.project.id));
       }
       const recipe = await acceptMergeRequest(ctx.state, repo, ctx.project, mr, user, {
-        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch,
+        sha: p.sha, mergeCommitMessage: p.merge_commit_message, squash: p.squash, squashCommitMessage: p.squash_commit_message,
+        removeSourceBranch: p.should_remove_source_branch,
       }, now);
       const merged = ctx.update(recipe);
       return json(await fullEntity(ctx, merged, ctx.project.id));
