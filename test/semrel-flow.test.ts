@@ -6,7 +6,8 @@
 // and pushes with git, creates the release through the API, then finds the merge requests of the
 // released commits (`GET .../repository/commits/:sha/merge_requests`) and the issues they closed
 // (`GET .../merge_requests/:iid/closes_issues`) and comments on each. A second run with no new
-// commits releases nothing.
+// commits releases nothing; later runs release a direct fix and a squash-merged merge request
+// (its title the one commit released); a run that fails opens an issue, the next comments on it.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -42,8 +43,10 @@ const fixture: Fixture = {
       repository: {
         protected_branches: { main: { push_access_level: 'maintainer', merge_access_level: 'developer' } },
         files: { 'README.md': '# app\n', 'src/index.js': 'export const greet = () => "hello";\n' },
-        branches: { 'empty-input': 'main' },
+        branches: { 'empty-input': 'main', goodbye: 'main' },
         commits: [
+          { branch: 'goodbye', message: 'feat: draft goodbye', author: 'alice', date: '2026-03-01T08:00:00Z', files: { 'src/bye.js': 'export const bye = () => "bye";\n' } },
+          { branch: 'goodbye', message: 'fix: goodbye typo', author: 'alice', date: '2026-03-01T08:30:00Z', files: { 'src/bye.js': 'export const bye = () => "goodbye";\n' } },
           { branch: 'main', message: 'chore: add a licence', author: 'alice', date: '2026-03-01T09:00:00Z', files: { LICENSE: 'MIT\n' } },
           {
             branch: 'empty-input',
@@ -63,7 +66,10 @@ const fixture: Fixture = {
       },
       jobs: [{ name: 'release', user: 'relbot', status: 'running', token: JOB_TOKEN }],
       issues: [{ title: 'An empty name says "hello "', author: 'alice' }],
-      merge_requests: [{ title: 'Greet by name', source_branch: 'empty-input', description: 'Closes #1', author: 'alice' }],
+      merge_requests: [
+        { title: 'Greet by name', source_branch: 'empty-input', description: 'Closes #1', author: 'alice' },
+        { title: 'feat: say goodbye', source_branch: 'goodbye', description: 'Two commits, squashed on merge.', author: 'alice' },
+      ],
     },
   ],
 };
@@ -280,6 +286,31 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(await comments('merge_requests')).toHaveLength(1);
   }, 120_000);
 
+  it('releases 1.1.0 for a squash-merged merge request: its title is the one commit released, and it gets the comment', async () => {
+    const merged = await api('PUT', '/projects/acme%2Fapp/merge_requests/2/merge', { squash: true }, 'alice-token');
+    expect(merged.status).toBe(200);
+    const head = merged.body.merge_commit_sha as string;
+    await git(['fetch', '--quiet', 'origin']);
+    await git(['checkout', '--quiet', '--detach', head]);
+    jobEnv = { ...jobEnv, CI_COMMIT_SHA: head, CI_PIPELINE_ID: '3', CI_JOB_ID: '3' };
+
+    const { r } = await semanticRelease();
+    expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('Found 2 commits since last release');
+    expect(r.stdout).toContain('Published release 1.1.0 on default channel');
+    expect((await api('GET', '/projects/acme%2Fapp/repository/tags/v1.1.0')).body.commit.id).toBe(head);
+    const notes = (await api('GET', '/projects/acme%2Fapp/releases/v1.1.0')).body.description as string;
+    expect(notes).toContain('### Features');
+    expect(notes).toContain(`* say goodbye ([${merged.body.squash_commit_sha.slice(0, 7)}]`);
+    expect(notes).not.toContain('draft goodbye');
+    expect(notes).not.toContain('goodbye typo');
+    const comments = async (iid: number) => ((await api('GET', `/projects/acme%2Fapp/merge_requests/${iid}/notes`)).body as any[]).filter((n) => !n.system);
+    const [comment, ...more] = await comments(2);
+    expect(more).toEqual([]);
+    expect(comment.body).toContain(':tada: This MR is included in version 1.1.0 :tada:');
+    expect(await comments(1)).toHaveLength(1);
+  }, 120_000);
+
   it('reports a failing release in an issue (the fail step), then comments on that issue on the next failure', async () => {
     // A job that also publishes to npm, in a repository without package.json: @semantic-release/npm
     // refuses (ENOPKG) after @semantic-release/gitlab verified the token, so the fail step runs.
@@ -320,6 +351,6 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(notes).toHaveLength(1);
     expect(notes[0].author.username).toBe('relbot');
     expect(notes[0].body).toContain('### Missing `package.json` file.');
-    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(2);
+    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(3);
   }, 120_000);
 });
