@@ -128,8 +128,10 @@ describe('squash on merge', () => {
 
   it('follows the project: always squashes, never squashes', async () => {
     const always = await setUp({ squash_option: 'always' });
+    expect((await api(always, 'GET', '/projects/acme%2Fapp/merge_requests/1')).body).toMatchObject({ squash: false, squash_on_merge: true });
     expect((await api(always, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', {})).body.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
     const never = await setUp({ squash_option: 'never' });
+    expect((await api(never, 'PUT', '/projects/acme%2Fapp/merge_requests/1', { squash: true })).body).toMatchObject({ squash: true, squash_on_merge: false });
     const m = await api(never, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', { squash: true });
     expect(m.status).toBe(200);
     expect(m.body.squash_commit_sha).toBeNull();

@@ -12,7 +12,7 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { pget, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { discussionsResolved, putMergeRequest } from './rules.js';
+import { discussionsResolved, putMergeRequest, squashOnMerge } from './rules.js';
 import { diffHeadPipeline, failedMergeCheck, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, issueReferences, putIssue } from '../issues/index.js';
@@ -71,11 +71,6 @@ export interface MergeInput {
   removeSourceBranch?: boolean;
 }
 
-/** MergeRequest#squash_on_merge?: the project's squash option first (always, never), else the merge request's. */
-export function squashOnMerge(project: Project, squash: boolean): boolean {
-  const option = project.settings.squash_option;
-  return option === 'always' ? true : option === 'never' ? false : squash;
-}
 
 /**
  * MergeRequests::SquashService and Gitaly's UserSquash: nothing to squash in a lone commit
