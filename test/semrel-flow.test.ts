@@ -9,7 +9,7 @@
 // commits releases nothing; later runs release a direct fix and a squash-merged merge request
 // (its title the one commit released); a run that fails opens an issue, the next comments on it.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -254,7 +254,7 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(await comments('merge_requests')).toHaveLength(1);
   }, 120_000);
 
-  it('releases 1.0.1 for a later fix, found after v1.0.0 through the pushed tag, and comments on nothing new', async () => {
+  it('releases 1.0.1 for a later fix, found after v1.0.0 through the pushed tag, with assets (an upload, a generic package), and comments on nothing new', async () => {
     const commit = await api(
       'POST',
       '/projects/acme%2Fapp/repository/commits',
@@ -266,6 +266,21 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     await git(['fetch', '--quiet', 'origin']);
     await git(['checkout', '--quiet', '--detach', commit.body.id]);
     jobEnv = { ...jobEnv, CI_COMMIT_SHA: commit.body.id, CI_PIPELINE_ID: '2', CI_JOB_ID: '2' };
+    // This job also attaches what it built: one file as a project upload, one as a generic package.
+    mkdirSync(join(checkout, 'dist'));
+    writeFileSync(join(checkout, 'dist', 'greet.js'), 'built\n');
+    writeFileSync(join(checkout, 'dist', 'greet.tgz'), 'packed\n');
+    writeFileSync(
+      join(checkout, '.releaserc.json'),
+      JSON.stringify({
+        branches: ['main'],
+        plugins: [
+          '@semantic-release/commit-analyzer',
+          '@semantic-release/release-notes-generator',
+          ['@semantic-release/gitlab', { successCommentCondition: true, assets: [{ path: 'dist/greet.js', label: 'Script' }, { path: 'dist/greet.tgz', label: 'greet.tgz', target: 'generic_package' }] }],
+        ],
+      }),
+    );
 
     const { r, requests } = await semanticRelease();
     expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
@@ -278,6 +293,13 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(release.body.description).toContain(`## [1.0.1](${server.url}/acme/app/compare/v1.0.0...v1.0.1)`);
     expect(release.body.description).toContain('trim the name');
     expect(release.body.description).not.toContain('greet by name');
+    const links = release.body.assets.links as any[];
+    expect(links.map((l) => l.name).sort()).toEqual(['Script', 'greet.tgz']);
+    for (const link of links) {
+      const res = await fetch(link.url, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+      expect(res.status, link.url).toBe(200);
+      expect(await res.text()).toBe(link.name === 'Script' ? 'built\n' : 'packed\n');
+    }
     expect((await api('GET', '/projects/acme%2Fapp/releases')).body.map((x: any) => x.tag_name)).toEqual(['v1.0.1', 'v1.0.0']);
     // The commit belongs to no merge request: nothing to comment on.
     expect(requests.filter((e) => e.route?.endsWith('/notes') || e.route?.endsWith('/closes_issues'))).toEqual([]);
