@@ -108,6 +108,21 @@ describe('squash on merge', () => {
     expect((await api(e, 'GET', '/projects/acme%2Fapp/merge_requests/1')).body.squash_commit_sha).toBe(squashSha);
   });
 
+  it('squashes through GraphQL too (mergeRequestAccept with squash)', async () => {
+    const e = await setUp();
+    const sha = (await api(e, 'GET', '/projects/acme%2Fapp/merge_requests/1')).body.sha;
+    const res = await e.handle(
+      new Request('http://gitlab.example.com/api/graphql', {
+        method: 'POST',
+        headers: { Authorization: 'Bearer mo-token', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query: `mutation { mergeRequestAccept(input: { projectPath: "acme/app", iid: "1", sha: "${sha}", squash: true }) { errors mergeRequest { state } } }` }),
+      }),
+    );
+    expect(((await res.json()) as any).data.mergeRequestAccept).toEqual({ errors: [], mergeRequest: { state: 'merged' } });
+    const merged = (await api(e, 'GET', '/projects/acme%2Fapp/merge_requests/1')).body;
+    expect((await commit(e, merged.squash_commit_sha)).message).toBe('fix: trim the name\n');
+  });
+
   it('takes squash_commit_message', async () => {
     const e = await setUp();
     const merged = await api(e, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', { squash: true, squash_commit_message: 'fix: trim\n\nCloses #9' });
