@@ -123,6 +123,28 @@ describe('squash on merge', () => {
     expect((await commit(e, merged.squash_commit_sha)).message).toBe('fix: trim the name\n');
   });
 
+  it('reports the squash merge to hooks as a merge only (the squash it records is no update)', async () => {
+    const e = await setUp();
+    const hook = (await api(e, 'POST', '/projects/acme%2Fapp/hooks', { url: 'http://127.0.0.1:9/hook', merge_requests_events: true })).body;
+    expect((await api(e, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', { squash: true })).status).toBe(200);
+    await e.hooks.settled();
+    const log = (await api(e, 'GET', `/projects/acme%2Fapp/hooks/${hook.id}/events`)).body as any[];
+    expect(log.filter((x) => x.trigger === 'merge_request_hooks').map((x) => x.request_data.object_attributes.action)).toEqual(['merge']);
+  });
+
+  it('squashes an automatic merge asked with squash, when the pipeline succeeds', async () => {
+    const e = await setUp();
+    const ci = e.ci('acme/app');
+    const job = ci.job(ci.pipeline({ ref: 'trim' }).id, { name: 'test', status: 'running' }).id;
+    const set = await api(e, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', { squash: true, squash_commit_message: 'fix: trim, automatically', auto_merge: true });
+    expect(set.body).toMatchObject({ state: 'opened', squash: true, squash_on_merge: true, merge_when_pipeline_succeeds: true, squash_commit_sha: null });
+    ci.finish(job, { status: 'success' });
+    await e.settled();
+    const merged = (await api(e, 'GET', '/projects/acme%2Fapp/merge_requests/1')).body;
+    expect(merged.state).toBe('merged');
+    expect((await commit(e, merged.squash_commit_sha)).message).toBe('fix: trim, automatically\n');
+  });
+
   it('takes squash_commit_message', async () => {
     const e = await setUp();
     const merged = await api(e, 'PUT', '/projects/acme%2Fapp/merge_requests/1/merge', { squash: true, squash_commit_message: 'fix: trim\n\nCloses #9' });

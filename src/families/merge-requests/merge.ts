@@ -9,7 +9,7 @@ import { mergeTrees } from '../../git/merge-trees.js';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { pget, tget } from '../../store/table.js';
+import { pget, pset, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { discussionsResolved, putMergeRequest, squashOnMerge } from './rules.js';
@@ -70,7 +70,6 @@ export interface MergeInput {
   squashCommitMessage?: string;
   removeSourceBranch?: boolean;
 }
-
 
 /**
  * MergeRequests::SquashService and Gitaly's UserSquash: nothing to squash in a lone commit
@@ -140,14 +139,15 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = {
-      ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now,
-      squash: input.squash === true || current.squash, squashCommitSha: squash ? source : null,
-    };
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
     closeIssuesOnMerge(draft, project, mr, user, now);
-    return merged;
+    if (!squash && input.squash !== true) return merged;
+    // The model's own updates (the squash the merge asked for, the commit it merged): no hook reports them.
+    const stored: MergeRequest = { ...merged, squash: input.squash === true || merged.squash, ...(squash ? { squashCommitSha: source } : {}) };
+    pset(draft.mergeRequests, project.id, mr.iid, stored);
+    return stored;
   };
 }
 
