@@ -333,6 +333,34 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(await comments(1)).toHaveLength(1);
   }, 120_000);
 
+  it('releases with the job token (useJobToken): the release made as the job\'s user, no comments', async () => {
+    const commit = await api(
+      'POST',
+      '/projects/acme%2Fapp/repository/commits',
+      { branch: 'main', commit_message: 'fix: say bye politely', actions: [{ action: 'update', file_path: 'src/bye.js', content: 'export const bye = () => "goodbye!";\n' }] },
+      TOKEN,
+    );
+    expect(commit.status).toBe(201);
+    await git(['fetch', '--quiet', 'origin']);
+    await git(['checkout', '--quiet', '--detach', commit.body.id]);
+    jobEnv = { ...jobEnv, CI_COMMIT_SHA: commit.body.id, CI_PIPELINE_ID: '4', CI_JOB_ID: '4' };
+    writeFileSync(
+      join(checkout, '.releaserc.json'),
+      JSON.stringify({
+        branches: ['main'],
+        plugins: ['@semantic-release/commit-analyzer', '@semantic-release/release-notes-generator', ['@semantic-release/gitlab', { useJobToken: true }]],
+      }),
+    );
+    const { r, requests } = await semanticRelease();
+    expect(r.code, `semantic-release failed:\n${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain('Published release 1.1.1 on default channel');
+    const calls = requests.filter((e) => e.path.startsWith('/api/v4/'));
+    expect(calls.map((e) => `${e.route} ${e.status} ${e.user}`)).toEqual(['GET /projects/:id/releases 200 relbot', 'POST /projects/:id/releases 201 relbot']);
+    const release = (await api('GET', '/projects/acme%2Fapp/releases/v1.1.1')).body;
+    expect(release.author.username).toBe('relbot');
+    expect(release.description).toContain('say bye politely');
+  }, 120_000);
+
   it('reports a failing release in an issue (the fail step), then comments on that issue on the next failure', async () => {
     // A job that also publishes to npm, in a repository without package.json: @semantic-release/npm
     // refuses (ENOPKG) after @semantic-release/gitlab verified the token, so the fail step runs.
@@ -373,6 +401,6 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
     expect(notes).toHaveLength(1);
     expect(notes[0].author.username).toBe('relbot');
     expect(notes[0].body).toContain('### Missing `package.json` file.');
-    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(3);
+    expect((await api('GET', '/projects/acme%2Fapp/releases')).body).toHaveLength(4);
   }, 120_000);
 });
