@@ -1,13 +1,14 @@
 // semantic-release's GitLab flow, run whole against the server (slow: it runs the real tool in a
-// child process, twice, a few seconds each). As a GitLab CI release job would: the project is
+// child process, eight times, a few seconds each). As a GitLab CI release job would: the project is
 // cloned with git, semantic-release (commit-analyzer, release-notes-generator and
 // @semantic-release/gitlab with its success comments) verifies the token (`GET /projects/:id`
 // and its permissions) and git push access as `gitlab-ci-token:<personal access token>`, tags
 // and pushes with git, creates the release through the API, then finds the merge requests of the
 // released commits (`GET .../repository/commits/:sha/merge_requests`) and the issues they closed
 // (`GET .../merge_requests/:iid/closes_issues`) and comments on each. A second run with no new
-// commits releases nothing; later runs release a direct fix and a squash-merged merge request
-// (its title the one commit released); a run that fails opens an issue, the next comments on it.
+// commits releases nothing; later runs release a direct fix with assets, a squash-merged merge
+// request (its title the one commit released) and a fix with the job token; a run that fails
+// opens an issue, the next comments on it.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,7 +26,6 @@ const fixture: Fixture = {
     { username: 'root', admin: true, tokens: [{ token: 'root-token', scopes: ['api'] }] },
     { username: 'relbot', name: 'Release Bot', email: 'relbot@example.com', tokens: [{ token: TOKEN, scopes: ['api'] }] },
     { username: 'alice', name: 'Alice', email: 'alice@example.com', tokens: [{ token: 'alice-token', scopes: ['api'] }] },
-    { username: 'rita', name: 'Rita Reporter', email: 'rita@example.com', tokens: [{ token: 'rita-token', scopes: ['api'] }] },
   ],
   groups: [{ path: 'acme', visibility: 'private' }],
   projects: [
@@ -38,7 +38,6 @@ const fixture: Fixture = {
       members: [
         { user: 'relbot', access_level: 'maintainer' },
         { user: 'alice', access_level: 'developer' },
-        { user: 'rita', access_level: 'reporter' },
       ],
       repository: {
         protected_branches: { main: { push_access_level: 'maintainer', merge_access_level: 'developer' } },
@@ -152,7 +151,8 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
       join(checkout, '.releaserc.json'),
       JSON.stringify({
         branches: ['main'],
-        plugins: ['@semantic-release/commit-analyzer', '@semantic-release/release-notes-generator', ['@semantic-release/gitlab', { successCommentCondition: true }]],
+        // @semantic-release/gitlab comments on the released merge requests and issues by default.
+        plugins: ['@semantic-release/commit-analyzer', '@semantic-release/release-notes-generator', '@semantic-release/gitlab'],
       }),
     );
     jobEnv = {
@@ -277,7 +277,7 @@ describe.skipIf(!HAS_GIT)('semantic-release with @semantic-release/gitlab, as a 
         plugins: [
           '@semantic-release/commit-analyzer',
           '@semantic-release/release-notes-generator',
-          ['@semantic-release/gitlab', { successCommentCondition: true, assets: [{ path: 'dist/greet.js', label: 'Script' }, { path: 'dist/greet.tgz', label: 'greet.tgz', target: 'generic_package' }] }],
+          ['@semantic-release/gitlab', { assets: [{ path: 'dist/greet.js', label: 'Script' }, { path: 'dist/greet.tgz', label: 'greet.tgz', target: 'generic_package' }] }],
         ],
       }),
     );
