@@ -13,7 +13,7 @@ import { projectPaths, projectWebUrl } from '../projects/index.js';
 import { userBasic, type UrlBase } from '../users/index.js';
 import type { State } from '../world.js';
 import type { MergeRequest } from './records.js';
-import { discussionsResolved, mergeStatusOf } from './rules.js';
+import { discussionsResolved, mergeStatusOf, squashOnMerge } from './rules.js';
 import { detailedMergeStatus, diffHeadPipeline } from './mergeability.js';
 
 export interface MergeRequestView extends UrlBase {
@@ -101,7 +101,7 @@ export function mergeRequestBasic(v: MergeRequestView, mr: MergeRequest) {
     web_url: `${projectWebUrl(state, project, v)}/-/merge_requests/${mr.iid}`,
     time_stats: timeStats(mr),
     squash: mr.squash,
-    squash_on_merge: mr.squash,
+    squash_on_merge: squashOnMerge(project, mr.squash),
     task_completion_status: taskCounts(mr.description),
     has_conflicts: mr.state === 'opened' && mr.mergeStatus === 'cannot_be_merged',
     blocking_discussions_resolved: discussionsResolved(state, project, mr),

@@ -81,6 +81,7 @@ registerMilestoneUse({
 export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
 export { draftlessTitle } from './system-notes.js';
 export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
-export { acceptMergeRequest, canMerge, mergeWay, squashCommit, squashOnMerge } from './merge.js';
+export { acceptMergeRequest, canMerge, mergeWay, squashCommit } from './merge.js';
+export { squashOnMerge } from './rules.js';
 export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies } from './auto-merge.js';
 export { checkedMergeRequest } from './rules.js';

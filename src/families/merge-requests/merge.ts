@@ -6,13 +6,13 @@ import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { mergeTrees } from '../../git/merge-trees.js';
-import { mergeBase } from '../../git/merge-base.js';
+import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { pget, tget } from '../../store/table.js';
+import { pget, pset, tget } from '../../store/table.js';
 import { branchTip, defaultBranchName, deleteBranch, moveBranch, protectionsFor, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
-import { discussionsResolved, putMergeRequest } from './rules.js';
+import { discussionsResolved, putMergeRequest, squashOnMerge } from './rules.js';
 import { diffHeadPipeline, failedMergeCheck, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import type { MergeRequest } from './records.js';
 import { issueByIid, issueReferences, putIssue } from '../issues/index.js';
@@ -65,33 +65,36 @@ export function mergeWay(state: State, project: Project, mr: MergeRequest, user:
 export interface MergeInput {
   sha?: string;
   mergeCommitMessage?: string;
-  removeSourceBranch?: boolean;
-  /** Squash the source commits into one first (MergeRequest#squash_on_merge?); the merge request's own setting when absent. */
+  /** `squash: true` of the merge: the merge request asks for a squash from then on. */
   squash?: boolean;
   squashCommitMessage?: string;
-}
-
-/** MergeRequest#squash_on_merge?: the project's `always` or `never`, else the merge request's (or the merge's) choice. */
-export function squashOnMerge(project: Project, mr: MergeRequest, asked?: boolean): boolean {
-  const option = project.settings.squash_option;
-  if (option === 'always') return true;
-  if (option === 'never') return false;
-  return asked ?? mr.squash;
+  removeSourceBranch?: boolean;
 }
 
 /**
- * MergeRequests::SquashService (Gitaly's UserSquash): one commit of the head's tree on the merge
- * base, authored by the merge request's author and committed by the user, its message the
- * merge request's title unless one is given.
+ * MergeRequests::SquashService and Gitaly's UserSquash: nothing to squash in a lone commit
+ * without a message of its own (the head is the squash); else the head merged into the diff's
+ * start as one commit whose only parent is that start, authored by the merge request's author
+ * and committed by the merging user, with the given message or the merge request's title (and a
+ * final newline, as git commit-tree adds). A conflict there is a merge that cannot be made.
  */
-export async function squashCommit(state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, base: string, user: User, now: number, message?: string): Promise<string> {
+export async function squashCommit(
+  state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, headBase: string, user: User, message: string | undefined, now: number,
+): Promise<string> {
+  if (message === undefined && (await commitsBetween(repo, headBase, head)).length < 2) return head;
   const author = tget(state.users, mr.authorId) ?? user;
-  const when = Math.floor(now / 1000);
+  const timestamp = Math.floor(now / 1000);
+  const start = mr.startSha;
+  const base = await mergeBase(repo, head, [start]);
+  const tree = base === null ? null : await mergeTrees(repo, base, start, head);
+  if (tree === null) throw cannotMerge();
+  const text = message ?? mr.title;
   return repo.writeCommit({
-    tree: (await repo.readCommit(head)).tree, parents: [base],
-    author: { name: author.name, email: author.email, timestamp: when, offset: 0 },
-    committer: { name: user.name, email: user.email, timestamp: when, offset: 0 },
-    message: message ?? mr.title,
+    tree,
+    parents: [start],
+    author: { name: author.name, email: author.email, timestamp, offset: 0 },
+    committer: { name: user.name, email: user.email, timestamp, offset: 0 },
+    message: text.endsWith('\n') ? text : `${text}\n`,
   });
 }
 
@@ -107,11 +110,16 @@ export async function acceptMergeRequest(
   const target = branchTip(refs, mr.targetBranch);
   if (!head || !target) throw cannotMerge();
   if (input.sha !== undefined && input.sha !== head) throw shaMismatch(head);
-  const base = await mergeBase(repo, head, [target]);
+  const headBase = await mergeBase(repo, head, [target]);
+  if (headBase === null) throw cannotMerge();
+  // MergeStrategies::FromSourceBranch: what merges is the squash commit when the merge squashes.
+  const squash = squashOnMerge(project, input.squash === true || mr.squash);
+  const squashMessage = input.squashCommitMessage === '' ? undefined : input.squashCommitMessage;
+  const source = squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head;
+  const base = source === head ? headBase : await mergeBase(repo, source, [target]);
   if (base === null) throw cannotMerge();
-  const tree = await mergeTrees(repo, base, target, head);
+  const tree = await mergeTrees(repo, base, target, source);
   if (tree === null) throw cannotMerge();
-  const squashed = squashOnMerge(project, mr, input.squash) ? await squashCommit(state, repo, mr, head, base, user, now, input.squashCommitMessage) : null;
   const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
   const closing = closingRefs(state, project, mr);
   const message = input.mergeCommitMessage ?? [
@@ -123,9 +131,7 @@ export async function acceptMergeRequest(
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
   // route refused a head that is not on top of the target, `need_rebase`).
   const fastForward = project.settings.merge_method === 'ff' && base === target;
-  // A squash merges (or fast-forwards to) the squash commit in place of the head.
-  const merging = squashed ?? head;
-  const sha = fastForward ? merging : await repo.writeCommit({ tree, parents: [target, merging], author: ident, committer: ident, message });
+  const sha = fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message });
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
   return (draft) => {
@@ -133,11 +139,15 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, squashCommitSha: squashed, squash: input.squash ?? current.squash, updatedAt: now };
+    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
     putMergeRequest(draft, project, merged, current);
     recordMergeRequestChanges(draft, current, merged, user.id, now);
     closeIssuesOnMerge(draft, project, mr, user, now);
-    return merged;
+    if (!squash && input.squash !== true) return merged;
+    // The model's own updates (the squash the merge asked for, the commit it merged): no hook reports them.
+    const stored: MergeRequest = { ...merged, squash: input.squash === true || merged.squash, ...(squash ? { squashCommitSha: source } : {}) };
+    pset(draft.mergeRequests, project.id, mr.iid, stored);
+    return stored;
   };
 }
 

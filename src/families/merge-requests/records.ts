@@ -36,7 +36,7 @@ export interface MergeRequest {
   /** While `checking`: the verdict the check worker records when it runs. */
   pendingMergeStatus?: 'can_be_merged' | 'cannot_be_merged' | null;
   mergeCommitSha: string | null;
-  /** The squash commit a squashing merge made; absent or null otherwise. */
+  /** The commit a squashing merge merged (the squash commit, or a lone head); absent or null otherwise. */
   squashCommitSha?: string | null;
   draft: boolean;
   squash: boolean;

@@ -25,7 +25,7 @@ import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
-import { abortAutoMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
+import { abortAutoMerge, save, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 import { mergeRequest } from './resolvers.js';
@@ -431,13 +431,16 @@ export const mergeRequestRoutes = [
       }
       const how = mergeWay(ctx.state, ctx.project, mr, user, p.merge_when_pipeline_succeeds === true || p.auto_merge === true, p.sha, now);
       if (how === 'auto') {
-        const set = ctx.update(setAutoMerge(ctx.project, mr, user, {
+        // `merge_request.update(squash: true)` before the automatic merge is set: it squashes when it runs.
+        const asked = p.squash === true && !mr.squash ? ctx.update((draft) => save(draft, ctx.project, mr, { squash: true })) : mr;
+        const set = ctx.update(setAutoMerge(ctx.project, asked, user, {
           commitMessage: p.merge_commit_message, squashCommitMessage: p.squash_commit_message, removeSourceBranch: p.should_remove_source_branch,
         }, now));
         return json(await fullEntity(ctx, set, ctx.project.id));
       }
       const recipe = await acceptMergeRequest(ctx.state, repo, ctx.project, mr, user, {
-        sha: p.sha, mergeCommitMessage: p.merge_commit_message, removeSourceBranch: p.should_remove_source_branch, squash: p.squash, squashCommitMessage: p.squash_commit_message,
+        sha: p.sha, mergeCommitMessage: p.merge_commit_message, squash: p.squash, squashCommitMessage: p.squash_commit_message,
+        removeSourceBranch: p.should_remove_source_branch,
       }, now);
       const before = branchTip(refsOf(ctx.state, ctx.project.id), mr.targetBranch);
       const merged = ctx.update(recipe);

@@ -276,3 +276,8 @@ export function spendMergeRequestTime(mr: MergeRequest, user: User, seconds: num
   };
 }
 
+/** MergeRequest#squash_on_merge?: the project's squash option first (always, never), else the merge request's. */
+export function squashOnMerge(project: Project, squash: boolean): boolean {
+  const option = project.settings.squash_option;
+  return option === 'always' ? true : option === 'never' ? false : squash;
+}

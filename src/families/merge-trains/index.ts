@@ -142,7 +142,7 @@ interface AddInput {
  * strategy is available.
  */
 async function addToTrain(ctx: Context<unknown>, p: Project, mr: MergeRequest, user: User, input: AddInput, autoMerge: boolean): Promise<{ kind: 'waiting' | 'added' | 'failed' | 'unavailable'; answer: MergeTrainCar[] }> {
-  const squash = squashOnMerge(p, mr, input.squash);
+  const squash = squashOnMerge(p, input.squash ?? mr.squash);
   const head = diffHeadPipeline(ctx.state, mr);
   const rest = { commitMessage: input.commitMessage, squashCommitMessage: input.squashCommitMessage, removeSourceBranch: input.removeSourceBranch };
   // The cars of the target branch as the answer lists them (MergeTrains::CarsFinder), newest first.

@@ -193,7 +193,7 @@ async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar
   if (tree === null) return fail;
   const user = tget(ctx.state.users, car.userId) ?? tget(ctx.state.users, mr.authorId);
   if (!user) return fail;
-  const merging = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, ctx.now(), mr.autoMerge?.squashCommitMessage) : head;
+  const merging = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now()) : head;
   const who = { name: user.name, email: user.email, timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
   const message = `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request !${mr.iid}`;
   return { sha: await repo.writeCommit({ tree, parents: [base, merging], author: who, committer: who, message }) };
