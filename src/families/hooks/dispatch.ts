@@ -74,6 +74,19 @@ function view(d: Delivery, system: boolean): DeliveryView {
   };
 }
 
+/**
+ * The timeout of a request sent now (GitLab's 10 seconds): requests sent within the same
+ * millisecond share one signal, as one event's deliveries to many hooks go out together, so ten
+ * hooks make one timer, not ten.
+ */
+let shared: { signal: AbortSignal; at: number } | undefined;
+function timeoutSignal(): AbortSignal | undefined {
+  if (typeof AbortSignal.timeout !== 'function') return undefined;
+  const at = performance.now();
+  if (!shared || at - shared.at >= 1) shared = { signal: AbortSignal.timeout(TIMEOUT_MS), at };
+  return shared.signal;
+}
+
 /** Sends one request; never throws: a failure is an outcome with its message. */
 export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
   const blocked = blockedReason(url, allowLocal);
@@ -87,8 +100,7 @@ export async function deliver(url: string, d: { body: string; headers: [string, 
     }
   }
   try {
-    const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(TIMEOUT_MS) : undefined;
-    const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal });
+    const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: timeoutSignal() });
     const body = await res.text();
     const responseHeaders: [string, string][] = [];
     res.headers.forEach((value, key) => responseHeaders.push([key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value]));
