@@ -43,6 +43,8 @@ export interface DomainEvents {
   'user.created': { userId: number };
   'user.renamed': { userId: number; oldUsername: string };
   'user.destroyed': { userId: number; username: string; name: string };
+  /** A blocked user (User#blocked?: blocked, banned, pending approval) refused at a web sign-in whose credentials matched. */
+  'user.failed_login': { userId: number };
   'member.added': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.updated': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.removed': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
