@@ -123,6 +123,9 @@ const ids = sequences(['event']);
 
 type StreamDraft = Draft<StreamSlice & CoreState>;
 
+/** The id of the last event the world's log has numbered (0 before any). */
+export const lastEventId = (state: CoreState): number => ids.peek(state, 'event') - 1;
+
 /** Says that something happened, as part of the change being made (on a draft). */
 export function emit(draft: Draft<object>, event: DomainEvent): void {
   (draft as StreamDraft).pendingEvents.push(event as Draft<DomainEvent>);

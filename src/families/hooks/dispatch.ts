@@ -8,7 +8,7 @@ import type { Host } from '../define.js';
 import type { State } from '../world.js';
 import type { Delivery } from './records.js';
 import { allowsLocal, blockedReason } from './rules.js';
-import { dropDelivery, expandEvents, materialize, recordOutcome, SCOPES, type HookScope, type Outcome } from './queue.js';
+import { dropDelivery, expandEvents, materialize, recordOutcome, SCOPES, unexpanded, type HookScope, type Outcome, type PlanScan } from './queue.js';
 
 /** Gitlab::WebHooks::WebHookService's timeout (webhook_timeout: 10 seconds). */
 const TIMEOUT_MS = 10_000;
@@ -119,6 +119,8 @@ export function hooksHandle(host: Host): HooksMembers {
   /** Whether the kept events' deliveries are being queued (a transaction after the answer). */
   let expanding = false;
   let waiters: (() => void)[] = [];
+  /** How far this dispatcher has found the stream's events without hook events. */
+  const scan: PlanScan = { through: 0, event: undefined };
 
   const due = (state: State): Delivery[] => {
     const now = host.now();
@@ -130,13 +132,13 @@ export function hooksHandle(host: Host): HooksMembers {
     return out.sort((a, b) => a.id - b.id);
   };
 
-  const idle = () => busy.size === 0 && !expanding && host.state().hookEvents.length === 0 && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
+  const idle = () => busy.size === 0 && !expanding && !unexpanded(host.state(), scan) && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
 
   const wake = () => {
     // The events a request kept become deliveries after its answer, before any request that follows.
     // A timer, so none of it runs before the answer is handed back; the events keep their order
     // whatever comes first (the ids are taken in the events' order), and the handle's reads queue them at once.
-    if (!expanding && host.state().hookEvents.length > 0) {
+    if (!expanding && unexpanded(host.state(), scan)) {
       expanding = true;
       later(() => {
         void host
@@ -215,7 +217,7 @@ export function hooksHandle(host: Host): HooksMembers {
     hooks: {
       deliveries(filter = {}) {
         // What the requests answered so far queued, though the work after their answers has not run yet.
-        if (host.state().hookEvents.length > 0) host.update(expandEvents);
+        if (unexpanded(host.state(), scan)) host.update(expandEvents);
         const out: DeliveryView[] = [];
         const state = host.state();
         for (const d of [...tvalues(state.hookDeliveries)].sort((a, b) => a.id - b.id)) {

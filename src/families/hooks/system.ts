@@ -21,7 +21,7 @@ const ACCESS_NAMES: Record<number, string> = { 5: 'Minimal Access', 10: 'Guest',
 
 function queue(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, data: Json): void {
   if (hooks.length === 0) return;
-  ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: ctx.webBase, build: () => data }, ctx.now()));
+  enqueue(ctx, hooks, { scope, instanceUrl: ctx.webBase, build: () => data });
 }
 
 /** What SystemHooksService says of a project (`project_data`). */
