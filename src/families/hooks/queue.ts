@@ -153,7 +153,12 @@ const OUTGOING = new WeakMap<object, Outgoing>();
  * event, committed with the request or not at all, carries them; `expandEvents` queues them
  * after the answer.
  */
-const PLANS = new WeakMap<object, HookEvent[]>();
+const PLANS = new WeakMap<object, { run: object; events: HookEvent[] }>();
+
+/** The runs (a request's, or detached work's, context) that committed: their reactions stand. */
+const COMMITTED = new WeakSet<object>();
+/** The runs told to mark themselves committed. */
+const WATCHED = new WeakSet<object>();
 
 /** The stored event whose subscribers run now (`reacting`). */
 let reactingTo: object | undefined;
@@ -188,8 +193,19 @@ export function enqueue(ctx: Context<unknown>, hooks: readonly Hook[], out: Outg
   OUTGOING.set(event, out);
   if (reactingTo) {
     const plans = PLANS.get(reactingTo);
-    if (plans) plans.push(event);
-    else PLANS.set(reactingTo, [event]);
+    if (plans?.run === ctx) {
+      plans.events.push(event);
+      return;
+    }
+    // An event kept outside a request may be handed to a run that does not commit (the world
+    // moved meanwhile) and then to another: the later reaction stands, unless the earlier one
+    // committed (then this run cannot).
+    if (plans && COMMITTED.has(plans.run)) return;
+    PLANS.set(reactingTo, { run: ctx, events: [event] });
+    if (!WATCHED.has(ctx)) {
+      WATCHED.add(ctx);
+      ctx.afterCommit(() => COMMITTED.add(ctx));
+    }
     return;
   }
   ctx.update((draft) => {
@@ -243,7 +259,7 @@ export function expandEvents(draft: Draft<State>): void {
   for (let id = state.hookPlannedThrough + 1; id <= to; id++) {
     while (k < kept.length && kept[k]!.before! <= id) queueDeliveries(state, kept[k++]!);
     const e = tget(world.events, id);
-    for (const planned of (e && PLANS.get(e)) || []) queueDeliveries(state, planned);
+    for (const planned of (e && PLANS.get(e)?.events) || []) queueDeliveries(state, planned);
   }
   while (k < kept.length) queueDeliveries(state, kept[k++]!);
   if (to > state.hookPlannedThrough) state.hookPlannedThrough = to;
