@@ -87,23 +87,61 @@ function timeoutSignal(): AbortSignal | undefined {
   return shared.signal;
 }
 
-/** Sends one request; never throws: a failure is an outcome with its message. */
-export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
-  const blocked = blockedReason(url, allowLocal);
-  if (blocked) return { status: null, headers: [], body: '', error: blocked };
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a header value may not hold (a ByteString without NUL, CR or LF). */
+const UNSENDABLE = /[\0\r\n]|[^\0-\xff]/;
+
+/**
+ * A delivery's headers as `fetch` takes them: the list itself when every header can be sent as
+ * it is (fetch builds its own Headers from it), a value that cannot be sent percent-encoded; an invalid
+ * name goes through a Headers object, which refuses it.
+ */
+function sendable(list: [string, string][]): [string, string][] | Headers {
+  let out = list;
+  for (let i = 0; i < list.length; i++) {
+    const [k, v] = list[i]!;
+    if (!TOKEN.test(k)) return headersOf(list);
+    if (UNSENDABLE.test(v)) {
+      if (out === list) out = list.slice();
+      out[i] = [k, encodeURIComponent(v)];
+    }
+  }
+  return out;
+}
+
+function headersOf(list: [string, string][]): Headers {
   const headers = new Headers();
-  for (const [k, v] of d.headers) {
+  for (const [k, v] of list) {
     try {
       headers.append(k, v);
     } catch {
       headers.append(k, encodeURIComponent(v));
     }
   }
+  return headers;
+}
+
+/** Response header names as the log shows them (`Content-Type`), kept once made: receivers send the same few. */
+const SHOWN = new Map<string, string>();
+function shownName(key: string): string {
+  let shown = SHOWN.get(key);
+  if (shown === undefined) {
+    shown = key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+    if (SHOWN.size < 512) SHOWN.set(key, shown);
+  }
+  return shown;
+}
+
+/** Sends one request; never throws: a failure is an outcome with its message. */
+export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
+  const blocked = blockedReason(url, allowLocal);
+  if (blocked) return { status: null, headers: [], body: '', error: blocked };
+  const headers = sendable(d.headers);
   try {
     const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: timeoutSignal() });
     const body = await res.text();
     const responseHeaders: [string, string][] = [];
-    res.headers.forEach((value, key) => responseHeaders.push([key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value]));
+    res.headers.forEach((value, key) => responseHeaders.push([shownName(key), value]));
     return { status: res.status, headers: responseHeaders, body, error: null };
   } catch (e) {
     const cause = (e as { cause?: { message?: string } }).cause?.message;
