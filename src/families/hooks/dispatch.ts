@@ -158,7 +158,7 @@ export function hooksHandle(host: Host): HooksMembers {
   let expanding = false;
   let waiters: (() => void)[] = [];
   /** How far this dispatcher has found the stream's events without hook events. */
-  const scan: PlanScan = { through: 0, event: undefined };
+  const scan: PlanScan = { base: 0, through: 0, event: undefined };
 
   const due = (state: State): Delivery[] => {
     const now = host.now();

@@ -221,8 +221,13 @@ function plannedLimit(state: State): number {
   return to;
 }
 
-/** How far a dispatcher has looked for events with hook events (those it passed had none), and the event there (the world's line). */
+/**
+ * What a dispatcher found looking for events with hook events: none after `base` up to
+ * `through`, whose event is `event` (so a world of another line, a restored one, is not taken
+ * for this one).
+ */
 export interface PlanScan {
+  base: number;
   through: number;
   event: object | undefined;
 }
@@ -233,7 +238,8 @@ export function unexpanded(state: State, scan: PlanScan): boolean {
   if (state.hooks.size === 0) return false;
   const to = plannedLimit(state);
   let from = state.hookPlannedThrough;
-  if (scan.through > from && scan.through <= to && tget(state.events, scan.through) === scan.event) from = scan.through;
+  if (scan.base <= from && scan.through > from && scan.through <= to && tget(state.events, scan.through) === scan.event) from = scan.through;
+  else Object.assign(scan, { base: from, through: from, event: undefined });
   for (let id = from + 1; id <= to; id++) {
     const e = tget(state.events, id);
     if (e && PLANS.has(e)) return true;
