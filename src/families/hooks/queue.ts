@@ -144,8 +144,12 @@ export interface HookEvent {
   before?: number;
 }
 
-/** Each hook event's payload builder (by the record). */
-const OUTGOING = new WeakMap<object, Outgoing>();
+/**
+ * Each hook event's payload (by the record): its builder until the first of its deliveries is
+ * due, then the JSON built, which every delivery of the event sends (and a world restored from
+ * before they were queued sends again), so the builder lets go of the worlds it read.
+ */
+const OUTGOING = new WeakMap<object, Pending>();
 
 /**
  * The hook events each event of the stream made, by the stored event as the world keeps it: a
@@ -155,10 +159,10 @@ const OUTGOING = new WeakMap<object, Outgoing>();
  */
 const PLANS = new WeakMap<object, { run: object; events: HookEvent[] }>();
 
-/** The runs (a request's, or detached work's, context) that committed: their reactions stand. */
+/** Each run's mark (a request's, or detached work's, context): small, so what an event keeps of its run is not the run's worlds. */
+const RUNS = new WeakMap<object, object>();
+/** The runs that committed (by their mark): their reactions stand. */
 const COMMITTED = new WeakSet<object>();
-/** The runs told to mark themselves committed. */
-const WATCHED = new WeakSet<object>();
 
 /** The stored event whose subscribers run now (`reacting`). */
 let reactingTo: object | undefined;
@@ -190,10 +194,11 @@ export function reacting<T extends Record<string, (ctx: Context<unknown>, e: nev
 export function enqueue(ctx: Context<unknown>, hooks: readonly Hook[], out: Outgoing): void {
   if (hooks.length === 0) return;
   const event: HookEvent = { scope: out.scope, hookIds: hooks.map((h) => h.id), createdAt: ctx.now() };
-  OUTGOING.set(event, out);
+  OUTGOING.set(event, { build: out.build, instanceUrl: out.instanceUrl });
   if (reactingTo) {
+    let run = RUNS.get(ctx);
     const plans = PLANS.get(reactingTo);
-    if (plans?.run === ctx) {
+    if (run && plans?.run === run) {
       plans.events.push(event);
       return;
     }
@@ -201,11 +206,12 @@ export function enqueue(ctx: Context<unknown>, hooks: readonly Hook[], out: Outg
     // moved meanwhile) and then to another: the later reaction stands, unless the earlier one
     // committed (then this run cannot).
     if (plans && COMMITTED.has(plans.run)) return;
-    PLANS.set(reactingTo, { run: ctx, events: [event] });
-    if (!WATCHED.has(ctx)) {
-      WATCHED.add(ctx);
-      ctx.afterCommit(() => COMMITTED.add(ctx));
+    if (!run) {
+      const mark = (run = {});
+      RUNS.set(ctx, mark);
+      ctx.afterCommit(() => COMMITTED.add(mark));
     }
+    PLANS.set(reactingTo, { run, events: [event] });
     return;
   }
   ctx.update((draft) => {
@@ -273,9 +279,8 @@ export function expandEvents(draft: Draft<State>): void {
 
 /** One hook event's deliveries, queued. */
 function queueDeliveries(state: State, e: HookEvent): void {
-  const out = OUTGOING.get(e);
-  if (!out) return; // a world restored without the event's payload: nothing to send
-  const pending: Pending = { build: out.build, instanceUrl: out.instanceUrl };
+  const pending = OUTGOING.get(e);
+  if (!pending) return; // a world restored without the event's payload: nothing to send
   let eventKey = 0;
   for (const hookId of e.hookIds) {
     const hook = tget(state.hooks, hookId);
