@@ -43,6 +43,8 @@ export interface DomainEvents {
   'user.created': { userId: number };
   'user.renamed': { userId: number; oldUsername: string };
   'user.destroyed': { userId: number; username: string; name: string };
+  /** A blocked user (User#blocked?: blocked, banned, pending approval) refused at a web sign-in whose credentials matched. */
+  'user.failed_login': { userId: number };
   'member.added': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.updated': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
   'member.removed': { source: 'project' | 'group'; sourceId: number; userId: number; accessLevel: number; projectId?: number };
@@ -120,6 +122,9 @@ export const EVENT_LOG_LIMIT = 20_000;
 const ids = sequences(['event']);
 
 type StreamDraft = Draft<StreamSlice & CoreState>;
+
+/** The id of the last event the world's log has numbered (0 before any). */
+export const lastEventId = (state: CoreState): number => ids.peek(state, 'event') - 1;
 
 /** Says that something happened, as part of the change being made (on a draft). */
 export function emit(draft: Draft<object>, event: DomainEvent): void {

@@ -8,7 +8,7 @@ import type { Host } from '../define.js';
 import type { State } from '../world.js';
 import type { Delivery } from './records.js';
 import { allowsLocal, blockedReason } from './rules.js';
-import { dropDelivery, expandEvents, materialize, recordOutcome, SCOPES, type HookScope, type Outcome } from './queue.js';
+import { dropDelivery, expandEvents, materialize, recordOutcome, SCOPES, unexpanded, type HookScope, type Outcome, type PlanScan } from './queue.js';
 
 /** Gitlab::WebHooks::WebHookService's timeout (webhook_timeout: 10 seconds). */
 const TIMEOUT_MS = 10_000;
@@ -74,24 +74,74 @@ function view(d: Delivery, system: boolean): DeliveryView {
   };
 }
 
-/** Sends one request; never throws: a failure is an outcome with its message. */
-export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
-  const blocked = blockedReason(url, allowLocal);
-  if (blocked) return { status: null, headers: [], body: '', error: blocked };
+/**
+ * The timeout of a request sent now (GitLab's 10 seconds): requests sent within the same
+ * millisecond share one signal, as one event's deliveries to many hooks go out together, so ten
+ * hooks make one timer, not ten.
+ */
+let shared: { signal: AbortSignal; at: number } | undefined;
+function timeoutSignal(): AbortSignal | undefined {
+  if (typeof AbortSignal.timeout !== 'function') return undefined;
+  const at = performance.now();
+  if (!shared || at - shared.at >= 1) shared = { signal: AbortSignal.timeout(TIMEOUT_MS), at };
+  return shared.signal;
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What a header value may not hold (a ByteString without NUL, CR or LF). */
+const UNSENDABLE = /[\0\r\n]|[^\0-\xff]/;
+
+/**
+ * A delivery's headers as `fetch` takes them: the list itself when every header can be sent as
+ * it is (fetch builds its own Headers from it), a value that cannot be sent percent-encoded; an invalid
+ * name goes through a Headers object, which refuses it.
+ */
+function sendable(list: [string, string][]): [string, string][] | Headers {
+  let out = list;
+  for (let i = 0; i < list.length; i++) {
+    const [k, v] = list[i]!;
+    if (!TOKEN.test(k)) return headersOf(list);
+    if (UNSENDABLE.test(v)) {
+      if (out === list) out = list.slice();
+      out[i] = [k, encodeURIComponent(v)];
+    }
+  }
+  return out;
+}
+
+function headersOf(list: [string, string][]): Headers {
   const headers = new Headers();
-  for (const [k, v] of d.headers) {
+  for (const [k, v] of list) {
     try {
       headers.append(k, v);
     } catch {
       headers.append(k, encodeURIComponent(v));
     }
   }
+  return headers;
+}
+
+/** Response header names as the log shows them (`Content-Type`), kept once made: receivers send the same few. */
+const SHOWN = new Map<string, string>();
+function shownName(key: string): string {
+  let shown = SHOWN.get(key);
+  if (shown === undefined) {
+    shown = key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+    if (SHOWN.size < 512) SHOWN.set(key, shown);
+  }
+  return shown;
+}
+
+/** Sends one request; never throws: a failure is an outcome with its message. */
+export async function deliver(url: string, d: { body: string; headers: [string, string][] }, allowLocal: boolean): Promise<Outcome> {
+  const blocked = blockedReason(url, allowLocal);
+  if (blocked) return { status: null, headers: [], body: '', error: blocked };
+  const headers = sendable(d.headers);
   try {
-    const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(TIMEOUT_MS) : undefined;
-    const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal });
+    const res = await globalThis.fetch(url, { method: 'POST', headers, body: d.body, redirect: 'manual', signal: timeoutSignal() });
     const body = await res.text();
     const responseHeaders: [string, string][] = [];
-    res.headers.forEach((value, key) => responseHeaders.push([key.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()), value]));
+    res.headers.forEach((value, key) => responseHeaders.push([shownName(key), value]));
     return { status: res.status, headers: responseHeaders, body, error: null };
   } catch (e) {
     const cause = (e as { cause?: { message?: string } }).cause?.message;
@@ -107,6 +157,8 @@ export function hooksHandle(host: Host): HooksMembers {
   /** Whether the kept events' deliveries are being queued (a transaction after the answer). */
   let expanding = false;
   let waiters: (() => void)[] = [];
+  /** How far this dispatcher has found the stream's events without hook events. */
+  const scan: PlanScan = { base: 0, through: 0, event: undefined };
 
   const due = (state: State): Delivery[] => {
     const now = host.now();
@@ -118,13 +170,13 @@ export function hooksHandle(host: Host): HooksMembers {
     return out.sort((a, b) => a.id - b.id);
   };
 
-  const idle = () => busy.size === 0 && !expanding && host.state().hookEvents.length === 0 && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
+  const idle = () => busy.size === 0 && !expanding && !unexpanded(host.state(), scan) && (paused || due(host.state()).every((d) => busy.has(d.hookId)));
 
   const wake = () => {
     // The events a request kept become deliveries after its answer, before any request that follows.
     // A timer, so none of it runs before the answer is handed back; the events keep their order
     // whatever comes first (the ids are taken in the events' order), and the handle's reads queue them at once.
-    if (!expanding && host.state().hookEvents.length > 0) {
+    if (!expanding && unexpanded(host.state(), scan)) {
       expanding = true;
       later(() => {
         void host
@@ -203,7 +255,7 @@ export function hooksHandle(host: Host): HooksMembers {
     hooks: {
       deliveries(filter = {}) {
         // What the requests answered so far queued, though the work after their answers has not run yet.
-        if (host.state().hookEvents.length > 0) host.update(expandEvents);
+        if (unexpanded(host.state(), scan)) host.update(expandEvents);
         const out: DeliveryView[] = [];
         const state = host.state();
         for (const d of [...tvalues(state.hookDeliveries)].sort((a, b) => a.id - b.id)) {

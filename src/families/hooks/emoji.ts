@@ -62,9 +62,7 @@ function onAward(ctx: Context<unknown>, e: AwardEvent): void {
   const state = ctx.state;
   const initial = ctx.initial as State;
   const webBase = ctx.webBase;
-  ctx.update((draft) =>
-    enqueue(draft, hooks, { scope: 'emoji_hooks', instanceUrl: webBase, build: async (repo) => (await emojiData({ state, initial, webBase, repo }, e, user)) ?? {} }, ctx.now()),
-  );
+  enqueue(ctx, hooks, { scope: 'emoji_hooks', instanceUrl: webBase, build: async (repo) => (await emojiData({ state, initial, webBase, repo }, e, user)) ?? {} });
 }
 
 export const emojiSubscribers = { 'award_emoji.added': onAward, 'award_emoji.removed': onAward };

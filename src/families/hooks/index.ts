@@ -4,7 +4,7 @@ import { emptyTable, type Partitioned, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import { hooksHandle, type HooksMembers } from './dispatch.js';
 import type { Delivery, Hook } from './records.js';
-import type { HookEvent } from './queue.js';
+import { reacting, type HookEvent } from './queue.js';
 import { dropHook } from './rules.js';
 import { hookRoutes } from './routes.js';
 import { hookSubscribers } from './subscribers.js';
@@ -27,8 +27,10 @@ export interface HooksSlice {
   hookDeliveries: Table<Delivery>;
   /** Each hook's deliveries (its log), by hook. */
   hookLogIds: Partitioned<number>;
-  /** Events hooks take whose deliveries are not queued yet (the request's part; queued after its answer). */
+  /** Events hooks take, kept outside a subscriber (a push's repository update), whose deliveries are not queued yet. */
   hookEvents: HookEvent[];
+  /** The last event of the stream whose hook events (kept on the event by its subscribers) are queued. */
+  hookPlannedThrough: number;
   /** The deliveries not sent yet, by id. */
   hookQueue: Table<number>;
   /** The oldest delivery id the world may still keep (deliveries past the limit go from there). */
@@ -47,7 +49,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
   name: 'hooks',
   state: () => ({
     hooks: emptyTable(), projectHookIds: emptyTable(), groupHookIds: emptyTable(), systemHookIds: emptyTable(), hookDeliveries: emptyTable(),
-    hookLogIds: emptyTable(), hookEvents: [], hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
+    hookLogIds: emptyTable(), hookEvents: [], hookPlannedThrough: 0, hookQueue: emptyTable(), hookOldest: 1, hookSettings: { allowLocalWebHooks: true, allowLocalSystemHooks: true },
   }),
   schema: { top: hooksTopSchema },
   seed: {
@@ -61,7 +63,7 @@ export const hooks: Family<HooksSlice> = defineFamily({
     },
   },
   routes: hookRoutes,
-  on: { ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers, ...tokenSubscribers },
+  on: reacting({ ...hookSubscribers, ...systemSubscribers, ...moreSubscribers, ...ciSubscribers, ...emojiSubscribers, ...tokenSubscribers }),
   tasks: [EXPIRING_TOKEN],
   postReceive: repositoryUpdate,
   handle: hooksHandle,

@@ -8,7 +8,8 @@ import type { RepositoryObjects } from '../../git/objects.js';
 import { ancestry } from '../../policy/access.js';
 import { pdel, plist, pset, tget, tset, tdel, tvalues } from '../../store/table.js';
 import { GITLAB_VERSION } from '../instance/index.js';
-import type { Change } from '../define.js';
+import type { Change, Context } from '../define.js';
+import { lastEventId, type StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import type { Delivery, EventFlag, Hook } from './records.js';
 import { backedOff, branchMatches, enabled, executable, interpolatedUrl, maskedUrl } from './rules.js';
@@ -134,55 +135,164 @@ interface Pending {
 /** Each queued delivery's event (by the record itself, which the world keeps as it is until it is sent). */
 const PENDING = new WeakMap<object, Pending>();
 
-/** An event some hooks take, kept by the request that caused it until its deliveries are queued. */
+/** What some hooks take of one event: the hooks, in their order, as they were when it happened. */
 export interface HookEvent {
   scope: HookScope;
-  /** The hooks that take it, in their order, as they were when it happened. */
   hookIds: number[];
   createdAt: number;
+  /** Kept outside a subscriber (a push's repository update): the id the next event of the stream was to take. */
+  before?: number;
 }
 
-/** Each kept event's payload builder (by the record, as PENDING). */
-const OUTGOING = new WeakMap<object, Outgoing>();
-
 /**
- * Keeps an event for `hooks` (one record, whatever the number of hooks): the request that caused
- * it does no more; its deliveries are queued by `expandEvents` after the answer, before any
- * request that follows, in the events' order.
+ * Each hook event's payload (by the record): its builder until the first of its deliveries is
+ * due, then the JSON built, which every delivery of the event sends (and a world restored from
+ * before they were queued sends again), so the builder lets go of the worlds it read.
  */
-export function enqueue(draft: Draft<State>, hooks: readonly Hook[], out: Outgoing, now: number): void {
-  if (hooks.length === 0) return;
-  const event: HookEvent = { scope: out.scope, hookIds: hooks.map((h) => h.id), createdAt: now };
-  OUTGOING.set(event, out);
-  (draft as State).hookEvents.push(event);
+const OUTGOING = new WeakMap<object, Pending>();
+
+/**
+ * The hook events each event of the stream made, by the stored event as the world keeps it: a
+ * subscriber adds to it without changing the world (a request's part is only this), and the
+ * event, committed with the request or not at all, carries them; `expandEvents` queues them
+ * after the answer.
+ */
+const PLANS = new WeakMap<object, { run: object; events: HookEvent[] }>();
+
+/** Each run's mark (a request's, or detached work's, context): small, so what an event keeps of its run is not the run's worlds. */
+const RUNS = new WeakMap<object, object>();
+/** The runs that committed (by their mark): their reactions stand. */
+const COMMITTED = new WeakSet<object>();
+
+/** The stored event whose subscribers run now (`reacting`). */
+let reactingTo: object | undefined;
+
+/** The family's subscribers, each told which event it reacts to while it runs (what `enqueue` keeps its hook events on). */
+export function reacting<T extends Record<string, (ctx: Context<unknown>, e: never) => void | Promise<void>>>(subscribers: T): T {
+  const out: Record<string, (ctx: Context<unknown>, e: StoredEvent) => void | Promise<void>> = {};
+  for (const [kind, subscriber] of Object.entries(subscribers)) {
+    out[kind] = (ctx, e) => {
+      const before = reactingTo;
+      reactingTo = e;
+      try {
+        // Hook events are kept while it runs at once; any kept after an await go through the world.
+        return subscriber(ctx, e as never);
+      } finally {
+        reactingTo = before;
+      }
+    };
+  }
+  return out as unknown as T;
 }
 
 /**
- * Queues the kept events' deliveries (WebHookService#async_execute): a record per hook that
+ * Keeps an event for `hooks` (one record, whatever the number of hooks): on the stored event
+ * whose subscriber runs, with no change to the world; outside a subscriber, in the world. The
+ * request that caused it does no more; its deliveries are queued by `expandEvents` after the
+ * answer, before any request that follows, in the events' order.
+ */
+export function enqueue(ctx: Context<unknown>, hooks: readonly Hook[], out: Outgoing): void {
+  if (hooks.length === 0) return;
+  const event: HookEvent = { scope: out.scope, hookIds: hooks.map((h) => h.id), createdAt: ctx.now() };
+  OUTGOING.set(event, { build: out.build, instanceUrl: out.instanceUrl });
+  if (reactingTo) {
+    let run = RUNS.get(ctx);
+    const plans = PLANS.get(reactingTo);
+    if (run && plans?.run === run) {
+      plans.events.push(event);
+      return;
+    }
+    // An event kept outside a request may be handed to a run that does not commit (the world
+    // moved meanwhile) and then to another: the later reaction stands, unless the earlier one
+    // committed (then this run cannot).
+    if (plans && COMMITTED.has(plans.run)) return;
+    if (!run) {
+      const mark = (run = {});
+      RUNS.set(ctx, mark);
+      ctx.afterCommit(() => COMMITTED.add(mark));
+    }
+    PLANS.set(reactingTo, { run, events: [event] });
+    return;
+  }
+  ctx.update((draft) => {
+    event.before = lastEventId(draft as State) + 1;
+    (draft as State).hookEvents.push(event);
+  });
+}
+
+/** The last event whose hook events may be queued: the stream's last, short of any its subscribers have not been handed yet. */
+function plannedLimit(state: State): number {
+  let to = lastEventId(state);
+  for (const id of state.unsettled) if (id <= to) to = id - 1;
+  return to;
+}
+
+/**
+ * What a dispatcher found looking for events with hook events: none after `base` up to
+ * `through`, whose event is `event` (so a world of another line, a restored one, is not taken
+ * for this one).
+ */
+export interface PlanScan {
+  base: number;
+  through: number;
+  event: object | undefined;
+}
+
+/** Whether the world holds hook events not queued yet: kept ones, or stored events past those queued that made some. */
+export function unexpanded(state: State, scan: PlanScan): boolean {
+  if (state.hookEvents.length > 0) return true;
+  if (state.hooks.size === 0) return false;
+  const to = plannedLimit(state);
+  let from = state.hookPlannedThrough;
+  if (scan.base <= from && scan.through > from && scan.through <= to && tget(state.events, scan.through) === scan.event) from = scan.through;
+  else Object.assign(scan, { base: from, through: from, event: undefined });
+  for (let id = from + 1; id <= to; id++) {
+    const e = tget(state.events, id);
+    if (e && PLANS.has(e)) return true;
+    scan.through = id;
+    scan.event = e;
+  }
+  return false;
+}
+
+/**
+ * Queues the hook events' deliveries (WebHookService#async_execute): a record per hook that
  * still exists, in the events' order and then the hooks'; the payload and the headers are made
  * when the delivery's turn comes, as GitLab's worker makes them.
  */
 export function expandEvents(draft: Draft<State>): void {
   const state = draft as State;
-  const kept = state.hookEvents.map(baseOf);
-  state.hookEvents = [];
-  for (const e of kept) {
-    const out = OUTGOING.get(e);
-    if (!out) continue; // a world restored without the event's payload: nothing to send
-    const pending: Pending = { build: out.build, instanceUrl: out.instanceUrl };
-    let eventKey = 0;
-    for (const hookId of e.hookIds) {
-      const hook = tget(state.hooks, hookId);
-      if (!hook) continue;
-      const id = ids.next(draft as CoreState, 'web_hook_log');
-      eventKey ||= id;
-      const delivery: Delivery = {
-        id, hookId: hook.id, eventKey, trigger: e.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
-        createdAt: e.createdAt, dueAt: e.createdAt, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
-      };
-      PENDING.set(delivery, pending);
-      keep(state, delivery);
-    }
+  // The events as the world holds them (the keys of their hook events), not drafts of them.
+  const world = isDraft(draft) ? ((original(draft) as State | undefined) ?? state) : state;
+  const kept = state.hookEvents.length > 0 ? state.hookEvents.map(baseOf) : [];
+  if (kept.length > 0) state.hookEvents = [];
+  const to = plannedLimit(world);
+  let k = 0;
+  for (let id = state.hookPlannedThrough + 1; id <= to; id++) {
+    while (k < kept.length && kept[k]!.before! <= id) queueDeliveries(state, kept[k++]!);
+    const e = tget(world.events, id);
+    for (const planned of (e && PLANS.get(e)?.events) || []) queueDeliveries(state, planned);
+  }
+  while (k < kept.length) queueDeliveries(state, kept[k++]!);
+  if (to > state.hookPlannedThrough) state.hookPlannedThrough = to;
+}
+
+/** One hook event's deliveries, queued. */
+function queueDeliveries(state: State, e: HookEvent): void {
+  const pending = OUTGOING.get(e);
+  if (!pending) return; // a world restored without the event's payload: nothing to send
+  let eventKey = 0;
+  for (const hookId of e.hookIds) {
+    const hook = tget(state.hooks, hookId);
+    if (!hook) continue;
+    const id = ids.next(state as CoreState, 'web_hook_log');
+    eventKey ||= id;
+    const delivery: Delivery = {
+      id, hookId: hook.id, eventKey, trigger: e.scope, url: interpolatedUrl(hook), shownUrl: maskedUrl(hook), requestHeaders: [], requestBody: null,
+      createdAt: e.createdAt, dueAt: e.createdAt, state: 'pending', responseStatus: null, responseHeaders: [], responseBody: null, executionDuration: null, internalError: null,
+    };
+    PENDING.set(delivery, pending);
+    keep(state, delivery);
   }
 }
 

@@ -48,7 +48,7 @@ export function send(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookS
   const state = ctx.state;
   const initial = ctx.initial as State;
   const webBase = ctx.webBase;
-  ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: webBase, build: (repo) => build({ state, initial, webBase, repo }) }, ctx.now()));
+  enqueue(ctx, hooks, { scope, instanceUrl: webBase, build: (repo) => build({ state, initial, webBase, repo }) });
 }
 
 /** Queues `data` for the hooks of a project (and its groups) that take `scope`. */

@@ -21,7 +21,7 @@ const ACCESS_NAMES: Record<number, string> = { 5: 'Minimal Access', 10: 'Guest',
 
 function queue(ctx: Context<unknown>, hooks: readonly Hook[], scope: HookScope, data: Json): void {
   if (hooks.length === 0) return;
-  ctx.update((draft) => enqueue(draft, hooks, { scope, instanceUrl: ctx.webBase, build: () => data }, ctx.now()));
+  enqueue(ctx, hooks, { scope, instanceUrl: ctx.webBase, build: () => data });
 }
 
 /** What SystemHooksService says of a project (`project_data`). */
@@ -116,6 +116,17 @@ function onUser(ctx: Context<unknown>, e: StoredEvent<'user.created' | 'user.ren
   queue(ctx, systemHooksFor(ctx.state), 'system_hooks', data);
 }
 
+/** Gitlab::HookData::UserBuilder for `:failed_login` (BlockedUserTracker): the user and its state. */
+function onFailedLogin(ctx: Context<unknown>, e: StoredEvent<'user.failed_login'>): void {
+  const user = tget(ctx.state.users, e.userId);
+  if (!user) return;
+  const data: Json = {
+    created_at: xmlschema(user.createdAt), updated_at: xmlschema(user.updatedAt), event_name: 'user_failed_login',
+    name: user.name, email: user.email, user_id: user.id, username: user.username, state: user.state,
+  };
+  queue(ctx, systemHooksFor(ctx.state), 'system_hooks', data);
+}
+
 /** SystemHooksService for a Key: `key_create` and `key_destroy`. */
 function onKey(ctx: Context<unknown>, e: StoredEvent<'key.created' | 'key.destroyed'>): void {
   const state = e.kind === 'key.destroyed' ? (ctx.initial as State) : ctx.state;
@@ -204,6 +215,7 @@ export const systemSubscribers = {
   'user.created': onUser,
   'user.renamed': onUser,
   'user.destroyed': onUser,
+  'user.failed_login': onFailedLogin,
   'member.added': onMember,
   'member.updated': onMember,
   'member.removed': onMember,

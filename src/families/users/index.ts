@@ -6,6 +6,7 @@ import { emptyTable, tdel, tvalues } from '../../store/table.js';
 import type { State } from '../world.js';
 import { defineFamily, type Family, type Host } from '../define.js';
 import { EmulatorError } from '../../core/errors.js';
+import { emit } from '../stream.js';
 import { createSession, findUserByUsername, recordSignIn } from './rules.js';
 import { recordActivity } from './activity.js';
 import type { UsersSlice } from './records.js';
@@ -57,10 +58,26 @@ export const users: Family<UsersSlice> = defineFamily({
   },
 });
 
-/** A session for the user, as if signed in on the web at the host's time. */
+/** Devise's `inactive_message` for a blocked user (User#blocked?), as the sign-in page shows it. */
+const REFUSED: Partial<Record<string, string>> = {
+  blocked: 'Your account has been blocked. Please contact your GitLab administrator if you think this is an error.',
+  banned: 'Your account has been blocked. Please contact your GitLab administrator if you think this is an error.',
+  blocked_pending_approval: 'Your account is pending approval from your GitLab administrator and hence blocked. Please contact your GitLab administrator if you think this is an error.',
+};
+
+/**
+ * A session for the user, as if signed in on the web at the host's time. A blocked user is
+ * refused once the credentials matched, and the refusal is an event (Warden's before_logout:
+ * BlockedUserTracker, the system hooks' `user_failed_login`).
+ */
 function signIn(host: Host, username: string): string {
   const user = findUserByUsername(host.state(), username);
   if (!user) throw new EmulatorError(`no user '${username}'`);
+  const refused = REFUSED[user.state];
+  if (refused) {
+    host.update((draft) => emit(draft, { kind: 'user.failed_login', userId: user.id }));
+    throw new EmulatorError(refused);
+  }
   return host.update((draft) => {
     const cookie = createSession(draft, user.id);
     recordSignIn(draft, user.id, host.now());
