@@ -1,12 +1,6 @@
 import { defineConfig } from 'tsup';
 import { browserSwaps } from './scripts/browser-swaps.js';
 
-// Bundled into the node builds (a chunk of its own, loaded with the first emulator) rather than
-// resolved from node_modules: memfs is a tree of some hundred CommonJS files, and resolving and
-// reading them was a third of the first emulator's start. The other dependencies are few files
-// each; bundling them saved nothing measurable.
-const BUNDLED = ['memfs'];
-
 // An ES module build that bundles CommonJS code gives it node's `require` for the built-in
 // modules that code asks for.
 const requireShim = { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" };
@@ -32,7 +26,6 @@ export default defineConfig([
     format: ['esm'],
     target: 'node20',
     external: ['msw', 'vitest'],
-    noExternal: BUNDLED,
     banner: requireShim,
     esbuildOptions,
   },
@@ -42,7 +35,6 @@ export default defineConfig([
     format: ['cjs'],
     target: 'node20',
     external: ['msw', 'vitest'],
-    noExternal: BUNDLED,
     esbuildOptions,
   },
   {
