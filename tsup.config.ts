@@ -20,9 +20,9 @@ const esbuildOptions = (options: { logOverride?: Record<string, string>; define?
 // augmentation of the world's type.
 export default defineConfig([
   {
-    // The CLI is an entry of the ES module build, not a build of its own: it shares the core's
-    // chunks with `index.js` (one bundle fewer to build and to ship).
-    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', cli: 'src/transports/cli.ts' },
+    // The CLI's `dist/cli.js` is a launcher of a few lines (cli-launch.ts): it runs the CommonJS
+    // bundle of the CLI below with V8's code cache, which only a script (not an ES module) takes.
+    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', cli: 'src/transports/cli-launch.ts' },
     format: ['esm'],
     target: 'node20',
     external: ['msw', 'vitest'],
@@ -36,6 +36,19 @@ export default defineConfig([
     target: 'node20',
     external: ['msw', 'vitest'],
     esbuildOptions,
+  },
+  {
+    // The CLI as one script (dist/cli-main.cjs), for the launcher: a script that V8 runs from its
+    // code cache has no `import()` of its own (without an experimental loader), so the few it
+    // makes (a library loaded at first use, node's modules) are `require`s here.
+    entry: { 'cli-main': 'src/transports/cli.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    external: ['msw', 'vitest'],
+    esbuildOptions: (options: Parameters<typeof esbuildOptions>[0] & { supported?: Record<string, boolean> }, context: { format: string }) => {
+      esbuildOptions(options, context);
+      options.supported = { ...options.supported, 'dynamic-import': false };
+    },
   },
   {
     // The same core for a page: no node:http server, no export to disk, no memfs (see scripts/browser-swaps.ts).
