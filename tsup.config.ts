@@ -45,6 +45,9 @@ export default defineConfig([
     format: ['cjs'],
     target: 'node20',
     external: ['msw', 'vitest'],
+    // What every start runs (the world's store, the router) is in the bundle, and so in the code
+    // cache; a library loaded from node_modules is compiled again at each start.
+    noExternal: ['immer', 'hono'],
     esbuildOptions: (options: Parameters<typeof esbuildOptions>[0] & { supported?: Record<string, boolean> }, context: { format: string }) => {
       esbuildOptions(options, context);
       options.supported = { ...options.supported, 'dynamic-import': false };

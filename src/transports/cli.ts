@@ -12,6 +12,11 @@ import { jsonErrorAt } from '../core/json-position.js';
 import { tget, tvalues } from '../store/table.js';
 import { parseCommandLine, USAGE, type ServeOptions } from './cli-options.js';
 import { isLoopbackHost } from './local-only.js';
+import * as trieRouter from 'hono/router/trie-router';
+import { provideModule } from '../core/lazy.js';
+
+// The router every first answer builds: in the CLI's bundle, and so in its code cache (see cli-launch.ts).
+provideModule('hono/router/trie-router', trieRouter);
 
 function die(message: string, code = 2): never {
   process.stderr.write(`gitlab-emulator: ${message}\n`);
