@@ -1,10 +1,6 @@
 import { defineConfig } from 'tsup';
 import { browserSwaps } from './scripts/browser-swaps.js';
 
-// An ES module build that bundles CommonJS code gives it node's `require` for the built-in
-// modules that code asks for.
-const requireShim = { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" };
-
 // The facade's bare `import './families/index.js'` is there for the declarations (it brings every
 // family's part of the world's type); at run time nothing is lost when it is dropped under
 // `sideEffects: false`, so esbuild's note about it is not a warning for this package. A CommonJS
@@ -26,7 +22,6 @@ export default defineConfig([
     format: ['esm'],
     target: 'node20',
     external: ['msw', 'vitest'],
-    banner: requireShim,
     esbuildOptions,
   },
   {
