@@ -3,7 +3,7 @@
 // when it does not fit, never written for --version or when turned off, never read from a
 // directory another user could write.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,22 @@ describe('the built CLI with a code cache', () => {
     expect(third).toEqual(first);
     expect(statSync(file).size).toBeGreaterThan(100_000);
     expect(caches(dir)).toEqual([name]);
+  }, 60_000);
+
+  it('keeps the newest eight caches of other builds beside its own', async () => {
+    const dir = join(base, 'prune');
+    mkdirSync(dir, { mode: 0o700 });
+    for (let i = 0; i < 10; i++) {
+      const old = join(dir, `cli-${i}-0-v0-x.cache`);
+      writeFileSync(old, 'old');
+      utimesSync(old, 1_000_000 + i, 1_000_000 + i);
+    }
+    writeFileSync(join(dir, 'notes.txt'), 'not a cache');
+    expect((await serveOnce({ GITLAB_EMULATOR_CODE_CACHE: dir })).code).toBe(0);
+    const left = caches(dir).sort();
+    expect(left).toHaveLength(8);
+    expect(left.filter((f) => /^cli-\d-0-v0-x\.cache$/.test(f))).toEqual(['cli-3-0-v0-x.cache', 'cli-4-0-v0-x.cache', 'cli-5-0-v0-x.cache', 'cli-6-0-v0-x.cache', 'cli-7-0-v0-x.cache', 'cli-8-0-v0-x.cache', 'cli-9-0-v0-x.cache']);
+    expect(existsSync(join(dir, 'notes.txt'))).toBe(true);
   }, 60_000);
 
   it('writes nothing for --version, nor when turned off', async () => {

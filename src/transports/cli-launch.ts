@@ -12,7 +12,8 @@
 // one that does not fit; then the start compiles as it would without one, and writes a new one.
 // Nothing about the cache ever stops the CLI: any failure to read or write it is ignored.
 // It is written once a server has started (not for --help or --version), when the process ends.
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,7 +22,9 @@ import { Script } from 'node:vm';
 
 const bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli-main.cjs');
 // The bundle's text, as Node would wrap a CommonJS module (a leading `#!` line kept as a comment).
-const source = readFileSync(bundle, 'utf8');
+// esbuild writes it in ASCII, which reads faster as Latin-1 than as UTF-8 (the same text).
+const bytes = readFileSync(bundle);
+const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
 const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.startsWith('#!') ? `//${source}` : source}\n})`;
 
 /** This user's cache directory, made if missing; undefined when off, or when it is not this user's alone. */
@@ -57,9 +60,12 @@ if (dir) {
 const script = new Script(wrapped, { filename: bundle, ...(cached ? { cachedData: cached } : {}) });
 const fresh = cached === undefined || script.cachedDataRejected === true;
 
+/** Caches of other builds kept beside this one's (other installs share the directory); the oldest go. */
+const KEEP = 8;
+
 /** Writes the cache (what was compiled by now: the code the start and its first requests ran), whole or not at all. */
 function keep(): void {
-  if (!file || !fresh) return;
+  if (!file || !fresh || !dir) return;
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const data = script.createCachedData();
@@ -76,6 +82,16 @@ function keep(): void {
     } catch {
       // not there
     }
+    return;
+  }
+  try {
+    const others = readdirSync(dir)
+      .filter((name) => /^cli-.*\.cache$/.test(name))
+      .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const old of others.slice(KEEP)) unlinkSync(old.path);
+  } catch {
+    // another process pruned it first
   }
 }
 
