@@ -2,6 +2,7 @@
 // `gitlab-emulator serve [flags]`, `--help`, `--version`: see USAGE in cli-options.ts. Built, it
 // is dist/cli-main.cjs, which dist/cli.js (cli-launch.ts) runs with V8's code cache; from source
 // (`tsx src/transports/cli.ts`) it runs itself.
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
@@ -149,4 +150,14 @@ function adminToken(emulator: Emulator): string | undefined {
 
 // Run from source: this file is the process's script. (A CommonJS build has no import.meta: the launcher calls main.)
 const self: string | undefined = import.meta.url;
-if (self !== undefined && process.argv[1] !== undefined && fileURLToPath(self) === process.argv[1]) void main(process.argv.slice(2));
+const script = process.argv[1];
+if (self !== undefined && script !== undefined && (fileURLToPath(self) === script || fileURLToPath(self) === realpathOr(script))) void main(process.argv.slice(2));
+
+/** The path with its links resolved (a script run through a link), or the path when it cannot be. */
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
