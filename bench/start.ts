@@ -8,7 +8,7 @@
 // directory of this run's own), and without it (`GITLAB_EMULATOR_CODE_CACHE=0`) in the same
 // rounds. `npm run bench -- start`. Builds `dist/` first.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -151,6 +151,8 @@ export async function benchStart(rounds = 9): Promise<string[]> {
       beforeCpu.push(await firstAnswerCpu(hook, [join(BEFORE, 'dist', 'cli.js'), 'serve', '--port', '0', '--no-log'], '/api/v4/projects'));
     }
   }
+  // The raw servers, the hook and the code cache go with the run.
+  rmSync(dir, { recursive: true, force: true });
   const ratios = (a: number[], b: number[]) => a.map((x, i) => x / b[i]!);
   const f = (n: number) => n.toFixed(1);
   const ratio = (a: number[], b: number[]) => `${median(ratios(a, b)).toFixed(2)}x (spread ${Math.min(...ratios(a, b)).toFixed(2)}-${Math.max(...ratios(a, b)).toFixed(2)}x)`;
