@@ -1,16 +1,6 @@
 import { defineConfig } from 'tsup';
 import { browserSwaps } from './scripts/browser-swaps.js';
 
-// Bundled into the node builds (a chunk of its own, loaded with the first emulator) rather than
-// resolved from node_modules: memfs is a tree of some hundred CommonJS files, and resolving and
-// reading them was a third of the first emulator's start. The other dependencies are few files
-// each; bundling them saved nothing measurable.
-const BUNDLED = ['memfs'];
-
-// An ES module build that bundles CommonJS code gives it node's `require` for the built-in
-// modules that code asks for.
-const requireShim = { js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" };
-
 // The facade's bare `import './families/index.js'` is there for the declarations (it brings every
 // family's part of the world's type); at run time nothing is lost when it is dropped under
 // `sideEffects: false`, so esbuild's note about it is not a warning for this package. A CommonJS
@@ -26,14 +16,12 @@ const esbuildOptions = (options: { logOverride?: Record<string, string>; define?
 // augmentation of the world's type.
 export default defineConfig([
   {
-    // The CLI is an entry of the ES module build, not a build of its own: it shares the core's
-    // chunks with `index.js` (one bundle fewer to build and to ship).
-    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', cli: 'src/transports/cli.ts' },
+    // The CLI's `dist/cli.js` is a launcher of a few lines (cli-launch.ts): it runs the CommonJS
+    // bundle of the CLI below with V8's code cache, which only a script (not an ES module) takes.
+    entry: { index: 'src/index.ts', msw: 'src/msw.ts', vitest: 'src/vitest.ts', cli: 'src/transports/cli-launch.ts' },
     format: ['esm'],
     target: 'node20',
     external: ['msw', 'vitest'],
-    noExternal: BUNDLED,
-    banner: requireShim,
     esbuildOptions,
   },
   {
@@ -42,8 +30,23 @@ export default defineConfig([
     format: ['cjs'],
     target: 'node20',
     external: ['msw', 'vitest'],
-    noExternal: BUNDLED,
     esbuildOptions,
+  },
+  {
+    // The CLI as one script (dist/cli-main.cjs), for the launcher: a script that V8 runs from its
+    // code cache has no `import()` of its own (without an experimental loader), so the few it
+    // makes (a library loaded at first use, node's modules) are `require`s here.
+    entry: { 'cli-main': 'src/transports/cli.ts' },
+    format: ['cjs'],
+    target: 'node20',
+    external: ['msw', 'vitest'],
+    // What every start runs (the world's store, the router) is in the bundle, and so in the code
+    // cache; a library loaded from node_modules is compiled again at each start.
+    noExternal: ['immer', 'hono'],
+    esbuildOptions: (options: Parameters<typeof esbuildOptions>[0] & { supported?: Record<string, boolean> }, context: { format: string }) => {
+      esbuildOptions(options, context);
+      options.supported = { ...options.supported, 'dynamic-import': false };
+    },
   },
   {
     // The same core for a page: no node:http server, no export to disk, no memfs (see scripts/browser-swaps.ts).

@@ -2,7 +2,7 @@
 // a `.browser.ts` sibling that needs nothing of Node, and the browser build uses it instead.
 //   src/transports/listen.ts -> listen.browser.ts   (no node:http server)
 //   src/git/disk.ts          -> disk.browser.ts     (no export to a directory)
-//   src/git/volume.ts        -> volume.browser.ts   (Maps, not memfs, which needs Node's modules)
+//   src/git/volume.ts        -> volume.browser.ts   (the same Maps, without Node)
 //   src/persist/data-dir.ts  -> data-dir.browser.ts (no data directory)
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';

@@ -15,19 +15,31 @@ function nodeRequire(): ((id: string) => unknown) | null {
 }
 
 const loaders: (() => Promise<void>)[] = [];
+/** Libraries a build brought with it (`provideModule`), by id. */
+const provided = new Map<string, unknown>();
 
 /** A getter of the library `id`: loads it at its first call in Node; elsewhere `loadLazyModules()` must have run. */
 export function lazyModule<T>(id: string, load: () => Promise<T>): () => T {
   let loaded: T | undefined;
   loaders.push(async () => {
-    if (loaded === undefined && nodeRequire() === null) loaded = await load();
+    if (loaded === undefined && !provided.has(id) && nodeRequire() === null) loaded = await load();
   });
   return () => {
     if (loaded !== undefined) return loaded;
+    if (provided.has(id)) return (loaded = provided.get(id) as T);
     const require = nodeRequire();
     if (require === null) throw new Error(`${id} is used before it was loaded: create emulators with createEmulator()`);
     return (loaded = require(id) as T);
   };
+}
+
+/**
+ * Gives the library `id` to its getters, so it is not loaded from node_modules: for a build that
+ * bundles it, which the CLI does with the router it needs for its first answer (a bundled library
+ * is in the CLI's code cache; one loaded from node_modules is resolved, read and compiled each start).
+ */
+export function provideModule(id: string, value: unknown): void {
+  provided.set(id, value);
 }
 
 /** Loads every lazy library where there is no `require` (a page); nothing in Node. */

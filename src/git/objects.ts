@@ -1,5 +1,5 @@
 // Git objects (DESIGN.md "Git objects are append-only, refs are state"): loose objects on one
-// memfs volume per emulator, one bare gitdir per storage (a repository's storage id is recorded
+// in-memory volume per emulator, one bare gitdir per storage (a repository's storage id is recorded
 // in the world with its refs, and never reused), in the layout git and isomorphic-git read
 // (but for the empty tree, which git knows without a file). Objects are content-addressed and
 // never rewritten, so what is written or parsed once is cached for every reader, every fork and

@@ -1,7 +1,7 @@
-// The in-memory file system the object store keeps its gitdirs on (memfs). It loads with the
-// first emulator, not with the package: importing gitlab-emulator stays cheap. The browser
-// build swaps in volume.browser.ts (memfs needs Node's built-in modules).
+// The in-memory file system the object store keeps its gitdirs on: Maps (map-volume.ts), in
+// Node as in a page. The browser build swaps in volume.browser.ts, which is the same.
 import type { FsClient } from 'isomorphic-git';
+import { MapVolume, promiseFs } from './map-volume.js';
 
 /** The synchronous calls the object store makes of its volume. */
 export interface SyncVolume {
@@ -14,18 +14,11 @@ export interface SyncVolume {
   rmSync?(path: string, options: { recursive: true; force: true }): void;
 }
 
-let memfs: typeof import('memfs') | undefined;
-
-/** Loads memfs once; every emulator awaits it before its object store is made. */
-export async function loadVolumes(): Promise<void> {
-  if (memfs) return;
-  const m: typeof import('memfs') & { default?: typeof import('memfs') } = await import('memfs');
-  memfs = typeof m.Volume === 'function' ? m : m.default!; // bundled as CommonJS, its exports are the default's
-}
+/** Nothing to load (memfs was, before): kept for the emulator's start, which awaits it. */
+export async function loadVolumes(): Promise<void> {}
 
 /** A new, empty volume with its isomorphic-git file system. */
 export function newVolume(): { volume: SyncVolume; fs: FsClient } {
-  if (!memfs) throw new Error('the git object store is not loaded: create emulators with createEmulator()');
-  const volume = new memfs.Volume();
-  return { volume, fs: memfs.createFsFromVolume(volume) as unknown as FsClient };
+  const volume = new MapVolume();
+  return { volume, fs: promiseFs(volume) };
 }

@@ -26,8 +26,14 @@ const RESERVED_TOP_LEVEL = new Set([
 ]);
 
 // Ruby's \p{Alnum} is letters, marks and decimal digits; U+00A9..U+1F9FF stands for emoji.
-const PROJECT_NAME = /^[\p{L}\p{M}\p{Nd}\u{00A9}-\u{1F9FF}_][\p{L}\p{M}\p{Nd}\p{Pd}+\u{00A9}-\u{1F9FF}_. ]*$/u;
-const GROUP_NAME = /^[\p{L}\p{M}\p{Nd}\u{00A9}-\u{1F9FF}_][\p{L}\p{M}\p{Nd}\p{Pd}\u{00A9}-\u{1F9FF}_(). ]*$/u;
+// Made at their first use, and only for a name the ASCII forms (a part of what they accept) do not
+// take: building these Unicode classes cost about 1 ms each, at the import and at the first seed.
+let projectName: RegExp | undefined;
+let groupName: RegExp | undefined;
+const PROJECT_NAME = () => (projectName ??= new RegExp('^[\\p{L}\\p{M}\\p{Nd}\\u{00A9}-\\u{1F9FF}_][\\p{L}\\p{M}\\p{Nd}\\p{Pd}+\\u{00A9}-\\u{1F9FF}_. ]*$', 'u'));
+const GROUP_NAME = () => (groupName ??= new RegExp('^[\\p{L}\\p{M}\\p{Nd}\\u{00A9}-\\u{1F9FF}_][\\p{L}\\p{M}\\p{Nd}\\p{Pd}\\u{00A9}-\\u{1F9FF}_(). ]*$', 'u'));
+const ASCII_PROJECT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_+. -]*$/;
+const ASCII_GROUP_NAME = /^[A-Za-z0-9_][A-Za-z0-9_(). -]*$/;
 const NO_SUFFIX = /\.(git|atom)$/;
 const PROJECT_PATH = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
 const NAMESPACE_PATH = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
@@ -52,11 +58,11 @@ export function isReservedTopLevel(path: string): boolean {
 }
 
 export function isValidProjectName(name: string): boolean {
-  return PROJECT_NAME.test(name);
+  return ASCII_PROJECT_NAME.test(name) || PROJECT_NAME().test(name);
 }
 
 export function isValidGroupName(name: string): boolean {
-  return GROUP_NAME.test(name);
+  return ASCII_GROUP_NAME.test(name) || GROUP_NAME().test(name);
 }
 
 /** Rails' `String#parameterize`: ASCII, words joined by '-', lower case. */

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// `gitlab-emulator serve [flags]`, `--help`, `--version`: see USAGE in cli-options.ts.
+// `gitlab-emulator serve [flags]`, `--help`, `--version`: see USAGE in cli-options.ts. Built, it
+// is dist/cli-main.cjs, which dist/cli.js (cli-launch.ts) runs with V8's code cache; from source
+// (`tsx src/transports/cli.ts`) it runs itself.
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import { createEmulator, DEFAULT_FIXTURE, type Emulator } from '../emulator.js';
 import type { Fixture } from '../families/world.js';
@@ -9,13 +13,23 @@ import { jsonErrorAt } from '../core/json-position.js';
 import { tget, tvalues } from '../store/table.js';
 import { parseCommandLine, USAGE, type ServeOptions } from './cli-options.js';
 import { isLoopbackHost } from './local-only.js';
+import * as trieRouter from 'hono/router/trie-router';
+import { provideModule } from '../core/lazy.js';
+
+// The router every first answer builds: in the CLI's bundle, and so in its code cache (see cli-launch.ts).
+provideModule('hono/router/trie-router', trieRouter);
 
 function die(message: string, code = 2): never {
   process.stderr.write(`gitlab-emulator: ${message}\n`);
   process.exit(code);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** What the launcher hears of a run: `serving` once a server listens. */
+export interface CliHooks {
+  serving?(): void;
+}
+
+export async function main(argv: string[], hooks: CliHooks = {}): Promise<void> {
   // `import` reads its own flags; its module is loaded only when it runs.
   if (argv[0] === 'import') process.exit(await (await import('../importer/index.js')).runImport(argv.slice(1)));
   const command = parseCommandLine(argv, process.env);
@@ -30,11 +44,11 @@ async function main(argv: string[]): Promise<void> {
       die(command.message);
     // eslint-disable-next-line no-fallthrough
     case 'serve':
-      return serve(command.options);
+      return serve(command.options, hooks);
   }
 }
 
-async function serve(options: ServeOptions): Promise<void> {
+async function serve(options: ServeOptions, hooks: CliHooks): Promise<void> {
   let fixture: Fixture = DEFAULT_FIXTURE;
   if (options.fixture) {
     let text: string;
@@ -104,6 +118,7 @@ async function serve(options: ServeOptions): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  hooks.serving?.();
 }
 
 /** What to do about a fixture file that cannot be read. */
@@ -133,4 +148,16 @@ function adminToken(emulator: Emulator): string | undefined {
   return usable[0]?.token;
 }
 
-void main(process.argv.slice(2));
+// Run from source: this file is the process's script. (A CommonJS build has no import.meta: the launcher calls main.)
+const self: string | undefined = import.meta.url;
+const script = process.argv[1];
+if (self !== undefined && script !== undefined && (fileURLToPath(self) === script || fileURLToPath(self) === realpathOr(script))) void main(process.argv.slice(2));
+
+/** The path with its links resolved (a script run through a link), or the path when it cannot be. */
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
