@@ -87,7 +87,7 @@ export interface PipelineDeps {
    * Settles a successful answer inside its transaction, whatever its surface: what its change
    * said happened reaches the world's subscribers (the families' event stream).
    */
-  settle(ctx: Context<unknown, CoreState>): Promise<void>;
+  settle(ctx: Context<unknown, CoreState>): void | Promise<void>;
   /** Runs timed work that is due; called before each request. */
   runDue(): void;
   /** The largest request body accepted, in bytes (413 above it). */
@@ -304,7 +304,7 @@ export class Pipeline {
    * it does is seen by the next request whatever its method. A failure is reported on the
    * console; what the work did not commit stays for the next request to do.
    */
-  detach(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+  detach(work: (ctx: Context<unknown, CoreState>) => void | Promise<void>): Promise<void> {
     const done: Promise<void> = (this.#detached ?? Promise.resolve())
       .then(() => this.#runDetached(work))
       .catch((e) => console.error(`[gitlab-emulator] work outside a request failed: ${describe(e)}`))
@@ -314,7 +314,7 @@ export class Pipeline {
     return (this.#detached = done);
   }
 
-  async #runDetached(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+  async #runDetached(work: (ctx: Context<unknown, CoreState>) => void | Promise<void>): Promise<void> {
     const release = await this.#takeLock();
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -525,7 +525,8 @@ export class Pipeline {
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       if (route.subject) ctx.subject = route.subject.resolve(ctx); // then what the handler found itself
-      let reply = await route.handler(ctx);
+      const handled = route.handler(ctx);
+      let reply = isPromise(handled) ? await handled : handled; // most handlers answer at once: no await for them
       // A change made on a world that moved meanwhile is checked (or run again) before anything
       // reacts to it: the surface's after-answer work reads the world the change was made on.
       if (reply.status < 400 && ctx.state !== state && this.deps.store.state !== state) {
@@ -534,8 +535,10 @@ export class Pipeline {
         continue;
       }
       if (reply.status >= 200 && reply.status < 300) {
-        await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
-        await this.deps.settle(ctx as Context<unknown, CoreState>);
+        const after = x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
+        if (after) await after;
+        const settled = this.deps.settle(ctx as Context<unknown, CoreState>);
+        if (settled) await settled;
       }
       outcome.headers = { ...ctx.responseHeaders };
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
@@ -569,6 +572,10 @@ export class Pipeline {
     const used = this.deps.limits.take(`${name}|${caller.user?.id ?? 'anonymous'}`, limit, now);
     if (!used.ok) throw rateLimited(used.retryAfter);
   }
+}
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
 }
 
 function holdsNul(params: Record<string, string>): boolean {
