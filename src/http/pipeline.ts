@@ -497,7 +497,7 @@ export class Pipeline {
     const now = this.deps.clock.now();
     const body = x.body as RawBody;
     const { query, params: bodyParams } = body.empty ? { query: parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
-    const raw = { ...query, ...bodyParams, ...match.params };
+    const raw = merged(query, bodyParams, match.params);
     const origin = this.#origin(x.url);
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
     // seed, timed work). Objects a run writes stay pending until it commits, so a run that is
@@ -511,14 +511,7 @@ export class Pipeline {
       if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
       const parsed = parseParams(route.params ?? {}, raw, route.constraints);
       if (!parsed.ok) throw parsed.error;
-      // The parameters a paging link repeats, worked out only for an answer that pages.
-      let repeated: Record<string, unknown> | undefined;
-      const links = {
-        base: origin + x.url.pathname,
-        get params() {
-          return (repeated ??= linkParams(route, query, bodyParams, match.params));
-        },
-      };
+      const links = new Links(origin + x.url.pathname, route, query, bodyParams, match.params);
       const keyset = typeof route.paginated === 'object' ? route.paginated.keyset : undefined;
       const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, links, x.surface.paginate, keyset);
       ctx.body = body.bytes;
@@ -601,6 +594,39 @@ function requirementsOf(route: RouteDef): AuthRequirements {
     REQUIREMENTS.set(route, req);
   }
   return req;
+}
+
+/**
+ * Parameters merged as `{ ...a, ...b, ...c }` would (a later source's value wins, a key keeps its
+ * first place, `__proto__` is a plain key), without the spread's slow path for a query's hash,
+ * which has no prototype.
+ */
+function merged(...sources: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const k of Object.keys(source)) {
+      if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+      else out[k] = source[k];
+    }
+  }
+  return out;
+}
+
+/** Where a page's links point: the URL as sent, and the parameters they repeat, worked out only for an answer that pages. */
+class Links {
+  #params: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly base: string,
+    private readonly route: RouteDef,
+    private readonly query: Record<string, unknown>,
+    private readonly bodyParams: Record<string, unknown>,
+    private readonly pathParams: Record<string, string>,
+  ) {}
+
+  get params(): Record<string, unknown> {
+    return (this.#params ??= linkParams(this.route, this.query, this.bodyParams, this.pathParams));
+  }
 }
 
 /** Every parameter to repeat in a pagination link: as sent, and the declared defaults. */
