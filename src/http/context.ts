@@ -29,6 +29,9 @@ export interface Env {
  */
 export type RequestEnv = Omit<Env, 'git'> & { git: ObjectsTransaction };
 
+/** An empty body, shared (nothing can be written to no bytes). */
+const NO_BYTES = new Uint8Array(0);
+
 /** Marks a subject not resolved: a route that declares none. */
 const NO_SUBJECT: unique symbol = Symbol('no subject');
 
@@ -47,7 +50,7 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #env: RequestEnv | undefined;
   readonly #services: Env;
   /** The request's body as sent (surfaces that read it themselves: git's smart HTTP). */
-  body: Uint8Array = new Uint8Array();
+  body: Uint8Array = NO_BYTES;
 
   constructor(
     state: W,
