@@ -9,7 +9,7 @@ import type { Journal, JournalEntry } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
 import { today } from '../policy/access.js';
-import { AnswerCache, answerKey, type Answer } from './answer-cache.js';
+import { AnswerCache, answerKey, declaredAnswerKey, type Answer } from './answer-cache.js';
 import { ANONYMOUS, requireAuth, type AuthRequirements, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
@@ -404,6 +404,8 @@ export class Pipeline {
     const outcome: Outcome = { reply: { status: 200 }, caller: ANONYMOUS, route: null, headers: {} };
     let match: Match;
     let cacheKey: string | undefined;
+    let query: Record<string, unknown> | undefined;
+    let declaredKey: string | undefined;
     try {
       if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
       if (x.body instanceof ApiError) throw x.body;
@@ -412,7 +414,16 @@ export class Pipeline {
       outcome.route = routeName(match.route);
       const now = this.deps.clock.now();
       cacheKey = match.route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
-      const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
+      const state = this.deps.store.state;
+      let hit = cacheKey !== undefined ? this.#answers.get(state, cacheKey) : undefined;
+      // Else an answer to a request that sent the same declared and credential parameters, if
+      // what made it read nothing else of its request (a page repeats the query in its links).
+      const credentials = x.surface.credentialParams;
+      if (hit === undefined && cacheKey !== undefined && credentials !== undefined && !match.route.paginated) {
+        query = parseQuery(x.url.search); // a query that cannot be read is refused, as the whole way
+        declaredKey = declaredAnswerKey(x.request, this.#origin(x.url) + x.url.pathname, query, namesRead(match.route, credentials), now);
+        hit = this.#answers.declared(state, declaredKey);
+      }
       if (hit) {
         outcome.caller = hit.caller;
         this.#checkRateLimit(match.route, outcome.route, hit.caller, now);
@@ -426,7 +437,7 @@ export class Pipeline {
     } catch (e) {
       return this.#failed(x, outcome, e);
     }
-    return this.#run(x, match, outcome, cacheKey).then(
+    return this.#run(x, match, outcome, cacheKey, query, declaredKey).then(
       (reply) => {
         outcome.reply = reply;
         return outcome;
@@ -492,11 +503,11 @@ export class Pipeline {
   }
 
   /** Cache, auth, rate limit, params, scope and the handler in one transaction. */
-  async #run(x: Exchange, match: Match, outcome: Outcome, cacheKey: string | undefined): Promise<Reply> {
+  async #run(x: Exchange, match: Match, outcome: Outcome, cacheKey: string | undefined, parsedQuery?: Record<string, unknown>, declaredKey?: string): Promise<Reply> {
     const { route } = match;
     const now = this.deps.clock.now();
     const body = x.body as RawBody;
-    const { query, params: bodyParams } = body.empty ? { query: parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
+    const { query, params: bodyParams } = body.empty ? { query: parsedQuery ?? parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
     const raw = merged(query, bodyParams, match.params);
     const origin = this.#origin(x.url);
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
@@ -520,6 +531,7 @@ export class Pipeline {
       if (route.subject) ctx.subject = route.subject.resolve(ctx); // then what the handler found itself
       const handled = route.handler(ctx);
       let reply = isPromise(handled) ? await handled : handled; // most handlers answer at once: no await for them
+      const readAsSent = ctx.readAsSent; // what reacts to the answer below may read the request: not the answer's
       // A change made on a world that moved meanwhile is checked (or run again) before anything
       // reacts to it: the surface's after-answer work reads the world the change was made on.
       if (reply.status < 400 && ctx.state !== state && this.deps.store.state !== state) {
@@ -537,7 +549,9 @@ export class Pipeline {
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
         reply = settle(reply);
         // The copy is the cache's from now on: a route's answer gains no header after this.
-        this.#answers.set(state, cacheKey, { caller, reply, headers: outcome.headers });
+        const answer: Answer = { caller, reply, headers: outcome.headers };
+        this.#answers.set(state, cacheKey, answer);
+        if (declaredKey !== undefined && !readAsSent) this.#answers.setDeclared(state, declaredKey, answer);
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.
       if (reply.status >= 400) return reply;
@@ -574,6 +588,18 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
 function holdsNul(params: Record<string, string>): boolean {
   for (const k in params) if (params[k]!.includes('\0')) return true;
   return false;
+}
+
+const NAMES_READ = new WeakMap<RouteDef, ReadonlySet<string>>();
+
+/** The parameters a route's answer may read besides the rest of its request: its declared ones, its constraints' and the surface's credentials. */
+function namesRead(route: RouteDef, credentials: readonly string[]): ReadonlySet<string> {
+  let names = NAMES_READ.get(route);
+  if (names === undefined) {
+    names = new Set([...Object.keys(route.params ?? {}), ...(route.constraints ?? []).flatMap((c) => c.names), ...credentials]);
+    NAMES_READ.set(route, names);
+  }
+  return names;
 }
 
 const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
