@@ -237,7 +237,7 @@ export class Emulator {
   }
 
   /** Settles a change (a request's, or what work outside requests kept); the watchers hear of it once it commits. */
-  #settle = (ctx: object): Promise<void> => {
+  #settle = (ctx: object): void | Promise<void> => {
     (ctx as Context<unknown>).afterCommit(() => this.#changed());
     return settleOver(ctx);
   };

@@ -241,7 +241,13 @@ const MAX_ROUNDS = 20;
  * kept in the log and handed to its subscribers in order, and the events those emitted, until
  * none is pending.
  */
-export async function settle(ctx: Context<unknown>): Promise<void> {
+export function settle(ctx: Context<unknown>): void | Promise<void> {
+  // Most requests (every read) have nothing to hand on: no promise for them.
+  if (ctx.state.unsettled.length === 0 && ctx.state.pendingEvents.length === 0) return;
+  return settleEvents(ctx);
+}
+
+async function settleEvents(ctx: Context<unknown>): Promise<void> {
   // What timed work or a test handle kept since, first: it happened before this request's change.
   if (ctx.state.unsettled.length > 0) {
     const ids = ctx.state.unsettled;
@@ -267,8 +273,11 @@ async function react(ctx: Context<unknown>, event: StoredEvent): Promise<void> {
 export const hasUnsettled = (state: State): boolean => state.unsettled.length > 0;
 
 /** What the families do when an API request was answered (a `request` subscriber: user activity), before it settles. */
-export async function answered(ctx: Context<unknown>): Promise<void> {
-  for (const reaction of REQUEST_REACTIONS) await reaction(ctx);
+export function answered(ctx: Context<unknown>, from = 0): void | Promise<void> {
+  for (let i = from; i < REQUEST_REACTIONS.length; i++) {
+    const done = REQUEST_REACTIONS[i]!(ctx);
+    if (done instanceof Promise) return done.then(() => answered(ctx, i + 1)); // the rest after it, in order
+  }
 }
 
 /** The events of the change under way not yet handed to subscribers, of one kind. */

@@ -20,8 +20,23 @@ const CREDENTIAL_HEADERS = ['authorization', 'private-token', 'job-token', 'cook
 const LIMIT = 256;
 
 export function answerKey(request: Incoming, url: URL, now: number): string {
-  let key = `${request.method} ${url.href}\n${today(now)}`; // a route may answer HEAD unlike GET
+  return credentialKey(`${request.method} ${url.href}\n${today(now)}`, request); // a route may answer HEAD unlike GET
+}
+
+function credentialKey(key: string, request: Incoming): string {
   for (const h of CREDENTIAL_HEADERS) key += `\n${request.headers.get(h) ?? ''}`;
+  return key;
+}
+
+/**
+ * The key of an answer by what it read of its request (see `Surface.credentialParams`): the
+ * method, the origin its URLs start with and the path, the day, the credential headers, and the
+ * query's values of `names` (the route's declared parameters and the surface's credential
+ * parameters), in the query's order; the query's other parameters are not in it.
+ */
+export function declaredAnswerKey(request: Incoming, originPath: string, query: Record<string, unknown>, names: ReadonlySet<string>, now: number): string {
+  let key = credentialKey(`${request.method} ${originPath}\n${today(now)}`, request);
+  for (const name in query) if (names.has(name)) key += `\n${JSON.stringify(name)}=${JSON.stringify(query[name])}`;
   return key;
 }
 
@@ -46,6 +61,7 @@ export interface DoorEntry {
 export class AnswerCache {
   #state: CoreState | undefined;
   #map = new Map<string, Answer>();
+  #declared = new Map<string, Answer>();
   #door = new Map<string, DoorEntry>();
 
   get(state: CoreState, key: string): Answer | undefined {
@@ -53,12 +69,29 @@ export class AnswerCache {
   }
 
   set(state: CoreState, key: string, answer: Answer): void {
+    this.#for(state);
+    this.#map.set(key, answer);
+  }
+
+  /** An answer by its `declaredAnswerKey`, in this world. */
+  declared(state: CoreState, key: string): Answer | undefined {
+    return state === this.#state ? this.#declared.get(key) : undefined;
+  }
+
+  /** Keeps an answer (one `set` keeps too) by its `declaredAnswerKey`. */
+  setDeclared(state: CoreState, key: string, answer: Answer): void {
+    this.#for(state);
+    if (this.#declared.size < LIMIT) this.#declared.set(key, answer);
+  }
+
+  /** Starts over for a new world, or when full. */
+  #for(state: CoreState): void {
     if (state !== this.#state || this.#map.size >= LIMIT) {
       this.#state = state;
       this.#map = new Map();
+      this.#declared = new Map();
       this.#door = new Map();
     }
-    this.#map.set(key, answer);
   }
 
   /** The entry a door's key reached in this world, if any. */

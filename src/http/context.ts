@@ -29,6 +29,9 @@ export interface Env {
  */
 export type RequestEnv = Omit<Env, 'git'> & { git: ObjectsTransaction };
 
+/** An empty body, shared (nothing can be written to no bytes). */
+const NO_BYTES = new Uint8Array(0);
+
 /** Marks a subject not resolved: a route that declares none. */
 const NO_SUBJECT: unique symbol = Symbol('no subject');
 
@@ -47,20 +50,26 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
   #env: RequestEnv | undefined;
   readonly #services: Env;
   /** The request's body as sent (surfaces that read it themselves: git's smart HTTP). */
-  body: Uint8Array = new Uint8Array();
+  body: Uint8Array = NO_BYTES;
+
+  readonly #request: Incoming;
+  readonly #url: URL;
+  readonly #raw: Record<string, unknown>;
+  readonly #linkBase: LinkBase;
+  #readAsSent = false;
 
   constructor(
     state: W,
     env: Env,
-    readonly request: Incoming,
-    readonly url: URL,
+    request: Incoming,
+    url: URL,
     readonly params: P,
     /** Every parameter as sent, merged (path over body over query). */
-    readonly raw: Record<string, unknown>,
+    raw: Record<string, unknown>,
     readonly caller: Caller,
     /** Base of the URLs that entities render (`web_url`): the external URL or the request's origin. */
     readonly webBase: string,
-    readonly linkBase: LinkBase,
+    linkBase: LinkBase,
     /** The surface's paging. */
     private readonly pager: Pager = paginateOffset,
     /** The keyset pages the route declares, for a request that asks for them. */
@@ -69,6 +78,40 @@ export class Context<P = Record<string, unknown>, W extends CoreState = CoreStat
     this.#state = state;
     this.initial = state;
     this.#services = env;
+    this.#request = request;
+    this.#url = url;
+    this.#raw = raw;
+    this.#linkBase = linkBase;
+  }
+
+  get request(): Incoming {
+    this.#readAsSent = true;
+    return this.#request;
+  }
+
+  get url(): URL {
+    this.#readAsSent = true;
+    return this.#url;
+  }
+
+  /** Every parameter as sent, merged (path over body over query). */
+  get raw(): Record<string, unknown> {
+    this.#readAsSent = true;
+    return this.#raw;
+  }
+
+  get linkBase(): LinkBase {
+    this.#readAsSent = true;
+    return this.#linkBase;
+  }
+
+  /**
+   * Whether anything read the request as sent (its URL, its headers, every parameter as sent,
+   * the links a page repeats) rather than only its declared parameters, its caller and its
+   * origin: an answer that did not is the same for any request with the same of those.
+   */
+  get readAsSent(): boolean {
+    return this.#readAsSent;
   }
 
   /** The services, with the git objects as this request sees them (made when first asked for). */

@@ -9,7 +9,7 @@ import type { Journal, JournalEntry } from '../core/journal.js';
 import type { CoreState, Tier } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
 import { today } from '../policy/access.js';
-import { AnswerCache, answerKey, type Answer } from './answer-cache.js';
+import { AnswerCache, answerKey, declaredAnswerKey, type Answer } from './answer-cache.js';
 import { ANONYMOUS, requireAuth, type AuthRequirements, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
@@ -87,7 +87,7 @@ export interface PipelineDeps {
    * Settles a successful answer inside its transaction, whatever its surface: what its change
    * said happened reaches the world's subscribers (the families' event stream).
    */
-  settle(ctx: Context<unknown, CoreState>): Promise<void>;
+  settle(ctx: Context<unknown, CoreState>): void | Promise<void>;
   /** Runs timed work that is due; called before each request. */
   runDue(): void;
   /** The largest request body accepted, in bytes (413 above it). */
@@ -304,7 +304,7 @@ export class Pipeline {
    * it does is seen by the next request whatever its method. A failure is reported on the
    * console; what the work did not commit stays for the next request to do.
    */
-  detach(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+  detach(work: (ctx: Context<unknown, CoreState>) => void | Promise<void>): Promise<void> {
     const done: Promise<void> = (this.#detached ?? Promise.resolve())
       .then(() => this.#runDetached(work))
       .catch((e) => console.error(`[gitlab-emulator] work outside a request failed: ${describe(e)}`))
@@ -314,7 +314,7 @@ export class Pipeline {
     return (this.#detached = done);
   }
 
-  async #runDetached(work: (ctx: Context<unknown, CoreState>) => Promise<void>): Promise<void> {
+  async #runDetached(work: (ctx: Context<unknown, CoreState>) => void | Promise<void>): Promise<void> {
     const release = await this.#takeLock();
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -404,6 +404,8 @@ export class Pipeline {
     const outcome: Outcome = { reply: { status: 200 }, caller: ANONYMOUS, route: null, headers: {} };
     let match: Match;
     let cacheKey: string | undefined;
+    let query: Record<string, unknown> | undefined;
+    let declaredKey: string | undefined;
     try {
       if (x.fault?.status) throw new ApiError(x.fault.status, x.fault.body ?? { message: `${x.fault.status} Injected fault` });
       if (x.body instanceof ApiError) throw x.body;
@@ -412,7 +414,16 @@ export class Pipeline {
       outcome.route = routeName(match.route);
       const now = this.deps.clock.now();
       cacheKey = match.route.cacheable && x.body.empty ? answerKey(x.request, x.url, now) : undefined;
-      const hit = cacheKey !== undefined ? this.#answers.get(this.deps.store.state, cacheKey) : undefined;
+      const state = this.deps.store.state;
+      let hit = cacheKey !== undefined ? this.#answers.get(state, cacheKey) : undefined;
+      // Else an answer to a request that sent the same declared and credential parameters, if
+      // what made it read nothing else of its request (a page repeats the query in its links).
+      const credentials = x.surface.credentialParams;
+      if (hit === undefined && cacheKey !== undefined && credentials !== undefined && !match.route.paginated) {
+        query = parseQuery(x.url.search); // a query that cannot be read is refused, as the whole way
+        declaredKey = declaredAnswerKey(x.request, this.#origin(x.url) + x.url.pathname, query, namesRead(match.route, credentials), now);
+        hit = this.#answers.declared(state, declaredKey);
+      }
       if (hit) {
         outcome.caller = hit.caller;
         this.#checkRateLimit(match.route, outcome.route, hit.caller, now);
@@ -426,7 +437,7 @@ export class Pipeline {
     } catch (e) {
       return this.#failed(x, outcome, e);
     }
-    return this.#run(x, match, outcome, cacheKey).then(
+    return this.#run(x, match, outcome, cacheKey, query, declaredKey).then(
       (reply) => {
         outcome.reply = reply;
         return outcome;
@@ -492,12 +503,12 @@ export class Pipeline {
   }
 
   /** Cache, auth, rate limit, params, scope and the handler in one transaction. */
-  async #run(x: Exchange, match: Match, outcome: Outcome, cacheKey: string | undefined): Promise<Reply> {
+  async #run(x: Exchange, match: Match, outcome: Outcome, cacheKey: string | undefined, parsedQuery?: Record<string, unknown>, declaredKey?: string): Promise<Reply> {
     const { route } = match;
     const now = this.deps.clock.now();
     const body = x.body as RawBody;
-    const { query, params: bodyParams } = body.empty ? { query: parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
-    const raw = { ...query, ...bodyParams, ...match.params };
+    const { query, params: bodyParams } = body.empty ? { query: parsedQuery ?? parseQuery(x.url.search), params: {} } : await parseBody(x.request, x.url, body);
+    const raw = merged(query, bodyParams, match.params);
     const origin = this.#origin(x.url);
     // A handler that awaited (git writes) may find the world changed meanwhile (a restore, a
     // seed, timed work). Objects a run writes stay pending until it commits, so a run that is
@@ -511,21 +522,16 @@ export class Pipeline {
       if (attempt === 1) this.#checkRateLimit(route, outcome.route!, caller, now);
       const parsed = parseParams(route.params ?? {}, raw, route.constraints);
       if (!parsed.ok) throw parsed.error;
-      // The parameters a paging link repeats, worked out only for an answer that pages.
-      let repeated: Record<string, unknown> | undefined;
-      const links = {
-        base: origin + x.url.pathname,
-        get params() {
-          return (repeated ??= linkParams(route, query, bodyParams, match.params));
-        },
-      };
+      const links = new Links(origin + x.url.pathname, route, query, bodyParams, match.params);
       const keyset = typeof route.paginated === 'object' ? route.paginated.keyset : undefined;
       const ctx = new Context(state, this.deps.env, x.request, x.url, parsed.value, raw, caller, origin, links, x.surface.paginate, keyset);
       ctx.body = body.bytes;
       if (route.scope) route.scope.resolve(ctx, parsed.value[route.scope.param] as string);
       if (route.paginated) pageRequest(parsed.value); // as GitLab's paginate checks them: after the project is found
       if (route.subject) ctx.subject = route.subject.resolve(ctx); // then what the handler found itself
-      let reply = await route.handler(ctx);
+      const handled = route.handler(ctx);
+      let reply = isPromise(handled) ? await handled : handled; // most handlers answer at once: no await for them
+      const readAsSent = ctx.readAsSent; // what reacts to the answer below may read the request: not the answer's
       // A change made on a world that moved meanwhile is checked (or run again) before anything
       // reacts to it: the surface's after-answer work reads the world the change was made on.
       if (reply.status < 400 && ctx.state !== state && this.deps.store.state !== state) {
@@ -534,14 +540,18 @@ export class Pipeline {
         continue;
       }
       if (reply.status >= 200 && reply.status < 300) {
-        await x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
-        await this.deps.settle(ctx as Context<unknown, CoreState>);
+        const after = x.surface.afterAnswer?.(ctx as Context<unknown, CoreState>);
+        if (after) await after;
+        const settled = this.deps.settle(ctx as Context<unknown, CoreState>);
+        if (settled) await settled;
       }
       outcome.headers = { ...ctx.responseHeaders };
       if (cacheKey !== undefined && reply.status === 200 && ctx.state === state) {
         reply = settle(reply);
         // The copy is the cache's from now on: a route's answer gains no header after this.
-        this.#answers.set(state, cacheKey, { caller, reply, headers: outcome.headers });
+        const answer: Answer = { caller, reply, headers: outcome.headers };
+        this.#answers.set(state, cacheKey, answer);
+        if (declaredKey !== undefined && !readAsSent) this.#answers.setDeclared(state, declaredKey, answer);
       }
       // Only a successful answer commits: a failed request changes nothing, however it failed.
       if (reply.status >= 400) return reply;
@@ -571,9 +581,25 @@ export class Pipeline {
   }
 }
 
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
 function holdsNul(params: Record<string, string>): boolean {
   for (const k in params) if (params[k]!.includes('\0')) return true;
   return false;
+}
+
+const NAMES_READ = new WeakMap<RouteDef, ReadonlySet<string>>();
+
+/** The parameters a route's answer may read besides the rest of its request: its declared ones, its constraints' and the surface's credentials. */
+function namesRead(route: RouteDef, credentials: readonly string[]): ReadonlySet<string> {
+  let names = NAMES_READ.get(route);
+  if (names === undefined) {
+    names = new Set([...Object.keys(route.params ?? {}), ...(route.constraints ?? []).flatMap((c) => c.names), ...credentials]);
+    NAMES_READ.set(route, names);
+  }
+  return names;
 }
 
 const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
@@ -594,6 +620,39 @@ function requirementsOf(route: RouteDef): AuthRequirements {
     REQUIREMENTS.set(route, req);
   }
   return req;
+}
+
+/**
+ * Parameters merged as `{ ...a, ...b, ...c }` would (a later source's value wins, a key keeps its
+ * first place, `__proto__` is a plain key), without the spread's slow path for a query's hash,
+ * which has no prototype.
+ */
+function merged(...sources: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const k of Object.keys(source)) {
+      if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+      else out[k] = source[k];
+    }
+  }
+  return out;
+}
+
+/** Where a page's links point: the URL as sent, and the parameters they repeat, worked out only for an answer that pages. */
+class Links {
+  #params: Record<string, unknown> | undefined;
+
+  constructor(
+    readonly base: string,
+    private readonly route: RouteDef,
+    private readonly query: Record<string, unknown>,
+    private readonly bodyParams: Record<string, unknown>,
+    private readonly pathParams: Record<string, string>,
+  ) {}
+
+  get params(): Record<string, unknown> {
+    return (this.#params ??= linkParams(this.route, this.query, this.bodyParams, this.pathParams));
+  }
 }
 
 /** Every parameter to repeat in a pagination link: as sent, and the declared defaults. */

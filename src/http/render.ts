@@ -30,9 +30,11 @@ export function headerValue(name: string, value: string): string {
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
- * A reply as the answer cache keeps it: its body serialised and encoded once (answering from
- * the cache again neither serialises nor encodes it), and for a 200 its weak ETag, computed
- * from the same text as an uncached answer's.
+ * A reply as the answer cache keeps it: its body serialised once (answering from the cache
+ * again does not serialise it), and for a 200 its weak ETag, computed from the same text as an
+ * uncached answer's. The text is encoded when the cache first answers from it (the first hit
+ * renders it once for every later one), not here: a miss writes its text as it is, and an
+ * answer never asked again is never encoded.
  */
 export function settle(reply: Reply): Reply {
   let out = reply;
@@ -42,12 +44,6 @@ export function settle(reply: Reply): Reply {
   }
   const text = out.json ?? out.raw;
   if (out.status === 200 && out.etag === undefined && text !== undefined) out = { ...out, etag: `W/"${hash53(text)}"` };
-  if (out.json !== undefined) {
-    const { json, ...rest } = out;
-    out = { ...rest, raw: utf8.encode(json), contentType: 'application/json' };
-  } else if (typeof out.raw === 'string') {
-    out = { ...out, raw: utf8.encode(out.raw), contentType: out.contentType ?? 'application/octet-stream' };
-  }
   return out;
 }
 
@@ -70,6 +66,7 @@ class HeaderBag {
 }
 
 export function render(request: Incoming, method: string, reply: Reply, extra: Record<string, string>): Rendered {
+  if (reply.headers === undefined && isEmpty(extra)) return renderPlain(request, method, reply);
   const headers = new HeaderBag();
   for (const k in BASE_HEADERS) headers.set(k, BASE_HEADERS[k]!);
   for (const k in extra) headers.set(k, headerValue(k, extra[k]!));
@@ -95,4 +92,40 @@ export function render(request: Incoming, method: string, reply: Reply, extra: R
   }
   if (reply.status === 204 || reply.status === 304 || method === 'HEAD') body = null;
   return { status: reply.status, headers: headers.out, body };
+}
+
+function isEmpty(o: Record<string, string>): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+/**
+ * `render` for a reply with no headers of its own and none from the request's context (most
+ * answers): the same headers in the same order, with no deduplication to do.
+ */
+function renderPlain(request: Incoming, method: string, reply: Reply): Rendered {
+  const headers: Record<string, string> = {
+    'Cache-Control': BASE_HEADERS['Cache-Control']!,
+    'X-Content-Type-Options': BASE_HEADERS['X-Content-Type-Options']!,
+    'X-Frame-Options': BASE_HEADERS['X-Frame-Options']!,
+  };
+  let body: Uint8Array | string | null = null;
+  if (reply.json !== undefined) {
+    body = reply.json;
+    headers['Content-Type'] = 'application/json';
+  } else if (reply.raw !== undefined) {
+    body = reply.raw;
+    headers['Content-Type'] = reply.contentType ?? 'application/octet-stream';
+  } else if (reply.body !== undefined) {
+    body = typeof reply.body === 'string' && reply.contentType ? reply.body : JSON.stringify(reply.body);
+    headers['Content-Type'] = reply.contentType ?? 'application/json';
+  }
+  if (body !== null && reply.status === 200 && (method === 'GET' || method === 'HEAD')) {
+    const etag = reply.etag ?? `W/"${hash53(body)}"`;
+    headers.ETag = etag;
+    const inm = request.headers.get('if-none-match');
+    if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) return { status: 304, headers, body: null };
+  }
+  if (reply.status === 204 || reply.status === 304 || method === 'HEAD') body = null;
+  return { status: reply.status, headers, body };
 }

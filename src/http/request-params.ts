@@ -21,6 +21,11 @@ export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\u
 export const isHash = (v: unknown): v is Params => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
 
 function unescape(text: string): string {
+  // Nothing to decode: the text as it is (decodeURIComponent changes only %-escapes).
+  if (!text.includes('%') && !text.includes('+')) {
+    if (text.includes('\0')) throw malformedRequest();
+    return text;
+  }
   let out: string;
   try {
     out = decodeURIComponent(text.replace(/\+/g, ' '));
@@ -80,7 +85,10 @@ export function parseQuery(search: string): Params {
     const eq = part.indexOf('=');
     const key = unescape(eq < 0 ? part : part.slice(0, eq));
     const value = eq < 0 ? '' : unescape(part.slice(eq + 1));
-    normalize(params, key, value, PARAM_DEPTH_LIMIT);
+    // A plain name (no brackets) is stored as it is, as normalize would.
+    if (!key.includes('[') && !key.includes(']')) {
+      if (key !== '') params[key] = value;
+    } else normalize(params, key, value, PARAM_DEPTH_LIMIT);
   }
   return params;
 }

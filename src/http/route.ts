@@ -84,7 +84,10 @@ export interface RouteDef<S extends ParamSpec = ParamSpec, W extends CoreState =
   rateLimit?: string;
   /**
    * The answer depends only on the world, the URL, the credentials and the day (not the time
-   * of day), so a GET may be answered again from cache while the world is unchanged.
+   * of day), so a GET may be answered again from cache while the world is unchanged. An answer
+   * that read nothing of its request as sent (`ctx.raw`, `ctx.url`, `ctx.request`,
+   * `ctx.linkBase`), only its declared parameters, is given too to a request that differs in
+   * undeclared query parameters alone (a client's cache-busting `_=`), unless it pages.
    */
   cacheable?: boolean;
   handler(ctx: Context<Parsed<S> & PageParams, W, T, K>): Reply | Promise<Reply>;

@@ -24,6 +24,13 @@ export interface Surface {
   readonly routes: readonly RouteDef[];
   /** Its auth: GitLab's tokens, sessions and sudo on the API; none on the control API. */
   readonly authenticate?: Authenticator;
+  /**
+   * The query parameters its authenticator reads (besides the headers the answer cache keys
+   * on), when it reads no others: then a cacheable answer that read only its route's declared
+   * parameters is kept for any request that sends the same of those and of these, whatever
+   * else its query holds (a client's cache-busting `_=`).
+   */
+  readonly credentialParams?: readonly string[];
   /** Its paging (`ctx.paginate`): GitLab's offset pages and headers on the API. */
   readonly paginate: Pager;
   /** A request that only reads though its method is not GET (a git fetch): it runs beside writes, without the write lock. */

@@ -30,6 +30,19 @@ export function cachedJson(record: object, view: string, deps: readonly unknown[
   return fragment;
 }
 
+const UTF8 = new TextEncoder();
+const BYTES = new WeakMap<Fragment, Uint8Array>();
+
+/**
+ * A fragment's JSON as UTF-8, encoded once and kept with it: an answer that is the fragment
+ * whole goes out as these bytes, neither encoded nor copied again.
+ */
+export function fragmentBytes(fragment: Fragment): Uint8Array {
+  let bytes = BYTES.get(fragment);
+  if (bytes === undefined) BYTES.set(fragment, (bytes = UTF8.encode(fragment.json)));
+  return bytes;
+}
+
 /** A JSON array of fragments, with an ETag derived from theirs. */
 export function jsonArray(fragments: readonly Fragment[]): { json: string; etag: string } {
   return {

@@ -44,9 +44,18 @@ export function chunkOf(key: string | number): string {
 }
 
 export function tget<T>(table: Table<T>, key: string | number): T | undefined {
-  const [top, chunk] = place(key);
-  return table.chunks[top]?.[chunk]?.get(String(key));
+  // As `place` names them, without its pair and strings (a number indexes as its own text).
+  if (typeof key === 'number') {
+    const chunk = Math.floor(key / CHUNK);
+    return table.chunks[Math.floor(chunk / FAN)]?.[chunk]?.get(String(key));
+  }
+  let h = 2166136261;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 16777619);
+  h >>>= 0;
+  return table.chunks[STRING_TOPS[h % STRING_TOP]!]?.[(h >>> 5) % STRING_TOP]?.get(key);
 }
+
+const STRING_TOPS = Array.from({ length: STRING_TOP }, (_, i) => `s${i}`);
 
 export function tset<T>(table: Table<T>, key: string | number, value: T): void {
   const [top, chunk] = place(key);

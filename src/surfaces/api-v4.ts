@@ -13,6 +13,7 @@ export function apiV4Surface(routes: readonly RouteDef[]): Surface {
     prefix: '/api/v4',
     routes,
     authenticate: gitlabCaller(OPERATIONS),
+    credentialParams: ['private_token', 'access_token', 'job_token', 'sudo'],
     paginate: paginateOffset,
     faults: true,
     runsTimedWork: true,

@@ -5,7 +5,7 @@ import { checkUnmodifiedSince } from '../../http/conditional.js';
 import { KEYSET_BY_ID } from '../../http/pagination.js';
 import { any, bool, int, str } from '../../http/params.js';
 import { accepted, created, json, type Reply } from '../../http/route.js';
-import { jsonArray } from '../../render/cache.js';
+import { fragmentBytes, jsonArray } from '../../render/cache.js';
 import type { Project, User } from '../../store/state.js';
 import { tarray, tget, tvalues } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
@@ -58,7 +58,8 @@ export const projectRoutes = [
     params: { statistics: bool().default(false), license: bool().default(false), with_custom_attributes: bool().default(false) },
     handler: (ctx) => {
       const f = projectJson(view(ctx), ctx.project, ctx.user ? 'with-access' : 'basic');
-      return { status: 200, json: f.json, etag: `W/"${f.hash}"` };
+      // The kept fragment's bytes: the same JSON, not encoded again for each answer.
+      return { status: 200, raw: fragmentBytes(f), contentType: 'application/json', etag: `W/"${f.hash}"` };
     },
   }),
 
