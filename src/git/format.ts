@@ -199,12 +199,47 @@ function modeIs(bytes: Uint8Array, from: number, to: number, want: string): bool
   return true;
 }
 
+const hexDigit = (n: number) => (n < 10 ? 48 + n : 87 + n);
+
+/**
+ * Object ids at hand (a push's), found from the 20 bytes a tree holds without making the hex
+ * string and hashing it: keyed by their first 30 bits, checked digit by digit.
+ */
+export class OidTable {
+  readonly #byKey = new Map<number, string | string[]>();
+
+  constructor(oids: Iterable<string>) {
+    for (const oid of oids) {
+      const key = parseInt(oid.slice(0, 8), 16) >>> 2;
+      const had = this.#byKey.get(key);
+      this.#byKey.set(key, had === undefined ? oid : typeof had === 'string' ? [had, oid] : [...had, oid]);
+    }
+  }
+
+  /** The id (one of the table's strings) whose bytes are `bytes[at..at+20)`, or undefined. */
+  find(bytes: Uint8Array, at: number): string | undefined {
+    const key = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 2;
+    const hit = this.#byKey.get(key);
+    if (hit === undefined) return undefined;
+    if (typeof hit === 'string') return OidTable.#same(hit, bytes, at) ? hit : undefined;
+    return hit.find((oid) => OidTable.#same(oid, bytes, at));
+  }
+
+  static #same(oid: string, bytes: Uint8Array, at: number): boolean {
+    for (let k = 0; k < 20; k++) {
+      const b = bytes[at + k]!;
+      if (oid.charCodeAt(2 * k) !== hexDigit(b >> 4) || oid.charCodeAt(2 * k + 1) !== hexDigit(b & 15)) return false;
+    }
+    return true;
+  }
+}
+
 /**
  * A tree's subtrees and blobs straight from its bytes (submodule commits are not objects of the
  * repository): what `parseTree` reads, without decoding names or making an entry of each.
  * `intern` gives the id of an object already at hand, so that lists share one string per object.
  */
-export function treeChildren(bytes: Uint8Array, intern?: (oid: string) => string): TreeChildren {
+export function treeChildren(bytes: Uint8Array, intern?: ((oid: string) => string) | OidTable): TreeChildren {
   const trees: string[] = [];
   const blobs: string[] = [];
   let i = 0;
@@ -212,9 +247,12 @@ export function treeChildren(bytes: Uint8Array, intern?: (oid: string) => string
     const space = bytes.indexOf(0x20, i);
     const nul = bytes.indexOf(0, space);
     if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error('malformed tree');
-    let oid = '';
-    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
-    if (intern) oid = intern(oid);
+    let oid = intern instanceof OidTable ? intern.find(bytes, nul + 1) : undefined;
+    if (oid === undefined) {
+      oid = '';
+      for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+      if (typeof intern === 'function') oid = intern(oid);
+    }
     if (modeIs(bytes, i, space, '40000')) trees.push(oid);
     else if (!modeIs(bytes, i, space, '160000')) blobs.push(oid);
     i = nul + 21;
