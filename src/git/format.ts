@@ -199,38 +199,44 @@ function modeIs(bytes: Uint8Array, from: number, to: number, want: string): bool
   return true;
 }
 
-const hexDigit = (n: number) => (n < 10 ? 48 + n : 87 + n);
-
 /**
  * Object ids at hand (a push's), found from the 20 bytes a tree holds without making the hex
- * string and hashing it: keyed by their first 30 bits, checked digit by digit.
+ * string and hashing it: keyed by their first 30 bits, checked byte by byte against the id's
+ * bytes.
  */
 export class OidTable {
-  readonly #byKey = new Map<number, string | string[]>();
+  readonly #ids: string[] = [];
+  readonly #raw: Uint8Array;
+  /** First 30 bits -> the first id with them; `#next` chains the others. */
+  readonly #byKey = new Map<number, number>();
+  readonly #next: Int32Array;
 
   constructor(oids: Iterable<string>) {
-    for (const oid of oids) {
+    for (const oid of oids) this.#ids.push(oid);
+    const n = this.#ids.length;
+    this.#raw = new Uint8Array(n * 20);
+    this.#next = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const oid = this.#ids[i]!;
+      for (let k = 0; k < 20; k++) this.#raw[i * 20 + k] = parseInt(oid.slice(2 * k, 2 * k + 2), 16);
       const key = parseInt(oid.slice(0, 8), 16) >>> 2;
       const had = this.#byKey.get(key);
-      this.#byKey.set(key, had === undefined ? oid : typeof had === 'string' ? [had, oid] : [...had, oid]);
+      if (had !== undefined) this.#next[i] = had;
+      this.#byKey.set(key, i);
     }
   }
 
   /** The id (one of the table's strings) whose bytes are `bytes[at..at+20)`, or undefined. */
   find(bytes: Uint8Array, at: number): string | undefined {
     const key = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 2;
-    const hit = this.#byKey.get(key);
-    if (hit === undefined) return undefined;
-    if (typeof hit === 'string') return OidTable.#same(hit, bytes, at) ? hit : undefined;
-    return hit.find((oid) => OidTable.#same(oid, bytes, at));
-  }
-
-  static #same(oid: string, bytes: Uint8Array, at: number): boolean {
-    for (let k = 0; k < 20; k++) {
-      const b = bytes[at + k]!;
-      if (oid.charCodeAt(2 * k) !== hexDigit(b >> 4) || oid.charCodeAt(2 * k + 1) !== hexDigit(b & 15)) return false;
+    const raw = this.#raw;
+    for (let i = this.#byKey.get(key) ?? -1; i >= 0; i = this.#next[i]!) {
+      let k = 0;
+      const base = i * 20;
+      while (k < 20 && raw[base + k] === bytes[at + k]) k++;
+      if (k === 20) return this.#ids[i];
     }
-    return true;
+    return undefined;
   }
 }
 
@@ -242,12 +248,17 @@ export class OidTable {
 export function treeChildren(bytes: Uint8Array, intern?: ((oid: string) => string) | OidTable): TreeChildren {
   const trees: string[] = [];
   const blobs: string[] = [];
+  const table = intern instanceof OidTable ? intern : undefined;
+  const n = bytes.length;
   let i = 0;
-  while (i < bytes.length) {
-    const space = bytes.indexOf(0x20, i);
-    const nul = bytes.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error('malformed tree');
-    let oid = intern instanceof OidTable ? intern.find(bytes, nul + 1) : undefined;
+  while (i < n) {
+    // Scanned by hand: a mode is a few bytes and a name a few more, shorter than a call to indexOf.
+    let space = i;
+    while (space < n && bytes[space] !== 0x20) space++;
+    let nul = space + 1;
+    while (nul < n && bytes[nul] !== 0) nul++;
+    if (space >= n || nul + 21 > n) throw new Error('malformed tree');
+    let oid = table ? table.find(bytes, nul + 1) : undefined;
     if (oid === undefined) {
       oid = '';
       for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
