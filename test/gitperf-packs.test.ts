@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import git from 'isomorphic-git';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RepositoryObjects } from '../src/git/objects.js';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
 import { applyDelta } from '../src/git/pack.js';
 import { StoredPack, completePack } from '../src/git/packfile.js';
@@ -130,8 +131,11 @@ describe.skipIf(!HAS_GIT)('a pushed pack, kept as a pack', () => {
     const merged = await git.merge({ fs, gitdir, ours: tip, theirs: sideTip, dryRun: true, author: { name: 'Pat', email: 'pat@example.com', timestamp: 1_700_000_000, timezoneOffset: 0 } });
     expect(merged.alreadyMerged).toBe(true);
 
-    // git clones it back whole; an export is a repository git checks.
+    // git clones it back whole (the pack as it was pushed: it holds exactly what a clone wants); an export is a repository git checks.
+    const kept = vi.spyOn(RepositoryObjects.prototype, 'keptPackOf');
     await scratch.ok(['clone', '-q', '--bare', `${server.url}/pat/app.git`, 'back.git']);
+    expect(kept.mock.results.map((r) => (r.value as StoredPack | null)?.name)).toEqual([files.packs[0]!.slice(5, -5)]);
+    kept.mockRestore();
     expect(await scratch.ok(['rev-parse', 'main', 'side'], 'back.git')).toBe(await scratch.ok(['rev-parse', 'main', 'side'], 'work'));
     await scratch.ok(['fsck', '--strict'], 'back.git');
     await g.export(join(scratch.dir, 'exported.git'));

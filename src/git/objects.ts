@@ -10,7 +10,7 @@ import { newVolume, type SyncVolume } from './volume.js';
 import { MissingObject, ObjectStorage, type StorageObserver } from './storage.js';
 
 export { MissingObject, ObjectStorage, type StorageObserver };
-import { packedWhole, type PackedObject } from './pack.js';
+import { MAX_DELTA_DEPTH, packedWhole, type PackedObject } from './pack.js';
 import type { StoredPack } from './packfile.js';
 import { EMPTY_TREE, Lru, treeChildren, type TreeChildren, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree, TreeChildren } from './format.js';
@@ -594,6 +594,19 @@ export class RepositoryObjects {
     const packed = packedWhole(type, object);
     this.rememberPacked(oid, packed);
     return packed;
+  }
+
+  /**
+   * A kept pack that holds exactly these objects (each once) and no other, that can go to a
+   * client as it is: a clone of what one push brought. Its deltas are ofs-deltas against bases
+   * before them, no deeper than a pack we write (`MAX_DELTA_DEPTH`). Null when there is none.
+   */
+  keptPackOf(oids: readonly string[]): StoredPack | null {
+    if (oids.length === 0) return null;
+    const pack = this.pendingPackOf(oids[0]!) ?? this.store.packHolding(oids[0]!, this.seen);
+    if (!pack || pack.refDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
+    for (const oid of oids) if (!pack.index.has(oid)) return null;
+    return pack;
   }
 
   /** The whole object in a pack, never a delta (for a delta whose base the pack does not carry). */

@@ -74,6 +74,10 @@ export class StoredPack {
   /** Per entry: the type of the object (a delta's is its base's). */
   readonly #type: ObjectType[] = [];
   #idx: Uint8Array | undefined;
+  /** The longest chain of deltas in the pack (0: no delta). */
+  readonly depth: number = 0;
+  /** Whether a delta names its base by id (a ref-delta: a completed thin pack's), which a reader must find anywhere in the pack. */
+  readonly refDeltas: boolean = false;
 
   /**
    * `bytes` a whole pack (checked by whoever read it), `entries` each object's id and the offset
@@ -120,6 +124,7 @@ export class StoredPack {
       } else if (!CODE_TYPES[kind]) throw new PackError(`bad object type ${kind} in pack`);
       kinds.push(kind);
       refs.push(ref);
+      if (kind === REF_DELTA) this.refDeltas = true;
       this.#size.push(size);
       this.#data.push(at);
       this.#end.push(i + 1 < sorted.length ? this.#start[i + 1]! : bytes.length - 20);
@@ -130,14 +135,32 @@ export class StoredPack {
       if (base === -2) throw new PackError('delta against a missing base');
       this.#base.push(base);
     }
-    // Types along each chain of deltas, from its whole object.
+    // Each entry's type and depth from its base's, along each chain of deltas (memoised: chains share their links).
+    const depths = new Int32Array(sorted.length).fill(-1);
+    const types: (ObjectType | undefined)[] = new Array(sorted.length);
+    const path: number[] = [];
     for (let i = 0; i < sorted.length; i++) {
       let j = i;
-      for (let n = 0; this.#base[j]! >= 0; n++) {
-        if (n > sorted.length) throw new PackError('a loop of deltas in pack');
+      while (depths[j]! < 0 && this.#base[j]! >= 0) {
+        path.push(j);
+        if (path.length > sorted.length) throw new PackError('a loop of deltas in pack');
         j = this.#base[j]!;
       }
-      this.#type.push(CODE_TYPES[kinds[j]!]!);
+      if (depths[j]! < 0) {
+        depths[j] = 0;
+        types[j] = CODE_TYPES[kinds[j]!]!;
+      }
+      let d = depths[j]!;
+      const t = types[j]!;
+      while (path.length > 0) {
+        const k = path.pop()!;
+        depths[k] = ++d;
+        types[k] = t;
+      }
+    }
+    for (let i = 0; i < sorted.length; i++) {
+      this.#type.push(types[i]!);
+      if (depths[i]! > this.depth) this.depth = depths[i]!;
     }
   }
 

@@ -157,6 +157,12 @@ export class ObjectStorage {
     return kept ? kept.pack.packed(kept.pack.index.get(oid)!) : null;
   }
 
+  /** The pack that holds the object for a world that saw up to `seen`; null for a loose one. */
+  packHolding(oid: string, seen: number): StoredPack | null {
+    const s = this.holder(oid, seen);
+    return (s === null ? undefined : s.#packOf.get(oid))?.pack ?? null;
+  }
+
   /** Whether this gitdir holds the object in one of its packs. */
   inPack(oid: string): boolean {
     return this.#packOf.has(oid);
