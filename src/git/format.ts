@@ -199,6 +199,13 @@ function modeIs(bytes: Uint8Array, from: number, to: number, want: string): bool
   return true;
 }
 
+const nibble = (c: number) => (c <= 57 ? c - 48 : (c | 0x20) - 87);
+
+/** The 20 bytes of a hex object id, written into `out` at `at` (without a parse per byte). */
+export function oidBytesInto(oid: string, out: Uint8Array, at: number): void {
+  for (let k = 0; k < 20; k++) out[at + k] = (nibble(oid.charCodeAt(2 * k)) << 4) | nibble(oid.charCodeAt(2 * k + 1));
+}
+
 /**
  * Object ids at hand (a push's), found from the 20 bytes a tree holds without making the hex
  * string and hashing it: keyed by their first 30 bits, checked byte by byte against the id's
@@ -218,8 +225,9 @@ export class OidTable {
     this.#next = new Int32Array(n).fill(-1);
     for (let i = 0; i < n; i++) {
       const oid = this.#ids[i]!;
-      for (let k = 0; k < 20; k++) this.#raw[i * 20 + k] = parseInt(oid.slice(2 * k, 2 * k + 2), 16);
-      const key = parseInt(oid.slice(0, 8), 16) >>> 2;
+      oidBytesInto(oid, this.#raw, i * 20);
+      const r = this.#raw;
+      const key = ((r[i * 20]! << 24) | (r[i * 20 + 1]! << 16) | (r[i * 20 + 2]! << 8) | r[i * 20 + 3]!) >>> 2;
       const had = this.#byKey.get(key);
       if (had !== undefined) this.#next[i] = had;
       this.#byKey.set(key, i);

@@ -598,13 +598,13 @@ export class RepositoryObjects {
 
   /**
    * A kept pack that holds exactly these objects (each once) and no other, that can go to a
-   * client as it is: a clone of what one push brought. Its deltas are ofs-deltas against bases
-   * before them, no deeper than a pack we write (`MAX_DELTA_DEPTH`). Null when there is none.
+   * client as it is: a clone of what one push brought. Its deltas are against bases before them,
+   * no deeper than a pack we write (`MAX_DELTA_DEPTH`). Null when there is none.
    */
   keptPackOf(oids: readonly string[]): StoredPack | null {
     if (oids.length === 0) return null;
     const pack = this.pendingPackOf(oids[0]!) ?? this.store.packHolding(oids[0]!, this.seen);
-    if (!pack || pack.refDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
+    if (!pack || pack.forwardDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
     for (const oid of oids) if (!pack.index.has(oid)) return null;
     return pack;
   }

@@ -3,7 +3,7 @@
 // lacked, as `index-pack --fix-thin` does), with an index (the `.idx` of version 2 that git and
 // isomorphic-git read beside it), and objects read from it on demand, deltas resolved against
 // their bases (recently resolved ones kept).
-import { codec, Lru, type ObjectType } from './format.js';
+import { codec, Lru, oidBytesInto, type ObjectType } from './format.js';
 import { applyDelta, inflateAt, packEntry, PackError, type PackedObject, type PackObject } from './pack.js';
 
 const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
@@ -76,8 +76,11 @@ export class StoredPack {
   #idx: Uint8Array | undefined;
   /** The longest chain of deltas in the pack (0: no delta). */
   readonly depth: number = 0;
-  /** Whether a delta names its base by id (a ref-delta: a completed thin pack's), which a reader must find anywhere in the pack. */
-  readonly refDeltas: boolean = false;
+  /**
+   * Whether a delta names a base that comes after it (a completed thin pack's ref-deltas): git
+   * reads that, isomorphic-git resolves a delta only against an object it has read already.
+   */
+  readonly forwardDeltas: boolean = false;
 
   /**
    * `bytes` a whole pack (checked by whoever read it), `entries` each object's id and the offset
@@ -124,7 +127,6 @@ export class StoredPack {
       } else if (!CODE_TYPES[kind]) throw new PackError(`bad object type ${kind} in pack`);
       kinds.push(kind);
       refs.push(ref);
-      if (kind === REF_DELTA) this.refDeltas = true;
       this.#size.push(size);
       this.#data.push(at);
       this.#end.push(i + 1 < sorted.length ? this.#start[i + 1]! : bytes.length - 20);
@@ -133,6 +135,7 @@ export class StoredPack {
       const ref = refs[i]!;
       const base = typeof ref === 'string' ? (this.index.get(ref) ?? -2) : ref;
       if (base === -2) throw new PackError('delta against a missing base');
+      if (base > i) this.forwardDeltas = true;
       this.#base.push(base);
     }
     // Each entry's type and depth from its base's, along each chain of deltas (memoised: chains share their links).
@@ -238,9 +241,8 @@ export class StoredPack {
     let at = 8 + 256 * 4;
     const fan = new Uint32Array(256);
     for (const i of order) {
-      const oid = this.oids[i]!;
-      fan[parseInt(oid.slice(0, 2), 16)]!++;
-      out.set(hexBytes(oid), at);
+      oidBytesInto(this.oids[i]!, out, at);
+      fan[out[at]!]!++;
       at += 20;
     }
     for (let b = 0, sum = 0; b < 256; b++) view.setUint32(8 + b * 4, (sum += fan[b]!));
