@@ -365,15 +365,22 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
     if (op & 0x80) {
       let off = 0;
       let len = 0;
-      for (let i = 0; i < 4; i++) if (op & (1 << i)) off += delta[at++]! * 2 ** (8 * i);
-      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) len += delta[at++]! * 2 ** (8 * i);
+      if (op & 0x01) off = delta[at++]!;
+      if (op & 0x02) off |= delta[at++]! << 8;
+      if (op & 0x04) off |= delta[at++]! << 16;
+      if (op & 0x08) off += delta[at++]! * 0x1000000;
+      if (op & 0x10) len = delta[at++]!;
+      if (op & 0x20) len |= delta[at++]! << 8;
+      if (op & 0x40) len |= delta[at++]! << 16;
       if (len === 0) len = 0x10000;
-      if (off + len > base.length || w + len > out.length) throw new PackError('delta copies past its base');
-      out.set(base.subarray(off, off + len), w);
+      if (at > delta.length || off + len > base.length || w + len > out.length) throw new PackError('delta copies past its base');
+      // Short runs byte by byte: a view made per copy is most of the cost (and garbage) of a text delta.
+      if (len < 64) for (let k = 0; k < len; k++) out[w + k] = base[off + k]!;
+      else out.set(base.subarray(off, off + len), w);
       w += len;
     } else if (op > 0) {
       if (at + op > delta.length || w + op > out.length) throw new PackError('truncated delta');
-      out.set(delta.subarray(at, at + op), w);
+      for (let k = 0; k < op; k++) out[w + k] = delta[at + k]!;
       w += op;
       at += op;
     } else throw new PackError('bad delta opcode');
