@@ -302,24 +302,51 @@ function reusedEngine(): ZlibEngine | null {
 }
 
 /**
+ * Room for many small arrays in a few large buffers: a pack's thousands of contents and deltas,
+ * each its own ArrayBuffer, were a large part of a push's garbage collection. Only for arrays
+ * that die with the pack's reading (a view keeps its whole buffer alive).
+ */
+export class Slab {
+  #buf = new Uint8Array(0);
+  #at = 0;
+  static readonly SIZE = 1 << 20;
+
+  /** A buffer and an offset with `n` bytes free there (`take` then claims what was used). */
+  room(n: number): { buf: Uint8Array; at: number } {
+    if (n > Slab.SIZE / 8) return { buf: new Uint8Array(n), at: 0 };
+    if (this.#at + n > this.#buf.length) {
+      this.#buf = new Uint8Array(Slab.SIZE);
+      this.#at = 0;
+    }
+    return { buf: this.#buf, at: this.#at };
+  }
+
+  /** Claims `n` bytes at the room last given (when it was in this slab). */
+  take(buf: Uint8Array, at: number, n: number): Uint8Array {
+    if (buf === this.#buf) this.#at = at + n;
+    return buf.subarray(at, at + n);
+  }
+}
+
+/**
  * Inflates the zlib stream at `offset` whose content is `size` bytes (a pack entry's header says
  * so); gives the data and how many bytes the stream took. One engine is reset and driven for
  * every entry where node's allows it, else `inflateSync` with an output buffer of that size.
  */
-export function inflateAt(bytes: Uint8Array, offset: number, size: number): { data: Uint8Array; used: number } {
+export function inflateAt(bytes: Uint8Array, offset: number, size: number, slab?: Slab): { data: Uint8Array; used: number } {
   if (!zlib?.inflateSync) throw new PackError('reading a pack needs node:zlib');
   const e = reusedEngine();
   const h = e?._handle;
   if (e && h) {
     // One byte of room more than the content: a stream that does not end there is corrupt.
-    const out = new Uint8Array(size + 1);
+    const { buf, at } = slab ? slab.room(size + 1) : { buf: new Uint8Array(size + 1), at: 0 };
     const inLen = bytes.length - offset;
     h.reset();
-    h.writeSync(zlib.constants.Z_FINISH, bytes, offset, inLen, out, 0, size + 1);
+    h.writeSync(zlib.constants.Z_FINISH, bytes, offset, inLen, buf, at, size + 1);
     if (e._handle !== h) throw new PackError('corrupt object in pack');
     const have = size + 1 - e._writeState[0]!;
     if (have !== size) throw new PackError('object of the wrong size in pack');
-    return { data: out.subarray(0, size), used: inLen - e._writeState[1]! };
+    return { data: slab ? slab.take(buf, at, size) : buf.subarray(0, size), used: inLen - e._writeState[1]! };
   }
   let r: { buffer: Uint8Array; engine: { bytesWritten: number } };
   try {
@@ -343,7 +370,7 @@ export function objectId(type: ObjectType, content: Uint8Array): string | Promis
 }
 
 /** Applies a git delta to its base. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
+export function applyDelta(base: Uint8Array, delta: Uint8Array, slab?: Slab): Uint8Array {
   let at = 0;
   const varint = () => {
     let v = 0;
@@ -358,7 +385,12 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
     return v;
   };
   if (varint() !== base.length) throw new PackError('delta against a base of another size');
-  const out = new Uint8Array(varint());
+  const size = varint();
+  let out: Uint8Array;
+  if (slab) {
+    const { buf, at: from } = slab.room(size);
+    out = slab.take(buf, from, size);
+  } else out = new Uint8Array(size);
   let w = 0;
   while (at < delta.length) {
     const op = delta[at++]!;
@@ -409,6 +441,8 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
   if ((node?.createHash ? node.createHash('sha1').update(body).digest('hex') : await codec.sha1(body)) !== sum) throw new PackError('pack checksum mismatch');
   const byOffset = new Map<number, ReadObject>();
   const byOid = new Map<string, PackObject>();
+  // The contents read here die with the push (a kept pack is read again from its own bytes).
+  const slab = new Slab();
   const pending: { offset: number; base: number | string; delta: Uint8Array; deflated: Uint8Array }[] = [];
   const out: ReadObject[] = [];
   let at = 12;
@@ -439,7 +473,7 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
       at += 20;
     } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
     if (at >= end) throw new PackError('truncated pack');
-    const { data, used } = inflateAt(bytes, at, size);
+    const { data, used } = inflateAt(bytes, at, size, slab);
     // The entry's deflated bytes as git compressed them, for the packs we send.
     const deflated = bytes.subarray(at, at + used);
     at += used;
@@ -471,7 +505,7 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
         continue;
       }
       const t = base.type;
-      const content = applyDelta(base.content, d.delta);
+      const content = applyDelta(base.content, d.delta, slab);
       const oid = await objectId(t, content);
       const baseOid = typeof d.base === 'number' ? byOffset.get(d.base)!.oid : d.base;
       const o: ReadObject = { type: t, content, oid, packed: { type: t, base: baseOid, size: d.delta.length, deflated: d.deflated }, offset: d.offset };
