@@ -297,3 +297,27 @@ describe('a pack kept whole, read back without git', () => {
     expect(again.idx).toEqual(pack.idx);
   });
 });
+
+describe('a pack whose zlib stream is corrupt', () => {
+  it('is refused as git refuses it, and the next pack is read all the same', async () => {
+    const { createHash } = await import('node:crypto');
+    const { deflateSync } = await import('node:zlib');
+    const { readPack, PackError } = await import('../src/git/pack.js');
+    const content = new TextEncoder().encode(text(3, 3));
+    const entry = (z: Uint8Array) => {
+      const size = content.length;
+      const head = [(3 << 4) | 0x80 | (size & 0x0f)];
+      for (let rest = size >> 4; rest > 0; rest >>= 7) head.push((rest & 0x7f) | (rest >> 7 ? 0x80 : 0));
+      const body = Uint8Array.from([0x50, 0x41, 0x43, 0x4b, 0, 0, 0, 2, 0, 0, 0, 1, ...head, ...z]);
+      return Uint8Array.from([...body, ...createHash('sha1').update(body).digest()]);
+    };
+    const good = deflateSync(content);
+    const bad = Uint8Array.from(good);
+    bad[Math.floor(bad.length / 2)]! ^= 0xff; // the checksum of the pack is made after: only zlib sees it
+    await expect(readPack(entry(bad), async () => null)).rejects.toBeInstanceOf(PackError);
+    const truncated = good.subarray(0, good.length - 6);
+    await expect(readPack(entry(truncated), async () => null)).rejects.toBeInstanceOf(PackError);
+    const [read] = await readPack(entry(good), async () => null);
+    expect(read!.content).toEqual(content);
+  });
+});

@@ -330,7 +330,11 @@ class DataDir<F, E extends Persistable<F>> {
       const idxLength = view.getUint32(9, true);
       if (13 + idxLength > record.length) throw this.fail('is damaged: objects.log holds a pack record shorter than its index; it was left as it is');
       const storage = db.revive(id, 0, 0, n);
-      storage.revivePack(record.slice(13 + idxLength), record.slice(13, 13 + idxLength), n);
+      try {
+        storage.revivePack(record.slice(13 + idxLength), record.slice(13, 13 + idxLength), n);
+      } catch (e) {
+        throw this.fail(`is damaged: objects.log holds a pack that cannot be read (${(e as Error).message}); it was left as it is`);
+      }
     } else throw this.fail(`is damaged: objects.log holds a record of unknown kind ${record[0]}; it was left as it is`);
   }
 
