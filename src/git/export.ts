@@ -39,10 +39,10 @@ export async function exportRepository(repo: RepositoryObjects, refs: ExportRefs
   await writeFile(join(dir, 'HEAD'), `ref: refs/heads/${refs.head}\n`);
   await writeFile(join(dir, 'config'), '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
   for (const oid of await reachableObjects(repo, roots)) {
-    const path = repo.objectPath(oid);
-    if (!repo.db.volume.existsSync(path)) continue; // the empty tree, which git knows without a file
+    const file = repo.looseFile(oid);
+    if (!file) continue; // the empty tree, which git knows without a file
     await mkdir(join(dir, 'objects', oid.slice(0, 2)), { recursive: true });
-    await writeFile(join(dir, 'objects', oid.slice(0, 2), oid.slice(2)), repo.db.volume.readFileSync(path) as Uint8Array);
+    await writeFile(join(dir, 'objects', oid.slice(0, 2), oid.slice(2)), file);
   }
   const writeRef = async (ref: string, oid: string) => {
     await mkdir(join(dir, ref, '..'), { recursive: true });

@@ -199,22 +199,79 @@ function modeIs(bytes: Uint8Array, from: number, to: number, want: string): bool
   return true;
 }
 
+const nibble = (c: number) => (c <= 57 ? c - 48 : (c | 0x20) - 87);
+
+/** The 20 bytes of a hex object id, written into `out` at `at` (without a parse per byte). */
+export function oidBytesInto(oid: string, out: Uint8Array, at: number): void {
+  for (let k = 0; k < 20; k++) out[at + k] = (nibble(oid.charCodeAt(2 * k)) << 4) | nibble(oid.charCodeAt(2 * k + 1));
+}
+
+/**
+ * Object ids at hand (a push's), found from the 20 bytes a tree holds without making the hex
+ * string and hashing it: keyed by their first 30 bits, checked byte by byte against the id's
+ * bytes.
+ */
+export class OidTable {
+  readonly #ids: string[] = [];
+  readonly #raw: Uint8Array;
+  /** First 30 bits -> the first id with them; `#next` chains the others. */
+  readonly #byKey = new Map<number, number>();
+  readonly #next: Int32Array;
+
+  constructor(oids: Iterable<string>) {
+    for (const oid of oids) this.#ids.push(oid);
+    const n = this.#ids.length;
+    this.#raw = new Uint8Array(n * 20);
+    this.#next = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const oid = this.#ids[i]!;
+      oidBytesInto(oid, this.#raw, i * 20);
+      const r = this.#raw;
+      const key = ((r[i * 20]! << 24) | (r[i * 20 + 1]! << 16) | (r[i * 20 + 2]! << 8) | r[i * 20 + 3]!) >>> 2;
+      const had = this.#byKey.get(key);
+      if (had !== undefined) this.#next[i] = had;
+      this.#byKey.set(key, i);
+    }
+  }
+
+  /** The id (one of the table's strings) whose bytes are `bytes[at..at+20)`, or undefined. */
+  find(bytes: Uint8Array, at: number): string | undefined {
+    const key = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 2;
+    const raw = this.#raw;
+    for (let i = this.#byKey.get(key) ?? -1; i >= 0; i = this.#next[i]!) {
+      let k = 0;
+      const base = i * 20;
+      while (k < 20 && raw[base + k] === bytes[at + k]) k++;
+      if (k === 20) return this.#ids[i];
+    }
+    return undefined;
+  }
+}
+
 /**
  * A tree's subtrees and blobs straight from its bytes (submodule commits are not objects of the
  * repository): what `parseTree` reads, without decoding names or making an entry of each.
  * `intern` gives the id of an object already at hand, so that lists share one string per object.
  */
-export function treeChildren(bytes: Uint8Array, intern?: (oid: string) => string): TreeChildren {
+export function treeChildren(bytes: Uint8Array, intern?: ((oid: string) => string) | OidTable): TreeChildren {
   const trees: string[] = [];
   const blobs: string[] = [];
+  const table = intern instanceof OidTable ? intern : undefined;
+  const n = bytes.length;
   let i = 0;
-  while (i < bytes.length) {
-    const space = bytes.indexOf(0x20, i);
-    const nul = bytes.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error('malformed tree');
-    let oid = '';
-    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
-    if (intern) oid = intern(oid);
+  while (i < n) {
+    // Scanned by hand: a mode is a few bytes and a name a few more, shorter than a call to indexOf.
+    let space = i;
+    while (space < n && bytes[space] !== 0x20) space++;
+    let nul = space + 1;
+    while (nul < n && bytes[nul] !== 0) nul++;
+    if (space >= n || nul + 21 > n) throw new Error('malformed tree');
+    let oid = table ? table.find(bytes, nul + 1) : undefined;
+    if (oid === undefined) {
+      oid = '';
+      for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+      if (typeof intern === 'function') oid = intern(oid);
+    }
     if (modeIs(bytes, i, space, '40000')) trees.push(oid);
     else if (!modeIs(bytes, i, space, '160000')) blobs.push(oid);
     i = nul + 21;

@@ -10,7 +10,8 @@ import { newVolume, type SyncVolume } from './volume.js';
 import { MissingObject, ObjectStorage, type StorageObserver } from './storage.js';
 
 export { MissingObject, ObjectStorage, type StorageObserver };
-import { packedWhole, type PackedObject } from './pack.js';
+import { MAX_DELTA_DEPTH, packedWhole, type PackedObject } from './pack.js';
+import type { StoredPack } from './packfile.js';
 import { EMPTY_TREE, Lru, treeChildren, type TreeChildren, parseCommit, parseTag, parseTree, sortTree, renderTree, renderCommit, renderTag, codec, wrap, unwrap, type ObjectType, type CommitData, type TagData, type TreeEntry, type Tree } from './format.js';
 export type { ObjectType, Ident, CommitData, TagData, EntryType, TreeEntry, Tree, TreeChildren } from './format.js';
 export type { PackedObject } from './pack.js';
@@ -265,6 +266,8 @@ export class ObjectsTransaction {
 export class RepositoryObjects {
   /** Objects written and not committed yet (oid -> the loose object, uncompressed); null: writes are stored at once. */
   protected pending: Map<string, Uint8Array> | null = null;
+  /** Packs written and not committed yet (a push's, kept whole). */
+  protected pendingPacks: StoredPack[] | null = null;
   /** Runs at the first write: gives the storage the writes go to, and the write's number. */
   opening: (() => ObjectStorage) | null = null;
   /** The number of the write a request's view stores its objects with. */
@@ -297,6 +300,7 @@ export class RepositoryObjects {
   pendingView(host: TransactionHost, projectId: number): RepositoryObjects {
     const view = Object.create(this) as RepositoryObjects;
     view.pending = new Map();
+    view.pendingPacks = [];
     view.opening = () => {
       host.afterCommit(() => view.flush());
       const { store, n } = this.db.claim(this.store, this.seen);
@@ -314,6 +318,13 @@ export class RepositoryObjects {
     if (!this.pending) return;
     for (const [oid, raw] of this.pending) this.store.put(oid, raw, this.batch);
     this.pending.clear();
+    if (this.pendingPacks) for (const pack of this.pendingPacks.splice(0)) this.store.putPack(pack, this.batch);
+  }
+
+  /** A pending pack that holds the object (a push's, before its request commits). */
+  private pendingPackOf(oid: string): StoredPack | undefined {
+    if (this.pendingPacks) for (const p of this.pendingPacks) if (p.index.has(oid)) return p;
+    return undefined;
   }
 
   /** The loose object's file, as git stores it (deflated, with its header), once committed. */
@@ -321,9 +332,18 @@ export class RepositoryObjects {
     return (this.store.holder(oid, this.seen) ?? this.store).objectPath(oid);
   }
 
+  /**
+   * The object as a loose file holds it (deflated, with its header), made from its pack for one
+   * kept in a pack; null for one this world does not see and for the empty tree (which git
+   * knows without a file).
+   */
+  looseFile(oid: string): Uint8Array | null {
+    return this.store.file(oid, this.seen);
+  }
+
   /** Whether this repository holds the object in this world (not merely some other repository or history). */
   has(oid: string): boolean {
-    return (this.pending !== null && this.pending.has(oid)) || this.store.visible(oid, this.seen);
+    return (this.pending !== null && (this.pending.has(oid) || this.pendingPackOf(oid) !== undefined)) || this.store.visible(oid, this.seen);
   }
 
   /** Objects whose id starts with `prefix` (at least 4 hex digits), as `git rev-parse` looks them up. */
@@ -332,6 +352,9 @@ export class RepositoryObjects {
     if (this.pending && this.pending.size > 0 && /^[0-9a-f]{4,40}$/.test(prefix)) {
       for (const oid of this.pending.keys()) if (oid.startsWith(prefix) && !found.includes(oid)) found.push(oid);
     }
+    if (this.pendingPacks && /^[0-9a-f]{4,40}$/.test(prefix)) {
+      for (const p of this.pendingPacks) for (const oid of p.index.keys()) if (oid.startsWith(prefix) && !found.includes(oid)) found.push(oid);
+    }
     return found;
   }
 
@@ -339,14 +362,19 @@ export class RepositoryObjects {
    * Hashes one object and stores it as a loose object, in the layout git and isomorphic-git read
    * (or keeps it pending, in a request's view).
    */
+  /** Claims the storage a request's writes go to, at its first write. */
+  private openStore(): void {
+    if (this.opening) {
+      this.store = this.opening();
+      this.opening = null;
+    }
+  }
+
   private async put(type: ObjectType, content: Uint8Array): Promise<{ oid: string; raw: Uint8Array }> {
     const raw = wrap(type, content);
     const oid = await codec.sha1(raw);
     if (this.pending) {
-      if (this.opening) {
-        this.store = this.opening();
-        this.opening = null;
-      }
+      this.openStore();
       if (!this.pending.has(oid)) this.pending.set(oid, raw);
     } else if (this.seen === Infinity) this.store.put(oid, raw, this.store.reserve());
     else this.direct(oid, raw);
@@ -373,6 +401,36 @@ export class RepositoryObjects {
     store.put(oid, raw, n);
     (this.store = store), (this.seen = n);
     this.adopt.record(store.id, n);
+  }
+
+  /**
+   * Keeps a pack whole (a push's: `objects` its objects as read from it, whose commits are parsed
+   * now, as a push's checks and the next fetch read them all), pending in a request's view.
+   */
+  writePack(pack: StoredPack, objects: Iterable<{ oid: string; type: ObjectType; content: Uint8Array }> = []): void {
+    for (const o of objects) {
+      if (o.type !== 'commit') continue;
+      try {
+        this.remember(o.oid, o.type, o.content);
+      } catch {
+        // A commit with headers our parser does not know is stored all the same, and parsed when read.
+      }
+    }
+    if (this.pending) {
+      this.openStore();
+      this.pendingPacks!.push(pack);
+    } else if (this.seen === Infinity) this.store.putPack(pack, this.store.reserve());
+    else {
+      if (!this.adopt) throw new Error('a direct write needs a world to record it in');
+      const mark = this.db.binding.storageOf(this.adopt.world(), this.projectId);
+      const from = mark ? this.db.objectStorage(mark.id) : this.db.emptyStorage;
+      if (this.cached?.get(this.projectId) === this) this.cached.delete(this.projectId);
+      this.cached = null;
+      const { store, n } = this.db.claim(from, mark ? mark.seen : 0);
+      store.putPack(pack, n);
+      (this.store = store), (this.seen = n);
+      this.adopt.record(store.id, n);
+    }
   }
 
   async writeBlob(blob: Uint8Array): Promise<string> {
@@ -435,8 +493,10 @@ export class RepositoryObjects {
   private async load(oid: string): Promise<{ type: ObjectType; object: Uint8Array }> {
     const raw = this.pending?.get(oid);
     if (raw) return unwrap(raw, oid);
-    const file = this.store.file(oid, this.seen);
-    if (file) return unwrap(codec.inflate(file), oid);
+    const pending = this.pendingPackOf(oid);
+    if (pending) return pending.read(pending.index.get(oid)!);
+    const stored = this.store.read(oid, this.seen);
+    if (stored) return stored;
     // The empty tree: git knows it without a file.
     if (oid === EMPTY_TREE) return { type: 'tree', object: new Uint8Array(0) };
     // An object this repository does not hold in this world (its gitdir may: another history's).
@@ -526,10 +586,27 @@ export class RepositoryObjects {
     if (!this.has(oid)) throw new MissingObject(oid);
     const hit = this.db.packed.get(oid);
     if (hit) return hit;
+    // A pushed pack's entry, as it is there.
+    const pending = this.pendingPackOf(oid);
+    const kept = pending ? pending.packed(pending.index.get(oid)!) : this.store.packed(oid, this.seen);
+    if (kept) return kept;
     const { type, object } = await this.load(oid);
     const packed = packedWhole(type, object);
     this.rememberPacked(oid, packed);
     return packed;
+  }
+
+  /**
+   * A kept pack that holds exactly these objects (each once) and no other, that can go to a
+   * client as it is: a clone of what one push brought. Its deltas are against bases before them,
+   * no deeper than a pack we write (`MAX_DELTA_DEPTH`). Null when there is none.
+   */
+  keptPackOf(oids: readonly string[]): StoredPack | null {
+    if (oids.length === 0) return null;
+    const pack = this.pendingPackOf(oids[0]!) ?? this.store.packHolding(oids[0]!, this.seen);
+    if (!pack || pack.forwardDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
+    for (const oid of oids) if (!pack.index.has(oid)) return null;
+    return pack;
   }
 
   /** The whole object in a pack, never a delta (for a delta whose base the pack does not carry). */

@@ -277,12 +277,80 @@ export async function writePack(given: readonly { oid: string; packed: PackedObj
 type NodeZlib = typeof import('node:zlib');
 const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined;
 
-/** Inflates the zlib stream at `offset`; gives the data and how many bytes the stream took. */
-function inflateAt(bytes: Uint8Array, offset: number, size: number): { data: Uint8Array; used: number } {
+/** The parts of node's zlib engine an inflate of known size drives directly (see `inflateKnown`). */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(flush: number, input: Uint8Array, inOff: number, inLen: number, out: Uint8Array, outOff: number, outLen: number): void;
+}
+interface ZlibEngine {
+  _handle: ZlibHandle | null;
+  _writeState: Uint32Array;
+  on(event: 'error', fn: () => void): unknown;
+}
+let engine: ZlibEngine | null | undefined;
+
+/** One inflate engine for every entry: `inflateSync` makes (and collects) a new engine and a 16 KiB buffer per call. */
+function reusedEngine(): ZlibEngine | null {
+  if (engine === undefined || (engine !== null && engine._handle === null)) {
+    const e = zlib?.createInflate?.() as unknown as ZlibEngine | undefined;
+    if (e && e._handle && typeof e._handle.writeSync === 'function' && typeof e._handle.reset === 'function' && e._writeState instanceof Uint32Array) {
+      e.on('error', () => {}); // a corrupt stream closes the engine (seen below); the next inflate makes another
+      engine = e;
+    } else engine = null;
+  }
+  return engine;
+}
+
+/**
+ * Room for many small arrays in a few large buffers: a pack's thousands of contents and deltas,
+ * each its own ArrayBuffer, were a large part of a push's garbage collection. Only for arrays
+ * that die with the pack's reading (a view keeps its whole buffer alive).
+ */
+export class Slab {
+  #buf = new Uint8Array(0);
+  #at = 0;
+  static readonly SIZE = 1 << 20;
+
+  /** A buffer and an offset with `n` bytes free there (`take` then claims what was used). */
+  room(n: number): { buf: Uint8Array; at: number } {
+    if (n > Slab.SIZE / 8) return { buf: new Uint8Array(n), at: 0 };
+    if (this.#at + n > this.#buf.length) {
+      this.#buf = new Uint8Array(Slab.SIZE);
+      this.#at = 0;
+    }
+    return { buf: this.#buf, at: this.#at };
+  }
+
+  /** Claims `n` bytes at the room last given (when it was in this slab). */
+  take(buf: Uint8Array, at: number, n: number): Uint8Array {
+    if (buf === this.#buf) this.#at = at + n;
+    return buf.subarray(at, at + n);
+  }
+}
+
+/**
+ * Inflates the zlib stream at `offset` whose content is `size` bytes (a pack entry's header says
+ * so); gives the data and how many bytes the stream took. One engine is reset and driven for
+ * every entry where node's allows it, else `inflateSync` with an output buffer of that size.
+ */
+export function inflateAt(bytes: Uint8Array, offset: number, size: number, slab?: Slab): { data: Uint8Array; used: number } {
   if (!zlib?.inflateSync) throw new PackError('reading a pack needs node:zlib');
+  const e = reusedEngine();
+  const h = e?._handle;
+  if (e && h) {
+    // One byte of room more than the content: a stream that does not end there is corrupt.
+    const { buf, at } = slab ? slab.room(size + 1) : { buf: new Uint8Array(size + 1), at: 0 };
+    const inLen = bytes.length - offset;
+    h.reset();
+    h.writeSync(zlib.constants.Z_FINISH, bytes, offset, inLen, buf, at, size + 1);
+    if (e._handle !== h) throw new PackError('corrupt object in pack');
+    const have = size + 1 - e._writeState[0]!;
+    if (have !== size) throw new PackError('object of the wrong size in pack');
+    return { data: slab ? slab.take(buf, at, size) : buf.subarray(0, size), used: inLen - e._writeState[1]! };
+  }
   let r: { buffer: Uint8Array; engine: { bytesWritten: number } };
   try {
-    r = zlib.inflateSync(bytes.subarray(offset), { info: true }) as unknown as typeof r;
+    r = zlib.inflateSync(bytes.subarray(offset), { info: true, chunkSize: Math.max(64, size + 1) }) as unknown as typeof r;
   } catch {
     throw new PackError('corrupt object in pack');
   }
@@ -290,8 +358,19 @@ function inflateAt(bytes: Uint8Array, offset: number, size: number): { data: Uin
   return { data: new Uint8Array(r.buffer.buffer, r.buffer.byteOffset, r.buffer.byteLength), used: r.engine.bytesWritten };
 }
 
+/** The id of an object (`<type> <size>\0<content>` hashed), without copying the content where node:crypto is there. */
+export function objectId(type: ObjectType, content: Uint8Array): string | Promise<string> {
+  const node = nodeCrypto();
+  const head = `${type} ${content.length}\0`;
+  if (node?.createHash) return node.createHash('sha1').update(head).update(content).digest('hex');
+  const raw = new Uint8Array(head.length + content.length);
+  for (let i = 0; i < head.length; i++) raw[i] = head.charCodeAt(i);
+  raw.set(content, head.length);
+  return codec.sha1(raw);
+}
+
 /** Applies a git delta to its base. */
-export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
+export function applyDelta(base: Uint8Array, delta: Uint8Array, slab?: Slab): Uint8Array {
   let at = 0;
   const varint = () => {
     let v = 0;
@@ -306,22 +385,34 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
     return v;
   };
   if (varint() !== base.length) throw new PackError('delta against a base of another size');
-  const out = new Uint8Array(varint());
+  const size = varint();
+  let out: Uint8Array;
+  if (slab) {
+    const { buf, at: from } = slab.room(size);
+    out = slab.take(buf, from, size);
+  } else out = new Uint8Array(size);
   let w = 0;
   while (at < delta.length) {
     const op = delta[at++]!;
     if (op & 0x80) {
       let off = 0;
       let len = 0;
-      for (let i = 0; i < 4; i++) if (op & (1 << i)) off += delta[at++]! * 2 ** (8 * i);
-      for (let i = 0; i < 3; i++) if (op & (1 << (4 + i))) len += delta[at++]! * 2 ** (8 * i);
+      if (op & 0x01) off = delta[at++]!;
+      if (op & 0x02) off |= delta[at++]! << 8;
+      if (op & 0x04) off |= delta[at++]! << 16;
+      if (op & 0x08) off += delta[at++]! * 0x1000000;
+      if (op & 0x10) len = delta[at++]!;
+      if (op & 0x20) len |= delta[at++]! << 8;
+      if (op & 0x40) len |= delta[at++]! << 16;
       if (len === 0) len = 0x10000;
-      if (off + len > base.length || w + len > out.length) throw new PackError('delta copies past its base');
-      out.set(base.subarray(off, off + len), w);
+      if (at > delta.length || off + len > base.length || w + len > out.length) throw new PackError('delta copies past its base');
+      // Short runs byte by byte: a view made per copy is most of the cost (and garbage) of a text delta.
+      if (len < 64) for (let k = 0; k < len; k++) out[w + k] = base[off + k]!;
+      else out.set(base.subarray(off, off + len), w);
       w += len;
     } else if (op > 0) {
       if (at + op > delta.length || w + op > out.length) throw new PackError('truncated delta');
-      out.set(delta.subarray(at, at + op), w);
+      for (let k = 0; k < op; k++) out[w + k] = delta[at + k]!;
       w += op;
       at += op;
     } else throw new PackError('bad delta opcode');
@@ -330,30 +421,30 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
   return out;
 }
 
+/** An object read from a pack: its content and id, its entry as the pack holds it, and where. */
+export type ReadObject = PackObject & { oid: string; packed: PackedObject; offset: number };
+
 /**
  * Every object of a pack, deltas resolved; `external` finds the base of a ref-delta that is not
- * in the pack (a thin pack's base, which the repository has).
+ * in the pack (a thin pack's base, which the repository has), and `externals`, when given,
+ * collects those bases.
  */
-export async function readPack(bytes: Uint8Array, external: (oid: string) => Promise<PackObject | null>): Promise<(PackObject & { oid: string; packed: PackedObject })[]> {
+export async function readPack(bytes: Uint8Array, external: (oid: string) => Promise<PackObject | null>, externals?: Map<string, PackObject>): Promise<ReadObject[]> {
   if (bytes.length < 32 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'PACK') throw new PackError('not a pack');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4);
   if (version !== 2 && version !== 3) throw new PackError(`pack version ${version} unsupported`);
   const count = view.getUint32(8);
   const sum = bytesToHex(bytes.subarray(bytes.length - 20));
-  if ((await codec.sha1(bytes.subarray(0, bytes.length - 20))) !== sum) throw new PackError('pack checksum mismatch');
-  const byOffset = new Map<number, PackObject>();
+  const node = nodeCrypto();
+  const body = bytes.subarray(0, bytes.length - 20);
+  if ((node?.createHash ? node.createHash('sha1').update(body).digest('hex') : await codec.sha1(body)) !== sum) throw new PackError('pack checksum mismatch');
+  const byOffset = new Map<number, ReadObject>();
   const byOid = new Map<string, PackObject>();
-  const oidAt = new Map<number, string>();
+  // The contents read here die with the push (a kept pack is read again from its own bytes).
+  const slab = new Slab();
   const pending: { offset: number; base: number | string; delta: Uint8Array; deflated: Uint8Array }[] = [];
-  const out: (PackObject & { oid: string; packed: PackedObject })[] = [];
-  const oidOf = async (o: PackObject) => {
-    const head = `${o.type} ${o.content.length}\0`;
-    const raw = new Uint8Array(head.length + o.content.length);
-    for (let i = 0; i < head.length; i++) raw[i] = head.charCodeAt(i);
-    raw.set(o.content, head.length);
-    return codec.sha1(raw);
-  };
+  const out: ReadObject[] = [];
   let at = 12;
   const end = bytes.length - 20;
   for (let i = 0; i < count; i++) {
@@ -381,17 +472,18 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
       base = bytesToHex(bytes.subarray(at, at + 20));
       at += 20;
     } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
-    const { data, used } = inflateAt(bytes, at, size);
-    // The entry's deflated bytes, kept (copied) as git compressed them, for the packs we send.
-    const deflated = bytes.slice(at, at + used);
+    if (at >= end) throw new PackError('truncated pack');
+    const { data, used } = inflateAt(bytes, at, size, slab);
+    // The entry's deflated bytes as git compressed them, for the packs we send.
+    const deflated = bytes.subarray(at, at + used);
     at += used;
     if (base === undefined) {
-      const o = { type: CODE_TYPES[type]!, content: data };
-      const oid = await oidOf(o);
+      const t = CODE_TYPES[type]!;
+      const oid = await objectId(t, data);
+      const o: ReadObject = { type: t, content: data, oid, packed: { type: t, base: null, size, deflated }, offset: start };
       byOffset.set(start, o);
-      oidAt.set(start, oid);
       byOid.set(oid, o);
-      out.push({ ...o, oid, packed: { type: o.type, base: null, size, deflated } });
+      out.push(o);
     } else pending.push({ offset: start, base, delta: data, deflated });
   }
   if (at !== end) throw new PackError('pack has trailing data');
@@ -400,22 +492,26 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
   while (rest.length > 0) {
     const next: typeof pending = [];
     for (const d of rest) {
-      let base = typeof d.base === 'number' ? byOffset.get(d.base) : byOid.get(d.base);
+      let base: PackObject | undefined = typeof d.base === 'number' ? byOffset.get(d.base) : byOid.get(d.base);
       if (!base && typeof d.base === 'string') {
         const found = await external(d.base);
-        if (found) byOid.set(d.base, (base = found));
+        if (found) {
+          byOid.set(d.base, (base = found));
+          externals?.set(d.base, found);
+        }
       }
       if (!base) {
         next.push(d);
         continue;
       }
-      const o = { type: base.type, content: applyDelta(base.content, d.delta) };
-      const oid = await oidOf(o);
+      const t = base.type;
+      const content = applyDelta(base.content, d.delta, slab);
+      const oid = await objectId(t, content);
+      const baseOid = typeof d.base === 'number' ? byOffset.get(d.base)!.oid : d.base;
+      const o: ReadObject = { type: t, content, oid, packed: { type: t, base: baseOid, size: d.delta.length, deflated: d.deflated }, offset: d.offset };
       byOffset.set(d.offset, o);
-      oidAt.set(d.offset, oid);
       byOid.set(oid, o);
-      const baseOid = typeof d.base === 'number' ? oidAt.get(d.base)! : d.base;
-      out.push({ ...o, oid, packed: { type: o.type, base: baseOid, size: d.delta.length, deflated: d.deflated } });
+      out.push(o);
     }
     if (next.length === rest.length) throw new PackError('delta against a missing base');
     rest = next;

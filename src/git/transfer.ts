@@ -2,9 +2,10 @@
 // format (src/surfaces/git/ speaks pkt-lines and smart HTTP): the refs it lists, a push's
 // commands and objects, the checks git itself makes on them, and the outcome git reports. The
 // families that own repositories apply pushes with these.
-import { parseCommit, parseTag, treeChildren, type ObjectType } from './format.js';
+import { OidTable, parseCommit, parseTag, treeChildren, type ObjectType } from './format.js';
 import type { RepositoryObjects } from './objects.js';
-import { PackError, readPack, type PackedObject } from './pack.js';
+import { PackError, readPack, type PackedObject, type PackObject } from './pack.js';
+import { completePack, StoredPack } from './packfile.js';
 
 /** The id of no object: the old side of a created ref, the new side of a deleted one. */
 export const ZERO = '0000000000000000000000000000000000000000';
@@ -116,17 +117,34 @@ export function declineAll(commands: Command[], reason: string, messages: string
   return { unpack, results: new Map(commands.map((cmd) => [cmd.ref, reason])), messages };
 }
 
-/** The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot be read. */
+/** A push's objects by id, and its pack as the repository keeps it (null when it carries no object). */
+export class PushedObjects extends Map<string, Pushed> {
+  pack: StoredPack | null = null;
+}
+
+/**
+ * The objects of a push's pack (none when it only deletes), or the outcome of a pack that cannot
+ * be read. The pack is kept as it came, a thin one completed with the bases it lacked.
+ */
 export async function readPushed(repo: RepositoryObjects, commands: Command[], packBytes: Uint8Array): Promise<Map<string, Pushed> | Outcome> {
-  const pushed = new Map<string, Pushed>();
+  const pushed = new PushedObjects();
   if (commands.some((cmd) => cmd.new !== ZERO)) {
     try {
-      const objects = await readPack(packBytes, async (oid) => {
-        if (!repo.has(oid)) return null;
-        const { type, object } = await repo.readObject(oid);
-        return { type, content: object };
-      });
+      const externals = new Map<string, PackObject>();
+      const objects = await readPack(
+        packBytes,
+        async (oid) => {
+          if (!repo.has(oid)) return null;
+          const { type, object } = await repo.readObject(oid);
+          return { type, content: object };
+        },
+        externals,
+      );
       for (const o of objects) pushed.set(o.oid, { type: o.type, content: o.content, packed: o.packed });
+      if (objects.length > 0) {
+        const { bytes, entries } = await completePack(packBytes, objects, externals);
+        pushed.pack = await StoredPack.build(bytes, entries);
+      }
     } catch (e) {
       if (!(e instanceof PackError)) throw e;
       return declineAll(commands, 'unpacker error', [], `unpack ${e.message}`);
@@ -136,11 +154,20 @@ export async function readPushed(repo: RepositoryObjects, commands: Command[], p
 }
 
 /**
- * Writes a push's objects. Each object's pack entry is kept as git sent it (the next clone sends
- * git's compression and deltas as they are), and each tree's children read while its bytes are
- * at hand, one string for each object's id: a clone's walk reads no tree again.
+ * Writes a push's objects: its pack kept whole (`readPushed`), or each object loose. Each
+ * object's pack entry is kept as git sent it (the next clone sends git's compression and deltas
+ * as they are), and each tree's children read while its bytes are at hand, one string for each
+ * object's id: a clone's walk reads no tree again.
  */
 export async function writePushed(repo: RepositoryObjects, pushed: Map<string, Pushed>): Promise<void> {
+  if (pushed instanceof PushedObjects && pushed.pack) {
+    const ids = new OidTable(pushed.keys());
+    for (const [oid, o] of pushed) if (o.type === 'tree') repo.rememberChildren(oid, treeChildren(o.content, ids));
+    const objects: { oid: string; type: ObjectType; content: Uint8Array }[] = [];
+    for (const [oid, o] of pushed) if (o.type === 'commit') objects.push({ oid, type: o.type, content: o.content });
+    repo.writePack(pushed.pack, objects);
+    return;
+  }
   const ids = new Map<string, string>();
   for (const oid of pushed.keys()) ids.set(oid, oid);
   for (const [oid, o] of pushed) {

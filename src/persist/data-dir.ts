@@ -91,6 +91,8 @@ const clockOptions = (c: ClockState): ClockOptions => (c.frozen ? { now: c.at, f
 
 const OBJECT = 2;
 const STORAGE = 1;
+/** A pack kept whole: storage, write, the index's length, the index, the pack. */
+const PACK = 3;
 
 /**
  * Opens (or creates) the data directory and the emulator on it: a new directory is seeded with
@@ -322,6 +324,17 @@ class DataDir<F, E extends Persistable<F>> {
       for (let i = 9; i < 29; i++) oid += record[i]!.toString(16).padStart(2, '0');
       const storage = db.revive(id, 0, 0, n);
       storage.revive(oid, record.slice(29), n);
+    } else if (record[0] === PACK && record.length > 13) {
+      const id = view.getUint32(1, true);
+      const n = view.getUint32(5, true);
+      const idxLength = view.getUint32(9, true);
+      if (13 + idxLength > record.length) throw this.fail('is damaged: objects.log holds a pack record shorter than its index; it was left as it is');
+      const storage = db.revive(id, 0, 0, n);
+      try {
+        storage.revivePack(record.slice(13 + idxLength), record.slice(13, 13 + idxLength), n);
+      } catch (e) {
+        throw this.fail(`is damaged: objects.log holds a pack that cannot be read (${(e as Error).message}); it was left as it is`);
+      }
     } else throw this.fail(`is damaged: objects.log holds a record of unknown kind ${record[0]}; it was left as it is`);
   }
 
@@ -353,6 +366,19 @@ class DataDir<F, E extends Persistable<F>> {
         view.setUint32(5, n, true);
         for (let i = 0; i < 20; i++) record[9 + i] = Number.parseInt(oid.slice(i * 2, i * 2 + 2), 16);
         record.set(file, 29);
+        this.#stored.push(frame(record));
+        this.#schedule();
+      },
+      storedPack: (storage, pack, n) => {
+        this.#storages.add(storage);
+        const record = new Uint8Array(13 + pack.idx.length + pack.bytes.length);
+        const view = new DataView(record.buffer);
+        record[0] = PACK;
+        view.setUint32(1, storage.id, true);
+        view.setUint32(5, n, true);
+        view.setUint32(9, pack.idx.length, true);
+        record.set(pack.idx, 13);
+        record.set(pack.bytes, 13 + pack.idx.length);
         this.#stored.push(frame(record));
         this.#schedule();
       },

@@ -20,7 +20,7 @@ export interface RepositoriesImage {
 function visibleObjects(git: ObjectDatabase, id: number, seen: number): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   for (let s: ReturnType<ObjectDatabase['objectStorage']> | null = git.objectStorage(id), upTo = seen; s; upTo = s.parentSeen, s = s.parent) {
-    for (const [oid, n] of s.objects()) if (n <= upTo && !out.has(oid)) out.set(oid, s.volume.readFileSync(s.objectPath(oid)) as Uint8Array);
+    for (const [oid, n] of s.objects()) if (n <= upTo && !out.has(oid)) out.set(oid, s.looseFile(oid));
   }
   return out;
 }

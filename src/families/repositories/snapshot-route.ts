@@ -38,9 +38,9 @@ async function snapshotTar(repo: RepositoryObjects, head: string, branches: Reco
   file('config', '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n');
   const roots = [...Object.values(branches), ...Object.values(tags).map((t) => t.target)];
   for (const oid of [...(await reachableObjects(repo, roots))].sort()) {
-    const path = repo.objectPath(oid);
-    if (!repo.db.volume.existsSync(path)) continue; // the empty tree, which git knows without a file
-    file(`objects/${oid.slice(0, 2)}/${oid.slice(2)}`, repo.db.volume.readFileSync(path) as Uint8Array);
+    const loose = repo.looseFile(oid);
+    if (!loose) continue; // the empty tree, which git knows without a file
+    file(`objects/${oid.slice(0, 2)}/${oid.slice(2)}`, loose);
   }
   for (const [name, sha] of Object.entries(branches)) file(`refs/heads/${name}`, `${sha}\n`);
   for (const [name, t] of Object.entries(tags)) file(`refs/tags/${name}`, `${t.target}\n`);

@@ -244,6 +244,9 @@ async function includeTags(repo: RepositoryObjects, source: Refs, objects: { oid
  * chain is no longer than git's default depth); any other whole.
  */
 async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
+  // Exactly the objects of a pack a push left (a clone after it): that pack, as it is.
+  const kept = repo.keptPackOf(objects.map((o) => o.oid));
+  if (kept) return { chunks: [kept.bytes], length: kept.bytes.length };
   const packed = new Map<string, PackedObject>();
   for (const o of objects) packed.set(o.oid, await repo.packedObject(o.oid));
   for (const oid of deltasToSendWhole(packed)) packed.set(oid, await repo.packedWhole(oid));
