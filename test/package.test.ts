@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
+import { userPath } from './support/npm.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -32,7 +33,7 @@ function ensureBuilt(): void {
 
 function packList(): Promise<{ path: string; mode: number }[]> {
   return new Promise((resolve, reject) => {
-    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT }, (err, stdout) => {
+    execFile('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, env: { ...process.env, PATH: userPath() } }, (err, stdout) => {
       if (err) return reject(err);
       resolve((JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ files: { path: string; mode: number }[] }])[0].files);
     });

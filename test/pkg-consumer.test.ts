@@ -9,11 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userPath } from './support/npm.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const NETWORK = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH)|network|socket hang up/i;
 
+/** The consumer project, once made. */
 let dir = '';
+/** The temporary folder of the tarball and the project. */
+let scratch = '';
 let unavailable: string | undefined;
 
 function newest(path: string): number {
@@ -35,7 +39,7 @@ function ensureBuilt(): void {
 
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { ...options, env: { ...process.env, ...options.env }, maxBuffer: 64 << 20, timeout: 540_000 }, (err, stdout, stderr) => {
+    execFile(command, args, { ...options, env: { ...process.env, PATH: userPath(), ...options.env }, maxBuffer: 64 << 20, timeout: 540_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, out: `${stdout}${stderr}` });
     });
   });
@@ -48,11 +52,12 @@ async function node(source: string, type: 'module' | 'commonjs'): Promise<{ code
 
 beforeAll(async () => {
   ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'gle-consumer-'));
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT });
+  scratch = mkdtempSync(join(tmpdir(), 'gle-consumer-'));
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], { cwd: ROOT });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);
-  const tarball = join(dir, (JSON.parse(packed.out.slice(packed.out.indexOf('['))) as [{ filename: string }])[0].filename);
-  const project = join(dir, 'project');
+  // The one file npm pack wrote there (its --json output may be followed by warnings of the install's engines).
+  const tarball = join(scratch, readdirSync(scratch).find((f) => f.endsWith('.tgz'))!);
+  const project = join(scratch, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
   dir = project;
@@ -64,7 +69,8 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(() => {
-  if (dir) rmSync(join(dir, '..'), { recursive: true, force: true });
+  // The scratch folder this file made, never a folder above it (a failed pack leaves `dir` unset).
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 }, 120_000);
 
 /** Skips the test, with the reason, where nothing could be installed. */
