@@ -69,6 +69,12 @@ export interface MergeInput {
   squash?: boolean;
   squashCommitMessage?: string;
   removeSourceBranch?: boolean;
+  /**
+   * MergeStrategies::FromTrainRef in a fast-forward project: the target moved to this commit (a
+   * merge train's commit, the merge request's commits, squashed as the car asked, rebased onto the
+   * target); no merge commit, and the squash commit is the train's.
+   */
+  fastForwardTo?: string;
 }
 
 /**
@@ -115,7 +121,8 @@ export async function acceptMergeRequest(
   // MergeStrategies::FromSourceBranch: what merges is the squash commit when the merge squashes.
   const squash = squashOnMerge(project, input.squash === true || mr.squash);
   const squashMessage = input.squashCommitMessage === '' ? undefined : input.squashCommitMessage;
-  const source = squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head;
+  const train = input.fastForwardTo;
+  const source = train ?? (squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head);
   const base = source === head ? headBase : await mergeBase(repo, source, [target]);
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, source);
@@ -130,7 +137,7 @@ export async function acceptMergeRequest(
   const ident = { name: user.name, email: user.email, timestamp: Math.floor(now / 1000), offset: 0 };
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
   // route refused a head that is not on top of the target, `need_rebase`).
-  const fastForward = project.settings.merge_method === 'ff' && base === target;
+  const fastForward = train !== undefined || (project.settings.merge_method === 'ff' && base === target);
   const sha = fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message });
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
