@@ -91,4 +91,24 @@ describe('a merge train in a fast-forward project', () => {
     expect((await call('GET', `${P}/merge_requests/2`)).body).toMatchObject({ state: 'merged', merge_commit_sha: null, squash_commit_sha: second.pipeline.sha });
     expect((await call('GET', `${P}/repository/branches/main`)).body.commit.id).toBe(second.pipeline.sha);
   });
+
+  it('where merges make merge commits, merges the train commit itself (FromTrainRef), with the merge commit message', async () => {
+    await call('PUT', P, { merge_pipelines_enabled: true, merge_trains_enabled: true });
+    const ci = world().ci('acme/app');
+    for (const branch of ['feature', 'other']) ci.job(ci.pipeline({ ref: branch }).id, { name: 'check', status: 'success' });
+    await world().settled();
+    await call('POST', `${P}/merge_trains/merge_requests/1`);
+    await call('POST', `${P}/merge_trains/merge_requests/2`);
+    const first = await car(1);
+    const second = await car(2);
+    const train = await commit(first.pipeline.sha);
+    expect(train.message).toBe("Merge branch 'feature' into 'main'\n\nAdd f\n\nSee merge request acme/app!1");
+    await finish(first.pipeline.id);
+    expect((await call('GET', `${P}/merge_requests/1`)).body).toMatchObject({ state: 'merged', merge_commit_sha: first.pipeline.sha });
+    expect((await call('GET', `${P}/repository/branches/main`)).body.commit.id).toBe(first.pipeline.sha);
+    expect(await car(2)).toMatchObject({ status: 'fresh', pipeline: { id: second.pipeline.id } });
+    await finish(second.pipeline.id);
+    expect((await call('GET', `${P}/merge_requests/2`)).body).toMatchObject({ state: 'merged', merge_commit_sha: second.pipeline.sha });
+    expect((await commit(second.pipeline.sha)).parent_ids[0]).toBe(first.pipeline.sha);
+  });
 });

@@ -12,7 +12,7 @@ import { cancelPipeline, headPipeline, runCreate } from '../ci/index.js';
 import { defineTask, schedule, type Context } from '../define.js';
 import { systemNote } from '../issuables/index.js';
 import {
-  acceptMergeRequest, checkedMergeRequest, rebaseCommits, saveMergeRequestFields, squashCommit, type MergeRequest,
+  acceptMergeRequest, checkedMergeRequest, defaultMergeCommitMessage, rebaseCommits, saveMergeRequestFields, squashCommit, type MergeRequest,
 } from '../merge-requests/index.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import { emit } from '../stream.js';
@@ -200,7 +200,8 @@ async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar
   if (merging === null) return fail;
   if (p.settings.merge_method === 'ff') return { sha: merging };
   const who = { name: user.name, email: user.email, timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
-  const message = `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request !${mr.iid}`;
+  // CreateRefService#merge_commit_message: the one asked for with the auto-merge, else the merge request's default.
+  const message = mr.autoMerge?.commitMessage || defaultMergeCommitMessage(ctx.state, p, mr);
   return { sha: await repo.writeCommit({ tree, parents: [base, merging], author: who, committer: who, message }) };
 }
 
@@ -281,8 +282,8 @@ async function mergeFirstCars(ctx: Context<unknown>, p: Project, branch: string)
       const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, p), mr);
       const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, p), p, checked, user, {
         squash: first.squash, squashCommitMessage: mr.autoMerge?.squashCommitMessage, mergeCommitMessage: mr.autoMerge?.commitMessage, removeSourceBranch: mr.autoMerge?.removeSourceBranch,
-        // MergeStrategies::FromTrainRef: a fast-forward project's target moves to the train commit itself.
-        ...(p.settings.merge_method === 'ff' && first.trainSha ? { fastForwardTo: first.trainSha } : {}),
+        // MergeStrategies::FromTrainRef: the target moves to the train commit itself.
+        ...(first.trainSha ? { fastForwardTo: first.trainSha } : {}),
       }, now);
       ctx.update((draft) => {
         const from = draft.pendingEvents.length;
