@@ -111,4 +111,22 @@ describe('a merge train in a fast-forward project', () => {
     expect((await call('GET', `${P}/merge_requests/2`)).body).toMatchObject({ state: 'merged', merge_commit_sha: second.pipeline.sha });
     expect((await commit(second.pipeline.sha)).parent_ids[0]).toBe(first.pipeline.sha);
   });
+
+  it('in a semi-linear project, rebases each car onto what is ahead of it and merges it with a merge commit', async () => {
+    await call('PUT', P, { merge_pipelines_enabled: true, merge_trains_enabled: true, merge_method: 'rebase_merge' });
+    const ci = world().ci('acme/app');
+    for (const branch of ['feature', 'other']) ci.job(ci.pipeline({ ref: branch }).id, { name: 'check', status: 'success' });
+    await world().settled();
+    await call('POST', `${P}/merge_trains/merge_requests/1`);
+    expect((await call('POST', `${P}/merge_trains/merge_requests/2`, { squash: true })).status).toBe(201);
+    const first = await car(1);
+    const second = await car(2);
+    const train = await commit(second.pipeline.sha);
+    expect(train.parent_ids[0]).toBe(first.pipeline.sha);
+    expect(await commit(train.parent_ids[1])).toMatchObject({ title: 'Add g', parent_ids: [first.pipeline.sha] });
+    await finish(first.pipeline.id);
+    await finish(second.pipeline.id);
+    expect((await call('GET', `${P}/merge_requests/2`)).body).toMatchObject({ state: 'merged', merge_commit_sha: second.pipeline.sha, squash_commit_sha: train.parent_ids[1] });
+    expect((await call('GET', `${P}/repository/branches/main`)).body.commit.id).toBe(second.pipeline.sha);
+  });
 });

@@ -180,9 +180,9 @@ export function dropWaiting(ctx: Context<unknown>, p: Project, w: WaitingAdd, us
 
 /**
  * MergeRequests::CreateRefService for a train ref: the merge request's head (squashed into one
- * commit on its merge base when the car squashes), in a fast-forward project rebased onto `base`
- * and no more (maybe_rebase!), else merged onto `base` (maybe_merge!; a semi-linear project's is
- * not rebased first here); a reason when it cannot be.
+ * commit on its merge base when the car squashes), rebased onto `base` where merges must be
+ * fast-forwards (maybe_rebase!: fast-forward and semi-linear projects), then merged onto `base`
+ * unless the project merges by fast-forward only (maybe_merge!); a reason when it cannot be.
  */
 async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar, mr: MergeRequest, base: string): Promise<{ sha: string } | { error: string }> {
   const repo = objectsOf(ctx, p);
@@ -196,9 +196,10 @@ async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar
   const user = tget(ctx.state.users, car.userId) ?? tget(ctx.state.users, mr.authorId);
   if (!user) return fail;
   const squashed = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now()) : head;
-  const merging = p.settings.merge_method === 'ff' ? await rebaseCommits(repo, squashed, base, user, ctx.now()) : squashed;
+  const method = p.settings.merge_method;
+  const merging = method === 'ff' || method === 'rebase_merge' ? await rebaseCommits(repo, squashed, base, user, ctx.now()) : squashed;
   if (merging === null) return fail;
-  if (p.settings.merge_method === 'ff') return { sha: merging };
+  if (method === 'ff') return { sha: merging };
   const who = { name: user.name, email: user.email, timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
   // CreateRefService#merge_commit_message: the one asked for with the auto-merge, else the merge request's default.
   const message = mr.autoMerge?.commitMessage || defaultMergeCommitMessage(ctx.state, p, mr);
