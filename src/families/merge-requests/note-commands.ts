@@ -1,7 +1,8 @@
 // A merge request's own quick actions (lib/gitlab/quick_actions/merge_request_actions.rb:
 // `/merge`, `/approve`, `/unapprove`, `/draft`), what the shared commands read of a merge
 // request, and MergeRequests::UpdateService with the commands' params (a `/merge` awaits its
-// merge commit first); registered with the issuables family, which runs them in notes and
+// merge commit first, or, where a merge train's strategy is preferred, has the merge trains set it
+// once the change is saved); registered with the issuables family, which runs them in notes and
 // descriptions alike.
 import type { Draft } from 'immer';
 import { hasProjectRole } from '../../policy/access.js';
