@@ -10,7 +10,7 @@ import type { Project, User } from '../../store/state.js';
 import type { Change, Context } from '../define.js';
 import { systemNote } from '../issuables/index.js';
 import { objectsOf } from '../repositories/index.js';
-import type { StoredEvent } from '../stream.js';
+import { emit, type StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import { acceptMergeRequest } from './merge.js';
 import { diffHeadPipeline, failedMergeCheck } from './mergeability.js';
@@ -74,6 +74,8 @@ export function abortAutoMerge(draft: Draft<State>, project: Project, mr: MergeR
  * which the merge trains family gives: AutoMergeService#preferred_strategy asks them first.
  */
 export interface TrainStrategies {
+  /** AutoMergeService#preferred_strategy where trains are on: `merge_train` with a complete head pipeline, `add_to_merge_train_when_checks_pass` while it runs; null when neither is available. */
+  preferred(state: State, mr: MergeRequest, user: User, now: number): TrainStrategy | null;
   /** `PUT .../merge` asking for auto-merge: the merge request set to a merge train strategy, or null when none is available (a `sha` other than the head is 409). */
   execute(ctx: Context<unknown>, mr: MergeRequest, user: User, input: AutoMergeInput & { squash?: boolean; sha?: string }): Promise<MergeRequest | null>;
   /** AutoMergeService#cancel of a merge train strategy: off the train (or no longer waiting), with its note. */
@@ -81,6 +83,8 @@ export interface TrainStrategies {
   /** A merge made at once with `skip_merge_train` (EE MergeService#skipping_active_merge_train?): the train records it, from the target's tip before. */
   skipped(ctx: Context<unknown>, mr: MergeRequest, user: User, before: string): void;
 }
+
+export type TrainStrategy = Exclude<AutoMerge['strategy'], 'merge_when_pipeline_succeeds'>;
 
 let trains: TrainStrategies | null = null;
 
@@ -90,6 +94,39 @@ export function registerTrainStrategies(strategies: TrainStrategies): void {
 }
 
 export const trainStrategies = (): TrainStrategies | null => trains;
+
+declare module '../stream.js' {
+  interface DomainEvents {
+    /** A `/merge` quick action whose merge takes a merge train strategy, once its note is saved; `sha` is the head it was asked for. */
+    'merge_request.train_merge_requested': { projectId: number; iid: number; sha: string };
+  }
+}
+
+/**
+ * MergeRequests::UpdateService#merge_from_quick_action where a merge train strategy is preferred:
+ * said on the draft of the note's change, run when that change is saved (the train's notes come
+ * after the comment that asked), as the commenter.
+ */
+export function requestTrainMerge(draft: Draft<State>, mr: MergeRequest, user: User, sha: string): void {
+  emit(draft, { kind: 'merge_request.train_merge_requested', projectId: mr.projectId, iid: mr.iid, sha, actorId: user.id });
+}
+
+/**
+ * MergeOrchestrationService#execute for `/merge`: the merge trains' strategy set as `PUT .../merge`
+ * with auto-merge sets it, for the head the command named; a merge request that moved on, or that no
+ * strategy takes any more, is left as it is (as a failed asynchronous merge leaves it).
+ */
+export async function runTrainMerge(ctx: Context<unknown>, event: StoredEvent<'merge_request.train_merge_requested'>): Promise<void> {
+  const strategies = trains;
+  const mr = pget(ctx.state.mergeRequests, event.projectId, event.iid) as MergeRequest | undefined;
+  const user = event.actorId === null ? undefined : tget(ctx.state.users, event.actorId);
+  if (!strategies || !mr || !user || mr.sha !== event.sha) return;
+  try {
+    await strategies.execute(ctx, mr, user, { sha: event.sha });
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+  }
+}
 
 /**
  * AutoMergeProcessWorker on a pipeline's success: each open merge request set to merge whose head

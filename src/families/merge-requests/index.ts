@@ -9,7 +9,7 @@ import { registerAdvertisedRefs } from '../repositories/index.js';
 import { registerIssuable, registerSocial, socialRoutes } from '../issuables/index.js';
 import { approvalRoutes } from './approval-routes.js';
 import { approvalRuleRoutes } from './approval-rule-routes.js';
-import { processAutoMerges } from './auto-merge.js';
+import { processAutoMerges, runTrainMerge } from './auto-merge.js';
 import { automationRoutes } from './automation-routes.js';
 import { FINISH_REBASE } from './rebase.js';
 import { FINISH_MERGEABILITY_CHECK } from './mergeability.js';
@@ -38,7 +38,7 @@ export const mergeRequests: Family<MergeRequestsSlice> = defineFamily({
   routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes, ...automationRoutes, ...approvalRuleRoutes],
   tasks: [FINISH_REBASE, FINISH_MERGEABILITY_CHECK],
   forget: { project: forgetProjectMergeRequests },
-  on: { push: refreshMergeRequests, 'pipeline.status': processAutoMerges },
+  on: { push: refreshMergeRequests, 'pipeline.status': processAutoMerges, 'merge_request.train_merge_requested': runTrainMerge },
   postReceive: mergeRequestPostReceive,
 });
 registerIssuable(mergeRequestKind);
@@ -81,7 +81,8 @@ registerMilestoneUse({
 export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
 export { draftlessTitle } from './system-notes.js';
 export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
-export { acceptMergeRequest, canMerge, mergeWay, squashCommit } from './merge.js';
+export { acceptMergeRequest, canMerge, defaultMergeCommitMessage, mergeWay, squashCommit } from './merge.js';
+export { rebaseCommits } from './rebase.js';
 export { squashOnMerge } from './rules.js';
-export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies } from './auto-merge.js';
+export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies, type TrainStrategy } from './auto-merge.js';
 export { checkedMergeRequest } from './rules.js';

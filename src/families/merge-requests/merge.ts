@@ -69,6 +69,12 @@ export interface MergeInput {
   squash?: boolean;
   squashCommitMessage?: string;
   removeSourceBranch?: boolean;
+  /**
+   * MergeStrategies::FromTrainRef: the target moved to this commit, a merge train's (its merge
+   * commit, or in a fast-forward project the merge request's commits, squashed as the car asked,
+   * rebased onto the target), which stands on the target.
+   */
+  fastForwardTo?: string;
 }
 
 /**
@@ -98,6 +104,16 @@ export async function squashCommit(
   });
 }
 
+/** MergeRequest#default_merge_commit_message: the branches, the title, the issues it closes and the merge request's reference. */
+export function defaultMergeCommitMessage(state: State, project: Project, mr: MergeRequest): string {
+  const closing = closingRefs(state, project, mr);
+  return [
+    `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title,
+    ...(closing.length ? [`Closes ${toSentence(closing.map((r) => (r.projectId === project.id ? `#${r.iid}` : `${pathOf(state, r.projectId)}#${r.iid}`)))}`] : []),
+    `See merge request ${pathOf(state, project.id)}!${mr.iid}`,
+  ].join('\n\n');
+}
+
 /** Writes the merge commit and gives the change that records it; checks first, as the API does. */
 export async function acceptMergeRequest(
   state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, user: User, input: MergeInput, now: number,
@@ -115,23 +131,21 @@ export async function acceptMergeRequest(
   // MergeStrategies::FromSourceBranch: what merges is the squash commit when the merge squashes.
   const squash = squashOnMerge(project, input.squash === true || mr.squash);
   const squashMessage = input.squashCommitMessage === '' ? undefined : input.squashCommitMessage;
-  const source = squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head;
+  const train = input.fastForwardTo;
+  const source = train ?? (squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head);
   const base = source === head ? headBase : await mergeBase(repo, source, [target]);
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, source);
   if (tree === null) throw cannotMerge();
-  const { fullPath } = { fullPath: `${tget(state.namespaces, project.namespaceId)!.fullPath}/${project.path}` };
-  const closing = closingRefs(state, project, mr);
-  const message = input.mergeCommitMessage ?? [
-    `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title,
-    ...(closing.length ? [`Closes ${toSentence(closing.map((r) => (r.projectId === project.id ? `#${r.iid}` : `${pathOf(state, r.projectId)}#${r.iid}`)))}`] : []),
-    `See merge request ${fullPath}!${mr.iid}`,
-  ].join('\n\n');
+  const message = input.mergeCommitMessage ?? defaultMergeCommitMessage(state, project, mr);
   const ident = { name: user.name, email: user.email, timestamp: Math.floor(now / 1000), offset: 0 };
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
-  // route refused a head that is not on top of the target, `need_rebase`).
-  const fastForward = project.settings.merge_method === 'ff' && base === target;
-  const sha = fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message });
+  // route refused a head that is not on top of the target, `need_rebase`). A train's merge moves
+  // it to the train commit, which is the merge commit where the project makes them.
+  const fastForward = train !== undefined ? project.settings.merge_method === 'ff' : project.settings.merge_method === 'ff' && base === target;
+  const sha = train ?? (fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message }));
+  // The squash a train merged: its commit's, the train commit's second parent where it made a merge commit.
+  const squashed = train !== undefined && squash && !fastForward ? ((await repo.readCommit(train)).parents[1] ?? train) : source;
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
   const remove = removeSource && mr.sourceBranch !== defaultBranchName(project) ? deleteBranch(state, project, user, mr.sourceBranch, now) : null;
   return (draft) => {
@@ -145,7 +159,7 @@ export async function acceptMergeRequest(
     closeIssuesOnMerge(draft, project, mr, user, now);
     if (!squash && input.squash !== true) return merged;
     // The model's own updates (the squash the merge asked for, the commit it merged): no hook reports them.
-    const stored: MergeRequest = { ...merged, squash: input.squash === true || merged.squash, ...(squash ? { squashCommitSha: source } : {}) };
+    const stored: MergeRequest = { ...merged, squash: input.squash === true || merged.squash, ...(squash ? { squashCommitSha: squashed } : {}) };
     pset(draft.mergeRequests, project.id, mr.iid, stored);
     return stored;
   };

@@ -1,7 +1,8 @@
 // A merge request's own quick actions (lib/gitlab/quick_actions/merge_request_actions.rb:
 // `/merge`, `/approve`, `/unapprove`, `/draft`), what the shared commands read of a merge
 // request, and MergeRequests::UpdateService with the commands' params (a `/merge` awaits its
-// merge commit first); registered with the issuables family, which runs them in notes and
+// merge commit first, or, where a merge train's strategy is preferred, has the merge trains set it
+// once the change is saved); registered with the issuables family, which runs them in notes and
 // descriptions alike.
 import type { Draft } from 'immer';
 import { hasProjectRole } from '../../policy/access.js';
@@ -15,10 +16,10 @@ import type { State } from '../world.js';
 import { approvedBy, approveMergeRequest, canApprove, unapproveMergeRequest } from './approvals.js';
 import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
-import { setAutoMerge } from './auto-merge.js';
+import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
-import type { MergeRequest } from './records.js';
+import type { AutoMerge, MergeRequest } from './records.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
 
 const MERGE_REQUEST = ['MergeRequest'] as const;
@@ -31,8 +32,9 @@ const commands = [
       persisted && mr.state === 'opened' && !mr.draft && discussionsResolved(state, project, mr) && canMerge(state, user, project, mr.targetBranch, now),
     run: (c) => {
       c.u.merge = c.opts.mergeRequestDiffHeadSha ?? null;
-      // preferred_auto_merge_strategy: while the head pipeline runs, the merge waits for it.
-      return autoMergeAvailable(c.state, c.target.project, c.target.mr) ? 'Scheduled to merge this merge request (Merge when pipeline succeeds).' : 'Merged this merge request.';
+      // preferred_auto_merge_strategy: a merge train's where trains are on, else while the head pipeline runs the merge waits for it.
+      const strategy = preferredStrategy(c.state, c.target.project, c.target.mr, c.user, c.now);
+      return strategy ? `Scheduled to merge this merge request (${humanize(strategy)}).` : 'Merged this merge request.';
     },
   }),
   defineCommand<MergeRequestTarget>({
@@ -75,11 +77,17 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   updates(target, user, u, now) {
     const { mr, project } = target;
     let mergeRecipe: ((draft: Draft<State>) => MergeRequest) | null = null;
+    let trainSha: string | null = null;
     const prepare = u.merge !== undefined && u.merge === mr.sha
       ? async (ctx: GitAccess) => {
+        // MergeOrchestrationService#execute: auto-merge with the preferred strategy where one is available, else at once.
+        const strategy = preferredStrategy(ctx.state, project, mr, user, now);
+        if (strategy !== null && strategy !== 'merge_when_pipeline_succeeds') {
+          trainSha = mr.sha; // the merge trains' strategies run once the note's change is saved
+          return;
+        }
         try {
-          // MergeOrchestrationService#merge: auto-merge where it can, else at once.
-          mergeRecipe = autoMergeAvailable(ctx.state, project, mr)
+          mergeRecipe = strategy
             ? setAutoMerge(project, mr, user, {}, now)
             : await acceptMergeRequest(ctx.state, objectsOf(ctx, project), project, mr, user, { sha: u.merge ?? undefined }, now);
         } catch {
@@ -90,6 +98,7 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     const apply = (draft: Draft<State>) => {
       applyToMergeRequest(draft, target, user, u, now);
       if (mergeRecipe) mergeRecipe(draft);
+      if (trainSha !== null) requestTrainMerge(draft, mr, user, trainSha);
     };
     return { prepare, apply };
   },
@@ -194,6 +203,22 @@ export function editCommands(
   const { content, updates: u } = interpretDescription(state, target, user, description, { persisted: true, original: mr.description, webBase }, now);
   return { content, fields: (edited) => fieldsOf(edited, user, u, now), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
 }
+
+/**
+ * AutoMergeService#preferred_strategy: the merge trains' strategies first (where a project's
+ * trains are on), then merge when pipeline succeeds; null when the merge is made at once.
+ */
+function preferredStrategy(state: State, project: Project, mr: MergeRequest, user: User, now: number): AutoMerge['strategy'] | null {
+  const train = trainStrategies()?.preferred(state, mr, user, now) ?? null;
+  if (train !== null) return train;
+  return autoMergeAvailable(state, project, mr) ? 'merge_when_pipeline_succeeds' : null;
+}
+
+/** String#humanize of a strategy's name: `merge_train` is `Merge train`. */
+const humanize = (strategy: string) => {
+  const words = strategy.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 /** AutoMerge::MergeWhenPipelineSucceedsService#available_for?: the head pipeline runs and nothing else stops the merge. */
 function autoMergeAvailable(state: State, project: Project, mr: MergeRequest): boolean {

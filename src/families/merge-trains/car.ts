@@ -38,6 +38,8 @@ export interface MergeTrainCar {
    * `skip_merged` car, the target's tip before its merge request was merged past the train.
    */
   trainSha: string | null;
+  /** What the train commit was built on: the target's tip, or the train commit of the car ahead (absent on cars made before it was kept). */
+  baseSha?: string | null;
   /** The target's tip once this car's merge request was merged. */
   landedSha: string | null;
   squash: boolean;

@@ -15,7 +15,7 @@ import { ACCESS, type Project, type User } from '../../store/state.js';
 import { emptyTable, pdel, pget, plist, tdel, tget } from '../../store/table.js';
 import { pipelineBasic } from '../ci/index.js';
 import {
-  canMerge, readableMergeRequest, registerTrainStrategies, saveMergeRequestFields, squashOnMerge, type MergeRequest,
+  canMerge, readableMergeRequest, registerTrainStrategies, saveMergeRequestFields, squashOnMerge, type MergeRequest, type TrainStrategy,
 } from '../merge-requests/index.js';
 import { projectWebUrl } from '../projects/index.js';
 import { registerAdvertisedRefs } from '../repositories/index.js';
@@ -247,18 +247,27 @@ export const mergeTrains: Family<MergeTrainsSlice> = defineFamily({
   },
 });
 
+/** AutoMergeService#preferred_strategy among the merge train strategies (EE's STRATEGIES): the train once the head pipeline is complete, the wait while it runs. */
+function preferredStrategy(state: State, mr: MergeRequest, user: User, now: number): TrainStrategy | null {
+  const p = tget(state.projects, mr.projectId);
+  if (!p || !trainsAvailable(state, p) || mr.state !== 'opened' || mr.draft || !canMerge(state, user, p, mr.targetBranch, now)) return null;
+  const head = diffHeadPipeline(state, mr);
+  if (mergeTrainAvailable(p, head)) return 'merge_train';
+  return addWhenChecksPassAvailable(head) ? 'add_to_merge_train_when_checks_pass' : null;
+}
+
 // The merge request API's auto-merge, where a project's merge trains are on.
 registerTrainStrategies({
+  preferred: preferredStrategy,
   async execute(ctx, mr, user, input) {
     const p = tget(ctx.state.projects, mr.projectId);
     if (!p || !trainsAvailable(ctx.state, p) || mr.state !== 'opened' || mr.draft || !canMerge(ctx.state, user, p, mr.targetBranch, ctx.now())) return null;
-    // AutoMergeService#preferred_strategy: the wait while the head pipeline runs, the train once it is complete.
-    const head = diffHeadPipeline(ctx.state, mr);
-    if (!mr.autoMerge && !addWhenChecksPassAvailable(head) && !mergeTrainAvailable(p, head)) return null;
+    const strategy = preferredStrategy(ctx.state, mr, user, ctx.now());
+    if (!mr.autoMerge && strategy === null) return null;
     if (input.sha !== undefined && input.sha !== mr.sha) throw messageError(409, `SHA does not match HEAD of source branch: ${mr.sha}`);
     // Set already: left as it is (AutoMergeService#update).
     if (mr.autoMerge) return mr;
-    await addToTrain(ctx, p, mr, user, input, true);
+    await addToTrain(ctx, p, mr, user, input, strategy === 'add_to_merge_train_when_checks_pass');
     return pget(ctx.state.mergeRequests, p.id, mr.iid) as MergeRequest;
   },
   async cancel(ctx, mr, user) {

@@ -12,7 +12,7 @@ import { cancelPipeline, headPipeline, runCreate } from '../ci/index.js';
 import { defineTask, schedule, type Context } from '../define.js';
 import { systemNote } from '../issuables/index.js';
 import {
-  acceptMergeRequest, checkedMergeRequest, saveMergeRequestFields, squashCommit, type MergeRequest,
+  acceptMergeRequest, checkedMergeRequest, defaultMergeCommitMessage, rebaseCommits, saveMergeRequestFields, squashCommit, type MergeRequest,
 } from '../merge-requests/index.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import { emit } from '../stream.js';
@@ -179,8 +179,10 @@ export function dropWaiting(ctx: Context<unknown>, p: Project, w: WaitingAdd, us
 }
 
 /**
- * MergeTrains::CreatePipelineService's train ref commit: the merge request's head (squashed into
- * one commit on its merge base when the car squashes) merged onto `base`; a reason when it cannot be.
+ * MergeRequests::CreateRefService for a train ref: the merge request's head (squashed into one
+ * commit on its merge base when the car squashes), rebased onto `base` where merges must be
+ * fast-forwards (maybe_rebase!: fast-forward and semi-linear projects), then merged onto `base`
+ * unless the project merges by fast-forward only (maybe_merge!); a reason when it cannot be.
  */
 async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar, mr: MergeRequest, base: string): Promise<{ sha: string } | { error: string }> {
   const repo = objectsOf(ctx, p);
@@ -193,16 +195,21 @@ async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar
   if (tree === null) return fail;
   const user = tget(ctx.state.users, car.userId) ?? tget(ctx.state.users, mr.authorId);
   if (!user) return fail;
-  const merging = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now()) : head;
+  const squashed = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now()) : head;
+  const method = p.settings.merge_method;
+  const merging = method === 'ff' || method === 'rebase_merge' ? await rebaseCommits(repo, squashed, base, user, ctx.now()) : squashed;
+  if (merging === null) return fail;
+  if (method === 'ff') return { sha: merging };
   const who = { name: user.name, email: user.email, timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
-  const message = `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request !${mr.iid}`;
+  // CreateRefService#merge_commit_message: the one asked for with the auto-merge, else the merge request's default.
+  const message = mr.autoMerge?.commitMessage || defaultMergeCommitMessage(ctx.state, p, mr);
   return { sha: await repo.writeCommit({ tree, parents: [base, merging], author: who, committer: who, message }) };
 }
 
 /** Whether a car's train commit still stands on `base` (or on a merged or skipped car's commit that landed as `base`). */
 async function standsOn(ctx: Context<unknown>, car: MergeTrainCar, base: string): Promise<boolean> {
   if (car.trainSha === null || car.pipelineId === null) return false;
-  const parent = (await objectsOf(ctx, { id: car.projectId }).readCommit(car.trainSha)).parents[0];
+  const parent = car.baseSha ?? (await objectsOf(ctx, { id: car.projectId }).readCommit(car.trainSha)).parents[0];
   if (parent === base) return true;
   return plist(ctx.state.mergeTrainCars, car.projectId).some((c) => (c.status === 'merged' || c.status === 'skip_merged') && c.trainSha === parent && c.landedSha === base);
 }
@@ -245,7 +252,7 @@ async function refreshTrain(ctx: Context<unknown>, p: Project, branch: string): 
     }
     const now = ctx.now();
     const old = pipeline;
-    putCar(ctx, fire(pget(ctx.state.mergeTrainCars, p.id, car.id) ?? car, 'refresh_pipeline', now, { trainSha: made.sha, pipelineId: created.pipeline.id }), (draft) => {
+    putCar(ctx, fire(pget(ctx.state.mergeTrainCars, p.id, car.id) ?? car, 'refresh_pipeline', now, { trainSha: made.sha, pipelineId: created.pipeline.id, baseSha: base }), (draft) => {
       if (old && !DONE.includes(old.status)) cancelPipeline(old, now)(draft);
     });
     base = made.sha;
@@ -276,6 +283,8 @@ async function mergeFirstCars(ctx: Context<unknown>, p: Project, branch: string)
       const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, p), mr);
       const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, p), p, checked, user, {
         squash: first.squash, squashCommitMessage: mr.autoMerge?.squashCommitMessage, mergeCommitMessage: mr.autoMerge?.commitMessage, removeSourceBranch: mr.autoMerge?.removeSourceBranch,
+        // MergeStrategies::FromTrainRef: the target moves to the train commit itself.
+        ...(first.trainSha ? { fastForwardTo: first.trainSha } : {}),
       }, now);
       ctx.update((draft) => {
         const from = draft.pendingEvents.length;
