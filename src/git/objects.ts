@@ -603,10 +603,23 @@ export class RepositoryObjects {
    */
   keptPackOf(oids: readonly string[]): StoredPack | null {
     if (oids.length === 0) return null;
-    const pack = this.pendingPackOf(oids[0]!) ?? this.store.packHolding(oids[0]!, this.seen);
-    if (!pack || pack.forwardDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
+    const pack = this.packHolding(oids[0]!);
+    if (!pack || !this.sendsAsIs(pack) || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
     for (const oid of oids) if (!pack.index.has(oid)) return null;
     return pack;
+  }
+
+  /**
+   * The kept pack that holds the object for this world (a pending one included), or null for an
+   * object kept loose. Every object of a pack is stored by one write: a world that sees one sees all.
+   */
+  packHolding(oid: string): StoredPack | null {
+    return this.pendingPackOf(oid) ?? this.store.packHolding(oid, this.seen);
+  }
+
+  /** Whether a kept pack can go to a client as it is: its deltas against bases before them, no deeper than a pack we write. */
+  sendsAsIs(pack: StoredPack): boolean {
+    return !pack.forwardDeltas && pack.depth <= MAX_DELTA_DEPTH;
   }
 
   /** The whole object in a pack, never a delta (for a delta whose base the pack does not carry). */

@@ -2,6 +2,7 @@
 // the commits the client wants and not from those it has, cut at a depth for a shallow fetch.
 import type { ObjectType } from './format.js';
 import type { RepositoryObjects } from './objects.js';
+import type { ChildPositions, StoredPack } from './packfile.js';
 
 export interface Selection {
   /** Objects to send, commits first, each once. */
@@ -10,6 +11,8 @@ export interface Selection {
   shallow: string[];
   /** Commits the client had as shallow that it now gets the parents of. */
   unshallow: string[];
+  /** A kept pack that holds exactly `objects` and nothing else (a clone of what one push brought), when the walk found one. */
+  pack?: StoredPack;
 }
 
 export interface SelectOptions {
@@ -46,6 +49,11 @@ async function peelWant(repo: RepositoryObjects, oid: string, tags: { oid: strin
 export class NothingSelected extends Error {}
 
 export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): Promise<Selection> {
+  // A clone (no haves, no depth) of history that one kept pack holds: walked over the pack's positions.
+  if (o.haves.length === 0 && o.depth === undefined && o.since === undefined && !o.clientShallow?.length) {
+    const fromPack = await selectInPack(repo, o.wants);
+    if (fromPack) return fromPack;
+  }
   // Commits the client has: every one reachable from its haves (its shallow commits cut that walk).
   const clientShallow = new Set(o.clientShallow ?? []);
   const common = new Set<string>();
@@ -151,4 +159,103 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
     }
   }
   return { objects: out, shallow, unshallow };
+}
+
+/** Not all in one pack: the walk over ids goes instead. */
+const ELSEWHERE = null;
+
+/** The children of the tree at position `t` of `pack`, as positions there (read once, then kept with the pack); null when one is elsewhere. */
+async function childrenIn(repo: RepositoryObjects, pack: StoredPack, t: number): Promise<ChildPositions | null> {
+  const known = pack.childrenAt(t);
+  if (known !== undefined) return known;
+  const { trees, blobs } = await repo.treeChildren(pack.oids[t]!);
+  const at = (oids: readonly string[]) => {
+    const out = new Int32Array(oids.length);
+    for (let k = 0; k < oids.length; k++) {
+      const i = pack.index.get(oids[k]!);
+      if (i === undefined) return null;
+      out[k] = i;
+    }
+    return out;
+  };
+  const tp = at(trees);
+  const bp = tp && at(blobs);
+  const children = tp && bp ? { trees: tp, blobs: bp } : null;
+  pack.setChildren(t, children);
+  return children;
+}
+
+/**
+ * What a clone of `wants` gets, when every object reachable from them is in the one kept pack
+ * that holds the first: the same objects in the same order as the walk over ids, but marked by
+ * their positions in the pack (a typed array, no id hashed), trees' children as positions the
+ * push recorded, types from the pack's entries. Null when some object is elsewhere.
+ */
+async function selectInPack(repo: RepositoryObjects, wants: readonly string[]): Promise<Selection | null> {
+  if (wants.length === 0) return ELSEWHERE;
+  const pack = repo.packHolding(wants[0]!);
+  // A pack that names an object twice is walked by ids.
+  if (!pack || pack.index.size !== pack.oids.length) return ELSEWHERE;
+  const sent = new Uint8Array(pack.oids.length);
+  const out: { oid: string; type: ObjectType }[] = [];
+  const commits: number[] = [];
+  const trees: number[] = [];
+  for (let w of wants) {
+    // Tags peeled, each tag object sent (commits first come after them, as the walk over ids orders them).
+    for (let k = 0; ; k++) {
+      const i = pack.index.get(w);
+      if (i === undefined || k >= 20) return ELSEWHERE;
+      const type = pack.typeAt(i);
+      if (type === 'tag') {
+        if (!sent[i]) (sent[i] = 1), out.push({ oid: w, type });
+        w = (await repo.readTag(w)).object;
+        continue;
+      }
+      if (type === 'commit') commits.push(i);
+      else if (type === 'tree') trees.push(i);
+      else if (!sent[i]) (sent[i] = 1), out.push({ oid: w, type });
+      break;
+    }
+  }
+  // Commits breadth first from the wants.
+  const queued = new Uint8Array(pack.oids.length);
+  let frontier: number[] = [];
+  for (const c of commits) if (!queued[c]) (queued[c] = 1), frontier.push(c);
+  while (frontier.length) {
+    const next: number[] = [];
+    for (const c of frontier) {
+      const oid = pack.oids[c]!;
+      const commit = await repo.readCommit(oid);
+      if (!sent[c]) {
+        sent[c] = 1;
+        out.push({ oid, type: 'commit' });
+        const t = pack.index.get(commit.tree);
+        if (t === undefined) return ELSEWHERE;
+        trees.push(t);
+      }
+      for (const p of commit.parents) {
+        const i = pack.index.get(p);
+        if (i === undefined) return ELSEWHERE;
+        if (!queued[i]) (queued[i] = 1), next.push(i);
+      }
+    }
+    frontier = next;
+  }
+  // Trees and blobs, the newest commit's first.
+  const todo = trees.reverse();
+  while (todo.length) {
+    const t = todo.pop()!;
+    if (sent[t]) continue;
+    sent[t] = 1;
+    out.push({ oid: pack.oids[t]!, type: 'tree' });
+    const children = await childrenIn(repo, pack, t);
+    if (!children) return ELSEWHERE;
+    for (const s of children.trees) todo.push(s);
+    for (const b of children.blobs) {
+      if (sent[b]) continue;
+      sent[b] = 1;
+      out.push({ oid: pack.oids[b]!, type: 'blob' });
+    }
+  }
+  return { objects: out, shallow: [], unshallow: [], ...(out.length === pack.oids.length ? { pack } : {}) };
 }
