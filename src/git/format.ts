@@ -276,9 +276,12 @@ export class OidTable {
  * what `treeChildren` reads, or null when a child is not in the table.
  */
 export function treeChildPositions(bytes: Uint8Array, table: OidTable): { trees: Int32Array; blobs: Int32Array } | null {
-  const trees: number[] = [];
-  const blobs: number[] = [];
   const n = bytes.length;
+  // At most one entry per 28 bytes (a mode, a space, a name, a NUL and 20 bytes of id).
+  if (scratch.length < n / 28 + 1) scratch = new Int32Array(2 * Math.ceil(n / 28 + 1));
+  const room = scratch.length;
+  let trees = 0;
+  let blobs = 0;
   let i = 0;
   while (i < n) {
     let space = i;
@@ -290,12 +293,16 @@ export function treeChildPositions(bytes: Uint8Array, table: OidTable): { trees:
     if (isTree || !modeIs(bytes, i, space, '160000')) {
       const at = table.position(bytes, nul + 1);
       if (at < 0) return null;
-      (isTree ? trees : blobs).push(at);
+      // Subtrees from the start of the scratch, blobs from its end.
+      if (isTree) scratch[trees++] = at;
+      else scratch[room - 1 - blobs++] = at;
     }
     i = nul + 21;
   }
-  return { trees: Int32Array.from(trees), blobs: Int32Array.from(blobs) };
+  return { trees: scratch.slice(0, trees), blobs: scratch.slice(room - blobs).reverse() };
 }
+
+let scratch = new Int32Array(1024);
 
 /**
  * A tree's subtrees and blobs straight from its bytes (submodule commits are not objects of the

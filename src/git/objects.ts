@@ -562,7 +562,12 @@ export class RepositoryObjects {
     if (hit) return hit;
     const parsed = this.db.parsed.get(oid);
     let children: TreeChildren;
-    if (parsed instanceof Map) {
+    const pack = parsed ? null : this.packHolding(oid);
+    const positions = pack?.childrenAt(pack.index.get(oid)!);
+    if (pack && positions) {
+      // Recorded by the push as positions in its pack.
+      children = { trees: Array.from(positions.trees, (k) => pack.oids[k]!), blobs: Array.from(positions.blobs, (k) => pack.oids[k]!) };
+    } else if (parsed instanceof Map) {
       const trees: string[] = [];
       const blobs: string[] = [];
       for (const e of parsed.values()) (e.type === 'tree' ? trees : e.type === 'blob' ? blobs : []).push(e.oid);

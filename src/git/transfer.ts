@@ -170,8 +170,8 @@ export async function writePushed(repo: RepositoryObjects, pushed: Map<string, P
       const at = pack.index.get(oid);
       const positions = at === undefined ? null : treeChildPositions(o.content, ids);
       if (at !== undefined) pack.setChildren(at, positions);
-      if (positions) repo.rememberChildren(oid, { trees: Array.from(positions.trees, (k) => pack.oids[k]!), blobs: Array.from(positions.blobs, (k) => pack.oids[k]!) });
-      else repo.rememberChildren(oid, treeChildren(o.content, ids));
+      // A walk over ids reads those as ids when it needs them (`treeChildren`).
+      if (!positions) repo.rememberChildren(oid, treeChildren(o.content, ids));
     }
     const objects: { oid: string; type: ObjectType; content: Uint8Array }[] = [];
     for (const [oid, o] of pushed) if (o.type === 'commit') objects.push({ oid, type: o.type, content: o.content });

@@ -250,8 +250,10 @@ async function selectInPack(repo: RepositoryObjects, wants: readonly string[]): 
     out.push({ oid: pack.oids[t]!, type: 'tree' });
     const children = await childrenIn(repo, pack, t);
     if (!children) return ELSEWHERE;
-    for (const s of children.trees) todo.push(s);
-    for (const b of children.blobs) {
+    const { trees: subtrees, blobs } = children;
+    for (let k = 0; k < subtrees.length; k++) todo.push(subtrees[k]!);
+    for (let k = 0; k < blobs.length; k++) {
+      const b = blobs[k]!;
       if (sent[b]) continue;
       sent[b] = 1;
       out.push({ oid: pack.oids[b]!, type: 'blob' });
