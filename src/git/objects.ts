@@ -547,6 +547,12 @@ export class RepositoryObjects {
     return this.get(oid, 'commit') as Promise<CommitData>;
   }
 
+  /** The commit as already parsed (a push parses its commits), without waiting; undefined when it is not at hand. */
+  parsedCommit(oid: string): CommitData | undefined {
+    const p = this.has(oid) ? this.db.parsed.get(oid) : undefined;
+    return p !== undefined && !(p instanceof Map) && 'tree' in p ? p : undefined;
+  }
+
   readTag(oid: string): Promise<TagData> {
     return this.get(oid, 'tag') as Promise<TagData>;
   }

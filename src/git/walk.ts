@@ -185,6 +185,40 @@ async function childrenIn(repo: RepositoryObjects, pack: StoredPack, t: number):
   return children;
 }
 
+const DONE = -1;
+const OUTSIDE = -2;
+
+/**
+ * Sends the trees on `todo` and what is under them, depth first, as far as the pack knows their
+ * children: DONE, OUTSIDE when a child is in no position of the pack, or the position of a tree
+ * whose children are not known yet (left on `todo`). Not async, so that V8 optimises the loop
+ * while it runs (it does not replace the code of an async function mid-run).
+ */
+function markTrees(pack: StoredPack, todo: number[], sent: Uint8Array, out: { oid: string; type: ObjectType }[]): number {
+  const oids = pack.oids;
+  while (todo.length) {
+    const t = todo.pop()!;
+    if (sent[t]) continue;
+    const children = pack.childrenAt(t);
+    if (children === undefined) {
+      todo.push(t);
+      return t;
+    }
+    if (children === null) return OUTSIDE;
+    sent[t] = 1;
+    out.push({ oid: oids[t]!, type: 'tree' });
+    const { trees, blobs } = children;
+    for (let k = 0; k < trees.length; k++) todo.push(trees[k]!);
+    for (let k = 0; k < blobs.length; k++) {
+      const b = blobs[k]!;
+      if (sent[b]) continue;
+      sent[b] = 1;
+      out.push({ oid: oids[b]!, type: 'blob' });
+    }
+  }
+  return DONE;
+}
+
 /**
  * What a clone of `wants` gets, when every object reachable from them is in the one kept pack
  * that holds the first: the same objects in the same order as the walk over ids, but marked by
@@ -225,7 +259,7 @@ async function selectInPack(repo: RepositoryObjects, wants: readonly string[]): 
     const next: number[] = [];
     for (const c of frontier) {
       const oid = pack.oids[c]!;
-      const commit = await repo.readCommit(oid);
+      const commit = repo.parsedCommit(oid) ?? (await repo.readCommit(oid));
       if (!sent[c]) {
         sent[c] = 1;
         out.push({ oid, type: 'commit' });
@@ -241,23 +275,13 @@ async function selectInPack(repo: RepositoryObjects, wants: readonly string[]): 
     }
     frontier = next;
   }
-  // Trees and blobs, the newest commit's first.
+  // Trees and blobs, the newest commit's first: as far as the children are known, then those of
+  // the next tree read (a pack a data directory kept has none recorded yet), and on.
   const todo = trees.reverse();
-  while (todo.length) {
-    const t = todo.pop()!;
-    if (sent[t]) continue;
-    sent[t] = 1;
-    out.push({ oid: pack.oids[t]!, type: 'tree' });
-    const children = await childrenIn(repo, pack, t);
-    if (!children) return ELSEWHERE;
-    const { trees: subtrees, blobs } = children;
-    for (let k = 0; k < subtrees.length; k++) todo.push(subtrees[k]!);
-    for (let k = 0; k < blobs.length; k++) {
-      const b = blobs[k]!;
-      if (sent[b]) continue;
-      sent[b] = 1;
-      out.push({ oid: pack.oids[b]!, type: 'blob' });
-    }
+  for (;;) {
+    const stop = markTrees(pack, todo, sent, out);
+    if (stop === DONE) break;
+    if (stop === OUTSIDE || !(await childrenIn(repo, pack, stop))) return ELSEWHERE;
   }
   return { objects: out, shallow: [], unshallow: [], ...(out.length === pack.oids.length ? { pack } : {}) };
 }
