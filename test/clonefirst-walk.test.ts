@@ -2,7 +2,8 @@
 // children as positions the push recorded, types from the pack's entries) and sent that pack as
 // it is: the same objects, in the same order, as the walk over ids; git checks every clone and
 // fetch (`fsck --strict`), after one push, after a second, with haves, shallow, with tags.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RepositoryObjects } from '../src/git/objects.js';
@@ -126,5 +127,41 @@ describe.skipIf(!HAS_GIT)('a clone walked over a pushed pack', () => {
     const sel = await selectObjects(repo, { wants: [old], haves: [] });
     expect(sel.pack).toBeUndefined();
     expect(sel.objects.map((o) => o.oid).sort()).toEqual(await objectsOf('work', old));
+  });
+
+  it('walks a pack a data directory kept (no children recorded) by reading its trees once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clonefirst-data-'));
+    try {
+      await commitMore(0, 8);
+      await scratch.ok(['gc', '-q', '--aggressive'], 'work');
+      let e = await createEmulator({ fixture, dataDir: dir, clock: { now: '2026-03-01T12:00:00Z', frozen: true } });
+      let s = await e.listen({ port: 0 });
+      await scratch.ok(['push', '-q', withCredentials(`${s.url}/pat/app.git`, 'pat', 'pat-token'), 'main'], 'work');
+      await s.close();
+      await e.close();
+      e = await createEmulator({ dataDir: dir });
+      s = await e.listen({ port: 0 });
+      try {
+        const repo = e.git('pat/app').objects;
+        const main = (await scratch.ok(['rev-parse', 'main'], 'work')).trim();
+        const pack = repo.packHolding(main)!;
+        expect(pack.childrenAt(pack.index.get((await repo.readCommit(main)).tree)!)).toBeUndefined();
+        const asIs = vi.spyOn(RepositoryObjects.prototype, 'sendsAsIs');
+        await scratch.ok(['clone', '-q', '--bare', `${s.url}/pat/app.git`, 'back.git']);
+        expect(asIs.mock.results.map((r) => r.value)).toEqual([true]);
+        await scratch.ok(['fsck', '--strict'], 'back.git');
+        expect(await objectsOf('back.git', '--all')).toEqual(await objectsOf('work', '--all'));
+        // The walk recorded the children it read; a walk over ids selects the same.
+        expect(pack.childrenAt(pack.index.get((await repo.readCommit(main)).tree)!)).toBeTruthy();
+        const fast = await selectObjects(repo, { wants: [main], haves: [] });
+        vi.spyOn(RepositoryObjects.prototype, 'packHolding').mockReturnValue(null);
+        expect((await selectObjects(repo, { wants: [main], haves: [] })).objects).toEqual(fast.objects);
+      } finally {
+        await s.close();
+        await e.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
