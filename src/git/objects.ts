@@ -562,6 +562,17 @@ export class RepositoryObjects {
    * change), read from the parsed tree when there is one, else straight from the tree's bytes.
    */
   async treeChildren(oid: string): Promise<TreeChildren> {
+    const now = this.treeChildrenNow(oid);
+    if (now) return now;
+    const { type, object } = await this.load(oid);
+    if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
+    const children = treeChildren(object);
+    this.rememberChildren(oid, children);
+    return children;
+  }
+
+  /** A tree's children when they are at hand without reading the tree (kept, parsed, or recorded by a push); else undefined. */
+  treeChildrenNow(oid: string): TreeChildren | undefined {
     if (oid === EMPTY_TREE) return NO_CHILDREN;
     if (!this.has(oid)) throw new MissingObject(oid);
     const hit = this.db.children.get(oid);
@@ -578,11 +589,7 @@ export class RepositoryObjects {
       const blobs: string[] = [];
       for (const e of parsed.values()) (e.type === 'tree' ? trees : e.type === 'blob' ? blobs : []).push(e.oid);
       children = { trees, blobs };
-    } else {
-      const { type, object } = await this.load(oid);
-      if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
-      children = treeChildren(object);
-    }
+    } else return undefined;
     this.rememberChildren(oid, children);
     return children;
   }

@@ -1,7 +1,7 @@
 // What upload-pack sends (gitprotocol-pack, "Packfile Negotiation"): every object reachable from
 // the commits the client wants and not from those it has, cut at a depth for a shallow fetch.
 import type { ObjectType } from './format.js';
-import type { RepositoryObjects } from './objects.js';
+import type { RepositoryObjects, TreeChildren } from './objects.js';
 import type { ChildPositions, StoredPack } from './packfile.js';
 
 export interface Selection {
@@ -144,21 +144,41 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
   }
   // Then every tree and blob under those commits that the client lacks, the newest commit's first
   // (git deltifies older objects against newer ones: their bases then come first in the pack).
+  // Trees whose children are at hand are walked without an await (`markTreesById`); another is read, then sent.
   const todo = trees.reverse();
+  for (let t = markTreesById(repo, todo, sent, known, out); t !== null; t = markTreesById(repo, todo, sent, known, out)) {
+    sendTree(t, await repo.treeChildren(t), todo, sent, known, out);
+  }
+  return { objects: out, shallow, unshallow };
+}
+
+/** Sends a tree and the blobs under it the client lacks; its subtrees go on `todo`. */
+function sendTree(t: string, children: TreeChildren, todo: string[], sent: Set<string>, known: Set<string>, out: { oid: string; type: ObjectType }[]): void {
+  sent.add(t);
+  out.push({ oid: t, type: 'tree' });
+  const { trees, blobs } = children;
+  for (let k = 0; k < trees.length; k++) todo.push(trees[k]!);
+  for (let k = 0; k < blobs.length; k++) {
+    const b = blobs[k]!;
+    if (sent.has(b) || known.has(b)) continue;
+    sent.add(b);
+    out.push({ oid: b, type: 'blob' });
+  }
+}
+
+/**
+ * Sends the trees on `todo` (depth first) whose children are at hand (`treeChildrenNow`): null
+ * once all are sent, else the next tree to read (taken off `todo`). Not async, as `markTrees`.
+ */
+function markTreesById(repo: RepositoryObjects, todo: string[], sent: Set<string>, known: Set<string>, out: { oid: string; type: ObjectType }[]): string | null {
   while (todo.length) {
     const t = todo.pop()!;
     if (sent.has(t) || known.has(t)) continue;
-    sent.add(t);
-    out.push({ oid: t, type: 'tree' });
-    const { trees, blobs } = await repo.treeChildren(t);
-    for (const s of trees) todo.push(s);
-    for (const b of blobs) {
-      if (sent.has(b) || known.has(b)) continue;
-      sent.add(b);
-      out.push({ oid: b, type: 'blob' });
-    }
+    const children = repo.treeChildrenNow(t);
+    if (!children) return t;
+    sendTree(t, children, todo, sent, known, out);
   }
-  return { objects: out, shallow, unshallow };
+  return null;
 }
 
 /** Not all in one pack: the walk over ids goes instead. */
