@@ -142,6 +142,24 @@ export function parseTag(bytes: Uint8Array): TagData {
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_CODES = new Uint8Array(512);
+for (let i = 0; i < 256; i++) (HEX_CODES[2 * i] = HEX[i]!.charCodeAt(0)), (HEX_CODES[2 * i + 1] = HEX[i]!.charCodeAt(1));
+const hexChars: number[] = [];
+
+/**
+ * `bytes[at..at+n)` as lower-case hex, one flat string. A string grown by `+=` is a chain of
+ * concatenations that V8 walks (or flattens, changing its shape) each time it is hashed or
+ * compared as a key, as every object id is; one made by `String.fromCharCode` is flat already.
+ */
+export function hexAt(bytes: Uint8Array, at: number, n = 20): string {
+  hexChars.length = 2 * n;
+  for (let k = 0; k < n; k++) {
+    const b = bytes[at + k]!;
+    hexChars[2 * k] = HEX_CODES[2 * b]!;
+    hexChars[2 * k + 1] = HEX_CODES[2 * b + 1]!;
+  }
+  return String.fromCharCode.apply(null, hexChars);
+}
 const HEX_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
 
@@ -177,8 +195,7 @@ export function parseTree(bytes: Uint8Array): Tree {
     const nul = bytes.indexOf(0, space);
     const mode = decodeRange(bytes, i, space).padStart(6, '0');
     const name = decodeRange(bytes, space + 1, nul);
-    let oid = '';
-    for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+    const oid = hexAt(bytes, nul + 1);
     out.set(name, { name, mode, oid, type: typeOfMode(mode) });
     i = nul + 21;
   }
@@ -236,17 +253,56 @@ export class OidTable {
 
   /** The id (one of the table's strings) whose bytes are `bytes[at..at+20)`, or undefined. */
   find(bytes: Uint8Array, at: number): string | undefined {
+    const i = this.position(bytes, at);
+    return i < 0 ? undefined : this.#ids[i];
+  }
+
+  /** The position (in the order the table was made from) of the id whose bytes are `bytes[at..at+20)`, or -1. */
+  position(bytes: Uint8Array, at: number): number {
     const key = ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 2;
     const raw = this.#raw;
     for (let i = this.#byKey.get(key) ?? -1; i >= 0; i = this.#next[i]!) {
       let k = 0;
       const base = i * 20;
       while (k < 20 && raw[base + k] === bytes[at + k]) k++;
-      if (k === 20) return this.#ids[i];
+      if (k === 20) return i;
     }
-    return undefined;
+    return -1;
   }
 }
+
+/**
+ * A tree's subtrees and blobs as positions in `table` (made from a pack's ids in its order):
+ * what `treeChildren` reads, or null when a child is not in the table.
+ */
+export function treeChildPositions(bytes: Uint8Array, table: OidTable): { trees: Int32Array; blobs: Int32Array } | null {
+  const n = bytes.length;
+  // At most one entry per 28 bytes (a mode, a space, a name, a NUL and 20 bytes of id).
+  if (scratch.length < n / 28 + 1) scratch = new Int32Array(2 * Math.ceil(n / 28 + 1));
+  const room = scratch.length;
+  let trees = 0;
+  let blobs = 0;
+  let i = 0;
+  while (i < n) {
+    let space = i;
+    while (space < n && bytes[space] !== 0x20) space++;
+    let nul = space + 1;
+    while (nul < n && bytes[nul] !== 0) nul++;
+    if (space >= n || nul + 21 > n) throw new Error('malformed tree');
+    const isTree = modeIs(bytes, i, space, '40000');
+    if (isTree || !modeIs(bytes, i, space, '160000')) {
+      const at = table.position(bytes, nul + 1);
+      if (at < 0) return null;
+      // Subtrees from the start of the scratch, blobs from its end.
+      if (isTree) scratch[trees++] = at;
+      else scratch[room - 1 - blobs++] = at;
+    }
+    i = nul + 21;
+  }
+  return { trees: scratch.slice(0, trees), blobs: scratch.slice(room - blobs).reverse() };
+}
+
+let scratch = new Int32Array(1024);
 
 /**
  * A tree's subtrees and blobs straight from its bytes (submodule commits are not objects of the
@@ -268,8 +324,7 @@ export function treeChildren(bytes: Uint8Array, intern?: ((oid: string) => strin
     if (space >= n || nul + 21 > n) throw new Error('malformed tree');
     let oid = table ? table.find(bytes, nul + 1) : undefined;
     if (oid === undefined) {
-      oid = '';
-      for (let j = nul + 1; j < nul + 21; j++) oid += HEX[bytes[j]!]!;
+      oid = hexAt(bytes, nul + 1);
       if (typeof intern === 'function') oid = intern(oid);
     }
     if (modeIs(bytes, i, space, '40000')) trees.push(oid);
@@ -367,9 +422,7 @@ const LOOSE_COMPRESSION = 1;
 const portableCodec: Codec = {
   async sha1(bytes) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-1', bytes as Uint8Array<ArrayBuffer>));
-    let hex = '';
-    for (const b of digest) hex += HEX[b]!;
-    return hex;
+    return hexAt(digest, 0, digest.length);
   },
   deflate: (bytes) => fflate().zlibSync(bytes, { level: LOOSE_COMPRESSION }),
   inflate: (bytes) => fflate().unzlibSync(bytes),

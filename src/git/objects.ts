@@ -547,6 +547,12 @@ export class RepositoryObjects {
     return this.get(oid, 'commit') as Promise<CommitData>;
   }
 
+  /** The commit as already parsed (a push parses its commits), without waiting; undefined when it is not at hand. */
+  parsedCommit(oid: string): CommitData | undefined {
+    const p = this.has(oid) ? this.db.parsed.get(oid) : undefined;
+    return p !== undefined && !(p instanceof Map) && 'tree' in p ? p : undefined;
+  }
+
   readTag(oid: string): Promise<TagData> {
     return this.get(oid, 'tag') as Promise<TagData>;
   }
@@ -556,22 +562,34 @@ export class RepositoryObjects {
    * change), read from the parsed tree when there is one, else straight from the tree's bytes.
    */
   async treeChildren(oid: string): Promise<TreeChildren> {
+    const now = this.treeChildrenNow(oid);
+    if (now) return now;
+    const { type, object } = await this.load(oid);
+    if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
+    const children = treeChildren(object);
+    this.rememberChildren(oid, children);
+    return children;
+  }
+
+  /** A tree's children when they are at hand without reading the tree (kept, parsed, or recorded by a push); else undefined. */
+  treeChildrenNow(oid: string): TreeChildren | undefined {
     if (oid === EMPTY_TREE) return NO_CHILDREN;
     if (!this.has(oid)) throw new MissingObject(oid);
     const hit = this.db.children.get(oid);
     if (hit) return hit;
     const parsed = this.db.parsed.get(oid);
     let children: TreeChildren;
-    if (parsed instanceof Map) {
+    const pack = parsed ? null : this.packHolding(oid);
+    const positions = pack?.childrenAt(pack.index.get(oid)!);
+    if (pack && positions) {
+      // Recorded by the push as positions in its pack.
+      children = { trees: Array.from(positions.trees, (k) => pack.oids[k]!), blobs: Array.from(positions.blobs, (k) => pack.oids[k]!) };
+    } else if (parsed instanceof Map) {
       const trees: string[] = [];
       const blobs: string[] = [];
       for (const e of parsed.values()) (e.type === 'tree' ? trees : e.type === 'blob' ? blobs : []).push(e.oid);
       children = { trees, blobs };
-    } else {
-      const { type, object } = await this.load(oid);
-      if (type !== 'tree') throw new Error(`object ${oid} is a ${type}, not a tree`);
-      children = treeChildren(object);
-    }
+    } else return undefined;
     this.rememberChildren(oid, children);
     return children;
   }
@@ -603,10 +621,23 @@ export class RepositoryObjects {
    */
   keptPackOf(oids: readonly string[]): StoredPack | null {
     if (oids.length === 0) return null;
-    const pack = this.pendingPackOf(oids[0]!) ?? this.store.packHolding(oids[0]!, this.seen);
-    if (!pack || pack.forwardDeltas || pack.depth > MAX_DELTA_DEPTH || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
+    const pack = this.packHolding(oids[0]!);
+    if (!pack || !this.sendsAsIs(pack) || pack.oids.length !== oids.length || pack.index.size !== oids.length) return null;
     for (const oid of oids) if (!pack.index.has(oid)) return null;
     return pack;
+  }
+
+  /**
+   * The kept pack that holds the object for this world (a pending one included), or null for an
+   * object kept loose. Every object of a pack is stored by one write: a world that sees one sees all.
+   */
+  packHolding(oid: string): StoredPack | null {
+    return this.pendingPackOf(oid) ?? this.store.packHolding(oid, this.seen);
+  }
+
+  /** Whether a kept pack can go to a client as it is: its deltas against bases before them, no deeper than a pack we write. */
+  sendsAsIs(pack: StoredPack): boolean {
+    return !pack.forwardDeltas && pack.depth <= MAX_DELTA_DEPTH;
   }
 
   /** The whole object in a pack, never a delta (for a delta whose base the pack does not carry). */

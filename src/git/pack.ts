@@ -3,7 +3,7 @@
 // compression, its delta against a base of the same pack), any other whole in stored zlib blocks.
 // Packs we read may hold both kinds of delta, against an object of the same pack (ofs-delta) or
 // one the repository already has (ref-delta, a thin pack).
-import { codec, type ObjectType } from './format.js';
+import { codec, hexAt, type ObjectType } from './format.js';
 import { concat } from './pktline.js';
 
 const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
@@ -38,11 +38,7 @@ function hexToBytes(hex: string): Uint8Array {
   return out;
 }
 
-function bytesToHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
-}
+const bytesToHex = (bytes: Uint8Array): string => hexAt(bytes, 0, bytes.length);
 
 /**
  * A zlib stream of `data` in stored (uncompressed) deflate blocks: a memory copy and a checksum,

@@ -3,13 +3,12 @@
 // lacked, as `index-pack --fix-thin` does), with an index (the `.idx` of version 2 that git and
 // isomorphic-git read beside it), and objects read from it on demand, deltas resolved against
 // their bases (recently resolved ones kept).
-import { codec, Lru, oidBytesInto, type ObjectType } from './format.js';
+import { codec, hexAt, Lru, oidBytesInto, type ObjectType } from './format.js';
 import { applyDelta, inflateAt, packEntry, PackError, type PackedObject, type PackObject } from './pack.js';
 
 const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 type NodeCrypto = typeof import('node:crypto');
 type NodeZlib = typeof import('node:zlib');
@@ -27,11 +26,7 @@ function hexBytes(hex: string): Uint8Array {
   return out;
 }
 
-function hexOf(bytes: Uint8Array, at: number): string {
-  let hex = '';
-  for (let i = at; i < at + 20; i++) hex += HEX[bytes[i]!]!;
-  return hex;
-}
+const hexOf = (bytes: Uint8Array, at: number): string => hexAt(bytes, at);
 
 const CRC_TABLE = (() => {
   const t = new Int32Array(256);
@@ -54,6 +49,12 @@ function crc32(bytes: Uint8Array): number {
 
 /** Resolved contents of entries that deltas are made against, shared by every pack (keyed by the pack's checksum). */
 const resolved = new Lru<{ type: ObjectType; object: Uint8Array }>(32 * 1024 * 1024);
+
+/** A tree's subtrees and blobs as positions in the pack that holds the tree (a walk over a pack marks positions, not ids). */
+export interface ChildPositions {
+  readonly trees: Int32Array;
+  readonly blobs: Int32Array;
+}
 
 /** A pack held whole, with where each of its objects is; immutable once made. */
 export class StoredPack {
@@ -169,6 +170,24 @@ export class StoredPack {
 
   has(oid: string): boolean {
     return this.index.has(oid);
+  }
+
+  /** The type of the object at position `i` (a delta's is its base's): known without inflating it. */
+  typeAt(i: number): ObjectType {
+    return this.#type[i]!;
+  }
+
+  /** Per tree's position: its children's positions in this pack, once known; null when one is not in it. */
+  readonly #children: (ChildPositions | null | undefined)[] = [];
+
+  /** The positions in this pack of the tree's children at position `i`: undefined while not known, null when one is elsewhere. */
+  childrenAt(i: number): ChildPositions | null | undefined {
+    return this.#children[i];
+  }
+
+  /** Records the positions of the children of the tree at position `i` (objects never change, nor do they). */
+  setChildren(i: number, children: ChildPositions | null): void {
+    this.#children[i] = children;
   }
 
   /** The object's entry as the pack holds it (its bytes not copied), for a pack we send. */

@@ -2,7 +2,7 @@
 // format (src/surfaces/git/ speaks pkt-lines and smart HTTP): the refs it lists, a push's
 // commands and objects, the checks git itself makes on them, and the outcome git reports. The
 // families that own repositories apply pushes with these.
-import { OidTable, parseCommit, parseTag, treeChildren, type ObjectType } from './format.js';
+import { OidTable, parseCommit, parseTag, treeChildPositions, treeChildren, type ObjectType } from './format.js';
 import type { RepositoryObjects } from './objects.js';
 import { PackError, readPack, type PackedObject, type PackObject } from './pack.js';
 import { completePack, StoredPack } from './packfile.js';
@@ -161,8 +161,18 @@ export async function readPushed(repo: RepositoryObjects, commands: Command[], p
  */
 export async function writePushed(repo: RepositoryObjects, pushed: Map<string, Pushed>): Promise<void> {
   if (pushed instanceof PushedObjects && pushed.pack) {
-    const ids = new OidTable(pushed.keys());
-    for (const [oid, o] of pushed) if (o.type === 'tree') repo.rememberChildren(oid, treeChildren(o.content, ids));
+    // The pack's ids in its order: a tree's children found there are known by their positions
+    // too, which a clone's walk over the pack marks instead of hashing ids.
+    const pack = pushed.pack;
+    const ids = new OidTable(pack.oids);
+    for (const [oid, o] of pushed) {
+      if (o.type !== 'tree') continue;
+      const at = pack.index.get(oid);
+      const positions = at === undefined ? null : treeChildPositions(o.content, ids);
+      if (at !== undefined) pack.setChildren(at, positions);
+      // A walk over ids reads those as ids when it needs them (`treeChildren`).
+      if (!positions) repo.rememberChildren(oid, treeChildren(o.content, ids));
+    }
     const objects: { oid: string; type: ObjectType; content: Uint8Array }[] = [];
     for (const [oid, o] of pushed) if (o.type === 'commit') objects.push({ oid, type: o.type, content: o.content });
     repo.writePack(pushed.pack, objects);

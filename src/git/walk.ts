@@ -1,7 +1,8 @@
 // What upload-pack sends (gitprotocol-pack, "Packfile Negotiation"): every object reachable from
 // the commits the client wants and not from those it has, cut at a depth for a shallow fetch.
 import type { ObjectType } from './format.js';
-import type { RepositoryObjects } from './objects.js';
+import type { RepositoryObjects, TreeChildren } from './objects.js';
+import type { ChildPositions, StoredPack } from './packfile.js';
 
 export interface Selection {
   /** Objects to send, commits first, each once. */
@@ -10,6 +11,8 @@ export interface Selection {
   shallow: string[];
   /** Commits the client had as shallow that it now gets the parents of. */
   unshallow: string[];
+  /** A kept pack that holds exactly `objects` and nothing else (a clone of what one push brought), when the walk found one. */
+  pack?: StoredPack;
 }
 
 export interface SelectOptions {
@@ -46,6 +49,11 @@ async function peelWant(repo: RepositoryObjects, oid: string, tags: { oid: strin
 export class NothingSelected extends Error {}
 
 export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): Promise<Selection> {
+  // A clone (no haves, no depth) of history that one kept pack holds: walked over the pack's positions.
+  if (o.haves.length === 0 && o.depth === undefined && o.since === undefined && !o.clientShallow?.length) {
+    const fromPack = await selectInPack(repo, o.wants);
+    if (fromPack) return fromPack;
+  }
   // Commits the client has: every one reachable from its haves (its shallow commits cut that walk).
   const clientShallow = new Set(o.clientShallow ?? []);
   const common = new Set<string>();
@@ -136,19 +144,164 @@ export async function selectObjects(repo: RepositoryObjects, o: SelectOptions): 
   }
   // Then every tree and blob under those commits that the client lacks, the newest commit's first
   // (git deltifies older objects against newer ones: their bases then come first in the pack).
+  // Trees whose children are at hand are walked without an await (`markTreesById`); another is read, then sent.
   const todo = trees.reverse();
+  for (let t = markTreesById(repo, todo, sent, known, out); t !== null; t = markTreesById(repo, todo, sent, known, out)) {
+    sendTree(t, await repo.treeChildren(t), todo, sent, known, out);
+  }
+  return { objects: out, shallow, unshallow };
+}
+
+/** Sends a tree and the blobs under it the client lacks; its subtrees go on `todo`. */
+function sendTree(t: string, children: TreeChildren, todo: string[], sent: Set<string>, known: Set<string>, out: { oid: string; type: ObjectType }[]): void {
+  sent.add(t);
+  out.push({ oid: t, type: 'tree' });
+  const { trees, blobs } = children;
+  for (let k = 0; k < trees.length; k++) todo.push(trees[k]!);
+  for (let k = 0; k < blobs.length; k++) {
+    const b = blobs[k]!;
+    if (sent.has(b) || known.has(b)) continue;
+    sent.add(b);
+    out.push({ oid: b, type: 'blob' });
+  }
+}
+
+/**
+ * Sends the trees on `todo` (depth first) whose children are at hand (`treeChildrenNow`): null
+ * once all are sent, else the next tree to read (taken off `todo`). Not async, as `markTrees`.
+ */
+function markTreesById(repo: RepositoryObjects, todo: string[], sent: Set<string>, known: Set<string>, out: { oid: string; type: ObjectType }[]): string | null {
   while (todo.length) {
     const t = todo.pop()!;
     if (sent.has(t) || known.has(t)) continue;
-    sent.add(t);
-    out.push({ oid: t, type: 'tree' });
-    const { trees, blobs } = await repo.treeChildren(t);
-    for (const s of trees) todo.push(s);
-    for (const b of blobs) {
-      if (sent.has(b) || known.has(b)) continue;
-      sent.add(b);
-      out.push({ oid: b, type: 'blob' });
+    const children = repo.treeChildrenNow(t);
+    if (!children) return t;
+    sendTree(t, children, todo, sent, known, out);
+  }
+  return null;
+}
+
+/** Not all in one pack: the walk over ids goes instead. */
+const ELSEWHERE = null;
+
+/** The children of the tree at position `t` of `pack`, as positions there (read once, then kept with the pack); null when one is elsewhere. */
+async function childrenIn(repo: RepositoryObjects, pack: StoredPack, t: number): Promise<ChildPositions | null> {
+  const known = pack.childrenAt(t);
+  if (known !== undefined) return known;
+  const { trees, blobs } = await repo.treeChildren(pack.oids[t]!);
+  const at = (oids: readonly string[]) => {
+    const out = new Int32Array(oids.length);
+    for (let k = 0; k < oids.length; k++) {
+      const i = pack.index.get(oids[k]!);
+      if (i === undefined) return null;
+      out[k] = i;
+    }
+    return out;
+  };
+  const tp = at(trees);
+  const bp = tp && at(blobs);
+  const children = tp && bp ? { trees: tp, blobs: bp } : null;
+  pack.setChildren(t, children);
+  return children;
+}
+
+const DONE = -1;
+const OUTSIDE = -2;
+
+/**
+ * Sends the trees on `todo` and what is under them, depth first, as far as the pack knows their
+ * children: DONE, OUTSIDE when a child is in no position of the pack, or the position of a tree
+ * whose children are not known yet (left on `todo`). Not async, so that V8 optimises the loop
+ * while it runs (it does not replace the code of an async function mid-run).
+ */
+function markTrees(pack: StoredPack, todo: number[], sent: Uint8Array, out: { oid: string; type: ObjectType }[]): number {
+  const oids = pack.oids;
+  while (todo.length) {
+    const t = todo.pop()!;
+    if (sent[t]) continue;
+    const children = pack.childrenAt(t);
+    if (children === undefined) {
+      todo.push(t);
+      return t;
+    }
+    if (children === null) return OUTSIDE;
+    sent[t] = 1;
+    out.push({ oid: oids[t]!, type: 'tree' });
+    const { trees, blobs } = children;
+    for (let k = 0; k < trees.length; k++) todo.push(trees[k]!);
+    for (let k = 0; k < blobs.length; k++) {
+      const b = blobs[k]!;
+      if (sent[b]) continue;
+      sent[b] = 1;
+      out.push({ oid: oids[b]!, type: 'blob' });
     }
   }
-  return { objects: out, shallow, unshallow };
+  return DONE;
+}
+
+/**
+ * What a clone of `wants` gets, when every object reachable from them is in the one kept pack
+ * that holds the first: the same objects in the same order as the walk over ids, but marked by
+ * their positions in the pack (a typed array, no id hashed), trees' children as positions the
+ * push recorded, types from the pack's entries. Null when some object is elsewhere.
+ */
+async function selectInPack(repo: RepositoryObjects, wants: readonly string[]): Promise<Selection | null> {
+  if (wants.length === 0) return ELSEWHERE;
+  const pack = repo.packHolding(wants[0]!);
+  // A pack that names an object twice is walked by ids.
+  if (!pack || pack.index.size !== pack.oids.length) return ELSEWHERE;
+  const sent = new Uint8Array(pack.oids.length);
+  const out: { oid: string; type: ObjectType }[] = [];
+  const commits: number[] = [];
+  const trees: number[] = [];
+  for (let w of wants) {
+    // Tags peeled, each tag object sent (commits first come after them, as the walk over ids orders them).
+    for (let k = 0; ; k++) {
+      const i = pack.index.get(w);
+      if (i === undefined || k >= 20) return ELSEWHERE;
+      const type = pack.typeAt(i);
+      if (type === 'tag') {
+        if (!sent[i]) (sent[i] = 1), out.push({ oid: w, type });
+        w = (await repo.readTag(w)).object;
+        continue;
+      }
+      if (type === 'commit') commits.push(i);
+      else if (type === 'tree') trees.push(i);
+      else if (!sent[i]) (sent[i] = 1), out.push({ oid: w, type });
+      break;
+    }
+  }
+  // Commits breadth first from the wants.
+  const queued = new Uint8Array(pack.oids.length);
+  let frontier: number[] = [];
+  for (const c of commits) if (!queued[c]) (queued[c] = 1), frontier.push(c);
+  while (frontier.length) {
+    const next: number[] = [];
+    for (const c of frontier) {
+      const oid = pack.oids[c]!;
+      const commit = repo.parsedCommit(oid) ?? (await repo.readCommit(oid));
+      if (!sent[c]) {
+        sent[c] = 1;
+        out.push({ oid, type: 'commit' });
+        const t = pack.index.get(commit.tree);
+        if (t === undefined) return ELSEWHERE;
+        trees.push(t);
+      }
+      for (const p of commit.parents) {
+        const i = pack.index.get(p);
+        if (i === undefined) return ELSEWHERE;
+        if (!queued[i]) (queued[i] = 1), next.push(i);
+      }
+    }
+    frontier = next;
+  }
+  // Trees and blobs, the newest commit's first: as far as the children are known, then those of
+  // the next tree read (a pack a data directory kept has none recorded yet), and on.
+  const todo = trees.reverse();
+  for (;;) {
+    const stop = markTrees(pack, todo, sent, out);
+    if (stop === DONE) break;
+    if (stop === OUTSIDE || !(await childrenIn(repo, pack, stop))) return ELSEWHERE;
+  }
+  return { objects: out, shallow: [], unshallow: [], ...(out.length === pack.oids.length ? { pack } : {}) };
 }

@@ -6,6 +6,7 @@
 import { deltasToSendWhole, writePack, type PackedObject } from '../../git/pack.js';
 import { concat, DELIM, FLUSH, framed, PktLineError, pkt, readPackets, text, type Packet } from '../../git/pktline.js';
 import type { RepositoryObjects } from '../../git/objects.js';
+import type { StoredPack } from '../../git/packfile.js';
 import { NothingSelected, selectObjects } from '../../git/walk.js';
 import type { Advertised, AdvertisedRef } from '../../git/transfer.js';
 
@@ -163,7 +164,7 @@ async function fetchV2(repo: RepositoryObjects, source: Refs, args: string[]): P
     sections.push(DELIM);
   }
   if (n.includeTag) await includeTags(repo, source, selection.objects);
-  const pack = await packOf(repo, selection.objects);
+  const pack = await packOf(repo, selection.objects, selection.pack);
   return framed([...sections, pkt('packfile\n')], pack.chunks, pack.length, [FLUSH]);
 }
 
@@ -212,7 +213,7 @@ async function fetchV0(repo: RepositoryObjects, source: Refs, packets: Packet[])
   }
   out.push(pkt(common.length > 0 ? `ACK ${common[common.length - 1]}\n` : 'NAK\n'));
   if (n.includeTag) await includeTags(repo, source, selection.objects);
-  const pack = await packOf(repo, selection.objects);
+  const pack = await packOf(repo, selection.objects, selection.pack);
   if (caps.includes('side-band-64k')) return framed(out, pack.chunks, pack.length, [FLUSH]);
   if (caps.includes('side-band')) return framed(out, pack.chunks, pack.length, [FLUSH], 995);
   return concat([...out, ...pack.chunks]);
@@ -243,9 +244,10 @@ async function includeTags(repo: RepositoryObjects, source: Refs, objects: { oid
  * object goes as git itself compressed it, a delta too when its base is in the same pack (and the
  * chain is no longer than git's default depth); any other whole.
  */
-async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[]): Promise<{ chunks: Uint8Array[]; length: number }> {
-  // Exactly the objects of a pack a push left (a clone after it): that pack, as it is.
-  const kept = repo.keptPackOf(objects.map((o) => o.oid));
+async function packOf(repo: RepositoryObjects, objects: readonly { oid: string }[], whole?: StoredPack): Promise<{ chunks: Uint8Array[]; length: number }> {
+  // Exactly the objects of a pack a push left (a clone after it): that pack, as it is. The walk
+  // says so when it went over that pack alone (and nothing was added since: `include-tag`).
+  const kept = whole && whole.oids.length === objects.length ? (repo.sendsAsIs(whole) ? whole : null) : repo.keptPackOf(objects.map((o) => o.oid));
   if (kept) return { chunks: [kept.bytes], length: kept.bytes.length };
   const packed = new Map<string, PackedObject>();
   for (const o of objects) packed.set(o.oid, await repo.packedObject(o.oid));
