@@ -3,6 +3,7 @@
 // lacked, as `index-pack --fix-thin` does), with an index (the `.idx` of version 2 that git and
 // isomorphic-git read beside it), and objects read from it on demand, deltas resolved against
 // their bases (recently resolved ones kept).
+import { crc32 } from '../core/crc32.js';
 import { codec, hexAt, Lru, oidBytesInto, type ObjectType } from './format.js';
 import { applyDelta, inflateAt, packEntry, PackError, type PackedObject, type PackObject } from './pack.js';
 
@@ -28,23 +29,10 @@ function hexBytes(hex: string): Uint8Array {
 
 const hexOf = (bytes: Uint8Array, at: number): string => hexAt(bytes, at);
 
-const CRC_TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
 /** CRC-32 of a pack entry's bytes, as the index records it (node's own where it has one). */
-function crc32(bytes: Uint8Array): number {
+function entryCrc(bytes: Uint8Array): number {
   const z = builtin('node:zlib') as (NodeZlib & { crc32?: (data: Uint8Array) => number }) | undefined;
-  if (typeof z?.crc32 === 'function') return z.crc32(bytes) >>> 0;
-  let c = -1;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
+  return typeof z?.crc32 === 'function' ? z.crc32(bytes) >>> 0 : crc32(bytes);
 }
 
 /** Resolved contents of entries that deltas are made against, shared by every pack (keyed by the pack's checksum). */
@@ -266,7 +254,7 @@ export class StoredPack {
     }
     for (let b = 0, sum = 0; b < 256; b++) view.setUint32(8 + b * 4, (sum += fan[b]!));
     for (const i of order) {
-      view.setUint32(at, crc32(this.bytes.subarray(this.#start[i]!, this.#end[i]!)));
+      view.setUint32(at, entryCrc(this.bytes.subarray(this.#start[i]!, this.#end[i]!)));
       at += 4;
     }
     let big = 0;

@@ -4,24 +4,9 @@
 // before it, so the next append follows them). A record that fails its check and is followed by
 // more is damage, not a kill: reading it is an error.
 import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { crc32 } from '../core/crc32.js';
 
 const HEADER = 8;
-
-const TABLE = (() => {
-  const t = new Int32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c;
-  }
-  return t;
-})();
-
-export function crc32(bytes: Uint8Array): number {
-  let c = -1;
-  for (let i = 0; i < bytes.length; i++) c = TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ -1) >>> 0;
-}
 
 /** One record with its frame, ready to append. */
 export function frame(payload: Uint8Array): Uint8Array {
