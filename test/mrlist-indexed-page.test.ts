@@ -23,16 +23,19 @@ beforeAll(async () => {
       projects: [{
         namespace: 'acme', path: 'app', creator: 'root',
         repository: { files: { 'a.txt': 'a\n' }, branches: Object.fromEntries(Array.from({ length: N }, (_, i) => [`b${i}`, 'main'])) },
-        labels: [{ name: 'bug' }, { name: 'ui' }, { name: 'shared' }],
+        labels: [{ name: 'bug' }, { name: 'ui' }, { name: 'twin' }],
         merge_requests: Array.from({ length: N }, (_, i) => ({
           title: `${['alpha', 'Beta', 'beta', 'gamma'][i % 4]} ${i % 9}`, source_branch: `b${i}`, author: 'root',
           created_at: `2026-03-${String(1 + ((i * 7) % 11)).padStart(2, '0')}T00:00:00Z`,
-          labels: [...(i % 3 === 0 ? ['bug'] : []), ...(i % 5 === 0 ? ['ui'] : [])],
+          labels: [...(i % 3 === 0 ? ['bug'] : []), ...(i % 5 === 0 ? ['ui'] : []), ...(i % 6 === 0 ? ['shared'] : i % 4 === 0 ? ['twin'] : [])],
           ...(i % 4 === 1 ? { state: 'closed' as const } : i % 7 === 3 ? { state: 'merged' as const } : {}),
         })),
       }],
     },
   });
+  // The project's `twin` takes the group label's title: `shared` now names two labels.
+  const res = await call('PUT', 'https://gitlab.example.com/api/v4/projects/acme%2Fapp/labels/twin?new_name=shared');
+  expect(res.status).toBe(200);
 });
 
 async function everyRow(): Promise<Row[]> {
