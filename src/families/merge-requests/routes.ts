@@ -24,6 +24,7 @@ import {
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
+import { mergeRequestPage, type OrderBy } from './list-index.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
 import { abortAutoMerge, save, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
@@ -206,6 +207,30 @@ function pageInCreationOrder(ctx: Context<unknown>, project: Project, params: { 
   return out;
 }
 
+/**
+ * A page of the project's merge requests in any order, by state and one label title at most,
+ * from the per-chunk index (see list-index.ts): the page's cost follows the page and the
+ * project's chunks, not its merge requests. Null when the list asks for more.
+ */
+function indexedPage(ctx: Context<unknown>, project: Project, params: { order_by: string; sort: 'asc' | 'desc'; state: MergeRequest['state'] | 'all'; scope?: string }): MergeRequest[] | null {
+  const p = params as typeof params & Record<string, unknown>;
+  if ((p.scope ?? 'all') !== 'all' || LIST_FILTERS.some((k) => k !== 'labels' && p[k] !== undefined)) return null;
+  const names = [...new Set(((p.labels as string[] | undefined) ?? []).map((l) => l.trim()))];
+  if (names.length > 1 || (names.length === 1 && ['none', 'any'].includes(names[0]!.toLowerCase()))) return null;
+  const { page, perPage } = pageRequest(p as PageInput);
+  const titles = new Map<number, string | undefined>();
+  const labelTitle = (id: number) => {
+    if (!titles.has(id)) titles.set(id, tget(ctx.state.labels, id)?.title);
+    return titles.get(id);
+  };
+  const found = mergeRequestPage(tget(ctx.state.mergeRequests, project.id), {
+    orderBy: p.order_by as OrderBy, sort: p.sort, state: p.state, label: names[0], from: (page - 1) * perPage, to: page * perPage,
+  }, labelTitle);
+  if (!found) return null;
+  Object.assign(ctx.responseHeaders, offsetHeaders(found.total, p as PageInput, ctx.linkBase));
+  return found.page;
+}
+
 /** The order asked, nulls last, ties newest id first (Issuable.sort_by_attribute's with_order_id_desc); each key read once. */
 function sortMergeRequests(list: MergeRequest[], orderBy: string | undefined, sort: string | undefined): MergeRequest[] {
   const dir = sort === 'asc' ? 1 : -1;
@@ -325,7 +350,7 @@ export const mergeRequestRoutes = [
     handler: (ctx): Reply => {
       const p = ctx.params as unknown as Record<string, unknown>;
       const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
-      const quick = pageInCreationOrder(ctx, ctx.project, ctx.params);
+      const quick = pageInCreationOrder(ctx, ctx.project, ctx.params) ?? indexedPage(ctx, ctx.project, ctx.params);
       if (quick) return json(quick.map((mr) => mergeRequestBasic(v, mr)));
       const matches = mrFilter(ctx.state, p, ctx.user?.id ?? null);
       const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => matches(ctx.project, mr));
