@@ -6,7 +6,7 @@
 // skips a whole group that cannot match with a few lookups, and its cost follows the groups that
 // can match rather than the number of users.
 import type { User } from '../../store/state.js';
-import type { Table } from '../../store/table.js';
+import { tchunkGroups, type Table } from '../../store/table.js';
 
 interface ChunkIndex {
   users: User[];
@@ -75,8 +75,7 @@ export function fuzzyMatches(users: Table<User>, q: string): User[] {
   const out: User[] = [];
   const grams = new Set<string>();
   trigrams(q, grams);
-  for (const top in users.chunks) {
-    const group = users.chunks[top]!;
+  for (const group of tchunkGroups(users)) {
     if (grams.size > 0) {
       const all = groupGrams(group);
       if (all) {
