@@ -103,6 +103,15 @@ export function* tchunks<T>(table: Table<T>): IterableIterator<ReadonlyMap<strin
 }
 
 /**
+ * The same chunks in groups (the table's top-level records, up to 64 chunks each, in its
+ * order), each group also an immutable value shared until a write touches one of its chunks:
+ * what an index memoised per group (a WeakMap keyed by the group) lets a reader skip at once.
+ */
+export function* tchunkGroups<T>(table: Table<T>): IterableIterator<Readonly<Record<string, ReadonlyMap<string, T>>>> {
+  for (const top in table.chunks) yield table.chunks[top]!;
+}
+
+/**
  * The keys whose values differ between two versions of a table (either may be absent), with
  * both values: chunks the versions share are skipped unread, so the cost follows the change.
  */
