@@ -3,30 +3,21 @@
 // request, a train pipeline of the merge request merged onto the target and the cars ahead, the
 // merge when the first car's pipeline succeeds, a failed car leaving the train.
 import { describe, expect, it } from 'vitest';
-import type { Emulator, Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import type { Emulator } from '../src/index.js';
+import { apiCall, seededWorld } from './support/world.js';
+import { MR_PIPELINE_CI, trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
-const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
-const FIXTURE: Fixture = {
-  instance: { tier: 'premium' },
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: {
-      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
-      commits: [
-        { branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } },
-        { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
-      ],
-    },
-    merge_requests: [
-      { title: 'Add f', source_branch: 'feature', author: 'dev' },
-      { title: 'Add g', source_branch: 'other', author: 'dev' },
-    ],
-  }],
-};
+const FIXTURE = trainFixture(
+  [
+    { branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } },
+    { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
+  ],
+  [
+    { title: 'Add f', source_branch: 'feature' },
+    { title: 'Add g', source_branch: 'other' },
+  ],
+);
 const P = '/projects/acme%2Fapp';
 
 /** The merge requests' heads with pipelines that succeeded: MergeTrainService wants a complete head pipeline. */
@@ -220,7 +211,7 @@ describe('merge trains and closed merge requests', () => {
 });
 
 describe('merge train pipelines', () => {
-  const TRAIN_CI = `${CI}train:\n  script: echo "$CI_MERGE_REQUEST_TARGET_BRANCH_SHA $CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"\n  rules:\n    - if: $CI_MERGE_REQUEST_EVENT_TYPE == "merge_train"\n`;
+  const TRAIN_CI = `${MR_PIPELINE_CI}train:\n  script: echo "$CI_MERGE_REQUEST_TARGET_BRANCH_SHA $CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"\n  rules:\n    - if: $CI_MERGE_REQUEST_EVENT_TYPE == "merge_train"\n`;
   const world = seededWorld({
     ...FIXTURE,
     projects: [{ ...FIXTURE.projects![0]!, repository: { ...FIXTURE.projects![0]!.repository!, files: { 'README.md': '# app\n', '.gitlab-ci.yml': TRAIN_CI } } }],

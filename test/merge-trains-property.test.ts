@@ -7,24 +7,15 @@
 // first car merges when its pipeline has succeeded, then the next, if its pipeline succeeded already.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall } from './support/world.js';
+import { createEmulator, type Emulator, type Snapshot } from '../src/index.js';
+import { apiCall } from './support/world.js';
+import { trainFixture } from './support/trains.js';
 
-const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
 const BRANCHES = ['a', 'b', 'c'];
-const FIXTURE: Fixture = {
-  instance: { tier: 'premium' },
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: {
-      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
-      commits: BRANCHES.map((b) => ({ branch: b, start_branch: 'main', message: `Add ${b}`, files: { [`${b}.txt`]: `${b}\n` } })),
-    },
-    merge_requests: BRANCHES.map((b) => ({ title: `Add ${b}`, source_branch: b, author: 'dev' })),
-  }],
-};
+const FIXTURE = trainFixture(
+  BRANCHES.map((b) => ({ branch: b, start_branch: 'main', message: `Add ${b}`, files: { [`${b}.txt`]: `${b}\n` } })),
+  BRANCHES.map((b) => ({ title: `Add ${b}`, source_branch: b })),
+);
 const P = '/projects/acme%2Fapp';
 
 type Action = { kind: 'add'; iid: number } | { kind: 'cancel'; iid: number } | { kind: 'finish'; iid: number; status: 'success' | 'failed' };

@@ -2,31 +2,21 @@
 // MergeStrategies::FromTrainRef): each car's train commit is its merge request's commits rebased
 // onto what is ahead of it, without a merge commit, and the merge fast-forwards the target to it.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { apiCall, seededWorld } from './support/world.js';
+import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
-const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
-const FIXTURE: Fixture = {
-  instance: { tier: 'premium' },
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: {
-      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
-      commits: [
-        { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
-        { branch: 'other', start_branch: 'main', message: 'Other one', files: { 'g.txt': 'g\n' } },
-        { branch: 'other', message: 'Other two', files: { 'g2.txt': 'g2\n' } },
-      ],
-    },
-    merge_requests: [
-      { title: 'Add f', source_branch: 'feature', author: 'dev' },
-      { title: 'Add g', source_branch: 'other', author: 'dev' },
-    ],
-  }],
-};
+const FIXTURE = trainFixture(
+  [
+    { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
+    { branch: 'other', start_branch: 'main', message: 'Other one', files: { 'g.txt': 'g\n' } },
+    { branch: 'other', message: 'Other two', files: { 'g2.txt': 'g2\n' } },
+  ],
+  [
+    { title: 'Add f', source_branch: 'feature' },
+    { title: 'Add g', source_branch: 'other' },
+  ],
+);
 const P = '/projects/acme%2Fapp';
 
 describe('a merge train in a fast-forward project', () => {

@@ -4,30 +4,20 @@
 // pipeline runs it waits to join (add_to_merge_train_when_checks_pass), each with GitLab's notes
 // and answer; where trains are off the command merges, or waits for the pipeline, as before.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { apiCall, seededWorld } from './support/world.js';
+import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
-const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
-const FIXTURE: Fixture = {
-  instance: { tier: 'premium' },
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: {
-      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
-      commits: [
-        { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
-        { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
-      ],
-    },
-    merge_requests: [
-      { title: 'Add f', source_branch: 'feature', author: 'dev' },
-      { title: 'Add g', source_branch: 'other', author: 'dev' },
-    ],
-  }],
-};
+const FIXTURE = trainFixture(
+  [
+    { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
+    { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
+  ],
+  [
+    { title: 'Add f', source_branch: 'feature' },
+    { title: 'Add g', source_branch: 'other' },
+  ],
+);
 const P = '/projects/acme%2Fapp';
 
 function harness() {

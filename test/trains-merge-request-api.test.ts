@@ -5,32 +5,23 @@
 // squashing cars; and a merge past the train recorded as a skip_merged car.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { apiCall, seededWorld } from './support/world.js';
+import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
-const CI = 'test:\n  script: echo ok\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
-const FIXTURE: Fixture = {
-  instance: { tier: 'premium' },
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: {
-      files: { 'README.md': '# app\n', '.gitlab-ci.yml': CI },
-      commits: [
-        { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
-        { branch: 'feature', message: 'Feature two', files: { 'f2.txt': 'f2\n' } },
-        { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
-        { branch: 'third', start_branch: 'main', message: 'Third', files: { 'h.txt': 'h\n' } },
-      ],
-    },
-    merge_requests: [
-      { title: 'Add f', source_branch: 'feature', author: 'dev' },
-      { title: 'Add g', source_branch: 'other', author: 'dev' },
-      { title: 'Add h', source_branch: 'third', author: 'dev' },
-    ],
-  }],
-};
+const FIXTURE = trainFixture(
+  [
+    { branch: 'feature', message: 'Feature one', files: { 'f.txt': 'f\n' } },
+    { branch: 'feature', message: 'Feature two', files: { 'f2.txt': 'f2\n' } },
+    { branch: 'other', start_branch: 'main', message: 'Other', files: { 'g.txt': 'g\n' } },
+    { branch: 'third', start_branch: 'main', message: 'Third', files: { 'h.txt': 'h\n' } },
+  ],
+  [
+    { title: 'Add f', source_branch: 'feature' },
+    { title: 'Add g', source_branch: 'other' },
+    { title: 'Add h', source_branch: 'third' },
+  ],
+);
 const P = '/projects/acme%2Fapp';
 
 function harness(fixture: Fixture = FIXTURE) {
