@@ -151,7 +151,7 @@ describe('serve --data-dir', () => {
     writeFileSync(join(dir, 'snapshot'), 'from the future');
     const before = contents(dir);
     const line = await refused(dir);
-    expect(line).toMatch(/data directory .*: was written by gitlab-emulator 9\.0\.0 in data format version 99; gitlab-emulator \S+ reads version 1 only/);
+    expect(line).toMatch(/data directory .*: was written by gitlab-emulator 9\.0\.0 in data format version 99; gitlab-emulator \S+ reads versions 1 and 2\./);
     expect(line).toMatch(/Serve it with the release that wrote it, or give a new directory/);
     expect(contents(dir)).toEqual(before);
   }, 90_000);

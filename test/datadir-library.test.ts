@@ -233,6 +233,20 @@ describe('createEmulator({ dataDir })', () => {
     await e.close();
   });
 
+  it('serves a directory of data format version 1 and marks it version 2 (a push may add a pack record, which version 1 has not)', async () => {
+    const dir = newDir();
+    const e = await createEmulator({ fixture: FIXTURE, dataDir: dir, clock: { now: '2030-01-01T00:00:00Z', frozen: true } });
+    const issue = await call(e, 'POST', '/projects/acme%2Fapp/issues', { title: 'kept' });
+    await e.close();
+    const formatFile = join(dir, 'format.json');
+    expect(JSON.parse(readFileSync(formatFile, 'utf8'))).toMatchObject({ version: 2 });
+    writeFileSync(formatFile, `${JSON.stringify({ format: 'gitlab-emulator-data', version: 1, writtenBy: '0.0.9' })}\n`);
+    const again = await createEmulator({ dataDir: dir });
+    expect(await call(again, 'GET', `/projects/acme%2Fapp/issues/${issue.iid}`)).toMatchObject({ title: 'kept' });
+    expect(JSON.parse(readFileSync(formatFile, 'utf8'))).toMatchObject({ format: 'gitlab-emulator-data', version: 2 });
+    await again.close();
+  });
+
   it('refuses a directory of other files, a file, and a directory this process has open', async () => {
     const other = newDir();
     mkdirSync(other, { recursive: true });

@@ -26,8 +26,14 @@ import { apply, decodeFrozen, diff, encode, type Change, type Encoded } from './
 import { AppendLog, frame, readLog } from './log.js';
 
 export const FORMAT = 'gitlab-emulator-data';
-/** The version of the directory's layout and records this release reads and writes. */
-export const FORMAT_VERSION = 1;
+/**
+ * The version of the directory's layout and records this release writes. Version 2 added the
+ * pushed-pack record of objects.log; a version 1 directory reads as it is and is marked 2 when
+ * opened, since a push may add such a record, which a release reading version 1 only would take
+ * for damage.
+ */
+export const FORMAT_VERSION = 2;
+const READS: readonly unknown[] = [1, 2];
 
 /** A log that outgrows this (or the snapshot, if larger) is compacted into a new snapshot. */
 const COMPACT_AT = 4 * 1024 * 1024;
@@ -110,17 +116,21 @@ export async function openDataDir<F, E extends Persistable<F>>(
   mkdirSync(dir, { recursive: true });
   const formatFile = join(dir, 'format.json');
   const isNew = !existsSync(formatFile);
+  const found = isNew ? undefined : readFormat(formatFile, fail);
   if (isNew) {
     const others = readdirSync(dir);
     if (others.length > 0) throw fail(`is not a gitlab-emulator data directory (it holds ${others.slice(0, 3).join(', ')}${others.length > 3 ? ', ...' : ''}); give a new or empty directory`);
-  } else checkFormat(readFormat(formatFile, fail), fail);
+  } else checkFormat(found!, fail);
   const releaseLock = lock(dir, fail);
   const open = new DataDir<F, E>(dir, fail, create);
   // No snapshot yet: a start that stopped while seeding a new directory, before any write was answered.
   const seeding = isNew || (!existsSync(join(dir, 'snapshot')) && !existsSync(join(dir, 'world.log')));
   try {
     if (seeding) await open.init(fixture);
-    else open.load();
+    else {
+      open.load();
+      if (found!.version !== FORMAT_VERSION) open.markFormat();
+    }
     return { emulator: open.emulator, handle: open.handle(releaseLock) };
   } catch (e) {
     releaseLock();
@@ -141,10 +151,10 @@ function readFormat(file: string, fail: (text: string) => DataDirError): { forma
 
 function checkFormat(f: { format?: unknown; version?: unknown; writtenBy?: unknown }, fail: (text: string) => DataDirError): void {
   if (f.format !== FORMAT) throw fail(`is not a gitlab-emulator data directory (format.json names ${JSON.stringify(f.format)}); give a new or empty directory`);
-  if (f.version !== FORMAT_VERSION) {
+  if (!READS.includes(f.version)) {
     const by = typeof f.writtenBy === 'string' ? ` by gitlab-emulator ${f.writtenBy}` : '';
     throw fail(
-      `was written${by} in data format version ${String(f.version)}; gitlab-emulator ${pkg.version} reads version ${FORMAT_VERSION} only. ` +
+      `was written${by} in data format version ${String(f.version)}; gitlab-emulator ${pkg.version} reads versions ${READS.join(' and ')}. ` +
         `Serve it with the release that wrote it, or give a new directory (this one was left as it is)`,
     );
   }
@@ -243,9 +253,14 @@ class DataDir<F, E extends Persistable<F>> {
     readonly create: (clock?: ClockOptions) => E,
   ) {}
 
+  /** format.json naming this release's version (and this release as its writer). */
+  markFormat(): void {
+    replaceFile(this.dir, 'format.json', `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, writtenBy: pkg.version })}\n`);
+  }
+
   /** A new directory: its format, then the seeded world and its objects, then the first snapshot. */
   async init(fixture: F): Promise<void> {
-    replaceFile(this.dir, 'format.json', `${JSON.stringify({ format: FORMAT, version: FORMAT_VERSION, writtenBy: pkg.version })}\n`);
+    this.markFormat();
     writeFileSync(join(this.dir, 'objects.log'), new Uint8Array(0));
     this.#objects = new AppendLog(join(this.dir, 'objects.log'), 0);
     const e = (this.emulator = this.create());
