@@ -7,27 +7,13 @@
 // the clock with the page's button runs a scheduled task. Needs Node's WebSocket (the npm script
 // passes --experimental-websocket). Skipped, saying so, where Chromium is not installed.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { createEmulator } from '../src/index.js';
-
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumProfile, runPage } from '../test/support/chromium.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'].map((c) => which(c)).find((p) => p !== undefined);
-
-function which(command: string): string | undefined {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function newest(dir: string): number {
   let t = 0;
   for (const name of readdirSync(dir)) {
@@ -59,42 +45,7 @@ async function main(): Promise<number> {
   });
   const page = bundle.outputFiles[0]!.text;
   const worker = readFileSync(join(ROOT, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'));
-  let report: (value: { ok: boolean; result?: unknown; error?: string }) => void;
-  const reported = new Promise<{ ok: boolean; result?: unknown; error?: string }>((resolve) => (report = resolve));
-  const server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/result') {
-      let body = '';
-      req.on('data', (d: Buffer) => (body += d.toString()));
-      req.on('end', () => {
-        res.end('ok');
-        report(JSON.parse(body) as { ok: boolean });
-      });
-      return;
-    }
-    const [type, content] =
-      req.url === '/page.js' ? ['text/javascript', page] : req.url === '/mockServiceWorker.js' ? ['text/javascript', worker] : ['text/html', '<!doctype html><title>gitlab-emulator in a browser</title><script type="module" src="/page.js"></script>'];
-    res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-    res.end(content);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const profile = mkdtempSync(join(tmpdir(), 'gle-chromium-'));
-  const chromium = spawn(
-    CHROMIUM,
-    [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, url],
-    { stdio: 'ignore' },
-  );
-  const timeout = new Promise<{ ok: false; error: string }>((resolve) => setTimeout(() => resolve({ ok: false, error: 'the page reported nothing within 60 s' }), 60_000).unref());
-  const outcome = await Promise.race([reported, timeout]);
-  chromium.kill('SIGTERM');
-  await new Promise((resolve) => chromium.once('exit', resolve));
-  server.close();
-  // Chromium's helper processes may still be closing files in the profile: retry, then leave it to tmp.
-  try {
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  } catch {
-    // left in the system's temporary folder
-  }
+  const outcome = await runPage({ page, worker, title: 'gitlab-emulator in a browser', timeoutMs: 60_000 });
   if (!outcome.ok) {
     console.error(`test:browser: FAILED: ${outcome.error}`);
     return 1;
@@ -163,7 +114,7 @@ async function inspector(): Promise<number> {
   await api('GET', '/projects');
   const created = (await (await api('POST', '/projects', { name: 'Tools', namespace_id: 2 })).json()) as { id: number };
   await api('POST', `/projects/${created.id}/repository/files/tool.sh`, { branch: 'main', content: 'echo tool\n', commit_message: 'Add the tool' });
-  await api('GET', '/projects/1/environments'); // not emulated
+  await api('GET', '/projects/1/error_tracking/settings'); // not emulated
   await api('GET', '/user', undefined);
   const deleted = await api('DELETE', '/projects/acme%2Fsecrets'); // schedules its removal on the clock
   const createSeq = emulator.journal.entries().find((j) => j.method === 'POST' && j.path === '/api/v4/projects')!.seq;
@@ -172,10 +123,10 @@ async function inspector(): Promise<number> {
   const problems: string[] = [];
   if (deleted.status !== 202 || emulator.state.tasks.size !== 1) problems.push(`the deletion scheduled ${emulator.state.tasks.size} task(s) (status ${deleted.status})`);
 
-  const profile = mkdtempSync(join(tmpdir(), 'gle-chromium-'));
-  const chromium = spawn(CHROMIUM!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], { stdio: 'ignore' });
+  const profile = chromiumProfile();
+  const chromium = spawn(CHROMIUM!, [...CHROMIUM_FLAGS, `--user-data-dir=${profile.dir}`, '--remote-debugging-port=0', 'about:blank'], { stdio: 'ignore' });
   try {
-    const page = await devtools(profile, chromium);
+    const page = await devtools(profile.dir, chromium);
     await page.send('Page.enable');
     await page.send('Emulation.setDeviceMetricsOverride', { width: 1280, height: 900, deviceScaleFactor: 1, mobile: false });
     const show = async (hash: string, view: string) => {
@@ -227,12 +178,7 @@ async function inspector(): Promise<number> {
     chromium.kill('SIGTERM');
     await new Promise((resolve) => chromium.once('exit', resolve));
     await server.close();
-    // Chromium's helper processes may still be closing files in the profile: retry, then leave it to tmp.
-  try {
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  } catch {
-    // left in the system's temporary folder
-  }
+    profile.remove();
   }
   if (problems.length) {
     console.error(`test:browser: inspector FAILED:\n  ${problems.join('\n  ')}`);

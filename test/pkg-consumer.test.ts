@@ -1,15 +1,14 @@
 // The package as a project meets it: packed (`npm pack`), installed from the tarball into an
 // empty project with `npm i -D <tarball> msw vitest`, as the docs say (docs/install.md). One
 // tarball and one install for the file. Skipped, saying so, where the registry is unreachable.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPath } from './support/npm.js';
+import { CHROMIUM, runPage } from './support/chromium.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const NETWORK = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH)|network|socket hang up/i;
@@ -155,13 +154,6 @@ describe('the packed package in a new project', () => {
   }, 300_000);
 });
 
-const CHROMIUM = ['chromium', 'chromium-browser', 'google-chrome'].map((c) => {
-  try {
-    return execFileSync('sh', ['-c', `command -v ${c}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}).find((p) => p !== undefined);
 
 describe('gitlab-emulator/browser in the new project', () => {
   /** The page bundled by esbuild with its defaults for a browser, from the project's node_modules. */
@@ -190,41 +182,9 @@ describe('gitlab-emulator/browser in the new project', () => {
     expect(initialised.code, initialised.out).toBe(0);
     const worker = readFileSync(join(dir, 'public', 'mockServiceWorker.js'));
     const { text: page } = await bundle();
-    let report!: (value: { ok: boolean; result?: unknown; error?: string }) => void;
-    const reported = new Promise<{ ok: boolean; result?: unknown; error?: string }>((resolve) => (report = resolve));
-    const server = createServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/result') {
-        let body = '';
-        req.on('data', (d: Buffer) => (body += d.toString()));
-        req.on('end', () => {
-          res.end('ok');
-          report(JSON.parse(body) as { ok: boolean });
-        });
-        return;
-      }
-      const [type, content] =
-        req.url === '/page.js' ? ['text/javascript', page] : req.url === '/mockServiceWorker.js' ? ['text/javascript', worker] : ['text/html', '<!doctype html><title>consumer page</title><script type="module" src="/page.js"></script>'];
-      res.writeHead(200, { 'Content-Type': type, 'Cache-Control': 'no-store' });
-      res.end(content);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const profile = mkdtempSync(join(tmpdir(), 'gle-chromium-'));
-    const chromium = spawn(CHROMIUM!, ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.html`], { stdio: 'ignore' });
-    try {
-      const outcome: { ok: boolean; result?: unknown; error?: string } = await Promise.race([reported, new Promise<{ ok: false; error: string }>((resolve) => setTimeout(() => resolve({ ok: false, error: 'the page reported nothing within 90 s' }), 90_000).unref())]);
-      expect(outcome.error).toBeUndefined();
-      expect(outcome.result).toMatchObject({ projects: 200, created: 201, unknown: 404, ownStatus: 200, ownPage: true });
-      expect((outcome.result as { names: string[] }).names).toContain('acme/website');
-    } finally {
-      chromium.kill('SIGTERM');
-      await new Promise((resolve) => chromium.once('exit', resolve));
-      server.close();
-      // Chromium's helper processes may still be closing files in the profile: retry, then leave it to tmp.
-      try {
-        rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-      } catch {
-        // left in the system's temporary folder
-      }
-    }
+    const outcome = await runPage({ page, worker, title: 'consumer page', timeoutMs: 90_000 });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.result).toMatchObject({ projects: 200, created: 201, unknown: 404, ownStatus: 200, ownPage: true });
+    expect((outcome.result as { names: string[] }).names).toContain('acme/website');
   }, 300_000);
 });
