@@ -7,9 +7,40 @@ import { codec, hexAt, type ObjectType } from './format.js';
 import { concat } from './pktline.js';
 
 const TYPE_CODES: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };
-const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
+export const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+export const OFS_DELTA = 6;
+export const REF_DELTA = 7;
+
+/**
+ * A pack entry's header at `at` (gitformat-pack): its type code, its inflated size, where its
+ * deflated data starts, and for a delta its base: the distance back to it (ofs-delta) or its id
+ * (ref-delta).
+ */
+export function entryHeader(bytes: Uint8Array, at: number): { type: number; size: number; data: number; base: number | string | undefined } {
+  let b = bytes[at++]!;
+  const type = (b >> 4) & 7;
+  let size = b & 0x0f;
+  let shift = 4;
+  while (b & 0x80) {
+    b = bytes[at++]!;
+    size += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+  }
+  let base: number | string | undefined;
+  if (type === OFS_DELTA) {
+    b = bytes[at++]!;
+    let off = b & 0x7f;
+    while (b & 0x80) {
+      b = bytes[at++]!;
+      off = (off + 1) * 128 + (b & 0x7f);
+    }
+    base = off;
+  } else if (type === REF_DELTA) {
+    base = hexAt(bytes, at);
+    at += 20;
+  } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
+  return { type, size, data: at, base };
+}
 
 export interface PackObject {
   type: ObjectType;
@@ -446,28 +477,10 @@ export async function readPack(bytes: Uint8Array, external: (oid: string) => Pro
   for (let i = 0; i < count; i++) {
     const start = at;
     if (at >= end) throw new PackError('truncated pack');
-    let b = bytes[at++]!;
-    const type = (b >> 4) & 7;
-    let size = b & 0x0f;
-    let shift = 4;
-    while (b & 0x80) {
-      b = bytes[at++]!;
-      size += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    }
-    let base: number | string | undefined;
-    if (type === OFS_DELTA) {
-      b = bytes[at++]!;
-      let off = b & 0x7f;
-      while (b & 0x80) {
-        b = bytes[at++]!;
-        off = (off + 1) * 128 + (b & 0x7f);
-      }
-      base = start - off;
-    } else if (type === REF_DELTA) {
-      base = bytesToHex(bytes.subarray(at, at + 20));
-      at += 20;
-    } else if (!CODE_TYPES[type]) throw new PackError(`bad object type ${type} in pack`);
+    const h = entryHeader(bytes, at);
+    const { type, size } = h;
+    at = h.data;
+    const base = typeof h.base === 'number' ? start - h.base : h.base;
     if (at >= end) throw new PackError('truncated pack');
     const { data, used } = inflateAt(bytes, at, size, slab);
     // The entry's deflated bytes as git compressed them, for the packs we send.

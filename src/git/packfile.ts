@@ -5,11 +5,8 @@
 // their bases (recently resolved ones kept).
 import { crc32 } from '../core/crc32.js';
 import { codec, hexAt, Lru, oidBytesInto, type ObjectType } from './format.js';
-import { applyDelta, inflateAt, packEntry, PackError, type PackedObject, type PackObject } from './pack.js';
+import { applyDelta, CODE_TYPES, entryHeader, inflateAt, packEntry, PackError, type PackedObject, type PackObject } from './pack.js';
 
-const CODE_TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 
 type NodeCrypto = typeof import('node:crypto');
 type NodeZlib = typeof import('node:zlib');
@@ -91,33 +88,11 @@ export class StoredPack {
     const kinds: number[] = [];
     const refs: (number | string)[] = [];
     for (let i = 0; i < sorted.length; i++) {
-      let at = this.#start[i]!;
-      let b = bytes[at++]!;
-      const kind = (b >> 4) & 7;
-      let size = b & 0x0f;
-      let shift = 4;
-      while (b & 0x80) {
-        b = bytes[at++]!;
-        size += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      }
-      let ref: number | string = -1;
-      if (kind === OFS_DELTA) {
-        b = bytes[at++]!;
-        let off = b & 0x7f;
-        while (b & 0x80) {
-          b = bytes[at++]!;
-          off = (off + 1) * 128 + (b & 0x7f);
-        }
-        ref = byOffset.get(this.#start[i]! - off) ?? -2;
-      } else if (kind === REF_DELTA) {
-        ref = hexOf(bytes, at);
-        at += 20;
-      } else if (!CODE_TYPES[kind]) throw new PackError(`bad object type ${kind} in pack`);
-      kinds.push(kind);
-      refs.push(ref);
-      this.#size.push(size);
-      this.#data.push(at);
+      const h = entryHeader(bytes, this.#start[i]!);
+      kinds.push(h.type);
+      refs.push(typeof h.base === 'number' ? (byOffset.get(this.#start[i]! - h.base) ?? -2) : (h.base ?? -1));
+      this.#size.push(h.size);
+      this.#data.push(h.data);
       this.#end.push(i + 1 < sorted.length ? this.#start[i + 1]! : bytes.length - 20);
     }
     for (let i = 0; i < sorted.length; i++) {
