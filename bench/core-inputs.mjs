@@ -6,7 +6,7 @@
 //                                       tsup's), their N largest inputs and the sums by folder
 //                                       (a family's folder, or src/<folder>)
 //   node bench/core-inputs.mjs --split [ROUNDS]
-//                                       the built CommonJS bundle (dist/index.cjs, the same code
+//                                       the built CommonJS bundle (dist/core.cjs, the same code
 //                                       in one script) compiled and then run apart, in fresh
 //                                       processes: V8's compile of the whole file against its
 //                                       top level (every module's own top-level code, route
@@ -14,8 +14,8 @@
 //                                       at their first call); medians with the spread
 //   node bench/core-inputs.mjs --unused [N]
 //                                       of the built code an import and a first createEmulator()
-//                                       load (dist/index.js, its chunks, the chunks loaded on
-//                                       first use), the bytes of functions neither calls (V8's
+//                                       load (dist/core.cjs, the one script the package's entry
+//                                       runs), the bytes of functions neither calls (V8's
 //                                       coverage of a fresh process): what could load later, by
 //                                       folder
 //
@@ -71,7 +71,7 @@ fn.call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(
 console.log(JSON.stringify([compile, cpu(c)]));`;
 
 function split(rounds) {
-  const file = join(ROOT, 'dist', 'index.cjs');
+  const file = join(ROOT, 'dist', 'core.cjs');
   const compile = [];
   const run = [];
   for (let i = 0; i < rounds; i++) {
@@ -83,7 +83,7 @@ function split(rounds) {
     const s = [...xs].sort((a, b) => a - b);
     return `${s[s.length >> 1].toFixed(1)} ms (${s[0].toFixed(1)}-${s[s.length - 1].toFixed(1)})`;
   };
-  console.log(`dist/index.cjs, ${rounds} fresh processes: compile ${f(compile)}, top level ${f(run)}`);
+  console.log(`dist/core.cjs, ${rounds} fresh processes: compile ${f(compile)}, top level ${f(run)}`);
 }
 
 function folderOf(path) {
@@ -95,14 +95,16 @@ function unused(top) {
   const dir = mkdtempSync(join(tmpdir(), 'core-inputs-'));
   try {
     const entry = join(ROOT, 'dist', 'index.js');
-    execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); await m.createEmulator();`], { env: { ...process.env, NODE_V8_COVERAGE: dir } });
+    execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(entry)}); await m.createEmulator();`], { env: { ...process.env, NODE_V8_COVERAGE: dir, GITLAB_EMULATOR_CODE_CACHE: '0' } });
     const scripts = readdirSync(dir).flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')).result);
     let total = 0;
     let never = 0;
     const folders = new Map();
     for (const s of scripts) {
-      if (!s.url.startsWith('file:') || !fileURLToPath(s.url).startsWith(join(ROOT, 'dist') + '/')) continue;
-      const source = readFileSync(fileURLToPath(s.url), 'utf8');
+      // An ES module's URL, or the core's path (a script run by dist/index.cjs, src/transports/code-cache.ts).
+      const path = s.url.startsWith('file:') ? fileURLToPath(s.url) : s.url;
+      if (!path.startsWith(join(ROOT, 'dist') + '/')) continue;
+      const source = readFileSync(path, 'utf8');
       const marks = [...source.matchAll(/^\/\/ ((?:src|node_modules|fixtures)\/\S+)/gm)].map((m) => [m.index, m[1]]);
       const moduleAt = (offset) => {
         let found = '(chunk)';

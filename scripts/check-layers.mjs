@@ -64,6 +64,9 @@ for (const file of walk(src)) {
       if (toRel !== join('transports', 'listen.ts')) say('the facade loads doors only through transports/listen.ts');
       continue;
     }
+    // The vitest helpers take the emulator from the package's entry, so that a built
+    // `gitlab-emulator/vitest` shares the package's one core (and its classes) with a test's import.
+    if (from === 'transports' && toRel === 'index.ts') continue;
     if (RANKS[to] > RANKS[from]) say(`${from}/ is below ${to}/`);
     else if (RANKS[to] === RANKS[from] && to !== from) say(`${from}/ and ${to}/ are side by side`);
     else if ((NOT_BELOW[from] ?? []).includes(to)) say(`${from}/ and ${to}/ are side by side`);

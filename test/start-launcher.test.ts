@@ -1,7 +1,8 @@
-// The built CLI (dist/cli.js) runs its bundle with V8's code cache: written once a server has
-// started, read back by the next start (and then not written again), ignored and written anew
-// when it does not fit, never written for --version or when turned off, never read from a
-// directory another user could write.
+// The built CLI (dist/cli.js) and the package's entry (dist/index.js, dist/index.cjs) run the core
+// bundle (dist/core.cjs) with V8's code cache: written once a server has started or an emulator
+// been made, read back by the next process (and then not written again), ignored and written anew
+// when it does not fit, never written for --version, an import alone or when turned off, never
+// read from a directory another user could write.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import pkg from '../package.json' with { type: 'json' };
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
+const INDEX = join(ROOT, 'dist', 'index.js');
 
 function newest(dir: string): number {
   let t = 0;
@@ -20,6 +22,11 @@ function newest(dir: string): number {
     t = Math.max(t, s.isDirectory() ? newest(path) : s.mtimeMs);
   }
   return t;
+}
+
+/** Runs an ES module in a fresh node that imports the built package; what it printed. */
+function library(code: string, env: Record<string, string>): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', `import * as lib from ${JSON.stringify(INDEX)};\n${code}`], { encoding: 'utf8', env: { ...process.env, ...env } });
 }
 
 /** Starts the built CLI on a free port, takes one answer, stops it; the exit code and what it printed. */
@@ -45,11 +52,11 @@ async function serveOnce(env: Record<string, string>): Promise<{ code: number | 
 
 const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.cache')) : []);
 
-describe('the built CLI with a code cache', () => {
+describe('the built CLI and package with a code cache', () => {
   let base: string;
   beforeAll(() => {
     const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs);
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'cli-main.cjs')) || statSync(CLI).mtimeMs <= sources) {
+    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'core.cjs')) || statSync(CLI).mtimeMs <= sources) {
       execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'ignore' });
     }
     base = mkdtempSync(join(tmpdir(), 'start-launcher-'));
@@ -63,7 +70,7 @@ describe('the built CLI with a code cache', () => {
     expect(first).toEqual({ code: 0, stderr: '', projects: expect.any(Number) });
     expect(first.projects).toBeGreaterThan(0);
     const [name] = caches(dir);
-    expect(name).toMatch(new RegExp(`^cli-\\d+-\\d+-${process.version.replace(/\./g, '\\.')}-${process.arch}\\.cache$`));
+    expect(name).toMatch(new RegExp(`^core-\\d+-\\d+-${process.version.replace(/\./g, '\\.')}-${process.arch}-[0-9a-z]+\\.cache$`));
     const file = join(dir, name!);
     expect(statSync(file).size).toBeGreaterThan(100_000);
     expect(statSync(file).mode & 0o077).toBe(0);
@@ -81,6 +88,27 @@ describe('the built CLI with a code cache', () => {
     expect(third).toEqual(first);
     expect(statSync(file).size).toBeGreaterThan(100_000);
     expect(caches(dir)).toEqual([name]);
+  }, 60_000);
+
+  it('the package keeps the cache once an emulator was made, and shares it and its core between import and require', () => {
+    const dir = join(base, 'library');
+    const env = { GITLAB_EMULATOR_CODE_CACHE: dir };
+    expect(library("console.log(typeof lib.createEmulator);", env)).toBe('function\n');
+    expect(caches(dir)).toEqual([]);
+    const answer = "const e = await lib.createEmulator(); const r = await e.handle(new Request('http://gitlab.example/api/v4/projects/1')); console.log(r.status);";
+    expect(library(answer, env)).toBe('200\n');
+    const [name] = caches(dir);
+    expect(name).toMatch(/^core-.*\.cache$/);
+    const kept = readFileSync(join(dir, name!));
+    expect(library(answer, env)).toBe('200\n');
+    expect(readFileSync(join(dir, name!)).equals(kept)).toBe(true);
+    const same = "import { createRequire } from 'node:module'; const cjs = createRequire(import.meta.url)(" + JSON.stringify(join(ROOT, 'dist', 'index.cjs')) + "); console.log(cjs.Emulator === lib.Emulator, Object.keys(cjs).sort().join() === Object.keys(lib).sort().join());";
+    expect(library(same, env)).toBe('true true\n');
+    // The CLI runs the same core: it reads the package's cache and writes none of its own.
+    return serveOnce(env).then((run) => {
+      expect(run.code).toBe(0);
+      expect(caches(dir)).toEqual([name]);
+    });
   }, 60_000);
 
   it('keeps the newest eight caches of other builds beside its own', async () => {

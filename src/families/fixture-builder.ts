@@ -132,8 +132,3 @@ function groupPath(g: FixtureGroup): string {
 export function fixture(): FixtureBuilder {
   return new FixtureBuilder();
 }
-
-/** A fixture, from a builder or as data. */
-export function fixtureOf(f: Fixture | FixtureBuilder): Fixture {
-  return f instanceof FixtureBuilder ? f.build() : f;
-}

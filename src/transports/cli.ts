@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `gitlab-emulator serve [flags]`, `--help`, `--version`: see USAGE in cli-options.ts. Built, it
-// is dist/cli-main.cjs, which dist/cli.js (cli-launch.ts) runs with V8's code cache; from source
+// is part of dist/core.cjs, which dist/cli.js (cli-launch.ts) runs with V8's code cache; from source
 // (`tsx src/transports/cli.ts`) it runs itself.
 import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { isLoopbackHost } from './local-only.js';
 import * as trieRouter from 'hono/router/trie-router';
 import { provideModule } from '../core/lazy.js';
 
-// The router every first answer builds: in the CLI's bundle, and so in its code cache (see cli-launch.ts).
+// The router every first answer builds: in the core bundle, and so in its code cache (see code-cache.ts).
 provideModule('hono/router/trie-router', trieRouter);
 
 function die(message: string, code = 2): never {

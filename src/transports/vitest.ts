@@ -7,9 +7,8 @@
 // worker use), loaded in `beforeAll`, so a project without it is told what to install.
 import type { SetupServer as SetupServerApi } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
-import { createEmulator, type Emulator, type EmulatorOptions, type ListenOptions } from '../emulator.js';
-import { fixtureOf, type FixtureBuilder } from '../families/fixture-builder.js';
-import type { Fixture } from '../families/world.js';
+// The package's own entry (built, `./index.js`): the same emulator core, and the same FixtureBuilder class, as a test's `import 'gitlab-emulator'`.
+import { createEmulator, FixtureBuilder, type Emulator, type EmulatorOptions, type Fixture, type ListenOptions } from '../index.js';
 
 /** What `useGitlabEmulator` throws where msw is not installed. */
 export const MSW_MISSING = 'gitlab-emulator/vitest needs msw, which this project does not have: install it with `npm i -D msw` (the package is installed with `npm i -D gitlab-emulator msw`)';
@@ -187,4 +186,8 @@ export function useGitlabEmulator(setup: GitlabEmulatorSetup = {}): GitlabEmulat
     apiUrl: `${baseUrl}/api/v4`,
     exportFixture: () => ready(emulator, 'emulator').exportFixture(),
   };
+}
+
+function fixtureOf(f: Fixture | FixtureBuilder): Fixture {
+  return f instanceof FixtureBuilder ? f.build() : f;
 }
