@@ -134,8 +134,9 @@ export async function benchStart(rounds = 9): Promise<string[]> {
   const beforeFirst: number[] = [];
   const beforeCpu: number[] = [];
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  // The warm-up: a first emulator writes the core's code cache when its process ends.
+  // The warm-up: a first emulator and a first server write the package's and the CLI's code caches when their processes end.
   firstEmulatorCpu(pkg);
+  await firstAnswer([join(ROOT, 'dist', 'cli.js'), 'serve', '--port', '0'], '/api/v4/projects');
   for (let i = 0; i < rounds; i++) {
     baselines.push(importTime(empty));
     imports.push(importTime(pkg));

@@ -5,7 +5,7 @@
 import type * as Library from './index.js';
 import { keepCodeCache, loadCore } from './transports/code-cache.js';
 
-const core = loadCore<typeof Library>();
+const core = loadCore<typeof Library>('lib');
 
 export const { Emulator, DEFAULT_BASE_URL, DEFAULT_FIXTURE, Clock, parseDuration, ACCESS, EmulatorError, FixtureError, fixture, FixtureBuilder } = core;
 

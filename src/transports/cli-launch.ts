@@ -5,5 +5,5 @@
 import { keepCodeCache, loadCore } from './code-cache.js';
 import type { CliHooks } from './cli.js';
 
-const { main } = loadCore<{ main: (argv: string[], hooks: CliHooks) => Promise<void> }>();
+const { main } = loadCore<{ main: (argv: string[], hooks: CliHooks) => Promise<void> }>('cli');
 void main(process.argv.slice(2), { serving: keepCodeCache });

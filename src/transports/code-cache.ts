@@ -6,6 +6,8 @@
 // read them back from the cache. Node 22 has the same for every module (`module.enableCompileCache`);
 // Node 20 has it only for a script, which is why the core is one.
 //
+// The CLI and the library keep a cache each (`cli-...`, `lib-...`): each holds the code its own
+// start compiled (the server's door and the request log, or not), which the other's would lack.
 // The cache is a file per build, Node release, architecture and set of flags in a directory of
 // this user's (`$TMPDIR/gitlab-emulator-<uid>`, mode 0700, as Node's own compile cache keeps one
 // under the temporary directory), or in `$GITLAB_EMULATOR_CODE_CACHE`; `GITLAB_EMULATOR_CODE_CACHE=0`
@@ -67,9 +69,9 @@ interface Loaded {
 
 let loaded: Loaded | undefined;
 
-/** The core's exports, run from the code cache when there is one that fits; once per process. */
-export function loadCore<T>(): T {
-  loaded ??= load();
+/** The core's exports, run from the code cache of `kind` when there is one that fits; once per process. */
+export function loadCore<T>(kind: 'cli' | 'lib'): T {
+  loaded ??= load(kind);
   return loaded.exports as T;
 }
 
@@ -78,7 +80,7 @@ export function keepCodeCache(): void {
   loaded?.keep();
 }
 
-function load(): Loaded {
+function load(kind: 'cli' | 'lib'): Loaded {
   // dist/, whether this code runs from an ES module (the CLI) or a CommonJS one (the package's entry).
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   const bundle = join(here, 'core.cjs');
@@ -94,7 +96,7 @@ function load(): Loaded {
   if (dir) {
     try {
       const s = statSync(bundle);
-      file = join(dir, `core-${s.size}-${Math.trunc(s.mtimeMs)}-${process.version}-${process.arch}-${flagsKey()}.cache`);
+      file = join(dir, `${kind}-${s.size}-${Math.trunc(s.mtimeMs)}-${process.version}-${process.arch}-${flagsKey()}.cache`);
       cached = readFileSync(file);
     } catch {
       cached = undefined;
@@ -137,7 +139,7 @@ function write(script: Script, file: string, dir: string): void {
   }
   try {
     const others = readdirSync(dir)
-      .filter((name) => /^(core|cli)-.*\.cache$/.test(name))
+      .filter((name) => /^(cli|lib)-.*\.cache$/.test(name))
       .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
       .sort((a, b) => b.at - a.at);
     for (const old of others.slice(KEEP)) unlinkSync(old.path);
