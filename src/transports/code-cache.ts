@@ -84,8 +84,8 @@ function load(kind: 'cli' | 'lib'): Loaded {
   // dist/, whether this code runs from an ES module (the CLI) or a CommonJS one (the package's entry).
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   const bundle = join(here, 'core.cjs');
-  // The bundle's text, as Node would wrap a CommonJS module (a leading `#!` line kept as a comment). esbuild writes it in ASCII, which
-  // reads faster as Latin-1 than as UTF-8 (the same text).
+  // The bundle's text, as Node would wrap a CommonJS module (a leading `#!` line kept as a
+  // comment). esbuild writes it in ASCII, which reads faster as Latin-1 than as UTF-8 (the same text).
   const bytes = readFileSync(bundle);
   const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source.startsWith('#!') ? `//${source}` : source}\n})`;
