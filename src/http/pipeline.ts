@@ -6,18 +6,21 @@ import type { Clock } from '../core/clock.js';
 import { ApiError, conflict, malformedRequest, rateLimited, serverError, uriTooLong } from '../core/errors.js';
 import type { Fault, Faults } from '../core/faults.js';
 import type { Journal, JournalEntry } from '../core/journal.js';
-import type { CoreState, Tier } from '../store/state.js';
+import type { CoreState } from '../store/state.js';
 import type { Snapshot } from '../store/store.js';
 import { today } from '../policy/access.js';
 import { AnswerCache, answerKey, declaredAnswerKey, type Answer } from './answer-cache.js';
-import { ANONYMOUS, requireAuth, type AuthRequirements, type Caller } from './auth.js';
+import { ANONYMOUS, requireAuth, type Caller } from './auth.js';
 import { Context, type Env } from './context.js';
 import { pageRequest } from './pagination.js';
 import { parseParams } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import { fromRequest, toResponse, type Incoming, type Rendered } from './incoming.js';
 import { render, settle } from './render.js';
-import { MAX_QUERY_LENGTH, NO_BODY, parseBody, parseQuery, readBody, type RawBody } from './request-params.js';
+import { MAX_QUERY_LENGTH, merged, NO_BODY, parseBody, parseQuery, readBody, type RawBody } from './request-params.js';
+import { filteredQuery, isoTime } from './request-log.js';
+import { Links } from './links.js';
+import { namesRead, requirementsOf, routeAvailable, routeName } from './route-facts.js';
 import type { Reply, RouteDef } from './route.js';
 import { Router, type Match } from './router.js';
 import type { Surface } from './surface.js';
@@ -55,7 +58,6 @@ export type UnknownRoutePolicy = 'ignore' | 'warn' | 'error';
 /** The header that marks an answer to a path the emulator has no route for. */
 export const NO_ROUTE_HEADER = 'X-Gitlab-Emulator';
 
-const TIERS: Tier[] = ['free', 'premium', 'ultimate'];
 /** How often a request whose world changed while it awaited runs again before it gives up. */
 const MAX_ATTEMPTS = 3;
 
@@ -487,19 +489,13 @@ export class Pipeline {
       // Who asked, for the journal and the log, though no route reads credentials.
       outcome.caller = identifyCaller(x.surface.authenticate, this.deps.store.state, x.request, parseQuery(x.url.search), this.deps.clock.now(), this.#origin(x.url));
     }
-    if (match === undefined || !this.#available(match.route)) throw x.surface.notFound(x.path);
+    if (match === undefined || !routeAvailable(match.route, this.deps.store.state.instance)) throw x.surface.notFound(x.path);
     return match;
   }
 
   /** Where entities' URLs start: the external URL, or the request's origin and the root. */
   #origin(url: URL): string {
     return this.deps.externalUrl ?? (this.deps.root ? url.origin + this.deps.root : url.origin);
-  }
-
-  #available(route: RouteDef): boolean {
-    const { tier, offering } = this.deps.store.state.instance;
-    if (route.tier && TIERS.indexOf(tier) < TIERS.indexOf(route.tier)) return false;
-    return !route.offering || route.offering === offering;
   }
 
   /** Cache, auth, rate limit, params, scope and the handler in one transaction. */
@@ -590,81 +586,6 @@ function holdsNul(params: Record<string, string>): boolean {
   return false;
 }
 
-const NAMES_READ = new WeakMap<RouteDef, ReadonlySet<string>>();
-
-/** The parameters a route's answer may read besides the rest of its request: its declared ones, its constraints' and the surface's credentials. */
-function namesRead(route: RouteDef, credentials: readonly string[]): ReadonlySet<string> {
-  let names = NAMES_READ.get(route);
-  if (names === undefined) {
-    names = new Set([...Object.keys(route.params ?? {}), ...(route.constraints ?? []).flatMap((c) => c.names), ...credentials]);
-    NAMES_READ.set(route, names);
-  }
-  return names;
-}
-
-const REQUIREMENTS = new WeakMap<RouteDef, AuthRequirements>();
-const ROUTE_NAMES = new WeakMap<RouteDef, string>();
-
-/** `GET /projects/:id`: the route as the journal and the rate limits name it. */
-function routeName(route: RouteDef): string {
-  let name = ROUTE_NAMES.get(route);
-  if (name === undefined) ROUTE_NAMES.set(route, (name = `${route.method} ${route.path}`));
-  return name;
-}
-
-/** What a route asks of its caller, worked out once per route. */
-function requirementsOf(route: RouteDef): AuthRequirements {
-  let req = REQUIREMENTS.get(route);
-  if (!req) {
-    req = Object.freeze({ auth: route.auth ?? 'public', scopes: route.scopes ?? [], anyMethodScopes: route.anyMethodScopes ?? [], jobToken: route.jobToken ?? false });
-    REQUIREMENTS.set(route, req);
-  }
-  return req;
-}
-
-/**
- * Parameters merged as `{ ...a, ...b, ...c }` would (a later source's value wins, a key keeps its
- * first place, `__proto__` is a plain key), without the spread's slow path for a query's hash,
- * which has no prototype.
- */
-function merged(...sources: Record<string, unknown>[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const source of sources) {
-    for (const k of Object.keys(source)) {
-      if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
-      else out[k] = source[k];
-    }
-  }
-  return out;
-}
-
-/** Where a page's links point: the URL as sent, and the parameters they repeat, worked out only for an answer that pages. */
-class Links {
-  #params: Record<string, unknown> | undefined;
-
-  constructor(
-    readonly base: string,
-    private readonly route: RouteDef,
-    private readonly query: Record<string, unknown>,
-    private readonly bodyParams: Record<string, unknown>,
-    private readonly pathParams: Record<string, string>,
-  ) {}
-
-  get params(): Record<string, unknown> {
-    return (this.#params ??= linkParams(this.route, this.query, this.bodyParams, this.pathParams));
-  }
-}
-
-/** Every parameter to repeat in a pagination link: as sent, and the declared defaults. */
-function linkParams(route: RouteDef, ...sources: Record<string, unknown>[]): Record<string, unknown> {
-  let out: Record<string, unknown> = {};
-  for (const source of sources) out = { ...out, ...source }; // spread keeps `__proto__` a plain key
-  for (const [k, p] of Object.entries(route.params ?? {})) {
-    if (out[k] === undefined && p.options.default !== undefined) out[k] = p.options.default;
-  }
-  return out;
-}
-
 /** A rendered answer as the answer cache keeps it: its length set once, its headers shared. */
 function shared(r: Rendered, method: string): Rendered {
   const body = typeof r.body === 'string' ? UTF8.encode(r.body) : r.body;
@@ -676,39 +597,7 @@ function shared(r: Rendered, method: string): Rendered {
 
 const UTF8 = new TextEncoder();
 
-let lastTime = NaN;
-let lastIso = '';
-/** The clock's time as the journal writes it; requests in one millisecond share the text. */
-function isoTime(now: number): string {
-  if (now !== lastTime) {
-    lastTime = now;
-    lastIso = new Date(now).toISOString();
-  }
-  return lastIso;
-}
-
 function describe(e: unknown): string {
   return e instanceof Error ? (e.stack ?? e.message) : String(e);
 }
 
-/** Credentials GitLab filters out of its logs (config/application.rb filter_parameters). */
-const SECRET_PARAMS = new Set(['private_token', 'job_token', 'access_token', 'token']);
-const MAY_NAME_SECRET = /token|%/i;
-
-/** The query string as the journal keeps it: a credential's value is `[FILTERED]`, as in GitLab's logs. */
-function filteredQuery(url: URL): string {
-  const search = url.search;
-  // No name can be a credential's without the letters (or a percent-encoding of them).
-  if (!search || !MAY_NAME_SECRET.test(search)) return search;
-  const parts = url.search.slice(1).split('&').map((part) => {
-    const eq = part.indexOf('=');
-    let name = eq < 0 ? part : part.slice(0, eq);
-    try {
-      name = decodeURIComponent(name.replace(/\+/g, ' '));
-    } catch {
-      /* kept as sent */
-    }
-    return eq >= 0 && SECRET_PARAMS.has(name.toLowerCase()) ? `${part.slice(0, eq)}=[FILTERED]` : part;
-  });
-  return `?${parts.join('&')}`;
-}

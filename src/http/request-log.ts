@@ -84,3 +84,36 @@ export class RequestLogBuffer {
     this.sink.write(chunk);
   }
 }
+
+let lastTime = NaN;
+let lastIso = '';
+/** The clock's time as the journal writes it; requests in one millisecond share the text. */
+export function isoTime(now: number): string {
+  if (now !== lastTime) {
+    lastTime = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
+}
+
+/** Credentials GitLab filters out of its logs (config/application.rb filter_parameters). */
+const SECRET_PARAMS = new Set(['private_token', 'job_token', 'access_token', 'token']);
+const MAY_NAME_SECRET = /token|%/i;
+
+/** The query string as the journal keeps it: a credential's value is `[FILTERED]`, as in GitLab's logs. */
+export function filteredQuery(url: URL): string {
+  const search = url.search;
+  // No name can be a credential's without the letters (or a percent-encoding of them).
+  if (!search || !MAY_NAME_SECRET.test(search)) return search;
+  const parts = url.search.slice(1).split('&').map((part) => {
+    const eq = part.indexOf('=');
+    let name = eq < 0 ? part : part.slice(0, eq);
+    try {
+      name = decodeURIComponent(name.replace(/\+/g, ' '));
+    } catch {
+      /* kept as sent */
+    }
+    return eq >= 0 && SECRET_PARAMS.has(name.toLowerCase()) ? `${part.slice(0, eq)}=[FILTERED]` : part;
+  });
+  return `?${parts.join('&')}`;
+}

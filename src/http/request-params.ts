@@ -196,3 +196,19 @@ async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<R
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * Parameters merged as `{ ...a, ...b, ...c }` would (a later source's value wins, a key keeps its
+ * first place, `__proto__` is a plain key), without the spread's slow path for a query's hash,
+ * which has no prototype.
+ */
+export function merged(...sources: Record<string, unknown>[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const k of Object.keys(source)) {
+      if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+      else out[k] = source[k];
+    }
+  }
+  return out;
+}
