@@ -157,10 +157,11 @@ export function reacted(state: State, t: Awardable, userId: number, name: string
 
 /**
  * AwardEmojis::AddService: the name an alias of an emoji stands for (`+1` awards `thumbsup`); a
- * second award of the same emoji by the same user is refused (the message).
+ * second award of the same emoji by the same user is refused (the message). A blank name fails
+ * both of AwardEmoji's validations on name, joined as errors.to_sentence joins them.
  */
 export function awardEmoji(state: State, t: Awardable, user: User, alias: string, now: number): Change<AwardEmoji> | string {
-  if (!isEmojiName(alias)) return 'Name is not a valid emoji name';
+  if (!isEmojiName(alias)) return /^\s*$/.test(alias) ? "Name can't be blank and Name is not a valid emoji name" : 'Name is not a valid emoji name';
   const name = normalizeEmojiName(alias);
   const key = `${socialKey(t)}:${user.id}:${name}`;
   if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
