@@ -164,6 +164,8 @@ describe('merge request setters, award emoji and to-dos', () => {
     expect((await gql(add, 'reporter-token', vars)).data.awardEmojiAdd).toEqual({ errors: [], awardEmoji: { name: 'thumbsup', user: { username: 'rep' } } });
     expect((await gql(add, 'reporter-token', vars)).data.awardEmojiAdd).toEqual({ errors: ['User has already been taken'], awardEmoji: null });
     expect((await gql(add, 'reporter-token', { ...vars, name: 'no_such_emoji' })).data.awardEmojiAdd.errors).toEqual(['Name is not a valid emoji name']);
+    // errors.full_messages, one entry each: a blank name fails both validations on name.
+    expect((await gql(add, 'reporter-token', { ...vars, name: '' })).data.awardEmojiAdd.errors).toEqual(["Name can't be blank", 'Name is not a valid emoji name']);
     expect(((await rest('/projects/acme%2Fapp/issues/1/award_emoji')) as any[]).map((a) => [a.name, a.user.username])).toEqual([['thumbsup', 'rep']]);
     expect((await gql('{ project(fullPath: "acme/app") { issue(iid: "1") { upvotes } } }', 'dev-token')).data.project.issue.upvotes).toBe(1);
     expect((await gql(add, 'outsider-token', vars)).errors[0].message).toBe(ACCESS_ERROR);

@@ -394,7 +394,7 @@ export const moreMutations = {
     if (!found) throw refused();
     const name = typeof input.name === 'string' ? input.name : '';
     const change = awardEmoji(g.state, found, user, name, g.now);
-    if (typeof change === 'string') return { clientMutationId: input.clientMutationId ?? null, errors: [change], awardEmoji: null };
+    if (typeof change !== 'function') return { clientMutationId: input.clientMutationId ?? null, errors: change, awardEmoji: null };
     const award = g.ctx.update(change);
     const { UserNode } = await import('./model.js');
     return {

@@ -11,6 +11,7 @@ import { tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { userBasic } from '../users/index.js';
 import { awardNotFound } from './errors.js';
+import { toSentence } from './system-notes.js';
 import { socialKind, todoKind, type SocialKind, type SocialRecord } from './kinds.js';
 import type { AwardEmoji, SocialTarget, Todo } from './records.js';
 import { awardEmojiEntity, todoEntity } from './social-entity.js';
@@ -122,7 +123,7 @@ function awardRoutes(base: string, params: ParamSpec, awardable: (ctx: Context<u
         // Awardable#emoji_awardable?: a system note takes none.
         if (on.system) throw awardNotFound('Awardable cannot be awarded emoji');
         const change = awardEmoji(ctx.state, on, ctx.user!, ctx.params.name, ctx.now());
-        if (typeof change === 'string') throw awardNotFound(change);
+        if (typeof change !== 'function') throw awardNotFound(toSentence(change));
         return created(awardEmojiEntity(awardView(ctx), ctx.update(change)));
       },
     }),

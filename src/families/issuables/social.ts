@@ -157,14 +157,14 @@ export function reacted(state: State, t: Awardable, userId: number, name: string
 
 /**
  * AwardEmojis::AddService: the name an alias of an emoji stands for (`+1` awards `thumbsup`); a
- * second award of the same emoji by the same user is refused (the message). A blank name fails
- * both of AwardEmoji's validations on name, joined as errors.to_sentence joins them.
+ * second award of the same emoji by the same user is refused. A refusal is the award's
+ * errors.full_messages: a blank name fails both of AwardEmoji's validations on name.
  */
-export function awardEmoji(state: State, t: Awardable, user: User, alias: string, now: number): Change<AwardEmoji> | string {
-  if (!isEmojiName(alias)) return /^\s*$/.test(alias) ? "Name can't be blank and Name is not a valid emoji name" : 'Name is not a valid emoji name';
+export function awardEmoji(state: State, t: Awardable, user: User, alias: string, now: number): Change<AwardEmoji> | readonly string[] {
+  if (!isEmojiName(alias)) return /^\s*$/.test(alias) ? ["Name can't be blank", 'Name is not a valid emoji name'] : ['Name is not a valid emoji name'];
   const name = normalizeEmojiName(alias);
   const key = `${socialKey(t)}:${user.id}:${name}`;
-  if (tget(state.awardKeys, key) !== undefined) return 'User has already been taken';
+  if (tget(state.awardKeys, key) !== undefined) return ['User has already been taken'];
   return (draft) => {
     const award: AwardEmoji = { id: ids.next(draft as State, 'award_emoji'), awardableType: t.type, awardableId: t.id, userId: user.id, name, createdAt: now, updatedAt: now };
     let awards = tget(draft.awardEmoji, socialKey(t));
@@ -217,7 +217,7 @@ export function applySocialUpdates(
     if (mine) removeAward(mine, t)(draft);
     else {
       const change = awardEmoji(state, t, user, name, now);
-      if (typeof change !== 'string') change(draft);
+      if (typeof change === 'function') change(draft);
     }
   }
 }

@@ -42,7 +42,7 @@ export function emojiReaction(state: State, n: Noteable, user: User, body: strin
   const target = n.issuable?.type === 'Issue' ? socialTarget('Issue', n.issuable.issue) : n.issuable?.type === 'MergeRequest' ? socialTarget('MergeRequest', n.issuable.mr) : null;
   if (!m || !target || !isEmojiName(m[1]!) || reacted(state, target, user.id, normalizeEmojiName(m[1]!))) return null;
   const change = awardEmoji(state, target, user, m[1]!, now);
-  return typeof change === 'string' ? null : change;
+  return typeof change === 'function' ? change : null;
 }
 
 /** A thread's note: a diff note when the thread is on a line (Discussion#reply_attributes gives replies its position), else a discussion note. */
