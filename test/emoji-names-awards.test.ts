@@ -5,24 +5,13 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
 import { COUNT, PACKED, SHA256 } from '../src/families/issuables/emoji-names.js';
 import { aliasTable } from '../src/families/issuables/emoji-aliases.js';
 import { unpackEmojiNames } from '../src/families/issuables/emoji.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ISSUE_AND_MR, apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
-const FIXTURE: Fixture = {
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
-    issues: [{ title: 'First issue', author: 'dev' }],
-    merge_requests: [{ title: 'Change', author: 'dev', source_branch: 'feature' }],
-  }],
-};
-const world = seededWorld(FIXTURE, NOW);
+const world = seededWorld(ISSUE_AND_MR, NOW);
 const ISSUE = '/projects/acme%2Fapp/issues/1';
 const MR = '/projects/acme%2Fapp/merge_requests/1';
 

@@ -2,21 +2,10 @@
 // TanukiEmoji's aliases, GitLab's fixtures/emojis/aliases.json): `+1` is stored and answered as
 // `thumbsup`, through the API, a note that is the emoji alone and the /award quick action.
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ISSUE_AND_MR, apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
-const FIXTURE: Fixture = {
-  users: TEAM,
-  groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
-    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
-    issues: [{ title: 'First issue', author: 'dev' }],
-    merge_requests: [{ title: 'Change', author: 'dev', source_branch: 'feature' }],
-  }],
-};
-const world = seededWorld(FIXTURE, NOW);
+const world = seededWorld(ISSUE_AND_MR, NOW);
 const ISSUE = '/projects/acme%2Fapp/issues/1';
 
 async function call(method: string, path: string, token = 'dev-token', json?: unknown) {

@@ -72,6 +72,17 @@ export function teamProject(extra: Partial<FixtureProject> = {}): FixtureProject
   return { namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS, ...extra };
 }
 
+/** TEAM in `acme`, and `acme/app` (teamProject) with a README, a `feature` branch, issue #1 by dev and merge request !1 from `feature`. */
+export const ISSUE_AND_MR: Fixture = {
+  users: TEAM,
+  groups: [ACME],
+  projects: [teamProject({
+    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' } }] },
+    issues: [{ title: 'First issue', author: 'dev' }],
+    merge_requests: [{ title: 'Change', author: 'dev', source_branch: 'feature' }],
+  })],
+};
+
 export interface CallInit extends RequestInit {
   token?: string;
   json?: unknown;
