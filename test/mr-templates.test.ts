@@ -124,6 +124,19 @@ describe('merge and squash commit messages', () => {
     expect(await message(mr.merge_commit_sha)).toBe('Plain (!2) merged by Mai Ntainer <mai@example.com>');
   });
 
+  it('an automatic merge when the pipeline succeeds uses the templates, for the user who set it', async () => {
+    await setTemplates({ merge_commit_template: '%{title}\n\nMerged by %{merged_by}\n\n%{issues}', squash_commit_template: '%{first_multiline_commit}' });
+    const ci = world().ci('acme/app');
+    const job = ci.job(ci.pipeline({ ref: 'feature' }).id, { name: 'test', status: 'running' }).id;
+    expect((await call('PUT', `${MR1}/merge`, 'maintainer-token', { merge_when_pipeline_succeeds: true, squash: true })).body.merge_when_pipeline_succeeds).toBe(true);
+    ci.finish(job, { status: 'success' });
+    await world().settled();
+    const mr = (await call('GET', MR1)).body;
+    expect(mr.state).toBe('merged');
+    expect(await message(mr.merge_commit_sha)).toBe('Add things\n\nMerged by Mai Ntainer <mai@example.com>\n\nCloses #1 and #2');
+    expect(await message(mr.squash_commit_sha)).toBe('Second commit\n\nWith a body\n');
+  });
+
   it('closes_issues of a merged request stays what it was at the merge', async () => {
     const iids = async (mr: string) => (await call('GET', `${mr}/closes_issues`)).body.map((i: { iid: number }) => i.iid);
     // Open, it follows the description.
