@@ -80,6 +80,18 @@ describe('merge and squash commit messages', () => {
     expect(await message(merged.merge_commit_sha)).toBe("Merge branch 'plain' into 'main'\n\nPlain\n\n Plain");
   });
 
+  it('commits with a long title count as multi-line; one over 100 KiB shows only its cut title in %{all_commits}', async () => {
+    const long = `${'word '.repeat(21)}end`;
+    const huge = `${'a'.repeat(50)} ${'b'.repeat(60)}\n\n${'x'.repeat(101 * 1024)}`;
+    for (const [i, commit_message] of [long, huge].entries()) {
+      const made = await call('POST', `${P}/repository/commits`, 'dev-token', { branch: 'plain', commit_message, actions: [{ action: 'create', file_path: `n${i}.txt`, content: 'n\n' }] });
+      expect(made.status).toBe(201);
+    }
+    await setTemplates({ merge_commit_template: '%{first_multiline_commit}\n---\n%{all_commits}' });
+    const merged = await merge(MR2);
+    expect(await message(merged.merge_commit_sha)).toBe(`${long}\n---\n* ${'a'.repeat(50)}…\n\n-- Skipped commit body exceeding 100KiB in size.\n\n* ${long}\n\n* Plain change`);
+  });
+
   it('the merge ref is made with the template too, for the author', async () => {
     await setTemplates({ merge_commit_template: '%{title} by %{merged_by}\n\n%{approved_by}' });
     const ref = (await call('GET', `${MR1}/merge_ref`, 'dev-token')).body.commit_id;

@@ -86,12 +86,14 @@ function templateOf(project: Project, key: 'merge_commit_template' | 'squash_com
 /** Commit#full_title's length from which Commit#title is cut and the whole message is its description. */
 const LONG_TITLE = 100;
 
-/** Commit#description?: a title too long to show whole, or something after the first line. */
+/**
+ * Commit#description?: a title too long to show whole, a blank message (its description is
+ * `No commit message`), or something after the first line.
+ */
 function hasDescription(message: string): boolean {
-  const full = commitTitle(message);
-  if (full.length >= LONG_TITLE) return true;
-  const at = message.indexOf(full);
-  return at >= 0 && !isBlank(message.slice(at + full.length));
+  if (commitTitle(message).length >= LONG_TITLE || isBlank(message)) return true;
+  const nl = message.indexOf('\n');
+  return nl >= 0 && !isBlank(message.slice(nl + 1));
 }
 
 /** Commit#title: the first line, cut at a word to 81 characters with `…` when it is 100 or more. */
