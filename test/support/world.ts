@@ -281,7 +281,7 @@ export async function runNoteCommands(
   }
   const result = interpretNoteCommands(emulator.state, target, user, body, { webBase: ORIGIN, mergeRequestDiffHeadSha }, emulator.clock.now());
   if (result.prepare) {
-    await result.prepare({ db: emulator.objects, state: emulator.state, update: (recipe) => emulator.store.update(recipe), current: () => emulator.state });
+    await result.prepare({ db: emulator.objects, state: emulator.state, webBase: ORIGIN, update: (recipe) => emulator.store.update(recipe), current: () => emulator.state });
   }
   if (result.apply) emulator.store.update((draft) => result.apply!(draft, null));
   return result;

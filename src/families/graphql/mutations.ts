@@ -306,7 +306,7 @@ export const moreMutations = {
       const mr = await checkedMergeRequest(g.state, repo, found);
       mergeWay(g.state, project, mr, user, false, sha, g.now);
       const recipe = await acceptMergeRequest(g.state, repo, project, mr, user, {
-        sha, squash: input.squash === true, ...(typeof input.commitMessage === 'string' ? { mergeCommitMessage: input.commitMessage } : {}),
+        webBase: g.ctx.webBase, sha, squash: input.squash === true, ...(typeof input.commitMessage === 'string' ? { mergeCommitMessage: input.commitMessage } : {}),
         ...(typeof input.shouldRemoveSourceBranch === 'boolean' ? { removeSourceBranch: input.shouldRemoveSourceBranch } : {}),
       }, g.now);
       return reply([], g.ctx.update(recipe));

@@ -13,7 +13,7 @@ import type { SocialTarget } from './records.js';
 import type { SpentChange } from './system-notes.js';
 
 /** What the git side of a command needs: a route's context (or, in tests, the emulator's object database and world). */
-export type GitAccess = Parameters<typeof objectsOf>[0] & { state: State };
+export type GitAccess = Parameters<typeof objectsOf>[0] & { state: State; webBase: string };
 
 /** The update params the commands set (GitLab's update_params), which each kind's update service applies. */
 export interface Updates {

@@ -43,5 +43,6 @@ export {
   crossReference, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type IssueRef, type NamingMergeRequest,
 } from './references.js';
 export { issueEntity, type IssueView } from './entity.js';
+export { issueReference } from './links.js';
 export { findIssues, type IssueFilters } from './finder.js';
 export { canCreateIssue, canUpdateIssue, createIssue, updateIssue, type IssueInput } from './rules.js';

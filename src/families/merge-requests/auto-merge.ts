@@ -152,7 +152,7 @@ export async function processAutoMerges(ctx: Context<unknown>, event: StoredEven
     const now = ctx.now();
     try {
       const recipe = await acceptMergeRequest(ctx.state, repo, project, checked, user, {
-        sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, squashCommitMessage: mr.autoMerge.squashCommitMessage,
+        webBase: ctx.webBase, sha: mr.autoMerge.sha, mergeCommitMessage: mr.autoMerge.commitMessage, squashCommitMessage: mr.autoMerge.squashCommitMessage,
         removeSourceBranch: mr.autoMerge.removeSourceBranch,
       }, now);
       // What the merge emits is the merge user's doing, whoever's request settled the pipeline.

@@ -5,14 +5,14 @@ import { messageError, notAllowed, unauthorized, forbidden } from '../../core/er
 import { treeDiffs } from '../../git/patch.js';
 import { bool, int } from '../../http/params.js';
 import { created, json, type Reply } from '../../http/route.js';
-import { tget, tvalues } from '../../store/table.js';
 import { diffEntity, withHeaders } from '../commits/index.js';
 import { project, route } from '../define.js';
-import { issueByIid, issueEntity, issueVisible, seesConfidential, type Issue } from '../issues/index.js';
+import { issueEntity } from '../issues/index.js';
 import { canPushToBranch, objectsOf } from '../repositories/index.js';
 import { cancelAutoMerge, trainStrategies } from './auto-merge.js';
 import { mergeRequestBasic } from './entity.js';
-import { canMerge, closingRefs } from './merge.js';
+import { canMerge } from './merge.js';
+import { visibleClosingIssues } from './closing.js';
 import { mergeRef, startRebase } from './rebase.js';
 import type { MergeRequest } from './records.js';
 import { mergeRequest } from './resolvers.js';
@@ -52,7 +52,7 @@ export const automationRoutes = [
   route({
     method: 'GET', path: `${BASE}/merge_ref`, scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
     handler: async (ctx): Promise<Reply> => {
-      const made = await mergeRef(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.subject, ctx.now());
+      const made = await mergeRef(ctx.state, objectsOf(ctx, ctx.project), ctx.project, ctx.subject, ctx.now(), ctx.webBase);
       ctx.update(made.change);
       return json({ commit_id: made.sha });
     },
@@ -71,12 +71,8 @@ export const automationRoutes = [
     method: 'GET', path: `${BASE}/closes_issues`, cacheable: true, paginated: true, scope: project(canReadMergeRequests), params: IID, subject: mergeRequest(),
     handler: (ctx): Reply => {
       const now = ctx.now();
-      // MergeRequest#visible_closing_issues_for: the issues it closes that the caller can see.
-      const issues = closingRefs(ctx.state, ctx.project, ctx.subject).flatMap((r): Issue[] => {
-        const issue = issueByIid(ctx.state, r.projectId, r.iid);
-        const p = issue ? tget(ctx.state.projects, issue.projectId) : undefined;
-        return issue && p && issueVisible(ctx.state, ctx.user, issue, seesConfidential(ctx.state, ctx.user, p, now)) ? [issue] : [];
-      });
+      // MergeRequest#visible_closing_issues_for: the issues it closes (those kept at its merge, once merged) that the caller can see.
+      const issues = visibleClosingIssues(ctx.state, ctx.project, ctx.subject, ctx.user, now);
       const v = { state: ctx.state, viewer: ctx.user, now, webBase: ctx.webBase, context: { kind: 'project' as const, id: ctx.project.id } };
       return json(ctx.paginate(issues).map((i) => issueEntity(v, i)));
     },

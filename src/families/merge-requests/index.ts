@@ -81,7 +81,8 @@ registerMilestoneUse({
 export { canUpdateMergeRequest, editMergeRequest } from './rules.js';
 export { draftlessTitle } from './system-notes.js';
 export { canCreateMergeRequest, createMergeRequest, type MergeRequestInput } from './rules.js';
-export { acceptMergeRequest, canMerge, defaultMergeCommitMessage, mergeWay, squashCommit } from './merge.js';
+export { acceptMergeRequest, canMerge, mergeWay, squashCommit } from './merge.js';
+export { defaultMergeCommitMessage } from './message-generator.js';
 export { rebaseCommits } from './rebase.js';
 export { squashOnMerge } from './rules.js';
 export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies, type TrainStrategy } from './auto-merge.js';

@@ -1,7 +1,8 @@
 // Accepting a merge request (lib/api/merge_requests.rb `merge`, MergeRequests::MergeService):
 // a merge commit of the real trees on the target branch (a three-way merge by path; a path both
-// sides changed differently is a conflict), the merge request merged, and the issues it closes
-// (`Closes #n`, into the default branch) closed by the user who merged.
+// sides changed differently is a conflict) with the caller's message or the one
+// message-generator.ts makes, the merge request merged, and the issues it closes (`Closes #n`,
+// into the default branch; closing.ts) closed by the user who merged and kept on its record.
 import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
@@ -15,9 +16,11 @@ import type { State } from '../world.js';
 import { discussionsResolved, putMergeRequest, squashOnMerge } from './rules.js';
 import { diffHeadPipeline, failedMergeCheck, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import type { MergeRequest } from './records.js';
-import { issueByIid, issueReferences, putIssue } from '../issues/index.js';
+import { putIssue } from '../issues/index.js';
 import { recordMergeRequestChanges } from './system-notes.js';
 import { recordEvent } from '../issuables/index.js';
+import { keepClosingIssues, visibleClosingIssues } from './closing.js';
+import { defaultMergeCommitMessage, defaultSquashCommitMessage, isBlank } from './message-generator.js';
 
 /** MergeRequest#can_be_merged_by?: developers, and on a protected target those its merge access lets in. */
 export function canMerge(state: State, user: User | null, project: Project, target: string, now: number): boolean {
@@ -32,18 +35,6 @@ export function canMerge(state: State, user: User | null, project: Project, targ
 const cannotMerge = () => messageError(422, 'Branch cannot be merged');
 /** check_sha_param!: the head the caller expected moved; the message names the head there is. */
 export const shaMismatch = (sha: string) => messageError(409, `SHA does not match HEAD of source branch: ${sha}`);
-
-/** Array#to_sentence: `a`, `a and b`, `a, b, and c`. */
-function toSentence(items: string[]): string {
-  if (items.length <= 2) return items.join(' and ');
-  return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`;
-}
-
-function pathOf(state: State, projectId: number): string {
-  const p = tget(state.projects, projectId);
-  const ns = p ? tget(state.namespaces, p.namespaceId) : undefined;
-  return p && ns ? `${ns.fullPath}/${p.path}` : '';
-}
 
 /**
  * How `PUT .../merge` merges (lib/api/merge_requests.rb): `now`, or `auto` when auto-merge was
@@ -63,7 +54,10 @@ export function mergeWay(state: State, project: Project, mr: MergeRequest, user:
 }
 
 export interface MergeInput {
+  /** The URL the web app lives at, for the templates' `%{url}`. */
+  webBase: string;
   sha?: string;
+  /** `merge_commit_message`: the merge commit's message instead of the project's template or GitLab's default. */
   mergeCommitMessage?: string;
   /** `squash: true` of the merge: the merge request asks for a squash from then on. */
   squash?: boolean;
@@ -79,14 +73,16 @@ export interface MergeInput {
 
 /**
  * MergeRequests::SquashService and Gitaly's UserSquash: nothing to squash in a lone commit
- * without a message of its own (the head is the squash); else the head merged into the diff's
- * start as one commit whose only parent is that start, authored by the merge request's author
- * and committed by the merging user, with the given message or the merge request's title (and a
- * final newline, as git commit-tree adds). A conflict there is a merge that cannot be made.
+ * without a message of its own (`squash_commit_message`, when not blank; the head is the
+ * squash); else the head merged into the diff's start as one commit whose only parent is that
+ * start, authored by the merge request's author and committed by the merging user, with that
+ * message, else the project's squash commit template filled, else the merge request's title
+ * (and a final newline, as git commit-tree adds). A conflict there is a merge that cannot be made.
  */
 export async function squashCommit(
-  state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, headBase: string, user: User, message: string | undefined, now: number,
+  state: State, repo: RepositoryObjects, mr: MergeRequest, head: string, headBase: string, user: User, asked: string | undefined, now: number, webBase: string,
 ): Promise<string> {
+  const message = isBlank(asked) ? undefined : asked;
   if (message === undefined && (await commitsBetween(repo, headBase, head)).length < 2) return head;
   const author = tget(state.users, mr.authorId) ?? user;
   const timestamp = Math.floor(now / 1000);
@@ -94,7 +90,8 @@ export async function squashCommit(
   const base = await mergeBase(repo, head, [start]);
   const tree = base === null ? null : await mergeTrees(repo, base, start, head);
   if (tree === null) throw cannotMerge();
-  const text = message ?? mr.title;
+  const project = tget(state.projects, mr.projectId);
+  const text = message ?? (project ? await defaultSquashCommitMessage({ state, repo, project, mr, user, webBase, now }) : mr.title);
   return repo.writeCommit({
     tree,
     parents: [start],
@@ -102,16 +99,6 @@ export async function squashCommit(
     committer: { name: user.name, email: user.email, timestamp, offset: 0 },
     message: text.endsWith('\n') ? text : `${text}\n`,
   });
-}
-
-/** MergeRequest#default_merge_commit_message: the branches, the title, the issues it closes and the merge request's reference. */
-export function defaultMergeCommitMessage(state: State, project: Project, mr: MergeRequest): string {
-  const closing = closingRefs(state, project, mr);
-  return [
-    `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'`, mr.title,
-    ...(closing.length ? [`Closes ${toSentence(closing.map((r) => (r.projectId === project.id ? `#${r.iid}` : `${pathOf(state, r.projectId)}#${r.iid}`)))}`] : []),
-    `See merge request ${pathOf(state, project.id)}!${mr.iid}`,
-  ].join('\n\n');
 }
 
 /** Writes the merge commit and gives the change that records it; checks first, as the API does. */
@@ -130,20 +117,20 @@ export async function acceptMergeRequest(
   if (headBase === null) throw cannotMerge();
   // MergeStrategies::FromSourceBranch: what merges is the squash commit when the merge squashes.
   const squash = squashOnMerge(project, input.squash === true || mr.squash);
-  const squashMessage = input.squashCommitMessage === '' ? undefined : input.squashCommitMessage;
   const train = input.fastForwardTo;
-  const source = train ?? (squash ? await squashCommit(state, repo, mr, head, headBase, user, squashMessage, now) : head);
+  const source = train ?? (squash ? await squashCommit(state, repo, mr, head, headBase, user, input.squashCommitMessage, now, input.webBase) : head);
   const base = source === head ? headBase : await mergeBase(repo, source, [target]);
   if (base === null) throw cannotMerge();
   const tree = await mergeTrees(repo, base, target, source);
   if (tree === null) throw cannotMerge();
-  const message = input.mergeCommitMessage ?? defaultMergeCommitMessage(state, project, mr);
   const ident = { name: user.name, email: user.email, timestamp: Math.floor(now / 1000), offset: 0 };
   // FfMergeService: a fast-forward project moves the target to the head (no merge commit; the
   // route refused a head that is not on top of the target, `need_rebase`). A train's merge moves
   // it to the train commit, which is the merge commit where the project makes them.
   const fastForward = train !== undefined ? project.settings.merge_method === 'ff' : project.settings.merge_method === 'ff' && base === target;
-  const sha = train ?? (fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message }));
+  // FromSourceBranch#merge_commit_message: the caller's, else the template's or GitLab's default.
+  const message = async () => input.mergeCommitMessage ?? defaultMergeCommitMessage({ state, repo, project, mr, user, webBase: input.webBase, now });
+  const sha = train ?? (fastForward ? source : await repo.writeCommit({ tree, parents: [target, source], author: ident, committer: ident, message: await message() }));
   // The squash a train merged: its commit's, the train commit's second parent where it made a merge commit.
   const squashed = train !== undefined && squash && !fastForward ? ((await repo.readCommit(train)).parents[1] ?? train) : source;
   const removeSource = input.removeSourceBranch ?? mr.removeSourceBranch;
@@ -153,10 +140,11 @@ export async function acceptMergeRequest(
     if (remove) remove(draft);
     // As the merge request is now (a note's other commands may have changed it since the checks).
     const current = (pget(draft.mergeRequests, project.id, mr.iid) as MergeRequest | undefined) ?? mr;
-    const merged: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
-    putMergeRequest(draft, project, merged, current);
-    recordMergeRequestChanges(draft, current, merged, user.id, now);
-    closeIssuesOnMerge(draft, project, mr, user, now);
+    const done: MergeRequest = { ...current, state: 'merged', mergedAt: now, mergedById: user.id, mergeCommitSha: fastForward ? null : sha, updatedAt: now };
+    putMergeRequest(draft, project, done, current);
+    recordMergeRequestChanges(draft, current, done, user.id, now);
+    const merged = keepClosingIssues(draft, project, done);
+    closeIssuesOnMerge(draft, project, merged, user, now);
     if (!squash && input.squash !== true) return merged;
     // The model's own updates (the squash the merge asked for, the commit it merged): no hook reports them.
     const stored: MergeRequest = { ...merged, squash: input.squash === true || merged.squash, ...(squash ? { squashCommitSha: squashed } : {}) };
@@ -165,16 +153,13 @@ export async function acceptMergeRequest(
   };
 }
 
-/** MergeRequest#closes_issues: what `Closes #n` names, when the request targets the default branch. */
-export function closingRefs(state: State, project: Project, mr: MergeRequest) {
-  return mr.targetBranch === defaultBranchName(project) ? issueReferences(state, project, `${mr.title}\n${mr.description}`).closes : [];
-}
-
-/** MergeRequests::PostMergeService#close_issues, for a merge through the API or by a push. */
+/**
+ * MergeRequests::PostMergeService#close_issues, for a merge through the API or by a push: the
+ * issues the merged request closes that the merging user may read, and whose projects close them.
+ */
 export function closeIssuesOnMerge(draft: Draft<State>, project: Project, mr: MergeRequest, user: User, now: number): void {
-  for (const r of closingRefs(draft as State, project, mr)) {
-    const issue = issueByIid(draft as State, r.projectId, r.iid);
-    if (issue && issue.state === 'opened') {
+  for (const issue of visibleClosingIssues(draft as State, project, mr, user, now)) {
+    if (issue.state === 'opened') {
       putIssue(draft, { ...issue, state: 'closed', closedAt: now, closedById: user.id, updatedAt: now });
       // Issues::CloseService closed_via the merge request: a state event that names it.
       recordEvent(draft, 'state', { type: 'Issue', id: issue.id }, user.id, now, { state: 'closed', sourceCommit: null, sourceMergeRequestId: mr.id });

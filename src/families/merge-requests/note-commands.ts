@@ -89,7 +89,7 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
         try {
           mergeRecipe = strategy
             ? setAutoMerge(project, mr, user, {}, now)
-            : await acceptMergeRequest(ctx.state, objectsOf(ctx, project), project, mr, user, { sha: u.merge ?? undefined }, now);
+            : await acceptMergeRequest(ctx.state, objectsOf(ctx, project), project, mr, user, { webBase: ctx.webBase, sha: u.merge ?? undefined }, now);
         } catch {
           mergeRecipe = null; // MergeService's failures leave the merge request as it is
         }

@@ -17,6 +17,7 @@ import type { State } from '../world.js';
 import { save } from './auto-merge.js';
 import { failedStateCheck } from './mergeability.js';
 import type { MergeRequest } from './records.js';
+import { defaultMergeCommitMessage } from './message-generator.js';
 
 /** RebaseService::REBASE_ERROR. */
 export const REBASE_ERROR = 'Rebase failed: Rebase locally, resolve all conflicts, then push the branch.';
@@ -95,10 +96,11 @@ export async function startRebase(state: State, repo: RepositoryObjects, project
 export const notMergeable = () => messageError(400, 'Merge request is not mergeable');
 
 /**
- * MergeToRefService: the merge of the head into the target's tip, at `refs/merge-requests/:iid/merge`;
+ * MergeToRefService: the merge of the head into the target's tip, at `refs/merge-requests/:iid/merge`,
+ * made by the author with the message a merge would have (the template's, else GitLab's default);
  * the one there is kept while both tips are the same. A change that records it, and its SHA.
  */
-export async function mergeRef(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, now: number): Promise<{ sha: string; change: Change<void> }> {
+export async function mergeRef(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, now: number, webBase: string): Promise<{ sha: string; change: Change<void> }> {
   const refs = refsOf(state, project.id);
   const head = branchTip(refs, mr.sourceBranch);
   const target = branchTip(refs, mr.targetBranch);
@@ -112,7 +114,9 @@ export async function mergeRef(state: State, repo: RepositoryObjects, project: P
   if (tree === null) throw notMergeable();
   const author = tget(state.users, mr.authorId);
   const who = { name: author?.name ?? 'GitLab', email: author?.email ?? 'noreply@gitlab.example.com', timestamp: Math.floor(now / 1000), offset: 0 };
-  const message = `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request !${mr.iid}`;
+  // MessageGenerator's user: the one who set auto-merge (merge_user), else the author the service runs as.
+  const merger = (mr.autoMerge ? tget(state.users, mr.autoMerge.userId) : undefined) ?? author ?? null;
+  const message = await defaultMergeCommitMessage({ state, repo, project, mr, user: merger, webBase, now });
   const sha = await repo.writeCommit({ tree, parents: [target, head], author: who, committer: who, message });
   return { sha, change: (draft) => void save(draft, project, mr, { mergeRefSha: sha }) };
 }

@@ -54,6 +54,8 @@ export interface MergeRequest {
   mergeRefSha?: string | null;
   /** A rebase under way (RebaseService, a worker in GitLab): what it will leave when it finishes. */
   rebase?: PendingRebase | null;
+  /** The ids of the issues it closed, kept at its merge (MergeRequestsClosingIssues); absent before. */
+  closesIssueIds?: number[];
 }
 
 /** The merge_when_pipeline_succeeds strategy as set on a merge request. */

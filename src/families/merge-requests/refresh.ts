@@ -17,6 +17,7 @@ import type { PushChange, StoredEvent } from '../stream.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
+import { keepClosingIssues } from './closing.js';
 import { checkMergeability, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges } from './system-notes.js';
@@ -82,8 +83,9 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
   const draftCommit = commits.find((c) => isDraftCommit(titles.get(c) ?? ''));
   ctx.update((draft) => {
     for (const mr of merged) {
-      changeState(draft, project, mr, { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now }, user.id, now);
-      closeIssuesOnMerge(draft, project, mr, user, now);
+      const done: MergeRequest = { ...mr, state: 'merged', mergedAt: now, mergedById: user.id, updatedAt: now };
+      changeState(draft, project, mr, done, user.id, now);
+      closeIssuesOnMerge(draft, project, keepClosingIssues(draft, project, done), user, now);
     }
     // The target moved under the others: their mergeability is checked again when read (mark_as_unchecked).
     for (const mr of into) {

@@ -464,7 +464,7 @@ export const mergeRequestRoutes = [
         return json(await fullEntity(ctx, set, ctx.project.id));
       }
       const recipe = await acceptMergeRequest(ctx.state, repo, ctx.project, mr, user, {
-        sha: p.sha, mergeCommitMessage: p.merge_commit_message, squash: p.squash, squashCommitMessage: p.squash_commit_message,
+        webBase: ctx.webBase, sha: p.sha, mergeCommitMessage: p.merge_commit_message, squash: p.squash, squashCommitMessage: p.squash_commit_message,
         removeSourceBranch: p.should_remove_source_branch,
       }, now);
       const before = branchTip(refsOf(ctx.state, ctx.project.id), mr.targetBranch);

@@ -138,10 +138,14 @@ export async function createMergeRequest(
   };
 }
 
-/** Stores a merge request and the issues it closes or mentions (replacing what the earlier text named). */
+/**
+ * Stores a merge request and the issues it closes or mentions (replacing what the earlier text
+ * named). A merged one closes the issues kept at its merge, whatever its text names since.
+ */
 export function putMergeRequest(draft: Draft<State>, project: Project, mr: MergeRequest, before: MergeRequest | null): void {
   const state = draft as State;
   if (before) for (const r of allRefs(state, project, before)) setNamingMergeRequest(draft, issueKey(state, r) ?? -1, before.id, null);
+  if (before?.closesIssueIds) for (const id of before.closesIssueIds) setNamingMergeRequest(draft, id, before.id, null);
   if (before) indexOpenMergeRequest(draft, before, false);
   if (before) countMergeRequest(draft, before, -1);
   countMergeRequest(draft, mr, 1, before === null);
@@ -150,13 +154,18 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
   if (mr.state === 'opened') indexOpenMergeRequest(draft, mr, true);
   const { closes, mentions } = issueReferences(state, project, `${mr.title}\n${mr.description}`);
   const closing = mr.targetBranch === defaultBranchName(project);
-  for (const r of closes) {
-    const id = issueKey(state, r);
-    if (id !== undefined) setNamingMergeRequest(draft, id, mr.id, { projectId: project.id, iid: mr.iid, closes: closing });
+  const at = (closes: boolean) => ({ projectId: project.id, iid: mr.iid, closes });
+  if (mr.closesIssueIds) {
+    for (const id of mr.closesIssueIds) setNamingMergeRequest(draft, id, mr.id, at(true));
+  } else {
+    for (const r of closes) {
+      const id = issueKey(state, r);
+      if (id !== undefined) setNamingMergeRequest(draft, id, mr.id, at(closing));
+    }
   }
-  for (const r of mentions) {
+  for (const r of mr.closesIssueIds ? [...closes, ...mentions] : mentions) {
     const id = issueKey(state, r);
-    if (id !== undefined && !namingMergeRequest(state, id, mr.id)) setNamingMergeRequest(draft, id, mr.id, { projectId: project.id, iid: mr.iid, closes: false });
+    if (id !== undefined && !namingMergeRequest(state, id, mr.id)) setNamingMergeRequest(draft, id, mr.id, at(false));
   }
 }
 
@@ -190,6 +199,7 @@ export function deleteMergeRequest(project: Project, mr: MergeRequest) {
   return (draft: Draft<State>): void => {
     const state = draft as State;
     for (const r of allRefs(state, project, mr)) setNamingMergeRequest(draft, issueKey(state, r) ?? -1, mr.id, null);
+    for (const id of mr.closesIssueIds ?? []) setNamingMergeRequest(draft, id, mr.id, null);
     pdel(draft.mergeRequests, project.id, mr.iid);
     dropMergeRequestRecords(draft, mr);
     dropNotes(state, noteKey('MergeRequest', mr.id));

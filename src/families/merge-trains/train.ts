@@ -195,14 +195,14 @@ async function trainCommit(ctx: Context<unknown>, p: Project, car: MergeTrainCar
   if (tree === null) return fail;
   const user = tget(ctx.state.users, car.userId) ?? tget(ctx.state.users, mr.authorId);
   if (!user) return fail;
-  const squashed = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now()) : head;
+  const squashed = car.squash ? await squashCommit(ctx.state, repo, mr, head, mb, user, mr.autoMerge?.squashCommitMessage, ctx.now(), ctx.webBase) : head;
   const method = p.settings.merge_method;
   const merging = method === 'ff' || method === 'rebase_merge' ? await rebaseCommits(repo, squashed, base, user, ctx.now()) : squashed;
   if (merging === null) return fail;
   if (method === 'ff') return { sha: merging };
   const who = { name: user.name, email: user.email, timestamp: Math.floor(ctx.now() / 1000), offset: 0 };
   // CreateRefService#merge_commit_message: the one asked for with the auto-merge, else the merge request's default.
-  const message = mr.autoMerge?.commitMessage || defaultMergeCommitMessage(ctx.state, p, mr);
+  const message = mr.autoMerge?.commitMessage || (await defaultMergeCommitMessage({ state: ctx.state, repo, project: p, mr, user, webBase: ctx.webBase, now: ctx.now() }));
   return { sha: await repo.writeCommit({ tree, parents: [base, merging], author: who, committer: who, message }) };
 }
 
@@ -282,7 +282,7 @@ async function mergeFirstCars(ctx: Context<unknown>, p: Project, branch: string)
     try {
       const checked = await checkedMergeRequest(ctx.state, objectsOf(ctx, p), mr);
       const recipe = await acceptMergeRequest(ctx.state, objectsOf(ctx, p), p, checked, user, {
-        squash: first.squash, squashCommitMessage: mr.autoMerge?.squashCommitMessage, mergeCommitMessage: mr.autoMerge?.commitMessage, removeSourceBranch: mr.autoMerge?.removeSourceBranch,
+        webBase: ctx.webBase, squash: first.squash, squashCommitMessage: mr.autoMerge?.squashCommitMessage, mergeCommitMessage: mr.autoMerge?.commitMessage, removeSourceBranch: mr.autoMerge?.removeSourceBranch,
         // MergeStrategies::FromTrainRef: the target moves to the train commit itself.
         ...(first.trainSha ? { fastForwardTo: first.trainSha } : {}),
       }, now);

@@ -107,7 +107,7 @@ function dropRunner(draft: State, id: number, token: string): void {
 export { tokenById } from './rules.js';
 export { createSession, createToken, createUser, findUserByIdOrUsername, findUserByUsername, recordSignIn, setScimIdentity, userByEmail, type TokenInput, type UserInput } from './rules.js';
 export { fixtureMembers, fixtureUserId, type FixtureMember, type FixtureToken, type FixtureUserPart } from './seed.js';
-export { canReadProfile, userAvatarUrl, userBasic, userDetails, userPublic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
+export { canReadProfile, commitEmail, userAvatarUrl, userBasic, userDetails, userPublic, currentUser, tokenEntity, type UrlBase, type UserView } from './entity.js';
 export { visibleUser } from './resolvers.js';
 export { membersOf, readMembership, writeMembership, type MembershipSource } from './memberships.js';
 export type { UsersSlice } from './records.js';
