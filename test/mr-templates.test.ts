@@ -59,6 +59,16 @@ describe('merge and squash commit messages', () => {
     return merged.body as { merge_commit_sha: string; squash_commit_sha: string | null; project_id: number };
   };
 
+  it('refuses a template over 500 characters (an issue branch template over 255) and changes nothing', async () => {
+    const refused = await call('PUT', P, 'maintainer-token', { merge_commit_template: 'x'.repeat(501), squash_commit_template: 'ok', issue_branch_template: 'b'.repeat(256) });
+    expect(refused).toEqual({ status: 400, body: { message: {
+      'project_setting.merge_commit_template': ['is too long (maximum is 500 characters)'],
+      'project_setting.issue_branch_template': ['is too long (maximum is 255 characters)'],
+    } } });
+    expect((await call('GET', P)).body).toMatchObject({ merge_commit_template: null, squash_commit_template: null, issue_branch_template: null });
+    await setTemplates({ merge_commit_template: 'x'.repeat(500) });
+  });
+
   it('a merge commit template with every placeholder', async () => {
     await call('PUT', MR1, 'dev-token', { description: 'Closes #1 and #2, fixes acme/lib#1' });
     await setTemplates({ merge_commit_template: EVERY });

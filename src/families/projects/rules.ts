@@ -65,6 +65,9 @@ export function normalizeProjectInput(input: ProjectInput): ProjectInput & { nam
   return { ...input, name, path };
 }
 
+/** Project::MAX_COMMIT_TEMPLATE_LENGTH and Issue::MAX_BRANCH_TEMPLATE. */
+const SETTING_LIMITS: readonly (readonly [string, number])[] = [['merge_commit_template', 500], ['squash_commit_template', 500], ['issue_branch_template', 255]];
+
 export function validateProject(state: State, input: ProjectInput & { name: string; path: string }, except?: number): Errors {
   const errors: Errors = {};
   const ns = tget(state.namespaces, input.namespaceId);
@@ -84,6 +87,11 @@ export function validateProject(state: State, input: ProjectInput & { name: stri
   if (!errors.path && ns && isPathTaken(state, `${ns.fullPath}/${input.path}`)) {
     const existing = tget(state.paths, `${ns.fullPath}/${input.path}`.toLowerCase());
     if (!(existing?.kind === 'project' && existing.id === except)) push(errors, 'path', 'has already been taken');
+  }
+  // ProjectSetting's own validations, which Rails names after the project's autosaved association.
+  for (const [field, max] of SETTING_LIMITS) {
+    const value = input.settings?.[field];
+    if (typeof value === 'string' && value.length > max) push(errors, `project_setting.${field}`, tooLong(max));
   }
   const visibility = input.visibility ?? state.instance.settings.default_project_visibility;
   if (ns && ns.kind === 'group' && VISIBILITY_ORDER[visibility] > VISIBILITY_ORDER[ns.visibility])

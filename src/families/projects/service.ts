@@ -69,6 +69,7 @@ export function updateProject(state: State, user: User | null, project: Project,
   const next = {
     ...normalizeProjectInput({ name: changes.name ?? project.name, path: changes.path ?? project.path, namespaceId: project.namespaceId, creatorId: project.creatorId }),
     visibility: changes.visibility ?? project.visibility,
+    settings: changes.settings,
   };
   const errors = validateProject(state, next, project.id);
   const ns = tget(state.namespaces, project.namespaceId)!;
