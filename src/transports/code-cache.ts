@@ -84,6 +84,9 @@ function load(kind: 'cli' | 'lib'): Loaded {
   // dist/, whether this code runs from an ES module (the CLI) or a CommonJS one (the package's entry).
   const here = typeof __dirname === 'string' ? __dirname : dirname(fileURLToPath(import.meta.url));
   const bundle = join(here, 'core.cjs');
+  // Another runtime that reads Node's packages (Bun, Deno) has its own caches, and may lack V8's:
+  // it requires the core as any module.
+  if (process.versions.bun !== undefined || process.versions.deno !== undefined) return { exports: createRequire(bundle)(bundle) as Record<string, unknown>, keep: () => {} };
   // The bundle's text, as Node would wrap a CommonJS module (a leading `#!` line kept as a
   // comment). esbuild writes it in ASCII, which reads faster as Latin-1 than as UTF-8 (the same text).
   const bytes = readFileSync(bundle);
