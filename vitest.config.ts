@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // dist/, built once before the tests that run the built package and the CLI.
+    globalSetup: ['test/support/build.ts'],
     testTimeout: 20_000,
     // Each file makes its own emulators and closes what it opens, so files share a worker's
     // module graph: loading the sources once per worker instead of once per file halves the run.

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitScratch, HAS_GIT, withCredentials } from './support/git-cli.js';
+import { CLI } from './support/cli.js';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 const TOKEN = 'glpat-emulator-root-token';
 const JSON_HEADERS = { 'PRIVATE-TOKEN': TOKEN, 'Content-Type': 'application/json' };
 
@@ -23,7 +23,7 @@ afterEach(() => {
 });
 
 function serve(dir: string, extra: string[] = []) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--no-log', '--data-dir', dir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-log', '--data-dir', dir, ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   let stdout = '';
   let stderr = '';

@@ -10,10 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
 import { GitScratch, HAS_GIT, withCredentials } from './support/git-cli.js';
 import { firstDifference, normalize, readPaths } from './support/reads.js';
+import { CLI } from './support/cli.js';
 
 const NOW = '2030-01-01T00:00:00Z';
 const ROOT = 'glpat-emulator-root-token';
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
 const servers: Server[] = [];
 const scratch: GitScratch[] = [];
@@ -128,7 +128,7 @@ describe('the command line', () => {
     const file = join(dir, 'fixture.json');
     writeFileSync(file, await (await fetch(`${server.url}/-/emulator/fixture`)).text());
 
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--fixture', file, '--no-log'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--fixture', file, '--no-log'], { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       const url = await new Promise<string>((resolve, reject) => {

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, FixtureError } from '../src/index.js';
 import { isCalendarTime } from '../src/families/fixture-checks.js';
+import { CLI } from './support/cli.js';
 
 async function mistakesOf(fixture: unknown): Promise<FixtureError> {
   const failure = await createEmulator({ fixture: fixture as never }).then(
@@ -120,7 +121,7 @@ describe('fixture mistakes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gle-fx-'));
     try {
       writeFileSync(join(dir, 'world.json'), JSON.stringify(THREE));
-      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts'), '--fixture', join(dir, 'world.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, '--fixture', join(dir, 'world.json')], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -11,6 +11,7 @@ import { createEmulator, EmulatorError, FixtureError } from '../src/index.js';
 import { jsonErrorAt } from '../src/core/json-position.js';
 import { arrayOf, check, nearest, nullable, num, object, oneOf, opt, recordOf, str, union, type Infer } from '../src/core/schema.js';
 import { FIXTURE_SCHEMA_FILE, fixtureSchemaText } from '../scripts/fixture-schema.js';
+import { CLI } from './support/cli.js';
 
 const ROLES = '"guest", "planner", "reporter", "developer", "maintainer", "owner", "minimal"';
 
@@ -124,12 +125,11 @@ describe('JSON syntax errors', () => {
   });
 });
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 async function cli(fixtureText: string): Promise<{ code: number | null; stderr: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'gle-'));
   const file = join(dir, 'world.json');
   writeFileSync(file, fixtureText);
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', '--fixture', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--fixture', file], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -4,10 +4,10 @@
 // or a non-JSON body is refused; a control token, when set, is required.
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Clock, createEmulator, type Emulator, type Fixture, type Server } from '../src/index.js';
 import { SMALL_WORLD } from './support/world.js';
+import { CLI } from './support/cli.js';
 
 const ORIGIN = 'https://gitlab.example.com';
 const ALICE = { 'PRIVATE-TOKEN': 'alice-token' };
@@ -362,10 +362,9 @@ describe('over HTTP, the control API answers only this machine’s own clients',
 });
 
 describe('the command line', () => {
-  const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
   function serve(args: string[]) {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

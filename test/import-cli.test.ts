@@ -11,11 +11,11 @@ import { createEmulator } from '../src/index.js';
 import { servedWorld } from './support/world.js';
 import type { Fixture } from '../src/families/world.js';
 import { importFromGitlab, parseImportArgs } from '../src/importer/index.js';
+import { CLI } from './support/cli.js';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
 function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GITLAB_TOKEN: '', GITLAB_URL: '' } });
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, GITLAB_TOKEN: '', GITLAB_URL: '' } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -2,7 +2,7 @@
 // with its shebang, and the fixtures; every entry package.json names is in it. Installing from
 // git builds on `prepare`, so `dist/` is there too; `npm start` runs the built CLI.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -12,24 +12,7 @@ import { userPath } from './support/npm.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** The newest modification time under a folder. */
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const s = statSync(path);
-    t = Math.max(t, s.isDirectory() ? newest(path) : s.mtimeMs);
-  }
-  return t;
-}
 
-/** Builds as `prepare` does, unless the build is newer than every source file. */
-function ensureBuilt(): void {
-  const cli = join(ROOT, 'dist', 'cli.js');
-  const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs);
-  if (existsSync(cli) && statSync(cli).mtimeMs > sources) return;
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'ignore' });
-}
 
 function packList(): Promise<{ path: string; mode: number }[]> {
   return new Promise((resolve, reject) => {
@@ -59,7 +42,6 @@ describe('the package', () => {
   });
 
   it('ships every entry package.json names, the CLI with its shebang, and the fixtures; no sources or tests', async () => {
-    ensureBuilt();
     const files = await packList();
     const paths = files.map((f) => f.path);
     for (const file of named()) expect(paths, file).toContain(file);
@@ -71,7 +53,6 @@ describe('the package', () => {
   }, 120_000);
 
   it('its published types give a consumer the world, the fixture and the test handles, from an ES module and from CommonJS', () => {
-    ensureBuilt();
     // A project that installed the package: node_modules/gitlab-emulator is this folder, read through package.json's exports.
     const dir = mkdtempSync(join(tmpdir(), 'gle-types-'));
     mkdirSync(join(dir, 'node_modules'));
@@ -101,7 +82,6 @@ describe('the package', () => {
   }, 120_000);
 
   it('the built CLI answers --version from package.json', () => {
-    ensureBuilt();
     expect(execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
   }, 120_000);
 });

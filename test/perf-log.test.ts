@@ -1,11 +1,10 @@
 // The request log as the command line writes it: lines batched off the request's path, in
 // order, each written once, and nothing lost when the process stops.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RequestLogBuffer } from '../src/http/request-log.js';
+import { CLI } from './support/cli.js';
 
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
 function sink() {
   const writes: string[] = [];
@@ -53,7 +52,7 @@ describe('RequestLogBuffer', () => {
 
 describe('the command line log', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('is written whole when the server stops on %s right after its requests', async (signal) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

@@ -1,8 +1,8 @@
 // The package as a project meets it: packed (`npm pack`), installed from the tarball into an
 // empty project with `npm i -D <tarball> msw vitest`, as the docs say (docs/install.md). One
 // tarball and one install for the file. Skipped, saying so, where the registry is unreachable.
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -19,22 +19,7 @@ let dir = '';
 let scratch = '';
 let unavailable: string | undefined;
 
-function newest(path: string): number {
-  let t = 0;
-  for (const name of readdirSync(path)) {
-    const s = statSync(join(path, name));
-    t = Math.max(t, s.isDirectory() ? newest(join(path, name)) : s.mtimeMs);
-  }
-  return t;
-}
 
-/** Builds as `prepare` does, unless dist/ is newer than every source. */
-function ensureBuilt(): void {
-  const marker = join(ROOT, 'dist', 'types', 'src', 'index.d.ts');
-  const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs, statSync(join(ROOT, 'tsup.config.ts')).mtimeMs);
-  if (existsSync(marker) && statSync(marker).mtimeMs > sources && statSync(join(ROOT, 'dist', 'browser.js')).mtimeMs > sources) return;
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'ignore' });
-}
 
 function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
@@ -50,7 +35,6 @@ async function node(source: string, type: 'module' | 'commonjs'): Promise<{ code
 }
 
 beforeAll(async () => {
-  ensureBuilt();
   scratch = mkdtempSync(join(tmpdir(), 'gle-consumer-'));
   const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], { cwd: ROOT });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.out}`);

@@ -14,15 +14,6 @@ const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const INDEX = join(ROOT, 'dist', 'index.js');
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const s = statSync(path);
-    t = Math.max(t, s.isDirectory() ? newest(path) : s.mtimeMs);
-  }
-  return t;
-}
 
 /** Runs an ES module in a fresh node that imports the built package; what it printed. */
 function library(code: string, env: Record<string, string>): string {
@@ -55,12 +46,8 @@ const caches = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) =
 describe('the built CLI and package with a code cache', () => {
   let base: string;
   beforeAll(() => {
-    const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'fixtures')), statSync(join(ROOT, 'package.json')).mtimeMs);
-    if (!existsSync(CLI) || !existsSync(join(ROOT, 'dist', 'core.cjs')) || statSync(CLI).mtimeMs <= sources) {
-      execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT, stdio: 'ignore' });
-    }
     base = mkdtempSync(join(tmpdir(), 'start-launcher-'));
-  }, 180_000);
+  });
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it('writes the cache after a server ran, reads it back without writing it again, and writes it anew when it does not fit', async () => {

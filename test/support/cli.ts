@@ -1,12 +1,13 @@
-// The CLI from source in a child process (node --import tsx), as the CLI tests start it: its
-// output as it comes, a wait for a line, its exit, and a SIGTERM.
+// The built CLI (dist/cli.js, as `npx gitlab-emulator` runs it; built before the tests by
+// test/support/build.ts) in a child process, as the CLI tests start it: its output as it comes, a
+// wait for a line, its exit, and a SIGTERM.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
-export const CLI = join(import.meta.dirname, '..', '..', 'src', 'transports', 'cli.ts');
+export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
 export function runCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
