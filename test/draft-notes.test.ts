@@ -1,8 +1,9 @@
 // Draft notes (lib/api/draft_notes.rb): a review's comments, seen by their author only, then
 // published one at a time or all at once as the notes and threads of the merge request.
+import { Gitlab } from '@gitbeaker/rest';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Fixture } from '../src/index.js';
+import { createEmulator, type Fixture } from '../src/index.js';
 import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
@@ -240,5 +241,38 @@ describe('drafts against a plain model', () => {
       const bodies = (await call('GET', `${APP}/merge_requests/1/notes?sort=asc`, 'dev-token')).body.filter((n: { system: boolean }) => !n.system).map((n: { body: string }) => n.body);
       expect(bodies).toEqual(published);
     }), { numRuns: 25 });
+  });
+});
+
+describe('drafts in the world', () => {
+  it('are exported with it, and go with their project', async () => {
+    const made = (await call('POST', DRAFTS, 'dev-token', { note: 'Kept in the export' })).body;
+    const fixture = await world().exportFixture();
+    const again = await createEmulator({ fixture });
+    const listed = await (await apiCall(again, '/projects/acme%2Fapp/merge_requests/1/draft_notes', { token: 'dev-token' })).json();
+    expect(listed).toEqual([made]);
+    expect((await call('DELETE', APP, 'root-token')).status).toBe(202);
+    expect((await call('GET', APP, 'root-token')).status).toBe(404);
+    expect(JSON.stringify(await world().exportFixture())).not.toContain('Kept in the export');
+  });
+});
+
+describe('a review through @gitbeaker/rest against the server', () => {
+  it('drafts comments, lists them, and publishes them at once', async () => {
+    const emulator = await createEmulator({ fixture: FIXTURE, clock: { now: NOW, frozen: true } });
+    const server = await emulator.listen({ port: 0 });
+    try {
+      const api = new Gitlab({ host: server.url, token: 'dev-token' });
+      const first = await api.MergeRequestDraftNotes.create('acme/app', 1, 'Nit: naming');
+      await api.MergeRequestDraftNotes.create('acme/app', 1, 'Needs a test');
+      expect((await api.MergeRequestDraftNotes.all('acme/app', 1)).map((d) => d.note)).toEqual(['Nit: naming', 'Needs a test']);
+      expect((await api.MergeRequestDraftNotes.show('acme/app', 1, first.id)).note).toBe('Nit: naming');
+      await api.MergeRequestDraftNotes.publishBulk('acme/app', 1);
+      expect(await api.MergeRequestDraftNotes.all('acme/app', 1)).toEqual([]);
+      const notes = await api.MergeRequestNotes.all('acme/app', 1, { sort: 'asc' });
+      expect(notes.filter((n) => !n.system).map((n) => n.body)).toEqual(['Nit: naming', 'Needs a test']);
+    } finally {
+      await server.close();
+    }
   });
 });
