@@ -169,6 +169,19 @@ describe('publishing', () => {
     expect((await call('POST', `${DRAFTS}/bulk_publish`, 'dev-token')).status).toBe(204);
   });
 
+  it('makes a note alone a thread when a draft replies to it', async () => {
+    const alone = (await call('POST', `${APP}/merge_requests/1/notes`, 'reporter-token', { body: 'A remark' })).body;
+    const thread = (await threads()).find((d) => d.notes[0]!.body === 'A remark')!;
+    expect(thread.individual_note).toBe(true);
+    // A note alone is not resolvable: a draft may not resolve it.
+    expect(await call('POST', DRAFTS, 'dev-token', { note: 'x', in_reply_to_discussion_id: thread.id, resolve_discussion: true }))
+      .toMatchObject({ status: 400, body: { message: { base: ['User is not allowed to resolve thread'] } } });
+    const reply = (await call('POST', DRAFTS, 'dev-token', { note: 'Agreed', in_reply_to_discussion_id: thread.id })).body;
+    expect((await call('PUT', `${DRAFTS}/${reply.id}/publish`, 'dev-token')).status).toBe(204);
+    const now = (await threads()).find((d) => d.id === thread.id)!;
+    expect(now).toMatchObject({ individual_note: false, notes: [{ id: alone.id, body: 'A remark', type: 'DiscussionNote' }, { body: 'Agreed', type: 'DiscussionNote' }] });
+  });
+
   it('runs the quick actions of a draft, and a blank draft publishes to nothing', async () => {
     const blank = (await call('POST', DRAFTS, 'dev-token', { note: '' })).body;
     expect(blank.note).toBe('');
