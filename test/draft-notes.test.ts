@@ -135,7 +135,11 @@ describe('publishing', () => {
     const last = (await threads()).at(-1)!;
     expect(last).toMatchObject({ individual_note: false, notes: [{ body: 'Published alone', type: 'DiscussionNote', resolved: false }] });
     const events = (await call('GET', `${APP}/events?target_type=note`, 'dev-token')).body;
-    expect(events.map((e: { action_name: string; note: { body: string } }) => [e.action_name, e.note.body])).toEqual([['commented on', 'Published alone']]);
+    expect(events.map((e: { action_name: string; note: { body: string } }) => [e.action_name, e.note.body])).toEqual([['commented on', 'Published alone']]);    // A mention in a draft is a todo only once published.
+    await call('POST', DRAFTS, 'dev-token', { note: 'Ping @rep' });
+    expect((await call('GET', '/todos', 'reporter-token')).body).toEqual([]);
+    await call('POST', `${DRAFTS}/bulk_publish`, 'dev-token');
+    expect((await call('GET', '/todos', 'reporter-token')).body.map((t: { action_name: string; body: string }) => [t.action_name, t.body])).toEqual([['mentioned', 'Ping @rep']]);
   });
 
   it('publishes all the caller’s drafts in order as one review: replies in their threads, resolutions, diff notes', async () => {
