@@ -12,6 +12,7 @@ import { ci } from './ci/index.js';
 import { commits } from './commits/index.js';
 import { customAttributes } from './custom-attributes/index.js';
 import { deployKeys } from './deploy-keys/index.js';
+import { draftNotes } from './draft-notes/index.js';
 import { deployTokens } from './deploy-tokens/index.js';
 import { events } from './events/index.js';
 import { externalStatusChecks } from './external-status-checks/index.js';
@@ -121,6 +122,7 @@ export const FAMILIES = [
   wikis,
   snippets,
   notes,
+  draftNotes,
   events,
   broadcastMessages,
   deployKeys,
