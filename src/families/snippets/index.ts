@@ -56,8 +56,8 @@ export const snippets: Family<SnippetsSlice> = defineFamily({
 export type { Snippet } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
 export { canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
-export { snippetEntity, basicSnippetEntity } from './entity.js';
-export { snippetRepoKey, snippetHead } from './repository.js';
+export { snippetEntity, basicSnippetEntity, snippetHookAttrs } from './entity.js';
+export { snippetContent, snippetRepoKey, snippetHead } from './repository.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);
