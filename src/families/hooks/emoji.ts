@@ -1,5 +1,6 @@
 // Emoji Hook (Gitlab::DataBuilder::Emoji): an award emoji given (`award`) or taken back
-// (`revoke`) on an issue, a merge request or a note of one, to the project's hooks with emoji events.
+// (`revoke`) on an issue, a merge request, a project snippet or a note of one, to the project's
+// hooks with emoji events.
 import { findNote, noteKey } from '../../store/notes.js';
 import { tget } from '../../store/table.js';
 import type { Context } from '../define.js';
@@ -8,11 +9,12 @@ import type { State } from '../world.js';
 import type { User } from '../../store/state.js';
 import { issueAttrs, issueById, mergeRequestAttrs, projectHookAttrs, userHookAttrs, utcTime, type Json } from './payloads.js';
 import { enqueue, projectHooksFor } from './queue.js';
+import { snippetById, snippetContent, snippetHookAttrs, snippetRepoKey } from '../snippets/index.js';
 import { actor, headCommit, mergeRequestById, noteAttrs, type BuildEnv } from './subscribers.js';
 
 type AwardEvent = StoredEvent<'award_emoji.added' | 'award_emoji.removed'>;
 
-/** What the award hangs on, as its payload names it (`issue`, `merge_request`) with its URL. */
+/** What the award hangs on, as its payload names it (`issue`, `merge_request`, `project_snippet`) with its URL. */
 async function awardable(env: BuildEnv, projectId: number, type: string, id: number, projectUrl: string): Promise<{ key: string; attrs: Json; url: string } | null> {
   if (type === 'Issue') {
     const issue = issueById(env.state, id);
@@ -21,6 +23,12 @@ async function awardable(env: BuildEnv, projectId: number, type: string, id: num
   if (type === 'MergeRequest') {
     const mr = mergeRequestById(env.state, projectId, id);
     return mr ? { key: 'merge_request', attrs: mergeRequestAttrs(env.state, mr, env.webBase, await headCommit(env, mr.projectId, mr.sha)), url: `${projectUrl}/-/merge_requests/${mr.iid}` } : null;
+  }
+  if (type === 'Snippet') {
+    const s = snippetById(env.state, id);
+    if (!s) return null;
+    const attrs = snippetHookAttrs(env.state, s, env, await snippetContent(env.repo(snippetRepoKey(s.id)), env.state, s), utcTime);
+    return { key: 'project_snippet', attrs, url: attrs.url };
   }
   return null;
 }

@@ -31,7 +31,7 @@ export { dropAwards } from './store.js';
 export { isEmojiName, normalizeEmojiName } from './emoji.js';
 export { applySocialUpdates, awardEmoji, countAwards, isSubscribed, reacted, socialTarget } from './social.js';
 export { awardEmojiEntity } from './social-entity.js';
-export { renderTodo, socialRoutes } from './social-routes.js';
+export { awardableRoutes, renderTodo, socialRoutes } from './social-routes.js';
 export { markTodo, mentionedUserIds, mentionTodos } from './social.js';
 export { registerTodoKind, type TodoKind } from './kinds.js';
 export { emitIssuableChange } from './emit.js';

@@ -44,8 +44,8 @@ export interface Todo {
   updatedAt: number;
 }
 
-/** What award emoji hang on: an issue, a merge request, or a note of one. */
-export type AwardableType = SocialType | 'Note';
+/** What award emoji hang on: an issue, a merge request, a project snippet, or a note of one. */
+export type AwardableType = SocialType | 'Snippet' | 'Note';
 
 export interface AwardEmoji {
   id: number;

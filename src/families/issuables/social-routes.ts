@@ -30,23 +30,11 @@ export function socialRoutes<R extends SocialRecord>(k: SocialKind<R>) {
     const record = k.find(ctx, iid);
     return { record, target: socialTarget(k.type, record) };
   };
-  /** award_emoji.rb's `awardable` (find_by!), then `can_read_awardable?`: `404 Award Emoji Not Found` when it may not be read. */
-  const awardable = (ctx: Context<unknown>): SocialTarget => {
-    const found = target(ctx);
-    if (!k.readable(ctx.state, ctx.user, ctx.project, ctx.now())) throw awardNotFound();
-    return found.target;
-  };
   const iid = { [k.iidParam]: int().required() };
   const scope = project(k.readable);
   return [
-    ...awardRoutes(base, iid, awardable),
-    ...awardRoutes(`${base}/notes/:note_id`, { ...iid, note_id: int().required() }, (ctx) => {
-      // A note of the issue or merge request (`awardable.notes.find`), read as its noteable is.
-      const on = awardable(ctx);
-      const note = findNote(ctx.state, noteKey(on.type, on.id), (ctx.params as { note_id: number }).note_id);
-      if (!note) throw recordNotFound();
-      return { type: 'Note', id: note.id, system: note.system, projectId: on.projectId, noteable: { type: on.type, id: on.id } };
-    }),
+    // award_emoji.rb's `awardable` (find_by!), read as `read_issue` or `read_merge_request` allows.
+    ...awardableRoutes(base, iid, (ctx) => target(ctx).target, (ctx) => k.readable(ctx.state, ctx.user, ctx.project, ctx.now())),
     route({
       method: 'GET', path: `${base}/participants`, cacheable: true, scope, paginated: true, params: iid,
       handler: (ctx): Reply => {
@@ -103,10 +91,33 @@ function readableTodo(ctx: Context<unknown>, todo: Todo): boolean {
 }
 
 /**
- * lib/api/award_emoji.rb at an awardable's path: list, show, award (`404 Award Emoji <why> Not
- * Found` when refused) and take back (the awarder's or an administrator's, else 401).
+ * lib/api/award_emoji.rb for one kind of awardable of a project (an issue, a merge request, a
+ * project snippet) and for its notes: `find` is the helper's `awardable` (`404 Not found` when
+ * the project has none by that id), `readable` its `can_read_awardable?`. A note is found among
+ * its noteable's notes and read as its noteable is.
  */
-function awardRoutes(base: string, params: ParamSpec, awardable: (ctx: Context<unknown>) => Awardable & { system?: boolean }) {
+export function awardableRoutes(base: string, params: ParamSpec, find: (ctx: Context<unknown>) => Awardable, readable: (ctx: Context<unknown>) => boolean) {
+  const note = (ctx: Context<unknown>): Awardable & { system: boolean } => {
+    const on = find(ctx);
+    const found = findNote(ctx.state, noteKey(on.type, on.id), (ctx.params as { note_id: number }).note_id);
+    if (!found) throw recordNotFound();
+    return { type: 'Note', id: found.id, system: found.system, projectId: on.projectId, noteable: { type: on.type, id: on.id } };
+  };
+  return [...awardRoutes(base, params, find, readable), ...awardRoutes(`${base}/notes/:note_id`, { ...params, note_id: int().required() }, note, readable)];
+}
+
+/**
+ * The routes at one awardable's path: list, show, award (`404 Award Emoji <why> Not Found` when
+ * refused) and take back (the awarder's or an administrator's, else 401). Listing, showing and
+ * awarding ask `can_read_awardable?` (`404 Award Emoji Not Found`); taking back finds the award
+ * without it.
+ */
+function awardRoutes(base: string, params: ParamSpec, find: (ctx: Context<unknown>) => Awardable & { system?: boolean }, readable: (ctx: Context<unknown>) => boolean) {
+  const awardable = (ctx: Context<unknown>) => {
+    const on = find(ctx);
+    if (!readable(ctx)) throw awardNotFound();
+    return on;
+  };
   return [
     route({
       method: 'GET', path: `${base}/award_emoji`, auth: 'user', cacheable: true, scope: project(), paginated: true, params,
@@ -130,9 +141,10 @@ function awardRoutes(base: string, params: ParamSpec, awardable: (ctx: Context<u
     route({
       method: 'DELETE', path: `${base}/award_emoji/:award_id`, auth: 'user', scope: project(), params: { ...params, award_id: int().required() },
       handler: (ctx): Reply => {
-        const a = awardOf(ctx, awardable(ctx));
+        const on = find(ctx);
+        const a = awardOf(ctx, on);
         if (a.userId !== ctx.user!.id && !ctx.user!.admin) throw unauthorized();
-        ctx.update(removeAward(a, awardable(ctx)));
+        ctx.update(removeAward(a, on));
         return noContent();
       },
     }),

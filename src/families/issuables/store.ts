@@ -31,7 +31,7 @@ export function emptyIssuablesSlice(): IssuablesSlice {
 
 /** The key of an awardable, subscribable or to-do target: its type and id (issue and merge request ids collide). */
 export const socialKey = (t: Awardable) => `${t.type}:${t.id}`;
-/** An issue, a merge request or a note, as its award emoji are kept. */
+/** An issue, a merge request, a project snippet or a note, as its award emoji are kept. */
 export type Awardable = { type: AwardableType; id: number; projectId?: number; noteable?: { type: string; id: number } };
 
 /** The target's award emoji, by id. */
@@ -39,7 +39,7 @@ export function awardsOn(state: State, t: Awardable): Table<AwardEmoji> | undefi
   return tget(state.awardEmoji, socialKey(t));
 }
 
-/** Forgets a deleted issue's, merge request's or note's award emoji (and the keys that refuse a second one). */
+/** Forgets a deleted issue's, merge request's, snippet's or note's award emoji (and the keys that refuse a second one). */
 export function dropAwards(draft: Draft<State>, t: Awardable): void {
   const awards = tget(draft.awardEmoji, socialKey(t));
   if (awards) for (const a of tvalues(awards)) tdel(draft.awardKeys, `${socialKey(t)}:${a.userId}:${a.name}`);

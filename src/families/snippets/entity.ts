@@ -62,3 +62,18 @@ export function snippetEntity(state: State, s: Snippet, u: UrlBase, viewer: User
     ...(viewer?.admin ? { repository_storage: repositoryStorageOf(state, 'snippet', s.id) } : {}),
   };
 }
+
+const VISIBILITY_LEVEL = { private: 0, internal: 10, public: 20 } as const;
+
+/**
+ * Snippet#hook_attrs, as webhook payloads carry a project snippet (the `snippet` of a note
+ * event's sample, the `project_snippet` of an emoji event): `time` writes its times as the
+ * hooks do, `content` is its first file's text.
+ */
+export function snippetHookAttrs(state: State, s: Snippet, u: UrlBase, content: string, time: (ms: number) => string | null) {
+  return {
+    id: s.id, title: s.title, description: s.description, content, author_id: s.authorId, project_id: s.projectId,
+    created_at: time(s.createdAt), updated_at: time(s.updatedAt), file_name: s.paths[0] ?? s.fileName,
+    type: s.projectId === null ? 'PersonalSnippet' : 'ProjectSnippet', visibility_level: VISIBILITY_LEVEL[s.visibility], url: snippetUrls(state, s, u).web,
+  };
+}

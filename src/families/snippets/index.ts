@@ -1,11 +1,12 @@
 // Snippets of projects and of users (personal): each a git repository in the object store (its
 // refs under a key of its own in the repositories table), indexed in the world by project, by
 // author, and for public personal snippets on their own; the fixture's `snippets` of projects
-// and users.
+// and users; award emoji on project snippets and their notes.
 import { emptyTable, tdel, tget, tvalues, type Partitioned, type Table } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
 import type { State } from '../world.js';
 import type { Snippet } from './records.js';
+import { snippetAwardRoutes } from './awards.js';
 import { personalSnippetRoutes, projectSnippetRoutes } from './routes.js';
 import { projectSnippetsSchema, userSnippetsSchema } from './schema.js';
 import { seedSnippets, type FixtureProjectSnippetsPart, type FixtureUserSnippetsPart } from './seed.js';
@@ -36,7 +37,7 @@ export const snippets: Family<SnippetsSlice> = defineFamily({
   schema: { user: userSnippetsSchema, project: projectSnippetsSchema },
   state: () => ({ snippets: emptyTable(), projectSnippetIds: emptyTable(), userSnippetIds: emptyTable(), publicSnippetIds: emptyTable() }),
   seed: { after: ['users', 'projects', 'repositories'], run: seedSnippets },
-  routes: [...projectSnippetRoutes, ...personalSnippetRoutes],
+  routes: [...projectSnippetRoutes, ...personalSnippetRoutes, ...snippetAwardRoutes],
   git: SNIPPETS_GIT,
   forget: {
     project: (draft, id) => {
@@ -55,8 +56,8 @@ export const snippets: Family<SnippetsSlice> = defineFamily({
 export type { Snippet } from './records.js';
 export type { FixtureSnippet, FixtureSnippetFile, FixtureProjectSnippet, FixtureProjectSnippetsPart, FixtureUserSnippetsPart } from './seed.js';
 export { canAdminSnippet, findProjectSnippet, findReadableSnippet } from './rules.js';
-export { snippetEntity, basicSnippetEntity } from './entity.js';
-export { snippetRepoKey, snippetHead } from './repository.js';
+export { snippetEntity, basicSnippetEntity, snippetHookAttrs } from './entity.js';
+export { snippetContent, snippetRepoKey, snippetHead } from './repository.js';
 
 /** A snippet by id (project or personal), if it exists (no read rules: see findReadableSnippet). */
 export const snippetById = (state: { snippets: Table<Snippet> }, id: number): Snippet | undefined => tget(state.snippets, id);

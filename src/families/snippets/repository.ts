@@ -205,3 +205,11 @@ export async function resolveSnippetRef(repo: RepositoryObjects, state: State, s
   if (!sha) return null;
   return (await history(repo, head)).has(sha) ? sha : null;
 }
+
+/** The `content` column as the last write set it: the first file's text at the head of the snippet's branch ('' without one). */
+export async function snippetContent(repo: RepositoryObjects, state: State, s: Snippet): Promise<string> {
+  const head = snippetHead(state, s);
+  const path = s.paths[0];
+  const entry = head && path !== undefined ? (await filesAt(repo, head)).get(path) : undefined;
+  return entry ? new TextDecoder().decode(await repo.readBlob(entry.oid)) : '';
+}

@@ -6,7 +6,8 @@
 import type { Draft } from 'immer';
 import { sequences, type Project, type Visibility } from '../../store/state.js';
 import { pdel, pset, tdel, tget, tset } from '../../store/table.js';
-import { dropNotes, noteKey } from '../../store/notes.js';
+import { dropNotes, noteKey, noteList } from '../../store/notes.js';
+import { dropAwards } from '../issuables/index.js';
 import { assertRepositoryWritable, personOf, setBranchRef } from '../repositories/index.js';
 import { plain, type Change, type GitWork } from '../define.js';
 import type { State } from '../world.js';
@@ -187,6 +188,9 @@ export function forgetSnippet(d: State, s: Pick<Snippet, 'id' | 'projectId' | 'a
   tdel(d.repositories, snippetRepoKey(s.id));
   tdel(d.readOnlyRepositories, `snippet:${s.id}`);
   tdel(d.repositoryPlacement, `snippet:${s.id}`);
+  // Its award emoji and its notes' (AwardEmoji is `dependent: :destroy` of each awardable).
+  for (const note of noteList(d, noteKey('Snippet', s.id))) dropAwards(d, { type: 'Note', id: note.id });
+  dropAwards(d, { type: 'Snippet', id: s.id });
   dropNotes(d, noteKey('Snippet', s.id));
 }
 
