@@ -88,10 +88,7 @@ describe('a draft note', () => {
     expect(await call('POST', DRAFTS, 'dev-token', { note: 'r2', in_reply_to_discussion_id: thread.id })).toMatchObject({ status: 400, body: { message: { author_id: ['has already been taken'] } } });
     // A reporter may not resolve the thread.
     expect(await call('POST', DRAFTS, 'reporter-token', { note: 'x', in_reply_to_discussion_id: thread.id, resolve_discussion: true })).toMatchObject(base('User is not allowed to resolve thread'));
-    // A position the diff note rules refuse.
     const r = await refs();
-    expect(await call('POST', DRAFTS, 'dev-token', { note: 'x', position: { ...r, position_type: 'text', new_path: 'README.md', new_line: 7 } }))
-      .toMatchObject({ status: 400, body: { message: '400 Bad request - Note {:line_code=>["can\'t be blank"]}' } });
     expect(await call('POST', DRAFTS, 'dev-token', { note: 'x', position: { ...r, position_type: 'line', new_path: 'f.txt' } }))
       .toMatchObject({ status: 400, body: { error: 'position[position_type] does not have a valid value' } });
     expect(await call('POST', DRAFTS, 'dev-token', { note: 'x', commit_id: 'bad SHA' })).toMatchObject({ status: 400, body: { message: { commit_id: ['does not match the diff refs'] } } });
@@ -111,6 +108,17 @@ describe('a draft note', () => {
     expect(left.map((d: { note: string }) => d.note)).toEqual(['Drive-by']);
     expect(await call('PUT', `${DRAFTS}/${left[0].id}/publish`, 'outsider-token')).toMatchObject({ status: 500, body: 500 });
     expect((await threads()).length).toBe(1);
+  });
+
+  it('keeps a position off the diff, with no line code, and publishing it makes no note', async () => {
+    const r = await refs();
+    const position = { ...r, position_type: 'text', new_path: 'README.md', new_line: 7 };
+    const made = await call('POST', DRAFTS, 'dev-token', { note: 'Nowhere', position });
+    expect(made).toMatchObject({ status: 201, body: { line_code: null, position: { ...position, old_path: null, old_line: null, line_range: null } } });
+    const before = (await threads()).length;
+    expect((await call('POST', `${DRAFTS}/bulk_publish`, 'dev-token')).status).toBe(204);
+    expect((await threads()).length).toBe(before);
+    expect((await call('GET', DRAFTS, 'dev-token')).body).toEqual([]);
   });
 
   it('keeps a diff position, with its line code, and an edit without one drops it', async () => {

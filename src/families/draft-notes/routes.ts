@@ -84,7 +84,7 @@ export const draftNoteRoutes = [
     method: 'PUT', path: `${BASE}/:draft_note_id/publish`, auth: 'user', scope: project(), params: ONE,
     handler: async (ctx): Promise<Reply> => {
       const { mr, draft } = draftOf(ctx);
-      await publishDrafts(ctx, ctx.project, mr, draft);
+      await publishDrafts(ctx, ctx.project, mr, objectsOf(ctx, ctx.project), draft);
       return noContent();
     },
   }),
@@ -92,7 +92,7 @@ export const draftNoteRoutes = [
     method: 'POST', path: `${BASE}/bulk_publish`, auth: 'user', scope: project(), params: MR,
     handler: async (ctx): Promise<Reply> => {
       const mr = mergeRequestOf(ctx);
-      await publishDrafts(ctx, ctx.project, mr);
+      await publishDrafts(ctx, ctx.project, mr, objectsOf(ctx, ctx.project));
       return noContent();
     },
   }),

@@ -10,7 +10,7 @@ import { pdel, pset, pvalues, tdel } from '../../store/table.js';
 import type { Change, Context } from '../define.js';
 import type { MergeRequest } from '../merge-requests/index.js';
 import {
-  canCreateNote, canResolve, checkDiffPosition, createNote, findNoteable, interpretNoteBody, lineCode, resolveNotes,
+  canCreateNote, canResolve, checkDiffPosition, createNote, diffPositionOf, findNoteable, interpretNoteBody, lineCode, resolveNotes,
   type Noteable, type PositionInput,
 } from '../notes/index.js';
 import type { State } from '../world.js';
@@ -40,11 +40,20 @@ function canResolveThread(state: State, user: User, n: Noteable, d: Discussion, 
   return d.notes.some(isResolvable) && canResolve(state, user, n, now);
 }
 
-/** A position as the diff note rules accept it, with its line's code. */
+/**
+ * A draft's position with its line's code. DraftNote does not check it against the diff (a
+ * position off the diff is kept, with no line code): publishing it makes no note, as
+ * Notes::CreateService saves none there.
+ */
 async function positioned(repo: RepositoryObjects, input: PositionInput): Promise<Pick<DraftNote, 'position' | 'lineCode'>> {
-  const position = await checkDiffPosition(repo, input);
+  const position = diffPositionOf(input);
   const path = position.new_path || position.old_path || '';
-  return { position, lineCode: position.position_type === 'text' ? await lineCode(repo, input, path) : null };
+  return { position, lineCode: position.position_type === 'text' && path ? await lineCode(repo, input, path) : null };
+}
+
+/** A kept position as it was sent (its nulls are the fields that were not). */
+function asSent(p: NonNullable<DraftNote['position']>): PositionInput {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== null)) as unknown as PositionInput;
 }
 
 /** Commit#diff_refs: the commit against its first parent. */
@@ -111,7 +120,7 @@ export function deleteDraft(d: DraftNote): Change {
  * resolution as the draft asks. A note GitLab's service would not save (a blank one, commands
  * alone that do nothing, a thread gone) is not made; the draft goes all the same.
  */
-async function publishOne(ctx: Context<unknown>, n: Noteable, user: User, d: DraftNote): Promise<Note | null> {
+async function publishOne(ctx: Context<unknown>, n: Noteable, user: User, repo: RepositoryObjects, d: DraftNote): Promise<Note | null> {
   let reply: Discussion | undefined;
   if (d.discussionId !== null) {
     reply = findDiscussion(ctx.state, n.key, d.discussionId);
@@ -120,6 +129,7 @@ async function publishOne(ctx: Context<unknown>, n: Noteable, user: User, d: Dra
   const thread = reply ? { reply } : { start: true as const, diff: d.position ? { position: d.position, commitId: d.commitId } : undefined };
   let note: Note | null;
   try {
+    if (d.position) await checkDiffPosition(repo, asSent(d.position));
     const commands = await interpretNoteBody(ctx, n, user, d.note, undefined);
     note = ctx.update(createNote(ctx.state, n, user, { body: d.note, internal: false, thread }, commands, ctx.now())).note;
   } catch (e) {
@@ -140,13 +150,13 @@ async function publishOne(ctx: Context<unknown>, n: Noteable, user: User, d: Dra
  * DraftNotes::PublishService: one draft, or (none named) all the caller's drafts on the merge
  * request, oldest first, as one review. The caller must still be allowed to create notes.
  */
-export async function publishDrafts(ctx: Context<unknown>, project: Project, mr: MergeRequest, which?: DraftNote): Promise<void> {
+export async function publishDrafts(ctx: Context<unknown>, project: Project, mr: MergeRequest, repo: RepositoryObjects, which?: DraftNote): Promise<void> {
   const user = ctx.user!;
   const n = noteableOf(ctx.state, user, project, mr, ctx.now());
   if (!canCreateNote(ctx.state, user, n, ctx.now())) throw publishRefused();
   const drafts = which ? [which] : draftsOf(ctx.state, mr, user);
   for (const d of drafts) {
-    await publishOne(ctx, n, user, d);
+    await publishOne(ctx, n, user, repo, d);
     ctx.update(deleteDraft(d));
   }
 }

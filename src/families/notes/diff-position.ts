@@ -51,6 +51,12 @@ export async function checkDiffPosition(repo: RepositoryObjects, p: PositionInpu
   if (text && code === null) errors.push(['line_code', "can't be blank"]);
   if (!complete) errors.push(['position', 'is incomplete']);
   if (errors.length) throw notesInvalid(errors);
+  return diffPositionOf(p);
+}
+
+/** A position as a note keeps it, its fields by its type, whether or not it is on the diff. */
+export function diffPositionOf(p: PositionInput): DiffPosition {
+  const text = p.position_type === 'text';
   return {
     base_sha: p.base_sha, start_sha: p.start_sha, head_sha: p.head_sha, old_path: p.old_path ?? null, new_path: p.new_path ?? null, position_type: p.position_type,
     ...(text ? { old_line: p.old_line ?? null, new_line: p.new_line ?? null, line_range: p.line_range ?? null } : {}),

@@ -33,7 +33,7 @@ export { canCreateNote, findNoteable } from './noteables.js';
 export { createNote } from './rules.js';
 export { canAdminNote, noteReadable } from './noteables.js';
 export { destroyNote, updateNote as updateNoteBody } from './rules.js';
-export { checkDiffPosition, lineCode, type PositionInput } from './diff-position.js';
+export { checkDiffPosition, diffPositionOf, lineCode, type PositionInput } from './diff-position.js';
 export { canResolve } from './noteables.js';
 export { interpret as interpretNoteBody } from './routes.js';
 export { resolveNotes } from './rules.js';
