@@ -54,8 +54,10 @@ export interface MergeRequest {
   mergeRefSha?: string | null;
   /** A rebase under way (RebaseService, a worker in GitLab): what it will leave when it finishes. */
   rebase?: PendingRebase | null;
-  /** The ids of the issues it closed, kept at its merge (MergeRequestsClosingIssues); absent before. */
+  /** The ids of the issues it closes as last worked out while open (MergeRequestsClosingIssues; closing.ts); absent on a record kept without them. */
   closesIssueIds?: number[];
+  /** The issues `Closes #n` names in its commits' messages, as of its latest diff. */
+  commitClosingRefs?: { projectId: number; iid: number }[];
 }
 
 /** The merge_when_pipeline_succeeds strategy as set on a merge request. */

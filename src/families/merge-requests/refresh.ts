@@ -17,7 +17,8 @@ import type { PushChange, StoredEvent } from '../stream.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import { closeIssuesOnMerge } from './merge.js';
-import { keepClosingIssues } from './closing.js';
+import { commitClosingRefs, keepClosingIssues, withClosingIssues } from './closing.js';
+import type { IssueRef } from '../issues/index.js';
 import { checkMergeability, putMergeRequest } from './rules.js';
 import type { MergeRequest } from './records.js';
 import { draftlessTitle, recordMergeRequestChanges } from './system-notes.js';
@@ -41,6 +42,8 @@ interface Reload {
   mergeStatus: MergeRequest['mergeStatus'];
   /** The merge request's commits after the push (its diff's), to tell new commits from existing ones. */
   commits: ReadonlySet<string>;
+  /** What `Closes #n` in those commits' messages names (closing.ts). */
+  closingRefs: IssueRef[];
 }
 
 /** MergeRequests::RefreshService for a pushed branch (a subscriber of `push`). */
@@ -75,7 +78,8 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
     if (!start) continue;
     const base = (await mergeBase(repo, push.after, [start])) ?? start;
     const mergeStatus = await checkMergeability(repo, base, start, push.after);
-    reloads.push({ mr, head: push.after, base, start, mergeStatus, commits: new Set(await commitsBetween(repo, start, push.after)) });
+    const shas = await commitsBetween(repo, start, push.after);
+    reloads.push({ mr, head: push.after, base, start, mergeStatus, commits: new Set(shas), closingRefs: await commitClosingRefs(ctx.state, repo, project, shas) });
   }
   const titles = new Map<string, string>();
   if (reloads.length > 0) for (const sha of commits) titles.set(sha, (await repo.readCommit(sha)).message.split('\n')[0]!);
@@ -96,7 +100,9 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
     for (const r of reloads) {
       const diffId = ids.next(draft as State, 'merge_request_diff');
       const diffVersion = { id: diffId, count: (r.mr.diffVersion?.count ?? 1) + 1 };
-      putMergeRequest(draft, project, { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, diffVersion, mergeStatus: r.mergeStatus, updatedAt: now }, r.mr);
+      const reloaded: MergeRequest = { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, diffVersion, mergeStatus: r.mergeStatus, updatedAt: now, commitClosingRefs: r.closingRefs };
+      // cache_merge_requests_closing_issues: worked out again over the new commits, as the pusher reads them.
+      putMergeRequest(draft, project, withClosingIssues(draft as State, project, reloaded, user, now), r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
       // abort_auto_merges: auto-merge was set for another head.
       if (r.mr.autoMerge && r.mr.autoMerge.sha !== r.head) abortAutoMerge(draft, project, r.mr, 'source branch was updated', user.id, now);

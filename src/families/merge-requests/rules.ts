@@ -4,7 +4,7 @@
 // or mentions, recorded on those issues for `closed_by` and `related_merge_requests`.
 import type { Draft } from 'immer';
 import { messageError } from '../../core/errors.js';
-import { mergeBase } from '../../git/merge-base.js';
+import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { mergesCleanly } from '../../git/merge-trees.js';
 import type { RepositoryObjects } from '../../git/objects.js';
 import { listFiles } from '../../git/tree.js';
@@ -20,6 +20,7 @@ import type { State } from '../world.js';
 import type { MergeRequest } from './records.js';
 import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, openMergeRequestsOn } from './store.js';
 import { isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
+import { commitClosingRefs, withClosingIssues } from './closing.js';
 
 /** `read_merge_request`. */
 export function canReadMergeRequests(state: State, user: User | null, project: Project, now: number): boolean {
@@ -92,11 +93,12 @@ export async function createMergeRequest(
   if (open) throw messageError(409, [`Another open merge request already exists for this source branch: !${open.iid}`]);
   const base = (await mergeBase(repo, head, [target])) ?? target;
   const mergeStatus = await checkMergeability(repo, base, target, head);
+  const commitRefs = await commitClosingRefs(state, repo, project, await commitsBetween(repo, base, head));
   const milestone = input.milestoneId ? issueMilestone(state, project, input.milestoneId) : undefined;
   return (draft) => {
     const labelIds = [...new Set([...findOrCreateLabels(draft, project, input.labels ?? [], now), ...(input.labelIds ?? [])])];
     const created = input.createdAt ?? now;
-    const mr: MergeRequest = {
+    const made: MergeRequest = {
       id: ids.next(draft as State, 'merge_request'),
       iid: ids.next(draft as State, 'merge_request_iid', `p${project.id}`),
       projectId: project.id,
@@ -126,7 +128,10 @@ export async function createMergeRequest(
       removeSourceBranch: input.removeSourceBranch ?? false,
       timeEstimate: 0,
       totalTimeSpent: 0,
+      commitClosingRefs: commitRefs,
     };
+    // after_create: cache_merge_request_closes_issues! (a seeded closed or merged one was open once, when it was kept).
+    const mr: MergeRequest = { ...made, closesIssueIds: withClosingIssues(draft as State, project, { ...made, state: 'opened' }, author, now).closesIssueIds! };
     putMergeRequest(draft, project, mr, null);
     // A new merge request's milestone and labels are events, as CommonSystemNotesService records them on creation.
     if (record) {
@@ -177,11 +182,20 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
  */
 export function editMergeRequest(project: Project, before: MergeRequest, user: User, fields: Partial<MergeRequest>, now: number, spent?: SpentChange) {
   return (draft: Draft<State>): MergeRequest => {
-    const next: MergeRequest = { ...before, ...fields, updatedAt: now };
+    let next: MergeRequest = { ...before, ...fields, updatedAt: now };
     if (fields.title !== undefined) next.draft = isDraftTitle(fields.title);
     if (next.targetBranch !== before.targetBranch) next.mergeStatus = 'unchecked';
-    const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || JSON.stringify(next[k]) === JSON.stringify(before[k]));
-    if (unchanged && !spent) return before;
+    // after_update: the issues it closes worked out again, unless it is set to merge automatically (and while open).
+    if (!next.autoMerge) next = withClosingIssues(draft as State, project, next, user, now);
+    const same = (k: keyof MergeRequest) => JSON.stringify(next[k]) === JSON.stringify(before[k]);
+    const unchanged = (Object.keys(next) as (keyof MergeRequest)[]).every((k) => k === 'updatedAt' || k === 'closesIssueIds' || same(k));
+    if (unchanged && !spent) {
+      if (same('closesIssueIds')) return before;
+      // Only the list changed (an issue it names was made since): kept quietly, as the cache is.
+      const kept: MergeRequest = { ...before, closesIssueIds: next.closesIssueIds };
+      putMergeRequest(draft, project, kept, before);
+      return kept;
+    }
     putMergeRequest(draft, project, next, before);
     const timeSpent = spent && !(spent.seconds === 'reset' && before.totalTimeSpent === 0) ? spent : undefined;
     recordMergeRequestChanges(draft, before, next, user.id, now, timeSpent);
