@@ -4,6 +4,7 @@
 // when it is made, edited while open, reopened or refreshed by a push; what `closes_issues`,
 // an issue's `closed_by` and the merge read; kept as it was when the merge request is closed;
 // the same in a world exported and seeded again.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
 import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
@@ -34,6 +35,7 @@ const FIXTURE: Fixture = {
         { title: 'Later', source_branch: 'later', author: 'dev' },
       ],
     },
+    { namespace: 'acme', path: 'secret', visibility: 'private', creator: 'root', issues: [{ title: 'Secret bug', author: 'root' }] },
   ],
 };
 const P = '/projects/acme%2Fapp';
@@ -137,6 +139,16 @@ describe('the issues a merge request closes, from its commits', () => {
     expect(await closes(3)).toEqual([5]);
   });
 
+  it('holds the issues the user who worked it out can read: another project\'s private issue joins when one who reads it edits', async () => {
+    const refs = async (token: string) => (await call('GET', `${MR(3)}/closes_issues`, token)).body.map((i: { references: { full: string } }) => i.references.full);
+    expect((await call('PUT', MR(3), 'dev-token', { description: 'Closes acme/secret#1 and #4' })).status).toBe(200);
+    expect(await refs('root-token')).toEqual(['acme/app#4']);
+    expect((await call('PUT', MR(3), 'root-token', { title: 'Later, by root' })).status).toBe(200);
+    expect((await refs('root-token')).sort()).toEqual(['acme/app#4', 'acme/secret#1']);
+    // Each reader sees those of the list they can read.
+    expect(await refs('dev-token')).toEqual(['acme/app#4']);
+  });
+
   it('a world exported and seeded again answers the same', async () => {
     await push('later', 'Finish\n\nResolves #3', 'm.txt');
     expect((await call('PUT', MR(2), 'dev-token', { state_event: 'close' })).status).toBe(200);
@@ -157,5 +169,61 @@ describe('the issues a merge request closes, from its commits', () => {
     await other.merge(3);
     expect((await other.issue(3)).state).toBe('closed');
     expect((await other.issue(5)).state).toBe('opened');
+  });
+});
+
+type Op = { kind: 'edit'; closes: number[] } | { kind: 'push'; closes: number } | { kind: 'close' } | { kind: 'reopen' } | { kind: 'merge' };
+
+describe('the list kept, against a plain model of when GitLab works it out', () => {
+  const world = seededWorld(FIXTURE, NOW);
+  const { call, closes, closedBy, issue, merge, push } = caller(world);
+  const ISSUES = [2, 3, 4];
+  const op: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ kind: fc.constant('edit' as const), closes: fc.subarray(ISSUES) }),
+    fc.record({ kind: fc.constant('push' as const), closes: fc.constantFrom(...ISSUES) }),
+    fc.constant({ kind: 'close' as const }),
+    fc.constant({ kind: 'reopen' as const }),
+    fc.constant({ kind: 'merge' as const }),
+  );
+
+  it('closes_issues and closed_by follow the model through edits, pushes, closing, reopening and the merge', async () => {
+    const seeded = world().snapshot();
+    await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 8 }), async (ops) => {
+      world().restore(seeded);
+      // The model: the text's and the commits' closing issues, the state, the list kept.
+      let text: number[] = [];
+      const commits = new Set<number>();
+      let state = 'opened';
+      let kept = new Set<number>();
+      const work = () => (kept = new Set([...text, ...commits]));
+      let files = 0;
+      for (const o of ops) {
+        if (o.kind === 'edit') {
+          expect((await call('PUT', MR(3), 'dev-token', { description: o.closes.length ? `Closes ${o.closes.map((n) => `#${n}`).join(', ')}` : 'Nothing' })).status).toBe(200);
+          text = o.closes;
+          if (state === 'opened') work();
+        } else if (o.kind === 'push') {
+          if (state !== 'opened') continue;
+          await push('later', `Work\n\nFixes #${o.closes}`, `f${files++}.txt`);
+          commits.add(o.closes);
+          work();
+        } else if (o.kind === 'close' || o.kind === 'reopen') {
+          if (state === 'merged') continue;
+          expect((await call('PUT', MR(3), 'dev-token', { state_event: o.kind })).status).toBe(200);
+          if (o.kind === 'close') state = 'closed';
+          else if (state === 'closed') {
+            state = 'opened';
+            work();
+          }
+        } else {
+          if (state !== 'opened') continue;
+          await merge(3);
+          state = 'merged';
+        }
+        expect(await closes(3)).toEqual([...kept].sort());
+        for (const n of ISSUES) expect(await closedBy(n)).toEqual(kept.has(n) ? [3] : []);
+      }
+      for (const n of ISSUES) expect((await issue(n)).state).toBe(state === 'merged' && kept.has(n) ? 'closed' : 'opened');
+    }), { numRuns: 25 });
   });
 });
