@@ -149,6 +149,18 @@ describe('the issues a merge request closes, from its commits', () => {
     expect(await refs('dev-token')).toEqual(['acme/app#4']);
   });
 
+  it('an edit while it is set to merge automatically leaves the list as it was (UpdateService#after_update)', async () => {
+    const ci = world().ci('acme/app');
+    const job = ci.job(ci.pipeline({ ref: 'later' }).id, { name: 'test', status: 'running' }).id;
+    expect((await call('PUT', `${MR(3)}/merge`, 'maintainer-token', { merge_when_pipeline_succeeds: true })).body.merge_when_pipeline_succeeds).toBe(true);
+    expect((await call('PUT', MR(3), 'dev-token', { description: 'Closes #4' })).status).toBe(200);
+    expect(await closes(3)).toEqual([]);
+    ci.finish(job, { status: 'success' });
+    await world().settled();
+    expect((await call('GET', MR(3))).body.state).toBe('merged');
+    expect((await issue(4)).state).toBe('opened');
+  });
+
   it('a world exported and seeded again answers the same', async () => {
     await push('later', 'Finish\n\nResolves #3', 'm.txt');
     expect((await call('PUT', MR(2), 'dev-token', { state_event: 'close' })).status).toBe(200);
