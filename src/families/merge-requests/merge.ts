@@ -1,8 +1,9 @@
 // Accepting a merge request (lib/api/merge_requests.rb `merge`, MergeRequests::MergeService):
 // a merge commit of the real trees on the target branch (a three-way merge by path; a path both
 // sides changed differently is a conflict) with the caller's message or the one
-// message-generator.ts makes, the merge request merged, and the issues it closes (`Closes #n`,
-// into the default branch; closing.ts) closed by the user who merged and kept on its record.
+// message-generator.ts makes, the merge request merged, and the issues it closes (the list kept
+// while it was open: `Closes #n` in its text and commits, into the default branch; closing.ts)
+// closed by the user who merged.
 import type { Draft } from 'immer';
 import { messageError, notAllowed, unauthorized } from '../../core/errors.js';
 import type { RepositoryObjects } from '../../git/objects.js';
