@@ -6,7 +6,7 @@ export const mergeRequestSchema = object({
   source_branch: str,
   /** The default branch when absent. */
   target_branch: opt(str),
-  /** `Closes #n` here closes issue n when the merge request targets the default branch. */
+  /** `Closes #n` here (or in a message of its commits) closes issue n when the merge request targets the default branch. */
   description: opt(str),
   author: opt(str),
   assignees: opt(arrayOf(str)),
