@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
 import type { Fixture } from '../src/index.js';
 
-const fixture = (tier: 'free' | 'premium'): Fixture => ({
-  instance: { tier },
+const fixture: Fixture = {
+  instance: { tier: 'premium' },
   users: TEAM,
   groups: [
     { path: 'acme', visibility: 'private', members: [{ user: 'mai', access_level: 'owner' }, ...TEAM_MEMBERS.slice(1)] },
@@ -14,9 +14,8 @@ const fixture = (tier: 'free' | 'premium'): Fixture => ({
     { path: 'plain', visibility: 'private', members: [{ user: 'mai', access_level: 'owner' }] },
   ],
   projects: [{ namespace: 'plain', path: 'origin', creator: 'root', repository: { files: { 'README.md': '# Origin\n' } } }],
-});
-const premium = seededWorld(fixture('premium'), '2026-05-04T10:00:00Z');
-const free = seededWorld(fixture('free'), '2026-05-04T10:00:00Z');
+};
+const premium = seededWorld(fixture, '2026-05-04T10:00:00Z');
 type Init = { method?: string; token?: string; json?: unknown };
 
 function setup(e = premium()) {
@@ -111,10 +110,13 @@ describe('a group push rule copied to new projects', () => {
   });
 
   it('copies nothing below Premium', async () => {
-    const { call, create } = setup(free());
-    expect((await call('/groups/acme/push_rule', { method: 'POST', json: RULE })).status).toBe(404);
+    const { e, call, create } = setup();
+    expect((await call('/groups/acme/push_rule', { method: 'POST', json: RULE })).status).toBe(201);
+    e.configure({ tier: 'free' });
     const id = await create('acme', 'app');
     expect((await call(`/projects/${id}/push_rule`)).status).toBe(404);
+    e.configure({ tier: 'premium' });
+    expect(await (await call(`/projects/${id}/push_rule`)).json()).toBeNull();
     expect((await call(`/projects/${id}/repository/commits`, {
       method: 'POST', json: { branch: 'topic', commit_message: 'anything', actions: [{ action: 'create', file_path: 'a.txt', content: 'x' }] },
     })).status).toBe(201);
