@@ -32,6 +32,8 @@ export interface Settings {
   offset_pagination_limit: number;
   /** Keyed by a route's rate-limit name (`notes_create`) or by `METHOD /path/pattern`. */
   rate_limits: Record<string, RateLimit>;
+  /** Every project's inbound job token scope is on, whatever the project says (absent: on, GitLab 18's default). */
+  enforce_ci_inbound_job_token_scope_enabled?: boolean;
 }
 
 export interface Instance {
@@ -184,6 +186,8 @@ export interface Project {
   pendingDelete: boolean;
   /** Projects whose CI job tokens may reach this one (besides itself). */
   jobTokenAllowlist: number[];
+  /** The rest of its inbound job token scope (absent: on, with no groups allowed). */
+  jobTokenScope?: { inboundEnabled: boolean; groupIds: number[] };
   starCount: number;
 }
 

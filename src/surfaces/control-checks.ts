@@ -26,6 +26,7 @@ const SETTINGS: { [K in keyof Settings]-?: Check } = {
   default_branch_protection: int(0, 4, 'a level of branch protection from 0 to 4'),
   offset_pagination_limit: int(1),
   rate_limits: mapOf(fields({ limit: int(1), period_seconds: int(1) }, ['limit', 'period_seconds'])),
+  enforce_ci_inbound_job_token_scope_enabled: bool,
 };
 
 const FAULT: { [K in keyof FaultRule]-?: Check } = {

@@ -16,6 +16,7 @@ export const INSTANCE_FIELDS = {
   require_personal_access_token_expiry: bool(),
   user_defaults_to_private_profile: bool(),
   impersonation_enabled: bool(),
+  enforce_ci_inbound_job_token_scope_enabled: bool(),
 } satisfies Partial<Record<keyof Settings, AnyParam>>;
 
 /** GitLab's defaults of the settings this family keeps and Entities::ApplicationSetting renders besides the entity's others. */

@@ -41,6 +41,7 @@ export function applicationSettings(instance: Instance, hooks: { allowLocalWebHo
     ed25519_key_restriction: 0,
     first_day_of_week: 0,
     enforce_terms: false,
+    enforce_ci_inbound_job_token_scope_enabled: s.enforce_ci_inbound_job_token_scope_enabled ?? true,
     terms: null,
     performance_bar_allowed_group_id: null,
     user_show_add_ssh_key_message: true,

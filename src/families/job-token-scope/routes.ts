@@ -58,12 +58,12 @@ export const jobTokenScopeRoutes = [
   }),
   route({
     method: 'POST', path: '/projects/:id/job_token_scope/groups_allowlist', auth: 'user', scope: ADMIN, params: { target_group_id: int().required() },
-    handler: (ctx) => created(ctx.update(addGroup(ctx.state, ctx.project, targetGroup(ctx, ctx.params.target_group_id)))),
+    handler: (ctx) => created(ctx.update(addGroup(ctx.project, targetGroup(ctx, ctx.params.target_group_id)))),
   }),
   route({
     method: 'DELETE', path: '/projects/:id/job_token_scope/groups_allowlist/:target_group_id', auth: 'user', scope: ADMIN, params: { target_group_id: int().required() },
     handler: (ctx) => {
-      ctx.update(removeGroup(ctx.state, ctx.project, targetGroup(ctx, ctx.params.target_group_id)));
+      ctx.update(removeGroup(ctx.project, targetGroup(ctx, ctx.params.target_group_id)));
       return noContent();
     },
   }),

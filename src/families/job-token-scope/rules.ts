@@ -3,7 +3,8 @@
 // which authentication already enforces) and the groups on it
 // (Ci::JobTokenScope::AddProjectService, AddGroupService, RemoveProjectService, RemoveGroupService).
 import { messageError } from '../../core/errors.js';
-import { tdel, tentries, tget, tset } from '../../store/table.js';
+import { inboundScopeEnabled } from '../../policy/job-token.js';
+import { tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
@@ -17,17 +18,14 @@ export interface ScopeSettings {
 
 const DEFAULTS: ScopeSettings = { inboundEnabled: true, groupIds: [] };
 
-export const settingsOf = (state: State, project: Project): ScopeSettings => tget(state.jobTokenScopes, project.id) ?? DEFAULTS;
+export const settingsOf = (project: Project): ScopeSettings => project.jobTokenScope ?? DEFAULTS;
 
 /**
- * The instance's `enforce_ci_inbound_job_token_scope_enabled`, on by default since GitLab 18:
- * every project's inbound scope is then on whatever the project says
- * (Project#ci_inbound_job_token_scope_enabled?), so switching it off changes nothing seen.
+ * Entities::ProjectJobTokenScope's `inbound_enabled`: Project#ci_inbound_job_token_scope_enabled?,
+ * on whatever the project says while the instance's `enforce_ci_inbound_job_token_scope_enabled`
+ * (on by default since GitLab 18) is on.
  */
-const ENFORCED_BY_INSTANCE = true;
-
-/** Entities::ProjectJobTokenScope's `inbound_enabled`. */
-export const inboundEnabled = (state: State, project: Project): boolean => ENFORCED_BY_INSTANCE || settingsOf(state, project).inboundEnabled;
+export const inboundEnabled = (state: State, project: Project): boolean => inboundScopeEnabled(state, project);
 
 /** Ci::JobToken::Scope#inbound_projects: the project itself, then those it allows. */
 export function allowedProjects(state: State, project: Project): Project[] {
@@ -40,13 +38,12 @@ export function allowedProjects(state: State, project: Project): Project[] {
 }
 
 export function allowedGroups(state: State, project: Project): Namespace[] {
-  return settingsOf(state, project).groupIds.map((id) => tget(state.namespaces, id)).filter((g): g is Namespace => g !== undefined && g.kind === 'group');
+  return settingsOf(project).groupIds.map((id) => tget(state.namespaces, id)).filter((g): g is Namespace => g !== undefined && g.kind === 'group');
 }
 
-export const setInbound = (project: Project, enabled: boolean): Change => (draft) => {
-  const s = draft as State;
-  tset(s.jobTokenScopes, project.id, { ...settingsOf(s, project), inboundEnabled: enabled });
-};
+const setScope = (draft: State, project: Project, next: ScopeSettings): void => void (tget(draft.projects, project.id)!.jobTokenScope = next);
+
+export const setInbound = (project: Project, enabled: boolean): Change => (draft) => setScope(draft as State, project, { ...settingsOf(project), inboundEnabled: enabled });
 
 const bad = (text: string) => messageError(400, text);
 
@@ -67,24 +64,25 @@ export function removeProject(project: Project, target: Project): Change {
   };
 }
 
-export function addGroup(state: State, project: Project, target: Namespace): Change<{ source_project_id: number; target_group_id: number }> {
-  const current = settingsOf(state, project);
+export function addGroup(project: Project, target: Namespace): Change<{ source_project_id: number; target_group_id: number }> {
+  const current = settingsOf(project);
   if (current.groupIds.includes(target.id)) throw bad('Target group is already in the job token scope');
   return (draft) => {
-    tset((draft as State).jobTokenScopes, project.id, { ...current, groupIds: [...current.groupIds, target.id] });
+    setScope(draft as State, project, { ...current, groupIds: [...current.groupIds, target.id] });
     return { source_project_id: project.id, target_group_id: target.id };
   };
 }
 
-export function removeGroup(state: State, project: Project, target: Namespace): Change {
-  const current = settingsOf(state, project);
+export function removeGroup(project: Project, target: Namespace): Change {
+  const current = settingsOf(project);
   if (!current.groupIds.includes(target.id)) throw bad('Target group is not in the job token scope');
-  return (draft) => void tset((draft as State).jobTokenScopes, project.id, { ...current, groupIds: current.groupIds.filter((id) => id !== target.id) });
+  return (draft) => setScope(draft as State, project, { ...current, groupIds: current.groupIds.filter((id) => id !== target.id) });
 }
 
 /** What a deleted group leaves: off every allowlist. */
 export function forgetGroup(draft: State, groupId: number): void {
-  for (const [key, s] of [...tentries(draft.jobTokenScopes)]) if (s.groupIds.includes(groupId)) tset(draft.jobTokenScopes, key, { ...s, groupIds: s.groupIds.filter((id) => id !== groupId) });
+  for (const p of [...tvalues(draft.projects)]) {
+    const s = p.jobTokenScope;
+    if (s?.groupIds.includes(groupId)) setScope(draft, p, { ...s, groupIds: s.groupIds.filter((id) => id !== groupId) });
+  }
 }
-
-export const forgetProject = (draft: State, id: number): void => void tdel(draft.jobTokenScopes, id);

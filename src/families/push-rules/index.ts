@@ -3,6 +3,7 @@
 import { grapeError, notFound, validationFailed } from '../../core/errors.js';
 import { bool, int, str, type Parsed } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
+import { ancestry } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
 import { emptyTable, tdel, tget, tset, type Table } from '../../store/table.js';
 import { sequences } from '../../store/state.js';
@@ -11,6 +12,7 @@ import { canAdminProject } from '../projects/index.js';
 import { registerPushCheck, registerWebCommitCheck } from '../repositories/index.js';
 import { checkPushRule, checkWebCommit } from './checks.js';
 import { defineFamily, group, project, route, type Context, type Family } from '../define.js';
+import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 
 const REGEXES = ['commit_message_regex', 'commit_message_negative_regex', 'branch_name_regex', 'author_email_regex', 'file_name_regex'] as const;
@@ -150,6 +152,25 @@ function ownerRoutes(base: string, scope: ReturnType<typeof project>, ownerOf: (
   ];
 }
 
+/**
+ * EE Projects::CreateService#create_predefined_push_rule: a project made under a group (through
+ * the API, a fork or a push that creates it) starts with a copy of the push rule of the nearest
+ * group up its namespace's ancestry that has one (Group#predefined_push_rule). A copy: changing
+ * or deleting the group's rule later leaves the project's as it is. Only where the tier has push
+ * rules; the instance's sample rule (PushRule.global) has no API here, so a project in a user's
+ * namespace starts with none.
+ */
+function copyGroupRule(ctx: Context<unknown>, e: StoredEvent<'project.created'>): void {
+  const state = ctx.state as State;
+  if (state.instance.tier === 'free') return;
+  const made = tget(state.projects, e.projectId);
+  if (!made || tget(state.pushRules, `project:${made.id}`)) return;
+  const rule = ancestry(state, made.namespaceId).filter((ns) => ns.kind === 'group').map((g) => tget(state.pushRules, `group:${g.id}`)).find((r) => r !== undefined);
+  if (!rule) return;
+  const createdAt = ctx.now();
+  ctx.update((draft) => void tset((draft as State).pushRules, `project:${made.id}`, { ...rule, flags: { ...rule.flags }, regexes: { ...rule.regexes }, id: ids.next(draft, 'push_rule'), createdAt }));
+}
+
 // A project's push rule applies to every push to its repository where the tier has push rules (Premium).
 registerPushCheck((c, cmd, objects) => {
   if (c.state.instance.tier === 'free') return null;
@@ -166,6 +187,7 @@ export const pushRules: Family<PushRulesSlice> = defineFamily({
   name: 'push-rules',
   state: () => ({ pushRules: emptyTable() }),
   routes: [...ownerRoutes('/projects', project(canAdminProject), projectOwner), ...ownerRoutes('/groups', group(canOwnGroup), groupOwner)],
+  on: { 'project.created': copyGroupRule },
   forget: {
     project: (draft, id) => void tdel((draft as State).pushRules, `project:${id}`),
     group: (draft, id) => void tdel((draft as State).pushRules, `group:${id}`),

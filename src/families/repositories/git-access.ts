@@ -5,6 +5,7 @@ import type { Caller } from '../../http/auth.js';
 import { abilitiesOf, checkCommand, gitForbidden, gitNotFound, MESSAGES } from '../../http/git-access.js';
 import { canReadProject } from '../../policy/access.js';
 import { projectByIdOrPath } from '../../policy/paths.js';
+import { jobTokenReaches } from '../../policy/job-token.js';
 import type { CoreState, Project, User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import type { State } from '../world.js';
@@ -62,7 +63,7 @@ export function checkAccess(state: State, caller: Caller, target: GitTarget, com
   if (caller.method === 'job') {
     // A job's token reaches its own project and those that allow it (the inbound allowlist).
     const source = caller.token?.projectId;
-    if (source !== project.id && (source === undefined || !project.jobTokenAllowlist.includes(source))) {
+    if (!jobTokenReaches(state, source, project)) {
       const from = source !== undefined ? tget(state.projects, source) : undefined;
       throw gitForbidden(`Authentication by CI/CD job token not allowed from ${from?.path ?? ''} to ${project.path}.`);
     }
@@ -88,7 +89,7 @@ export function lfsAccess(state: State, caller: Caller, project: Project, operat
   const abilities = abilitiesOf(caller);
   // lfs_download_access?: a deploy token that may download the project's code.
   const deployToken = caller.deployToken?.projectId === project.id && abilities.has('download_code');
-  const job = caller.method === 'job' && (caller.token?.projectId === project.id || project.jobTokenAllowlist.includes(caller.token?.projectId ?? -1));
+  const job = caller.method === 'job' && jobTokenReaches(state, caller.token?.projectId, project);
   const allowed = upload
     ? abilities.has('push_code') && canPushCode(state, caller.user, project, now)
     : deployToken || (abilities.has('download_code') && canDownloadCode(state, caller.user, project, now)) || (job && canDownloadCode(state, caller.user, project, now));
