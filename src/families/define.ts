@@ -127,6 +127,11 @@ export interface Family<S extends object = object> {
    * the repositories, say.
    */
   readonly image?: ImagePart;
+  /**
+   * Keys of the world the family kept in an earlier release: an exported world that holds one is
+   * still read, its value (decoded) moved into the world as the family keeps it now.
+   */
+  readonly retired?: Readonly<Record<string, (draft: Draft<State>, value: unknown) => void>>;
 }
 
 /** A family's part of an exported world beyond its slice (see `Family.image`). */

@@ -72,6 +72,16 @@ export function exportWorld(state: State, git: ObjectDatabase): Fixture {
   return { $schema: SCHEMA_URL, instance: { tier, offering, ...(version !== undefined ? { version } : {}) }, world } as Fixture;
 }
 
+/** A value of the image as the world keeps it; a FixtureError naming where it cannot be read. */
+function decodeAt(where: string, value: unknown): unknown {
+  try {
+    return decode(value, where);
+  } catch (e) {
+    if (e instanceof EncodingError) throw new FixtureError(e.message);
+    throw e;
+  }
+}
+
 /** Whether a world holds nothing a seed could collide with: an image replaces the world it is read into. */
 const isEmpty = (state: State) => state.users.size === 0 && state.namespaces.size === 0 && state.projects.size === 0;
 
@@ -83,29 +93,28 @@ const isEmpty = (state: State) => state.users.size === 0 && state.namespaces.siz
 export async function readImage(base: State, image: WorldImage, run: Omit<SeedRun, 'state' | 'update'> & { set(state: State): void; get(): State }): Promise<void> {
   if (!isEmpty(base)) throw new EmulatorError('a fixture with a `world` (an exported one) seeds an emulator of its own: createEmulator({ fixture }) or --fixture, not seed() into a world that has records');
   const next = { ...(base as unknown as Record<string, unknown>) };
-  const read = (where: string, key: string, value: unknown) => {
-    try {
-      Object.defineProperty(next, key, { value: decode(value, where), enumerable: true, writable: true, configurable: true });
-    } catch (e) {
-      if (e instanceof EncodingError) throw new FixtureError(e.message);
-      throw e;
-    }
-  };
+  const read = (where: string, key: string, value: unknown) =>
+    void Object.defineProperty(next, key, { value: decodeAt(where, value), enumerable: true, writable: true, configurable: true });
   for (const key of Object.keys(image.core)) {
     if (FAMILY_KEYS.has(key)) throw new FixtureError(`world.core.${key}: a family's key, written under world.families`);
     if (!/^[a-z][A-Za-z0-9]*$/.test(key)) throw new FixtureError(`world.core[${JSON.stringify(key)}]: no key of the world is named so`);
     read(`world.core.${key}`, key, image.core[key]);
   }
+  /** Keys an earlier release kept, with their values: the family moves them into the world once it is read. */
+  const retired: [(draft: Draft<State>, value: unknown) => void, unknown][] = [];
   for (const name of Object.keys(image.families)) {
     const keys = own(Object.fromEntries(SLICE_KEYS), name) ? SLICE_KEYS.get(name)! : undefined;
     if (!keys) throw new FixtureError(`world.families.${name}: no family is named '${name}'`);
     const slice = image.families[name]!;
+    const formerly = families.find((f) => f.name === name)?.retired ?? {};
     for (const key of Object.keys(slice)) {
-      if (!keys.includes(key)) throw new FixtureError(`world.families.${name}.${key}: the family keeps no '${key}'`);
-      read(`world.families.${name}.${key}`, key, slice[key]);
+      if (own(formerly, key)) retired.push([formerly[key]!, decodeAt(`world.families.${name}.${key}`, slice[key])]);
+      else if (!keys.includes(key)) throw new FixtureError(`world.families.${name}.${key}: the family keeps no '${key}'`);
+      else read(`world.families.${name}.${key}`, key, slice[key]);
     }
   }
   run.set(next as unknown as State);
+  if (retired.length) run.set(produce(run.get(), (draft) => void retired.forEach(([move, value]) => move(draft, value))));
   const parts = image.parts ?? {};
   for (const name of Object.keys(parts)) if (!families.some((f) => f.name === name && f.image)) throw new FixtureError(`world.parts.${name}: no family writes a part named '${name}'`);
   const seedRun: SeedRun = {

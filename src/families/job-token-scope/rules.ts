@@ -4,7 +4,7 @@
 // (Ci::JobTokenScope::AddProjectService, AddGroupService, RemoveProjectService, RemoveGroupService).
 import { messageError } from '../../core/errors.js';
 import { inboundScopeEnabled } from '../../policy/job-token.js';
-import { tget, tvalues } from '../../store/table.js';
+import { tentries, tget, tvalues, type Table } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
@@ -84,5 +84,13 @@ export function forgetGroup(draft: State, groupId: number): void {
   for (const p of [...tvalues(draft.projects)]) {
     const s = p.jobTokenScope;
     if (s?.groupIds.includes(groupId)) setScope(draft, p, { ...s, groupIds: s.groupIds.filter((id) => id !== groupId) });
+  }
+}
+
+/** An exported world's former `jobTokenScopes` table (project id -> its scope): each onto its project. */
+export function adoptScopes(draft: State, value: unknown): void {
+  for (const [id, scope] of tentries(value as Table<ScopeSettings>)) {
+    const project = tget(draft.projects, Number(id));
+    if (project) project.jobTokenScope = { inboundEnabled: scope.inboundEnabled, groupIds: [...scope.groupIds] };
   }
 }
