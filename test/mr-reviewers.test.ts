@@ -164,6 +164,23 @@ describe('reviewer states', () => {
   beforeEach(() => { seeded = world().snapshot(); });
 });
 
+describe('the Merge Request Hook', () => {
+  it("gives each reviewer its state (and re_requested) in `reviewers`", async () => {
+    const e = world();
+    e.hooks.pause();
+    expect((await call('POST', `${APP}/hooks`, 'maintainer-token', { url: 'https://r.example.com/', merge_requests_events: true })).status).toBe(201);
+    expect((await call('POST', `${MR}/approve`, 'maintainer-token')).status).toBe(201);
+    const before = e.hooks.deliveries().length;
+    expect((await call('PUT', MR, 'maintainer-token', { title: 'Add f, again' })).status).toBe(200);
+    e.hooks.resume();
+    await e.hooks.settled();
+    const hook = e.hooks.deliveries().slice(before).find((d) => d.event === 'Merge Request Hook');
+    const reviewers = (hook!.payload as { reviewers: Record<string, unknown>[] }).reviewers;
+    expect(reviewers.map((r) => [r.username, r.state, r.re_requested])).toEqual([['mai', 'approved', false], ['rep', 'unreviewed', false]]);
+    expect(Object.keys(reviewers[0]!).slice(-2)).toEqual(['state', 're_requested']);
+  });
+});
+
 describe('%{reviewed_by} in a merge commit template', () => {
   it('names the authors of submitted reviews, each once, in the order they first reviewed, reviewers or not', async () => {
     expect((await call('PUT', APP, 'maintainer-token', { merge_commit_template: 'Merge %{title}\n\n%{reviewed_by}' })).status).toBe(200);

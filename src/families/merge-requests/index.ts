@@ -89,3 +89,4 @@ export { squashOnMerge } from './rules.js';
 export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies, type TrainStrategy } from './auto-merge.js';
 export { checkedMergeRequest } from './rules.js';
 export { recordReview } from './reviewers.js';
+export { reviewerEntries } from './reviewers.js';
