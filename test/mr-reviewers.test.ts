@@ -224,6 +224,7 @@ describe('a locked merge request discussion', () => {
   it("accepts a Reporter's note and draft, and takes notes from anyone again once unlocked", async () => {
     await lock();
     expect((await call('POST', `${MR}/notes`, 'reporter-token', { body: 'from a member' })).status).toBe(201);
+    expect((await call('POST', `${MR}/notes`, 'guest-token', { body: 'from a guest, a member too' })).status).toBe(201);
     expect((await call('POST', `${MR}/draft_notes`, 'reporter-token', { note: 'a draft' })).status).toBe(201);
     expect((await call('PUT', MR, 'maintainer-token', { discussion_locked: false })).status).toBe(200);
     expect((await call('POST', `${MR}/notes`, 'outsider-token', { body: 'hello' })).status).toBe(201);
