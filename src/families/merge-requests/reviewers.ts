@@ -22,7 +22,7 @@ export type ReviewerEntry = NonNullable<MergeRequest['reviewerStates']>[number];
  */
 export function reviewerEntries(mr: MergeRequest): ReviewerEntry[] {
   const kept = (mr.reviewerStates ?? []).filter((e) => mr.reviewerIds.includes(e.userId));
-  const missing = mr.reviewerIds.filter((id) => !kept.some((e) => e.userId === id));
+  const missing = [...new Set(mr.reviewerIds)].filter((id) => !kept.some((e) => e.userId === id));
   return [...kept, ...missing.map((userId) => ({ userId, state: 'unreviewed' as const, createdAt: mr.createdAt }))];
 }
 
