@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import type { MergeRequest } from '../src/families/merge-requests/index.js';
+import { pget, pset, type Partitioned } from '../src/store/table.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, idOf, seededWorld } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const LATER = '2026-03-02T08:30:00.000Z';
@@ -115,6 +117,23 @@ describe('reviewer states', () => {
     expect(rows.map((r) => [r.user.username, r.state, r.created_at])).toEqual([['rep', 'unreviewed', NOW], ['mai', 'unreviewed', LATER]]);
     // The approval itself stays (only the reviewer's state starts over).
     expect((await call('GET', `${MR}/approvals`, 'dev-token')).body.approved_by).toHaveLength(1);
+  });
+
+  it('a reviewer an older world kept without a state is unreviewed, asked when the merge request was made, and moves on from there', async () => {
+    const e = world();
+    const pid = idOf(e, 'acme/app');
+    e.store.update((d) => {
+      const mrs = (d as unknown as { mergeRequests: Partitioned<MergeRequest> }).mergeRequests;
+      const { reviewerStates: _, ...older } = pget(mrs, pid, 1)!;
+      pset(mrs, pid, 1, older);
+    });
+    e.clock.set(LATER);
+    expect((await call('GET', REVIEWERS, 'dev-token')).body.map((r: Row) => [r.user.username, r.state, r.created_at])).toEqual([['mai', 'unreviewed', NOW], ['rep', 'unreviewed', NOW]]);
+    expect((await call('POST', `${MR}/approve`, 'maintainer-token')).status).toBe(201);
+    const root = (await call('GET', '/users?username=root', 'dev-token')).body[0].id as number;
+    const ids = (await call('GET', MR, 'dev-token')).body.reviewers.map((u: { id: number }) => u.id) as number[];
+    expect((await call('PUT', MR, 'dev-token', { reviewer_ids: [...ids, root] })).status).toBe(200);
+    expect((await call('GET', REVIEWERS, 'dev-token')).body.map((r: Row) => [r.user.username, r.state, r.created_at])).toEqual([['mai', 'approved', NOW], ['rep', 'unreviewed', NOW], ['root', 'unreviewed', LATER]]);
   });
 
   it('a reviewer kept through an edit keeps its state', async () => {
