@@ -8,7 +8,7 @@ import { findDiscussion, isResolvable, type Discussion, type Note } from '../../
 import { sequences, type Project, type User } from '../../store/state.js';
 import { pdel, pset, pvalues, tdel } from '../../store/table.js';
 import type { Change, Context } from '../define.js';
-import type { MergeRequest } from '../merge-requests/index.js';
+import { recordReview, type MergeRequest } from '../merge-requests/index.js';
 import {
   canCreateNote, canResolve, checkDiffPosition, createNote, diffPositionOf, findNoteable, interpretNoteBody, lineCode, resolveNotes,
   type Noteable, type PositionInput,
@@ -159,6 +159,8 @@ export async function publishDrafts(ctx: Context<unknown>, project: Project, mr:
     await publishOne(ctx, n, user, repo, d);
     ctx.update(deleteDraft(d));
   }
+  // A review (all the drafts at once, when there are some): its author reviewed the merge request.
+  if (!which && drafts.length > 0) ctx.update(recordReview(ctx.state, project, mr, user, ctx.now()));
 }
 
 /** A deleted project's drafts. */

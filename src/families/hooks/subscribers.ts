@@ -17,7 +17,7 @@ import {
 import { enqueue, projectHooksFor, type HookScope } from './queue.js';
 import type { Hook } from './records.js';
 import type { Issue } from '../issues/index.js';
-import type { MergeRequest } from '../merge-requests/index.js';
+import { reviewerEntries, type MergeRequest } from '../merge-requests/index.js';
 
 /**
  * What a payload is built from: the world as the event left it (and as the request found it, for
@@ -178,7 +178,8 @@ export async function mergeRequestData(env: BuildEnv, mr: MergeRequest, user: Us
     repository: repository(env.state, project, env.webBase),
   };
   if (mr.assigneeIds.length) data.assignees = mr.assigneeIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
-  if (mr.reviewerIds.length) data.reviewers = mr.reviewerIds.flatMap((id) => tget(env.state.users, id) ?? []).map(userHookAttrs);
+  // Each reviewer with its state (merge_request_reviewers); `re_requested` is true only in a re-requested review's hook, which the API cannot make.
+  if (mr.reviewerIds.length) data.reviewers = reviewerEntries(mr).flatMap((r) => { const u = tget(env.state.users, r.userId); return u ? [{ ...userHookAttrs(u), state: r.state, re_requested: false }] : []; });
   return data;
 }
 

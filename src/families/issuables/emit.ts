@@ -15,7 +15,7 @@ interface Record {
 }
 
 /** Fields whose change is no update of their own: state and its stamps (their own events), and bookkeeping. */
-const QUIET = new Set(['updatedAt', 'state', 'closedAt', 'closedById', 'mergedAt', 'mergedById', 'mergeCommitSha', 'mergeStatus', 'baseSha', 'startSha']);
+const QUIET = new Set(['updatedAt', 'state', 'closedAt', 'closedById', 'mergedAt', 'mergedById', 'mergeCommitSha', 'mergeStatus', 'baseSha', 'startSha', 'reviewerStates', 'reviewAuthorIds']);
 /** GitLab's names for the fields whose change hooks report (`changes`); others are snake-cased. */
 const NAMES: { readonly [k: string]: string } = { labelIds: 'labels', assigneeIds: 'assignees', reviewerIds: 'reviewers' };
 const snake = (k: string) => NAMES[k] ?? k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -2,7 +2,8 @@
 // entities of lib/api/merge_request_approvals.rb): who approved, who may, and the system notes
 // of both. At the higher tiers the approval rules decide who may approve and how many are left
 // (approval-state.ts), and GitLab's default keeps authors from approving their own merge request
-// (merge_requests_author_approval).
+// (merge_requests_author_approval). Approving makes a reviewer `approved`, taking it back
+// `unapproved` (reviewers.ts).
 import { hasProjectRole } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
@@ -14,6 +15,7 @@ import { canReadMergeRequests } from './rules.js';
 import { applicableRules, approvalSettingsOf, eligibleApprovers, ruleProgress } from './approval-state.js';
 import type { MergeRequest } from './records.js';
 import { systemNote } from '../issuables/index.js';
+import { setReviewerState } from './reviewers.js';
 import { emit } from '../stream.js';
 
 /** The merge request's approvals, oldest first: who and when. */
@@ -44,6 +46,7 @@ export function approveMergeRequest(state: State, project: Project, mr: MergeReq
     if (!tget(draft.mergeRequestApprovals, mr.id)) tset(draft.mergeRequestApprovals, mr.id, emptyTable<number>());
     tset(tget(draft.mergeRequestApprovals, mr.id)!, user.id, now);
     systemNote(draft, 'MergeRequest', mr, user.id, 'approved this merge request', now);
+    setReviewerState(draft, mr.projectId, mr.iid, user.id, 'approved');
     emit(draft, { kind: 'merge_request.approved', projectId: mr.projectId, mergeRequestId: mr.id, iid: mr.iid });
   };
 }
@@ -56,6 +59,7 @@ export function unapproveMergeRequest(state: State, mr: MergeRequest, user: User
     tdel(t, user.id);
     if (t.size === 0) tdel(draft.mergeRequestApprovals, mr.id);
     systemNote(draft, 'MergeRequest', mr, user.id, 'unapproved this merge request', now);
+    setReviewerState(draft, mr.projectId, mr.iid, user.id, 'unapproved');
     emit(draft, { kind: 'merge_request.unapproved', projectId: mr.projectId, mergeRequestId: mr.id, iid: mr.iid });
   };
 }

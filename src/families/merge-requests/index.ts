@@ -18,6 +18,7 @@ import { mergeRequestEventRoutes } from './event-routes.js';
 import { mergeRequestKind, mergeRequestSocial } from './kind.js';
 import { mergeRequestPostReceive } from './push-options.js';
 import { refreshMergeRequests } from './refresh.js';
+import { reviewerRoutes } from './reviewer-routes.js';
 import { mergeRequestRoutes } from './routes.js';
 import { mergeRequestsProjectSchema } from './schema.js';
 import { seedMergeRequests, type FixtureMergeRequestsPart } from './seed.js';
@@ -35,7 +36,7 @@ export const mergeRequests: Family<MergeRequestsSlice> = defineFamily({
   schema: { project: mergeRequestsProjectSchema },
   state: emptyMergeRequestsSlice,
   seed: { after: ['users', 'projects', 'repositories', 'milestones', 'labels', 'issues'], run: seedMergeRequests },
-  routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes, ...automationRoutes, ...approvalRuleRoutes],
+  routes: [...mergeRequestRoutes, ...socialRoutes(mergeRequestSocial), ...mergeRequestCommitRoutes, ...approvalRoutes, ...mergeRequestEventRoutes, ...automationRoutes, ...approvalRuleRoutes, ...reviewerRoutes],
   tasks: [FINISH_REBASE, FINISH_MERGEABILITY_CHECK],
   forget: { project: forgetProjectMergeRequests },
   on: { push: refreshMergeRequests, 'pipeline.status': processAutoMerges, 'merge_request.train_merge_requested': runTrainMerge },
@@ -87,3 +88,5 @@ export { rebaseCommits } from './rebase.js';
 export { squashOnMerge } from './rules.js';
 export { abortAutoMerge, registerTrainStrategies, save as saveMergeRequestFields, type TrainStrategies, type TrainStrategy } from './auto-merge.js';
 export { checkedMergeRequest } from './rules.js';
+export { recordReview } from './reviewers.js';
+export { reviewerEntries } from './reviewers.js';

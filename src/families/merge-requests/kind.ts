@@ -21,7 +21,7 @@ export const mergeRequestKind: IssuableKind<MergeRequestTarget> = {
     const mr = pget((draft as State).mergeRequests, target.project.id, target.mr.iid);
     if (mr) pset(draft.mergeRequests, target.project.id, mr.iid, { ...mr, updatedAt: now });
   },
-  locked: () => false,
+  locked: (target) => target.mr.discussionLocked === true,
   commands: mergeRequestCommands,
 };
 

@@ -15,6 +15,7 @@ import type { State } from '../world.js';
 import { approvalsOf } from './approvals.js';
 import { visibleClosingIssues } from './closing.js';
 import type { MergeRequest } from './records.js';
+import { reviewedByUsers } from './reviewers.js';
 
 /** What a message is made from: the merge request, its project and repository, and who merges it. */
 export interface MessageSource {
@@ -138,8 +139,8 @@ function placeholderValue(src: MessageSource, name: PlaceholderName, squash: boo
     case 'local_reference': return `!${mr.iid}`;
     case 'source_project_id': return String(mr.projectId);
     case 'url': return `${projectWebUrl(state, project, src)}/-/merge_requests/${mr.iid}`;
-    // reviewed_by_users are the authors of submitted reviews (batches of draft notes), which the API here has no way to make.
-    case 'reviewed_by': return '';
+    // reviewed_by_users: the authors of submitted reviews (a bulk publish of draft notes), whatever their reviewer state.
+    case 'reviewed_by': return reviewedByUsers(state, mr).map((u) => `Reviewed-by: ${signature(u)}`).join('\n');
     case 'approved_by':
       return approvalsOf(state, mr).map((a) => tget(state.users, a.userId)).filter((u): u is User => !!u).map((u) => `Approved-by: ${signature(u)}`).join('\n');
     case 'merged_by': return signature(src.user);

@@ -18,6 +18,10 @@ export interface MergeRequest {
   authorId: number;
   assigneeIds: number[];
   reviewerIds: number[];
+  /** Each reviewer's state and when they were asked, first asked first (reviewers.ts); absent in older worlds. */
+  reviewerStates?: { userId: number; state: ReviewerState; createdAt: number }[];
+  /** The authors of its submitted reviews, each once, first review first (`reviewed_by_users`); absent before any. */
+  reviewAuthorIds?: number[];
   labelIds: number[];
   milestoneId: number | null;
   sourceBranch: string;
@@ -59,6 +63,9 @@ export interface MergeRequest {
   /** The issues `Closes #n` names in its commits' messages, as of its latest diff. */
   commitClosingRefs?: { projectId: number; iid: number }[];
 }
+
+/** MergeRequestReviewerState's states. */
+export type ReviewerState = 'unreviewed' | 'reviewed' | 'requested_changes' | 'approved' | 'unapproved' | 'review_started';
 
 /** The merge_when_pipeline_succeeds strategy as set on a merge request. */
 export interface AutoMerge {

@@ -18,6 +18,7 @@ import { findOrCreateLabels } from '../labels/index.js';
 import { branchTip, defaultBranchName, refsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
 import type { MergeRequest } from './records.js';
+import { savedReviewerStates } from './reviewers.js';
 import { countMergeRequest, dropMergeRequestRecords, ids, indexOpenMergeRequest, openMergeRequestsOn } from './store.js';
 import { isDraftTitle, recordMergeRequestChanges } from './system-notes.js';
 import { commitClosingRefs, withClosingIssues } from './closing.js';
@@ -154,6 +155,7 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
   if (before) indexOpenMergeRequest(draft, before, false);
   if (before) countMergeRequest(draft, before, -1);
   countMergeRequest(draft, mr, 1, before === null);
+  mr.reviewerStates = savedReviewerStates(before, mr);
   pset(draft.mergeRequests, project.id, mr.iid, mr);
   emitIssuableChange(draft, 'merge_request', before, mr);
   if (mr.state === 'opened') indexOpenMergeRequest(draft, mr, true);
