@@ -41,6 +41,9 @@ export interface Updates {
   epic?: { id: number } | null;
   iteration?: number | null;
   approval?: 'approve' | 'unapprove';
+  reviewer_ids?: number[];
+  /** Not among commands_changes: reviewers `/request_review` asks again (MergeRequests::RequestReviewService). */
+  review_requests?: number[];
 }
 
 /** What the commands read of an issuable (as it was before the text, or as it is being made), and who may change it. */

@@ -46,6 +46,7 @@ export { taskCounts, timeStats } from './entity.js';
 export { issueMilestone, milestoneOf, milestoneOwners } from './milestones.js';
 export { badEstimate, spentInvalid } from './errors.js';
 export { milestoneIdByTitle } from './quick-actions.js';
+export { extractUsers } from './command-args.js';
 export { fixtureMilestoneId, fixtureTime } from './fixture.js';
 export {
   defineCommand, labelIdsAfter, spentOf, type Command, type CommandContext, type CommandFacts, type CommandKind, type CommandOptions, type GitAccess, type Updates,

@@ -6,10 +6,11 @@
 // descriptions alike.
 import type { Draft } from 'immer';
 import { hasProjectRole } from '../../policy/access.js';
-import { pget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
 import {
-  applySocialUpdates, defineCommand, interpretDescription, labelIdsAfter, socialTarget, spentOf, type CommandKind, type GitAccess, type SpentChange, type Updates,
+  applySocialUpdates, defineCommand, extractUsers, interpretDescription, labelIdsAfter, socialTarget, spentOf, systemNote, toSentence,
+  type CommandContext, type CommandKind, type GitAccess, type SpentChange, type Updates,
 } from '../issuables/index.js';
 import { objectsOf } from '../repositories/index.js';
 import type { State } from '../world.js';
@@ -20,9 +21,76 @@ import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.j
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
 import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { AutoMerge, MergeRequest } from './records.js';
+import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
 
 const MERGE_REQUEST = ['MergeRequest'] as const;
+type Found = ReturnType<typeof extractUsers>;
+const ref = (x: User) => `@${x.username}`;
+const reviewerWord = (n: number) => (n === 1 ? 'reviewer' : 'reviewers');
+/** `admin_merge_request` on the project: who may set reviewers. */
+const mayAdmin = (c: CommandContext<MergeRequestTarget>) => c.facts.canAdmin;
+/** reviewers_to_add: every user named where several reviewers are allowed (`multiple_reviewers`, Premium), else the first. */
+const reviewersToAdd = (c: CommandContext<MergeRequestTarget>, users: User[]) => (c.premium ? users : users.slice(0, 1));
+const currentReviewers = (c: CommandContext<MergeRequestTarget>) => c.u.reviewer_ids ?? [...c.target.mr.reviewerIds];
+const usersOf = (c: CommandContext<MergeRequestTarget>, ids: readonly number[]) => ids.map((id) => tget(c.state.users, id)).filter((x): x is User => !!x);
+
+/** merge_request_actions.rb's reviewer commands, and EE's `/reassign_reviewer`. */
+const reviewerCommands = [
+  defineCommand<MergeRequestTarget, Found>({
+    name: 'assign_reviewer', aliases: ['reviewer'], types: MERGE_REQUEST,
+    condition: mayAdmin,
+    parse: (c, arg) => extractUsers(c.state, c.user, arg),
+    run: (c, found) => {
+      if (found?.missing.length) return `Failed to find users for ${toSentence(found.missing)}`;
+      if (!found?.users.length) return 'Failed to assign a reviewer because no user was specified.';
+      const users = reviewersToAdd(c, found.users);
+      c.u.reviewer_ids = c.premium ? [...new Set([...currentReviewers(c), ...users.map((x) => x.id)])] : [users[0]!.id];
+      return `Assigned ${toSentence(users.map(ref))} as ${reviewerWord(users.length)}.`;
+    },
+  }),
+  defineCommand<MergeRequestTarget, Found>({
+    name: 'request_review', types: MERGE_REQUEST,
+    condition: mayAdmin,
+    parse: (c, arg) => extractUsers(c.state, c.user, arg),
+    // A reviewer already there is asked again (RequestReviewService), another is added.
+    run: (c, found) => {
+      if (found?.missing.length) return `Failed to find users for ${toSentence(found.missing)}`;
+      if (!found?.users.length) return 'Failed to request a review because no user was specified.';
+      const users = reviewersToAdd(c, found.users);
+      const ids = currentReviewers(c);
+      for (const x of users) {
+        if (ids.includes(x.id)) c.u.review_requests = [...new Set([...(c.u.review_requests ?? []), x.id])];
+        else ids.push(x.id);
+      }
+      c.u.reviewer_ids = ids;
+      return `Requested a review from ${toSentence(users.map(ref))}.`;
+    },
+  }),
+  defineCommand<MergeRequestTarget, Found | null>({
+    name: 'unassign_reviewer', aliases: ['remove_reviewer'], types: MERGE_REQUEST,
+    condition: (c) => c.persisted && c.target.mr.reviewerIds.length > 0 && mayAdmin(c),
+    // Names count only where several reviewers are allowed; else every reviewer goes.
+    parse: (c, arg) => (c.premium ? extractUsers(c.state, c.user, arg) : null),
+    run: (c, found) => {
+      if (found?.missing.length) return `Failed to find users for ${toSentence(found.missing)}`;
+      const users = found?.users ?? [];
+      const before = currentReviewers(c);
+      c.u.reviewer_ids = users.length ? before.filter((id) => !users.some((x) => x.id === id)) : [];
+      const removed = users.length ? users : usersOf(c, c.target.mr.reviewerIds);
+      return `Removed ${reviewerWord(removed.length)} ${toSentence(removed.map(ref))}.`;
+    },
+  }),
+  defineCommand<MergeRequestTarget, Found>({
+    name: 'reassign_reviewer', types: MERGE_REQUEST, tier: 'premium',
+    condition: (c) => c.persisted && mayAdmin(c),
+    parse: (c, arg) => extractUsers(c.state, c.user, arg),
+    run: (c, found) => {
+      c.u.reviewer_ids = (found?.users ?? []).map((x) => x.id);
+      return 'Changed reviewers.';
+    },
+  }),
+];
 
 /** merge_request_actions.rb. */
 const commands = [
@@ -63,6 +131,7 @@ const commands = [
       return draft ? 'Unmarked this merge request as a draft.' : 'Marked this merge request as a draft.';
     },
   }),
+  ...reviewerCommands,
 ];
 
 export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
@@ -112,10 +181,12 @@ function titleAfter(title: string, u: Updates): string {
 }
 
 /** The fields MergeRequests::UpdateService changes with the commands' params, from the merge request as they find it, and the time spent. */
-function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number): { fields: Partial<MergeRequest>; spent: SpentChange | undefined } {
+function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number, premium: boolean): { fields: Partial<MergeRequest>; spent: SpentChange | undefined } {
   const fields: Partial<MergeRequest> = {
     labelIds: labelIdsAfter(before.labelIds, u),
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
+    // filter_reviewer: the first of them only, unless several reviewers are allowed.
+    reviewerIds: u.reviewer_ids ? (premium ? u.reviewer_ids : u.reviewer_ids.slice(0, 1)) : before.reviewerIds,
     milestoneId: u.milestone_id !== undefined ? u.milestone_id : before.milestoneId,
     timeEstimate: u.time_estimate ?? before.timeEstimate,
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
@@ -131,10 +202,12 @@ function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number): { 
 /** MergeRequests::UpdateService with the quick actions' params, then to-dos, subscriptions, awards and approvals. */
 function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, user: User, u: Updates, now: number): void {
   const { project } = target;
-  const before = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
-  if (!before) return;
-  applyBeside(draft, project, before.iid, user, u, now);
-  const { fields, spent } = fieldsOf(before, user, u, now);
+  const found = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
+  if (!found) return;
+  applyBeside(draft, project, found.iid, user, u, now);
+  // As the services beside it left it (its reviewers' states).
+  const before = pget(draft.mergeRequests, project.id, found.iid) as MergeRequest;
+  const { fields, spent } = fieldsOf(before, user, u, now, (draft as State).instance.tier !== 'free');
   editMergeRequest(project, before, user, fields, now, spent)(draft);
 }
 
@@ -148,6 +221,15 @@ function applyBeside(draft: Draft<State>, project: Project, iid: number, user: U
   if (u.approval === 'approve') approveMergeRequest(draft as State, project, current, user, now)?.(draft);
   if (u.approval === 'unapprove') unapproveMergeRequest(draft as State, current, user, now)?.(draft);
   applySocialUpdates(draft, socialTarget('MergeRequest', current), user, u, now);
+  for (const id of u.review_requests ?? []) requestReview(draft, current, user, id, now);
+}
+
+/** MergeRequests::RequestReviewService: a reviewer asked again is `unreviewed`, with its note. */
+function requestReview(draft: Draft<State>, mr: MergeRequest, user: User, reviewerId: number, now: number): void {
+  const reviewer = tget((draft as State).users, reviewerId);
+  if (!reviewer || !findReviewer(mr, reviewerId)) return;
+  setReviewerState(draft, mr.projectId, mr.iid, reviewerId, 'unreviewed');
+  systemNote(draft, 'MergeRequest', mr, user.id, `requested review from ${ref(reviewer)}`, now);
 }
 
 /** The merge request a create is making, as the commands of its description see it: unsaved (no id, no commits yet). */
@@ -177,6 +259,7 @@ export function createCommands(
     ...input, description: content, title: titleAfter(input.title, u),
     ...(u.add_label_ids ? { labelIds: u.add_label_ids } : {}),
     ...(u.assignee_ids ? { assigneeIds: u.assignee_ids } : {}),
+    ...(u.reviewer_ids ? { reviewerIds: state.instance.tier !== 'free' ? u.reviewer_ids : u.reviewer_ids.slice(0, 1) } : {}),
     ...(u.milestone_id !== undefined ? { milestoneId: u.milestone_id } : {}),
   };
   const spent = spentOf(u, now)?.seconds;
@@ -201,7 +284,7 @@ export function editCommands(
 ): { content: string; fields(edited: MergeRequest): ReturnType<typeof fieldsOf>; beside: (draft: Draft<State>) => void } {
   const target: MergeRequestTarget = { type: 'MergeRequest', mr, project };
   const { content, updates: u } = interpretDescription(state, target, user, description, { persisted: true, original: mr.description, webBase }, now);
-  return { content, fields: (edited) => fieldsOf(edited, user, u, now), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
+  return { content, fields: (edited) => fieldsOf(edited, user, u, now, state.instance.tier !== 'free'), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
 }
 
 /**

@@ -3,7 +3,8 @@
 // Issuable::CommonSystemNotesService, MergeRequests::UpdateService#handle_changes), and its
 // draft titles (Gitlab::Regex.merge_request_draft).
 import type { Draft } from 'immer';
-import { assigneesBody, estimateBody, recordEvent, recordLabelChange, recordMilestoneChange, systemNote, timeSpentBody, titleChangeBody, type SpentChange } from '../issuables/index.js';
+import { assigneesBody, estimateBody, recordEvent, recordLabelChange, recordMilestoneChange, systemNote, timeSpentBody, titleChangeBody, toSentence, type SpentChange } from '../issuables/index.js';
+import { tget } from '../../store/table.js';
 import { crossReference } from '../issues/index.js';
 import type { State } from '../world.js';
 import type { MergeRequest } from './records.js';
@@ -40,7 +41,20 @@ export function recordMergeRequestChanges(draft: Draft<State>, before: MergeRequ
   recordLabelChange(draft, on, userId, before.labelIds, after.labelIds, now);
   const assignees = assigneesBody(draft as State, before.assigneeIds, after.assigneeIds);
   if (assignees) note(assignees);
+  const reviewers = reviewersBody(draft as State, before.reviewerIds, after.reviewerIds);
+  if (reviewers) note(reviewers);
   if (before.title !== after.title || before.description !== after.description) {
     crossReference(draft, { type: 'MergeRequest', id: after.id, iid: after.iid, projectId: after.projectId }, `${after.title}\n${after.description}`, userId, now);
   }
+}
+
+/** SystemNotes::IssuablesService#change_issuable_reviewers: `requested review from @a and removed review request for @b`. */
+function reviewersBody(state: State, before: readonly number[], after: readonly number[]): string | null {
+  const ref = (id: number) => `@${tget(state.users, id)?.username ?? 'ghost'}`;
+  const added = after.filter((id) => !before.includes(id)).map(ref);
+  const removed = before.filter((id) => !after.includes(id)).map(ref);
+  const parts: string[] = [];
+  if (added.length) parts.push(`requested review from ${toSentence(added)}`);
+  if (removed.length) parts.push(`removed review request for ${toSentence(removed)}`);
+  return parts.length ? parts.join(' and ') : null;
 }
