@@ -91,6 +91,16 @@ describe('reviewer quick actions at the higher tiers', () => {
     expect((await note('/request_review')).body).toEqual({ commands_changes: {}, summary: ['Failed to request a review because no user was specified.'] });
   });
 
+  it('/request_review of a reviewer who approved takes their approval back, in the same note', async () => {
+    premium();
+    await note('/assign_reviewer @mai');
+    expect((await call('POST', `${MR}/approve`, 'maintainer-token')).status).toBe(201);
+    expect((await note('/request_review @mai')).body.summary).toEqual(['Requested a review from @mai.']);
+    expect(await reviewers()).toEqual(['mai:unreviewed']);
+    expect(((await call('GET', `${MR}/approvals`, 'dev-token')).body as { approved_by: unknown[] }).approved_by).toEqual([]);
+    expect((await systemNotes()).slice(-2)).toEqual(['approved this merge request', 'requested review from @mai and removed approval']);
+  });
+
   it("a new merge request's description sets its reviewers, taken out of the text", async () => {
     premium();
     await call('POST', '/projects/acme%2Fapp/repository/branches?branch=other&ref=feature', 'dev-token');

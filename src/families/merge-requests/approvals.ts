@@ -52,14 +52,15 @@ export function approveMergeRequest(state: State, project: Project, mr: MergeReq
 }
 
 /** MergeRequests::RemoveApprovalService: the approval taken back and its note; null when there is none (404). */
-export function unapproveMergeRequest(state: State, mr: MergeRequest, user: User, now: number): Change | null {
+export function unapproveMergeRequest(state: State, mr: MergeRequest, user: User, now: number, quiet = false): Change | null {
   if (!approvedBy(state, mr, user)) return null;
   return (draft) => {
     const t = tget(draft.mergeRequestApprovals, mr.id)!;
     tdel(t, user.id);
     if (t.size === 0) tdel(draft.mergeRequestApprovals, mr.id);
-    systemNote(draft, 'MergeRequest', mr, user.id, 'unapproved this merge request', now);
-    setReviewerState(draft, mr.projectId, mr.iid, user.id, 'unapproved');
+    // `quiet`: skip_system_note and skip_updating_state, as a review requested again removes an approval.
+    if (!quiet) systemNote(draft, 'MergeRequest', mr, user.id, 'unapproved this merge request', now);
+    if (!quiet) setReviewerState(draft, mr.projectId, mr.iid, user.id, 'unapproved');
     emit(draft, { kind: 'merge_request.unapproved', projectId: mr.projectId, mergeRequestId: mr.id, iid: mr.iid });
   };
 }

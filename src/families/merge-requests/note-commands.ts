@@ -224,12 +224,18 @@ function applyBeside(draft: Draft<State>, project: Project, iid: number, user: U
   for (const id of u.review_requests ?? []) requestReview(draft, current, user, id, now);
 }
 
-/** MergeRequests::RequestReviewService: a reviewer asked again is `unreviewed`, with its note. */
+/**
+ * MergeRequests::RequestReviewService: a reviewer asked again loses their approval (without the
+ * unapproval's note) and is `unreviewed`, with the note `requested review from @x` (`and
+ * removed approval` when they had approved).
+ */
 function requestReview(draft: Draft<State>, mr: MergeRequest, user: User, reviewerId: number, now: number): void {
   const reviewer = tget((draft as State).users, reviewerId);
   if (!reviewer || !findReviewer(mr, reviewerId)) return;
+  const unapprove = unapproveMergeRequest(draft as State, mr, reviewer, now, true);
+  unapprove?.(draft);
   setReviewerState(draft, mr.projectId, mr.iid, reviewerId, 'unreviewed');
-  systemNote(draft, 'MergeRequest', mr, user.id, `requested review from ${ref(reviewer)}`, now);
+  systemNote(draft, 'MergeRequest', mr, user.id, `requested review from ${ref(reviewer)}${unapprove ? ' and removed approval' : ''}`, now);
 }
 
 /** The merge request a create is making, as the commands of its description see it: unsaved (no id, no commits yet). */
