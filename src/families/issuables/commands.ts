@@ -18,11 +18,15 @@ const ISSUES_AND_MERGE_REQUESTS = ['Issue', 'MergeRequest'] as const;
 type ProjectTarget = Extract<IssuableTarget, { project: Project }>;
 const ref = (x: User) => `@${x.username}`;
 
-/** `/close` and `/reopen`: an existing issuable in the other state, by whoever may update it. */
+/**
+ * `/close` and `/reopen`: an existing issuable in the other state, by whoever may update it; a
+ * merge request whose discussion is locked is reopened by no one (MergeRequestPolicy's `locked`).
+ */
 const stateCommand = (name: 'close' | 'reopen', from: string, done: string) =>
   defineCommand({
     name, types: ALL,
-    condition: (c) => c.persisted && c.facts.record.state === from && c.facts.canUpdate,
+    condition: (c) => c.persisted && c.facts.record.state === from && c.facts.canUpdate
+      && !(name === 'reopen' && c.target.type === 'MergeRequest' && c.facts.record.discussionLocked === true),
     run: (c) => {
       c.u.state_event = name;
       return `${done} this ${c.facts.noun}.`;

@@ -23,6 +23,7 @@ import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeR
 import type { AutoMerge, MergeRequest } from './records.js';
 import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
+import { reloadDiff } from './refresh.js';
 
 const MERGE_REQUEST = ['MergeRequest'] as const;
 type Found = ReturnType<typeof extractUsers>;
@@ -147,7 +148,12 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     const { mr, project } = target;
     let mergeRecipe: ((draft: Draft<State>) => MergeRequest) | null = null;
     let trainSha: string | null = null;
-    const prepare = u.merge !== undefined && u.merge === mr.sha
+    let reload: ((draft: Draft<State>) => Partial<MergeRequest>) | null = null;
+    // `/reopen`: ReopenService's reload_diff, from the branches as they are now.
+    const reopen = u.state_event === 'reopen' && mr.state === 'closed'
+      ? async (ctx: GitAccess) => { reload = await reloadDiff(ctx.state, objectsOf(ctx, project), project, mr); }
+      : null;
+    const merge = u.merge !== undefined && u.merge === mr.sha
       ? async (ctx: GitAccess) => {
         // MergeOrchestrationService#execute: auto-merge with the preferred strategy where one is available, else at once.
         const strategy = preferredStrategy(ctx.state, project, mr, user, now);
@@ -164,8 +170,9 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
         }
       }
       : null;
+    const prepare = merge ?? reopen;
     const apply = (draft: Draft<State>) => {
-      applyToMergeRequest(draft, target, user, u, now);
+      applyToMergeRequest(draft, target, user, u, now, reload);
       if (mergeRecipe) mergeRecipe(draft);
       if (trainSha !== null) requestTrainMerge(draft, mr, user, trainSha);
     };
@@ -200,7 +207,9 @@ function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number, pre
 }
 
 /** MergeRequests::UpdateService with the quick actions' params, then to-dos, subscriptions, awards and approvals. */
-function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, user: User, u: Updates, now: number): void {
+function applyToMergeRequest(
+  draft: Draft<State>, target: MergeRequestTarget, user: User, u: Updates, now: number, reload: ((draft: Draft<State>) => Partial<MergeRequest>) | null = null,
+): void {
   const { project } = target;
   const found = pget(draft.mergeRequests, project.id, target.mr.iid) as MergeRequest | undefined;
   if (!found) return;
@@ -208,7 +217,8 @@ function applyToMergeRequest(draft: Draft<State>, target: MergeRequestTarget, us
   // As the services beside it left it (its reviewers' states).
   const before = pget(draft.mergeRequests, project.id, found.iid) as MergeRequest;
   const { fields, spent } = fieldsOf(before, user, u, now, (draft as State).instance.tier !== 'free');
-  editMergeRequest(project, before, user, fields, now, spent)(draft);
+  const reopened = before.state === 'closed' && fields.state === 'opened';
+  editMergeRequest(project, before, user, { ...fields, ...(reopened ? reload?.(draft) : {}) }, now, spent)(draft);
 }
 
 /**

@@ -74,12 +74,8 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
   const refs = refsOf(ctx.state, project.id);
   const reloads: Reload[] = [];
   for (const mr of from) {
-    const start = branchTip(refs, mr.targetBranch);
-    if (!start) continue;
-    const base = (await mergeBase(repo, push.after, [start])) ?? start;
-    const mergeStatus = await checkMergeability(repo, base, start, push.after);
-    const shas = await commitsBetween(repo, start, push.after);
-    reloads.push({ mr, head: push.after, base, start, mergeStatus, commits: new Set(shas), closingRefs: await commitClosingRefs(ctx.state, repo, project, shas) });
+    const reload = await diffAt(ctx.state, repo, project, mr, push.after, branchTip(refs, mr.targetBranch));
+    if (reload) reloads.push(reload);
   }
   const titles = new Map<string, string>();
   if (reloads.length > 0) for (const sha of commits) titles.set(sha, (await repo.readCommit(sha)).message.split('\n')[0]!);
@@ -98,9 +94,8 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
       putMergeRequest(draft, project, { ...current, mergeStatus: 'unchecked' }, current);
     }
     for (const r of reloads) {
-      const diffId = ids.next(draft as State, 'merge_request_diff');
-      const diffVersion = { id: diffId, count: (r.mr.diffVersion?.count ?? 1) + 1 };
-      const reloaded: MergeRequest = { ...r.mr, sha: r.head, baseSha: r.base, startSha: r.start, diffVersion, mergeStatus: r.mergeStatus, updatedAt: now, commitClosingRefs: r.closingRefs };
+      const reloaded: MergeRequest = { ...r.mr, ...newDiff(draft, r), updatedAt: now };
+      const diffId = reloaded.diffVersion!.id;
       // cache_merge_requests_closing_issues: worked out again over the new commits, as the pusher reads them.
       putMergeRequest(draft, project, withClosingIssues(draft as State, project, reloaded, user, now), r.mr);
       if (commits.length > 0) systemNote(draft, 'MergeRequest', r.mr, user.id, addedCommits(r, commits, titles, push.before, `/${path}/-/merge_requests/${r.mr.iid}/diffs?diff_id=${diffId}&start_sha=${push.before ?? ''}`), now);
@@ -116,6 +111,37 @@ async function refresh(ctx: Context<unknown>, user: User, push: PushChange): Pro
       }
     }
   });
+}
+
+/**
+ * The diff of a merge request at `head` over its target branch's tip `start` (none without the
+ * target): their merge base, mergeability, the merge request's commits and what their messages close.
+ */
+async function diffAt(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest, head: string, start: string | undefined): Promise<Reload | null> {
+  if (!start) return null;
+  const base = (await mergeBase(repo, head, [start])) ?? start;
+  const mergeStatus = await checkMergeability(repo, base, start, head);
+  const shas = await commitsBetween(repo, start, head);
+  return { mr, head, base, start, mergeStatus, commits: new Set(shas), closingRefs: await commitClosingRefs(state, repo, project, shas) };
+}
+
+/** A new version of the diff (merge_request_diffs): the fields of a merge request that takes it. */
+function newDiff(draft: Draft<State>, r: Reload): Pick<MergeRequest, 'sha' | 'baseSha' | 'startSha' | 'diffVersion' | 'mergeStatus' | 'commitClosingRefs'> {
+  const diffVersion = { id: ids.next(draft as State, 'merge_request_diff'), count: (r.mr.diffVersion?.count ?? 1) + 1 };
+  return { sha: r.head, baseSha: r.base, startSha: r.start, diffVersion, mergeStatus: r.mergeStatus, commitClosingRefs: r.closingRefs };
+}
+
+/**
+ * MergeRequest#reload_diff (MergeRequests::ReloadDiffsService), as a reopened merge request takes
+ * it: a new version of its diff from its source and target branches as they are now, as the
+ * fields to save with the reopening (marked unchecked, as ReopenService's mark_as_unchecked);
+ * null where a branch is gone (the diff stays as it was).
+ */
+export async function reloadDiff(state: State, repo: RepositoryObjects, project: Project, mr: MergeRequest): Promise<((draft: Draft<State>) => Partial<MergeRequest>) | null> {
+  const refs = refsOf(state, project.id);
+  const head = branchTip(refs, mr.sourceBranch);
+  const r = head ? await diffAt(state, repo, project, mr, head, branchTip(refs, mr.targetBranch)) : null;
+  return r ? (draft) => ({ ...newDiff(draft, r), mergeStatus: 'unchecked' }) : null;
 }
 
 /**

@@ -28,6 +28,7 @@ import { mergeRequestPage, type OrderBy } from './list-index.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
 import { abortAutoMerge, save, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
+import { reloadDiff } from './refresh.js';
 import { canReadProject, hasProjectRole, isWithin } from '../../policy/access.js';
 import { mergeRequest } from './resolvers.js';
 import { badEstimate, milestoneOf, parseDuration, spentInvalid, timeStats } from '../issuables/index.js';
@@ -425,11 +426,15 @@ export const mergeRequestRoutes = [
         ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
       };
       if (p.state_event === 'close' && mr.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
-      if (p.state_event === 'reopen' && mr.state === 'closed') Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
+      // ReopenService: not while its discussion is locked (MergeRequestPolicy's `locked` prevents reopen_merge_request).
+      if (p.state_event === 'reopen' && mr.state === 'closed' && !mr.discussionLocked) Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
       // The commands' params over the caller's (params.merge!), from the merge request as those leave it.
       const ran = commands?.fields({ ...mr, ...fields });
+      // Reopened, it reloads its diff from its branches as they are now (reload_diff).
+      const reopened = mr.state === 'closed' && (ran?.fields.state ?? fields.state) === 'opened';
+      const reload = reopened ? await reloadDiff(ctx.state, objectsOf(ctx, ctx.project), ctx.project, mr) : null;
       if (commands) ctx.update(commands.beside);
-      let saved = ctx.update(editMergeRequest(ctx.project, mr, ctx.user!, { ...fields, ...ran?.fields }, now, ran?.spent));
+      let saved = ctx.update((draft) => editMergeRequest(ctx.project, mr, ctx.user!, { ...fields, ...ran?.fields, ...reload?.(draft) }, now, ran?.spent)(draft));
       // CloseService#abort_auto_merge.
       if (saved.state === 'closed' && saved.autoMerge) saved = ctx.update((draft) => abortAutoMerge(draft, ctx.project, saved, 'merge request was closed', ctx.user!.id, now));
       return json(await fullEntity(ctx, saved, ctx.project.id));
