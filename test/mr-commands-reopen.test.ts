@@ -80,6 +80,19 @@ describe('reopening a merge request', () => {
     expect(await commits()).toEqual(['Add g.txt', 'Feature']);
   });
 
+  it('is not reopened while another open merge request has its branches (validate_branches)', async () => {
+    await close();
+    const other = await call('POST', `${APP}/merge_requests`, 'dev-token', { source_branch: 'feature', target_branch: 'main', title: 'Again' });
+    expect(other.status).toBe(201);
+    const r = await call('PUT', MR, 'dev-token', { state_event: 'reopen' });
+    expect(r).toMatchObject({ status: 200, body: { state: 'closed' } });
+    expect((await call('POST', `${MR}/notes`, 'dev-token', { body: '/reopen' })).status).toBe(202);
+    expect((await mr()).state).toBe('closed');
+    // Once the other is closed, it reopens.
+    await call('PUT', `${APP}/merge_requests/2`, 'dev-token', { state_event: 'close' });
+    expect((await call('PUT', MR, 'dev-token', { state_event: 'reopen' })).body.state).toBe('opened');
+  });
+
   it('a Reporter may not reopen it', async () => {
     await close();
     expect((await call('PUT', MR, 'reporter-token', { state_event: 'reopen' })).status).toBe(403);

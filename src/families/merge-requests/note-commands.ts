@@ -19,7 +19,7 @@ import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
 import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
-import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
+import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { AutoMerge, MergeRequest } from './records.js';
 import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
@@ -218,7 +218,9 @@ function applyToMergeRequest(
   const before = pget(draft.mergeRequests, project.id, found.iid) as MergeRequest;
   const { fields, spent } = fieldsOf(before, user, u, now, (draft as State).instance.tier !== 'free');
   const reopened = before.state === 'closed' && fields.state === 'opened';
-  editMergeRequest(project, before, user, { ...fields, ...(reopened ? reload?.(draft) : {}) }, now, spent)(draft);
+  if (reopened && !reopens(draft as State, before)) Object.assign(fields, { state: before.state, closedAt: before.closedAt, closedById: before.closedById });
+  else if (reopened) Object.assign(fields, reload?.(draft));
+  editMergeRequest(project, before, user, fields, now, spent)(draft);
 }
 
 /**

@@ -19,7 +19,7 @@ import { findOrCreateLabels } from '../labels/index.js';
 import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
-  setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
+  reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
 } from './rules.js';
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
@@ -426,8 +426,7 @@ export const mergeRequestRoutes = [
         ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
       };
       if (p.state_event === 'close' && mr.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
-      // ReopenService: not while its discussion is locked (MergeRequestPolicy's `locked` prevents reopen_merge_request).
-      if (p.state_event === 'reopen' && mr.state === 'closed' && !mr.discussionLocked) Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
+      if (p.state_event === 'reopen' && reopens(ctx.state, mr)) Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });
       // The commands' params over the caller's (params.merge!), from the merge request as those leave it.
       const ran = commands?.fields({ ...mr, ...fields });
       // Reopened, it reloads its diff from its branches as they are now (reload_diff).

@@ -205,6 +205,17 @@ export function editMergeRequest(project: Project, before: MergeRequest, user: U
   };
 }
 
+/**
+ * Whether MergeRequests::ReopenService reopens a closed merge request: not while its discussion
+ * is locked (MergeRequestPolicy's `locked` prevents reopen_merge_request), nor while another open
+ * one has its source and target branches (validate_branches fails the transition); refused, it
+ * stays closed, and the update answers as if nothing was asked.
+ */
+export function reopens(state: State, mr: MergeRequest): boolean {
+  if (mr.state !== 'closed' || mr.discussionLocked) return false;
+  return !openMergeRequestsOn(state, mr.projectId, 'source', mr.sourceBranch).some((m) => m.iid !== mr.iid && m.targetBranch === mr.targetBranch);
+}
+
 /** `destroy_merge_request`: owners and administrators. */
 export function canDestroyMergeRequest(state: State, user: User | null, project: Project, now: number): boolean {
   return hasProjectRole(state, user, project, ACCESS.owner, now);
