@@ -110,6 +110,22 @@ describe('reviewer quick actions at the higher tiers', () => {
     expect((made.body.reviewers as { username: string }[]).map((u) => u.username)).toEqual(['mai', 'rep']);
   });
 
+  it('sends the Merge Request Hook of an update, with the reviewers changed', async () => {
+    premium();
+    const e = world();
+    e.hooks.pause();
+    expect((await call('POST', '/projects/acme%2Fapp/hooks', 'maintainer-token', { url: 'https://r.example.com/', merge_requests_events: true })).status).toBe(201);
+    await note('/assign_reviewer @mai');
+    e.hooks.resume();
+    await e.hooks.settled();
+    const hooks = e.hooks.deliveries({ event: 'Merge Request Hook' });
+    expect(hooks).toHaveLength(1);
+    const payload = hooks[0]!.payload as { object_attributes: { action: string }; changes: { reviewers: { previous: unknown[]; current: { username: string }[] } } };
+    expect(payload.object_attributes.action).toBe('update');
+    expect(payload.changes.reviewers.previous).toEqual([]);
+    expect(payload.changes.reviewers.current.map((u) => u.username)).toEqual(['mai']);
+  });
+
   it('a Reporter may not: the commands cannot apply', async () => {
     premium();
     expect((await note('/assign_reviewer @mai\n/reassign_reviewer @mai', 'reporter-token')).body).toEqual({
