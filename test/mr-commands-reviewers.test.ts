@@ -126,6 +126,16 @@ describe('reviewer quick actions at the higher tiers', () => {
     expect(payload.changes.reviewers.current.map((u) => u.username)).toEqual(['mai']);
   });
 
+  it('leaves out a user who cannot read the merge request, as filter_reviewer does', async () => {
+    premium();
+    expect((await call('PUT', '/projects/acme%2Fapp', 'root-token', { merge_requests_access_level: 'private' })).status).toBe(200);
+    const answer = await note('/assign_reviewer @out @mai');
+    expect(answer.body.summary).toEqual(['Assigned @out and @mai as reviewers.']);
+    expect(await reviewers()).toEqual(['mai:unreviewed']);
+    await note('/assign_reviewer @out');
+    expect(await reviewers()).toEqual(['mai:unreviewed']);
+  });
+
   it('a Reporter may not: the commands cannot apply', async () => {
     premium();
     expect((await note('/assign_reviewer @mai\n/reassign_reviewer @mai', 'reporter-token')).body).toEqual({

@@ -19,7 +19,7 @@ import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
 import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
-import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
+import { canReadMergeRequests, canUpdateMergeRequest, discussionsResolved, editMergeRequest, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { AutoMerge, MergeRequest } from './records.js';
 import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
@@ -180,6 +180,18 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   },
 };
 
+/**
+ * MergeRequests::BaseService#filter_reviewer on the commands' `reviewer_ids`: the first only,
+ * unless several reviewers are allowed (Premium), and of those the users who can read the merge
+ * request; undefined (no change) when none of them can, `[]` when it asks for none.
+ */
+function filterReviewers(state: State, project: Project, ids: readonly number[], now: number): number[] | undefined {
+  const kept = state.instance.tier !== 'free' ? ids : ids.slice(0, 1);
+  if (kept.length === 0) return [];
+  const readable = kept.filter((id) => canReadMergeRequests(state, tget(state.users, id) ?? null, project, now));
+  return readable.length ? readable : undefined;
+}
+
 /** `wip_event`: `Draft: ` put before the title, or every draft prefix taken off it. */
 function titleAfter(title: string, u: Updates): string {
   if (u.wip_event === 'wip' && !isDraftTitle(title)) return `Draft: ${title}`;
@@ -188,12 +200,11 @@ function titleAfter(title: string, u: Updates): string {
 }
 
 /** The fields MergeRequests::UpdateService changes with the commands' params, from the merge request as they find it, and the time spent. */
-function fieldsOf(before: MergeRequest, user: User, u: Updates, now: number, premium: boolean): { fields: Partial<MergeRequest>; spent: SpentChange | undefined } {
+function fieldsOf(state: State, project: Project, before: MergeRequest, user: User, u: Updates, now: number): { fields: Partial<MergeRequest>; spent: SpentChange | undefined } {
   const fields: Partial<MergeRequest> = {
     labelIds: labelIdsAfter(before.labelIds, u),
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
-    // filter_reviewer: the first of them only, unless several reviewers are allowed.
-    reviewerIds: u.reviewer_ids ? (premium ? u.reviewer_ids : u.reviewer_ids.slice(0, 1)) : before.reviewerIds,
+    reviewerIds: (u.reviewer_ids && filterReviewers(state, project, u.reviewer_ids, now)) ?? before.reviewerIds,
     milestoneId: u.milestone_id !== undefined ? u.milestone_id : before.milestoneId,
     timeEstimate: u.time_estimate ?? before.timeEstimate,
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
@@ -216,7 +227,7 @@ function applyToMergeRequest(
   applyBeside(draft, project, found.iid, user, u, now);
   // As the services beside it left it (its reviewers' states).
   const before = pget(draft.mergeRequests, project.id, found.iid) as MergeRequest;
-  const { fields, spent } = fieldsOf(before, user, u, now, (draft as State).instance.tier !== 'free');
+  const { fields, spent } = fieldsOf(draft as State, project, before, user, u, now);
   const reopened = before.state === 'closed' && fields.state === 'opened';
   if (reopened && !reopens(draft as State, before)) Object.assign(fields, { state: before.state, closedAt: before.closedAt, closedById: before.closedById });
   else if (reopened) Object.assign(fields, reload?.(draft));
@@ -277,7 +288,7 @@ export function createCommands(
     ...input, description: content, title: titleAfter(input.title, u),
     ...(u.add_label_ids ? { labelIds: u.add_label_ids } : {}),
     ...(u.assignee_ids ? { assigneeIds: u.assignee_ids } : {}),
-    ...(u.reviewer_ids ? { reviewerIds: state.instance.tier !== 'free' ? u.reviewer_ids : u.reviewer_ids.slice(0, 1) } : {}),
+    ...(u.reviewer_ids && filterReviewers(state, project, u.reviewer_ids, now) ? { reviewerIds: filterReviewers(state, project, u.reviewer_ids, now) } : {}),
     ...(u.milestone_id !== undefined ? { milestoneId: u.milestone_id } : {}),
   };
   const spent = spentOf(u, now)?.seconds;
@@ -302,7 +313,7 @@ export function editCommands(
 ): { content: string; fields(edited: MergeRequest): ReturnType<typeof fieldsOf>; beside: (draft: Draft<State>) => void } {
   const target: MergeRequestTarget = { type: 'MergeRequest', mr, project };
   const { content, updates: u } = interpretDescription(state, target, user, description, { persisted: true, original: mr.description, webBase }, now);
-  return { content, fields: (edited) => fieldsOf(edited, user, u, now, state.instance.tier !== 'free'), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
+  return { content, fields: (edited) => fieldsOf(state, project, edited, user, u, now), beside: (draft) => applyBeside(draft, project, mr.iid, user, u, now) };
 }
 
 /**
