@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   const cases: [string, (e: Emulator) => Promise<string> | string][] = [
     ...['per_page=20', 'state=opened&per_page=20&page=3', 'labels=bug&per_page=20', 'order_by=updated_at&sort=asc&per_page=20'].map((q): [string, () => string] => [`project ${q}`, () => `/projects/acme%2Fapp/merge_requests?${q}`]),
     ...['per_page=20', 'state=opened&per_page=20&page=3', 'labels=bug&per_page=20', 'order_by=updated_at&per_page=20'].map((q): [string, () => string] => [`group ${q}`, () => `/groups/acme/merge_requests?${q}`]),
-    ...['per_page=20', 'scope=assigned_to_me&state=opened&per_page=20', 'scope=all&labels=bug&per_page=20&page=2'].map((q): [string, () => string] => [`instance ${q}`, () => `/merge_requests?${q}`]),
+    ...['per_page=20', 'scope=assigned_to_me&state=opened&per_page=20', 'scope=all&labels=bug&per_page=10&page=2'].map((q): [string, () => string] => [`instance ${q}`, () => `/merge_requests?${q}`]),
     ['group milestone per_page=20', async (e) => `${await milestonePath(e)}?per_page=20`],
   ];
   const chosen = cases.filter(([name]) => only.test(name));

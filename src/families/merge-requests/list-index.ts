@@ -76,7 +76,10 @@ interface Condition {
   milestones?: Set<number>;
 }
 
+const ANY: Condition = { key: '*', labels: [] };
+
 function conditionIn(chunk: Chunk, index: ChunkIndex, ask: PageAsk, lookup: Lookup): Condition | null {
+  if (!ask.labels?.length && ask.milestone === undefined && ask.authorId === undefined && ask.assigneeId === undefined) return ANY;
   const labels: Set<number>[] = [];
   const parts: string[] = [];
   for (const title of ask.labels ?? []) {
