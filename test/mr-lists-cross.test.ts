@@ -42,6 +42,13 @@ function mergeRequests(path: string, n: number, seed: number) {
   });
 }
 
+async function refresh() {
+  for (const path of PROJECTS) {
+    const res = await get(`/projects/${encodeURIComponent(path)}/merge_requests?per_page=100`, 'root');
+    rows.set(path, (await res.json()) as Row[]);
+  }
+}
+
 beforeAll(async () => {
   e = await createEmulator({
     fixture: {
@@ -75,10 +82,7 @@ beforeAll(async () => {
       expect(res.status).toBe(200);
     }
   }
-  for (const path of PROJECTS) {
-    const res = await get(`/projects/${encodeURIComponent(path)}/merge_requests?per_page=100`, 'root');
-    rows.set(path, (await res.json()) as Row[]);
-  }
+  await refresh();
   users = {};
   for (const u of ['dev', 'ops']) users[u] = ((await (await get(`/users?username=${u}`, 'root')).json()) as { id: number }[])[0]!.id;
   groupMilestones = Object.fromEntries(((await (await get('/groups/acme/milestones', 'root')).json()) as { id: number; title: string }[]).map((m) => [m.title, m.id]));
@@ -203,5 +207,38 @@ describe('the merge request lists across projects, against a model', () => {
     expect(after).toHaveLength(before.length + 1);
     const newest = await (await get('/groups/acme/merge_requests?labels=docs&order_by=updated_at&per_page=1')).json() as Row[];
     expect(newest.map((r) => r.id)).toEqual([target.id]);
+  });
+
+  it('after any edits (labels, assignees, milestone, state, a label renamed), the lists read as the model does', async () => {
+    const edit = fc.record({
+      project: fc.constantFrom(...PROJECTS), pick: fc.nat(),
+      change: fc.constantFrom<Record<string, unknown>>(
+        { add_labels: 'docs' }, { remove_labels: 'bug' }, { labels: 'feature,bug' }, { assignee_ids: [] }, { state_event: 'close' }, { title: 'Zeta' }, { milestone_id: 'v2' }, { milestone_id: 0 },
+      ),
+    });
+    await fc.assert(fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), ask([undefined, 'all', 'created_by_me', 'assigned_to_me']), fc.boolean(), async (edits, a, renamed) => {
+      for (const { project, pick, change } of edits) {
+        const list = rows.get(project)!;
+        const target = list[pick % list.length]!;
+        e.clock.advance(60_000);
+        const body = { ...change, ...(change.assignee_ids ? { assignee_ids: [users.ops] } : {}), ...(change.milestone_id === 'v2' ? { milestone_id: project.startsWith('acme/') ? groupMilestones.v2 : 0 } : {}) };
+        const res = await e.handle(new Request(`${API}/projects/${encodeURIComponent(project)}/merge_requests/${target.iid}`, {
+          method: 'PUT', headers: { 'PRIVATE-TOKEN': 'root', 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+        }));
+        expect(res.status).toBe(200);
+      }
+      if (renamed) {
+        // The group's label `bug` renamed, or back: a filter by title follows the title.
+        const rename = (from: string, to: string) => e.handle(new Request(`${API}/groups/acme/labels/${from}`, {
+          method: 'PUT', headers: { 'PRIVATE-TOKEN': 'root', 'Content-Type': 'application/json' }, body: JSON.stringify({ new_name: to }),
+        }));
+        let res = await rename('bug', 'bugx');
+        if (res.status === 404) res = await rename('bugx', 'bug');
+        expect(res.status).toBe(200);
+      }
+      await refresh();
+      await check('/groups/acme/merge_requests', a, model(PROJECTS.filter((p) => p.startsWith('acme/')), a, 'dev', 'all'));
+      await check('/merge_requests', a, model(PROJECTS.filter((p) => DEV_READS.has(p)), a, 'dev', 'created_by_me'));
+    }), { numRuns: 40 });
   });
 });
