@@ -181,6 +181,17 @@ describe('the merge request lists across projects, against a model', () => {
     }), { numRuns: 250 });
   });
 
+  it('an anonymous caller lists the public projects\' merge requests with scope=all, and must sign in for its own', async () => {
+    await fc.assert(fc.asyncProperty(ask(['all']), async (asked) => {
+      const a = { ...asked, scope: 'all' };
+      const res = await e.handle(new Request(`${API}/merge_requests?${query(a)}`));
+      const expected = model(['other/pub'], a, '', 'all');
+      expect(((await res.json()) as Row[]).map((r) => r.id)).toEqual(expected.slice((a.page - 1) * a.perPage, a.page * a.perPage).map((r) => r.id));
+      expect(res.headers.get('x-total')).toBe(String(expected.length));
+    }), { numRuns: 60 });
+    expect((await e.handle(new Request(`${API}/merge_requests?scope=created_by_me`))).status).toBe(401);
+  });
+
   it('the milestone lists read as the model does', async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom('v1', 'v2', 'p1'), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 20 }), async (title, page, perPage) => {
       const a: Ask = { milestone: title, page, perPage };

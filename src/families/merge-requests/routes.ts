@@ -10,6 +10,7 @@ import { offsetHeaders, pageRequest, type PageInput } from '../../http/paginatio
 import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
+import { projectsIn } from '../projects/index.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { group, project, route, type Ability, type Context } from '../define.js';
@@ -542,7 +543,7 @@ export const mergeRequestRoutes = [
     params: { milestone_id: int().required() },
     handler: (ctx): Reply => {
       const m = milestoneOf(ctx, { groupId: ctx.group.id });
-      const projects = [...tvalues(ctx.state.projects)].filter((p) => !p.pendingDelete && p.namespaceId === ctx.group.id && isWithin(ctx.state, p.namespaceId, ctx.group.id));
+      const projects = projectsIn(ctx.state, ctx.group.id);
       return milestoneMergeRequests(ctx, m, projects);
     },
   }),
