@@ -70,36 +70,38 @@ function milestonesIn(chunk: Chunk, index: ChunkIndex): Set<number> {
  */
 interface Condition {
   key: string;
-  labels: Set<number>[];
+  labels: number[][];
   authorId?: number;
   assigneeId?: number;
-  milestones?: Set<number>;
+  milestones?: number[];
 }
 
 const ANY: Condition = { key: '*', labels: [] };
 
 function conditionIn(chunk: Chunk, index: ChunkIndex, ask: PageAsk, lookup: Lookup): Condition | null {
   if (!ask.labels?.length && ask.milestone === undefined && ask.authorId === undefined && ask.assigneeId === undefined) return ANY;
-  const labels: Set<number>[] = [];
+  const labels: number[][] = [];
   const parts: string[] = [];
   for (const title of ask.labels ?? []) {
-    const ids = [...byLabel(chunk, index).keys()].filter((id) => lookup.labelTitle(id) === title).sort((a, b) => a - b);
-    if (ids.length === 0) return null;
-    labels.push(new Set(ids));
+    let ids: number[] | undefined;
+    for (const id of byLabel(chunk, index).keys()) if (lookup.labelTitle(id) === title) (ids ??= []).push(id);
+    if (!ids) return null;
+    if (ids.length > 1) ids.sort((a, b) => a - b);
+    labels.push(ids);
     parts.push(`l${ids.join(',')}`);
   }
-  let milestones: Set<number> | undefined;
+  let milestones: number[] | undefined;
   if (ask.milestone !== undefined) {
     const first = chunk.values().next().value as MergeRequest | undefined;
     if (!first) return null;
     const ids = [...milestonesIn(chunk, index)].filter((id) => lookup.milestoneTitle(first.projectId, id) === ask.milestone).sort((a, b) => a - b);
     if (ids.length === 0) return null;
-    milestones = new Set(ids);
+    milestones = ids;
     parts.push(`m${ids.join(',')}`);
   }
   if (ask.authorId !== undefined) parts.push(`a${ask.authorId}`);
   if (ask.assigneeId !== undefined) parts.push(`s${ask.assigneeId}`);
-  return { key: parts.length ? [...new Set(parts)].sort().join('|') : '*', labels, authorId: ask.authorId, assigneeId: ask.assigneeId, milestones };
+  return { key: parts.length === 1 ? parts[0]! : parts.length ? [...new Set(parts)].sort().join('|') : '*', labels, authorId: ask.authorId, assigneeId: ask.assigneeId, milestones };
 }
 
 const keyOf = (orderBy: OrderBy, m: MergeRequest): Key =>
@@ -124,16 +126,18 @@ function members(chunk: Chunk, index: ChunkIndex, c: Condition): MergeRequest[] 
     let base: Iterable<MergeRequest> = chunk.values();
     let size = Infinity;
     for (const ids of c.labels) {
-      if (ids.size !== 1) continue;
-      const l = byLabel(chunk, index).get([...ids][0]!) ?? [];
+      if (ids.length !== 1) continue;
+      const l = byLabel(chunk, index).get(ids[0]!) ?? [];
       if (l.length < size) [base, size] = [l, l.length];
     }
+    const labels = c.labels.map((ids) => new Set(ids));
+    const milestones = c.milestones && new Set(c.milestones);
     list = [];
     for (const mr of base) {
       if (c.authorId !== undefined && mr.authorId !== c.authorId) continue;
       if (c.assigneeId !== undefined && !mr.assigneeIds.includes(c.assigneeId)) continue;
-      if (c.milestones && (mr.milestoneId === null || !c.milestones.has(mr.milestoneId))) continue;
-      if (!c.labels.every((ids) => mr.labelIds.some((id) => ids.has(id)))) continue;
+      if (milestones && (mr.milestoneId === null || !milestones.has(mr.milestoneId))) continue;
+      if (!labels.every((ids) => mr.labelIds.some((id) => ids.has(id)))) continue;
       list.push(mr);
     }
   }
