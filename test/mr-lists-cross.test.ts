@@ -192,6 +192,12 @@ describe('the merge request lists across projects, against a model', () => {
     expect((await e.handle(new Request(`${API}/merge_requests?scope=created_by_me`))).status).toBe(401);
   });
 
+  it('a project\'s list with the same filters reads as the model does', async () => {
+    await fc.assert(fc.asyncProperty(ask([undefined, 'all', 'created_by_me', 'assigned_to_me']), fc.constantFrom('acme/app', 'acme/lib', 'other/pub'), async (a, path) => {
+      await check(`/projects/${encodeURIComponent(path)}/merge_requests`, a, model([path], a, 'dev', 'all'));
+    }), { numRuns: 150 });
+  });
+
   it('the milestone lists read as the model does', async () => {
     await fc.assert(fc.asyncProperty(fc.constantFrom('v1', 'v2', 'p1'), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 20 }), async (title, page, perPage) => {
       const a: Ask = { milestone: title, page, perPage };
