@@ -1,9 +1,10 @@
-// A page of a project's merge requests in any order, by state and one label at most, read
-// without sorting the project: each chunk of the project's table (64 merge requests, an immutable
-// Map shared by every version of the world that did not write to it) keeps, once computed, its
-// merge requests in each order asked, by label, with their counts by state. A page merges the
-// chunks' lists (a heap of one cursor per chunk) and stops at the page's end; the total is the
-// sum of the chunks' counts. A write re-indexes only the chunk it touched.
+// A page of merge requests in any order, by state, label titles, author, assignee and milestone
+// title, read without sorting them: each chunk of a project's table (64 merge requests, an
+// immutable Map shared by every version of the world that did not write to it) keeps, once
+// computed, its merge requests meeting each condition asked, in each order asked, with their
+// counts by state. A page merges the chunks' lists, of one project or of every project a group's
+// or the instance's list covers (a heap of one cursor per chunk), and stops at the page's end;
+// the total is the sum of the chunks' counts. A write re-indexes only the chunk it touched.
 import { tchunks, type Table } from '../../store/table.js';
 import type { MergeRequest } from './records.js';
 
@@ -19,9 +20,13 @@ interface Sorted {
 interface ChunkIndex {
   /** Label id -> the chunk's merge requests carrying it. */
   byLabel: Map<number, MergeRequest[]> | undefined;
-  /** `<order>|<sort>|<label id or *>` -> those merge requests in that order. */
+  /** The milestone ids the chunk's merge requests are in. */
+  milestones: Set<number> | undefined;
+  /** A condition's key (see conditionIn) -> the chunk's merge requests meeting it. */
+  members: Map<string, MergeRequest[]>;
+  /** `<order>|<sort>|<condition>` -> those merge requests in that order. */
   sorted: Map<string, Sorted>;
-  /** `<label id or *>` -> how many of those are in each state. */
+  /** `<condition>` -> how many of those are in each state. */
   counts: Map<string, StateCounts>;
 }
 
@@ -31,7 +36,7 @@ const INDEXES = new WeakMap<Chunk, ChunkIndex>();
 function indexOf(chunk: Chunk): ChunkIndex {
   let index = INDEXES.get(chunk);
   if (index) return index;
-  index = { byLabel: undefined, sorted: new Map(), counts: new Map() };
+  index = { byLabel: undefined, milestones: undefined, members: new Map(), sorted: new Map(), counts: new Map() };
   // A chunk still being written (a draft) is indexed afresh each time.
   if (Object.isFrozen(chunk)) INDEXES.set(chunk, index);
   return index;
@@ -50,6 +55,55 @@ function byLabel(chunk: Chunk, index: ChunkIndex): Map<number, MergeRequest[]> {
   return (index.byLabel = m);
 }
 
+function milestonesIn(chunk: Chunk, index: ChunkIndex): Set<number> {
+  if (index.milestones) return index.milestones;
+  const m = new Set<number>();
+  for (const mr of chunk.values()) if (mr.milestoneId !== null) m.add(mr.milestoneId);
+  return (index.milestones = m);
+}
+
+/**
+ * What a chunk's merge requests must meet, in the chunk's own ids: for each label title asked,
+ * one of the labels of that title; the author; the assignee; one of the milestones of the title
+ * asked. Its key names it among the chunk's cached lists. Null when no merge request of the
+ * chunk can meet it (a title none of its labels or milestones has).
+ */
+interface Condition {
+  key: string;
+  labels: number[][];
+  authorId?: number;
+  assigneeId?: number;
+  milestones?: number[];
+}
+
+const ANY: Condition = { key: '*', labels: [] };
+
+function conditionIn(chunk: Chunk, index: ChunkIndex, ask: PageAsk, lookup: Lookup): Condition | null {
+  if (!ask.labels?.length && ask.milestone === undefined && ask.authorId === undefined && ask.assigneeId === undefined) return ANY;
+  const labels: number[][] = [];
+  const parts: string[] = [];
+  for (const title of ask.labels ?? []) {
+    let ids: number[] | undefined;
+    for (const id of byLabel(chunk, index).keys()) if (lookup.labelTitle(id) === title) (ids ??= []).push(id);
+    if (!ids) return null;
+    if (ids.length > 1) ids.sort((a, b) => a - b);
+    labels.push(ids);
+    parts.push(`l${ids.join(',')}`);
+  }
+  let milestones: number[] | undefined;
+  if (ask.milestone !== undefined) {
+    const first = chunk.values().next().value as MergeRequest | undefined;
+    if (!first) return null;
+    const ids = [...milestonesIn(chunk, index)].filter((id) => lookup.milestoneTitle(first.projectId, id) === ask.milestone).sort((a, b) => a - b);
+    if (ids.length === 0) return null;
+    milestones = ids;
+    parts.push(`m${ids.join(',')}`);
+  }
+  if (ask.authorId !== undefined) parts.push(`a${ask.authorId}`);
+  if (ask.assigneeId !== undefined) parts.push(`s${ask.assigneeId}`);
+  return { key: parts.length === 1 ? parts[0]! : parts.length ? [...new Set(parts)].sort().join('|') : '*', labels, authorId: ask.authorId, assigneeId: ask.assigneeId, milestones };
+}
+
 const keyOf = (orderBy: OrderBy, m: MergeRequest): Key =>
   orderBy === 'updated_at' ? m.updatedAt : orderBy === 'title' ? m.title.toLowerCase() : orderBy === 'merged_at' ? m.mergedAt : m.createdAt;
 
@@ -63,66 +117,94 @@ export function compareKeyed(ka: Key, a: MergeRequest, kb: Key, b: MergeRequest,
   return b.id - a.id;
 }
 
-function members(chunk: Chunk, index: ChunkIndex, label: number | null): MergeRequest[] {
-  return label === null ? [...chunk.values()] : byLabel(chunk, index).get(label) ?? [];
+function members(chunk: Chunk, index: ChunkIndex, c: Condition): MergeRequest[] {
+  let list = index.members.get(c.key);
+  if (list) return list;
+  if (c.key === '*') list = [...chunk.values()];
+  else {
+    // The smallest label's list (or the whole chunk) narrowed by the rest.
+    let base: Iterable<MergeRequest> = chunk.values();
+    let size = Infinity;
+    for (const ids of c.labels) {
+      if (ids.length !== 1) continue;
+      const l = byLabel(chunk, index).get(ids[0]!) ?? [];
+      if (l.length < size) [base, size] = [l, l.length];
+    }
+    const labels = c.labels.map((ids) => new Set(ids));
+    const milestones = c.milestones && new Set(c.milestones);
+    list = [];
+    for (const mr of base) {
+      if (c.authorId !== undefined && mr.authorId !== c.authorId) continue;
+      if (c.assigneeId !== undefined && !mr.assigneeIds.includes(c.assigneeId)) continue;
+      if (milestones && (mr.milestoneId === null || !milestones.has(mr.milestoneId))) continue;
+      if (!labels.every((ids) => mr.labelIds.some((id) => ids.has(id)))) continue;
+      list.push(mr);
+    }
+  }
+  index.members.set(c.key, list);
+  return list;
 }
 
-function sortedIn(chunk: Chunk, index: ChunkIndex, orderBy: OrderBy, dir: 1 | -1, label: number | null): Sorted {
-  const name = `${orderBy}|${dir}|${label ?? '*'}`;
+function sortedIn(chunk: Chunk, index: ChunkIndex, orderBy: OrderBy, dir: 1 | -1, c: Condition): Sorted {
+  const name = `${orderBy}|${dir}|${c.key}`;
   let s = index.sorted.get(name);
   if (s) return s;
-  const keyed = members(chunk, index, label).map((mr) => ({ mr, k: keyOf(orderBy, mr) }));
+  const keyed = members(chunk, index, c).map((mr) => ({ mr, k: keyOf(orderBy, mr) }));
   keyed.sort((a, b) => compareKeyed(a.k, a.mr, b.k, b.mr, dir));
   s = { list: keyed.map((x) => x.mr), keys: keyed.map((x) => x.k) };
   index.sorted.set(name, s);
   return s;
 }
 
-function countsIn(chunk: Chunk, index: ChunkIndex, label: number | null): StateCounts {
-  const name = String(label ?? '*');
-  let c = index.counts.get(name);
-  if (c) return c;
-  c = { opened: 0, closed: 0, merged: 0, locked: 0 };
-  for (const mr of members(chunk, index, label)) c[mr.state]++;
-  index.counts.set(name, c);
-  return c;
+function countsIn(chunk: Chunk, index: ChunkIndex, c: Condition): StateCounts {
+  let n = index.counts.get(c.key);
+  if (n) return n;
+  n = { opened: 0, closed: 0, merged: 0, locked: 0 };
+  for (const mr of members(chunk, index, c)) n[mr.state]++;
+  index.counts.set(c.key, n);
+  return n;
 }
 
 export interface PageAsk {
   orderBy: OrderBy;
   sort: 'asc' | 'desc';
   state: MergeRequest['state'] | 'all';
-  /** A label title every merge request listed carries; undefined for any. */
-  label?: string;
+  /** Label titles every merge request listed carries (each by one label of that title at least). */
+  labels?: string[];
+  authorId?: number;
+  assigneeId?: number;
+  /** The title of the milestone every merge request listed is in. */
+  milestone?: string;
   /** Rows to skip, and the row after the last wanted. */
   from: number;
   to: number;
 }
 
+/** Titles of labels, and of milestones as a project sees them (its own and its groups'). */
+export interface Lookup {
+  labelTitle(id: number): string | undefined;
+  milestoneTitle(projectId: number, id: number): string | null;
+}
+
 /**
- * Rows `from` to `to` of the project's merge requests in the order asked, and how many there
- * are in all; null when a chunk holds two labels of the title asked (a project's and a group's),
- * which this index does not merge (then the caller reads every merge request).
+ * Rows `from` to `to` of the merge requests of the tables given (one project's, or those of
+ * every project a list covers) in the order asked, and how many there are in all.
  */
-export function mergeRequestPage(table: Table<MergeRequest> | undefined, ask: PageAsk, labelTitle: (id: number) => string | undefined): { page: MergeRequest[]; total: number } | null {
+export function mergeRequestPage(tables: Iterable<Table<MergeRequest> | undefined>, ask: PageAsk, lookup: Lookup): { page: MergeRequest[]; total: number } {
   const dir = ask.sort === 'asc' ? 1 : -1;
   const cursors: { s: Sorted; at: number }[] = [];
   let total = 0;
-  if (table) {
+  for (const table of tables) {
+    if (!table) continue;
     for (const chunk of tchunks(table)) {
       const index = indexOf(chunk);
-      let label: number | null = null;
-      if (ask.label !== undefined) {
-        const ids = [...byLabel(chunk, index).keys()].filter((id) => labelTitle(id) === ask.label);
-        if (ids.length === 0) continue;
-        if (ids.length > 1) return null;
-        label = ids[0]!;
-      }
-      const counts = countsIn(chunk, index, label);
+      const c = conditionIn(chunk, index, ask, lookup);
+      if (!c) continue;
+      const counts = countsIn(chunk, index, c);
       const n = ask.state === 'all' ? counts.opened + counts.closed + counts.merged + counts.locked : counts[ask.state];
       if (n === 0) continue;
       total += n;
-      cursors.push({ s: sortedIn(chunk, index, ask.orderBy, dir, label), at: 0 });
+      cursors.push({ s: sortedIn(chunk, index, ask.orderBy, dir, c), at: 0 });
     }
   }
   // A min-heap of cursors by their next merge request (in the state asked).

@@ -10,6 +10,7 @@ import { offsetHeaders, pageRequest, type PageInput } from '../../http/paginatio
 import { pget, tentries, tget, tvalues } from '../../store/table.js';
 import type { Namespace, Project } from '../../store/state.js';
 import { canReadProjectMilestones, findMilestone, type Milestone } from '../milestones/index.js';
+import { projectsIn } from '../projects/index.js';
 import { branchTip, objectsOf, refsOf } from '../repositories/index.js';
 import { commitsBetween, mergeBase } from '../../git/merge-base.js';
 import { group, project, route, type Ability, type Context } from '../define.js';
@@ -24,7 +25,7 @@ import {
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
 import { ids } from './store.js';
-import { mergeRequestPage, type OrderBy } from './list-index.js';
+import { mergeRequestPage, type Lookup, type OrderBy, type PageAsk } from './list-index.js';
 import { acceptMergeRequest, mergeWay } from './merge.js';
 import { abortAutoMerge, save, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { checkAsync } from './mergeability.js';
@@ -209,25 +210,58 @@ function pageInCreationOrder(ctx: Context<unknown>, project: Project, params: { 
 }
 
 /**
- * A page of the project's merge requests in any order, by state and one label title at most,
- * from the per-chunk index (see list-index.ts): the page's cost follows the page and the
- * project's chunks, not its merge requests. Null when the list asks for more.
+ * What the per-chunk index (list-index.ts) answers of a list's parameters: the state, label
+ * titles, author (`author_id`, or `scope=created_by_me`), assignee (`scope=assigned_to_me`) and
+ * milestone title, in any order. Null when the list asks for more (then every one is read).
  */
-function indexedPage(ctx: Context<unknown>, project: Project, params: { order_by: string; sort: 'asc' | 'desc'; state: MergeRequest['state'] | 'all'; scope?: string }): MergeRequest[] | null {
-  const p = params as typeof params & Record<string, unknown>;
-  if ((p.scope ?? 'all') !== 'all' || LIST_FILTERS.some((k) => k !== 'labels' && p[k] !== undefined)) return null;
+function indexedAsk(p: Record<string, unknown>, scope: string, userId: number | null, from: number, to: number): PageAsk | null {
+  if (LIST_FILTERS.some((k) => k !== 'labels' && k !== 'milestone' && k !== 'author_id' && p[k] !== undefined)) return null;
   const names = [...new Set(((p.labels as string[] | undefined) ?? []).map((l) => l.trim()))];
-  if (names.length > 1 || (names.length === 1 && ['none', 'any'].includes(names[0]!.toLowerCase()))) return null;
-  const { page, perPage } = pageRequest(p as PageInput);
-  const titles = new Map<number, string | undefined>();
-  const labelTitle = (id: number) => {
-    if (!titles.has(id)) titles.set(id, tget(ctx.state.labels, id)?.title);
-    return titles.get(id);
+  if (names.some((n) => ['none', 'any'].includes(n.toLowerCase()))) return null;
+  const milestone = typeof p.milestone === 'string' && p.milestone !== '' ? p.milestone : undefined;
+  if (milestone !== undefined && ['none', 'any'].includes(milestone.toLowerCase())) return null;
+  let authorId = p.author_id as number | undefined;
+  let assigneeId: number | undefined;
+  if (scope === 'created_by_me' || scope === 'assigned_to_me') {
+    if (userId === null) return null;
+    if (scope === 'assigned_to_me') assigneeId = userId;
+    else if (authorId !== undefined && authorId !== userId) return null;
+    else authorId = userId;
+  } else if (scope !== 'all') return null;
+  return { orderBy: p.order_by as OrderBy, sort: p.sort as 'asc' | 'desc', state: p.state as PageAsk['state'], labels: names, milestone, authorId, assigneeId, from, to };
+}
+
+/** Label and milestone titles for the index, each read once a request. */
+function titleLookup(state: State): Lookup {
+  const labels = new Map<number, string | undefined>();
+  const milestones = new Map<string, string | null>();
+  return {
+    labelTitle: (id) => {
+      if (!labels.has(id)) labels.set(id, tget(state.labels, id)?.title);
+      return labels.get(id);
+    },
+    milestoneTitle: (projectId, id) => {
+      const key = `${projectId}:${id}`;
+      if (!milestones.has(key)) {
+        const project = tget(state.projects, projectId);
+        milestones.set(key, project ? findMilestoneTitle(state, project, id) : null);
+      }
+      return milestones.get(key)!;
+    },
   };
-  const found = mergeRequestPage(tget(ctx.state.mergeRequests, project.id), {
-    orderBy: p.order_by as OrderBy, sort: p.sort, state: p.state, label: names[0], from: (page - 1) * perPage, to: page * perPage,
-  }, labelTitle);
-  if (!found) return null;
+}
+
+/**
+ * A page of the merge requests of the projects given from the per-chunk index (see
+ * list-index.ts), its pagination headers set: the page's cost follows the page and the projects'
+ * chunks, not their merge requests. Null when the list asks for more than the index answers.
+ */
+function indexedPage(ctx: Context<unknown>, projectIds: Iterable<number>, p: Record<string, unknown>, scope: string): MergeRequest[] | null {
+  const { page, perPage } = pageRequest(p as PageInput);
+  const ask = indexedAsk(p, scope.replace(/-/g, '_'), ctx.user?.id ?? null, (page - 1) * perPage, page * perPage);
+  if (!ask) return null;
+  const tables = [...projectIds].map((id) => tget(ctx.state.mergeRequests, id));
+  const found = mergeRequestPage(tables, ask, titleLookup(ctx.state));
   Object.assign(ctx.responseHeaders, offsetHeaders(found.total, p as PageInput, ctx.linkBase));
   return found.page;
 }
@@ -252,13 +286,10 @@ function sortMergeRequests(list: MergeRequest[], orderBy: string | undefined, so
 const labelIds = (ctx: Context<unknown>, project: Project, titles: string[]): number[] => ctx.update((draft) => findOrCreateLabels(draft, project, titles, ctx.now()));
 
 function milestoneMergeRequests(ctx: Context<{ milestone_id: number }>, m: Milestone, projects: Project[]): Reply {
-  const out: MergeRequest[] = [];
-  for (const p of projects) {
-    if (!canReadMergeRequests(ctx.state, ctx.user, p, ctx.now())) continue;
-    for (const mr of projectMergeRequests(ctx.state, p.id)) if (mr.milestoneId !== null && findMilestoneTitle(ctx.state, p, mr.milestoneId) === m.title) out.push(mr);
-  }
+  const readable = projects.filter((p) => canReadMergeRequests(ctx.state, ctx.user, p, ctx.now()));
+  const page = indexedPage(ctx, readable.map((p) => p.id), { ...(ctx.params as unknown as Record<string, unknown>), order_by: 'created_at', sort: 'desc', state: 'all', milestone: m.title }, 'all')!;
   const v = mrView(ctx, projects.length === 1 ? projects[0]!.id : undefined);
-  return json(ctx.paginate(sortMergeRequests(out, 'created_at', 'desc')).map((mr) => mergeRequestBasic(v, mr)));
+  return json(page.map((mr) => mergeRequestBasic(v, mr)));
 }
 
 const MR_EDIT = {
@@ -275,17 +306,23 @@ const MR_EDIT_ONE: Constraint[] = [{
 
 /** Merge requests of every project the caller may read them in (the group's and its subgroups', or all). */
 function crossProjectMergeRequests(ctx: Context<unknown>, p: Record<string, unknown>, within: Namespace | null, defaultScope: string): Reply {
-  const matches = mrFilter(ctx.state, { ...p, scope: (p.scope as string | undefined) ?? defaultScope }, ctx.user?.id ?? null);
-  const out: MergeRequest[] = [];
-  {
-    for (const [key] of tentries(ctx.state.mergeRequests)) {
-      const project = tget(ctx.state.projects, Number(key));
-      if (!project || project.pendingDelete || (within && !isWithin(ctx.state, project.namespaceId, within.id))) continue;
-      if (!canReadProject(ctx.state, ctx.user, project, ctx.now()) || !canReadMergeRequests(ctx.state, ctx.user, project, ctx.now())) continue;
-      for (const mr of projectMergeRequests(ctx.state, project.id)) if (matches(project, mr)) out.push(mr);
-    }
+  const scope = (p.scope as string | undefined) ?? defaultScope;
+  const projectIds: number[] = [];
+  for (const [key] of tentries(ctx.state.mergeRequests)) {
+    const project = tget(ctx.state.projects, Number(key));
+    if (!project || project.pendingDelete || (within && !isWithin(ctx.state, project.namespaceId, within.id))) continue;
+    if (!canReadProject(ctx.state, ctx.user, project, ctx.now()) || !canReadMergeRequests(ctx.state, ctx.user, project, ctx.now())) continue;
+    projectIds.push(project.id);
   }
   const v = { ...mrView(ctx, undefined, p.with_labels_details === true), groupId: within?.id };
+  const quick = indexedPage(ctx, projectIds, p, scope);
+  if (quick) return json(quick.map((mr) => mergeRequestBasic(v, mr)));
+  const matches = mrFilter(ctx.state, { ...p, scope }, ctx.user?.id ?? null);
+  const out: MergeRequest[] = [];
+  for (const id of projectIds) {
+    const project = tget(ctx.state.projects, id)!;
+    for (const mr of projectMergeRequests(ctx.state, id)) if (matches(project, mr)) out.push(mr);
+  }
   return json(ctx.paginate(sortMergeRequests(out, p.order_by as string, p.sort as string)).map((mr) => mergeRequestBasic(v, mr)));
 }
 
@@ -351,7 +388,7 @@ export const mergeRequestRoutes = [
     handler: (ctx): Reply => {
       const p = ctx.params as unknown as Record<string, unknown>;
       const v = mrView(ctx, ctx.project.id, ctx.params.with_labels_details);
-      const quick = pageInCreationOrder(ctx, ctx.project, ctx.params) ?? indexedPage(ctx, ctx.project, ctx.params);
+      const quick = pageInCreationOrder(ctx, ctx.project, ctx.params) ?? indexedPage(ctx, [ctx.project.id], p, (p.scope as string | undefined) ?? 'all');
       if (quick) return json(quick.map((mr) => mergeRequestBasic(v, mr)));
       const matches = mrFilter(ctx.state, p, ctx.user?.id ?? null);
       const list = projectMergeRequests(ctx.state, ctx.project.id).filter((mr) => matches(ctx.project, mr));
@@ -510,7 +547,7 @@ export const mergeRequestRoutes = [
     params: { milestone_id: int().required() },
     handler: (ctx): Reply => {
       const m = milestoneOf(ctx, { groupId: ctx.group.id });
-      const projects = [...tvalues(ctx.state.projects)].filter((p) => !p.pendingDelete && p.namespaceId === ctx.group.id && isWithin(ctx.state, p.namespaceId, ctx.group.id));
+      const projects = projectsIn(ctx.state, ctx.group.id);
       return milestoneMergeRequests(ctx, m, projects);
     },
   }),
