@@ -7,15 +7,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, apiCall, seededWorld, teamProject } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
   users: TEAM,
   groups: [ACME],
   projects: [
-    {
-      namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+    teamProject({
       repository: {
         files: { 'README.md': '# app\n' },
         branches: { release: 'main' },
@@ -34,7 +33,7 @@ const FIXTURE: Fixture = {
         { title: 'Side', source_branch: 'side', target_branch: 'release', author: 'dev' },
         { title: 'Later', source_branch: 'later', author: 'dev' },
       ],
-    },
+    }),
     { namespace: 'acme', path: 'secret', visibility: 'private', creator: 'root', issues: [{ title: 'Secret bug', author: 'root' }] },
   ],
 };

@@ -3,17 +3,16 @@
 // reloads its diff: commits pushed to its source branch while it was closed are its own again.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, apiCall, seededWorld, teamProject } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
   users: TEAM,
   groups: [ACME],
-  projects: [{
-    namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+  projects: [teamProject({
     repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' }, author: 'dev' }] },
     merge_requests: [{ title: 'Add f', source_branch: 'feature', author: 'dev' }],
-  }],
+  })],
 };
 const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';

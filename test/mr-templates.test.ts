@@ -6,15 +6,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
 import { PLACEHOLDER_NAMES, replacePlaceholders } from '../src/families/merge-requests/message-generator.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
   users: TEAM,
   groups: [ACME],
   projects: [
-    {
-      namespace: 'acme', path: 'app', visibility: 'private', creator: 'root', members: TEAM_MEMBERS,
+    teamProject({
       repository: {
         files: { 'README.md': '# app\n' },
         commits: [
@@ -29,7 +28,7 @@ const FIXTURE: Fixture = {
         { title: 'Add things', source_branch: 'feature', author: 'dev', description: 'Closes #1 and #2' },
         { title: 'Plain', source_branch: 'plain', author: 'dev' },
       ],
-    },
+    }),
     { namespace: 'acme', path: 'lib', visibility: 'public', creator: 'root', members: TEAM_MEMBERS, issues: [{ title: 'Lib bug', author: 'dev' }] },
   ],
 };
