@@ -12,6 +12,8 @@ import { ACME, TEAM, TEAM_MEMBERS, apiCall, idOf, seededWorld } from './support/
 const NOW = '2026-03-01T12:00:00.000Z';
 const LATER = '2026-03-02T08:30:00.000Z';
 const FIXTURE: Fixture = {
+  // Several reviewers need Premium (filter_reviewer keeps the first on the free tier).
+  instance: { tier: 'premium' },
   users: TEAM,
   groups: [ACME],
   projects: [{

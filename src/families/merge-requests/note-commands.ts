@@ -19,7 +19,7 @@ import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
 import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
-import { canReadMergeRequests, canUpdateMergeRequest, discussionsResolved, editMergeRequest, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
+import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { AutoMerge, MergeRequest } from './records.js';
 import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
@@ -180,17 +180,6 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
   },
 };
 
-/**
- * MergeRequests::BaseService#filter_reviewer on the commands' `reviewer_ids`: the first only,
- * unless several reviewers are allowed (Premium), and of those the users who can read the merge
- * request; undefined (no change) when none of them can, `[]` when it asks for none.
- */
-function filterReviewers(state: State, project: Project, ids: readonly number[], now: number): number[] | undefined {
-  const kept = state.instance.tier !== 'free' ? ids : ids.slice(0, 1);
-  if (kept.length === 0) return [];
-  const readable = kept.filter((id) => canReadMergeRequests(state, tget(state.users, id) ?? null, project, now));
-  return readable.length ? readable : undefined;
-}
 
 /** `wip_event`: `Draft: ` put before the title, or every draft prefix taken off it. */
 function titleAfter(title: string, u: Updates): string {
@@ -204,7 +193,7 @@ function fieldsOf(state: State, project: Project, before: MergeRequest, user: Us
   const fields: Partial<MergeRequest> = {
     labelIds: labelIdsAfter(before.labelIds, u),
     assigneeIds: u.assignee_ids ?? before.assigneeIds,
-    reviewerIds: (u.reviewer_ids && filterReviewers(state, project, u.reviewer_ids, now)) ?? before.reviewerIds,
+    reviewerIds: (u.reviewer_ids && filterUsers(state, project, u.reviewer_ids, now)) ?? before.reviewerIds,
     milestoneId: u.milestone_id !== undefined ? u.milestone_id : before.milestoneId,
     timeEstimate: u.time_estimate ?? before.timeEstimate,
     ...(u.discussion_locked !== undefined ? { discussionLocked: u.discussion_locked } : {}),
@@ -288,7 +277,7 @@ export function createCommands(
     ...input, description: content, title: titleAfter(input.title, u),
     ...(u.add_label_ids ? { labelIds: u.add_label_ids } : {}),
     ...(u.assignee_ids ? { assigneeIds: u.assignee_ids } : {}),
-    ...(u.reviewer_ids && filterReviewers(state, project, u.reviewer_ids, now) ? { reviewerIds: filterReviewers(state, project, u.reviewer_ids, now) } : {}),
+    ...(u.reviewer_ids && filterUsers(state, project, u.reviewer_ids, now) ? { reviewerIds: filterUsers(state, project, u.reviewer_ids, now) } : {}),
     ...(u.milestone_id !== undefined ? { milestoneId: u.milestone_id } : {}),
   };
   const spent = spentOf(u, now)?.seconds;

@@ -20,7 +20,7 @@ import { findOrCreateLabels } from '../labels/index.js';
 import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
-  reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
+  filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
 } from './rules.js';
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
@@ -369,6 +369,9 @@ const mergeRequestTimeRoutes = [
   }),
 );
 
+/** Assignee or reviewer ids as sent, as the services filter them (`filterUsers`); undefined where none were sent or none may read the merge request. */
+const usersSent = (ctx: Context<unknown>, ids: readonly number[] | undefined) => (ids === undefined ? undefined : filterUsers(ctx.state, ctx.project, ids, ctx.now()));
+
 export const mergeRequestRoutes = [
   ...mergeRequestTimeRoutes,
   route({
@@ -417,7 +420,7 @@ export const mergeRequestRoutes = [
       if (p.target_project_id !== undefined && p.target_project_id !== ctx.project.id) throw forbidden();
       const input: MergeRequestInput = {
         title: p.title, description: p.description, sourceBranch: p.source_branch, targetBranch: p.target_branch,
-        assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined), reviewerIds: p.reviewer_ids, labels: p.labels,
+        assigneeIds: usersSent(ctx, p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined)), reviewerIds: usersSent(ctx, p.reviewer_ids), labels: p.labels,
         milestoneId: p.milestone_id, removeSourceBranch: p.remove_source_branch, squash: p.squash,
       };
       const commands = createCommands(ctx.state, ctx.project, ctx.user!, input, ctx.now(), ctx.webBase);
@@ -455,8 +458,8 @@ export const mergeRequestRoutes = [
         description: commands?.content ?? p.description ?? mr.description,
         targetBranch: p.target_branch ?? mr.targetBranch,
         labelIds: ids,
-        assigneeIds: p.assignee_ids ?? (p.assignee_id !== undefined ? (p.assignee_id === 0 ? [] : [p.assignee_id]) : mr.assigneeIds),
-        reviewerIds: p.reviewer_ids ?? mr.reviewerIds,
+        assigneeIds: usersSent(ctx, p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined)) ?? mr.assigneeIds,
+        reviewerIds: usersSent(ctx, p.reviewer_ids) ?? mr.reviewerIds,
         milestoneId: p.milestone_id !== undefined ? (p.milestone_id === 0 ? null : p.milestone_id) : mr.milestoneId,
         removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
         squash: p.squash ?? mr.squash,

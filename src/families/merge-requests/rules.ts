@@ -11,7 +11,7 @@ import { listFiles } from '../../git/tree.js';
 import { canUseFeature, hasProjectRole } from '../../policy/access.js';
 import { addNote, dropNotes, isResolvable, noteKey, notesTable } from '../../store/notes.js';
 import { ACCESS, type Project, type User } from '../../store/state.js';
-import { pdel, pget, pset, tvalues } from '../../store/table.js';
+import { pdel, pget, pset, tget, tvalues } from '../../store/table.js';
 import { emitIssuableChange, formatDuration, issueMilestone, recordLabelChange, recordMilestoneChange, type SpentChange } from '../issuables/index.js';
 import { crossReference, issueByIid, issueReferences, namingMergeRequest, namingMergeRequests, setNamingMergeRequest, type Issue, type IssueRef } from '../issues/index.js';
 import { findOrCreateLabels } from '../labels/index.js';
@@ -182,6 +182,19 @@ export function putMergeRequest(draft: Draft<State>, project: Project, mr: Merge
  * when nothing did. Time spent (`spend_time`, already in `totalTimeSpent`) is noted even when
  * it leaves the total as it was, unless it resets a total of nothing.
  */
+/**
+ * IssuableBaseService#filter_assignees and MergeRequests::BaseService#filter_reviewer on ids a
+ * caller sent: the first only unless several are allowed (Premium), and of those the users who
+ * can read the merge request; `[]` when none is asked (`0` alone), undefined (no change) when
+ * none of them can read it.
+ */
+export function filterUsers(state: State, project: Project, ids: readonly number[], now: number): number[] | undefined {
+  if (ids.length === 0 || (ids.length === 1 && ids[0] === 0)) return [];
+  const kept = state.instance.tier !== 'free' ? ids : ids.slice(0, 1);
+  const readable = [...new Set(kept)].filter((id) => canReadMergeRequests(state, tget(state.users, id) ?? null, project, now));
+  return readable.length ? readable : undefined;
+}
+
 export function editMergeRequest(project: Project, before: MergeRequest, user: User, fields: Partial<MergeRequest>, now: number, spent?: SpentChange) {
   return (draft: Draft<State>): MergeRequest => {
     let next: MergeRequest = { ...before, ...fields, updatedAt: now };
