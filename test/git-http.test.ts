@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator, type Fixture, type Server, type Snapshot } from '../src/index.js';
 import { GitScratch, HAS_GIT, withCredentials } from './support/git-cli.js';
-import { TEAM, TEAM_MEMBERS, teamWithTokens, updateProject } from './support/world.js';
+import { TEAM_MEMBERS, teamWithTokens, updateProject } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00Z';
 

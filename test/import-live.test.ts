@@ -1,17 +1,10 @@
 // `gitlab-emulator import`: a served emulator is crawled through its REST API and git over HTTP,
 // the fixture it writes seeds a new emulator, and the read routes of both answer the same,
 // apart from what docs/import.md says is not carried.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server as HttpServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '../src/index.js';
 import type { Fixture } from '../src/families/world.js';
 import { importFromGitlab, type ImportResult } from '../src/importer/index.js';
-
-const CLI = join(import.meta.dirname, '..', 'src', 'transports', 'cli.ts');
 
 const WORLD: Fixture = {
   instance: { tier: 'ultimate' },

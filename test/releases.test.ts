@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEmulator, EmulatorError, type Emulator, type Fixture, type Snapshot } from '../src/index.js';
-import { ACME, apiCall, pendingTasks, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
+import { apiCall, pendingTasks, projectMilestones, projectRecord, releaseRecord, seededWorld, TEAM, teamProject, updateRefs, type CallInit } from './support/world.js';
 import { deleteTagRef, setProtectedTag } from '../src/families/repositories/index.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';

@@ -11,7 +11,7 @@ import { mergeBase } from '../../git/merge-base.js';
 import { projectAccess } from '../../policy/access.js';
 import type { Change } from '../define.js';
 import type { State } from '../world.js';
-import { compilePipeline, type CompiledPipeline, type CompileInput, type JobPlan, type PipelineSource } from './config/index.js';
+import { compilePipeline, type CompiledPipeline, type CompileInput, type PipelineSource } from './config/index.js';
 import { withCacheKeys } from './cache-keys.js';
 import { createFromPlan } from './creation.js';
 import { createPipeline } from './pipelines.js';

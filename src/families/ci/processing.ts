@@ -5,7 +5,7 @@
 // skipped; the pipeline's status is the composite of its jobs'. Delayed jobs start and running
 // jobs time out on the clock.
 import type { Draft } from 'immer';
-import { pget, pvalues, tget } from '../../store/table.js';
+import { pget, tget } from '../../store/table.js';
 import { defineTask, schedule } from '../define.js';
 import { emit } from '../stream.js';
 import type { State } from '../world.js';
@@ -287,11 +287,4 @@ function releaseResource(draft: State, job: Job, now: number): void {
   const d = tget(draft.jobs, next.id)!;
   moveJob(draft, d, 'pending', now);
   if (d.pipelineId !== null) refreshPipeline(draft, d.projectId, d.pipelineId, now);
-}
-
-function* projectJobsOf(draft: State, projectId: number): IterableIterator<Job> {
-  for (const id of pvalues(draft.projectJobs, projectId)) {
-    const j = tget(draft.jobs, id);
-    if (j) yield j as Job;
-  }
 }

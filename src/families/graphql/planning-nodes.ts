@@ -16,7 +16,7 @@ const TYPE_NAMES: Record<string, [string, number, string]> = {
 export class WorkItemNode {
   readonly __typename = 'WorkItem';
   readonly #issue: IssueNode;
-  constructor(private g: Graph, readonly i: Issue) {
+  constructor(g: Graph, readonly i: Issue) {
     this.#issue = new IssueNode(g, i);
   }
   get id() { return gid('WorkItem', this.i.id); }

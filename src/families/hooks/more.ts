@@ -7,7 +7,7 @@ import type { Context } from '../define.js';
 import type { StoredEvent } from '../stream.js';
 import type { State } from '../world.js';
 import { projectFullPath, projectHookAttrs, userHookAttrs, utcTime, type Json } from './payloads.js';
-import { sendToProject as send, type BuildEnv } from './subscribers.js';
+import { sendToProject as send } from './subscribers.js';
 
 const ACTIONS = { created: 'create', updated: 'update', deleted: 'delete', closed: 'close', reopened: 'reopen', destroyed: 'delete' } as const;
 const actionOf = (kind: string) => ACTIONS[kind.split('.')[1] as keyof typeof ACTIONS];

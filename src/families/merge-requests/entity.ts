@@ -3,7 +3,7 @@
 import { canUseFeature, hasProjectRole } from '../../policy/access.js';
 import { iso } from '../../render/time.js';
 import { noteKey, userNotesCount } from '../../store/notes.js';
-import { ACCESS, type Project, type User } from '../../store/state.js';
+import { ACCESS, type User } from '../../store/state.js';
 import { tget } from '../../store/table.js';
 import { canReadBuilds, pipelineBasic, pipelineEntity } from '../ci/index.js';
 import { countAwards, isSubscribed, issueMilestone, socialTarget, taskCounts, timeStats } from '../issuables/index.js';

@@ -7,7 +7,7 @@ import { any, bool, int, str } from '../../http/params.js';
 import { accepted, created, json, type Reply } from '../../http/route.js';
 import { fragmentBytes, jsonArray } from '../../render/cache.js';
 import type { Project, User } from '../../store/state.js';
-import { tarray, tget, tvalues } from '../../store/table.js';
+import { tarray, tget } from '../../store/table.js';
 import { project, route, type Context } from '../define.js';
 import { avatarChange } from '../avatars/index.js';
 import { projectEntity, projectJson, type ProjectRendering, type ProjectView } from './entity.js';

@@ -1,10 +1,8 @@
 // Releases: list, get, create, update, delete, the latest-release permalink, downloads, asset
 // links, evidence collected on the clock, and the group list.
 import { releasesSchema } from './schema.js';
-import type { Draft } from 'immer';
-import { emptyTable, pdel, tdel, type Partitioned } from '../../store/table.js';
+import { emptyTable, tdel, type Partitioned } from '../../store/table.js';
 import { defineFamily, type Family } from '../define.js';
-import type { State } from '../world.js';
 import type { Release } from './records.js';
 import { releaseLinkRoutes } from './link-routes.js';
 import { releaseRoutes } from './routes.js';

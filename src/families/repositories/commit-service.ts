@@ -9,7 +9,7 @@ import type { Ident, RepositoryObjects, TreeEntry } from '../../git/objects.js';
 import { MODE_EXECUTABLE, MODE_FILE, entryAt, writeTreeWith, type PathChange } from '../../git/tree.js';
 import { notFound } from '../../core/errors.js';
 import type { Project, User } from '../../store/state.js';
-import { plain, type Change } from '../define.js';
+import type { Change } from '../define.js';
 import type { State } from '../world.js';
 import { tget } from '../../store/table.js';
 import {

@@ -3,7 +3,7 @@
 // runner can be listed, seen, changed and removed. Its status follows its contact through the
 // runner protocol (the CI family's): online within two hours of it, stale after a week.
 import type { Draft } from 'immer';
-import { badRequest, forbidden, grapeError, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
+import { badRequest, forbidden, missingAttribute, notFound, validationFailed } from '../../core/errors.js';
 import { arr, bool, int, str } from '../../http/params.js';
 import { created, json, noContent } from '../../http/route.js';
 import { groupAccess, projectAccess } from '../../policy/access.js';
