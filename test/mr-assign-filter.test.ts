@@ -12,22 +12,23 @@ const fixture = (tier: 'free' | 'premium'): Fixture => ({
   users: TEAM,
   groups: [ACME],
   projects: [teamProject({
-    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' }, author: 'dev' }, { branch: 'other', message: 'Other', files: { 'o.txt': 'o\n' }, author: 'dev' }] },
-    merge_requests: [{ title: 'Add f', source_branch: 'feature', author: 'dev' }],
+    repository: { files: { 'README.md': '# app\n' }, commits: [{ branch: 'feature', message: 'Feature', files: { 'f.txt': 'f\n' }, author: 'dev' }, { branch: 'other', message: 'Other', files: { 'o.txt': 'o\n' }, author: 'dev' }, { branch: 'third', message: 'Third', files: { 't.txt': 't\n' }, author: 'dev' }] },
+    merge_requests: [{ title: 'Add f', source_branch: 'feature', author: 'dev' }, { title: 'From a reporter', source_branch: 'other', author: 'rep' }],
   })],
 });
 const MR = '/projects/acme%2Fapp/merge_requests/1';
 
-function caller(world: ReturnType<typeof seededWorld>) {
+function caller(world: ReturnType<typeof seededWorld>, token = 'dev-token') {
   return async (method: string, path: string, json?: unknown) => {
-    const res = await apiCall(world(), path, { method, token: 'dev-token', json });
+    const res = await apiCall(world(), path, { method, token, json });
     return { status: res.status, body: await res.json() };
   };
 }
 const names = (users: { username: string }[]) => users.map((u) => u.username);
 
 describe('assignees and reviewers sent to the API', () => {
-  const free = caller(seededWorld(fixture('free'), NOW));
+  const freeWorld = seededWorld(fixture('free'), NOW);
+  const free = caller(freeWorld);
   const premium = caller(seededWorld(fixture('premium'), NOW));
 
   it('keep the first only on the free tier, every one on Premium', async () => {
@@ -53,8 +54,21 @@ describe('assignees and reviewers sent to the API', () => {
   it('apply when a merge request is created too', async () => {
     const users = (await free('GET', '/users?per_page=100')).body as { id: number; username: string }[];
     const id = (u: string) => users.find((x) => x.username === u)!.id;
-    const made = await free('POST', '/projects/acme%2Fapp/merge_requests', { source_branch: 'other', target_branch: 'main', title: 'Other', assignee_ids: [id('rep'), id('mai')], reviewer_ids: [id('out'), id('mai')] });
+    const made = await free('POST', '/projects/acme%2Fapp/merge_requests', { source_branch: 'third', target_branch: 'main', title: 'Third', assignee_ids: [id('rep'), id('mai')], reviewer_ids: [id('out'), id('mai')] });
     expect(made.status).toBe(201);
     expect([names(made.body.assignees), names(made.body.reviewers)]).toEqual([['rep'], []]);
+  });
+
+  it('are dropped, with the lock, for an author who may not set metadata (a Reporter): the title still changes', async () => {
+    const reporter = caller(freeWorld, 'reporter-token');
+    const users = (await free('GET', '/users?per_page=100')).body as { id: number; username: string }[];
+    const mai = users.find((x) => x.username === 'mai')!.id;
+    const mine = '/projects/acme%2Fapp/merge_requests/2';
+    const edited = await reporter('PUT', mine, { title: 'Retitled', assignee_ids: [mai], reviewer_ids: [mai], discussion_locked: true });
+    expect(edited.status).toBe(200);
+    expect([edited.body.title, names(edited.body.assignees), names(edited.body.reviewers), edited.body.discussion_locked]).toEqual(['Retitled', [], [], null]);
+    // A Developer may.
+    const set = await free('PUT', mine, { assignee_ids: [mai], discussion_locked: true });
+    expect([names(set.body.assignees), set.body.discussion_locked]).toEqual([['mai'], true]);
   });
 });

@@ -5,9 +5,8 @@
 // once the change is saved); registered with the issuables family, which runs them in notes and
 // descriptions alike.
 import type { Draft } from 'immer';
-import { hasProjectRole } from '../../policy/access.js';
 import { pget, tget } from '../../store/table.js';
-import { ACCESS, type Project, type User } from '../../store/state.js';
+import type { Project, User } from '../../store/state.js';
 import {
   applySocialUpdates, defineCommand, extractUsers, interpretDescription, labelIdsAfter, socialTarget, spentOf, systemNote, toSentence,
   type CommandContext, type CommandKind, type GitAccess, type SpentChange, type Updates,
@@ -19,7 +18,7 @@ import type { MergeRequestTarget } from './kind.js';
 import { acceptMergeRequest, canMerge } from './merge.js';
 import { requestTrainMerge, setAutoMerge, trainStrategies } from './auto-merge.js';
 import { diffHeadPipeline, failedStateCheck, pipelineInProgress } from './mergeability.js';
-import { canUpdateMergeRequest, discussionsResolved, editMergeRequest, filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
+import { canSetMergeRequestMetadata, canUpdateMergeRequest, discussionsResolved, editMergeRequest, filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput } from './rules.js';
 import type { AutoMerge, MergeRequest } from './records.js';
 import { findReviewer, setReviewerState } from './reviewers.js';
 import { draftlessTitle, isDraftTitle } from './system-notes.js';
@@ -141,7 +140,7 @@ export const mergeRequestCommands: CommandKind<MergeRequestTarget> = {
     record: target.mr,
     social: socialTarget('MergeRequest', target.mr),
     canUpdate: canUpdateMergeRequest(state, user, target.project, target.mr, now),
-    canAdmin: !target.project.archived && hasProjectRole(state, user, target.project, ACCESS.developer, now),
+    canAdmin: canSetMergeRequestMetadata(state, user, target.project, now),
   }),
   commands,
   updates(target, user, u, now) {

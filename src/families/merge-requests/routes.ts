@@ -20,7 +20,7 @@ import { findOrCreateLabels } from '../labels/index.js';
 import { mergeRequestBasic, mergeRequestEntity, type MergeRequestView } from './entity.js';
 import {
   canCreateMergeRequest, canDestroyMergeRequest, checkedMergeRequest, canReadMergeRequests, deleteMergeRequest, editMergeRequest, changedFiles, createMergeRequest, mergeRequestsOf,
-  filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
+  canSetMergeRequestMetadata, filterUsers, reopens, setMergeRequestEstimate, spendMergeRequestTime, type MergeRequestInput,
 } from './rules.js';
 import { createCommands, editCommands } from './note-commands.js';
 import type { MergeRequest } from './records.js';
@@ -453,17 +453,18 @@ export const mergeRequestRoutes = [
         ids = ids.filter((id) => !drop.has(tget(ctx.state.labels, id)?.title ?? ''));
       }
       const commands = p.description === undefined ? null : editCommands(ctx.state, ctx.project, ctx.user!, mr, p.description, now, ctx.webBase);
+      const metadata = canSetMergeRequestMetadata(ctx.state, ctx.user, ctx.project, now);
       const fields: Partial<MergeRequest> = {
         ...(p.title !== undefined ? { title: p.title } : {}),
         description: commands?.content ?? p.description ?? mr.description,
         targetBranch: p.target_branch ?? mr.targetBranch,
         labelIds: ids,
-        assigneeIds: usersSent(ctx, p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined)) ?? mr.assigneeIds,
-        reviewerIds: usersSent(ctx, p.reviewer_ids) ?? mr.reviewerIds,
+        assigneeIds: (metadata ? usersSent(ctx, p.assignee_ids ?? (p.assignee_id !== undefined ? [p.assignee_id] : undefined)) : undefined) ?? mr.assigneeIds,
+        reviewerIds: (metadata ? usersSent(ctx, p.reviewer_ids) : undefined) ?? mr.reviewerIds,
         milestoneId: p.milestone_id !== undefined ? (p.milestone_id === 0 ? null : p.milestone_id) : mr.milestoneId,
         removeSourceBranch: p.remove_source_branch ?? mr.removeSourceBranch,
         squash: p.squash ?? mr.squash,
-        ...(p.discussion_locked !== undefined ? { discussionLocked: p.discussion_locked } : {}),
+        ...(p.discussion_locked !== undefined && metadata ? { discussionLocked: p.discussion_locked } : {}),
       };
       if (p.state_event === 'close' && mr.state === 'opened') Object.assign(fields, { state: 'closed', closedAt: now, closedById: ctx.user!.id });
       if (p.state_event === 'reopen' && reopens(ctx.state, mr)) Object.assign(fields, { state: 'opened', closedAt: null, closedById: null });

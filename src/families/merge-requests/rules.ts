@@ -46,6 +46,16 @@ export function canUpdateMergeRequest(state: State, user: User | null, project: 
   return hasProjectRole(state, user, project, ACCESS.developer, now) || mr.authorId === user.id || mr.assigneeIds.includes(user.id);
 }
 
+/**
+ * `set_merge_request_metadata` (`admin_merge_request`): Developers and above, in a project that is
+ * not archived. Without it, MergeRequests::UpdateService drops the assignees, reviewers and lock
+ * a caller sends (IssuableBaseService#filter_params, filter_reviewer): an author who is no member
+ * edits the title and description only.
+ */
+export function canSetMergeRequestMetadata(state: State, user: User | null, project: Project, now: number): boolean {
+  return !project.archived && hasProjectRole(state, user, project, ACCESS.developer, now);
+}
+
 /** The files that differ between two commits' trees (`changes_count`). */
 export async function changedFiles(repo: RepositoryObjects, base: string, head: string): Promise<number> {
   const [a, b] = await Promise.all([repo.readCommit(base), repo.readCommit(head)]);
