@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
 import { mswDoor } from './support/msw.js';
-import { ACME, apiCall, seededWorld, TEAM, TEAM_MEMBERS } from './support/world.js';
+import { ACME, seededWorld, TEAM, TEAM_MEMBERS, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const CI = 'include:\n  local: another-gitlab-ci.yml\ntest:\n  stage: test\n  script: echo 1\n';
@@ -28,11 +28,7 @@ const FIXTURE: Fixture = {
 
 const world = seededWorld(FIXTURE, NOW);
 
-async function call(method: string, path: string, token?: string, json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 const post = (project: string, body: Record<string, unknown>, token = 'dev-token') => call('POST', `/projects/acme%2F${project}/ci/lint`, token, body);
 const get = (project: string, query = '', token: string | null = 'dev-token') => call('GET', `/projects/acme%2F${project}/ci/lint${query}`, token ?? undefined);

@@ -4,7 +4,7 @@
 // no commit fails the pipeline with GitLab's message, and filters it out when a workflow rule asks.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -23,11 +23,7 @@ const P = '/projects/acme%2Fapp';
 
 describe('rules:changes:compare_to', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, json?: unknown, token = 'maintainer-token') {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, json?: unknown, token = 'maintainer-token') => jsonCall(world(), path, { method, token, json });
   /** Writes the CI file on `feature` and asks for a pipeline there: the job names, or the refusal. */
   async function run(ci: string, variables: { key: string; value: string }[] = []) {
     const put = await call('POST', `${P}/repository/commits`, {

@@ -4,7 +4,7 @@
 // a key wins. They are the downstream pipeline's own variables, which its rules read.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const CHILD = 'only_when_api:\n  script: [make]\n  rules:\n    - if: $API_VAR == "x"\nalways:\n  script: [make]\n';
@@ -32,11 +32,7 @@ const P = '/projects/acme%2Fapp';
 
 describe('trigger:forward', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, json?: unknown, token = 'maintainer-token') {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, json?: unknown, token = 'maintainer-token') => jsonCall(world(), path, { method, token, json });
   type Downstream = { status: string; project: string; variables: [string, string][]; jobs: string[] };
 
   async function downstreams(): Promise<Record<string, Downstream | string>> {

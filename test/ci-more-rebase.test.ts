@@ -3,7 +3,7 @@
 // request pipelines; with it both are created skipped, so nothing runs for it.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const CI = 'test:\n  script: [make]\n  rules:\n    - if: $CI_PIPELINE_SOURCE == "push"\n    - if: $CI_PIPELINE_SOURCE == "merge_request_event"\n';
@@ -21,11 +21,7 @@ const MR = `${P}/merge_requests/1`;
 
 describe('rebase and skip_ci', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
   async function rebase(query: string): Promise<{ sha: string; pipelines: [string, string, string][] }> {
     await call('POST', `${P}/repository/commits`, 'maintainer-token', { branch: 'main', commit_message: 'Move main', actions: [{ action: 'update', file_path: 'README.md', content: 'moved\n' }] });
     expect(await call('PUT', `${MR}/rebase${query}`)).toEqual({ status: 202, body: { rebase_in_progress: true } });

@@ -3,7 +3,7 @@
 // the job holding the resource and the upcoming ones; the process mode orders who gets it next.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const CI = `
@@ -29,11 +29,7 @@ const RG = `${P}/resource_groups`;
 
 describe('resource groups', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, json?: unknown, token = 'dev-token') {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, json?: unknown, token = 'dev-token') => jsonCall(world(), path, { method, token, json });
   /** A pipeline on a ref: its jobs by name. */
   async function pipeline(ref: string): Promise<Record<string, number>> {
     const made = await call('POST', `${P}/pipeline`, { ref });

@@ -2,7 +2,7 @@
 // newest pipeline (any ref, not a child), for whoever may read the project's pipelines.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+import { ACME, seededWorld, TEAM, teamProject, jsonCall } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: TEAM,
@@ -15,11 +15,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, '2024-03-01T12:00:00.000Z');
 const APP = '/projects/acme%2Fapp';
 
-async function call(method: string, path: string, token: string | undefined = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token: string | undefined = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 describe('GET .../repository/commits/:sha with pipelines', () => {
   it('is null for a commit without pipelines', async () => {

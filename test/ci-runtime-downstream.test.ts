@@ -3,7 +3,7 @@
 // bridges list shows it, and GitLab's preconditions fail the job with their reasons.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+import { ACME, seededWorld, TEAM, teamProject, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 
@@ -71,11 +71,7 @@ const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 const LIB = '/projects/acme%2Flib';
 
-async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 type Row = { id: number; name: string; status: string; failure_reason?: string; downstream_pipeline: { id: number; project_id: number; status: string; source: string } | null };
 const byName = (rows: Row[]) => Object.fromEntries(rows.map((r) => [r.name, r]));

@@ -2,18 +2,14 @@
 // a stop job or on the clock (`auto_stop_in`); and the APIs (python-gitlab's flow among them).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+import { ACME, seededWorld, TEAM, teamProject, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = { users: TEAM, groups: [ACME], projects: [teamProject({ repository: { files: { 'README.md': '# App\n' } } })] };
 const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 
-async function call(method: string, path: string, token = 'maintainer-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'maintainer-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 const env = (name: string, action: 'start' | 'stop', extra: Record<string, unknown> = {}) => ({ name, action, url: null, onStop: null, autoStopIn: null, ...extra });
 

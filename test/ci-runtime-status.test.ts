@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createEmulator, type Fixture } from '../src/index.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+import { ACME, seededWorld, TEAM, teamProject, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -17,11 +17,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 
-async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 const statuses = (pipelineId: number) =>
   Object.fromEntries(world().ci('acme/app').jobs(pipelineId).filter((j) => !j.retried).map((j) => [j.name, j.status]));

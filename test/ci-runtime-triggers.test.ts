@@ -2,7 +2,7 @@
 // pipeline with variables, and schedules firing on the clock in their time zone.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, apiCall, seededWorld, TEAM, teamProject } from './support/world.js';
+import { ACME, seededWorld, TEAM, teamProject, jsonCall } from './support/world.js';
 import { nextRun, parseCron } from '../src/families/ci/cron.js';
 
 const NOW = '2024-03-01T12:00:00.000Z';
@@ -15,11 +15,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 
-async function call(method: string, path: string, token: string | undefined = 'mai-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token: string | undefined = 'mai-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 describe('trigger tokens', () => {
   it('are created, listed and deleted by maintainers; others see only the start of a token', async () => {

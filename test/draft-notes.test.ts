@@ -4,7 +4,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -26,11 +26,7 @@ const APP = '/projects/acme%2Fapp';
 const DRAFTS = `${APP}/merge_requests/1/draft_notes`;
 const DISCUSSIONS = `${APP}/merge_requests/1/discussions`;
 
-async function call(method: string, path: string, token?: string, json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 const NO_POSITION = { base_sha: null, start_sha: null, head_sha: null, old_path: null, new_path: null, position_type: 'text', old_line: null, new_line: null, line_range: null };
 const notFound = { status: 404, body: { message: '404 Not found' } };
 async function refs() {

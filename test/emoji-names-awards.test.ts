@@ -8,18 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { COUNT, PACKED, SHA256 } from '../src/families/issuables/emoji-names.js';
 import { aliasTable } from '../src/families/issuables/emoji-aliases.js';
 import { unpackEmojiNames } from '../src/families/issuables/emoji.js';
-import { ISSUE_AND_MR, apiCall, seededWorld } from './support/world.js';
+import { ISSUE_AND_MR, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 const world = seededWorld(ISSUE_AND_MR, NOW);
 const ISSUE = '/projects/acme%2Fapp/issues/1';
 const MR = '/projects/acme%2Fapp/merge_requests/1';
 
-async function call(method: string, path: string, json?: unknown, token = 'dev-token') {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, json?: unknown, token = 'dev-token') => jsonCall(world(), path, { method, token, json });
 const award = (path: string, name: unknown) => call('POST', `${path}/award_emoji`, { name });
 const names = async (path: string) => (await call('GET', `${path}/award_emoji`)).body.map((a: { name: string }) => a.name);
 const notFound = (why: string) => ({ status: 404, body: { message: `404 Award Emoji ${why} Not Found` } });

@@ -2,17 +2,13 @@
 // TanukiEmoji's aliases, GitLab's fixtures/emojis/aliases.json): `+1` is stored and answered as
 // `thumbsup`, through the API, a note that is the emoji alone and the /award quick action.
 import { describe, expect, it } from 'vitest';
-import { ISSUE_AND_MR, apiCall, seededWorld } from './support/world.js';
+import { ISSUE_AND_MR, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 const world = seededWorld(ISSUE_AND_MR, NOW);
 const ISSUE = '/projects/acme%2Fapp/issues/1';
 
-async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 const names = async (path: string) => (await call('GET', `${path}/award_emoji`)).body.map((a: { name: string }) => a.name);
 
 describe('award emoji aliases', () => {

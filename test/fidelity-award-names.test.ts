@@ -2,7 +2,7 @@
 // an unknown name is refused by the API and ignored by the /award quick action.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -13,11 +13,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, NOW);
 const ISSUE = '/projects/acme%2Fapp/issues/1';
 
-async function call(method: string, path: string, token?: string, json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 describe('award emoji names', () => {
   it.each(['thumbsup', 'tada', 'slight_smile', 'thumbsup_tone3', '100', '+1', 'woman_wearing_turban_dark_skin_tone'])('%s is an emoji', async (name) => {

@@ -1,7 +1,7 @@
 // To-dos on epics (ee/lib/api/todos.rb's `POST /groups/:id/epics/:epic_iid/todo`, TodoService#mark_todo):
 // a to-do of the group, listed in GET /todos with its group instead of a project.
 import { describe, expect, it } from 'vitest';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, jsonCall } from './support/world.js';
 
 const FIXTURE = {
   instance: { tier: 'premium' as const },
@@ -11,11 +11,7 @@ const FIXTURE = {
 const NOW = '2026-05-04T10:00:00.000Z';
 const world = seededWorld(FIXTURE, NOW);
 
-async function call(path: string, method = 'GET', json?: unknown, token = 'dev-token') {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (path: string, method = 'GET', json?: unknown, token = 'dev-token') => jsonCall(world(), path, { method, token, json });
 
 describe('epic to-dos', () => {
   it('marks an epic as a to-do once, listed with its group until done', async () => {

@@ -3,7 +3,7 @@
 // those who may read the project (Issuable#visible_participants).
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2024-03-06T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -19,11 +19,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 
-async function call(method: string, path: string, token?: string, json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 const names = (body: { username: string }[]) => body.map((u) => u.username);
 
 describe('participants', () => {

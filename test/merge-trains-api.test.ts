@@ -4,7 +4,7 @@
 // merge when the first car's pipeline succeeds, a failed car leaving the train.
 import { describe, expect, it } from 'vitest';
 import type { Emulator } from '../src/index.js';
-import { apiCall, seededWorld } from './support/world.js';
+import { apiCall, seededWorld, jsonCall } from './support/world.js';
 import { MR_PIPELINE_CI, trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -29,11 +29,7 @@ async function passHeads(world: () => Emulator, branches = ['feature', 'other'])
 
 describe('merge trains', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   const enable = async () => {
     const set = await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
     await passHeads(world);
@@ -139,11 +135,7 @@ describe('merge trains', () => {
 
 describe('merge trains and pushes', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   const push = (branch: string, file: string) => call('POST', `${P}/repository/commits`, 'maintainer-token', {
     branch, commit_message: `Add ${file}`, actions: [{ action: 'create', file_path: file, content: 'x\n' }],
   });
@@ -188,11 +180,7 @@ describe('merge trains and pushes', () => {
 
 describe('merge trains and closed merge requests', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 
   it('a closed merge request leaves the train, and the car behind it is rebuilt on the target', async () => {
     await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
@@ -234,11 +222,7 @@ describe('merge train pipelines', () => {
 
 describe('merge trains: adding once the checks pass', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   /** A pipeline of the source branch's head with one running job: the job's id. */
   function runningHead(): number {
     const ci = world().ci('acme/app');

@@ -2,7 +2,7 @@
 // MergeStrategies::FromTrainRef): each car's train commit is its merge request's commits rebased
 // onto what is ahead of it, without a merge commit, and the merge fast-forwards the target to it.
 import { describe, expect, it } from 'vitest';
-import { apiCall, seededWorld } from './support/world.js';
+import { seededWorld, jsonCall } from './support/world.js';
 import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -21,11 +21,7 @@ const P = '/projects/acme%2Fapp';
 
 describe('a merge train in a fast-forward project', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, json?: unknown, token = 'maintainer-token') {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, json?: unknown, token = 'maintainer-token') => jsonCall(world(), path, { method, token, json });
   const commit = async (sha: string) => (await call('GET', `${P}/repository/commits/${sha}`)).body;
   const car = async (iid: number) => (await call('GET', `${P}/merge_trains/merge_requests/${iid}`)).body;
   async function finish(pipelineId: number) {

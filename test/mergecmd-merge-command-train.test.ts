@@ -4,7 +4,7 @@
 // pipeline runs it waits to join (add_to_merge_train_when_checks_pass), each with GitLab's notes
 // and answer; where trains are off the command merges, or waits for the pipeline, as before.
 import { describe, expect, it } from 'vitest';
-import { apiCall, seededWorld } from './support/world.js';
+import { seededWorld, jsonCall } from './support/world.js';
 import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -22,11 +22,7 @@ const P = '/projects/acme%2Fapp';
 
 function harness() {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
   const trainsOn = () => call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true });
   /** A pipeline of a source branch's head with one job in a status; the job's id. */
   function headPipeline(branch: string, status: 'running' | 'success') {

@@ -4,7 +4,7 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { describe, expect, it } from 'vitest';
 import { createEmulator, type Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -20,11 +20,7 @@ const MR = '/projects/acme%2Fapp/merge_requests/1';
 
 describe('merge request approvals', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 
   it('on the free tier: approve, read, take back, with notes and GitLab’s refusals', async () => {
     world().configure({ tier: 'free' });

@@ -3,7 +3,7 @@
 // ask before a merge, who may approve, approvals reset by a bot and on a push.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -21,11 +21,7 @@ const MR = `${P}/merge_requests/1`;
 
 describe('approval rules', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   const groupId = async () => (await call('GET', '/groups/reviewers', 'root-token')).body.id as number;
   const userId = async (username: string) => (await call('GET', `/users?username=${username}`, 'root-token')).body[0].id as number;
 

@@ -5,7 +5,7 @@
 import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, updateProject } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, updateProject, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -32,11 +32,7 @@ const MR = `${P}/merge_requests/1`;
 
 describe('rebase, merge ref, changes and closing issues', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   const moveMain = (path: string, content: string) => call('POST', `${P}/repository/commits`, 'maintainer-token', {
     branch: 'main', commit_message: `Change ${path}`, actions: [{ action: 'update', file_path: path, content }],
   });

@@ -4,7 +4,7 @@
 // applies, and the pipeline checks of the project.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, updateProject } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, updateProject, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -21,11 +21,7 @@ const MR = `${P}/merge_requests/1`;
 
 describe('auto-merge', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token?: string, json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
   /** A pipeline of the source branch's head with one running job: the job's id. */
   function runningPipeline(): number {
     const ci = world().ci('acme/app');

@@ -3,7 +3,7 @@
 // reloads its diff: commits pushed to its source branch while it was closed are its own again.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, apiCall, seededWorld, teamProject } from './support/world.js';
+import { ACME, TEAM, seededWorld, teamProject, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -18,11 +18,7 @@ const world = seededWorld(FIXTURE, NOW);
 const APP = '/projects/acme%2Fapp';
 const MR = `${APP}/merge_requests/1`;
 
-async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 type Entity = { state: string; sha: string; diff_refs: { head_sha: string; base_sha: string; start_sha: string } };
 const mr = async () => (await call('GET', MR)).body as Entity;
 const push = async (path: string) => {

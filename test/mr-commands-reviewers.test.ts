@@ -4,7 +4,7 @@
 // states, the system note; the free tier's one reviewer; a caller without `admin_merge_request`.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -19,11 +19,7 @@ const FIXTURE: Fixture = {
 const world = seededWorld(FIXTURE, NOW);
 const MR = '/projects/acme%2Fapp/merge_requests/1';
 
-async function call(method: string, path: string, token?: string, json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token?: string, json?: unknown) => jsonCall(world(), path, { method, token, json });
 const note = (body: string, token = 'dev-token') => call('POST', `${MR}/notes`, token, { body });
 const reviewers = async () => ((await call('GET', `${MR}/reviewers`, 'dev-token')).body as { user: { username: string }; state: string }[]).map((r) => `${r.user.username}:${r.state}`);
 const systemNotes = async () => ((await call('GET', `${MR}/notes?sort=asc`, 'dev-token')).body as { body: string; system: boolean }[]).filter((n) => n.system).map((n) => n.body);

@@ -2,7 +2,7 @@
 // CreateRefService#merge_commit_message and #squash_commit_message): the train commit is the
 // merge commit, and a squashing car's squash is its second parent.
 import { describe, expect, it } from 'vitest';
-import { apiCall, seededWorld } from './support/world.js';
+import { seededWorld, jsonCall } from './support/world.js';
 import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -17,11 +17,7 @@ const P = '/projects/acme%2Fapp';
 
 describe('a merge train with commit templates', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, json?: unknown, token = 'maintainer-token') {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, json?: unknown, token = 'maintainer-token') => jsonCall(world(), path, { method, token, json });
   const commit = async (sha: string) => (await call('GET', `${P}/repository/commits/${sha}`)).body;
 
   it('writes the train commit and its squash from the templates, and merges that commit', async () => {

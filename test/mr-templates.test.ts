@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
 import { PLACEHOLDER_NAMES, replacePlaceholders } from '../src/families/merge-requests/message-generator.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, seededWorld, teamProject, jsonCall } from './support/world.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const FIXTURE: Fixture = {
@@ -45,11 +45,7 @@ const EVERY = [
 
 describe('merge and squash commit messages', () => {
   const world = seededWorld(FIXTURE, NOW);
-  async function call(method: string, path: string, token = 'maintainer-token', json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token = 'maintainer-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
   const setTemplates = async (fields: Record<string, unknown>) => expect((await call('PUT', P, 'maintainer-token', fields)).status).toBe(200);
   const message = async (sha: string) => (await call('GET', `${P}/repository/commits/${sha}`)).body.message as string;
   const merge = async (mr: string, params: Record<string, unknown> = {}, token = 'maintainer-token') => {

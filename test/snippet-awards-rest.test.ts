@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
 import { tentries } from '../src/store/table.js';
-import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject } from './support/world.js';
+import { ACME, TEAM, TEAM_MEMBERS, apiCall, seededWorld, teamProject, jsonCall } from './support/world.js';
 
 const FIXTURE: Fixture = {
   users: TEAM,
@@ -25,11 +25,7 @@ const world = seededWorld(FIXTURE, '2024-05-02T09:00:00.000Z');
 const APP = '/projects/acme%2Fapp';
 const SITE = '/projects/acme%2Fsite';
 
-async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-  const res = await apiCall(world(), path, { method, token, json });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
 
 /** The id of a project's snippet by title. */
 async function snippetId(project: string, title: string): Promise<number> {

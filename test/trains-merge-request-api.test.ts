@@ -5,7 +5,7 @@
 // squashing cars; and a merge past the train recorded as a skip_merged car.
 import { describe, expect, it } from 'vitest';
 import type { Fixture } from '../src/index.js';
-import { apiCall, seededWorld } from './support/world.js';
+import { seededWorld, jsonCall } from './support/world.js';
 import { trainFixture } from './support/trains.js';
 
 const NOW = '2026-03-01T12:00:00.000Z';
@@ -26,11 +26,7 @@ const P = '/projects/acme%2Fapp';
 
 function harness(fixture: Fixture = FIXTURE) {
   const world = seededWorld(fixture, NOW);
-  async function call(method: string, path: string, token = 'dev-token', json?: unknown) {
-    const res = await apiCall(world(), path, { method, token, json });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
-  }
+  const call = (method: string, path: string, token = 'dev-token', json?: unknown) => jsonCall(world(), path, { method, token, json });
   /** Merge trains on, and each merge request's head with a pipeline that succeeded (MergeTrainService wants a complete one). */
   async function enable(extra: Record<string, unknown> = {}) {
     const set = await call('PUT', P, 'maintainer-token', { merge_pipelines_enabled: true, merge_trains_enabled: true, ...extra });

@@ -88,6 +88,13 @@ export interface CallInit extends RequestInit {
   json?: unknown;
 }
 
+/** `apiCall`'s answer as the behaviour tests read it: its status, and its body parsed (null when empty). */
+export async function jsonCall(emulator: Emulator, path: string, init: CallInit = {}): Promise<{ status: number; body: any }> {
+  const res = await apiCall(emulator, path, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
 /** A request to `/api/v4<path>` through `emulator.handle`, with a PRIVATE-TOKEN and a JSON body. */
 export function apiCall(emulator: Emulator, path: string, init: CallInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
